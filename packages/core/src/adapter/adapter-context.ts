@@ -1,0 +1,15 @@
+import type { GatewayWarning } from './gateway-warning.js';
+
+/**
+ * Per-call context given to every adapter method.
+ */
+export interface AdapterCallContext {
+  /** Aborted when the client disconnects or a deadline passes; adapters pass it to every upstream request. */
+  signal: AbortSignal;
+  /** The gateway's request id (`x-request-id`), for upstream correlation headers and logs. */
+  requestId: string;
+  /** The provider's name in the gateway config, e.g. `openai` or `groq`; used in error messages. */
+  provider: string;
+  /** Records a {@link GatewayWarning} (sent as a response header, never in the body). */
+  warn(warning: GatewayWarning): void;
+}

@@ -1,0 +1,5 @@
+export * from './adapter-spec-version.js';
+export * from './gateway-warning.js';
+export * from './adapter-context.js';
+export * from './provider-adapter.js';
+export * from './provider-factory.js';

@@ -1,0 +1,56 @@
+import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
+import type { ChatCompletion } from '../schemas/chat-completion.js';
+import type { EmbeddingRequest } from '../schemas/embedding-request.js';
+import type { EmbeddingResponse } from '../schemas/embedding-response.js';
+import type { ImageGenerationRequest } from '../schemas/image-generation-request.js';
+import type { ImagesResponse } from '../schemas/images-response.js';
+import type { SpeechRequest, SpeechResult } from '../schemas/speech-request.js';
+import type { TranscriptionRequest } from '../schemas/transcription-request.js';
+import type { TranscriptionResult } from '../schemas/transcription-response.js';
+import type { AdapterCallContext } from './adapter-context.js';
+import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
+
+/** A model as an upstream lists it: its native id and, where known, its creation time (unix seconds). */
+export interface UpstreamModel {
+  id: string;
+  created?: number;
+}
+
+/**
+ * The contract between the gateway and one upstream provider. Every method is optional: a missing method
+ * means the provider does not offer that operation, and the gateway answers 400 `unsupported_operation`.
+ *
+ * Requests arrive validated, in OpenAI wire format, with `model` already replaced by the upstream's model id.
+ * Answers are in OpenAI wire format. Failures before any data is returned are thrown as `GatewayError`
+ * (status and OpenAI-shaped body); a stream that fails after its first chunk throws from its iterator,
+ * and the gateway turns that into one SSE error event.
+ * Every method must pass `context.signal` to its upstream requests so that a client disconnect aborts them.
+ */
+export interface ProviderAdapter {
+  /** The contract version this adapter implements: {@link ADAPTER_SPEC_VERSION}. */
+  readonly specVersion: typeof ADAPTER_SPEC_VERSION;
+  /** The adapter's kind, e.g. `openai`, `anthropic`, or a third-party package name. */
+  readonly adapter: string;
+  /**
+   * `POST /v1/chat/completions`. Resolves once the upstream has accepted the request: with a completion when
+   * `request.stream` is not true, else with an async iterable of `chat.completion.chunk`s (yielded as they arrive).
+   */
+  chatCompletions?(
+    request: ChatCompletionRequest,
+    context: AdapterCallContext,
+  ): Promise<ChatCompletion | AsyncIterable<ChatCompletionChunk>>;
+  /** `POST /v1/embeddings`. May return float arrays or base64 strings; the gateway converts to what was asked. */
+  embeddings?(request: EmbeddingRequest, context: AdapterCallContext): Promise<EmbeddingResponse>;
+  /** `POST /v1/audio/transcriptions`: the uploaded file plus form fields. */
+  transcriptions?(request: TranscriptionRequest, context: AdapterCallContext): Promise<TranscriptionResult>;
+  /** `POST /v1/audio/speech`: audio bytes, streamed. */
+  speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
+  /** `POST /v1/images/generations`. */
+  imageGenerations?(request: ImageGenerationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
+  /** The upstream's own model list (native ids), shown as `<provider>/<id>` in `GET /v1/models`. */
+  listModels?(context: AdapterCallContext): Promise<UpstreamModel[]>;
+}
+
+/** The operations of {@link ProviderAdapter}, as method names. */
+export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter'>;

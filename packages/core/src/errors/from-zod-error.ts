@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { GatewayError } from './gateway-error.js';
+
+/** Formats a zod issue path as OpenAI does for `param`: `messages[0].content`. */
+export function formatParamPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function describe(issue: z.core.$ZodIssue): { detail: string; code: string } {
+  switch (issue.code) {
+    case 'too_big':
+      return {
+        detail: `${issue.origin === 'array' ? 'array too long' : 'value above maximum'}. Expected at most ${String(issue.maximum)}.`,
+        code: issue.origin === 'array' ? 'array_above_max_length' : 'decimal_above_max_value',
+      };
+    case 'too_small':
+      return {
+        detail: `${issue.origin === 'array' ? 'array too short' : 'value below minimum'}. Expected at least ${String(issue.minimum)}.`,
+        code: issue.origin === 'array' ? 'array_below_min_length' : 'decimal_below_min_value',
+      };
+    case 'invalid_type':
+      return issue.input === undefined
+        ? { detail: 'missing required parameter.', code: 'missing_required_parameter' }
+        : { detail: `expected ${issue.expected}.`, code: 'invalid_type' };
+    case 'invalid_value':
+      return { detail: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`, code: 'invalid_value' };
+    default:
+      return { detail: `${issue.message}.`, code: 'invalid_value' };
+  }
+}
+
+/**
+ * Turns a zod validation failure of a request into a 400 `invalid_request_error` that names the first
+ * offending field in `param` and in the message, e.g. `Invalid 'temperature': value above maximum. Expected at most 2.`
+ */
+export function fromZodError(error: z.ZodError): GatewayError {
+  const issue = error.issues[0];
+  if (!issue) return new GatewayError({ status: 400, type: 'invalid_request_error', message: 'Invalid request.' });
+  let path = issue.path;
+  let deepest = issue;
+  // A union failure: report the branch that got furthest, so the message names the real field.
+  while (deepest.code === 'invalid_union' && deepest.errors.length > 0) {
+    const candidates = deepest.errors.flat();
+    const best = candidates.reduce((a, b) => (b.path.length > a.path.length ? b : a), candidates[0]!);
+    path = [...path, ...best.path];
+    deepest = best;
+  }
+  const param = formatParamPath(path);
+  const { detail, code } = describe(deepest);
+  const code2 = issue.code === 'invalid_type' && issue.input === undefined ? 'missing_required_parameter' : code;
+  const message = param === '' ? `Invalid request body: ${detail}` : `Invalid '${param}': ${detail}`;
+  return new GatewayError({ status: 400, type: 'invalid_request_error', message, param: param || null, code: code2 });
+}

@@ -1,0 +1,61 @@
+import type { ErrorBody } from '../schemas/error-body.js';
+
+const marker = Symbol.for('switchyard.gateway-error');
+
+/** Options of a {@link GatewayError}. */
+export interface GatewayErrorOptions {
+  /** HTTP status the client receives, e.g. 400, 404, 429, 502. */
+  status: number;
+  /** Human-readable message; never contains secrets. */
+  message: string;
+  /** OpenAI error `type`, e.g. `invalid_request_error`, `server_error`. */
+  type: string;
+  /** OpenAI error `code`, e.g. `model_not_found`, or null. */
+  code?: string | null;
+  /** The request field at fault, e.g. `messages[0].content`, or null. */
+  param?: string | null;
+  /** Extra response headers, e.g. `retry-after` copied from the upstream. */
+  headers?: Record<string, string>;
+  /** The underlying error (logged, never sent). */
+  cause?: unknown;
+}
+
+/**
+ * The one error type of Switchyard: an HTTP status plus the four fields of OpenAI's error body.
+ * Thrown by core and adapters before a response starts; `toJSON()` gives `{"error":{message,type,param,code}}`.
+ * Checked with {@link GatewayError.isInstance}, which survives two copies of this package in one process.
+ * @see https://platform.openai.com/docs/guides/error-codes
+ */
+export class GatewayError extends Error {
+  readonly [marker] = true;
+  readonly status: number;
+  readonly type: string;
+  readonly code: string | null;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+
+  constructor(options: GatewayErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.status = options.status;
+    this.type = options.type;
+    this.code = options.code ?? null;
+    this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
+  }
+
+  /** True for errors worth retrying on the same or another upstream: 408, 409, 429 and 5xx. */
+  get isRetryable(): boolean {
+    return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+  }
+
+  /** The OpenAI-shaped body `{"error":{message,type,param,code}}`. */
+  toJSON(): ErrorBody {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+
+  /** True when `value` is a GatewayError from any copy of `@switchyard/core`. */
+  static isInstance(value: unknown): value is GatewayError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  }
+}

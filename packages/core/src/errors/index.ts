@@ -1,0 +1,3 @@
+export * from './gateway-error.js';
+export * from './common-errors.js';
+export * from './from-zod-error.js';

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { AdapterCallContext } from '../adapter/adapter-context.js';
+import type { GatewayWarning } from '../adapter/gateway-warning.js';
+import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
+import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
+import { type ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import { type ChatCompletionRequest, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
+import type { ChatCompletion } from '../schemas/chat-completion.js';
+import { embeddingRequestSchema } from '../schemas/embedding-request.js';
+import type { EmbeddingResponse } from '../schemas/embedding-response.js';
+import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
+import type { ImagesResponse } from '../schemas/images-response.js';
+import type { Model, ModelList } from '../schemas/model.js';
+import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
+import { type UploadedFile, transcriptionFieldsSchema } from '../schemas/transcription-request.js';
+import type { TranscriptionResult } from '../schemas/transcription-response.js';
+import { KeyRing } from './key-ring.js';
+import { ModelCatalog } from './model-catalog.js';
+import type { ModelDefinition } from './model-definition.js';
+import { type RouteTarget, ModelRouter } from './model-router.js';
+import { normalizeEmbeddings } from './normalize-embeddings.js';
+import { normalizeUsage } from './normalize-usage.js';
+import { validateRequest } from './validate-request.js';
+import { wrapChunkStream } from './wrap-chunk-stream.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** Adapters by provider name, e.g. `{ openai: createOpenAI({...}) }`. */
+  providers: Record<string, ProviderAdapter>;
+  /** Model ids clients may send, each mapped to a provider. `<provider>/<upstream id>` always works too. */
+  models?: readonly ModelDefinition[];
+  /** The gateway's own API keys (`Authorization: Bearer <key>`); never upstream keys. */
+  keys?: readonly string[];
+  /** How long provider model lists are cached, ms. Default 60,000. */
+  modelListTtlMs?: number;
+  /** Called with failures that do not fail a request (a provider's model list). */
+  onBackgroundError?: (error: unknown, provider: string) => void;
+}
+
+/** Per-call options: the client's abort signal and the request id used for correlation. */
+export interface GatewayCallOptions {
+  signal?: AbortSignal;
+  requestId?: string;
+}
+
+/** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
+export interface GatewayCallResult<T> {
+  data: T;
+  /** The model id the client asked for. */
+  model: string;
+  /** The provider name from config that served the call. */
+  provider: string;
+  /** The upstream's model id. */
+  upstreamModel: string;
+  /** Things adapters changed about the request (dropped parameters...). */
+  warnings: GatewayWarning[];
+  /** Where it went (includes the configured price, USD per million tokens). */
+  target: RouteTarget;
+}
+
+/** A chat answer: a whole completion, or a stream of chunks when `stream: true`. */
+export type ChatCompletionResult = ChatCompletion | AsyncIterable<ChatCompletionChunk>;
+
+/** True when a chat answer is a stream. */
+export function isChunkStream(value: ChatCompletionResult): value is AsyncIterable<ChatCompletionChunk> {
+  return typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
+
+const OPERATION_NAMES: Record<Exclude<AdapterOperation, 'listModels'>, string> = {
+  chatCompletions: 'chat completions',
+  embeddings: 'embeddings',
+  transcriptions: 'audio transcriptions',
+  speech: 'audio speech',
+  imageGenerations: 'image generations',
+};
+
+/**
+ * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
+ * field), routes `model` to a provider adapter, and normalises answers (usage sums, embedding encoding).
+ * Embed it in any server: Switchyard's Express app is a thin layer over these methods.
+ */
+export class Gateway {
+  readonly router: ModelRouter;
+  readonly keys: KeyRing;
+  readonly catalog: ModelCatalog;
+
+  /** Throws an Error when a model names an unconfigured provider. */
+  constructor(options: GatewayOptions) {
+    this.router = new ModelRouter(options.providers, options.models ?? []);
+    this.keys = new KeyRing(options.keys ?? []);
+    this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError);
+  }
+
+  /** Checks an `Authorization` header; throws 401 when it holds no key of this gateway. */
+  authenticate(authorization: string | undefined): void {
+    this.keys.authenticate(authorization);
+  }
+
+  async #call<T>(
+    operation: Exclude<AdapterOperation, 'listModels'>,
+    model: string,
+    options: GatewayCallOptions,
+    run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T> | undefined,
+  ): Promise<GatewayCallResult<T>> {
+    const target = this.router.resolve(model);
+    const warnings: GatewayWarning[] = [];
+    const context: AdapterCallContext = {
+      signal: options.signal ?? new AbortController().signal,
+      requestId: options.requestId ?? randomUUID(),
+      provider: target.provider,
+      warn: (w) => warnings.push(w),
+    };
+    const pending = target.adapter[operation] ? run(target.adapter, target, context) : undefined;
+    if (!pending) throw unsupportedOperationError(OPERATION_NAMES[operation], model, target.provider);
+    const data = await pending;
+    return { data, model, provider: target.provider, upstreamModel: target.upstreamModel, warnings, target };
+  }
+
+  /**
+   * `POST /v1/chat/completions`. `body` is the parsed JSON. Resolves with a completion, or a chunk stream when
+   * `stream: true` (upstream accepted; errors after this point come from the stream's iterator).
+   * Throws 400 (validation), 404 (`model_not_found`), upstream errors as `GatewayError`.
+   */
+  async chatCompletions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ChatCompletionResult>> {
+    const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body);
+    if (request.stream !== true && request.stream_options != null) {
+      throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
+    }
+    return this.#call('chatCompletions', request.model, options, async (adapter, target, context) => {
+      const result = await adapter.chatCompletions!({ ...request, model: target.upstreamModel }, context);
+      if (isChunkStream(result)) return wrapChunkStream(result);
+      if (result.usage) normalizeUsage(result.usage);
+      return result;
+    });
+  }
+
+  /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
+  async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
+    const request = validateRequest(embeddingRequestSchema, body);
+    return this.#call('embeddings', request.model, options, async (adapter, target, context) =>
+      normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
+    );
+  }
+
+  /**
+   * `POST /v1/audio/transcriptions`: `fields` are the multipart text fields, `file` the upload.
+   * Throws 400 naming `file` when there is no file.
+   */
+  async transcriptions(
+    fields: Record<string, unknown>,
+    file: UploadedFile | undefined,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<TranscriptionResult>> {
+    const request = validateRequest(transcriptionFieldsSchema, fields);
+    if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
+    return this.#call('transcriptions', request.model, options, (adapter, target, context) =>
+      adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
+    );
+  }
+
+  /** `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type. */
+  async speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
+    const request = validateRequest(speechRequestSchema, body);
+    return this.#call('speech', request.model, options, (adapter, target, context) =>
+      adapter.speech!({ ...request, model: target.upstreamModel }, context),
+    );
+  }
+
+  /** `POST /v1/images/generations`. */
+  async imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
+    const request = validateRequest(imageGenerationRequestSchema, body);
+    return this.#call('imageGenerations', request.model, options, (adapter, target, context) =>
+      adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
+    );
+  }
+
+  #listContext(options: GatewayCallOptions) {
+    return { signal: options.signal ?? new AbortController().signal, requestId: options.requestId ?? randomUUID(), warn: () => {} };
+  }
+
+  /** `GET /v1/models`: configured models, then each provider's own as `<provider>/<id>`. */
+  listModels(options: GatewayCallOptions = {}): Promise<ModelList> {
+    return this.catalog.list(this.#listContext(options));
+  }
+
+  /** `GET /v1/models/{model}`; throws 404 `model_not_found`. */
+  retrieveModel(id: string, options: GatewayCallOptions = {}): Promise<Model> {
+    return this.catalog.retrieve(id, this.#listContext(options));
+  }
+}
+
+/** Creates a {@link Gateway} from adapters, model definitions and the gateway's keys. */
+export function createGateway(options: GatewayOptions): Gateway {
+  return new Gateway(options);
+}

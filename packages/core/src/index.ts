@@ -1,0 +1,5 @@
+export * from './schemas/index.js';
+export * from './errors/index.js';
+export * from './adapter/index.js';
+export * from './utils/index.js';
+export * from './gateway/index.js';

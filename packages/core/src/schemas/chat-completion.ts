@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { completionUsageSchema } from './completion-usage.js';
+import { chatCompletionMessageToolCallSchema } from './chat-completion-tool.js';
+
+/**
+ * Why a choice ended: `stop` (natural end or stop sequence), `length` (token limit), `tool_calls`,
+ * `content_filter`, or the legacy `function_call`.
+ */
+export const finishReasonSchema = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
+
+/**
+ * A non-streamed chat completion (CreateChatCompletionResponse): `{id, object:"chat.completion", created (unix s),
+ * model, choices[{index, message{role:"assistant", content, refusal?, tool_calls?}, finish_reason, logprobs}], usage}`.
+ * @see https://platform.openai.com/docs/api-reference/chat/object
+ */
+export const chatCompletionSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number(),
+  model: z.string(),
+  choices: z.array(
+    z.looseObject({
+      index: z.number().int(),
+      message: z.looseObject({
+        role: z.literal('assistant'),
+        content: z.string().nullable(),
+        refusal: z.string().nullish(),
+        tool_calls: z.array(chatCompletionMessageToolCallSchema).optional(),
+      }),
+      finish_reason: finishReasonSchema.nullable(),
+      logprobs: z.unknown().nullish(),
+    }),
+  ),
+  usage: completionUsageSchema.optional(),
+  system_fingerprint: z.string().nullish(),
+});
+
+/** The OpenAI `finish_reason` vocabulary. */
+export type FinishReason = z.infer<typeof finishReasonSchema>;
+/** A non-streamed chat completion. */
+export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
+/** One choice of a chat completion. */
+export type ChatCompletionChoice = ChatCompletion['choices'][number];

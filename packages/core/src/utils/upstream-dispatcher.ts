@@ -1,0 +1,29 @@
+import { Agent, type Dispatcher } from 'undici';
+
+/** Timeouts of upstream HTTP calls, in milliseconds. */
+export interface UpstreamTimeouts {
+  /** TCP + TLS connect. Default 10,000 ms. */
+  connectMs?: number;
+  /** From request sent to response headers (time to first byte). Default 600,000 ms. */
+  headersMs?: number;
+  /** Longest gap between two body chunks (stream idle). Default 300,000 ms. */
+  bodyIdleMs?: number;
+}
+
+let shared: Dispatcher | undefined;
+
+/**
+ * The process-wide undici Agent used for upstream calls: keep-alive connection pools per origin
+ * (keep-alive 60 s), no connection cap. Created lazily; tests and embedders may pass their own dispatcher instead.
+ * @see https://undici.nodejs.org/#/docs/api/Agent
+ */
+export function getUpstreamDispatcher(): Dispatcher {
+  shared ??= new Agent({
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 600_000,
+    connect: { timeout: 10_000 },
+    headersTimeout: 600_000,
+    bodyTimeout: 300_000,
+  });
+  return shared;
+}
