@@ -1,0 +1,2 @@
+// The adapter conformance suite (vitest) is exported from `@switchyard/testkit/conformance`.
+export {};

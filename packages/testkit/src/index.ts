@@ -1,0 +1,2 @@
+export * from './fixtures/index.js';
+export * from './mock-upstream/index.js';
