@@ -1,2 +1,2 @@
-// The adapter conformance suite (vitest) is exported from `@switchyard/testkit/conformance`.
-export {};
+// `@switchyard/testkit/conformance`: the adapter conformance suite (vitest).
+export type * from './adapter-conformance-options.js';

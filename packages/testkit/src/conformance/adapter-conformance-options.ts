@@ -1,0 +1,50 @@
+import type { AdapterOperation, ProviderAdapter } from '@switchyard/core';
+import type { MockReply, RecordedRequest } from '../mock-upstream/mock-reply.js';
+
+/** A recorded upstream reply and the mock route (`"<METHOD> <path>"`, `*` wildcards) it is served on. */
+export interface RecordedExchange {
+  /** e.g. `"POST /v1/chat/completions"` or `"POST /v1beta/models/*:streamGenerateContent"`. */
+  route: string;
+  /** The recorded reply, e.g. `{ json: fixtures.json('openai/openai-text.json') }` or `{ chunks: sseFrames(lines) }`. */
+  reply: MockReply;
+}
+
+/**
+ * What {@link describeAdapterConformance} needs to test one adapter against its own recordings. Every adapter in
+ * this repo and every third-party adapter runs the same suite; only these recordings and expectations differ.
+ */
+export interface AdapterConformanceOptions {
+  /** Suite title, e.g. `openai`. */
+  name: string;
+  /**
+   * Builds the adapter under test pointed at the mock upstream (`baseURL` is the mock's origin, e.g.
+   * `http://127.0.0.1:41234`; append the API's path prefix such as `/v1` yourself) with the given secret `apiKey`.
+   * The suite checks that this key never appears in errors.
+   */
+  createAdapter(baseURL: string, apiKey: string): ProviderAdapter;
+  /** The upstream model id the suite sends as `model`. */
+  model: string;
+  chat: {
+    /** A non-streaming completion: its recorded reply and what the translated answer must contain. */
+    completion: RecordedExchange & {
+      expect: { content: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } };
+    };
+    /** A streaming completion (`stream: true`): the recorded stream and the assembled result. */
+    stream: RecordedExchange & {
+      expect: { content: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } };
+    };
+    /** A recorded upstream error and the GatewayError the adapter must throw. */
+    error: RecordedExchange & { expect: { status: number; message?: string | RegExp; type?: string } };
+    /**
+     * Checks the native request the adapter sent for the suite's canonical request: a system message plus a user
+     * message, `temperature: 0.5`, `top_p: 0.9`, `max_tokens: 64`, `stop: ["END"]`, `user: "conformance-user"`.
+     * Throw (e.g. with `expect`) when the translation is wrong; the suite already checks that the API key was sent
+     * in some header and not in the URL.
+     */
+    assertRequest(request: RecordedRequest): void;
+  };
+  /** An embeddings exchange, when the adapter implements `embeddings`. */
+  embeddings?: RecordedExchange & { expect: { count: number; dimensions: number } };
+  /** The operations this adapter does not implement; the suite checks that exactly these methods are absent. */
+  unsupported: AdapterOperation[];
+}
