@@ -1,2 +1,4 @@
+export * from './audio/make-wav.js';
 export * from './fixtures/index.js';
 export * from './mock-upstream/index.js';
+export * from './replays/openai-replay-routes.js';

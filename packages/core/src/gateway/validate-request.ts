@@ -11,6 +11,6 @@ export function validateRequest<S extends z.ZodType>(schema: S, body: unknown): 
     throw invalidRequestError('The request body must be a JSON object.', null, 'invalid_body');
   }
   const result = schema.safeParse(body);
-  if (!result.success) throw fromZodError(result.error);
+  if (!result.success) throw fromZodError(result.error, body);
   return result.data;
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config/config-error.js';
+import { configFromEnv } from './config/config-from-env.js';
+import { loadConfigFile } from './config/load-config.js';
+import { startServer } from './start-server.js';
+
+const HELP = `Usage: switchyard start [--config FILE] [--port N] [--host HOST]
+
+Starts the Switchyard gateway (OpenAI-compatible API under /v1).
+  --config FILE  YAML config (default: $SWITCHYARD_CONFIG; without one, providers come from
+                 OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY and keys from SWITCHYARD_API_KEY)
+  --port N       overrides server.port
+  --host HOST    overrides server.host
+`;
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || positionals[0] !== 'start') {
+    process.stdout.write(HELP);
+    process.exitCode = values.help ? 0 : 1;
+    return;
+  }
+  const file = values.config ?? process.env.SWITCHYARD_CONFIG;
+  const config = file ? await loadConfigFile(file) : await configFromEnv();
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: '${values.port}' is not a port number.`);
+    config.server.port = port;
+  }
+  if (values.host) config.server.host = values.host;
+  const running = await startServer(config);
+  process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
+  const stop = () => {
+    running.close().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof ConfigError || (error as NodeJS.ErrnoException).code ? (error as Error).message : String((error as Error).stack ?? error);
+  process.stderr.write(`switchyard: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+import type { GatewayCallResult } from '@switchyard/core';
+import type { Response } from 'express';
+import { locals } from './request-locals.js';
+
+/**
+ * Records which provider served a call (for the log) and tells the client in headers: `x-switchyard-provider`,
+ * and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
+ */
+export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
+  locals(res).provider = result.provider;
+  res.setHeader('x-switchyard-provider', result.provider);
+  if (result.warnings.length > 0) {
+    const text = result.warnings.map((w) => `${w.code}: ${w.message}`.replace(/[\r\n,]+/g, ' ')).join(', ');
+    res.setHeader('x-switchyard-warning', text);
+  }
+}
+
+/** Notes the requested model (and its provider, when it resolves) for the request log before the call runs. */
+export function noteModel(res: Response, model: unknown, resolveProvider: (model: string) => string | undefined): void {
+  if (typeof model !== 'string') return;
+  locals(res).model = model;
+  locals(res).provider = resolveProvider(model);
+}

@@ -1,0 +1,39 @@
+import type { Gateway } from '@switchyard/core';
+import express, { type Express } from 'express';
+import { type Logger, pino } from 'pino';
+import { createRouter } from './create-router.js';
+import { handleErrors } from './middleware/handle-errors.js';
+import { requestContext } from './middleware/request-context.js';
+import { requestLogger } from './middleware/request-logger.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** pino logger for the one-line-per-request log. Default: pino at `info` on stdout. */
+  logger?: Logger;
+  /** Strings that must never be logged (gateway and upstream keys). */
+  secrets?: readonly string[];
+  /** Largest JSON body, bytes or a size string. Default `20mb`. */
+  bodyLimit?: number | string;
+}
+
+/**
+ * The Switchyard HTTP app: `GET /healthz` (no auth) and the OpenAI-compatible API under `/v1`
+ * (see {@link createRouter}), with request ids, the request log and OpenAI-shaped errors.
+ * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
+ */
+export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext());
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(requestLogger(options.logger ?? pino(), options.secrets));
+  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit }));
+  app.use((req) => {
+    throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
+  });
+  app.use(handleErrors());
+  return app;
+}

@@ -1,0 +1,46 @@
+import { type Gateway, GatewayError } from '@switchyard/core';
+import { Router } from 'express';
+import { authenticate } from './middleware/authenticate.js';
+import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
+import { addEmbeddingsRoute } from './routes/embeddings-route.js';
+import { addImageGenerationsRoute } from './routes/image-generations-route.js';
+import { addModelsRoutes } from './routes/models-route.js';
+import type { RouteDeps } from './routes/route-deps.js';
+import { addSpeechRoute } from './routes/speech-route.js';
+import { addTranscriptionsRoute } from './routes/transcriptions-route.js';
+
+/** Options of {@link createRouter}. */
+export interface RouterOptions {
+  /** Largest JSON body, bytes or a size string. Default `20mb`. */
+  bodyLimit?: number | string;
+}
+
+/**
+ * The OpenAI-compatible API as an Express router, to mount at `/v1` (or under any prefix): every route requires a
+ * gateway key. Needs {@link requestContext} before it and {@link handleErrors} after it (as {@link createApp} does).
+ */
+export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
+  const router = Router();
+  const deps: RouteDeps = {
+    gateway,
+    bodyLimit: options.bodyLimit ?? '20mb',
+    providerOf: (model) => {
+      try {
+        return gateway.router.resolve(model).provider;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  router.use(authenticate(gateway));
+  addChatCompletionsRoute(router, deps);
+  addEmbeddingsRoute(router, deps);
+  addTranscriptionsRoute(router, deps);
+  addSpeechRoute(router, deps);
+  addImageGenerationsRoute(router, deps);
+  addModelsRoutes(router, deps);
+  router.use((req) => {
+    throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
+  });
+  return router;
+}

@@ -1,0 +1,54 @@
+import { GatewayError } from '@switchyard/core';
+import type { ErrorRequestHandler } from 'express';
+import multer from 'multer';
+import { locals } from '../request-locals.js';
+
+function toGatewayError(error: unknown): GatewayError {
+  if (GatewayError.isInstance(error)) return error;
+  if (error instanceof multer.MulterError) {
+    const tooLarge = error.code === 'LIMIT_FILE_SIZE' || error.code === 'LIMIT_FIELD_VALUE' || error.code === 'LIMIT_PART_COUNT';
+    return new GatewayError({
+      status: tooLarge ? 413 : 400,
+      type: 'invalid_request_error',
+      code: tooLarge ? 'file_too_large' : 'invalid_multipart',
+      param: error.field ?? null,
+      message: error.code === 'LIMIT_FILE_SIZE' ? 'The uploaded file exceeds the 25 MB limit.' : `Invalid multipart form: ${error.message}.`,
+    });
+  }
+  const bodyError = error as { type?: string; status?: number; limit?: number };
+  if (bodyError.type === 'entity.too.large') {
+    return new GatewayError({ status: 413, type: 'invalid_request_error', code: 'request_too_large', message: `The request body exceeds the ${bodyError.limit ?? ''} byte limit.` });
+  }
+  if (bodyError.type === 'entity.parse.failed') {
+    return new GatewayError({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'invalid_json',
+      message: 'We could not parse the JSON body of your request. The body must be valid JSON.',
+    });
+  }
+  if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    return new GatewayError({ status: bodyError.status, type: 'invalid_request_error', message: (error as Error).message });
+  }
+  return new GatewayError({ status: 500, type: 'server_error', message: 'The gateway failed to process the request.', cause: error });
+}
+
+/**
+ * The last Express middleware: answers any error with its status and the OpenAI body
+ * `{"error":{message,type,param,code}}`. Unknown errors become 500 without details (logged, never sent).
+ * If the response already started (a stream), the connection is closed instead.
+ */
+export function handleErrors(): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.status >= 500) {
+      locals(res).error = error;
+      (res as unknown as { err?: unknown }).err = error;
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(gatewayError.status).set(gatewayError.headers).json(gatewayError.toJSON());
+  };
+}

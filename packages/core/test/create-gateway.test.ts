@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ADAPTER_SPEC_VERSION, type ChatCompletion, type ChatCompletionChunk, createGateway, isChunkStream } from '../src/index.js';
+
+const completion: ChatCompletion = {
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model: 'up',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hi', refusal: null }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 99 },
+};
+
+const gateway = createGateway({
+  providers: {
+    fake: {
+      specVersion: ADAPTER_SPEC_VERSION,
+      adapter: 'fake',
+      async chatCompletions(request, context) {
+        context.warn({ code: 'unsupported_parameter', param: 'logit_bias', message: 'dropped' });
+        if (!request.stream) return { ...completion, model: request.model };
+        return (async function* (): AsyncGenerator<ChatCompletionChunk> {
+          yield { id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 0 } };
+        })();
+      },
+    },
+  },
+  models: [{ id: 'alias', provider: 'fake', upstream: 'up-1' }],
+  keys: ['sk-abcdefghijklmnop'],
+});
+
+describe('Gateway', () => {
+  it('routes to the upstream model, sums usage and reports warnings', async () => {
+    const result = await gateway.chatCompletions({ model: 'alias', messages: [{ role: 'user', content: 'x' }] });
+    expect(result).toMatchObject({ provider: 'fake', upstreamModel: 'up-1', warnings: [{ code: 'unsupported_parameter' }] });
+    expect(isChunkStream(result.data)).toBe(false);
+    expect((result.data as ChatCompletion).usage).toMatchObject({ total_tokens: 7 });
+    expect((result.data as ChatCompletion).model).toBe('up-1');
+  });
+
+  it('sums usage on stream chunks', async () => {
+    const result = await gateway.chatCompletions({ model: 'fake/up-2', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(isChunkStream(result.data)).toBe(true);
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) expect(chunk.usage?.total_tokens).toBe(3);
+  });
+
+  it('answers 400 unsupported_operation for an operation the provider lacks', async () => {
+    await expect(gateway.embeddings({ model: 'alias', input: 'x' })).rejects.toMatchObject({ status: 400, code: 'unsupported_operation' });
+  });
+
+  it('rejects stream_options without stream', async () => {
+    await expect(gateway.chatCompletions({ model: 'alias', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } })).rejects.toMatchObject({
+      status: 400,
+      param: 'stream_options',
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { type ChatCompletionChunk, GatewayError, SSE_DONE, encodeSSEData, parseSSEStream, toSSEStream } from '../src/index.js';
+
+async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield new TextEncoder().encode(part);
+}
+
+const collect = async <T>(it: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+};
+
+const chunk = (content: string): ChatCompletionChunk => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+
+describe('parseSSEStream', () => {
+  it('parses LF and CRLF framing split across network chunks, with event names and comments', async () => {
+    const events = await collect(parseSSEStream(bytes('data: {"a"', ':1}\n\n: keep-alive\n\nevent: ping\r\ndata: {}\r\n\r\n', 'data: [DONE]\n\n')));
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      [undefined, '{"a":1}'],
+      ['ping', '{}'],
+      [undefined, '[DONE]'],
+    ]);
+  });
+
+  it('yields an event before the stream ends', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* slow() {
+      yield new TextEncoder().encode('data: first\n\n');
+      await gate;
+    }
+    const iterator = parseSSEStream(slow());
+    expect((await iterator.next()).value?.data).toBe('first');
+    release();
+    expect((await iterator.next()).done).toBe(true);
+  });
+});
+
+describe('toSSEStream', () => {
+  it('writes one data event per chunk, then [DONE]', async () => {
+    async function* chunks() {
+      yield chunk('a');
+      yield chunk('b');
+    }
+    expect(await collect(toSSEStream(chunks()))).toEqual([encodeSSEData(chunk('a')), encodeSSEData(chunk('b')), SSE_DONE]);
+  });
+
+  it('ends a failed stream with one OpenAI-shaped error event and no [DONE]', async () => {
+    async function* chunks() {
+      yield chunk('a');
+      throw new GatewayError({ status: 529, type: 'overloaded_error', message: 'Overloaded' });
+    }
+    const seen: unknown[] = [];
+    const events = await collect(toSSEStream(chunks(), (e) => seen.push(e)));
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[1]!.slice(6))).toEqual({ error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: null } });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('hides the details of unexpected failures', async () => {
+    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
+      throw new Error('secret internal detail');
+    }
+    const [event] = await collect(toSSEStream(chunks()));
+    expect(event).not.toContain('secret');
+    expect(JSON.parse(event!.slice(6)).error.type).toBe('server_error');
+  });
+});

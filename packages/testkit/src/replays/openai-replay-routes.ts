@@ -1,0 +1,49 @@
+import { makeWav } from '../audio/make-wav.js';
+import { testkitFixtures } from '../fixtures/fixture-reader.js';
+import type { MockReply, MockRoute, RecordedRequest } from '../mock-upstream/mock-reply.js';
+import { sseFrames } from '../mock-upstream/sse-frames.js';
+
+/** The multipart text field `name` of a recorded request, or undefined. */
+export function multipartField(request: RecordedRequest, name: string): string | undefined {
+  const match = new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(request.bodyText);
+  return match?.[1];
+}
+
+/**
+ * Routes that make a mock upstream behave like api.openai.com (`/v1/...`) from recorded traffic in
+ * `fixtures/openai/` (provenance in its README.md):
+ * - chat: `openai-text.json`, or `openai-text.chunks.txt` as SSE when `stream: true`. With `n` > 1 the recorded
+ *   choice is repeated at indexes 0..n-1 (no multi-choice recording exists).
+ * - embeddings `openai-embedding.json`; transcriptions `spec-examples/createtranscription-default.json` (json),
+ *   `openai-transcription.json` (verbose_json) or the recorded text `groq-transcription-text.json` (text, srt, vtt);
+ *   images `openai-image.json`;
+ *   models `spec-examples/retrievemodel-default.json` as a one-model list.
+ * - speech: a synthetic 250 ms WAV tone (no audio recording exists), as `audio/wav`.
+ */
+export function openaiReplayRoutes(): Record<string, MockRoute> {
+  const fixtures = testkitFixtures();
+  const completion = fixtures.json<{ choices: unknown[] }>('openai/openai-text.json');
+  const streamFrames = sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt'));
+  const textTranscription = fixtures.json<{ headers: Record<string, string>; body: string }>('openai/groq-transcription-text.json');
+  const model = fixtures.json<{ id: string }>('openai/spec-examples/retrievemodel-default.json');
+  const chat = (request: RecordedRequest): MockReply => {
+    const body = (request.json ?? {}) as { stream?: boolean; n?: number };
+    if (body.stream) return { chunks: streamFrames };
+    const n = Math.max(1, body.n ?? 1);
+    const choice = completion.choices[0] as Record<string, unknown>;
+    return { json: { ...completion, choices: Array.from({ length: n }, (_, index) => ({ ...choice, index })) } };
+  };
+  return {
+    'POST /v1/chat/completions': chat,
+    'POST /v1/embeddings': { json: fixtures.json('openai/openai-embedding.json') },
+    'POST /v1/audio/transcriptions': (request) => {
+      const format = multipartField(request, 'response_format') ?? 'json';
+      if (format === 'json') return { json: fixtures.json('openai/spec-examples/createtranscription-default.json') };
+      if (format === 'verbose_json') return { json: fixtures.json('openai/openai-transcription.json') };
+      return { headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' }, body: textTranscription.body };
+    },
+    'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: [makeWav({ durationMs: 250 })] },
+    'POST /v1/images/generations': { json: fixtures.json('openai/openai-image.json') },
+    'GET /v1/models': { json: { object: 'list', data: [model] } },
+  };
+}
