@@ -3,3 +3,4 @@ export * from './errors/index.js';
 export * from './adapter/index.js';
 export * from './utils/index.js';
 export * from './gateway/index.js';
+export * from './routing/index.js';

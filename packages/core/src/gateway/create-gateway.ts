@@ -18,6 +18,11 @@ import { KeyRing } from './key-ring.js';
 import { ModelCatalog } from './model-catalog.js';
 import type { ModelDefinition } from './model-definition.js';
 import { type RouteTarget, ModelRouter } from './model-router.js';
+import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
+import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
+import { TargetHealth } from '../routing/target-health.js';
+import type { CallTimeouts } from './model-definition.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsage } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
@@ -35,12 +40,18 @@ export interface GatewayOptions {
   modelListTtlMs?: number;
   /** Called with failures that do not fail a request (a provider's model list). */
   onBackgroundError?: (error: unknown, provider: string) => void;
+  /** Retries, backoff, cooldown, timeouts (ms) and override ceilings; defaults in DEFAULT_ROUTING_POLICY. */
+  routing?: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts };
 }
 
 /** Per-call options: the client's abort signal and the request id used for correlation. */
 export interface GatewayCallOptions {
   signal?: AbortSignal;
   requestId?: string;
+  /** Per-request retry count (e.g. from `x-switchyard-max-retries`); clamped to the policy's ceiling. */
+  maxRetries?: number;
+  /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); clamped to the policy's ceiling. */
+  timeoutMs?: number;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
@@ -48,6 +59,10 @@ export interface GatewayCallResult<T> {
   data: T;
   /** The model id the client asked for. */
   model: string;
+  /** The model id that served it: the requested one or one of its fallbacks. */
+  servedModel: string;
+  /** Upstream attempts made (retries and fallbacks included). */
+  attempts: number;
   /** The provider name from config that served the call. */
   provider: string;
   /** The upstream's model id. */
@@ -56,6 +71,8 @@ export interface GatewayCallResult<T> {
   warnings: GatewayWarning[];
   /** Where it went (includes the configured price, USD per million tokens). */
   target: RouteTarget;
+  /** For streams: resolves when the stream has ended (completed, failed or closed by the client). */
+  finished?: Promise<void>;
 }
 
 /** A chat answer: a whole completion, or a stream of chunks when `stream: true`. */
@@ -64,6 +81,10 @@ export type ChatCompletionResult = ChatCompletion | AsyncIterable<ChatCompletion
 /** True when a chat answer is a stream. */
 export function isChunkStream(value: ChatCompletionResult): value is AsyncIterable<ChatCompletionChunk> {
   return typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
+
+function isPeekedStream(value: ChatCompletion | PeekedStream<ChatCompletionChunk>): value is PeekedStream<ChatCompletionChunk> {
+  return typeof (value as PeekedStream<ChatCompletionChunk>).iterator?.next === 'function';
 }
 
 const OPERATION_NAMES: Record<Exclude<AdapterOperation, 'listModels'>, string> = {
@@ -83,12 +104,27 @@ export class Gateway {
   readonly router: ModelRouter;
   readonly keys: KeyRing;
   readonly catalog: ModelCatalog;
+  readonly policy: RoutingPolicy;
+  /** Live health of every deployment (in flight, latency, circuit breaker). */
+  readonly health: TargetHealth;
+  readonly #counters = new Map<string, number>();
 
-  /** Throws an Error when a model names an unconfigured provider. */
+  /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
     this.router = new ModelRouter(options.providers, options.models ?? []);
     this.keys = new KeyRing(options.keys ?? []);
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError);
+    this.policy = resolveRoutingPolicy(options.routing);
+    this.health = new TargetHealth(this.policy.cooldown);
+  }
+
+  #overrides(options: GatewayCallOptions): CallOverrides {
+    const clamp = (value: number | undefined, max: number, min: number) =>
+      value === undefined || !Number.isFinite(value) ? undefined : Math.min(max, Math.max(min, Math.floor(value)));
+    return {
+      maxRetries: clamp(options.maxRetries, this.policy.ceilings.maxRetries, 0),
+      timeoutMs: clamp(options.timeoutMs, this.policy.ceilings.timeoutMs, 1),
+    };
   }
 
   /** Checks an `Authorization` header; throws 401 when it holds no key of this gateway. */
@@ -100,20 +136,46 @@ export class Gateway {
     operation: Exclude<AdapterOperation, 'listModels'>,
     model: string,
     options: GatewayCallOptions,
-    run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T> | undefined,
-  ): Promise<GatewayCallResult<T>> {
-    const target = this.router.resolve(model);
-    const warnings: GatewayWarning[] = [];
-    const context: AdapterCallContext = {
+    run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
+  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[] }> {
+    const plan = this.router.plan(model);
+    if (!plan.models[0]!.targets.some((t) => t.adapter[operation])) {
+      const t = plan.models[0]!.targets[0]!;
+      throw unsupportedOperationError(OPERATION_NAMES[operation], model, t.provider);
+    }
+    const requestId = options.requestId ?? randomUUID();
+    let warnings: GatewayWarning[] = [];
+    const outcome = await executePlan<T>({
+      plan: { ...plan, models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0) },
+      health: this.health,
+      policy: this.policy,
+      overrides: this.#overrides(options),
       signal: options.signal ?? new AbortController().signal,
-      requestId: options.requestId ?? randomUUID(),
-      provider: target.provider,
-      warn: (w) => warnings.push(w),
-    };
-    const pending = target.adapter[operation] ? run(target.adapter, target, context) : undefined;
-    if (!pending) throw unsupportedOperationError(OPERATION_NAMES[operation], model, target.provider);
-    const data = await pending;
-    return { data, model, provider: target.provider, upstreamModel: target.upstreamModel, warnings, target };
+      counters: this.#counters,
+      run: (target, signal) => {
+        warnings = [];
+        const attemptWarnings = warnings;
+        return run(target.adapter, target, { signal, requestId, provider: target.provider, warn: (w) => attemptWarnings.push(w) });
+      },
+    });
+    return { outcome, warnings };
+  }
+
+  #result<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T): GatewayCallResult<T> {
+    const { target } = outcome;
+    return { data, model, servedModel: target.model, attempts: outcome.attempts, provider: target.provider, upstreamModel: target.upstreamModel, warnings, target };
+  }
+
+  /** Runs a non-streaming operation through the plan and releases the attempt. */
+  async #simple<T>(
+    operation: Exclude<AdapterOperation, 'listModels' | 'chatCompletions'>,
+    model: string,
+    options: GatewayCallOptions,
+    run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
+  ): Promise<GatewayCallResult<T>> {
+    const { outcome, warnings } = await this.#call(operation, model, options, run);
+    outcome.release();
+    return this.#result(model, outcome, warnings, outcome.value);
   }
 
   /**
@@ -126,18 +188,31 @@ export class Gateway {
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
-    return this.#call('chatCompletions', request.model, options, async (adapter, target, context) => {
-      const result = await adapter.chatCompletions!({ ...request, model: target.upstreamModel }, context);
-      if (isChunkStream(result)) return wrapChunkStream(result);
-      if (result.usage) normalizeUsage(result.usage);
-      return result;
-    });
+    const { outcome, warnings } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
+      'chatCompletions',
+      request.model,
+      options,
+      async (adapter, target, context) => {
+        const result = await adapter.chatCompletions!({ ...request, model: target.upstreamModel }, context);
+        return isChunkStream(result) ? peekStream(result) : result;
+      },
+    );
+    const value = outcome.value;
+    if (isPeekedStream(value)) {
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const guarded = guardStream(value, { ...outcome, release: () => (outcome.release(), finish()) });
+      return { ...this.#result(request.model, outcome, warnings, wrapChunkStream(guarded)), finished };
+    }
+    outcome.release();
+    if (value.usage) normalizeUsage(value.usage);
+    return this.#result(request.model, outcome, warnings, value);
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
     const request = validateRequest(embeddingRequestSchema, body);
-    return this.#call('embeddings', request.model, options, async (adapter, target, context) =>
+    return this.#simple('embeddings', request.model, options, async (adapter, target, context) =>
       normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
     );
   }
@@ -153,7 +228,7 @@ export class Gateway {
   ): Promise<GatewayCallResult<TranscriptionResult>> {
     const request = validateRequest(transcriptionFieldsSchema, fields);
     if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
-    return this.#call('transcriptions', request.model, options, (adapter, target, context) =>
+    return this.#simple('transcriptions', request.model, options, (adapter, target, context) =>
       adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
     );
   }
@@ -161,7 +236,7 @@ export class Gateway {
   /** `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type. */
   async speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
     const request = validateRequest(speechRequestSchema, body);
-    return this.#call('speech', request.model, options, (adapter, target, context) =>
+    return this.#simple('speech', request.model, options, (adapter, target, context) =>
       adapter.speech!({ ...request, model: target.upstreamModel }, context),
     );
   }
@@ -169,7 +244,7 @@ export class Gateway {
   /** `POST /v1/images/generations`. */
   async imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
     const request = validateRequest(imageGenerationRequestSchema, body);
-    return this.#call('imageGenerations', request.model, options, (adapter, target, context) =>
+    return this.#simple('imageGenerations', request.model, options, (adapter, target, context) =>
       adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
     );
   }

@@ -41,7 +41,7 @@ export class ModelCatalog {
 
   /** The whole list: `{object:"list", data: Model[]}`. */
   async list(context: Omit<AdapterCallContext, 'provider'>): Promise<ModelList> {
-    const data: Model[] = this.router.models.map((m) => ({ id: m.id, object: 'model', created: this.#created, owned_by: m.provider }));
+    const data: Model[] = this.router.models.map((m) => ({ id: m.id, object: 'model', created: this.#created, owned_by: m.provider ?? m.targets?.[0]?.provider ?? 'switchyard' }));
     const providers = [...this.router.providers.keys()];
     const lists = await Promise.all(providers.map((p) => this.#upstreamModels(p, { ...context, provider: p })));
     providers.forEach((provider, i) => {
@@ -55,7 +55,7 @@ export class ModelCatalog {
   /** One model by id (configured id or `<provider>/<upstream id>`); throws 404 `model_not_found`. */
   async retrieve(id: string, context: Omit<AdapterCallContext, 'provider'>): Promise<Model> {
     const configured = this.router.models.find((m) => m.id === id);
-    if (configured) return { id, object: 'model', created: this.#created, owned_by: configured.provider };
+    if (configured) return { id, object: 'model', created: this.#created, owned_by: configured.provider ?? configured.targets?.[0]?.provider ?? 'switchyard' };
     const target = this.router.resolve(id);
     const adapter = target.adapter;
     if (!adapter.listModels) return { id, object: 'model', created: this.#created, owned_by: target.provider };

@@ -6,13 +6,45 @@ export interface ModelPrice {
   output: number;
 }
 
+/** How one model's deployments are chosen: see {@link orderTargets}. */
+export type BalancingStrategy = 'weighted' | 'round-robin' | 'least-busy' | 'lowest-latency';
+
+/** Timeouts of one call, ms. Unset fields fall back to the gateway's defaults. */
+export interface CallTimeouts {
+  /** From sending the request to the first byte of the answer (the first chunk of a stream). */
+  firstByteMs?: number;
+  /** Longest gap between two chunks of a stream. */
+  idleMs?: number;
+  /** The whole call, all retries and fallbacks included. */
+  totalMs?: number;
+}
+
+/** One deployment serving a model: a provider (config name), its model id, and a balancing weight (default 1). */
+export interface ModelTargetDefinition {
+  provider: string;
+  /** The upstream's model id. Defaults to the model's `id`. */
+  upstream?: string;
+  /** Relative share of traffic under the `weighted` strategy. Default 1. */
+  weight?: number;
+  /** Overrides the model's price for this deployment, USD per million tokens. */
+  price?: ModelPrice;
+}
+
 /**
- * A model clients may ask for by `id`, served by `provider` (a key of the gateway's providers) under the
- * upstream's own model id `upstream` (defaults to `id`).
+ * A model clients may ask for by `id`. Either one deployment (`provider` + optional `upstream`, the shorthand) or
+ * several `targets` balanced by `strategy`; `fallbacks` are other model ids tried in order when every target failed.
  */
 export interface ModelDefinition {
   id: string;
-  provider: string;
+  /** Shorthand for a single target. */
+  provider?: string;
+  /** Shorthand target's upstream model id (defaults to `id`). */
   upstream?: string;
+  targets?: readonly ModelTargetDefinition[];
+  strategy?: BalancingStrategy;
+  fallbacks?: readonly string[];
+  /** Retries per target of retryable failures (overrides the gateway default). */
+  maxRetries?: number;
+  timeouts?: CallTimeouts;
   price?: ModelPrice;
 }

@@ -1,36 +1,67 @@
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
-import type { ModelDefinition, ModelPrice } from './model-definition.js';
+import type { BalancingStrategy, CallTimeouts, ModelDefinition, ModelPrice } from './model-definition.js';
 
-/** Where one request goes: the provider (config name and adapter) and the upstream's model id. */
+/** One deployment a request may go to: the provider (config name and adapter) and the upstream's model id. */
 export interface RouteTarget {
-  /** The model id the client sent. */
+  /** The model id this target serves (the client's, or a fallback model's id). */
   model: string;
   /** Provider name from config. */
   provider: string;
   adapter: ProviderAdapter;
   /** The upstream's model id, sent in place of `model`. */
   upstreamModel: string;
+  /** USD per million tokens, when configured. */
   price?: ModelPrice;
+  /** Balancing weight (default 1). */
+  weight: number;
+  /** Identity of the deployment for health tracking: `<provider>/<upstreamModel>`. */
+  key: string;
+}
+
+/** One model of a plan with its deployments and policies. */
+export interface RoutedModel {
+  id: string;
+  targets: RouteTarget[];
+  strategy: BalancingStrategy;
+  maxRetries?: number;
+  timeouts?: CallTimeouts;
+}
+
+/** Everything that may serve one request, in order: the requested model, then its fallbacks (transitively). */
+export interface RoutePlan {
+  /** The model id the client sent. */
+  model: string;
+  models: RoutedModel[];
+}
+
+function target(model: string, provider: string, adapter: ProviderAdapter, upstreamModel: string, weight = 1, price?: ModelPrice): RouteTarget {
+  return { model, provider, adapter, upstreamModel, weight, price, key: `${provider}/${upstreamModel}` };
 }
 
 /**
- * Resolves a request's `model`: a configured model id first, else `<provider>/<upstream id>` for any configured
- * provider (the part after the first `/` goes upstream unchanged). Anything else throws 404 `model_not_found`.
+ * Resolves a request's `model`: a configured model id first (its targets and fallbacks), else
+ * `<provider>/<upstream id>` for any configured provider (the part after the first `/` goes upstream unchanged).
+ * Anything else throws 404 `model_not_found`.
  */
 export class ModelRouter {
   readonly #providers: ReadonlyMap<string, ProviderAdapter>;
   readonly #models: ReadonlyMap<string, ModelDefinition>;
 
-  /** Throws an Error when a model names a provider that is not configured. */
+  /** Throws an Error naming the model when it names an unconfigured provider or fallback, or has no target. */
   constructor(providers: Record<string, ProviderAdapter>, models: readonly ModelDefinition[]) {
     this.#providers = new Map(Object.entries(providers));
     const byId = new Map<string, ModelDefinition>();
+    for (const model of models) byId.set(model.id, model);
     for (const model of models) {
-      if (!this.#providers.has(model.provider)) {
-        throw new Error(`Model '${model.id}' names provider '${model.provider}', which is not configured.`);
+      const targets = model.targets ?? (model.provider ? [{ provider: model.provider }] : []);
+      if (targets.length === 0) throw new Error(`Model '${model.id}' has neither 'provider' nor 'targets'.`);
+      for (const t of targets) {
+        if (!this.#providers.has(t.provider)) throw new Error(`Model '${model.id}' names provider '${t.provider}', which is not configured.`);
       }
-      byId.set(model.id, model);
+      for (const fallback of model.fallbacks ?? []) {
+        if (!byId.has(fallback)) throw new Error(`Model '${model.id}' names fallback '${fallback}', which is not a configured model id.`);
+      }
     }
     this.#models = byId;
   }
@@ -45,24 +76,41 @@ export class ModelRouter {
     return this.#providers;
   }
 
-  /** The target for `model`; throws 404 `model_not_found` when there is none. */
-  resolve(model: string): RouteTarget {
-    const configured = this.#models.get(model);
-    if (configured) {
-      return {
-        model,
-        provider: configured.provider,
-        adapter: this.#providers.get(configured.provider)!,
-        upstreamModel: configured.upstream ?? configured.id,
-        price: configured.price,
-      };
+  #routed(id: string): RoutedModel | undefined {
+    const definition = this.#models.get(id);
+    if (definition) {
+      const targets = (definition.targets ?? [{ provider: definition.provider!, upstream: definition.upstream }]).map((t) =>
+        target(id, t.provider, this.#providers.get(t.provider)!, t.upstream ?? definition.upstream ?? id, t.weight, t.price ?? definition.price),
+      );
+      return { id, targets, strategy: definition.strategy ?? 'weighted', maxRetries: definition.maxRetries, timeouts: definition.timeouts };
     }
-    const slash = model.indexOf('/');
-    if (slash > 0 && slash < model.length - 1) {
-      const provider = model.slice(0, slash);
+    const slash = id.indexOf('/');
+    if (slash > 0 && slash < id.length - 1) {
+      const provider = id.slice(0, slash);
       const adapter = this.#providers.get(provider);
-      if (adapter) return { model, provider, adapter, upstreamModel: model.slice(slash + 1) };
+      if (adapter) return { id, targets: [target(id, provider, adapter, id.slice(slash + 1))], strategy: 'weighted' };
     }
-    throw modelNotFoundError(model);
+    return undefined;
+  }
+
+  /** The plan for `model`: it and its fallbacks (each once, cycles cut). Throws 404 `model_not_found`. */
+  plan(model: string): RoutePlan {
+    const first = this.#routed(model);
+    if (!first) throw modelNotFoundError(model);
+    const models = [first];
+    const seen = new Set([model]);
+    for (let i = 0; i < models.length; i++) {
+      for (const fallback of this.#models.get(models[i]!.id)?.fallbacks ?? []) {
+        if (seen.has(fallback)) continue;
+        seen.add(fallback);
+        models.push(this.#routed(fallback)!);
+      }
+    }
+    return { model, models };
+  }
+
+  /** The first target of `model` (no balancing); throws 404 `model_not_found`. */
+  resolve(model: string): RouteTarget {
+    return this.plan(model).models[0]!.targets[0]!;
   }
 }

@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import { orderTargets } from './order-targets.js';
+import { isRetryableError, retryDelayMs } from './retry-delay.js';
+import type { RoutingPolicy } from './routing-policy.js';
+import type { TargetHealth } from './target-health.js';
+
+/** Per-request limits from headers, already clamped to the policy's ceilings. */
+export interface CallOverrides {
+  maxRetries?: number;
+  /** Total deadline, ms. */
+  timeoutMs?: number;
+}
+
+/** The winning attempt: its value, target, attempt count, and what the caller must keep running or release. */
+export interface PlanOutcome<T> {
+  value: T;
+  target: RouteTarget;
+  /** Upstream attempts made, this one included. */
+  attempts: number;
+  /** The winning attempt's signal (client abort, total deadline or idle timeout). Streams keep using it. */
+  signal: AbortSignal;
+  /** Aborts the winning attempt with `reason` (used by the stream idle timer). */
+  abort(reason: unknown): void;
+  /** Idle gap allowed between stream chunks, ms. */
+  idleMs: number;
+  /** Releases the deadline timer and the target's in-flight slot; call once the answer is fully sent. */
+  release(): void;
+}
+
+/** Inputs of {@link executePlan}. */
+export interface ExecutePlanOptions<T> {
+  plan: RoutePlan;
+  health: TargetHealth;
+  policy: RoutingPolicy;
+  overrides?: CallOverrides;
+  /** The client's signal. */
+  signal: AbortSignal;
+  /** Per-model call counters for round-robin. */
+  counters: Map<string, number>;
+  /** One attempt against one target; must honour `signal`. For streams it resolves once the first chunk is in. */
+  run(target: RouteTarget, signal: AbortSignal): Promise<T>;
+  random?: () => number;
+}
+
+const timeoutError = (what: string, ms: number) =>
+  new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream ${what} (${ms} ms).` });
+
+function withAttempts(error: unknown, attempts: number): unknown {
+  if (GatewayError.isInstance(error)) (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
+  return error;
+}
+
+/**
+ * Runs one request over a {@link RoutePlan}: for each model (the requested one, then its fallbacks) it orders the
+ * targets by the model's strategy, and tries each target up to `1 + maxRetries` times. Retryable failures
+ * (connection errors, timeouts, 408, 409, 429, 5xx) wait (`retry-after`, else backoff with full jitter) and retry,
+ * then move to the next target and model; any other error is thrown at once. Everything is bounded by the total
+ * deadline; a time-to-first-byte timer bounds each attempt. Throws the last error (504 `upstream_timeout` when the
+ * deadline passed), with `x-switchyard-attempts` in its headers; the client's abort reason when the client left.
+ */
+export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<PlanOutcome<T>> {
+  const { plan, health, policy, overrides = {} } = options;
+  const first = plan.models[0]!;
+  const totalMs = overrides.timeoutMs ?? first.timeouts?.totalMs ?? policy.timeouts.totalMs;
+  const deadline = Date.now() + totalMs;
+  const total = new AbortController();
+  const totalTimer = setTimeout(() => total.abort(timeoutError('did not complete in time', totalMs)), totalMs);
+  const callSignal = AbortSignal.any([options.signal, total.signal]);
+  let attempts = 0;
+  let lastError: unknown = new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
+
+  try {
+    for (const model of plan.models) {
+      const maxRetries = overrides.maxRetries ?? model.maxRetries ?? policy.maxRetries;
+      const firstByteMs = model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
+      const idleMs = model.timeouts?.idleMs ?? first.timeouts?.idleMs ?? policy.timeouts.idleMs;
+      const count = options.counters.get(model.id) ?? 0;
+      options.counters.set(model.id, count + 1);
+      for (const target of orderTargets(model.targets, model.strategy, health, count, options.random)) {
+        for (let retry = 0; retry <= maxRetries; retry++) {
+          if (callSignal.aborted) throw callSignal.reason;
+          attempts++;
+          const attempt = new AbortController();
+          const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', firstByteMs)), firstByteMs);
+          const signal = AbortSignal.any([callSignal, attempt.signal]);
+          const started = Date.now();
+          health.begin(target.key);
+          try {
+            const value = await options.run(target, signal);
+            clearTimeout(firstByteTimer);
+            health.success(target.key, Date.now() - started);
+            let released = false;
+            return {
+              value,
+              target,
+              attempts,
+              signal,
+              idleMs,
+              abort: (reason) => attempt.abort(reason),
+              release: () => {
+                if (released) return;
+                released = true;
+                clearTimeout(totalTimer);
+                health.settle(target.key);
+              },
+            };
+          } catch (thrown) {
+            clearTimeout(firstByteTimer);
+            health.settle(target.key);
+            // An abort we caused (timeout) surfaces as whatever the adapter threw; report our reason instead.
+            const error = signal.aborted && !options.signal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
+            if (options.signal.aborted) throw options.signal.reason ?? error;
+            if (!isRetryableError(error)) throw withAttempts(error, attempts);
+            health.failure(target.key);
+            lastError = error;
+            if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts);
+            if (retry === maxRetries) break;
+            const wait = retryDelayMs(retry, error, policy.backoff, options.random);
+            if (Date.now() + wait >= deadline) break;
+            await sleep(wait, undefined, { signal: callSignal }).catch(() => {});
+          }
+        }
+      }
+    }
+    if (total.signal.aborted) throw total.signal.reason;
+    throw lastError;
+  } catch (error) {
+    clearTimeout(totalTimer);
+    throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts);
+  }
+}

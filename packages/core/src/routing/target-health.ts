@@ -1,0 +1,83 @@
+/** Cooldown (circuit breaker) settings: after `failures` consecutive failures a target is skipped for `cooldownMs`. */
+export interface CooldownPolicy {
+  /** Consecutive failures that open the breaker. Default 3. */
+  failures: number;
+  /** How long an open breaker skips the target, ms. Default 30,000. */
+  cooldownMs: number;
+}
+
+interface Health {
+  inFlight: number;
+  consecutiveFailures: number;
+  cooldownUntil: number;
+  /** Exponential moving average of time to first byte, ms (undefined before the first success). */
+  latencyMs?: number;
+}
+
+const EWMA_ALPHA = 0.3;
+
+/**
+ * Live state of every deployment (keyed by `RouteTarget.key`): requests in flight, a moving average of time to
+ * first byte (ms), and the circuit breaker. After a cooldown the target is probed by the next request (half-open):
+ * a success closes the breaker, a failure opens it again.
+ */
+export class TargetHealth {
+  readonly #state = new Map<string, Health>();
+  constructor(
+    readonly policy: CooldownPolicy = { failures: 3, cooldownMs: 30_000 },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  #get(key: string): Health {
+    let health = this.#state.get(key);
+    if (!health) {
+      health = { inFlight: 0, consecutiveFailures: 0, cooldownUntil: 0 };
+      this.#state.set(key, health);
+    }
+    return health;
+  }
+
+  /** Requests currently in flight to the target. */
+  inFlight(key: string): number {
+    return this.#state.get(key)?.inFlight ?? 0;
+  }
+
+  /** Moving average of time to first byte, ms; undefined when unknown. */
+  latencyMs(key: string): number | undefined {
+    return this.#state.get(key)?.latencyMs;
+  }
+
+  /** True while the target's breaker is open. */
+  isCoolingDown(key: string): boolean {
+    return (this.#state.get(key)?.cooldownUntil ?? 0) > this.now();
+  }
+
+  /** Marks the start of an attempt; call {@link settle} when it ends. */
+  begin(key: string): void {
+    this.#get(key).inFlight++;
+  }
+
+  /** Ends an attempt begun with {@link begin}. */
+  settle(key: string): void {
+    const health = this.#get(key);
+    health.inFlight = Math.max(0, health.inFlight - 1);
+  }
+
+  /** Records a success and its time to first byte (ms); closes the breaker. */
+  success(key: string, firstByteMs: number): void {
+    const health = this.#get(key);
+    health.consecutiveFailures = 0;
+    health.cooldownUntil = 0;
+    health.latencyMs = health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
+  }
+
+  /** Records a retryable failure; opens the breaker after `policy.failures` in a row. */
+  failure(key: string): void {
+    const health = this.#get(key);
+    health.consecutiveFailures++;
+    if (health.consecutiveFailures >= this.policy.failures) {
+      health.cooldownUntil = this.now() + this.policy.cooldownMs;
+      health.consecutiveFailures = 0;
+    }
+  }
+}
