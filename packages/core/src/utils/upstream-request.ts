@@ -1,7 +1,16 @@
-import { request, type Dispatcher } from 'undici';
+import { FormData as UndiciFormData, request, type Dispatcher } from 'undici';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { upstreamInvalidResponseError, upstreamTimeoutError, upstreamUnreachableError } from '../errors/common-errors.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
+
+/**
+ * The multipart body type of upstream requests: undici's `FormData` (undici's `request` refuses Node's global one).
+ * Fill it with `append(name, value)` / `append(name, blob, filename)`.
+ * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=example-3-dispatch-multipart-form-data
+ */
+export const UpstreamFormData = UndiciFormData;
+/** An instance of {@link UpstreamFormData}. */
+export type UpstreamFormData = UndiciFormData;
 
 /** Maps an upstream HTTP error (status >= 400, body read as text) to the error the client receives. */
 export type UpstreamErrorMapper = (status: number, bodyText: string, headers: Record<string, string | string[] | undefined>) => GatewayError;
@@ -13,8 +22,8 @@ export interface UpstreamRequestOptions {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
-  /** Request body: a JSON string, bytes, or a web FormData (sent as multipart/form-data). */
-  body?: string | Uint8Array | FormData;
+  /** Request body: a JSON string, bytes, or an {@link UpstreamFormData} (sent as multipart/form-data). */
+  body?: string | Uint8Array | UndiciFormData;
   /** The client's abort signal; aborting closes the upstream connection at once. */
   signal?: AbortSignal;
   /** Turns a >= 400 answer into a GatewayError; its body has been read (text). */
@@ -36,6 +45,7 @@ export function mapTransportError(provider: string, error: unknown, signal?: Abo
   if (code && TIMEOUT.has(code)) return upstreamTimeoutError(provider, error);
   if (code === 'UND_ERR_ABORTED' || (error as Error | null)?.name === 'AbortError') return error;
   if (code && UNREACHABLE.has(code)) return upstreamUnreachableError(provider, error);
+  if (code === 'UND_ERR_INVALID_ARG') return error; // A bug in the caller, not the upstream: a plain 500.
   return upstreamUnreachableError(provider, error);
 }
 

@@ -100,7 +100,7 @@ async function send(reply: MockReply, req: IncomingMessage, res: ServerResponse,
       }
       if (written > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs, undefined, { signal }).catch(() => {});
       if (signal.aborted) return;
-      res.write(chunk);
+      await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
       written++;
     }
     if (reply.resetAfterChunks !== undefined && written >= reply.resetAfterChunks) {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config/config-error.js';
+import { parseConfig } from '../src/config/load-config.js';
+import { createProviders } from '../src/providers/create-providers.js';
+
+const env = { GATEWAY_KEY: 'sk-gateway-key-0123456789', OPENAI_KEY: 'sk-openai' };
+const base = `
+keys: ["\${GATEWAY_KEY}"]
+providers:
+  openai: { adapter: openai, api_key: "\${OPENAI_KEY}" }
+`;
+
+function configError(text: string, environment: NodeJS.ProcessEnv = env): string {
+  try {
+    parseConfig(text, 'switchyard.yaml', environment);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config', () => {
+  it('substitutes ${VAR} and applies defaults', () => {
+    const config = parseConfig(`${base}models:\n  - { id: fast, provider: openai, upstream: gpt-4o-mini, price: { input: 0.15, output: 0.6 } }\n`, 'x.yaml', env);
+    expect(config.keys).toEqual([env.GATEWAY_KEY]);
+    expect(config.providers.openai).toEqual({ adapter: 'openai', api_key: 'sk-openai' });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, body_limit: '20mb' });
+    expect(config.models[0]).toEqual({ id: 'fast', provider: 'openai', upstream: 'gpt-4o-mini', price: { input: 0.15, output: 0.6 } });
+  });
+
+  it('names an unset environment variable and where it is used', () => {
+    expect(configError(base, { GATEWAY_KEY: env.GATEWAY_KEY })).toMatch(/providers\.openai\.api_key: environment variable OPENAI_KEY is not set/);
+  });
+
+  it('names the bad path of a schema error', () => {
+    expect(configError(`${base}models:\n  - { id: x, provider: openai, price: { input: -1, output: 1 } }\n`)).toContain('models.0.price.input');
+    expect(configError(`${base}server: { port: 99999 }\n`)).toContain('server.port');
+    expect(configError(`${base}models:\n  - { id: x, provider: nobody }\n`)).toContain("models.0.provider: 'nobody' is not a key of providers");
+  });
+
+  it('rejects invalid YAML with the file name', () => {
+    expect(configError('keys: [unclosed')).toMatch(/^switchyard\.yaml: not valid YAML/);
+  });
+
+  it('reports an adapter package that is not installed, naming provider and package', async () => {
+    await expect(createProviders({ x: { adapter: 'switchyard-provider-does-not-exist' } })).rejects.toThrow(
+      /providers\.x: package 'switchyard-provider-does-not-exist' is not installed/,
+    );
+  });
+
+  it("reports settings the adapter's own schema rejects", async () => {
+    await expect(createProviders({ openai: { adapter: 'openai', base_url: 42 } })).rejects.toThrow(/providers\.openai\.base_url/);
+  });
+});

@@ -1,0 +1,49 @@
+import { type ChatCompletionChunk, GatewayError, mapTransportError, parseSSEStream, redactSecrets, upstreamInvalidResponseError } from '@switchyard/core';
+
+/**
+ * Turns an OpenAI chat stream (`text/event-stream`: `data: <chunk JSON>` events, then `data: [DONE]`) into chunks,
+ * yielded one by one as they arrive. A `data: {"error":{...}}` event throws a GatewayError with that message; a
+ * connection that breaks throws 502/504; bad JSON throws 502 `upstream_invalid_response`. Chunks pass through
+ * unchanged (unknown fields included). Closing the iterator early destroys the upstream body.
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
+ */
+export async function* parseOpenAIChunkStream(
+  provider: string,
+  body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
+  signal: AbortSignal,
+  secrets: readonly (string | undefined)[],
+): AsyncGenerator<ChatCompletionChunk> {
+  let finished = false;
+  try {
+    for await (const event of parseSSEStream(body)) {
+      if (event.data === '[DONE]') {
+        finished = true;
+        return;
+      }
+      if (event.data.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch (error) {
+        throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+      }
+      const upstreamError = (parsed as { error?: { message?: string; type?: string; code?: unknown; param?: string } }).error;
+      if (upstreamError && typeof upstreamError === 'object') {
+        throw new GatewayError({
+          status: 502,
+          type: upstreamError.type ?? 'server_error',
+          code: typeof upstreamError.code === 'string' ? upstreamError.code : 'upstream_stream_error',
+          param: upstreamError.param ?? null,
+          message: redactSecrets(upstreamError.message ?? `The upstream provider '${provider}' failed mid-stream.`, secrets),
+        });
+      }
+      yield parsed as ChatCompletionChunk;
+    }
+    finished = true;
+  } catch (error) {
+    if (GatewayError.isInstance(error)) throw error;
+    throw mapTransportError(provider, error, signal);
+  } finally {
+    if (!finished) body.destroy?.();
+  }
+}
