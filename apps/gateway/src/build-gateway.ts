@@ -1,5 +1,5 @@
-import { type Gateway, createGateway } from '@switchyard/core';
-import type { GatewayConfig } from './config/config-schema.js';
+import { type Gateway, type ModelDefinition, createGateway, setUpstreamConnectTimeout } from '@switchyard/core';
+import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
 import { createProviders } from './providers/create-providers.js';
 
 /** Options of {@link buildGateway}. */
@@ -10,8 +10,37 @@ export interface BuildGatewayOptions {
   onBackgroundError?: (error: unknown, provider: string) => void;
 }
 
+/** Converts a config model entry (snake_case) to core's {@link ModelDefinition}. */
+export function toModelDefinition(model: ModelConfig): ModelDefinition {
+  return {
+    id: model.id,
+    provider: model.provider,
+    upstream: model.upstream,
+    targets: model.targets,
+    strategy: model.strategy,
+    fallbacks: model.fallbacks,
+    maxRetries: model.max_retries,
+    timeouts: model.timeouts && { firstByteMs: model.timeouts.first_byte_ms, idleMs: model.timeouts.idle_ms, totalMs: model.timeouts.total_ms },
+    price: model.price,
+  };
+}
+
 /** Creates the framework-free {@link Gateway} from a validated config. Throws ConfigError on provider problems. */
 export async function buildGateway(config: GatewayConfig, options: BuildGatewayOptions = {}): Promise<Gateway> {
   const providers = await createProviders(config.providers, options.cwd);
-  return createGateway({ providers, models: config.models, keys: config.keys, onBackgroundError: options.onBackgroundError });
+  const { routing } = config;
+  setUpstreamConnectTimeout(routing.timeouts.connect_ms);
+  return createGateway({
+    providers,
+    models: config.models.map(toModelDefinition),
+    keys: config.keys,
+    onBackgroundError: options.onBackgroundError,
+    routing: {
+      maxRetries: routing.max_retries,
+      backoff: { baseMs: routing.backoff.base_ms, maxMs: routing.backoff.max_ms },
+      cooldown: { failures: routing.cooldown.failures, cooldownMs: routing.cooldown.seconds * 1000 },
+      timeouts: { firstByteMs: routing.timeouts.first_byte_ms, idleMs: routing.timeouts.idle_ms, totalMs: routing.timeouts.total_ms },
+      ceilings: { maxRetries: routing.ceilings.max_retries, timeoutMs: routing.ceilings.timeout_ms },
+    },
+  });
 }

@@ -26,7 +26,8 @@ describe('config', () => {
     expect(config.keys).toEqual([env.GATEWAY_KEY]);
     expect(config.providers.openai).toEqual({ adapter: 'openai', api_key: 'sk-openai' });
     expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, body_limit: '20mb' });
-    expect(config.models[0]).toEqual({ id: 'fast', provider: 'openai', upstream: 'gpt-4o-mini', price: { input: 0.15, output: 0.6 } });
+    expect(config.models[0]).toEqual({ id: 'fast', provider: 'openai', upstream: 'gpt-4o-mini', price: { input: 0.15, output: 0.6 }, strategy: 'weighted', fallbacks: [] });
+    expect(config.routing).toMatchObject({ max_retries: 2, timeouts: { connect_ms: 10_000, total_ms: 600_000 } });
   });
 
   it('names an unset environment variable and where it is used', () => {
@@ -51,5 +52,19 @@ describe('config', () => {
 
   it("reports settings the adapter's own schema rejects", async () => {
     await expect(createProviders({ openai: { adapter: 'openai', base_url: 42 } })).rejects.toThrow(/providers\.openai\.base_url/);
+  });
+});
+
+describe('routing config', () => {
+  it('accepts deployments, strategies and fallbacks, and names a bad fallback', () => {
+    const config = parseConfig(
+      `${base}models:\n  - id: gpt\n    targets: [{ provider: openai, upstream: gpt-4o, weight: 3 }, { provider: openai, upstream: gpt-4o-2 }]\n    strategy: least-busy\n    fallbacks: [small]\n  - { id: small, provider: openai }\n`,
+      'x.yaml',
+      env,
+    );
+    expect(config.models[0]).toMatchObject({ strategy: 'least-busy', targets: [{ weight: 3 }, { weight: 1 }], fallbacks: ['small'] });
+    expect(configError(`${base}models:\n  - { id: a, provider: openai, fallbacks: [nope] }\n`)).toContain("models.0.fallbacks.0: 'nope' is not a model id");
+    expect(configError(`${base}models:\n  - { id: a }\n`)).toContain("models.0.provider: give either 'provider' or 'targets'");
+    expect(configError(`${base}models:\n  - { id: a, provider: openai, strategy: random }\n`)).toContain('models.0.strategy');
   });
 });

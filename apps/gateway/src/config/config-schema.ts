@@ -5,18 +5,52 @@ export const providerConfigSchema = z.looseObject({
   adapter: z.string().min(1),
 });
 
-/** One entry of `models`: what clients send (`id`), which provider serves it, the upstream id and the price. */
-export const modelConfigSchema = z.strictObject({
-  id: z.string().min(1),
+/** USD per million input (prompt) and output (completion) tokens. */
+const priceSchema = z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() });
+const ms = z.number().int().positive();
+/** Per-call timeouts, ms. */
+const timeoutsSchema = z.strictObject({ first_byte_ms: ms.optional(), idle_ms: ms.optional(), total_ms: ms.optional() });
+
+/** One deployment of a model. */
+export const targetConfigSchema = z.strictObject({
   provider: z.string().min(1),
   upstream: z.string().min(1).optional(),
-  /** USD per million tokens. */
-  price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+  weight: z.number().positive().default(1),
+  price: priceSchema.optional(),
+});
+
+/**
+ * One entry of `models`: what clients send (`id`), served by one `provider` (+ `upstream`) or by several `targets`
+ * balanced by `strategy`, with ordered `fallbacks` (other model ids), `max_retries`, `timeouts` and `price`.
+ */
+export const modelConfigSchema = z
+  .strictObject({
+    id: z.string().min(1),
+    provider: z.string().min(1).optional(),
+    upstream: z.string().min(1).optional(),
+    targets: z.array(targetConfigSchema).min(1).optional(),
+    strategy: z.enum(['weighted', 'round-robin', 'least-busy', 'lowest-latency']).default('weighted'),
+    fallbacks: z.array(z.string().min(1)).default([]),
+    max_retries: z.number().int().min(0).max(10).optional(),
+    timeouts: timeoutsSchema.optional(),
+    price: priceSchema.optional(),
+  })
+  .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
+
+/** Gateway-wide retries, backoff, cooldown, timeouts and the ceilings of per-request overrides. */
+export const routingConfigSchema = z.strictObject({
+  max_retries: z.number().int().min(0).max(10).default(2),
+  backoff: z.strictObject({ base_ms: ms.default(200), max_ms: ms.default(8_000) }).prefault({}),
+  cooldown: z.strictObject({ failures: z.number().int().positive().default(3), seconds: z.number().positive().default(30) }).prefault({}),
+  timeouts: z
+    .strictObject({ connect_ms: ms.default(10_000), first_byte_ms: ms.default(120_000), idle_ms: ms.default(60_000), total_ms: ms.default(600_000) })
+    .prefault({}),
+  ceilings: z.strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) }).prefault({}),
 });
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `log {level}`.
+ * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `log {level}`.
  */
 export const gatewayConfigSchema = z.strictObject({
   server: z
@@ -30,10 +64,13 @@ export const gatewayConfigSchema = z.strictObject({
   keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).min(1, 'at least one gateway key is required'),
   providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerConfigSchema),
   models: z.array(modelConfigSchema).default([]),
+  routing: routingConfigSchema.prefault({}),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
 });
 
 /** The validated gateway config. */
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+/** One validated model entry. */
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
 /** One validated provider block. */
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;

@@ -4,11 +4,15 @@ import { locals } from './request-locals.js';
 
 /**
  * Records which provider served a call (for the log) and tells the client in headers: `x-switchyard-provider`,
- * and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
+ * `x-switchyard-model` (the model id that served it: the requested one or a fallback), `x-switchyard-upstream-model`,
+ * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   locals(res).provider = result.provider;
   res.setHeader('x-switchyard-provider', result.provider);
+  res.setHeader('x-switchyard-model', result.servedModel);
+  res.setHeader('x-switchyard-upstream-model', result.upstreamModel);
+  res.setHeader('x-switchyard-attempts', String(result.attempts));
   if (result.warnings.length > 0) {
     const text = result.warnings.map((w) => `${w.code}: ${w.message}`.replace(/[\r\n,]+/g, ' ')).join(', ');
     res.setHeader('x-switchyard-warning', text);

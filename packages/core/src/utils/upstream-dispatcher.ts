@@ -11,6 +11,20 @@ export interface UpstreamTimeouts {
 }
 
 let shared: Dispatcher | undefined;
+let connectTimeoutMs = 10_000;
+
+/**
+ * Sets the TCP + TLS connect timeout (ms) of the shared upstream pool; takes effect for connections opened after
+ * the call (the pool is recreated; open connections of the old one finish their requests). A connect timeout
+ * surfaces as 504 `upstream_timeout`.
+ */
+export function setUpstreamConnectTimeout(ms: number): void {
+  if (ms === connectTimeoutMs) return;
+  connectTimeoutMs = ms;
+  const previous = shared;
+  shared = undefined;
+  void previous?.close().catch(() => {});
+}
 
 /**
  * The process-wide undici Agent used for upstream calls: keep-alive connection pools per origin
@@ -21,7 +35,7 @@ export function getUpstreamDispatcher(): Dispatcher {
   shared ??= new Agent({
     keepAliveTimeout: 60_000,
     keepAliveMaxTimeout: 600_000,
-    connect: { timeout: 10_000 },
+    connect: { timeout: connectTimeoutMs },
     headersTimeout: 600_000,
     bodyTimeout: 300_000,
   });

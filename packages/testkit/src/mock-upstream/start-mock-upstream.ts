@@ -21,6 +21,8 @@ export interface MockUpstream {
   readonly requests: RecordedRequest[];
   /** TCP connections accepted so far (shows whether clients reuse keep-alive connections). */
   readonly connections: number;
+  /** TCP connections open right now (idle keep-alive ones included). */
+  readonly openConnections: number;
   /** Sets or replaces a route; its call count starts at 0. */
   route(key: string, route: MockRoute): void;
   /** Requests whose `"<METHOD> <path>"` matches `key` (same `*` rules as routes). */
@@ -175,6 +177,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     requests,
     get connections() {
       return connections;
+    },
+    get openConnections() {
+      return sockets.size;
     },
     route: setRoute,
     requestsTo(key) {

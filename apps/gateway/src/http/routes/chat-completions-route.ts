@@ -2,7 +2,7 @@ import { isChunkStream } from '@switchyard/core';
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { locals } from '../request-locals.js';
+import { callOptions } from '../call-options.js';
 import type { RouteDeps } from './route-deps.js';
 import { sendSSE } from '../send-sse.js';
 
@@ -10,8 +10,7 @@ import { sendSSE } from '../send-sse.js';
 export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf }: RouteDeps): void {
   router.post('/chat/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const { signal, requestId } = locals(res);
-    const result = await gateway.chatCompletions(req.body, { signal, requestId });
+    const result = await gateway.chatCompletions(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     if (isChunkStream(result.data)) await sendSSE(res, result.data);
     else res.json(result.data);

@@ -1,15 +1,14 @@
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { locals } from '../request-locals.js';
+import { callOptions } from '../call-options.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `POST /v1/images/generations`. */
 export function addImageGenerationsRoute(router: Router, { gateway, bodyLimit, providerOf }: RouteDeps): void {
   router.post('/images/generations', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const { signal, requestId } = locals(res);
-    const result = await gateway.imageGenerations(req.body, { signal, requestId });
+    const result = await gateway.imageGenerations(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     res.json(result.data);
   });

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
+import { callOptions } from '../call-options.js';
 import { locals } from '../request-locals.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -10,14 +11,13 @@ import type { RouteDeps } from './route-deps.js';
 export function addSpeechRoute(router: Router, { gateway, bodyLimit, providerOf }: RouteDeps): void {
   router.post('/audio/speech', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const { signal, requestId } = locals(res);
-    const result = await gateway.speech(req.body, { signal, requestId });
+    const result = await gateway.speech(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     res.status(200).type(result.data.contentType);
     try {
       await pipeline(Readable.from(result.data.body), res);
     } catch (error) {
-      if (!signal.aborted) locals(res).error = error;
+      if (!locals(res).signal.aborted) locals(res).error = error;
       res.destroy();
     }
   });

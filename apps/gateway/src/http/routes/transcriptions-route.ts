@@ -2,7 +2,7 @@ import type { UploadedFile } from '@switchyard/core';
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { uploadAudioFile } from '../middleware/upload-audio-file.js';
-import { locals } from '../request-locals.js';
+import { callOptions } from '../call-options.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `POST /v1/audio/transcriptions`: multipart in; JSON (`json`, `verbose_json`) or text (`text`, `srt`, `vtt`) out. */
@@ -17,8 +17,7 @@ export function addTranscriptionsRoute(router: Router, { gateway, providerOf }: 
           contentType: req.file.mimetype || 'application/octet-stream',
         }
       : undefined;
-    const { signal, requestId } = locals(res);
-    const result = await gateway.transcriptions(fields, file, { signal, requestId });
+    const result = await gateway.transcriptions(fields, file, callOptions(req, res));
     applyCallHeaders(res, result);
     if (result.data.kind === 'json') res.json(result.data.body);
     else res.status(200).type(result.data.contentType).send(result.data.body);
