@@ -66,7 +66,14 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async chatCompletions(request, context) {
       const response = await postJson('/chat/completions', request, context);
-      if (request.stream) return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
+      if (request.stream) {
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('text/event-stream')) {
+          const text = await response.body.text().catch(() => '');
+          throw mapOpenAIError(context.provider, 502, text, {}, secrets, `a stream was asked for but the upstream sent '${contentType || 'no content type'}'.`);
+        }
+        return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
+      }
       return readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
     },
 

@@ -23,6 +23,8 @@ export function mapOpenAIError(
   bodyText: string,
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
+  /** Used as the message when the body holds none. */
+  fallbackMessage?: string,
 ): GatewayError {
   let body: unknown;
   try {
@@ -35,7 +37,9 @@ export function mapOpenAIError(
   const message =
     typeof error.message === 'string' && error.message
       ? error.message
-      : `The upstream provider '${provider}' answered HTTP ${status}${bodyText && !body ? `: ${bodyText.slice(0, 200)}` : '.'}`;
+      : fallbackMessage
+        ? `The upstream provider '${provider}' sent an invalid response: ${fallbackMessage}`
+        : `The upstream provider '${provider}' answered HTTP ${status}${bodyText && !body ? `: ${bodyText.slice(0, 200)}` : '.'}`;
   const kept: Record<string, string> = {};
   for (const name of ['retry-after', 'retry-after-ms']) {
     const value = headers[name];

@@ -3,7 +3,8 @@ import { type ChatCompletionChunk, GatewayError, mapTransportError, parseSSEStre
 /**
  * Turns an OpenAI chat stream (`text/event-stream`: `data: <chunk JSON>` events, then `data: [DONE]`) into chunks,
  * yielded one by one as they arrive. A `data: {"error":{...}}` event throws a GatewayError with that message; a
- * connection that breaks throws 502/504; bad JSON throws 502 `upstream_invalid_response`. Chunks pass through
+ * connection that breaks throws 502/504; bad JSON, or a stream that ends without `[DONE]` before any finish_reason,
+ * throws 502 `upstream_invalid_response`. Chunks pass through
  * unchanged (unknown fields included). Closing the iterator early destroys the upstream body.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
@@ -14,6 +15,7 @@ export async function* parseOpenAIChunkStream(
   secrets: readonly (string | undefined)[],
 ): AsyncGenerator<ChatCompletionChunk> {
   let finished = false;
+  let sawFinishReason = false;
   try {
     for await (const event of parseSSEStream(body)) {
       if (event.data === '[DONE]') {
@@ -37,9 +39,13 @@ export async function* parseOpenAIChunkStream(
           message: redactSecrets(upstreamError.message ?? `The upstream provider '${provider}' failed mid-stream.`, secrets),
         });
       }
-      yield parsed as ChatCompletionChunk;
+      const chunk = parsed as ChatCompletionChunk;
+      if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
+      yield chunk;
     }
     finished = true;
+    // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.
+    if (!sawFinishReason) throw upstreamInvalidResponseError(provider, 'the stream ended before data: [DONE].');
   } catch (error) {
     if (GatewayError.isInstance(error)) throw error;
     throw mapTransportError(provider, error, signal);
