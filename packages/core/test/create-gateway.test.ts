@@ -54,3 +54,39 @@ describe('Gateway', () => {
     });
   });
 });
+
+describe('stream usage accounting', () => {
+  const seen: unknown[] = [];
+  const usageGateway = createGateway({
+    providers: {
+      fake: {
+        specVersion: ADAPTER_SPEC_VERSION,
+        adapter: 'fake',
+        async chatCompletions(request) {
+          seen.push(request.stream_options);
+          return (async function* (): AsyncGenerator<ChatCompletionChunk> {
+            yield { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] };
+            yield { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } };
+          })();
+        },
+      },
+    },
+  });
+
+  it('asks the upstream for usage, strips it when the client did not ask, and reports it when the stream ends', async () => {
+    const result = await usageGateway.chatCompletions({ model: 'fake/m', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const chunks: ChatCompletionChunk[] = [];
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) chunks.push(chunk);
+    expect(seen.at(-1)).toEqual({ include_usage: true });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.usage).toBeUndefined();
+    expect(await result.finished).toEqual({ usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
+  });
+
+  it('passes the usage chunk through when the client asked for it', async () => {
+    const result = await usageGateway.chatCompletions({ model: 'fake/m', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
+    const chunks: ChatCompletionChunk[] = [];
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) chunks.push(chunk);
+    expect(chunks.at(-1)?.usage?.total_tokens).toBe(7);
+  });
+});

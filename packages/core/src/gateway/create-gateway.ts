@@ -26,7 +26,7 @@ import type { CallTimeouts } from './model-definition.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsage } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
-import { wrapChunkStream } from './wrap-chunk-stream.js';
+import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -71,8 +71,11 @@ export interface GatewayCallResult<T> {
   warnings: GatewayWarning[];
   /** Where it went (includes the configured price, USD per million tokens). */
   target: RouteTarget;
-  /** For streams: resolves when the stream has ended (completed, failed or closed by the client). */
-  finished?: Promise<void>;
+  /**
+   * For streams: resolves when the stream has ended (completed, failed or closed by the client) with the last usage
+   * the upstream reported (the gateway asks for it even when the client did not, and strips it again).
+   */
+  finished?: Promise<StreamSummary>;
 }
 
 /** A chat answer: a whole completion, or a stream of chunks when `stream: true`. */
@@ -193,16 +196,20 @@ export class Gateway {
       request.model,
       options,
       async (adapter, target, context) => {
-        const result = await adapter.chatCompletions!({ ...request, model: target.upstreamModel }, context);
+        const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel };
+        if (request.stream === true) upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
+        const result = await adapter.chatCompletions!(upstreamRequest, context);
         return isChunkStream(result) ? peekStream(result) : result;
       },
     );
     const value = outcome.value;
     if (isPeekedStream(value)) {
-      let finish!: () => void;
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      const guarded = guardStream(value, { ...outcome, release: () => (outcome.release(), finish()) });
-      return { ...this.#result(request.model, outcome, warnings, wrapChunkStream(guarded)), finished };
+      const summary: StreamSummary = {};
+      let finish!: (summary: StreamSummary) => void;
+      const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
+      const guarded = guardStream(value, { ...outcome, release: () => (outcome.release(), finish(summary)) });
+      const stripUsage = request.stream_options?.include_usage !== true;
+      return { ...this.#result(request.model, outcome, warnings, wrapChunkStream(guarded, summary, stripUsage)), finished };
     }
     outcome.release();
     if (value.usage) normalizeUsage(value.usage);

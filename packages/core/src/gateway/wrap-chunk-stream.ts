@@ -1,14 +1,34 @@
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import type { CompletionUsage } from '../schemas/completion-usage.js';
 import { normalizeUsage } from './normalize-usage.js';
+
+/** What a finished stream reported: the last usage seen (tokens), if any. */
+export interface StreamSummary {
+  usage?: CompletionUsage;
+}
 
 /**
  * Passes an adapter's chunks through, making `usage.total_tokens` the sum of prompt and completion tokens on
- * chunks that carry usage. Closing the wrapper (early `return()`) closes the adapter's stream, which aborts
- * the upstream request.
+ * chunks that carry usage, and records the last usage in `summary` (for accounting). When `stripUsage` is true
+ * (the gateway asked the upstream for usage that the client did not ask for), usage is removed from the chunks
+ * and usage-only chunks (no choices) are dropped. Closing the wrapper (early `return()`) closes the adapter's
+ * stream, which aborts the upstream request.
  */
-export async function* wrapChunkStream(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatCompletionChunk> {
+export async function* wrapChunkStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  summary: StreamSummary = {},
+  stripUsage = false,
+): AsyncGenerator<ChatCompletionChunk> {
   for await (const chunk of chunks) {
-    if (chunk.usage) normalizeUsage(chunk.usage);
+    if (chunk.usage) {
+      summary.usage = normalizeUsage(chunk.usage);
+      if (stripUsage) {
+        if (chunk.choices.length === 0) continue;
+        const { usage: _usage, ...rest } = chunk;
+        yield rest as ChatCompletionChunk;
+        continue;
+      }
+    }
     yield chunk;
   }
 }
