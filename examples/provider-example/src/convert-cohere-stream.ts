@@ -1,0 +1,49 @@
+import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import type { CohereStreamEvent } from './cohere-types.js';
+import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
+import { mapCohereUsage } from './map-cohere-usage.js';
+
+/**
+ * Cohere v2 stream events -> OpenAI `chat.completion.chunk`s, one per event that carries something: `message-start`
+ * gives the role chunk, each `content-delta` a content chunk, `message-end` the finish reason and then a usage-only
+ * chunk (choices `[]`). Other events (`content-start`, `content-end`, ...) are skipped. A stream that ends without
+ * `message-end` throws 502, so a cut-off stream never looks finished.
+ * @see https://docs.cohere.com/reference/chat-stream
+ */
+export async function* convertCohereStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string): AsyncGenerator<ChatCompletionChunk> {
+  let id = 'chatcmpl-cohere';
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices,
+    ...extra,
+  });
+  for await (const sse of events) {
+    let event: CohereStreamEvent;
+    try {
+      event = JSON.parse(sse.data) as CohereStreamEvent;
+    } catch (error) {
+      throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+    }
+    if (event.type === 'message-start') {
+      if (typeof event.id === 'string') id = `chatcmpl-${event.id}`;
+      yield chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+    } else if (event.type === 'content-delta') {
+      const text = (event as Extract<CohereStreamEvent, { type: 'content-delta' }>).delta.message.content.text;
+      yield chunk([{ index: 0, delta: { content: text }, finish_reason: null }]);
+    } else if (event.type === 'message-end') {
+      const end = event as Extract<CohereStreamEvent, { type: 'message-end' }>;
+      if (end.delta.finish_reason === 'ERROR') {
+        throw new GatewayError({ status: 502, type: 'server_error', code: 'upstream_stream_error', message: `The upstream provider '${provider}' failed mid-stream.` });
+      }
+      yield chunk([{ index: 0, delta: {}, finish_reason: mapCohereFinishReason(end.delta.finish_reason) }]);
+      const usage = mapCohereUsage(end.delta.usage);
+      if (usage) yield chunk([], { usage });
+      return;
+    }
+  }
+  throw upstreamInvalidResponseError(provider, 'the stream ended before message-end.');
+}

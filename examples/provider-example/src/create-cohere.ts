@@ -1,0 +1,46 @@
+import { ADAPTER_SPEC_VERSION, type ProviderAdapter, parseSSEStream, readUpstreamJson, sendUpstreamRequest } from '@switchyard/core';
+import type { CohereChatResponse } from './cohere-types.js';
+import { convertCohereResponse } from './convert-cohere-response.js';
+import { convertCohereStream } from './convert-cohere-stream.js';
+import { convertToCohereChatRequest } from './convert-to-cohere-chat-request.js';
+import { mapCohereError } from './map-cohere-error.js';
+
+/** Options of {@link createCohere}. */
+export interface CohereOptions {
+  /** Cohere API key, sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** Default `https://api.cohere.com/v2`. */
+  baseURL?: string;
+}
+
+/**
+ * A Switchyard adapter serving OpenAI-format chat completions (plain and streamed) from Cohere's v2 Chat API.
+ * Other operations are absent, so the gateway answers them with 400 `unsupported_operation`.
+ * @see https://docs.cohere.com/reference/chat
+ */
+export function createCohere(options: CohereOptions): ProviderAdapter {
+  const baseURL = (options.baseURL ?? 'https://api.cohere.com/v2').replace(/\/+$/, '');
+  const secrets = [options.apiKey];
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'switchyard-provider-cohere',
+    async chatCompletions(request, context) {
+      const response = await sendUpstreamRequest({
+        provider: context.provider,
+        url: `${baseURL}/chat`,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          'content-type': 'application/json',
+          accept: request.stream ? 'text/event-stream' : 'application/json',
+        },
+        body: JSON.stringify(convertToCohereChatRequest(request)),
+        signal: context.signal,
+        mapError: (status, text) => mapCohereError(context.provider, status, text, secrets),
+      });
+      if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model);
+      const body = await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal);
+      return convertCohereResponse(body, request.model);
+    },
+  };
+}
