@@ -21,7 +21,7 @@ function configError(text: string, environment: NodeJS.ProcessEnv = env): string
 }
 
 describe('config', () => {
-  it('substitutes ${VAR} and applies defaults', () => {
+  it('substitutes environment variables and applies defaults', () => {
     const config = parseConfig(`${base}models:\n  - { id: fast, provider: openai, upstream: gpt-4o-mini, price: { input: 0.15, output: 0.6 } }\n`, 'x.yaml', env);
     expect(config.keys).toEqual([env.GATEWAY_KEY]);
     expect(config.providers.openai).toEqual({ adapter: 'openai', api_key: 'sk-openai' });

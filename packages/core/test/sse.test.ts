@@ -65,10 +65,10 @@ describe('toSSEStream', () => {
   });
 
   it('hides the details of unexpected failures', async () => {
-    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
-      throw new Error('secret internal detail');
-    }
-    const [event] = await collect(toSSEStream(chunks()));
+    const chunks: AsyncIterable<ChatCompletionChunk> = {
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('secret internal detail')) }),
+    };
+    const [event] = await collect(toSSEStream(chunks));
     expect(event).not.toContain('secret');
     expect(JSON.parse(event!.slice(6)).error.type).toBe('server_error');
   });

@@ -15,7 +15,7 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
   if (keys.length === 0) throw new ConfigError('No config file given and SWITCHYARD_API_KEY is not set: the gateway needs at least one key to issue to clients.');
   const providers: Record<string, { adapter: string; [key: string]: unknown }> = {};
   for (const name of Object.keys(BUILTIN_ADAPTERS)) {
-    let factory;
+    let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
     try {
       factory = await loadProviderFactory(name);
     } catch {

@@ -12,7 +12,7 @@ import { loadProviderFactory } from './load-provider-factory.js';
 export async function createProviders(providers: Record<string, ProviderConfig>, cwd?: string): Promise<Record<string, ProviderAdapter>> {
   const adapters: Record<string, ProviderAdapter> = {};
   for (const [name, { adapter, ...settings }] of Object.entries(providers)) {
-    let factory;
+    let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
     try {
       factory = await loadProviderFactory(adapter, cwd);
     } catch (error) {

@@ -3,7 +3,7 @@ import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
 import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
-import { type ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { embeddingRequestSchema } from '../schemas/embedding-request.js';
@@ -207,7 +207,10 @@ export class Gateway {
       const summary: StreamSummary = {};
       let finish!: (summary: StreamSummary) => void;
       const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
-      const guarded = guardStream(value, { ...outcome, release: () => (outcome.release(), finish(summary)) });
+      const guarded = guardStream(value, { ...outcome, release: () => {
+        outcome.release();
+        finish(summary);
+      } });
       const stripUsage = request.stream_options?.include_usage !== true;
       return { ...this.#result(request.model, outcome, warnings, wrapChunkStream(guarded, summary, stripUsage)), finished };
     }
