@@ -1,0 +1,45 @@
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { createOpenAI } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const completion = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json');
+const lines = fixtures.chunkLines('openai/openai-text.chunks.txt');
+const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
+
+describeAdapterConformance({
+  name: 'openai',
+  createAdapter: (baseURL, apiKey) => createOpenAI({ apiKey, baseURL: `${baseURL}/v1` }),
+  model: 'gpt-4.1-nano',
+  chat: {
+    completion: {
+      route: 'POST /v1/chat/completions',
+      reply: { json: completion },
+      expect: { content: completion.choices[0]!.message.content, finish_reason: 'stop', usage: completion.usage },
+    },
+    stream: { route: 'POST /v1/chat/completions', reply: { chunks: sseFrames(lines) }, expect: { content: streamText, finish_reason: 'stop' } },
+    error: {
+      route: 'POST /v1/chat/completions',
+      reply: { status: 429, json: fixtures.json('openai/openai-error.1.json') },
+      expect: { status: 429, message: /exceeded your current quota/, type: 'insufficient_quota' },
+    },
+    assertRequest(request) {
+      expect(request.headers.authorization).toMatch(/^Bearer /);
+      expect(request.json).toEqual({
+        model: 'gpt-4.1-nano',
+        messages: [
+          { role: 'system', content: 'You are a helpful assistant.' },
+          { role: 'user', content: 'Say hello.' },
+        ],
+        temperature: 0.5,
+        top_p: 0.9,
+        max_tokens: 64,
+        stop: ['END'],
+        user: 'conformance-user',
+      });
+    },
+  },
+  embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },
+  unsupported: [],
+});

@@ -1,0 +1,162 @@
+import { type AdapterCallContext, type AdapterOperation, type ChatCompletion, type ChatCompletionChunk, GatewayError, type ProviderAdapter } from '@switchyard/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockUpstream, startMockUpstream } from '../mock-upstream/start-mock-upstream.js';
+import type { AdapterConformanceOptions } from './adapter-conformance-options.js';
+import { asChunkedReply } from './as-chunked-reply.js';
+import { collectChunks } from './collect-chunks.js';
+import { conformanceChatRequest } from './conformance-request.js';
+
+const API_KEY = 'sk-conformance-secret-0123456789';
+const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'];
+
+function context(signal: AbortSignal = new AbortController().signal): AdapterCallContext {
+  return { signal, requestId: 'conformance-request', provider: 'conformance', warn: () => {} };
+}
+
+function matches(actual: string, expected: string | RegExp): void {
+  if (typeof expected === 'string') expect(actual).toBe(expected);
+  else expect(actual).toMatch(expected);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/**
+ * The adapter conformance suite (vitest): registers a `describe` block that runs one adapter against its own recorded
+ * upstream traffic on the testkit's mock upstream and checks what every Switchyard adapter must do: request
+ * translation (and the API key sent in a header, never in the URL), completion and stream translation, finish
+ * reasons, usage sums, error mapping (status, OpenAI shape, no key in the message), transport failures (502), aborts
+ * and early stream closes (the upstream connection is closed), mid-stream failures (the stream throws), and
+ * unsupported operations (exactly the listed methods are absent). Call it at the top level of a test file.
+ */
+export function describeAdapterConformance(options: AdapterConformanceOptions): void {
+  describe(`adapter conformance: ${options.name}`, () => {
+    let upstream: MockUpstream;
+    let adapter: ProviderAdapter;
+    const { chat } = options;
+    const chatCall = (extra = {}, signal?: AbortSignal) => adapter.chatCompletions!(conformanceChatRequest(options.model, extra), context(signal));
+
+    beforeAll(async () => {
+      upstream = await startMockUpstream();
+      adapter = options.createAdapter(upstream.url, API_KEY);
+    });
+    beforeEach(() => upstream.clear());
+    afterAll(() => upstream.close());
+
+    it('implements the current contract and exactly the supported operations', () => {
+      expect(typeof adapter.adapter).toBe('string');
+      for (const operation of OPERATIONS) {
+        expect(typeof adapter[operation], operation).toBe(options.unsupported.includes(operation) ? 'undefined' : 'function');
+      }
+    });
+
+    it('translates the request and authenticates with the key in a header', async () => {
+      upstream.route(chat.completion.route, chat.completion.reply);
+      await chatCall();
+      const [sent] = upstream.requestsTo(chat.completion.route);
+      expect(sent, 'the adapter called the recorded route').toBeDefined();
+      const headerValues = Object.values(sent!.headers).flat().join('\n');
+      expect(headerValues).toContain(API_KEY);
+      expect(JSON.stringify(sent!.query) + sent!.path).not.toContain(API_KEY);
+      chat.assertRequest(sent!);
+    });
+
+    it('translates a completion: shape, content, finish_reason, usage sum', async () => {
+      upstream.route(chat.completion.route, chat.completion.reply);
+      const completion = (await chatCall()) as ChatCompletion;
+      expect(completion).toMatchObject({ object: 'chat.completion', id: expect.any(String), created: expect.any(Number) });
+      expect(completion.choices[0]).toMatchObject({ index: 0, message: { role: 'assistant' } });
+      matches(completion.choices[0]!.message.content ?? '', chat.completion.expect.content);
+      expect(completion.choices[0]!.finish_reason).toBe(chat.completion.expect.finish_reason);
+      expect(completion.usage, 'usage').toBeDefined();
+      const usage = completion.usage!;
+      expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+      if (chat.completion.expect.usage) expect(usage).toMatchObject(chat.completion.expect.usage);
+    });
+
+    it('translates a stream chunk by chunk: one id, content, one finish_reason, usage sum', async () => {
+      upstream.route(chat.stream.route, chat.stream.reply);
+      const stream = (await chatCall({ stream: true, stream_options: { include_usage: true } })) as AsyncIterable<ChatCompletionChunk>;
+      expect(typeof stream[Symbol.asyncIterator]).toBe('function');
+      const assembled = await collectChunks(stream);
+      for (const chunk of assembled.chunks) expect(chunk).toMatchObject({ object: 'chat.completion.chunk', created: expect.any(Number), choices: expect.any(Array) });
+      expect(assembled.ids.size).toBe(1);
+      matches(assembled.content, chat.stream.expect.content);
+      expect(assembled.finishReasons).toEqual([chat.stream.expect.finish_reason]);
+      if (assembled.usage) expect(assembled.usage.total_tokens).toBe(assembled.usage.prompt_tokens + assembled.usage.completion_tokens);
+      if (chat.stream.expect.usage) expect(assembled.usage).toMatchObject(chat.stream.expect.usage);
+    });
+
+    it('maps an upstream error to its status in OpenAI shape, without the key', async () => {
+      upstream.route(chat.error.route, chat.error.reply);
+      const error = await rejection(chatCall());
+      expect(GatewayError.isInstance(error)).toBe(true);
+      const gatewayError = error as GatewayError;
+      expect(gatewayError.status).toBe(chat.error.expect.status);
+      const body = gatewayError.toJSON();
+      expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+      if (chat.error.expect.message) matches(body.error.message, chat.error.expect.message);
+      if (chat.error.expect.type) expect(body.error.type).toBe(chat.error.expect.type);
+      expect(JSON.stringify(body) + gatewayError.message).not.toContain(API_KEY);
+    });
+
+    it('answers 502 when the upstream resets the connection', async () => {
+      upstream.route(chat.completion.route, { reset: true });
+      const error = await rejection(chatCall());
+      expect(GatewayError.isInstance(error) && error.status).toBe(502);
+    });
+
+    it('stops at once and closes the upstream request when aborted', async () => {
+      upstream.route(chat.completion.route, { hang: true });
+      const controller = new AbortController();
+      const started = Date.now();
+      const pending = rejection(chatCall({}, controller.signal));
+      await expect.poll(() => upstream.requestsTo(chat.completion.route).length).toBe(1);
+      controller.abort(new Error('client gone'));
+      await pending;
+      expect(Date.now() - started).toBeLessThan(2000);
+      await expect.poll(() => upstream.requestsTo(chat.completion.route)[0]?.closedByClient).toBe(true);
+    });
+
+    it('closes the upstream stream when the consumer stops early', async () => {
+      upstream.route(chat.stream.route, { ...asChunkedReply(chat.stream.reply), chunkDelayMs: 50 });
+      const stream = (await chatCall({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
+      for await (const _chunk of stream) break;
+      await expect.poll(() => upstream.requestsTo(chat.stream.route)[0]?.closedByClient).toBe(true);
+    });
+
+    it('throws, rather than ending quietly, when the stream breaks off', async () => {
+      upstream.route(chat.stream.route, { ...asChunkedReply(chat.stream.reply), resetAfterChunks: 2, chunkDelayMs: 5 });
+      const error = await rejection(
+        (async () => {
+          const stream = (await chatCall({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
+          await collectChunks(stream);
+        })(),
+      );
+      expect(GatewayError.isInstance(error) && error.status).toBeGreaterThanOrEqual(500);
+    });
+
+    if (options.embeddings) {
+      const embeddings = options.embeddings;
+      it('translates embeddings', async () => {
+        upstream.route(embeddings.route, embeddings.reply);
+        const input = Array.from({ length: embeddings.expect.count }, (_, i) => `text ${i}`);
+        const response = await adapter.embeddings!({ model: options.model, input }, context());
+        expect(response.object).toBe('list');
+        expect(response.data).toHaveLength(embeddings.expect.count);
+        response.data.forEach((item, i) => {
+          expect(item.index).toBe(i);
+          const vector = item.embedding;
+          expect(Array.isArray(vector) ? vector.length : Buffer.from(vector, 'base64').length / 4).toBe(embeddings.expect.dimensions);
+        });
+        if (response.usage) expect(response.usage.total_tokens).toBeGreaterThanOrEqual(response.usage.prompt_tokens);
+      });
+    }
+  });
+}
