@@ -1,4 +1,4 @@
-import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
 import type { CohereStreamEvent } from './cohere-types.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
@@ -7,10 +7,24 @@ import { mapCohereUsage } from './map-cohere-usage.js';
  * Cohere v2 stream events -> OpenAI `chat.completion.chunk`s, one per event that carries something: `message-start`
  * gives the role chunk, each `content-delta` a content chunk, `message-end` the finish reason and then a usage-only
  * chunk (choices `[]`). Other events (`content-start`, `content-end`, ...) are skipped. A stream that ends without
- * `message-end` throws 502, so a cut-off stream never looks finished.
+ * `message-end` throws 502, so a cut-off stream never looks finished; a broken connection throws 502/504.
  * @see https://docs.cohere.com/reference/chat-stream
  */
-export async function* convertCohereStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string): AsyncGenerator<ChatCompletionChunk> {
+export async function* convertCohereStream(
+  events: AsyncIterable<ServerSentEvent>,
+  provider: string,
+  model: string,
+  signal: AbortSignal,
+): AsyncGenerator<ChatCompletionChunk> {
+  try {
+    yield* convertEvents(events, provider, model);
+  } catch (error) {
+    // A broken connection surfaces as a transport error: 502/504 (or the abort reason), never a quiet end.
+    throw GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal);
+  }
+}
+
+async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: string, model: string): AsyncGenerator<ChatCompletionChunk> {
   let id = 'chatcmpl-cohere';
   const created = Math.floor(Date.now() / 1000);
   const chunk = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({

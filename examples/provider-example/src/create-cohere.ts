@@ -38,7 +38,7 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
         signal: context.signal,
         mapError: (status, text) => mapCohereError(context.provider, status, text, secrets),
       });
-      if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model);
+      if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
       const body = await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal);
       return convertCohereResponse(body, request.model);
     },

@@ -109,7 +109,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     it('answers 502 when the upstream resets the connection', async () => {
       upstream.route(chat.completion.route, { reset: true });
       const error = await rejection(chatCall());
-      expect(GatewayError.isInstance(error) && error.status).toBe(502);
+      expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
+      expect((error as GatewayError).status).toBe(502);
     });
 
     it('stops at once and closes the upstream request when aborted', async () => {
@@ -139,7 +140,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
           await collectChunks(stream);
         })(),
       );
-      expect(GatewayError.isInstance(error) && error.status).toBeGreaterThanOrEqual(500);
+      expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
+      expect((error as GatewayError).status).toBeGreaterThanOrEqual(500);
     });
 
     if (options.embeddings) {
