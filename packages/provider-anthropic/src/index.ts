@@ -1,0 +1,10 @@
+export type * from './anthropic-types.js';
+export { type AnthropicOptions, createAnthropic } from './create-anthropic.js';
+export { convertAnthropicResponse } from './convert-anthropic-response.js';
+export { convertAnthropicStream } from './convert-anthropic-stream.js';
+export { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+export { DEFAULT_MAX_TOKENS, convertToAnthropicRequest } from './convert-to-anthropic-request.js';
+export { mapAnthropicError } from './map-anthropic-error.js';
+export { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+export { mapAnthropicUsage } from './map-anthropic-usage.js';
+export { type AnthropicSettings, anthropicSettingsSchema, switchyardProvider } from './switchyard-provider.js';

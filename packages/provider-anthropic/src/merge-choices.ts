@@ -1,0 +1,36 @@
+import { type ChatCompletion, type ChatCompletionChunk, type CompletionUsage, normalizeUsage } from '@switchyard/core';
+import { mergeAsyncIterables } from './merge-async-iterables.js';
+
+function addUsage(total: CompletionUsage, usage: CompletionUsage | undefined): void {
+  if (!usage) return;
+  total.prompt_tokens += usage.prompt_tokens;
+  total.completion_tokens += usage.completion_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  total.prompt_tokens_details = { cached_tokens: (total.prompt_tokens_details?.cached_tokens ?? 0) + cached };
+  normalizeUsage(total);
+}
+
+/** Joins n single-choice completions (choice i at index i) into one completion with summed usage (tokens). */
+export function mergeChoices(completions: readonly ChatCompletion[]): ChatCompletion {
+  const usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  for (const c of completions) addUsage(usage, c.usage);
+  return { ...completions[0]!, choices: completions.flatMap((c) => c.choices), usage };
+}
+
+/**
+ * Interleaves n single-choice chunk streams (chunks already carry their choice index and one shared id), holding
+ * back their usage-only chunks and sending one usage chunk with the sums at the end.
+ */
+export async function* mergeChoiceStreams(streams: readonly AsyncIterable<ChatCompletionChunk>[]): AsyncGenerator<ChatCompletionChunk> {
+  const usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  let last: ChatCompletionChunk | undefined;
+  for await (const chunk of mergeAsyncIterables(streams)) {
+    if (chunk.usage && chunk.choices.length === 0) {
+      addUsage(usage, chunk.usage);
+      last = chunk;
+      continue;
+    }
+    yield chunk;
+  }
+  if (last) yield { ...last, usage };
+}

@@ -1,0 +1,41 @@
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { createAnthropic } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const text = fixtures.json<{ content: { text: string }[] }>('anthropic/anthropic-text.json').content[0]!.text;
+const streamText = fixtures
+  .chunkLines('anthropic/anthropic-text.chunks.txt')
+  .map((l) => JSON.parse(l) as { type: string; delta?: { text?: string } })
+  .map((e) => (e.type === 'content_block_delta' ? (e.delta?.text ?? '') : ''))
+  .join('');
+
+describeAdapterConformance({
+  name: 'anthropic',
+  createAdapter: (baseURL, apiKey) => createAnthropic({ apiKey, baseURL }),
+  model: 'claude-sonnet-4-5-20250929',
+  chat: {
+    completion: { route: 'POST /v1/messages', reply: { json: fixtures.json('anthropic/anthropic-text.json') }, expect: { content: text, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 29 } } },
+    stream: {
+      route: 'POST /v1/messages',
+      reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') },
+      expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 30 } },
+    },
+    error: { route: 'POST /v1/messages', reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') }, expect: { status: 503, message: 'Overloaded' } },
+    assertRequest(request) {
+      expect(request.headers['anthropic-version']).toBe('2023-06-01');
+      expect(request.json).toEqual({
+        model: 'claude-sonnet-4-5-20250929',
+        system: 'You are a helpful assistant.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+        max_tokens: 64,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop_sequences: ['END'],
+        metadata: { user_id: 'conformance-user' },
+      });
+    },
+  },
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations'],
+});
