@@ -29,6 +29,11 @@ describe('parseSSEStream', () => {
     ]);
   });
 
+  it('delivers a last event that has no blank line after it', async () => {
+    const events = await collect(parseSSEStream(bytes('data: {"a":1}\r\n\r\ndata: {"b":2}\r\n')));
+    expect(events.map((e) => e.data)).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
   it('yields an event before the stream ends', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

@@ -6,7 +6,7 @@ export type ServerSentEvent = EventSourceMessage;
 /**
  * Parses a byte stream of `text/event-stream` into events as they arrive, using eventsource-parser
  * (handles CRLF/LF framing, multi-line data, `:` comment lines, `retry:`). Events are yielded in order,
- * without waiting for the stream to end.
+ * without waiting for the stream to end. A last event not followed by a blank line is still delivered at the end.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
 export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
@@ -17,7 +17,8 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>):
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     while (pending.length > 0) yield pending.shift()!;
   }
-  parser.feed(decoder.decode());
+  // A body that ends right after its last data line (no blank line) still delivers that event.
+  parser.feed(`${decoder.decode()}\n\n`);
   parser.reset({ consume: true });
   while (pending.length > 0) yield pending.shift()!;
 }

@@ -1,0 +1,34 @@
+import { type EmbeddingRequest, type EmbeddingResponse, invalidRequestError } from '@switchyard/core';
+
+/** `POST models/{model}:batchEmbedContents` body. */
+export interface GeminiBatchEmbedRequest {
+  requests: { model: string; content: { parts: { text: string }[] }; outputDimensionality?: number }[];
+}
+
+/**
+ * OpenAI embeddings request -> one Gemini `batchEmbedContents` call for the whole batch (order kept),
+ * `dimensions` -> `outputDimensionality`. Token-array inputs throw 400 naming `input` (Gemini takes text only).
+ * @see https://ai.google.dev/api/embeddings#method:-models.batchembedcontents
+ */
+export function convertToGeminiBatchEmbed(request: EmbeddingRequest, model: string): GeminiBatchEmbedRequest {
+  const inputs = typeof request.input === 'string' ? [request.input] : (request.input as unknown[]);
+  return {
+    requests: inputs.map((text, i) => {
+      if (typeof text !== 'string') throw invalidRequestError('Gemini embeddings take text input, not token arrays.', `input[${i}]`);
+      return { model: `models/${model}`, content: { parts: [{ text }] }, ...(request.dimensions ? { outputDimensionality: request.dimensions } : {}) };
+    }),
+  };
+}
+
+/**
+ * Gemini `{embeddings:[{values}]}` -> OpenAI embeddings list (float vectors; the gateway encodes base64 when asked).
+ * Gemini reports no token usage for embeddings, so usage is 0 tokens.
+ */
+export function convertGeminiEmbeddings(response: { embeddings?: { values: number[] }[] }, model: string): EmbeddingResponse {
+  return {
+    object: 'list',
+    model,
+    data: (response.embeddings ?? []).map((e, index) => ({ object: 'embedding', index, embedding: e.values })),
+    usage: { prompt_tokens: 0, total_tokens: 0 },
+  };
+}

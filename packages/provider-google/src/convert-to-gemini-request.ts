@@ -1,0 +1,60 @@
+import { type ChatCompletionRequest, invalidRequestError } from '@switchyard/core';
+import { cleanJsonSchema } from './clean-json-schema.js';
+import { convertToGeminiContents } from './convert-to-gemini-contents.js';
+import type { GeminiGenerateContentRequest, GeminiGenerationConfig } from './gemini-types.js';
+
+function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentRequest['toolConfig'] {
+  const choice = request.tool_choice as string | { function?: { name: string } } | undefined;
+  if (choice === undefined) return undefined;
+  if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
+  if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
+  if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
+  if (typeof choice === 'object' && choice.function?.name) return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
+  throw invalidRequestError('Unsupported tool_choice.', 'tool_choice');
+}
+
+/**
+ * OpenAI chat request -> Gemini `generateContent` body: messages per {@link convertToGeminiContents};
+ * `generationConfig` from `temperature`, `top_p` (topP), `max_completion_tokens`/`max_tokens` (maxOutputTokens),
+ * `stop` (stopSequences), `n` (candidateCount), penalties, `seed`, `response_format` json_object/json_schema
+ * (responseMimeType `application/json` + cleaned responseSchema); `tools` -> `functionDeclarations` (schemas cleaned);
+ * `tool_choice` auto/none/required/named -> AUTO/NONE/ANY/ANY + allowedFunctionNames.
+ * @see https://ai.google.dev/api/generate-content#v1beta.GenerationConfig
+ */
+export function convertToGeminiRequest(request: ChatCompletionRequest): GeminiGenerateContentRequest {
+  const { systemInstruction, contents } = convertToGeminiContents(request.messages);
+  const config: GeminiGenerationConfig = {};
+  if (request.temperature != null) config.temperature = request.temperature;
+  if (request.top_p != null) config.topP = request.top_p;
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  if (maxTokens != null) config.maxOutputTokens = maxTokens;
+  const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  if (stop?.length) config.stopSequences = stop;
+  if (request.n != null && request.n > 1) config.candidateCount = request.n;
+  if (request.presence_penalty != null) config.presencePenalty = request.presence_penalty;
+  if (request.frequency_penalty != null) config.frequencyPenalty = request.frequency_penalty;
+  if (request.seed != null) config.seed = request.seed;
+  const format = request.response_format as { type: string; json_schema?: { schema?: unknown } } | null | undefined;
+  if (format?.type === 'json_object') config.responseMimeType = 'application/json';
+  if (format?.type === 'json_schema') {
+    config.responseMimeType = 'application/json';
+    if (format.json_schema?.schema) config.responseSchema = cleanJsonSchema(format.json_schema.schema) as Record<string, unknown>;
+  }
+  const body: GeminiGenerateContentRequest = { contents };
+  if (systemInstruction) body.systemInstruction = systemInstruction;
+  if (Object.keys(config).length > 0) body.generationConfig = config;
+  if (request.tools?.length) {
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.function.name,
+          ...(tool.function.description ? { description: tool.function.description } : {}),
+          ...(tool.function.parameters ? { parameters: cleanJsonSchema(tool.function.parameters) as Record<string, unknown> } : {}),
+        })),
+      },
+    ];
+  }
+  const tc = toolConfig(request);
+  if (tc) body.toolConfig = tc;
+  return body;
+}

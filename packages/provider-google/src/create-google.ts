@@ -1,0 +1,72 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ProviderAdapter,
+  type UpstreamTimeouts,
+  parseSSEStream,
+  readUpstreamJson,
+  sendUpstreamRequest,
+} from '@switchyard/core';
+import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+import { convertGeminiResponse } from './convert-gemini-response.js';
+import { convertGeminiStream } from './convert-gemini-stream.js';
+import { convertToGeminiRequest } from './convert-to-gemini-request.js';
+import type { GeminiGenerateContentResponse } from './gemini-types.js';
+import { mapGeminiError } from './map-gemini-error.js';
+
+/** Options of {@link createGoogle}. */
+export interface GoogleOptions {
+  /** Gemini API key, sent as `x-goog-api-key` (never in the URL). */
+  apiKey: string;
+  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  baseURL?: string;
+  headers?: Record<string, string>;
+  timeouts?: UpstreamTimeouts;
+}
+
+/**
+ * An adapter for the Gemini API: OpenAI-format chat completions (`generateContent`, `streamGenerateContent?alt=sse`),
+ * embeddings (`batchEmbedContents`) and the model list. Audio and images are absent (400 `unsupported_operation`).
+ * @see https://ai.google.dev/api
+ */
+export function createGoogle(options: GoogleOptions): ProviderAdapter {
+  const baseURL = (options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
+  const secrets = [options.apiKey];
+  const headers = { ...options.headers, 'x-goog-api-key': options.apiKey };
+  const modelPath = (model: string) => `models/${encodeURIComponent(model.replace(/^models\//, ''))}`;
+  const send = (path: string, context: AdapterCallContext, body?: unknown) =>
+    sendUpstreamRequest({
+      provider: context.provider,
+      url: `${baseURL}/${path}`,
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: context.signal,
+      timeouts: options.timeouts,
+      mapError: (status, text, responseHeaders) => mapGeminiError(context.provider, status, text, responseHeaders, secrets),
+    });
+
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'google',
+    async chatCompletions(request, context) {
+      const body = convertToGeminiRequest(request);
+      if (request.stream) {
+        const response = await send(`${modelPath(request.model)}:streamGenerateContent?alt=sse`, context, body);
+        return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
+      }
+      const response = await send(`${modelPath(request.model)}:generateContent`, context, body);
+      return convertGeminiResponse(await readUpstreamJson<GeminiGenerateContentResponse>(context.provider, response, context.signal), request.model);
+    },
+    async embeddings(request, context) {
+      const model = request.model.replace(/^models\//, '');
+      const response = await send(`${modelPath(model)}:batchEmbedContents`, context, convertToGeminiBatchEmbed(request, model));
+      return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal), request.model);
+    },
+    async listModels(context) {
+      const response = await send('models?pageSize=1000', context);
+      const list = await readUpstreamJson<{ models?: { name: string }[] }>(context.provider, response, context.signal);
+      return (list.models ?? []).map((m) => ({ id: m.name.replace(/^models\//, '') }));
+    },
+  };
+}

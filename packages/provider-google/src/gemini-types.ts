@@ -1,0 +1,73 @@
+/**
+ * The parts of the Gemini API (generativelanguage.googleapis.com, v1beta) this adapter uses.
+ * @see https://ai.google.dev/api/generate-content
+ * @see https://ai.google.dev/api/embeddings
+ */
+
+/** One part of a content. */
+export interface GeminiPart {
+  text?: string;
+  inlineData?: { mimeType: string; data: string };
+  fileData?: { mimeType?: string; fileUri: string };
+  functionCall?: { name: string; args?: Record<string, unknown>; id?: string };
+  functionResponse?: { name: string; response: Record<string, unknown>; id?: string };
+  /** Gemini 3: an opaque signature that must be sent back with the function call part on the next turn. */
+  thoughtSignature?: string;
+  /** True for thought-summary parts (not part of the answer). */
+  thought?: boolean;
+}
+
+/** A turn: role `user` or `model`. */
+export interface GeminiContent {
+  role?: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+/** `generationConfig`. */
+export interface GeminiGenerationConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  candidateCount?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  seed?: number;
+  responseMimeType?: string;
+  responseSchema?: Record<string, unknown>;
+}
+
+/** `POST models/{model}:generateContent` body. */
+export interface GeminiGenerateContentRequest {
+  contents: GeminiContent[];
+  systemInstruction?: { parts: { text: string }[] };
+  generationConfig?: GeminiGenerationConfig;
+  tools?: { functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown> }[] }[];
+  toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
+}
+
+/** Token counts; `usageMetadata` is cumulative within a stream. */
+export interface GeminiUsageMetadata {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+  totalTokenCount?: number;
+}
+
+/** One candidate answer. */
+export interface GeminiCandidate {
+  content?: GeminiContent;
+  finishReason?: string;
+  index?: number;
+}
+
+/** `generateContent` answer, and each event of `streamGenerateContent?alt=sse`. */
+export interface GeminiGenerateContentResponse {
+  candidates?: GeminiCandidate[];
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
+  usageMetadata?: GeminiUsageMetadata;
+  modelVersion?: string;
+  responseId?: string;
+}

@@ -1,0 +1,13 @@
+export type * from './gemini-types.js';
+export { cleanJsonSchema } from './clean-json-schema.js';
+export { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+export { convertGeminiResponse } from './convert-gemini-response.js';
+export { convertGeminiStream } from './convert-gemini-stream.js';
+export { convertToGeminiContents } from './convert-to-gemini-contents.js';
+export { convertToGeminiRequest } from './convert-to-gemini-request.js';
+export { type GoogleOptions, createGoogle } from './create-google.js';
+export { mapGeminiError } from './map-gemini-error.js';
+export { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
+export { mapGeminiUsage } from './map-gemini-usage.js';
+export { type GoogleSettings, googleSettingsSchema, switchyardProvider } from './switchyard-provider.js';
+export { decodeToolCallSignature, encodeToolCallId } from './tool-call-id.js';

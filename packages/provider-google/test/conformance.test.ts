@@ -1,0 +1,41 @@
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { createGoogle } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const lines = fixtures.chunkLines('google/google-text.chunks.txt');
+const streamText = lines.map((l) => (JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }).candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '').join('');
+
+describeAdapterConformance({
+  name: 'google',
+  createAdapter: (baseURL, apiKey) => createGoogle({ apiKey, baseURL: `${baseURL}/v1beta` }),
+  model: 'gemini-3-pro-preview',
+  chat: {
+    completion: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:generateContent',
+      reply: { json: fixtures.json('google/google-text.json') },
+      expect: { content: /^There are \*\*3\*\* r's in strawberry/, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 272 } },
+    },
+    stream: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:streamGenerateContent',
+      reply: { chunks: sseFrames(lines, 'gemini') },
+      expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 208 } },
+    },
+    error: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:generateContent',
+      reply: { status: 429, json: fixtures.json('google/google-429-retry-info.json') },
+      expect: { status: 429, message: /exceeded your current quota/, type: 'rate_limit_error' },
+    },
+    assertRequest(request) {
+      expect(request.headers['x-goog-api-key']).toBeDefined();
+      expect(request.json).toEqual({
+        systemInstruction: { parts: [{ text: 'You are a helpful assistant.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }],
+        generationConfig: { temperature: 0.5, topP: 0.9, maxOutputTokens: 64, stopSequences: ['END'] },
+      });
+    },
+  },
+  embeddings: { route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents', reply: { json: fixtures.json('google/google-batch-embed.json') }, expect: { count: 2, dimensions: 5 } },
+  unsupported: ['transcriptions', 'speech', 'imageGenerations'],
+});
