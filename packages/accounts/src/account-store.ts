@@ -1,0 +1,23 @@
+import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/**
+ * Where accounts live. SQLite implements it (`@switchyard/store-sqlite`); Postgres and Redis can follow. Methods are
+ * async so that networked stores fit; the gateway keeps keys and counters in memory and calls the store only at
+ * startup, on admin changes and from the batched ledger writer, never once per request on the hot path.
+ */
+export interface AccountStore {
+  /** Every key, revoked ones included. */
+  listKeys(): Promise<VirtualKey[]>;
+  getKey(id: string): Promise<VirtualKey | undefined>;
+  insertKey(key: VirtualKey): Promise<void>;
+  /** Replaces a stored key (same id). */
+  updateKey(key: VirtualKey): Promise<void>;
+  /** Appends ledger rows in one transaction. */
+  appendUsage(rows: readonly UsageRow[]): Promise<void>;
+  /** Spend of a key since `since` (unix ms), USD. */
+  spendSince(keyId: string, since: number): Promise<number>;
+  /** Totals per group (or one total when `groupBy` is absent). */
+  usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]>;
+  close(): Promise<void>;
+}

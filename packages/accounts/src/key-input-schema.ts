@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+const limit = z.number().int().positive().nullable();
+
+/**
+ * `POST /admin/keys` body: `name`, and optionally `models` (ids or globs), `rpm_limit` (requests/min), `tpm_limit`
+ * (tokens/min), `budget_usd` (USD per `budget_period`), `budget_period` (`day` | `month` | `total`, default `total`),
+ * `expires_at` (ISO-8601), `metadata` (object). Unknown fields are rejected.
+ */
+export const createKeyInputSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  models: z.array(z.string().min(1)).min(1).nullable().optional(),
+  rpm_limit: limit.optional(),
+  tpm_limit: limit.optional(),
+  budget_usd: z.number().positive().nullable().optional(),
+  budget_period: z.enum(['day', 'month', 'total']).optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+
+/** `PATCH /admin/keys/:id` body: any field of the create body. */
+export const updateKeyInputSchema = createKeyInputSchema.partial();
+
+/** A validated create body. */
+export type CreateKeyInput = z.infer<typeof createKeyInputSchema>;
+/** A validated update body. */
+export type UpdateKeyInput = z.infer<typeof updateKeyInputSchema>;

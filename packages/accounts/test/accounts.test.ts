@@ -1,0 +1,112 @@
+import type { AccountStore, UsageRow, VirtualKey } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { Accounts, TokenBucket, computeCostUsd, matchesModelGlob } from '../src/index.js';
+
+/** An in-memory AccountStore for unit tests. */
+function memoryStore(): AccountStore & { rows: UsageRow[] } {
+  const keys = new Map<string, VirtualKey>();
+  const rows: UsageRow[] = [];
+  return {
+    rows,
+    listKeys: async () => [...keys.values()],
+    getKey: async (id) => keys.get(id),
+    insertKey: async (k) => void keys.set(k.id, k),
+    updateKey: async (k) => void keys.set(k.id, k),
+    appendUsage: async (r) => void rows.push(...r),
+    spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
+    usageTotals: async () => [],
+    close: async () => {},
+  };
+}
+
+const usage = (prompt: number, completion: number, cost: number) => ({
+  request_id: 'r',
+  model: 'gpt-4o',
+  provider: 'openai',
+  upstream_model: 'gpt-4o',
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  cost_usd: cost,
+  latency_ms: 1,
+  ttfb_ms: 1,
+  status: 200,
+  stream: false,
+  created_at: Date.now(),
+});
+
+describe('Accounts', () => {
+  it('authenticates static and virtual keys; revoked and expired keys get 401 at once', async () => {
+    const accounts = await Accounts.open({ store: memoryStore(), staticKeys: ['sk-static-key-0123456789'] });
+    expect(accounts.authenticate('Bearer sk-static-key-0123456789')).toEqual({ kind: 'static' });
+    const key = await accounts.createKey({ name: 'a' });
+    expect(key.key).toMatch(/^sk-sy-/);
+    expect(accounts.authenticate(`Bearer ${key.key}`).kind).toBe('virtual');
+    await accounts.revokeKey(key.id);
+    expect(() => accounts.authenticate(`Bearer ${key.key}`)).toThrow(expect.objectContaining({ status: 401, message: 'This API key has been revoked.' }));
+    const expired = await accounts.createKey({ name: 'b', expires_at: new Date(Date.now() - 1000).toISOString() });
+    expect(() => accounts.authenticate(`Bearer ${expired.key}`)).toThrow(expect.objectContaining({ status: 401 }));
+    expect(() => accounts.authenticate('Bearer sk-sy-made-up')).toThrow(expect.objectContaining({ status: 401 }));
+  });
+
+  it('never admits more than rpm_limit requests, however many arrive at once', async () => {
+    const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
+    const key = await accounts.createKey({ name: 'a', rpm_limit: 5 });
+    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'x-ratelimit-limit-requests': '5', 'x-ratelimit-remaining-requests': '0' } });
+  });
+
+  it('enforces tokens per minute from the estimate, then from actual usage', async () => {
+    const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
+    const key = await accounts.createKey({ name: 'a', tpm_limit: 100 });
+    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const admission = accounts.admit(principal, 'gpt-4o', 10);
+    accounts.settle(principal, admission, usage(60, 60, 0));
+    expect(() => accounts.admit(principal, 'gpt-4o', 10)).toThrow(expect.objectContaining({ status: 429, code: 'rate_limit_exceeded' }));
+  });
+
+  it('blocks the next call once the budget is spent, and only allowed models', async () => {
+    const store = memoryStore();
+    const accounts = await Accounts.open({ store, staticKeys: [] });
+    const key = await accounts.createKey({ name: 'a', budget_usd: 0.01, models: ['gpt-4o*'] });
+    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    expect(() => accounts.admit(principal, 'claude', 1)).toThrow(expect.objectContaining({ status: 403 }));
+    accounts.settle(principal, accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));
+    expect(() => accounts.admit(principal, 'gpt-4o', 1)).toThrow(expect.objectContaining({ status: 429, code: 'insufficient_quota' }));
+    await accounts.ledger.flush();
+    expect(store.rows).toHaveLength(1);
+    const reopened = await Accounts.open({ store, staticKeys: [] });
+    expect(() => reopened.admit(reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).toThrow(expect.objectContaining({ code: 'insufficient_quota' }));
+  });
+
+  it('checks the master key in constant time', async () => {
+    const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [], masterKey: 'sk-master-0123456789' });
+    expect(accounts.isMaster('Bearer sk-master-0123456789')).toBe(true);
+    expect(accounts.isMaster('Bearer sk-master-012345678')).toBe(false);
+    expect(accounts.isMaster(undefined)).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it('computes cost from USD per million tokens', () => {
+    expect(computeCostUsd({ input: 0.15, output: 0.6 }, 1_000_000, 500_000)).toBeCloseTo(0.45);
+    expect(computeCostUsd(undefined, 10, 10)).toBe(0);
+  });
+
+  it('matches model globs', () => {
+    expect(matchesModelGlob('anthropic/claude-3', ['anthropic/*'])).toBe(true);
+    expect(matchesModelGlob('gpt-4o', ['gpt-4o-*'])).toBe(false);
+  });
+
+  it('refills a token bucket over its window', () => {
+    let now = 0;
+    const bucket = new TokenBucket(60, 60_000, () => now);
+    for (let i = 0; i < 60; i++) expect(bucket.tryTake(1)).toBe(true);
+    expect(bucket.tryTake(1)).toBe(false);
+    expect(bucket.msUntil(1)).toBe(1000);
+    now = 1000;
+    expect(bucket.tryTake(1)).toBe(true);
+  });
+});

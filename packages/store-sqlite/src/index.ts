@@ -1,0 +1,1 @@
+export { SqliteAccountStore } from './sqlite-account-store.js';

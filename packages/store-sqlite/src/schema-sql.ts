@@ -1,0 +1,35 @@
+/** The tables of the SQLite store: `keys` (hashes only, never secrets) and `usage` (the ledger). Idempotent. */
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS keys (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  key_prefix TEXT NOT NULL,
+  models TEXT,
+  rpm_limit INTEGER,
+  tpm_limit INTEGER,
+  budget_usd REAL,
+  budget_period TEXT NOT NULL,
+  expires_at TEXT,
+  metadata TEXT,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS usage (
+  request_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  provider TEXT,
+  upstream_model TEXT,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  latency_ms REAL NOT NULL,
+  ttfb_ms REAL,
+  status INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_key_time ON usage (key_id, created_at);
+CREATE INDEX IF NOT EXISTS usage_time ON usage (created_at);
+`;

@@ -1,0 +1,91 @@
+import type { AccountStore, UsageFilter, UsageGroupBy, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import Database from 'better-sqlite3';
+import { SCHEMA_SQL } from './schema-sql.js';
+
+type KeyRow = Omit<VirtualKey, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
+
+const toRow = (key: VirtualKey): KeyRow => ({ ...key, models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
+const fromRow = (row: KeyRow): VirtualKey => ({ ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null });
+
+const GROUP_COLUMN: Record<UsageGroupBy, string> = {
+  key: 'key_id',
+  model: 'model',
+  day: "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')",
+};
+
+/**
+ * The {@link AccountStore} on SQLite (better-sqlite3, WAL mode): one file, or `:memory:` for tests. Keys are stored
+ * as SHA-256 hashes; ledger rows are appended in one transaction per batch.
+ * @see https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md
+ */
+export class SqliteAccountStore implements AccountStore {
+  readonly #db: Database.Database;
+  readonly #insertUsage: Database.Statement;
+
+  /** Opens (creating if needed) the database at `path`. Throws when the file cannot be opened. */
+  constructor(path: string) {
+    this.#db = new Database(path);
+    if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
+    this.#db.exec(SCHEMA_SQL);
+    this.#insertUsage = this.#db.prepare(
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, latency_ms, ttfb_ms, status, stream, created_at)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @latency_ms, @ttfb_ms, @status, @stream, @created_at)`,
+    );
+  }
+
+  async listKeys(): Promise<VirtualKey[]> {
+    return (this.#db.prepare('SELECT * FROM keys ORDER BY created_at, id').all() as KeyRow[]).map(fromRow);
+  }
+
+  async getKey(id: string): Promise<VirtualKey | undefined> {
+    const row = this.#db.prepare('SELECT * FROM keys WHERE id = ?').get(id) as KeyRow | undefined;
+    return row && fromRow(row);
+  }
+
+  async insertKey(key: VirtualKey): Promise<void> {
+    this.#db
+      .prepare(
+        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at)
+         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at)`,
+      )
+      .run(toRow(key));
+  }
+
+  async updateKey(key: VirtualKey): Promise<void> {
+    this.#db
+      .prepare(
+        `UPDATE keys SET name = @name, models = @models, rpm_limit = @rpm_limit, tpm_limit = @tpm_limit, budget_usd = @budget_usd,
+         budget_period = @budget_period, expires_at = @expires_at, metadata = @metadata, revoked_at = @revoked_at WHERE id = @id`,
+      )
+      .run(toRow(key));
+  }
+
+  async appendUsage(rows: readonly UsageRow[]): Promise<void> {
+    this.#db.transaction((batch: readonly UsageRow[]) => {
+      for (const row of batch) this.#insertUsage.run({ ...row, stream: row.stream ? 1 : 0 });
+    })(rows);
+  }
+
+  async spendSince(keyId: string, since: number): Promise<number> {
+    const row = this.#db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spend FROM usage WHERE key_id = ? AND created_at >= ?').get(keyId, since) as { spend: number };
+    return row.spend;
+  }
+
+  async usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (filter.key_id) (where.push('key_id = @key_id'), (params.key_id = filter.key_id));
+    if (filter.model) (where.push('model = @model'), (params.model = filter.model));
+    if (filter.from !== undefined) (where.push('created_at >= @from'), (params.from = filter.from));
+    if (filter.to !== undefined) (where.push('created_at < @to'), (params.to = filter.to));
+    const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
+    const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
+      COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd FROM usage
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? `GROUP BY 1 ORDER BY 1` : ''}`;
+    return (this.#db.prepare(sql).all(params) as Omit<UsageTotals, 'total_tokens'>[]).map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
+  }
+
+  async close(): Promise<void> {
+    this.#db.close();
+  }
+}
