@@ -74,10 +74,15 @@ export class SqliteAccountStore implements AccountStore {
   async usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
-    if (filter.key_id) (where.push('key_id = @key_id'), (params.key_id = filter.key_id));
-    if (filter.model) (where.push('model = @model'), (params.model = filter.model));
-    if (filter.from !== undefined) (where.push('created_at >= @from'), (params.from = filter.from));
-    if (filter.to !== undefined) (where.push('created_at < @to'), (params.to = filter.to));
+    const add = (clause: string, name: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      where.push(clause);
+      params[name] = value;
+    };
+    add('key_id = @key_id', 'key_id', filter.key_id);
+    add('model = @model', 'model', filter.model);
+    add('created_at >= @from', 'from', filter.from);
+    add('created_at < @to', 'to', filter.to);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
       COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd FROM usage
