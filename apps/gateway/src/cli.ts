@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
     config.server.port = port;
   }
   if (values.host) config.server.host = values.host;
-  const running = await startServer(config);
+  const running = await startServer(config, { configPath: file });
   process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
   const stop = () => {
     running.close().finally(() => process.exit(0));

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
+import { openAccounts } from './accounts/open-accounts.js';
 import { type Logger, pino } from 'pino';
 import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
@@ -14,6 +16,8 @@ export interface RunningServer {
   port: number;
   server: Server;
   gateway: Gateway;
+  /** Virtual keys and the ledger, when configured (`admin` / `store`). */
+  accounts?: Accounts;
   /** Stops accepting connections and closes idle ones; resolves when the server is closed. */
   close(): Promise<void>;
 }
@@ -23,6 +27,8 @@ export interface StartServerOptions {
   logger?: Logger;
   /** Where third-party adapter packages are resolved from. Default: `process.cwd()`. */
   cwd?: string;
+  /** The config file's path: a relative `store.sqlite` path is resolved against its folder. */
+  configPath?: string;
 }
 
 /**
@@ -35,7 +41,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     cwd: options.cwd,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
   });
-  const app = createApp(gateway, { logger, secrets: collectSecrets(config), bodyLimit: config.server.body_limit });
+  const accounts = await openAccounts(config, options.configPath, (error) => logger.error({ err: { message: (error as Error).message } }, 'usage ledger write failed'));
+  const app = createApp(gateway, { logger, secrets: collectSecrets(config), bodyLimit: config.server.body_limit, accounts });
   const server = app.listen(config.server.port, config.server.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -49,10 +56,13 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     port,
     server,
     gateway,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    accounts,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }),
+      });
+      await accounts?.close();
+    },
   };
 }

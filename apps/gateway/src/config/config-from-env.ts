@@ -7,12 +7,14 @@ import { formatZodIssues } from './format-zod-issues.js';
 /**
  * The config used when no file is given: gateway keys from `SWITCHYARD_API_KEY` (comma-separated), one provider per
  * built-in adapter whose API key variable is set (e.g. `OPENAI_API_KEY`; `<NAME>_BASE_URL` overrides its base URL),
- * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener. Clients address models as `<provider>/<upstream id>`.
+ * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener, `SWITCHYARD_MASTER_KEY` to enable the admin API and virtual
+ * keys (stored in `./switchyard.db`). Clients address models as `<provider>/<upstream id>`.
  * Throws ConfigError when no gateway key or no provider key is set.
  */
 export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
   const keys = (env.SWITCHYARD_API_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-  if (keys.length === 0) throw new ConfigError('No config file given and SWITCHYARD_API_KEY is not set: the gateway needs at least one key to issue to clients.');
+  const masterKey = env.SWITCHYARD_MASTER_KEY;
+  if (keys.length === 0 && !masterKey) throw new ConfigError('No config file given and SWITCHYARD_API_KEY is not set: the gateway needs at least one key to issue to clients.');
   const providers: Record<string, { adapter: string; [key: string]: unknown }> = {};
   for (const name of Object.keys(BUILTIN_ADAPTERS)) {
     let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
@@ -30,7 +32,12 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
     throw new ConfigError('No config file given and no provider key is set: set e.g. OPENAI_API_KEY, or pass --config FILE.');
   }
   const port = env.SWITCHYARD_PORT ? Number(env.SWITCHYARD_PORT) : undefined;
-  const result = gatewayConfigSchema.safeParse({ server: { host: env.SWITCHYARD_HOST, port }, keys, providers });
+  const result = gatewayConfigSchema.safeParse({
+    server: { host: env.SWITCHYARD_HOST, port },
+    keys,
+    providers,
+    ...(masterKey ? { admin: { master_key: masterKey } } : {}),
+  });
   if (!result.success) throw new ConfigError(`invalid environment config:\n${formatZodIssues(result.error)}`);
   return result.data;
 }

@@ -50,7 +50,8 @@ export const routingConfigSchema = z.strictObject({
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `log {level}`.
+ * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `admin`,
+ * `store`, `log {level}`.
  */
 export const gatewayConfigSchema = z.strictObject({
   server: z
@@ -61,11 +62,18 @@ export const gatewayConfigSchema = z.strictObject({
       body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
     })
     .prefault({}),
-  keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).min(1, 'at least one gateway key is required'),
+  keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
   providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerConfigSchema),
   models: z.array(modelConfigSchema).default([]),
   routing: routingConfigSchema.prefault({}),
+  /** The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts. */
+  admin: z.strictObject({ master_key: z.string().min(16, 'the master key must be at least 16 characters') }).optional(),
+  /** Where accounts (virtual keys, usage ledger) live: a SQLite file, or `:memory:`. Enables accounts. */
+  store: z.strictObject({ sqlite: z.string().min(1) }).optional(),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+}).refine((c) => c.keys.length > 0 || c.admin !== undefined, {
+  message: 'at least one gateway key is required (or an admin master key, to issue virtual keys)',
+  path: ['keys'],
 });
 
 /** The validated gateway config. */

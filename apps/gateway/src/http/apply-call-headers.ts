@@ -1,5 +1,6 @@
 import type { GatewayCallResult } from '@switchyard/core';
 import type { Response } from 'express';
+import { noteCallUsage } from './metering.js';
 import { locals } from './request-locals.js';
 
 /**
@@ -9,6 +10,7 @@ import { locals } from './request-locals.js';
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   locals(res).provider = result.provider;
+  noteCallUsage(res, result);
   res.setHeader('x-switchyard-provider', result.provider);
   res.setHeader('x-switchyard-model', result.servedModel);
   res.setHeader('x-switchyard-upstream-model', result.upstreamModel);

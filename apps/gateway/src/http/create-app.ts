@@ -1,6 +1,8 @@
+import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
+import { createAdminRouter } from './admin/create-admin-router.js';
 import { createRouter } from './create-router.js';
 import { handleErrors } from './middleware/handle-errors.js';
 import { requestContext } from './middleware/request-context.js';
@@ -14,10 +16,13 @@ export interface AppOptions {
   secrets?: readonly string[];
   /** Largest JSON body, bytes or a size string. Default `20mb`. */
   bodyLimit?: number | string;
+  /** Virtual keys, limits, usage ledger and the admin API under `/admin`. */
+  accounts?: Accounts;
 }
 
 /**
- * The Switchyard HTTP app: `GET /healthz` (no auth) and the OpenAI-compatible API under `/v1`
+ * The Switchyard HTTP app: `GET /healthz` (no auth), the OpenAI-compatible API under `/v1`, and with accounts the
+ * admin API under `/admin`
  * (see {@link createRouter}), with request ids, the request log and OpenAI-shaped errors.
  * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
  */
@@ -30,7 +35,8 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
     res.json({ status: 'ok' });
   });
   app.use(requestLogger(options.logger ?? pino(), options.secrets));
-  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit }));
+  if (options.accounts) app.use('/admin', createAdminRouter(options.accounts));
+  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
   });

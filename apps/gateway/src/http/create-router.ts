@@ -1,3 +1,4 @@
+import type { Accounts } from '@switchyard/accounts';
 import { type Gateway, GatewayError } from '@switchyard/core';
 import { Router } from 'express';
 import { authenticate } from './middleware/authenticate.js';
@@ -8,11 +9,14 @@ import { addModelsRoutes } from './routes/models-route.js';
 import type { RouteDeps } from './routes/route-deps.js';
 import { addSpeechRoute } from './routes/speech-route.js';
 import { addTranscriptionsRoute } from './routes/transcriptions-route.js';
+import { addUsageRoute } from './routes/usage-route.js';
 
 /** Options of {@link createRouter}. */
 export interface RouterOptions {
   /** Largest JSON body, bytes or a size string. Default `20mb`. */
   bodyLimit?: number | string;
+  /** Virtual keys, limits and the usage ledger; adds `GET /v1/usage`. */
+  accounts?: Accounts;
 }
 
 /**
@@ -24,6 +28,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   const deps: RouteDeps = {
     gateway,
     bodyLimit: options.bodyLimit ?? '20mb',
+    accounts: options.accounts,
     providerOf: (model) => {
       try {
         return gateway.router.resolve(model).provider;
@@ -32,13 +37,14 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
       }
     },
   };
-  router.use(authenticate(gateway));
+  router.use(authenticate(gateway, options.accounts));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);
   addTranscriptionsRoute(router, deps);
   addSpeechRoute(router, deps);
   addImageGenerationsRoute(router, deps);
   addModelsRoutes(router, deps);
+  addUsageRoute(router, deps);
   router.use((req) => {
     throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
   });

@@ -2,12 +2,14 @@ import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
+import { admitCall } from '../metering.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `POST /v1/embeddings`. */
-export function addEmbeddingsRoute(router: Router, { gateway, bodyLimit, providerOf }: RouteDeps): void {
+export function addEmbeddingsRoute(router: Router, { gateway, bodyLimit, providerOf, accounts }: RouteDeps): void {
   router.post('/embeddings', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
+    admitCall(res, accounts, req.body?.model, req.body);
     const result = await gateway.embeddings(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     res.json(result.data);

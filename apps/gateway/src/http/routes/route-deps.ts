@@ -1,8 +1,11 @@
+import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
 
-/** What every route needs: the gateway, the JSON body limit (bytes or `20mb`), and model → provider for the log. */
+/** What every route needs: the gateway, the JSON body limit (bytes or `20mb`), model → provider for the log, accounts. */
 export interface RouteDeps {
   gateway: Gateway;
   bodyLimit: number | string;
   providerOf: (model: string) => string | undefined;
+  /** Virtual keys, limits and the usage ledger, when configured. */
+  accounts?: Accounts;
 }

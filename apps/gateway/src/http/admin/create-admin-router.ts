@@ -1,0 +1,52 @@
+import type { Accounts } from '@switchyard/accounts';
+import { createKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
+import { GatewayError, validateRequest } from '@switchyard/core';
+import { type Request, Router } from 'express';
+import { parseJsonBody } from '../middleware/parse-json-body.js';
+import { parseUsageQuery } from '../routes/usage-query.js';
+
+const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_request_error', code: 'key_not_found', param: 'id', message: `No key with id '${id}'.` });
+
+/**
+ * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
+ * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys`, `GET /keys/:id`,
+ * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day`.
+ */
+export function createAdminRouter(accounts: Accounts): Router {
+  const router = Router();
+  router.use((req, _res, next) => {
+    const authorization = req.get('authorization');
+    if (accounts.isMaster(authorization)) return next();
+    accounts.authenticate(authorization); // 401 unless it is some valid key
+    throw new GatewayError({ status: 403, type: 'invalid_request_error', code: 'forbidden', message: 'The admin API needs the master key.' });
+  });
+  router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
+    res.status(201).json(await accounts.createKey(validateRequest(createKeyInputSchema, req.body)));
+  });
+  router.get('/keys', (_req, res) => {
+    res.json({ object: 'list', data: accounts.listKeys() });
+  });
+  router.get('/keys/:id', (req: Request<{ id: string }>, res) => {
+    const key = accounts.getKey(req.params.id);
+    if (!key) throw notFound(req.params.id);
+    res.json(key);
+  });
+  router.patch('/keys/:id', ...parseJsonBody('1mb'), async (req: Request<{ id: string }>, res) => {
+    const key = await accounts.updateKey(req.params.id, validateRequest(updateKeyInputSchema, req.body));
+    if (!key) throw notFound(req.params.id);
+    res.json(key);
+  });
+  router.delete('/keys/:id', async (req: Request<{ id: string }>, res) => {
+    const key = await accounts.revokeKey(req.params.id);
+    if (!key) throw notFound(req.params.id);
+    res.json(key);
+  });
+  router.get('/usage', async (req, res) => {
+    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day']);
+    res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
+  });
+  router.use((req) => {
+    throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
+  });
+  return router;
+}

@@ -1,0 +1,105 @@
+import { type Accounts, type Admission, computeCostUsd, countTextTokens, estimatePromptTokens, type Principal } from '@switchyard/accounts';
+import type { ChatCompletionChunk, CompletionUsage, GatewayCallResult, ModelPrice, StreamSummary } from '@switchyard/core';
+import type { Response } from 'express';
+import { locals } from './request-locals.js';
+
+/** Per-request accounting state, kept in `res.locals.meter`. */
+export interface Meter {
+  admission: Admission;
+  startedAt: number;
+  stream: boolean;
+  usage?: Partial<CompletionUsage>;
+  price?: ModelPrice;
+  upstreamModel?: string;
+  ttfbMs?: number;
+  /** Streamed text, for counting tokens when the upstream reported no usage. */
+  streamText?: string;
+  promptText?: string;
+  finished?: Promise<StreamSummary | undefined>;
+}
+
+function meterOf(res: Response): Meter | undefined {
+  return (res.locals as { meter?: Meter }).meter;
+}
+
+function promptText(body: unknown): string {
+  const messages = (body as { messages?: { content?: unknown }[] } | null)?.messages;
+  if (!Array.isArray(messages)) return typeof (body as { input?: unknown } | null)?.input === 'string' ? String((body as { input: string }).input) : '';
+  return messages.map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''))).join('\n');
+}
+
+/**
+ * Admits one call before it runs (model allow-list, requests and tokens per minute, budget; throws 403/429), sets the
+ * `x-ratelimit-*` headers, and registers the ledger write for when the response has ended, whatever its outcome.
+ */
+export function admitCall(res: Response, accounts: Accounts | undefined, model: unknown, body: unknown): void {
+  const principal = (res.locals as { principal?: Principal }).principal;
+  if (!accounts || !principal || typeof model !== 'string') return;
+  const admission = accounts.admit(principal, model, estimatePromptTokens(body));
+  res.set(admission.headers);
+  const meter: Meter = { admission, startedAt: performance.now(), stream: (body as { stream?: unknown } | null)?.stream === true };
+  (res.locals as { meter?: Meter }).meter = meter;
+  res.once('close', () => {
+    void (async () => {
+      const summary = await meter.finished?.catch(() => undefined);
+      if (summary?.usage) meter.usage = summary.usage;
+      let prompt = meter.usage?.prompt_tokens;
+      let completion = meter.usage?.completion_tokens;
+      if (prompt === undefined && res.statusCode < 400 && meter.stream) {
+        // The upstream reported no usage: count with a tokenizer, after the response has gone.
+        prompt = countTextTokens(promptText(body));
+        completion = countTextTokens(meter.streamText ?? '');
+      }
+      const { provider } = locals(res);
+      accounts.settle(principal, admission, {
+        request_id: locals(res).requestId,
+        model,
+        provider: provider ?? null,
+        upstream_model: meter.upstreamModel ?? null,
+        prompt_tokens: prompt ?? 0,
+        completion_tokens: completion ?? 0,
+        cost_usd: computeCostUsd(meter.price, prompt ?? 0, completion ?? 0),
+        latency_ms: performance.now() - meter.startedAt,
+        ttfb_ms: meter.ttfbMs ?? null,
+        status: res.statusCode,
+        stream: meter.stream,
+        created_at: Date.now(),
+      });
+    })();
+  });
+}
+
+/**
+ * Notes what a call used once its answer is known: usage (tokens) and price (USD per million tokens) of the target,
+ * and for non-streamed answers the `x-switchyard-cost-usd` header. Streams report usage through `result.finished`.
+ */
+export function noteCallUsage(res: Response, result: GatewayCallResult<unknown>): void {
+  const meter = meterOf(res);
+  if (!meter) return;
+  meter.price = result.target.price;
+  meter.upstreamModel = result.upstreamModel;
+  meter.ttfbMs ??= performance.now() - meter.startedAt;
+  if (result.finished) {
+    meter.finished = result.finished;
+    return;
+  }
+  const usage = (result.data as { usage?: Partial<CompletionUsage> } | null)?.usage;
+  if (usage) meter.usage = usage;
+  const cost = computeCostUsd(meter.price, usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0);
+  res.setHeader('x-switchyard-cost-usd', cost.toFixed(8));
+}
+
+/**
+ * Passes chunks through; when the request is metered, keeps their text for the tokenizer fallback (upstreams that
+ * report no stream usage). Unmetered requests get the stream back unchanged.
+ */
+export function meterChunks(res: Response, chunks: AsyncIterable<ChatCompletionChunk>): AsyncIterable<ChatCompletionChunk> {
+  const meter = meterOf(res);
+  if (!meter) return chunks;
+  return (async function* () {
+    for await (const chunk of chunks) {
+      for (const choice of chunk.choices) if (choice.delta?.content) meter.streamText = (meter.streamText ?? '') + choice.delta.content;
+      yield chunk;
+    }
+  })();
+}

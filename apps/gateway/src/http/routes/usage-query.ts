@@ -1,0 +1,24 @@
+import type { UsageFilter, UsageGroupBy } from '@switchyard/accounts';
+import { invalidRequestError } from '@switchyard/core';
+import type { Request } from 'express';
+
+function time(value: unknown, param: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const text = String(value);
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (Number.isNaN(ms)) throw invalidRequestError(`Invalid '${param}': expected an ISO-8601 time or unix milliseconds.`, param);
+  return ms;
+}
+
+/** Reads `?key=&model=&from=&to=&group_by=key|model|day` (times as ISO-8601 or unix ms). Throws 400 naming a bad one. */
+export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroupBy[]): { filter: UsageFilter; groupBy?: UsageGroupBy } {
+  const q = req.query as Record<string, unknown>;
+  const groupBy = q.group_by === undefined || q.group_by === '' ? undefined : String(q.group_by);
+  if (groupBy !== undefined && !allowedGroups.includes(groupBy as UsageGroupBy)) {
+    throw invalidRequestError(`Invalid 'group_by': expected one of ${allowedGroups.join(', ')}.`, 'group_by');
+  }
+  const filter: UsageFilter = { from: time(q.from, 'from'), to: time(q.to, 'to') };
+  if (typeof q.key === 'string' && q.key) filter.key_id = q.key;
+  if (typeof q.model === 'string' && q.model) filter.model = q.model;
+  return { filter, groupBy: groupBy as UsageGroupBy | undefined };
+}
