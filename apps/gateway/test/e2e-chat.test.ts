@@ -92,7 +92,7 @@ describe('chat completions through the official openai SDK', () => {
   it('logs one line per request with model, provider, status and latency, and no keys', async () => {
     await gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'log me' }] });
     const line = gw.logs.map((l) => JSON.parse(l) as Record<string, unknown>).findLast((l) => l.model === 'gpt-4o-mini');
-    expect(line).toMatchObject({ provider: 'openai', res: { status: 200 }, request_id: expect.any(String) });
+    expect(line).toMatchObject({ provider: 'openai', status: 200, method: 'POST', path: '/v1/chat/completions', request_id: expect.any(String) });
     expect(typeof line?.latency_ms).toBe('number');
     const all = gw.logs.join('\n');
     expect(all).not.toContain(UPSTREAM_KEY);

@@ -65,9 +65,18 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   const first = plan.models[0]!;
   const totalMs = overrides.timeoutMs ?? first.timeouts?.totalMs ?? policy.timeouts.totalMs;
   const deadline = Date.now() + totalMs;
+  // Signals are linked by hand (AbortSignal.any costs more per request): the call's controller aborts on the client's
+  // abort or the total deadline, each attempt's controller on the call's abort or its first-byte timer.
   const total = new AbortController();
+  const onClientAbort = () => total.abort(options.signal.reason);
+  if (options.signal.aborted) total.abort(options.signal.reason);
+  else options.signal.addEventListener('abort', onClientAbort, { once: true });
   const totalTimer = setTimeout(() => total.abort(timeoutError('did not complete in time', totalMs)), totalMs);
-  const callSignal = AbortSignal.any([options.signal, total.signal]);
+  const callSignal = total.signal;
+  const finish = () => {
+    clearTimeout(totalTimer);
+    options.signal.removeEventListener('abort', onClientAbort);
+  };
   let attempts = 0;
   let lastError: unknown = new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
 
@@ -83,8 +92,10 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
           if (callSignal.aborted) throw callSignal.reason;
           attempts++;
           const attempt = new AbortController();
+          const onCallAbort = () => attempt.abort(callSignal.reason);
+          callSignal.addEventListener('abort', onCallAbort, { once: true });
           const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', firstByteMs)), firstByteMs);
-          const signal = AbortSignal.any([callSignal, attempt.signal]);
+          const signal = attempt.signal;
           const started = Date.now();
           health.begin(target.key);
           try {
@@ -102,12 +113,14 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
               release: () => {
                 if (released) return;
                 released = true;
-                clearTimeout(totalTimer);
+                finish();
+                callSignal.removeEventListener('abort', onCallAbort);
                 health.settle(target.key);
               },
             };
           } catch (thrown) {
             clearTimeout(firstByteTimer);
+            callSignal.removeEventListener('abort', onCallAbort);
             health.settle(target.key);
             // An abort we caused (timeout) surfaces as whatever the adapter threw; report our reason instead.
             const error = signal.aborted && !options.signal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
@@ -127,7 +140,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     if (total.signal.aborted) throw total.signal.reason;
     throw lastError;
   } catch (error) {
-    clearTimeout(totalTimer);
+    finish();
     throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts);
   }
 }

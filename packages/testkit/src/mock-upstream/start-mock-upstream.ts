@@ -10,6 +10,8 @@ export interface MockUpstreamOptions {
    * (`"POST /v1beta/models/*:streamGenerateContent"`). The query string is not part of the match.
    */
   routes?: Record<string, MockRoute>;
+  /** Keep every request in `requests` (default true). Benchmarks turn it off so memory stays flat. */
+  record?: boolean;
 }
 
 /** A running mock upstream on 127.0.0.1. */
@@ -146,7 +148,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     });
     void (async () => {
       const recorded = record(req, await readBody(req));
-      requests.push(recorded);
+      if (options.record !== false) requests.push(recorded);
       res.on('close', () => {
         if (!res.writableFinished) recorded.closedByClient = true;
       });

@@ -15,18 +15,7 @@ function toGatewayError(error: unknown): GatewayError {
       message: error.code === 'LIMIT_FILE_SIZE' ? 'The uploaded file exceeds the 25 MB limit.' : `Invalid multipart form: ${error.message}.`,
     });
   }
-  const bodyError = error as { type?: string; status?: number; limit?: number };
-  if (bodyError.type === 'entity.too.large') {
-    return new GatewayError({ status: 413, type: 'invalid_request_error', code: 'request_too_large', message: `The request body exceeds the ${bodyError.limit ?? ''} byte limit.` });
-  }
-  if (bodyError.type === 'entity.parse.failed') {
-    return new GatewayError({
-      status: 400,
-      type: 'invalid_request_error',
-      code: 'invalid_json',
-      message: 'We could not parse the JSON body of your request. The body must be valid JSON.',
-    });
-  }
+  const bodyError = error as { status?: number };
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return new GatewayError({ status: bodyError.status, type: 'invalid_request_error', message: (error as Error).message });
   }
@@ -41,10 +30,7 @@ function toGatewayError(error: unknown): GatewayError {
 export function handleErrors(): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const gatewayError = toGatewayError(error);
-    if (gatewayError.status >= 500) {
-      locals(res).error = error;
-      (res as unknown as { err?: unknown }).err = error;
-    }
+    if (gatewayError.status >= 500) locals(res).error = error;
     if (res.headersSent) {
       res.destroy();
       return;

@@ -1,21 +1,65 @@
 import { GatewayError } from '@switchyard/core';
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
+
+/** Parses a size such as `20mb`, `512kb` or a number of bytes. */
+export function parseByteSize(limit: number | string): number {
+  if (typeof limit === 'number') return limit;
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
+  if (!match) throw new Error(`Invalid size '${limit}': use bytes or e.g. 20mb.`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? 'b').toLowerCase() as 'b'];
+  return Math.floor(Number(match[1]) * unit);
+}
+
+const error = (status: number, code: string, message: string) => new GatewayError({ status, type: 'invalid_request_error', code, message });
 
 /**
- * Parses a JSON body (body-parser through `express.json`, limit in bytes or a size string such as `20mb`).
- * A request with another content type gets 415; bad JSON 400 and an oversized body 413 come from the error handler.
+ * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
+ * the cheapest way Node offers. A content type other than `application/json` gets 415, a body over the limit 413
+ * (`request_too_large`, answered without reading the rest), bad JSON 400 (`invalid_json`).
  */
 export function parseJsonBody(limit: number | string): RequestHandler[] {
-  const requireJson: RequestHandler = (req, _res, next) => {
-    if (!req.is('application/json')) {
-      throw new GatewayError({
-        status: 415,
-        type: 'invalid_request_error',
-        code: 'unsupported_media_type',
-        message: `Unsupported Content-Type '${req.get('content-type') ?? '(none)'}': send the body as application/json.`,
-      });
+  const maxBytes = parseByteSize(limit);
+  const read: RequestHandler = (req, _res, next) => {
+    const type = req.headers['content-type'];
+    if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
+      next(error(415, 'unsupported_media_type', `Unsupported Content-Type '${type ?? '(none)'}': send the body as application/json.`));
+      return;
     }
-    next();
+    const declared = Number(req.headers['content-length']);
+    if (declared > maxBytes) {
+      next(error(413, 'request_too_large', `The request body exceeds the ${maxBytes} byte limit.`));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        failed = true;
+        next(error(413, 'request_too_large', `The request body exceeds the ${maxBytes} byte limit.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (failed) return;
+      try {
+        req.body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
+      } catch {
+        next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
+        return;
+      }
+      next();
+    });
+    req.once('error', (cause) => {
+      if (!failed) {
+        failed = true;
+        next(new GatewayError({ status: 400, type: 'invalid_request_error', message: 'The request body could not be read.', cause }));
+      }
+    });
   };
-  return [requireJson, express.json({ limit, type: 'application/json', strict: false })];
+  return [read];
 }

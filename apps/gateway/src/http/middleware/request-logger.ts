@@ -1,34 +1,37 @@
 import { redactSecrets } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { locals } from '../request-locals.js';
 
 /**
- * One pino line per request when it ends: request id, method, path, model, provider, status, latency (ms).
- * Headers and bodies are not logged, so neither gateway nor upstream keys can appear; error messages pass through
- * `redactSecrets` (given `secrets`: gateway keys and upstream keys) and `authorization` / `x-api-key` paths are redacted as a second line of defence.
- * @see https://github.com/pinojs/pino-http
+ * One pino line per request when it ends: `request_id`, `method`, `path`, `model`, `provider`, `status`, `latency_ms`
+ * (and `err` for failures), at `info` (< 400), `warn` (4xx) or `error` (5xx or a broken stream). Headers and bodies are
+ * never logged, so no gateway or upstream key can appear; error messages pass through `redactSecrets` (`secrets`:
+ * gateway and upstream keys) and lose any `Bearer` token. One flat object per request keeps the cost near zero.
+ * @see https://getpino.io/#/docs/api?id=logging-method-parameters
  */
 export function requestLogger(logger: Logger, secrets: readonly string[] = []): RequestHandler {
   const clean = (text: string) => redactSecrets(text, secrets).replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
-  return pinoHttp({
-    logger,
-    genReqId: (_req, res) => locals(res as never).requestId,
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'request_id', responseTime: 'latency_ms' },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      err: (err: Error) => ({ type: err.name, message: clean(err.message) }),
-    },
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.api_key', '*.apiKey'], censor: '[redacted]' },
-    customProps: (_req, res) => {
-      const { model, provider } = locals(res as never);
-      return { model, provider };
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode}`,
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const { requestId, model, provider, error } = locals(res);
+      const status = res.statusCode;
+      const aborted = !res.writableFinished;
+      const line: Record<string, unknown> = {
+        request_id: requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        model,
+        provider,
+        status,
+        latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      };
+      if (aborted) line.aborted = true;
+      if (error) line.err = { type: (error as Error).name, message: clean(String((error as Error).message ?? error)) };
+      const level = error || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      logger[level](line, `${req.method} ${line.path} ${status}`);
+    });
+    next();
+  };
 }

@@ -1,6 +1,7 @@
 import { isChunkStream } from '@switchyard/core';
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { sendJson } from '../send-json.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
 import { admitCall, meterChunks } from '../metering.js';
@@ -15,6 +16,6 @@ export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, pr
     const result = await gateway.chatCompletions(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     if (isChunkStream(result.data)) await sendSSE(res, meterChunks(res, result.data));
-    else res.json(result.data);
+    else sendJson(res, result.data);
   });
 }

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { sendJson } from '../send-json.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
 import { admitCall } from '../metering.js';
@@ -12,6 +13,6 @@ export function addEmbeddingsRoute(router: Router, { gateway, bodyLimit, provide
     admitCall(res, accounts, req.body?.model, req.body);
     const result = await gateway.embeddings(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
-    res.json(result.data);
+    sendJson(res, result.data);
   });
 }

@@ -1,0 +1,48 @@
+// Helpers for the benchmark's child processes: each process prints one JSON line `{"ready": {...}}` when it is up,
+// and answers IPC messages {type:"rss"} with its current and peak resident set size (bytes).
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Starts `script` (in this folder) as a child process; resolves with the process and the payload it announced. */
+export function startChild(script, args = [], execArgv = []) {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+    child.on('message', (message) => {
+      if (message?.ready) resolve({ child, ready: message.ready });
+    });
+  });
+}
+
+/** Asks a child for `{rss, peakRss}` (bytes). */
+export function askRss(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.rss !== undefined) {
+        child.off('message', onMessage);
+        resolve(message);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'rss' });
+  });
+}
+
+/** In a child: samples RSS every 100 ms, answers RSS requests, and announces readiness. */
+export function serveChild(ready) {
+  let peakRss = process.memoryUsage.rss();
+  setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 100).unref();
+  process.on('message', (message) => {
+    if (message?.type === 'rss') {
+      const rss = process.memoryUsage.rss();
+      peakRss = Math.max(peakRss, rss);
+      process.send({ rss, peakRss });
+    }
+    if (message?.type === 'reset-peak') peakRss = process.memoryUsage.rss();
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ ready });
+}

@@ -1,0 +1,26 @@
+// Switchyard with a normal config: auth on, validation on, one log line per request at info (to /dev/null).
+import { parseConfig, startServer } from '@switchyard/gateway';
+import { pino } from 'pino';
+import { serveChild } from './child.js';
+import { BENCH_KEY } from './payloads.js';
+
+
+const upstream = process.argv[2];
+const config = parseConfig(
+  `
+keys: ["${BENCH_KEY}"]
+server: { host: 127.0.0.1, port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-bench-upstream-000, base_url: "${upstream}/v1" }
+models:
+  - { id: bench, provider: openai, upstream: gpt-4.1-nano, price: { input: 0.1, output: 0.4 } }
+  - { id: embed, provider: openai, upstream: text-embedding-3-small }
+  - { id: whisper, provider: openai, upstream: whisper-1 }
+log: { level: info }
+`,
+  'bench.yaml',
+  {},
+);
+const running = await startServer(config, { logger: pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false })) });
+serveChild({ url: running.url.replace(/\/v1$/, '') });
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,37 @@
+// Markdown tables of the results.
+const fmt = (n, digits = 0) => (n === undefined || n === null || Number.isNaN(n) ? '–' : Number(n).toFixed(digits));
+
+/** Throughput and latency per scenario and connection count, three ways, with ratios. */
+export function throughputTable(rows) {
+  const lines = [
+    '| scenario | conns | direct req/s | bare proxy req/s | switchyard req/s | switchyard / proxy | switchyard / direct | p50 ms (d / p / s) | p99 ms (d / p / s) | p99.9 ms (s) | errors (s) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    const { direct: d, proxy: p, switchyard: s } = r;
+    lines.push(
+      `| ${r.scenario} | ${r.connections} | ${fmt(d.rps)} | ${fmt(p.rps)} | ${fmt(s.rps)} | ${fmt((100 * s.rps) / p.rps)} % | ${fmt((100 * s.rps) / d.rps)} % | ${fmt(d.p50, 1)} / ${fmt(p.p50, 1)} / ${fmt(s.p50, 1)} | ${fmt(d.p99, 1)} / ${fmt(p.p99, 1)} / ${fmt(s.p99, 1)} | ${fmt(s.p999, 1)} | ${s.errors + s.non2xx} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Precise one-connection latency (ms) and what the gateway adds over the direct path and the bare proxy. */
+export function latencyTable(rows) {
+  const lines = [
+    '| scenario (1 connection) | metric | direct | bare proxy | switchyard | added vs direct | added vs proxy |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    for (const [metric, key] of [
+      ['TTFB p50', 'ttfbP50'],
+      ['TTFB p99', 'ttfbP99'],
+      ['last byte p50', 'ttlbP50'],
+    ]) {
+      lines.push(
+        `| ${r.scenario} | ${metric} | ${fmt(r.direct[key], 3)} | ${fmt(r.proxy[key], 3)} | ${fmt(r.switchyard[key], 3)} | ${fmt(r.switchyard[key] - r.direct[key], 3)} | ${fmt(r.switchyard[key] - r.proxy[key], 3)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,97 @@
+// `pnpm bench`: the same load sent three ways (direct to the mock upstream, through a bare proxy, through Switchyard),
+// each server in its own process and the load generator in another; prints markdown tables and writes
+// bench/results/<date>.json. Environment: BENCH_DURATION (s per run, default 3), BENCH_CONNECTIONS (default 1,50,200),
+// BENCH_SCENARIOS (comma-separated names), BENCH_STREAMS (open streams for the memory scenario, default 10000).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { askRss, startChild } from './child.js';
+import { BENCH_KEY, chatBody, embeddingsBody, streamBody } from './payloads.js';
+import { latencyTable, throughputTable } from './report.js';
+import { runJson } from './run-process.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 3);
+const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '1,50,200').split(',').map(Number);
+const wanted = process.env.BENCH_SCENARIOS?.split(',');
+const SCENARIOS = [
+  { name: 'chat', method: 'POST', path: '/v1/chat/completions', body: chatBody },
+  { name: 'chat-stream-100', method: 'POST', path: '/v1/chat/completions', body: streamBody },
+  { name: 'embeddings-16x1536-float', method: 'POST', path: '/v1/embeddings', body: embeddingsBody('float') },
+  { name: 'embeddings-16x1536-base64', method: 'POST', path: '/v1/embeddings', body: embeddingsBody('base64') },
+  { name: 'models', method: 'GET', path: '/v1/models' },
+  { name: 'transcription-1MB', method: 'POST', path: '/v1/audio/transcriptions', upload: true },
+].filter((s) => !wanted || wanted.includes(s.name));
+
+const upstream = await startChild('upstream-process.js');
+const proxy = await startChild('bare-proxy-process.js', [upstream.ready.url]);
+const gateway = await startChild('gateway-process.js', [upstream.ready.url], process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []);
+const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url };
+console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run`);
+
+const throughput = [];
+for (const scenario of SCENARIOS) {
+  for (const connections of connectionCounts) {
+    const row = { scenario: scenario.name, connections };
+    for (const [name, url] of Object.entries(targets)) {
+      row[name] = await runJson('load-process.js', { ...scenario, url, connections, duration, key: BENCH_KEY });
+    }
+    throughput.push(row);
+    console.error(`  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)} req/s`);
+  }
+}
+
+const latency = [];
+for (const [scenario, body] of [
+  ['chat', chatBody],
+  ['chat-stream-100', streamBody],
+]) {
+  const row = { scenario };
+  for (const [name, url] of Object.entries(targets)) row[name] = await runJson('latency-process.js', { url, path: '/v1/chat/completions', body, key: BENCH_KEY, requests: 2000 });
+  latency.push(row);
+}
+
+const gatewayRss = await askRss(gateway.child);
+
+// Memory: N concurrent idle streams held open through the gateway. Each costs the gateway two sockets (client and
+// upstream), so N is capped by the open-files limit of one process.
+const fdLimit = Number(process.env.BENCH_FD_LIMIT ?? 20000);
+const wantedStreams = Number(process.env.BENCH_STREAMS ?? 10000);
+const streams = Math.min(wantedStreams, Math.floor((fdLimit - 300) / 2));
+const before = await askRss(gateway.child);
+const holder = await new Promise((resolve, reject) => {
+  import('node:child_process').then(({ fork }) => {
+    const child = fork(fileURLToPath(new URL('hold-streams-process.js', import.meta.url)), [targets.switchyard, String(streams)]);
+    child.once('message', (message) => resolve({ child, ...message }));
+    child.once('error', reject);
+  });
+});
+const held = await askRss(gateway.child);
+holder.child.send('stop');
+const memory = { requested: wantedStreams, streams, open: holder.open, failed: holder.failed, rssBefore: before.rss, rssHeld: held.rss, perStreamBytes: (held.rss - before.rss) / Math.max(1, holder.open) };
+memory.projectedRss10k = before.rss + memory.perStreamBytes * 10_000;
+
+for (const p of [upstream, proxy, gateway]) p.child.kill();
+
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryBytes: totalmem(), node: process.version },
+  durationSeconds: duration,
+  throughput,
+  latency,
+  gateway: { rss: gatewayRss.rss, peakRss: gatewayRss.peakRss },
+  memory,
+};
+const dir = fileURLToPath(new URL('../results/', import.meta.url));
+await mkdir(dir, { recursive: true });
+const file = `${dir}${results.date.slice(0, 10)}.json`;
+await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+
+const mb = (b) => (b / 1024 / 1024).toFixed(0);
+console.log(`\n## Throughput (${duration} s per run; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
+console.log(`\n## Latency at 1 connection (ms, 2,000 sequential requests)\n\n${latencyTable(latency)}`);
+console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);
+console.log(
+  `${memory.open} of ${memory.streams} idle streams held open (${memory.failed} failed): gateway RSS ${mb(memory.rssBefore)} -> ${mb(memory.rssHeld)} MiB, ${(memory.perStreamBytes / 1024).toFixed(1)} KiB per stream, ${mb(memory.projectedRss10k)} MiB projected for 10,000.`,
+);
+console.log(`\nResults: ${file}`);
+process.exit(0);
