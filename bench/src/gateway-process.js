@@ -16,11 +16,11 @@ models:
   - { id: bench, provider: openai, upstream: gpt-4.1-nano, price: { input: 0.1, output: 0.4 } }
   - { id: embed, provider: openai, upstream: text-embedding-3-small }
   - { id: whisper, provider: openai, upstream: whisper-1 }
-log: { level: info }
+log: { level: "\${BENCH_LOG_LEVEL:-info}" }
 `,
   'bench.yaml',
-  {},
+  process.env,
 );
-const running = await startServer(config, { logger: pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false })) });
+const running = await startServer(config, { logger: pino({ level: config.log.level }, pino.destination({ dest: '/dev/null', sync: false })) });
 serveChild({ url: running.url.replace(/\/v1$/, '') });
 process.on('SIGTERM', () => process.exit(0));

@@ -25,7 +25,8 @@ const SCENARIOS = [
 const upstream = await startChild('upstream-process.js');
 const proxy = await startChild('bare-proxy-process.js', [upstream.ready.url]);
 const gateway = await startChild('gateway-process.js', [upstream.ready.url], process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []);
-const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url };
+const floor = process.env.BENCH_EXPRESS_FLOOR ? await startChild('express-floor-process.js', [upstream.ready.url]) : undefined;
+const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url, ...(floor ? { expressFloor: floor.ready.url } : {}) };
 console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run`);
 
 const throughput = [];
@@ -36,17 +37,19 @@ for (const scenario of SCENARIOS) {
       row[name] = await runJson('load-process.js', { ...scenario, url, connections, duration, key: BENCH_KEY });
     }
     throughput.push(row);
-    console.error(`  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)} req/s`);
+    console.error(
+      `  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)}${row.expressFloor ? `, express floor ${row.expressFloor.rps.toFixed(0)}` : ''} req/s`,
+    );
   }
 }
 
 const latency = [];
-for (const [scenario, body] of [
+for (const [scenario, body] of process.env.BENCH_LOAD_ONLY ? [] : [
   ['chat', chatBody],
   ['chat-stream-100', streamBody],
 ]) {
   const row = { scenario };
-  for (const [name, url] of Object.entries(targets)) row[name] = await runJson('latency-process.js', { url, path: '/v1/chat/completions', body, key: BENCH_KEY, requests: 2000 });
+  for (const [name, url] of Object.entries(targets)) if (name !== 'expressFloor') row[name] = await runJson('latency-process.js', { url, path: '/v1/chat/completions', body, key: BENCH_KEY, requests: 2000 });
   latency.push(row);
 }
 
@@ -56,7 +59,7 @@ const gatewayRss = await askRss(gateway.child);
 // upstream), so N is capped by the open-files limit of one process.
 const fdLimit = Number(process.env.BENCH_FD_LIMIT ?? 20000);
 const wantedStreams = Number(process.env.BENCH_STREAMS ?? 10000);
-const streams = Math.min(wantedStreams, Math.floor((fdLimit - 300) / 2));
+const streams = process.env.BENCH_LOAD_ONLY ? 1 : Math.min(wantedStreams, Math.floor((fdLimit - 300) / 2));
 const before = await askRss(gateway.child);
 const holder = await new Promise((resolve, reject) => {
   import('node:child_process').then(({ fork }) => {
@@ -70,7 +73,7 @@ holder.child.send('stop');
 const memory = { requested: wantedStreams, streams, open: holder.open, failed: holder.failed, rssBefore: before.rss, rssHeld: held.rss, perStreamBytes: (held.rss - before.rss) / Math.max(1, holder.open) };
 memory.projectedRss10k = before.rss + memory.perStreamBytes * 10_000;
 
-for (const p of [upstream, proxy, gateway]) p.child.kill();
+for (const p of [upstream, proxy, gateway, floor]) p?.child.kill();
 
 const results = {
   date: new Date().toISOString(),

@@ -17,7 +17,7 @@ import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import { KeyRing } from './key-ring.js';
 import { ModelCatalog } from './model-catalog.js';
 import type { ModelDefinition } from './model-definition.js';
-import { type RouteTarget, ModelRouter } from './model-router.js';
+import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
 import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
@@ -121,6 +121,29 @@ export class Gateway {
     this.health = new TargetHealth(this.policy.cooldown);
   }
 
+  readonly #operationPlans = new Map<string, RoutePlan>();
+
+  /**
+   * The plan for `model` keeping only targets whose adapter implements `operation` (cached). Throws 404 for an unknown
+   * model and 400 `unsupported_operation` when the model's own targets cannot do it.
+   */
+  #planFor(operation: Exclude<AdapterOperation, 'listModels'>, model: string): RoutePlan {
+    const key = `${operation} ${model}`;
+    const cached = this.#operationPlans.get(key);
+    if (cached) return cached;
+    const plan = this.router.plan(model);
+    if (!plan.models[0]!.targets.some((t) => t.adapter[operation])) {
+      throw unsupportedOperationError(OPERATION_NAMES[operation], model, plan.models[0]!.targets[0]!.provider);
+    }
+    const filtered: RoutePlan = {
+      ...plan,
+      models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0),
+    };
+    if (this.#operationPlans.size >= 10_000) this.#operationPlans.clear();
+    this.#operationPlans.set(key, filtered);
+    return filtered;
+  }
+
   #overrides(options: GatewayCallOptions): CallOverrides {
     const clamp = (value: number | undefined, max: number, min: number) =>
       value === undefined || !Number.isFinite(value) ? undefined : Math.min(max, Math.max(min, Math.floor(value)));
@@ -141,15 +164,11 @@ export class Gateway {
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[] }> {
-    const plan = this.router.plan(model);
-    if (!plan.models[0]!.targets.some((t) => t.adapter[operation])) {
-      const t = plan.models[0]!.targets[0]!;
-      throw unsupportedOperationError(OPERATION_NAMES[operation], model, t.provider);
-    }
+    const plan = this.#planFor(operation, model);
     const requestId = options.requestId ?? randomUUID();
     let warnings: GatewayWarning[] = [];
     const outcome = await executePlan<T>({
-      plan: { ...plan, models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0) },
+      plan,
       health: this.health,
       policy: this.policy,
       overrides: this.#overrides(options),

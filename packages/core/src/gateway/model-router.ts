@@ -47,6 +47,8 @@ function target(model: string, provider: string, adapter: ProviderAdapter, upstr
 export class ModelRouter {
   readonly #providers: ReadonlyMap<string, ProviderAdapter>;
   readonly #models: ReadonlyMap<string, ModelDefinition>;
+  /** Plans are immutable, so each model id's plan is built once (at most 10,000 remembered). */
+  readonly #plans = new Map<string, RoutePlan>();
 
   /** Throws an Error naming the model when it names an unconfigured provider or fallback, or has no target. */
   constructor(providers: Record<string, ProviderAdapter>, models: readonly ModelDefinition[]) {
@@ -95,6 +97,15 @@ export class ModelRouter {
 
   /** The plan for `model`: it and its fallbacks (each once, cycles cut). Throws 404 `model_not_found`. */
   plan(model: string): RoutePlan {
+    const cached = this.#plans.get(model);
+    if (cached) return cached;
+    const plan = this.#buildPlan(model);
+    if (this.#plans.size >= 10_000) this.#plans.clear();
+    this.#plans.set(model, plan);
+    return plan;
+  }
+
+  #buildPlan(model: string): RoutePlan {
     const first = this.#routed(model);
     if (!first) throw modelNotFoundError(model);
     const models = [first];

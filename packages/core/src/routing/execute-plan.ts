@@ -78,7 +78,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     options.signal.removeEventListener('abort', onClientAbort);
   };
   let attempts = 0;
-  let lastError: unknown = new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
+  let lastError: unknown;
 
   try {
     for (const model of plan.models) {
@@ -138,7 +138,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
       }
     }
     if (total.signal.aborted) throw total.signal.reason;
-    throw lastError;
+    throw lastError ?? new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
   } catch (error) {
     finish();
     throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts);
