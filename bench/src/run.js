@@ -25,7 +25,7 @@ const SCENARIOS = [
 const upstream = await startChild('upstream-process.js');
 const proxy = await startChild('bare-proxy-process.js', [upstream.ready.url]);
 const gateway = await startChild('gateway-process.js', [upstream.ready.url], process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []);
-const floor = process.env.BENCH_EXPRESS_FLOOR ? await startChild('express-floor-process.js', [upstream.ready.url]) : undefined;
+const floor = process.env.BENCH_EXPRESS_FLOOR !== '0' ? await startChild('express-floor-process.js', [upstream.ready.url]) : undefined;
 const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url, ...(floor ? { expressFloor: floor.ready.url } : {}) };
 console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run`);
 
@@ -34,6 +34,7 @@ for (const scenario of SCENARIOS) {
   for (const connections of connectionCounts) {
     const row = { scenario: scenario.name, connections };
     for (const [name, url] of Object.entries(targets)) {
+      if (name === 'expressFloor' && scenario.name !== 'chat') continue; // the floor only implements non-streamed chat
       row[name] = await runJson('load-process.js', { ...scenario, url, connections, duration, key: BENCH_KEY });
     }
     throughput.push(row);

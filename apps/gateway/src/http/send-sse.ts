@@ -5,21 +5,41 @@ import { locals } from './request-locals.js';
 
 /**
  * Streams chat chunks as server-sent events: `text/event-stream`, one `data:` event per chunk written as soon as it
- * arrives (respecting back-pressure), then `data: [DONE]`, or one `data: {"error":...}` event if the upstream fails
+ * arrives (events ready in the same event-loop turn share one socket write; back-pressure is respected), then `data: [DONE]`, or one `data: {"error":...}` event if the upstream fails
  * mid-stream. When the client disconnects, iteration stops, which closes the upstream stream.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
 export async function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletionChunk>): Promise<void> {
   res.status(200);
   res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  res.flushHeaders();
+  // Events that are ready in the same turn of the event loop (an upstream packet often carries several) go out in one
+  // socket write at the end of that turn. When the client is slow (a write returns false), reading from the upstream
+  // pauses until the response drains.
+  let batch = '';
+  let scheduled = false;
+  let draining: Promise<unknown> | undefined;
+  const flush = () => {
+    scheduled = false;
+    if (batch === '' || res.destroyed) return;
+    const data = batch;
+    batch = '';
+    if (!res.write(data)) {
+      draining = Promise.race([once(res, 'drain'), once(res, 'close')]).finally(() => {
+        draining = undefined;
+      });
+    }
+  };
   for await (const event of toSSEStream(chunks, (error) => {
     if (!res.destroyed) locals(res).error = error;
   })) {
     if (res.destroyed) break;
-    if (!res.write(event)) {
-      await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    batch += event;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
     }
+    if (draining) await draining;
   }
+  flush();
   res.end();
 }

@@ -28,25 +28,28 @@ export async function peekStream<T>(stream: AsyncIterable<T>): Promise<PeekedStr
  * in-flight slot at the end.
  */
 export async function* guardStream<T>(peeked: PeekedStream<T>, outcome: PlanOutcome<unknown>): AsyncGenerator<T> {
+  // One timer for the whole stream, re-armed with refresh() (cheaper than a new timer per chunk). It only fires an
+  // abort while the stream is waiting on the upstream; time spent waiting on a slow client does not count.
+  let waiting = false;
   let timer: NodeJS.Timeout | undefined;
+  const onIdle = () => {
+    if (!waiting) return;
+    outcome.abort(new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream stream stalled for ${outcome.idleMs} ms.` }));
+  };
   try {
     if (peeked.first.done) return;
     yield peeked.first.value;
+    timer = setTimeout(onIdle, outcome.idleMs);
     for (;;) {
-      timer = setTimeout(
-        () =>
-          outcome.abort(
-            new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream stream stalled for ${outcome.idleMs} ms.` }),
-          ),
-        outcome.idleMs,
-      );
+      waiting = true;
+      timer.refresh();
       let next: IteratorResult<T>;
       try {
         next = await peeked.iterator.next();
       } catch (error) {
         throw outcome.signal.aborted && GatewayError.isInstance(outcome.signal.reason) ? outcome.signal.reason : error;
       } finally {
-        clearTimeout(timer);
+        waiting = false;
       }
       if (next.done) return;
       yield next.value;
