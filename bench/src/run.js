@@ -55,13 +55,17 @@ for (const [scenario, body] of process.env.BENCH_LOAD_ONLY ? [] : [
 }
 
 const gatewayRss = await askRss(gateway.child);
+// The memory scenario gets a fresh gateway process, so that heap left over from the load runs does not hide the cost.
+gateway.child.kill();
+const fresh = await startChild('gateway-process.js', [upstream.ready.url]);
+targets.switchyard = fresh.ready.url;
 
 // Memory: N concurrent idle streams held open through the gateway. Each costs the gateway two sockets (client and
 // upstream), so N is capped by the open-files limit of one process.
 const fdLimit = Number(process.env.BENCH_FD_LIMIT ?? 20000);
 const wantedStreams = Number(process.env.BENCH_STREAMS ?? 10000);
 const streams = process.env.BENCH_LOAD_ONLY ? 1 : Math.min(wantedStreams, Math.floor((fdLimit - 300) / 2));
-const before = await askRss(gateway.child);
+const before = await askRss(fresh.child);
 const holder = await new Promise((resolve, reject) => {
   import('node:child_process').then(({ fork }) => {
     const child = fork(fileURLToPath(new URL('hold-streams-process.js', import.meta.url)), [targets.switchyard, String(streams)]);
@@ -69,12 +73,12 @@ const holder = await new Promise((resolve, reject) => {
     child.once('error', reject);
   });
 });
-const held = await askRss(gateway.child);
+const held = await askRss(fresh.child);
 holder.child.send('stop');
 const memory = { requested: wantedStreams, streams, open: holder.open, failed: holder.failed, rssBefore: before.rss, rssHeld: held.rss, perStreamBytes: (held.rss - before.rss) / Math.max(1, holder.open) };
 memory.projectedRss10k = before.rss + memory.perStreamBytes * 10_000;
 
-for (const p of [upstream, proxy, gateway, floor]) p?.child.kill();
+for (const p of [upstream, proxy, fresh, floor]) p?.child.kill();
 
 const results = {
   date: new Date().toISOString(),
