@@ -1,9 +1,8 @@
 import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const MASTER = 'sk-master-key-for-tests-0123456789';
 const STATIC = 'sk-static-key-for-tests-0123456789';
@@ -30,7 +29,7 @@ models:
   - { id: gpt-4o-mini, provider: openai, price: { input: 0.15, output: 0.6 } }
 routing: { max_retries: 0 }
 `;
-  running = await startServer(parseConfig(yaml, 'accounts.yaml', {}), { logger: pino({ level: 'silent' }) });
+  running = await startGatewayFromYaml(yaml);
   origin = running.url.replace(/\/v1$/, '');
 });
 afterAll(async () => {

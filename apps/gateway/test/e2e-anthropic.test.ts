@@ -1,9 +1,8 @@
 import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const KEY = 'sk-switchyard-anthropic-0123456789';
 const ANTHROPIC_KEY = 'sk-ant-e2e-secret-abcdef';
@@ -32,7 +31,7 @@ models:
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
 routing: { max_retries: 0 }
 `;
-  running = await startServer(parseConfig(yaml, 'anthropic.yaml', {}), { logger: pino({ level: 'silent' }) });
+  running = await startGatewayFromYaml(yaml);
   client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
 });
 afterAll(async () => {

@@ -1,9 +1,8 @@
 import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const KEY = 'sk-switchyard-google-0123456789';
 const fixtures = testkitFixtures();
@@ -31,7 +30,7 @@ models:
   - { id: embed, provider: google, upstream: text-embedding-004 }
 routing: { max_retries: 0 }
 `;
-  running = await startServer(parseConfig(yaml, 'google.yaml', {}), { logger: pino({ level: 'silent' }) });
+  running = await startGatewayFromYaml(yaml);
   client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
 });
 afterAll(async () => {

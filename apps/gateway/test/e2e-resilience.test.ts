@@ -1,9 +1,8 @@
 import { type MockReply, type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const KEY = 'sk-switchyard-resilience-0123456789';
 const CHAT = 'POST /v1/chat/completions';
@@ -32,7 +31,7 @@ models:
 routing: { max_retries: 1, backoff: { base_ms: 5, max_ms: 20 }, cooldown: { failures: 1000, seconds: 1 } }
 log: { level: silent }
 `;
-  running = await startServer(parseConfig(yaml, 'resilience.yaml', {}), { logger: pino({ level: 'silent' }) });
+  running = await startGatewayFromYaml(yaml);
   client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
 });
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { sseFrames, testkitFixtures } from '@switchyard/testkit';
-import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { conformanceChatRequest, describeAdapterConformance } from '@switchyard/testkit/conformance';
 import { expect } from 'vitest';
 import { createOpenAI } from '../src/index.js';
 
@@ -26,18 +26,7 @@ describeAdapterConformance({
     },
     assertRequest(request) {
       expect(request.headers.authorization).toMatch(/^Bearer /);
-      expect(request.json).toEqual({
-        model: 'gpt-4.1-nano',
-        messages: [
-          { role: 'system', content: 'You are a helpful assistant.' },
-          { role: 'user', content: 'Say hello.' },
-        ],
-        temperature: 0.5,
-        top_p: 0.9,
-        max_tokens: 64,
-        stop: ['END'],
-        user: 'conformance-user',
-      });
+      expect(request.json).toEqual(conformanceChatRequest('gpt-4.1-nano'));
     },
   },
   embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },

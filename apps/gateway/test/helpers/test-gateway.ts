@@ -64,3 +64,8 @@ ${options.extraYaml ?? ''}`;
     },
   };
 }
+
+/** Starts the real gateway from YAML config text on an ephemeral port, logging nothing. */
+export function startGatewayFromYaml(yaml: string, options: { cwd?: string } = {}): Promise<RunningServer> {
+  return startServer(parseConfig(yaml, 'test.yaml', {}), { logger: pino({ level: 'silent' }), cwd: options.cwd });
+}
