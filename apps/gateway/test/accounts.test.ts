@@ -1,4 +1,5 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { countTextTokens } from '@switchyard/accounts';
+import { type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
@@ -126,6 +127,25 @@ describe('virtual keys on the API', () => {
     expect((await chat(limited.key as string, 'gpt-4o-mini')).choices).toHaveLength(1);
     const { body: expired } = await admin('POST', '/keys', { name: 'old', expires_at: new Date(Date.now() - 60_000).toISOString() });
     await expect(chat(expired.key as string)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('counts tokens with a tokenizer when a streaming upstream reports no usage', async () => {
+    const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt').filter((l) => !l.includes('"usage":{'));
+    upstream.route('POST /v1/chat/completions', { chunks: sseFrames(lines) });
+    try {
+      const { body: key } = await admin('POST', '/keys', { name: 'no-usage' });
+      const stream = await client(key.key as string).chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Invent a holiday.' }] });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      const expected = await countTextTokens(text);
+      expect(expected).toBeGreaterThan(100);
+      await expect.poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).body.data as { completion_tokens: number; prompt_tokens: number }[])[0]).toMatchObject({
+        completion_tokens: expected,
+        prompt_tokens: await countTextTokens('Invent a holiday.'),
+      });
+    } finally {
+      upstream.route('POST /v1/chat/completions', openaiReplayRoutes()['POST /v1/chat/completions']!);
+    }
   });
 
   it('keeps static config keys working, booked to the static account', async () => {

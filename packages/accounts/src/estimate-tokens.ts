@@ -1,13 +1,16 @@
-import { countTokens } from 'gpt-tokenizer';
+type Tokenizer = typeof import('gpt-tokenizer');
+let tokenizer: Promise<Tokenizer> | undefined;
 
 /**
- * Counts tokens of text with the `o200k_base` tokenizer (gpt-tokenizer), for calls whose upstream reported no usage
- * and for pre-call estimates of the tokens-per-minute limit. Other providers' tokenizers differ a little; the count is
- * an estimate for them.
+ * Counts tokens of text with the `o200k_base` tokenizer (gpt-tokenizer), for calls whose upstream reported no usage.
+ * The tokenizer (large tables) is loaded on first use only, so gateways that never need it do not pay for it.
+ * Other providers' tokenizers differ a little; the count is an estimate for them.
  * @see https://github.com/niieani/gpt-tokenizer
  */
-export function countTextTokens(text: string): number {
-  return text ? countTokens(text) : 0;
+export async function countTextTokens(text: string): Promise<number> {
+  if (!text) return 0;
+  tokenizer ??= import('gpt-tokenizer');
+  return (await tokenizer).countTokens(text);
 }
 
 /** Cheap pre-call estimate of prompt tokens, without tokenizing: about 4 characters per token. */

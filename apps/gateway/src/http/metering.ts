@@ -47,8 +47,8 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
       let completion = meter.usage?.completion_tokens;
       if (prompt === undefined && res.statusCode < 400 && meter.stream) {
         // The upstream reported no usage: count with a tokenizer, after the response has gone.
-        prompt = countTextTokens(promptText(body));
-        completion = countTextTokens(meter.streamText ?? '');
+        prompt = await countTextTokens(promptText(body));
+        completion = await countTextTokens(meter.streamText ?? '');
       }
       const { provider } = locals(res);
       accounts.settle(principal, admission, {
