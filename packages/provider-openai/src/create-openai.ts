@@ -9,10 +9,13 @@ import {
   type UpstreamTimeouts,
   readUpstreamJson,
   sendUpstreamRequest,
+  upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
+import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
+import { readUpstreamText } from './read-upstream-text.js';
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -26,16 +29,33 @@ export interface OpenAIOptions {
   organization?: string;
   /** `OpenAI-Project` header. */
   project?: string;
-  /** Upstream timeouts, ms. */
-  timeouts?: UpstreamTimeouts;
-  /** Name used in error messages when no provider name is known. Default `openai`. */
-  name?: string;
+  /**
+   * Per-call upstream limits, ms: `headersMs` (request sent to response headers; over it: 504) and `bodyIdleMs`
+   * (longest gap between two body chunks; over it: 504). Defaults: the shared pool's (600,000 and 300,000 ms). The
+   * connect timeout is process-wide (`setUpstreamConnectTimeout` in core, `routing.timeouts.connect_ms` in config).
+   */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
 }
 
 /**
- * An adapter for OpenAI's API and every OpenAI-compatible server. Requests are OpenAI's format already, so they are
- * forwarded as they are (unknown fields included); streams are passed chunk by chunk; speech audio is piped; the
- * transcription file is re-sent as multipart. Errors keep the upstream's status and message (529 becomes 503).
+ * An adapter for OpenAI's API and every OpenAI-compatible server (Groq, Mistral, DeepSeek, Together, Fireworks, xAI,
+ * OpenRouter, vLLM, Ollama's `/v1`, LM Studio), chosen by `baseURL`:
+ * ```ts
+ * const groq = createOpenAI({ apiKey: process.env.GROQ_API_KEY, baseURL: 'https://api.groq.com/openai/v1' });
+ * ```
+ * Operations, each `POST <baseURL><path>` with `Authorization: Bearer <apiKey>` and the gateway's `x-request-id`:
+ * - `chatCompletions` -> `/chat/completions`: the request is forwarded as it is (unknown fields included); with
+ *   `stream: true` the SSE chunks are yielded one by one as they arrive (see {@link parseOpenAIChunkStream}).
+ * - `embeddings` -> `/embeddings`, `imageGenerations` -> `/images/generations`: JSON in, JSON out.
+ * - `transcriptions` -> `/audio/transcriptions`: the file and every field re-sent as multipart; a JSON answer
+ *   (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`) `{kind:'text'}` with the upstream
+ *   content type.
+ * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
+ * - `listModels` -> `GET /models`: `[{id, created}]`.
+ *
+ * Throws GatewayError: the upstream's status and error body (see {@link mapOpenAIError}: 529 becomes 503,
+ * `retry-after` kept, the key redacted); 502 when the upstream is unreachable, resets or sends a broken body or
+ * stream; 504 on timeouts; the abort reason when `context.signal` aborts (the upstream request is closed at once).
  * @see https://platform.openai.com/docs/api-reference
  */
 export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
@@ -69,8 +89,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       if (request.stream) {
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('text/event-stream')) {
-          const text = await response.body.text().catch(() => '');
-          throw mapOpenAIError(context.provider, 502, text, {}, secrets, `a stream was asked for but the upstream sent '${contentType || 'no content type'}'.`);
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
         return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
       }
@@ -88,12 +108,12 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       if (contentType.includes('json')) {
         return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };
       }
-      return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await response.body.text() };
+      return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(context.provider, response, context.signal) };
     },
 
     async speech(request, context) {
       const response = await postJson('/audio/speech', request, context);
-      return { contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: response.body };
+      return { contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: pipeUpstreamBytes(context.provider, response.body, context.signal) };
     },
 
     async imageGenerations(request, context) {

@@ -14,7 +14,10 @@ const TYPE_BY_STATUS: Record<number, string> = {
  * Maps an OpenAI(-compatible) error answer to the client's error: the status is kept (529 "overloaded" becomes 503),
  * `{"error":{message,type,param,code}}` is copied when present (some compatible servers send `{"error":"text"}` or
  * `{"message":...}`), `retry-after` / `retry-after-ms` are kept for clients and retries, and `secrets` (the upstream
- * key) are redacted from the message.
+ * key) are redacted from the message. A body without a message (HTML from a proxy, empty) gives
+ * `The upstream provider '<provider>' answered HTTP <status>` plus the first 200 characters of the body.
+ * `status` is the upstream HTTP status (>= 400; anything outside 400..599 becomes 502), `headers` the upstream response
+ * headers (lower-case names). Returns the error; never throws.
  * @see https://platform.openai.com/docs/guides/error-codes/api-errors
  */
 export function mapOpenAIError(
@@ -23,8 +26,6 @@ export function mapOpenAIError(
   bodyText: string,
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
-  /** Used as the message when the body holds none. */
-  fallbackMessage?: string,
 ): GatewayError {
   let body: unknown;
   try {
@@ -37,9 +38,7 @@ export function mapOpenAIError(
   const message =
     typeof error.message === 'string' && error.message
       ? error.message
-      : fallbackMessage
-        ? `The upstream provider '${provider}' sent an invalid response: ${fallbackMessage}`
-        : `The upstream provider '${provider}' answered HTTP ${status}${bodyText && !body ? `: ${bodyText.slice(0, 200)}` : '.'}`;
+      : `The upstream provider '${provider}' answered HTTP ${status}${bodyText && !body ? `: ${bodyText.slice(0, 200)}` : '.'}`;
   const kept: Record<string, string> = {};
   for (const name of ['retry-after', 'retry-after-ms']) {
     const value = headers[name];

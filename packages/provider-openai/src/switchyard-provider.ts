@@ -2,15 +2,29 @@ import { ADAPTER_SPEC_VERSION, type ProviderFactory } from '@switchyard/core';
 import { z } from 'zod';
 import { createOpenAI } from './create-openai.js';
 
-/** The `providers.<name>` block for `adapter: openai` (snake_case YAML keys). */
+/**
+ * The `providers.<name>` block for `adapter: openai` (snake_case YAML keys; unknown keys are rejected at startup):
+ * ```yaml
+ * providers:
+ *   groq:
+ *     adapter: openai
+ *     api_key: ${GROQ_API_KEY}                  # optional: local servers (Ollama, vLLM, LM Studio) need none
+ *     base_url: https://api.groq.com/openai/v1  # default https://api.openai.com/v1
+ *     headers: { HTTP-Referer: https://example.com }
+ *     organization: org-...                     # OpenAI-Organization header
+ *     project: proj_...                         # OpenAI-Project header
+ *     timeouts: { headers_ms: 60000, body_idle_ms: 30000 }
+ * ```
+ * @see https://platform.openai.com/docs/api-reference/authentication
+ */
 export const openAISettingsSchema = z.strictObject({
   api_key: z.string().min(1).optional(),
   base_url: z.url().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   organization: z.string().optional(),
   project: z.string().optional(),
-  /** Upstream timeouts, ms. */
-  timeouts: z.strictObject({ connect_ms: z.number().int().positive().optional(), headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  /** Per-call upstream limits, ms (`createOpenAI`'s `timeouts`); the connect timeout is `routing.timeouts.connect_ms`. */
+  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
 });
 
 /** Settings of the OpenAI adapter as written in config. */
@@ -29,6 +43,6 @@ export const switchyardProvider: ProviderFactory<OpenAISettings> = {
       headers: settings.headers,
       organization: settings.organization,
       project: settings.project,
-      timeouts: settings.timeouts && { connectMs: settings.timeouts.connect_ms, headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
     }),
 };
