@@ -1,30 +1,41 @@
 /**
- * The parts of Anthropic's Messages API this adapter uses.
+ * The request shapes of Anthropic's Messages API this adapter sends (plain interfaces; answers are validated with the
+ * zod schemas in `anthropic-response-schemas.ts`).
  * @see https://docs.anthropic.com/en/api/messages
- * @see https://docs.anthropic.com/en/api/messages-streaming
  */
+
+/** A source of an image or document block: base64 bytes with their media type, a URL, or plain text. */
+export type AnthropicSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type: 'text/plain'; data: string };
 
 /** A content block of a request message. */
 export type AnthropicContentBlock =
   | { type: 'text'; text: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
+  | { type: 'image'; source: AnthropicSource }
+  | { type: 'document'; source: AnthropicSource; title?: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string | { type: 'text'; text: string }[]; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content?: string; is_error?: boolean };
 
-/** One message: Anthropic has only `user` and `assistant` roles. */
+/** One message: Anthropic has only the `user` and `assistant` roles, and they must alternate. */
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicContentBlock[];
 }
 
-/** A tool definition. */
+/** A client tool: `input_schema` is a JSON Schema whose root is an object. */
 export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
 }
 
-/** `tool_choice`. */
+/**
+ * `tool_choice`: `auto` (may call tools), `any` (must call one), `tool` (must call `name`), `none` (must not).
+ * `disable_parallel_tool_use: true` limits the answer to at most one (`auto`) or exactly one (`any`, `tool`) call.
+ * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use
+ */
 export type AnthropicToolChoice =
   | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
@@ -36,54 +47,18 @@ export interface AnthropicMessagesRequest {
   messages: AnthropicMessage[];
   /** Required by Anthropic: the most output tokens. */
   max_tokens: number;
+  /** The system prompt (OpenAI `system` and `developer` messages). */
   system?: string;
   stop_sequences?: string[];
+  /** 0..1. */
   temperature?: number;
+  /** 0..1. */
   top_p?: number;
+  /** Positive integer. */
   top_k?: number;
   stream?: boolean;
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
+  /** `user_id`: an opaque id of the end user (OpenAI `user`). */
   metadata?: { user_id?: string };
 }
-
-/** Token usage; `input_tokens` excludes cache reads and writes. */
-export interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
-
-/** A content block of a response. */
-export type AnthropicResponseBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: string; [key: string]: unknown };
-
-/** `POST /v1/messages` answer. */
-export interface AnthropicMessagesResponse {
-  id: string;
-  model: string;
-  type: 'message';
-  role: 'assistant';
-  content: AnthropicResponseBlock[];
-  stop_reason: string | null;
-  stop_sequence?: string | null;
-  usage: AnthropicUsage;
-}
-
-/** One event of a streamed answer. */
-export type AnthropicStreamEvent =
-  | { type: 'message_start'; message: AnthropicMessagesResponse }
-  | { type: 'content_block_start'; index: number; content_block: AnthropicResponseBlock }
-  | {
-      type: 'content_block_delta';
-      index: number;
-      delta: { type: 'text_delta'; text: string } | { type: 'input_json_delta'; partial_json: string } | { type: string; [key: string]: unknown };
-    }
-  | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason: string | null; stop_sequence?: string | null }; usage?: AnthropicUsage }
-  | { type: 'message_stop' }
-  | { type: 'ping' }
-  | { type: 'error'; error: { type: string; message: string } };

@@ -1,24 +1,44 @@
-import type { ChatCompletion } from '@switchyard/core';
-import type { AnthropicMessagesResponse } from './anthropic-types.js';
+import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason } from '@switchyard/core';
+import type { AnthropicMessagesResponse } from './anthropic-response-schemas.js';
+import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
 
+/** Options of {@link convertAnthropicResponse}. */
+export interface AnthropicResponseOptions {
+  /** The choice index of this answer (n > 1 runs one request per choice). Default 0. */
+  index?: number;
+  /** The request asked for JSON through the JSON response tool (see `convertToAnthropicTools`). Default false. */
+  jsonMode?: boolean;
+}
+
 /**
- * Anthropic message -> OpenAI `chat.completion` with one choice at `index`: text blocks joined into `content` (null
- * when there is none), `tool_use` blocks -> `tool_calls` (`arguments` as a JSON string), `stop_reason` ->
- * `finish_reason`, usage mapped. Other block types (thinking, server tools) are left out.
+ * Anthropic message -> OpenAI `chat.completion` with one choice:
+ * - `text` blocks joined into `message.content` (null when there is none);
+ * - `tool_use` blocks -> `message.tool_calls` (`{id, type:"function", function:{name, arguments}}`, `arguments` the
+ *   JSON string of `input`);
+ * - in JSON mode, the call of the JSON response tool becomes `message.content` (its input as JSON text), other text is
+ *   left out, and a `tool_use` stop with no other tool call finishes with `stop`;
+ * - `stop_reason` -> `finish_reason` ({@link mapAnthropicStopReason}); usage -> OpenAI usage ({@link mapAnthropicUsage});
+ * - other block types (thinking, server tools and their results) are left out.
+ * `created` is now (unix seconds); `id` and `model` are Anthropic's. Pure; never throws.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
-export function convertAnthropicResponse(response: AnthropicMessagesResponse, index = 0): ChatCompletion {
+export function convertAnthropicResponse(response: AnthropicMessagesResponse, options: AnthropicResponseOptions = {}): ChatCompletion {
   const text: string[] = [];
-  const toolCalls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
+  let json: string | undefined;
+  const toolCalls: ChatCompletionMessageToolCall[] = [];
   for (const block of response.content) {
-    if (block.type === 'text') text.push((block as { text: string }).text);
+    if (block.type === 'text' && !options.jsonMode) text.push(block.text ?? '');
     else if (block.type === 'tool_use') {
-      const use = block as { id: string; name: string; input: unknown };
-      toolCalls.push({ id: use.id, type: 'function', function: { name: use.name, arguments: JSON.stringify(use.input ?? {}) } });
+      const args = JSON.stringify(block.input ?? {});
+      if (options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) json ??= args;
+      else toolCalls.push({ id: block.id!, type: 'function', function: { name: block.name!, arguments: args } });
     }
   }
+  let finishReason: FinishReason = mapAnthropicStopReason(response.stop_reason);
+  if (finishReason === 'tool_calls' && toolCalls.length === 0) finishReason = 'stop';
+  const content = json ?? (text.length > 0 ? text.join('') : null);
   return {
     id: response.id,
     object: 'chat.completion',
@@ -26,9 +46,9 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, in
     model: response.model,
     choices: [
       {
-        index,
-        message: { role: 'assistant', content: text.length > 0 ? text.join('') : null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
-        finish_reason: mapAnthropicStopReason(response.stop_reason),
+        index: options.index ?? 0,
+        message: { role: 'assistant', content, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        finish_reason: finishReason,
         logprobs: null,
       },
     ],

@@ -1,89 +1,119 @@
-import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
-import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-types.js';
+import { type ChatCompletionChunk, type FinishReason, GatewayError, mapTransportError, type ServerSentEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import type { AnthropicUsage } from './anthropic-response-schemas.js';
+import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStreamError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
-import { mapAnthropicUsage } from './map-anthropic-usage.js';
+import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
+import { parseAnthropicStreamEvent } from './parse-anthropic-stream-event.js';
 
 /** Options of {@link convertAnthropicStream}. */
 export interface AnthropicStreamOptions {
+  /** The provider's name from config, for error messages. */
   provider: string;
+  /** The call's abort signal: an abort while reading is rethrown as its reason. */
   signal: AbortSignal;
-  /** The choice index the chunks carry (n > 1 runs one stream per choice). */
+  /** The choice index the chunks carry (n > 1 runs one stream per choice). Default 0. */
   choiceIndex?: number;
-  /** Overrides the chunk id (so merged streams share one). */
+  /** Overrides the chunk id (so that merged streams share one). Default: Anthropic's message id. */
   id?: string;
+  /** The request asked for JSON through the JSON response tool: its arguments stream as content, text is left out. */
+  jsonMode?: boolean;
+  /** Secrets (the API key) redacted from error messages. */
+  secrets?: readonly (string | undefined)[];
 }
 
 async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: AnthropicStreamOptions): AsyncGenerator<ChatCompletionChunk> {
   const index = options.choiceIndex ?? 0;
-  let id = options.id ?? 'msg';
-  let model = '';
   const created = Math.floor(Date.now() / 1000);
+  let messageId: string | undefined;
+  let model = '';
   let usage: AnthropicUsage = {};
+  let finishSent = false;
+  /** Anthropic block index -> OpenAI tool call index (OpenAI counts tool calls, Anthropic counts every block). */
   const toolIndexByBlock = new Map<number, number>();
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk => ({
-    id,
+  const jsonBlocks = new Set<number>();
+  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null = null): ChatCompletionChunk => ({
+    id: options.id ?? messageId ?? '',
     object: 'chat.completion.chunk',
     created,
     model,
-    choices: [{ index, delta, finish_reason: finish as ChatCompletionChunk['choices'][number]['finish_reason'] }],
+    choices: [{ index, delta, finish_reason: finishReason, logprobs: null }],
   });
+  const finishReason = (stopReason: string | null | undefined): FinishReason => {
+    const mapped = mapAnthropicStopReason(stopReason);
+    // In JSON mode a call of the JSON tool alone is the answer, not a tool call.
+    return mapped === 'tool_calls' && toolIndexByBlock.size === 0 ? 'stop' : mapped;
+  };
+
   for await (const sse of events) {
-    let event: AnthropicStreamEvent;
-    try {
-      event = JSON.parse(sse.data) as AnthropicStreamEvent;
-    } catch (error) {
-      throw upstreamInvalidResponseError(options.provider, 'a stream event is not valid JSON.', error);
+    const event = parseAnthropicStreamEvent(sse.data, options.provider);
+    if (!event || event.type === 'ping' || event.type === 'content_block_stop') continue;
+    if (event.type === 'error') throw mapAnthropicStreamError(options.provider, event.error, options.secrets);
+    if (event.type === 'message_start') {
+      if (messageId === event.message.id) continue; // a repeated message_start of the open message
+      if (messageId !== undefined) throw upstreamInvalidResponseError(options.provider, 'a second message started before the first one ended.');
+      messageId = event.message.id;
+      model = event.message.model;
+      usage = mergeAnthropicUsage({}, event.message.usage);
+      yield chunk({ role: 'assistant', content: '' });
+      continue;
     }
+    if (messageId === undefined) throw upstreamInvalidResponseError(options.provider, `a '${event.type}' event came before message_start.`);
     switch (event.type) {
-      case 'message_start':
-        id = options.id ?? event.message.id;
-        model = event.message.model;
-        usage = { ...event.message.usage };
-        yield chunk({ role: 'assistant', content: '' });
-        break;
-      case 'content_block_start':
-        if (event.content_block.type === 'tool_use') {
-          const block = event.content_block as { id: string; name: string };
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) jsonBlocks.add(event.index);
+        else if (block.type === 'tool_use') {
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
-          yield chunk({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] });
-        } else if (event.content_block.type === 'text' && (event.content_block as { text?: string }).text) {
-          yield chunk({ content: (event.content_block as { text: string }).text });
-        }
+          yield chunk({ tool_calls: [{ index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } }] });
+        } else if (block.type === 'text' && block.text && !options.jsonMode) yield chunk({ content: block.text });
         break;
-      case 'content_block_delta':
-        if (event.delta.type === 'text_delta') yield chunk({ content: (event.delta as { text: string }).text });
-        else if (event.delta.type === 'input_json_delta') {
+      }
+      case 'content_block_delta': {
+        const { delta } = event;
+        if (delta.type === 'text_delta' && delta.text && !options.jsonMode) yield chunk({ content: delta.text });
+        else if (delta.type === 'input_json_delta' && delta.partial_json) {
+          if (jsonBlocks.has(event.index)) yield chunk({ content: delta.partial_json });
           const toolIndex = toolIndexByBlock.get(event.index);
-          const partial = (event.delta as { partial_json: string }).partial_json;
-          if (toolIndex !== undefined && partial) yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: partial } }] });
+          if (toolIndex !== undefined) yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
         }
-        break;
+        break; // thinking, signature and citation deltas have no OpenAI field
+      }
       case 'message_delta':
-        usage = { ...usage, ...event.usage };
-        yield chunk({}, mapAnthropicStopReason(event.delta.stop_reason));
+        usage = mergeAnthropicUsage(usage, event.usage);
+        if (event.delta.stop_reason != null && !finishSent) {
+          finishSent = true;
+          yield chunk({}, finishReason(event.delta.stop_reason));
+        }
         break;
       case 'message_stop':
-        yield { id, object: 'chat.completion.chunk', created, model, choices: [], usage: mapAnthropicUsage(usage) };
+        if (!finishSent) yield chunk({}, finishReason(null));
+        yield { id: options.id ?? messageId, object: 'chat.completion.chunk', created, model, choices: [], usage: mapAnthropicUsage(usage) };
         return;
-      case 'error':
-        throw mapAnthropicStreamError(options.provider, event.error);
-      default:
-        break; // ping, content_block_stop, thinking deltas: nothing to send
     }
   }
   throw upstreamInvalidResponseError(options.provider, 'the stream ended before message_stop.');
 }
 
 /**
- * Anthropic stream events -> OpenAI `chat.completion.chunk`s, as they arrive: `message_start` -> the role chunk;
- * text deltas -> content; a `tool_use` block -> a `tool_calls` entry (OpenAI's index counts tool calls, Anthropic's
- * counts all blocks, so it is remapped) and its `input_json_delta` fragments -> `arguments` pieces; `message_delta`
- * -> the finish reason; `message_stop` -> a usage-only chunk (`choices: []`) and the end. `ping` is ignored. An
- * `error` event throws its GatewayError (the gateway then sends one error event); a stream that ends before
- * `message_stop`, or breaks, throws 502/504.
- * @see https://docs.anthropic.com/en/api/messages-streaming
+ * Anthropic stream events -> OpenAI `chat.completion.chunk`s, one by one as they arrive:
+ * - `message_start` -> the first chunk (`delta: {role:"assistant", content:""}`; `id`/`model` Anthropic's); a repeated
+ *   `message_start` of the same message is ignored, one of another message while the first is open throws 502;
+ * - `content_block_start` of a `tool_use` block -> `delta.tool_calls[{index, id, type, function:{name, arguments:""}}]`
+ *   (OpenAI's `index` counts tool calls, Anthropic's counts all blocks, so it is remapped); `text_delta` -> `content`;
+ *   `input_json_delta` -> `tool_calls[{index, function:{arguments: <fragment>}}]`;
+ * - in JSON mode the JSON tool's fragments stream as `content` and text blocks are left out;
+ * - `message_delta` -> a chunk with the `finish_reason` ({@link mapAnthropicStopReason}; `tool_use` with only the JSON
+ *   tool -> `stop`), its cumulative usage kept;
+ * - `message_stop` -> a last usage-only chunk `{choices: [], usage}` (always: the gateway strips it when the client did
+ *   not ask for `stream_options.include_usage`); then the end (the gateway sends `[DONE]`);
+ * - `ping`, `content_block_stop`, thinking/signature deltas, server tool blocks and unknown events are skipped;
+ * - an `error` event throws its GatewayError ({@link mapAnthropicStreamError}: `overloaded_error` -> 503...), which the
+ *   gateway sends as one OpenAI-shaped error event before ending the stream.
+ * Throws 502 `upstream_invalid_response` for malformed events or a stream that ends before `message_stop`, 502/504
+ * when the connection breaks or stalls, and the abort reason when `options.signal` aborts.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export async function* convertAnthropicStream(events: AsyncIterable<ServerSentEvent>, options: AnthropicStreamOptions): AsyncGenerator<ChatCompletionChunk> {
   try {

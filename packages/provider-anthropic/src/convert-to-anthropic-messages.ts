@@ -1,9 +1,12 @@
 import { type ChatCompletionMessage, invalidRequestError } from '@switchyard/core';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
+import { convertFilePart } from './convert-file-part.js';
 import { convertImagePart } from './convert-image-part.js';
 
-type Part = { type: string; text?: string; image_url?: { url: string }; refusal?: string };
+type Part = { type: string; text?: string; image_url?: { url: string }; file?: Record<string, unknown> };
+type Message = ChatCompletionMessage & { content?: unknown; tool_calls?: { id: string; function: { name: string; arguments?: string } }[]; tool_call_id?: string };
 
+/** The text of a string or of the text parts of a content array (other parts are not text). */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -16,34 +19,46 @@ function userBlocks(content: unknown, param: string): AnthropicContentBlock[] {
   return (content as Part[]).map((part, i): AnthropicContentBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text ?? '' };
     if (part.type === 'image_url' && part.image_url) return convertImagePart(part.image_url.url, `${param}[${i}].image_url.url`);
-    throw invalidRequestError(`Content parts of type '${part.type}' are not supported by Anthropic models.`, `${param}[${i}]`, 'unsupported_content');
+    if (part.type === 'file' && part.file) return convertFilePart(part.file, `${param}[${i}].file`);
+    throw invalidRequestError(`Invalid '${param}[${i}]': content parts of type '${part.type}' are not supported by Anthropic models.`, `${param}[${i}]`, 'unsupported_content');
   });
 }
 
-function parseArguments(text: string | undefined, param: string): unknown {
+function parseArguments(text: string | undefined, param: string): Record<string, unknown> {
   if (text === undefined || text.trim() === '') return {};
+  let input: unknown;
   try {
-    return JSON.parse(text);
+    input = JSON.parse(text);
   } catch {
-    throw invalidRequestError('Tool call arguments must be a JSON string.', param, 'invalid_tool_arguments');
+    throw invalidRequestError(`Invalid '${param}': tool call arguments must be a JSON string.`, param, 'invalid_tool_arguments');
   }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalidRequestError(`Invalid '${param}': Anthropic models need tool call arguments that are a JSON object.`, param, 'invalid_tool_arguments');
+  }
+  return input as Record<string, unknown>;
 }
 
 /**
  * OpenAI messages -> Anthropic `system` + `messages`:
- * - `system` and `developer` messages (anywhere) are joined, in order, into the top-level `system` text;
- * - user content (text and `image_url` parts) becomes text and image blocks;
- * - assistant text becomes a text block and its `tool_calls` `tool_use` blocks (`arguments` parsed from JSON);
- * - `tool` messages become `tool_result` blocks in a user turn;
- * - consecutive turns of the same role are merged into one, as Anthropic requires, and empty text blocks dropped.
- * Throws 400 naming the field for unsupported parts, bad tool arguments or `function` messages.
+ * - `system` and `developer` messages (wherever they are) are joined, in order and separated by a blank line, into
+ *   the top-level `system` text;
+ * - user content: text parts -> text blocks, `image_url` parts -> image blocks ({@link convertImagePart}), `file`
+ *   parts -> document blocks ({@link convertFilePart});
+ * - assistant text -> a text block, its `tool_calls` -> `tool_use` blocks (`{id, name, input}`, `arguments` parsed
+ *   from its JSON string);
+ * - `tool` messages -> `{type:"tool_result", tool_use_id, content}` blocks in a user turn;
+ * - consecutive turns of the same role (several tool results, a tool result then a user message...) are merged into
+ *   one, as Anthropic needs alternating roles; text blocks without a non-whitespace character are dropped (Anthropic
+ *   refuses them) and a turn left empty disappears.
+ * Throws 400 naming the field: unsupported parts (`input_audio`...), tool arguments that are not a JSON object,
+ * `function` messages, or no user or assistant content at all (`messages`).
  * @see https://docs.anthropic.com/en/api/messages#body-messages
  */
 export function convertToAnthropicMessages(messages: readonly ChatCompletionMessage[]): { system?: string; messages: AnthropicMessage[] } {
   const system: string[] = [];
   const out: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], blocks: AnthropicContentBlock[]) => {
-    const content = blocks.filter((b) => b.type !== 'text' || b.text !== '');
+    const content = blocks.filter((b) => b.type !== 'text' || b.text.trim() !== '');
     if (content.length === 0) return;
     const last = out.at(-1);
     if (last?.role === role) last.content.push(...content);
@@ -51,12 +66,12 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
   };
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;
-    const m = message as ChatCompletionMessage & { content?: unknown; tool_calls?: { id: string; function: { name: string; arguments?: string } }[]; tool_call_id?: string };
+    const m = message as Message;
     switch (m.role) {
       case 'system':
       case 'developer': {
         const text = textOf(m.content);
-        if (text) system.push(text);
+        if (text.trim() !== '') system.push(text);
         break;
       }
       case 'user':
@@ -70,12 +85,17 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
         push('assistant', blocks);
         break;
       }
-      case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, content: textOf(m.content) }]);
+      case 'tool': {
+        const text = textOf(m.content);
+        push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, ...(text !== '' ? { content: text } : {}) }]);
         break;
+      }
       default:
-        throw invalidRequestError(`Messages with role '${m.role}' are not supported by Anthropic models; use 'tool'.`, `${param}.role`);
+        throw invalidRequestError(`Invalid '${param}.role': messages with role '${m.role}' are not supported by Anthropic models; use 'tool'.`, `${param}.role`, 'unsupported_parameter');
     }
   });
+  if (out.length === 0) {
+    throw invalidRequestError("Invalid 'messages': Anthropic models need at least one user or assistant message with content.", 'messages', 'invalid_value');
+  }
   return { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages: out };
 }

@@ -1,65 +1,48 @@
-import { type ChatCompletionRequest, invalidRequestError } from '@switchyard/core';
-import type { AnthropicMessagesRequest, AnthropicTool, AnthropicToolChoice } from './anthropic-types.js';
+import type { ChatCompletionRequest, GatewayWarning } from '@switchyard/core';
+import type { AnthropicMessagesRequest } from './anthropic-types.js';
 import { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
+import { type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';
 
-/** Where `max_tokens` comes from when the request has none. */
-export interface MaxTokensDefaults {
-  /** Per upstream model id, tokens. */
-  byModel?: Record<string, number>;
-  /** Fallback for every model, tokens. Default {@link DEFAULT_MAX_TOKENS}. */
-  fallback?: number;
-}
-
-/** `max_tokens` sent when neither the request nor the config gives one: 4,096 tokens (every Claude model allows it). */
-export const DEFAULT_MAX_TOKENS = 4096;
-
-function convertToolChoice(request: ChatCompletionRequest): AnthropicToolChoice | undefined {
-  const choice = request.tool_choice as string | { type: 'function'; function: { name: string } } | undefined;
-  const disable = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
-  if (choice === undefined) return request.parallel_tool_calls === false && request.tools?.length ? { type: 'auto', ...disable } : undefined;
-  if (choice === 'none') return { type: 'none' };
-  if (choice === 'auto') return { type: 'auto', ...disable };
-  if (choice === 'required') return { type: 'any', ...disable };
-  if (typeof choice === 'object' && choice.function?.name) return { type: 'tool', name: choice.function.name, ...disable };
-  throw invalidRequestError('Unsupported tool_choice.', 'tool_choice');
+/** A translated request: the Messages API body plus what the answer's translation needs to know. */
+export interface PreparedAnthropicRequest {
+  /** The `POST /v1/messages` body for one choice (`n` is run as several requests). */
+  body: AnthropicMessagesRequest;
+  /** True when the answer comes through the JSON response tool and must become `message.content`. */
+  jsonMode: boolean;
+  /** Dropped parameters, for `context.warn` (see {@link checkUnsupportedParameters}). */
+  warnings: GatewayWarning[];
 }
 
 /**
- * OpenAI chat request -> Anthropic Messages request (one choice; `n` is handled by running several). `max_tokens`
- * (or `max_completion_tokens`) is always sent: the request's, else the per-model default, else the fallback.
- * `stop` -> `stop_sequences`, `user` -> `metadata.user_id`, `tools` -> `{name, description, input_schema}`,
- * `tool_choice` auto/none/required/named -> auto/none/any/tool, `parallel_tool_calls: false` ->
- * `disable_parallel_tool_use`. Throws 400 per {@link checkUnsupportedParameters} and for bad messages.
+ * OpenAI chat request -> Anthropic Messages request:
+ * - parameters Anthropic cannot honour: rejected or dropped with a warning, per {@link checkUnsupportedParameters};
+ * - `messages` -> `system` + alternating `messages` ({@link convertToAnthropicMessages});
+ * - `max_tokens` always sent ({@link resolveMaxTokens}: the request's, else the model's configured default, else 4,096);
+ * - `stop` (a string or up to 4) -> `stop_sequences`; `temperature` (0..1) and `top_p` as they are; `top_k` (an
+ *   extension some clients send) as it is; `user` -> `metadata.user_id`; `stream: true` -> `stream: true`
+ *   (`stream_options` is OpenAI's only: Anthropic streams always report usage);
+ * - `tools`, `tool_choice`, `parallel_tool_calls` and JSON `response_format` -> `tools` + `tool_choice`
+ *   ({@link convertToAnthropicTools}).
+ * Pure; throws 400 GatewayErrors naming the offending field.
  * @see https://docs.anthropic.com/en/api/messages
  */
-export function convertToAnthropicRequest(request: ChatCompletionRequest, defaults: MaxTokensDefaults = {}): AnthropicMessagesRequest {
-  checkUnsupportedParameters(request);
+export function convertToAnthropicRequest(request: ChatCompletionRequest, defaults: MaxTokensDefaults = {}): PreparedAnthropicRequest {
+  const warnings = checkUnsupportedParameters(request);
   const { system, messages } = convertToAnthropicMessages(request.messages);
-  const body: AnthropicMessagesRequest = {
-    model: request.model,
-    messages,
-    max_tokens: request.max_completion_tokens ?? request.max_tokens ?? defaults.byModel?.[request.model] ?? defaults.fallback ?? DEFAULT_MAX_TOKENS,
-  };
+  const { tools, tool_choice, jsonMode } = convertToAnthropicTools(request);
+  const body: AnthropicMessagesRequest = { model: request.model, messages, max_tokens: resolveMaxTokens(request, defaults) };
   if (system) body.system = system;
   const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
   if (stop?.length) body.stop_sequences = stop;
   if (request.temperature != null) body.temperature = request.temperature;
   if (request.top_p != null) body.top_p = request.top_p;
-  const topK = (request as { top_k?: number }).top_k;
-  if (typeof topK === 'number') body.top_k = topK;
+  const topK = (request as { top_k?: number | null }).top_k;
+  if (topK != null) body.top_k = topK;
   if (request.stream) body.stream = true;
   if (request.user) body.metadata = { user_id: request.user };
-  if (request.tools?.length) {
-    body.tools = request.tools.map(
-      (tool): AnthropicTool => ({
-        name: tool.function.name,
-        ...(tool.function.description ? { description: tool.function.description } : {}),
-        input_schema: (tool.function.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
-      }),
-    );
-  }
-  const toolChoice = convertToolChoice(request);
-  if (toolChoice && body.tools) body.tool_choice = toolChoice;
-  return body;
+  if (tools) body.tools = tools;
+  if (tool_choice) body.tool_choice = tool_choice;
+  return { body, jsonMode, warnings };
 }

@@ -3,78 +3,104 @@ import {
   type AdapterCallContext,
   type ChatCompletion,
   type ChatCompletionChunk,
-  type ChatCompletionRequest,
   type ProviderAdapter,
-  type UpstreamTimeouts,
   parseSSEStream,
-  readUpstreamJson,
   sendUpstreamRequest,
+  type UpstreamTimeouts,
 } from '@switchyard/core';
-import type { AnthropicMessagesResponse } from './anthropic-types.js';
 import { convertAnthropicResponse } from './convert-anthropic-response.js';
 import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
+import { listAnthropicModels } from './list-anthropic-models.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
-import { mergeChoices, mergeChoiceStreams } from './merge-choices.js';
+import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
+import { readAnthropicMessage } from './read-anthropic-message.js';
 
 /** Options of {@link createAnthropic}. */
 export interface AnthropicOptions {
-  /** Anthropic API key, sent as `x-api-key`. */
+  /** Anthropic API key, sent as `x-api-key` (never in a URL, redacted from error messages). */
   apiKey: string;
-  /** Default `https://api.anthropic.com` (the adapter appends `/v1/...`). */
+  /** API origin, default `https://api.anthropic.com` (a trailing `/v1` is accepted); the adapter appends `/v1/...`. */
   baseURL?: string;
   /** `anthropic-version` header. Default `2023-06-01`. */
   version?: string;
-  /** `max_tokens` when a request has none, tokens: per upstream model id, then for all. Default 4,096. */
-  maxTokens?: { byModel?: Record<string, number>; fallback?: number };
-  /** Extra headers on every request (e.g. `anthropic-beta`). */
+  /** `max_tokens` (tokens) when a request gives none and `maxTokensByModel` has no entry. Default 4,096. */
+  defaultMaxTokens?: number;
+  /** `max_tokens` (tokens) per upstream model id when a request gives none; an exact id, else the longest prefix. */
+  maxTokensByModel?: Record<string, number>;
+  /** Extra headers on every request, e.g. `{ "anthropic-beta": "..." }`. */
   headers?: Record<string, string>;
-  timeouts?: UpstreamTimeouts;
+  /**
+   * Per-call upstream limits, ms: `headersMs` (request sent to response headers) and `bodyIdleMs` (longest gap between
+   * two body chunks); over either: 504. Default: the shared pool's (600,000 and 300,000 ms).
+   */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
 }
 
 /**
- * An adapter serving OpenAI-format chat completions from Anthropic's Messages API, plus Anthropic's model list.
- * `n` > 1 runs n requests concurrently and returns n choices with summed usage (streamed: interleaved chunks carrying
- * their choice index). Embeddings, audio and images are absent: the gateway answers 400 `unsupported_operation`.
+ * An adapter serving OpenAI-format chat completions from Anthropic's Messages API, plus Anthropic's model list:
+ * - `chatCompletions` -> `POST <baseURL>/v1/messages` with `x-api-key` and `anthropic-version`; the request is
+ *   translated by {@link convertToAnthropicRequest} (dropped parameters are reported with `context.warn`), the answer
+ *   by {@link convertAnthropicResponse}, a stream chunk by chunk by {@link convertAnthropicStream};
+ * - `n` > 1: Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
+ *   usage (streamed: the chunks interleave as they arrive, each carrying its choice index, one id, one usage chunk at
+ *   the end); when one fails, the others are aborted and its error is thrown;
+ * - `listModels` -> `GET <baseURL>/v1/models` ({@link listAnthropicModels});
+ * - embeddings, audio and images are absent: Anthropic has none, and the gateway answers 400 `unsupported_operation`.
+ * Throws GatewayError: 400 for requests Anthropic cannot serve (naming the field); the upstream's errors per
+ * {@link mapAnthropicError} (529 -> 503, `retry-after` kept, the key redacted); 502 when the upstream is unreachable,
+ * resets or answers something that is not a message; 504 on timeouts; the abort reason when `context.signal` aborts
+ * (the upstream request is closed at once).
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
   const secrets = [options.apiKey];
   const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': options.version ?? '2023-06-01' };
-  const send = (path: string, context: AdapterCallContext, body?: string) =>
+  const send = (path: string, provider: string, signal: AbortSignal, body?: string) =>
     sendUpstreamRequest({
-      provider: context.provider,
+      provider,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       body,
-      signal: context.signal,
+      signal,
       timeouts: options.timeouts,
-      mapError: (status, text, responseHeaders) => mapAnthropicError(context.provider, status, text, responseHeaders, secrets),
+      mapError: (status, text, responseHeaders) => mapAnthropicError(provider, status, text, responseHeaders, secrets),
     });
-
-  const one = async (request: ChatCompletionRequest, context: AdapterCallContext, choiceIndex: number, id?: string) => {
-    const body = convertToAnthropicRequest(request, options.maxTokens);
-    const response = await send('/messages', context, JSON.stringify(body));
-    if (request.stream) return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal: context.signal, choiceIndex, id });
-    return convertAnthropicResponse(await readUpstreamJson<AnthropicMessagesResponse>(context.provider, response, context.signal), choiceIndex);
-  };
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'anthropic',
     async chatCompletions(request, context) {
+      const { body, jsonMode, warnings } = convertToAnthropicRequest(request, options);
+      for (const warning of warnings) context.warn(warning);
+      const json = JSON.stringify(body);
       const n = request.n ?? 1;
-      if (n === 1) return one(request, context, 0);
-      const id = `msg_switchyard_${context.requestId}`;
-      const results = await Promise.all(Array.from({ length: n }, (_, i) => one(request, context, i, id)));
-      return request.stream ? mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[]) : mergeChoices(results as ChatCompletion[]);
+      const one = async (choiceIndex: number, signal: AbortSignal, id?: string) => {
+        const response = await send('/messages', context.provider, signal, json);
+        if (body.stream) {
+          return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, secrets });
+        }
+        return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, signal), { index: choiceIndex, jsonMode });
+      };
+      if (n === 1) return one(0, context.signal);
+
+      const siblings = new AbortController();
+      const signal = AbortSignal.any([context.signal, siblings.signal]);
+      const id = `chatcmpl-${context.requestId}`;
+      let results: (ChatCompletion | AsyncIterable<ChatCompletionChunk>)[];
+      try {
+        results = await Promise.all(Array.from({ length: n }, (_, i) => one(i, signal, id)));
+      } catch (error) {
+        siblings.abort(error);
+        throw error;
+      }
+      if (!body.stream) return mergeChoices(results as ChatCompletion[]);
+      return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
     },
-    async listModels(context) {
-      const response = await send('/models?limit=1000', context);
-      const list = await readUpstreamJson<{ data?: { id: string; created_at?: string }[] }>(context.provider, response, context.signal);
-      return (list.data ?? []).map((m) => ({ id: m.id, created: m.created_at ? Math.floor(Date.parse(m.created_at) / 1000) : undefined }));
+    listModels(context: AdapterCallContext) {
+      return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal), context.signal);
     },
   };
 }

@@ -2,8 +2,12 @@
 export type MappedFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 /**
- * Anthropic `stop_reason` -> OpenAI `finish_reason`: end_turn, stop_sequence, pause_turn -> `stop`; max_tokens and
- * model_context_window_exceeded -> `length`; tool_use -> `tool_calls`; refusal -> `content_filter`; unknown -> `stop`.
+ * Anthropic `stop_reason` -> OpenAI `finish_reason`:
+ * - `end_turn`, `stop_sequence`, `pause_turn` (a server tool paused a long turn) -> `stop`;
+ * - `max_tokens`, `model_context_window_exceeded` -> `length`;
+ * - `tool_use` -> `tool_calls`;
+ * - `refusal` (streaming classifiers stopped the answer) -> `content_filter`;
+ * - null, missing or a reason added later -> `stop`.
  * @see https://docs.anthropic.com/en/api/handling-stop-reasons
  */
 export function mapAnthropicStopReason(reason: string | null | undefined): MappedFinishReason {

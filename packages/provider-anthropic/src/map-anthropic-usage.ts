@@ -1,15 +1,30 @@
 import type { CompletionUsage } from '@switchyard/core';
-import type { AnthropicUsage } from './anthropic-types.js';
+import type { AnthropicUsage } from './anthropic-response-schemas.js';
 
 /**
- * Anthropic usage -> OpenAI usage, in tokens: `prompt_tokens` = input + cache creation + cache read tokens (Anthropic's
- * `input_tokens` excludes the cache), `prompt_tokens_details.cached_tokens` = cache reads, `completion_tokens` =
- * output tokens, total = the sum.
+ * Anthropic usage -> OpenAI usage, in tokens: `prompt_tokens` = `input_tokens` + `cache_creation_input_tokens` +
+ * `cache_read_input_tokens` (Anthropic's `input_tokens` excludes the cache), `prompt_tokens_details.cached_tokens` =
+ * the cache reads, `completion_tokens` = `output_tokens`, `total_tokens` = prompt + completion. Missing or null
+ * counts are 0. Never throws.
  * @see https://docs.anthropic.com/en/api/messages#response-usage
  */
-export function mapAnthropicUsage(usage: AnthropicUsage): CompletionUsage {
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const prompt = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + cacheRead;
-  const completion = usage.output_tokens ?? 0;
+export function mapAnthropicUsage(usage: AnthropicUsage | null | undefined): CompletionUsage {
+  const cacheRead = usage?.cache_read_input_tokens ?? 0;
+  const prompt = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cacheRead;
+  const completion = usage?.output_tokens ?? 0;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cacheRead } };
+}
+
+/**
+ * Merges a later usage report into an earlier one (stream: `message_delta` over `message_start`): every count the later
+ * report gives (not null) replaces the earlier one, since Anthropic's stream counts are cumulative. Returns a new
+ * object.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
+ */
+export function mergeAnthropicUsage(earlier: AnthropicUsage, later: AnthropicUsage | null | undefined): AnthropicUsage {
+  const merged: AnthropicUsage = { ...earlier };
+  for (const [key, value] of Object.entries(later ?? {})) {
+    if (typeof value === 'number') (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
 }

@@ -1,7 +1,7 @@
 import { type ChatCompletion, type ChatCompletionChunk, type CompletionUsage, normalizeUsage } from '@switchyard/core';
 import { mergeAsyncIterables } from './merge-async-iterables.js';
 
-function addUsage(total: CompletionUsage, usage: CompletionUsage | undefined): void {
+function addUsage(total: CompletionUsage, usage: CompletionUsage | null | undefined): void {
   if (!usage) return;
   total.prompt_tokens += usage.prompt_tokens;
   total.completion_tokens += usage.completion_tokens;
@@ -10,7 +10,10 @@ function addUsage(total: CompletionUsage, usage: CompletionUsage | undefined): v
   normalizeUsage(total);
 }
 
-/** Joins n single-choice completions (choice i at index i) into one completion with summed usage (tokens). */
+/**
+ * Joins n single-choice completions (choice i at index i) into one completion: the first one's `id`, `created` and
+ * `model`, every choice, and usage summed over all (tokens; `total_tokens` the sum of prompt and completion).
+ */
 export function mergeChoices(completions: readonly ChatCompletion[]): ChatCompletion {
   const usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   for (const c of completions) addUsage(usage, c.usage);
@@ -18,13 +21,14 @@ export function mergeChoices(completions: readonly ChatCompletion[]): ChatComple
 }
 
 /**
- * Interleaves n single-choice chunk streams (chunks already carry their choice index and one shared id), holding
- * back their usage-only chunks and sending one usage chunk with the sums at the end.
+ * Interleaves n single-choice chunk streams (their chunks already carry their choice index and one shared id) as the
+ * chunks arrive, holding back their usage-only chunks (`choices: []`) and sending one usage chunk with the sums
+ * (tokens) at the end. `onClose` runs when a stream fails or the consumer stops early (see {@link mergeAsyncIterables}).
  */
-export async function* mergeChoiceStreams(streams: readonly AsyncIterable<ChatCompletionChunk>[]): AsyncGenerator<ChatCompletionChunk> {
+export async function* mergeChoiceStreams(streams: readonly AsyncIterable<ChatCompletionChunk>[], onClose?: () => void): AsyncGenerator<ChatCompletionChunk> {
   const usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let last: ChatCompletionChunk | undefined;
-  for await (const chunk of mergeAsyncIterables(streams)) {
+  for await (const chunk of mergeAsyncIterables(streams, onClose)) {
     if (chunk.usage && chunk.choices.length === 0) {
       addUsage(usage, chunk.usage);
       last = chunk;
