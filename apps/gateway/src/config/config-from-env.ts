@@ -6,7 +6,8 @@ import { formatZodIssues } from './format-zod-issues.js';
 
 /**
  * The config used when no file is given: gateway keys from `SWITCHYARD_API_KEY` (comma-separated), one provider per
- * built-in adapter whose API key variable is set (e.g. `OPENAI_API_KEY`; `<NAME>_BASE_URL` overrides its base URL),
+ * built-in adapter whose API key variable is set (e.g. `OPENAI_API_KEY`; `<NAME>_BASE_URL` overrides its base URL) or
+ * whose `settingsFromEnv` finds its variables (the clouds: e.g. `AZURE_OPENAI_API_KEY` + `AZURE_OPENAI_ENDPOINT`),
  * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener, `SWITCHYARD_MASTER_KEY` to enable the admin API and virtual
  * keys (stored in `./switchyard.db`). Clients address models as `<provider>/<upstream id>`.
  * Throws ConfigError when no gateway key or no provider key is set.
@@ -23,13 +24,18 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
     } catch {
       continue; // That adapter package is not installed.
     }
+    if (factory.settingsFromEnv) {
+      const settings = factory.settingsFromEnv(env);
+      if (settings) providers[name] = { ...settings, adapter: name };
+      continue;
+    }
     const variable = factory.apiKeyEnv?.find((v) => env[v]);
     if (!variable) continue;
     const baseURL = env[`${name.toUpperCase()}_BASE_URL`];
     providers[name] = { adapter: name, api_key: env[variable], ...(baseURL ? { base_url: baseURL } : {}) };
   }
   if (Object.keys(providers).length === 0) {
-    throw new ConfigError('No config file given and no provider key is set: set e.g. OPENAI_API_KEY, or pass --config FILE.');
+    throw new ConfigError('No config file given and no provider key is set: set e.g. OPENAI_API_KEY (or the variables of a cloud), or pass --config FILE.');
   }
   const port = env.SWITCHYARD_PORT ? Number(env.SWITCHYARD_PORT) : undefined;
   const result = gatewayConfigSchema.safeParse({

@@ -6,4 +6,5 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, string>> = {
   openai: '@switchyard/provider-openai',
   anthropic: '@switchyard/provider-anthropic',
   google: '@switchyard/provider-google',
+  azure: '@switchyard/provider-azure',
 };

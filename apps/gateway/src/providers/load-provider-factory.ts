@@ -28,7 +28,7 @@ function isFactory(value: unknown): value is ProviderFactory {
 }
 
 /**
- * Loads the {@link ProviderFactory} for an `adapter:` value: a built-in name (`openai`, `anthropic`, `google`) or an
+ * Loads the {@link ProviderFactory} for an `adapter:` value: a built-in name (`openai`, `anthropic`, `google`, `azure`, `bedrock`, `vertex`) or an
  * npm package name resolved from `cwd` (the gateway's working directory), whose module exports `switchyardProvider`
  * (or a default export that is, or holds, one). Throws ConfigError naming the package when it is not installed,
  * exports no factory, or implements another adapter spec version than {@link ADAPTER_SPEC_VERSION}.

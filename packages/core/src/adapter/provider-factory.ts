@@ -16,6 +16,12 @@ export interface ProviderFactory<Settings = unknown> {
   readonly settingsSchema: z.ZodType<Settings>;
   /** Environment variables holding an API key; when one is set and no config file is given, the provider is enabled. */
   readonly apiKeyEnv?: readonly string[];
+  /**
+   * For providers configured by more than one variable (a cloud's endpoint, region or credentials file): builds the
+   * settings block from the environment when no config file is given, or returns undefined when the variables it
+   * needs are not all set. Used instead of `apiKeyEnv` when present; the result is validated with `settingsSchema`.
+   */
+  readonly settingsFromEnv?: (env: Readonly<Record<string, string | undefined>>) => Record<string, unknown> | undefined;
   /** Builds the adapter from validated settings. */
   create(settings: Settings): ProviderAdapter;
 }

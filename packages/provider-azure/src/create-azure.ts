@@ -1,0 +1,123 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ChatCompletion,
+  type EmbeddingResponse,
+  type ImagesResponse,
+  type ProviderAdapter,
+  type UpstreamFormData,
+  type UpstreamTimeouts,
+  readUpstreamJson,
+  sendUpstreamRequest,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
+import { buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readUpstreamText } from '@switchyard/provider-openai';
+import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
+import { mapAzureError } from './map-azure-error.js';
+
+/** The `api-version` sent when none is configured: the GA data-plane version of 2024-10-21. */
+export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
+
+/** Options of {@link createAzure}. */
+export interface AzureOptions {
+  /** The resource endpoint, e.g. `https://my-resource.openai.azure.com` (a trailing `/openai` is accepted). */
+  baseURL: string;
+  /** Resource key, sent as the `api-key` header. One of `apiKey` and `azureADToken` is required. */
+  apiKey?: string;
+  /** Microsoft Entra ID (Azure AD) access token, sent as `Authorization: Bearer`; wins over `apiKey`. */
+  azureADToken?: string;
+  /** The `api-version` query parameter of every call. Default {@link DEFAULT_AZURE_API_VERSION}. */
+  apiVersion?: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+}
+
+/**
+ * An adapter for Azure OpenAI. The request's `model` (the configured `upstream`) is the DEPLOYMENT name; every call is
+ * `{baseURL}/openai/deployments/{deployment}/{operation}?api-version={apiVersion}` with `api-key` (or
+ * `Authorization: Bearer <Entra token>`) and the gateway's `x-request-id`:
+ * - `chatCompletions` -> `chat/completions` (streams: Azure's prompt-filter preamble chunk is dropped; the
+ *   `finish_reason: "content_filter"` and `content_filter_results` Azure adds pass through);
+ * - `embeddings` -> `embeddings`, `imageGenerations` -> `images/generations`, `speech` -> `audio/speech` (bytes piped),
+ *   `transcriptions` -> `audio/transcriptions` (multipart);
+ * - `listModels` -> `GET {baseURL}/openai/models?api-version=...`: the models the resource can deploy (Azure's data
+ *   plane has no deployment list; address deployments by name).
+ * Bodies and answers are OpenAI's wire format, so provider-openai's stream parser, form builder and error mapping are
+ * reused. Throws GatewayError: see {@link mapAzureError} (content filter -> 400 `content_filter`, `x-ms-retry-after-ms`
+ * honoured), 502/504 for transport failures, the abort reason when `context.signal` aborts.
+ * Throws a plain Error at creation when neither `apiKey` nor `azureADToken` is given.
+ * @see https://learn.microsoft.com/en-us/azure/ai-services/openai/reference
+ */
+export function createAzure(options: AzureOptions): ProviderAdapter {
+  if (!options.apiKey && !options.azureADToken) throw new Error('Azure OpenAI needs api_key or azure_ad_token.');
+  const root = `${options.baseURL.replace(/\/+$/, '').replace(/\/openai$/, '')}/openai`;
+  const apiVersion = encodeURIComponent(options.apiVersion ?? DEFAULT_AZURE_API_VERSION);
+  const secrets = [options.apiKey, options.azureADToken];
+  const auth: Record<string, string> = options.azureADToken ? { authorization: `Bearer ${options.azureADToken}` } : { 'api-key': options.apiKey as string };
+  const baseHeaders = { ...options.headers, ...auth };
+
+  const send = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; json?: boolean; method?: 'GET' | 'POST' }) =>
+    sendUpstreamRequest({
+      provider: context.provider,
+      url: `${root}/${path}?api-version=${apiVersion}`,
+      method: init.method,
+      headers: { ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}) },
+      body: init.body,
+      signal: context.signal,
+      timeouts: options.timeouts,
+      mapError: (status, text, headers) => mapAzureError(context.provider, status, text, headers, secrets),
+    });
+  const deployment = (model: string, operation: string) => `deployments/${encodeURIComponent(model)}/${operation}`;
+  const postJson = (model: string, operation: string, body: unknown, context: AdapterCallContext) =>
+    send(deployment(model, operation), context, { body: JSON.stringify(body), json: true });
+
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'azure',
+
+    async chatCompletions(request, context) {
+      const response = await postJson(request.model, 'chat/completions', request, context);
+      if (request.stream) {
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('text/event-stream')) {
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        }
+        return dropPromptFilterChunks(parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets));
+      }
+      return readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+    },
+
+    async embeddings(request, context) {
+      const response = await postJson(request.model, 'embeddings', request, context);
+      return readUpstreamJson<EmbeddingResponse>(context.provider, response, context.signal);
+    },
+
+    async transcriptions(request, context) {
+      const response = await send(deployment(request.model, 'audio/transcriptions'), context, { body: buildTranscriptionForm(request) });
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (contentType.includes('json')) {
+        return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };
+      }
+      return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(context.provider, response, context.signal) };
+    },
+
+    async speech(request, context) {
+      const response = await postJson(request.model, 'audio/speech', request, context);
+      return { contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: pipeUpstreamBytes(context.provider, response.body, context.signal) };
+    },
+
+    async imageGenerations(request, context) {
+      const response = await postJson(request.model, 'images/generations', request, context);
+      return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal);
+    },
+
+    async listModels(context) {
+      const response = await send('models', context, { method: 'GET' });
+      const list = await readUpstreamJson<{ data?: { id: string; created_at?: number }[] }>(context.provider, response, context.signal);
+      return (list.data ?? []).map((m) => ({ id: m.id, created: m.created_at }));
+    },
+  };
+}

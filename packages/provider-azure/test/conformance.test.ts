@@ -1,0 +1,37 @@
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { createAzure } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const completion = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('azure/azure-chat.json');
+const lines = fixtures.chunkLines('azure/azure-model-router.1.chunks.txt');
+const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
+const route = 'POST /openai/deployments/my-gpt4o-deployment/chat/completions';
+
+describeAdapterConformance({
+  name: 'azure',
+  createAdapter: (baseURL, apiKey) => createAzure({ apiKey, baseURL }),
+  model: 'my-gpt4o-deployment',
+  chat: {
+    completion: { route, reply: { json: completion }, expect: { content: '4200 + 42 equals 4242.', finish_reason: 'stop', usage: { prompt_tokens: 16, completion_tokens: 11 } } },
+    stream: { route, reply: { chunks: sseFrames(lines) }, expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 15, completion_tokens: 78 } } },
+    error: {
+      route,
+      reply: { status: 400, json: fixtures.json('azure/azure-content-filter-error.json') },
+      expect: { status: 400, message: /content management policy.*Filtered: self_harm \(medium\)\.$/s, type: 'invalid_request_error' },
+    },
+    assertRequest(request) {
+      expect(request.query).toEqual({ 'api-version': '2024-10-21' });
+      expect(request.headers['api-key']).toBeDefined();
+      expect(request.headers.authorization).toBeUndefined();
+      expect(request.json).toMatchObject({ model: 'my-gpt4o-deployment', temperature: 0.5, top_p: 0.9, max_tokens: 64, stop: ['END'] });
+    },
+  },
+  embeddings: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/embeddings',
+    reply: { json: fixtures.json('openai/openai-embedding.json') },
+    expect: { count: 2, dimensions: 5 },
+  },
+  unsupported: [],
+});
