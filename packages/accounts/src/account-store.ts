@@ -2,7 +2,7 @@ import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-r
 import type { VirtualKey } from './virtual-key.js';
 
 /**
- * Where accounts live. SQLite implements it (`@switchyard/store-sqlite`); Postgres and Redis can follow. Methods are
+ * Where accounts live. SQLite (`@switchyard/store-sqlite`, one process) and Postgres (`@switchyard/store-postgres`, shared by replicas) implement it. Methods are
  * async so that networked stores fit; the gateway keeps keys and counters in memory and calls the store only at
  * startup, on admin changes and from the batched ledger writer, never once per request on the hot path.
  */
@@ -19,5 +19,7 @@ export interface AccountStore {
   spendSince(keyId: string, since: number): Promise<number>;
   /** Totals per group (or one total when `groupBy` is absent). */
   usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]>;
+  /** Resolves when the store answers (readiness checks); rejects with the reason otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { formatResetMs, modelNotAllowedError, rateLimitError } from './rate-limit-error.js';
-import { UsageLedger } from './usage-ledger.js';
+import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import { type VirtualKey, type VirtualKeyView, toKeyView } from './virtual-key.js';
 
@@ -29,7 +29,12 @@ export interface AccountsOptions {
   masterKey?: string;
   /** Ledger flush interval, ms. Default 1,000. */
   ledgerFlushMs?: number;
+  /** Most ledger rows held while the store cannot be written; see {@link UsageLedgerOptions.maxBuffered}. Default 100,000. */
+  ledgerMaxBuffered?: number;
+  /** A failed ledger write (its rows are kept and retried). */
   onError?: (error: unknown) => void;
+  /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
+  onLedgerDropped?: (count: number, total: number) => void;
 }
 
 const PREFIX = 'sk-sy-';
@@ -53,7 +58,12 @@ export class Accounts {
   ) {
     this.#static = new KeyRing(options.staticKeys);
     this.#master = options.masterKey ? Buffer.from(hash(options.masterKey), 'hex') : undefined;
-    this.ledger = new UsageLedger(store, options.ledgerFlushMs, 500, options.onError);
+    this.ledger = new UsageLedger(store, {
+      flushMs: options.ledgerFlushMs,
+      maxBuffered: options.ledgerMaxBuffered,
+      onError: options.onError,
+      onDropped: options.onLedgerDropped,
+    });
   }
 
   /** Loads every key and the spend of its current budget window from the store. */
@@ -212,6 +222,11 @@ export class Accounts {
   async usage(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
     await this.ledger.flush();
     return this.store.usageTotals(filter, groupBy);
+  }
+
+  /** Resolves when the store answers (for readiness checks); rejects with the store's error otherwise. */
+  ping(): Promise<void> {
+    return this.store.ping();
   }
 
   /** Writes pending rows and closes the store. */

@@ -15,6 +15,7 @@ function memoryStore(): AccountStore & { rows: UsageRow[] } {
     appendUsage: async (r) => void rows.push(...r),
     spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
     usageTotals: async () => [],
+    ping: async () => {},
     close: async () => {},
   };
 }

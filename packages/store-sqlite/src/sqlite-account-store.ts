@@ -90,6 +90,10 @@ export class SqliteAccountStore implements AccountStore {
     return (this.#db.prepare(sql).all(params) as Omit<UsageTotals, 'total_tokens'>[]).map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
   }
 
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     this.#db.close();
   }

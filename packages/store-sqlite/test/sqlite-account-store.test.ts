@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Accounts } from '@switchyard/accounts';
+import { describeAccountStore } from '@switchyard/testkit/account-store';
 import { describe, expect, it } from 'vitest';
 import { SqliteAccountStore } from '../src/index.js';
 
@@ -53,3 +54,6 @@ describe('SqliteAccountStore', () => {
     await store.close();
   });
 });
+
+const dir = await mkdtemp(join(tmpdir(), 'switchyard-sqlite-suite-'));
+describeAccountStore('SQLite', { open: async (name) => new SqliteAccountStore(join(dir, `${name}.db`)) });

@@ -1,20 +1,47 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { Accounts } from '@switchyard/accounts';
+import { Accounts, type AccountStore } from '@switchyard/accounts';
+import { PostgresAccountStore } from '@switchyard/store-postgres';
 import { SqliteAccountStore } from '@switchyard/store-sqlite';
+import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/config-schema.js';
 
 /** File name of the accounts database when `store` is not configured: beside the config file. */
 export const DEFAULT_SQLITE_FILE = 'switchyard.db';
 
+const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
 /**
- * Opens the accounts (virtual keys, limits, usage ledger) when the config has `admin` or `store`; otherwise returns
- * undefined and only the config's static keys work. The SQLite path is resolved against the config file's folder
- * (`configPath`), default `switchyard.db` there (or in the working directory without a config file).
+ * Opens the configured account store: Postgres for `store.postgres` (migrating it under an advisory lock), otherwise
+ * SQLite at `store.sqlite` resolved against the config file's folder (`configPath`), default `switchyard.db` there (or
+ * in the working directory without a config file). Throws when the store cannot be opened (e.g. Postgres unreachable
+ * within `store.timeout_ms`).
  */
-export async function openAccounts(config: GatewayConfig, configPath?: string, onError?: (error: unknown) => void): Promise<Accounts | undefined> {
-  if (!config.admin && !config.store) return undefined;
+export async function openStore(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<AccountStore> {
+  if (config.store?.postgres) {
+    return PostgresAccountStore.open({
+      connectionString: config.store.postgres,
+      timeoutMs: config.store.timeout_ms,
+      onError: (error) => logger.warn({ err: { message: message(error) } }, 'postgres connection lost'),
+    });
+  }
   const base = configPath ? dirname(configPath) : process.cwd();
   const file = config.store?.sqlite ?? DEFAULT_SQLITE_FILE;
-  const path = file === ':memory:' || isAbsolute(file) ? file : join(base, file);
-  return Accounts.open({ store: new SqliteAccountStore(path), staticKeys: config.keys, masterKey: config.admin?.master_key, onError });
+  return new SqliteAccountStore(file === ':memory:' || isAbsolute(file) ? file : join(base, file));
+}
+
+/**
+ * Opens the accounts (virtual keys, limits, usage ledger) when the config has `admin` or `store`; otherwise returns
+ * undefined and only the config's static keys work. Failed ledger writes and rows dropped past `store.ledger_buffer`
+ * are logged (never the rows themselves).
+ */
+export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<Accounts | undefined> {
+  if (!config.admin && !config.store) return undefined;
+  return Accounts.open({
+    store: await openStore(config, configPath, logger),
+    staticKeys: config.keys,
+    masterKey: config.admin?.master_key,
+    ledgerMaxBuffered: config.store?.ledger_buffer,
+    onError: (error) => logger.error({ err: { message: message(error) } }, 'usage ledger write failed; rows kept for a retry'),
+    onLedgerDropped: (count, total) => logger.error({ dropped: count, dropped_total: total }, `usage ledger buffer full: ${count} ledger row(s) dropped`),
+  });
 }

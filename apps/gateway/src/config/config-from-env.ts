@@ -9,7 +9,8 @@ import { formatZodIssues } from './format-zod-issues.js';
  * built-in adapter whose API key variable is set (e.g. `OPENAI_API_KEY`; `<NAME>_BASE_URL` overrides its base URL) or
  * whose `settingsFromEnv` finds its variables (the clouds: e.g. `AZURE_OPENAI_API_KEY` + `AZURE_OPENAI_ENDPOINT`),
  * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener, `SWITCHYARD_MASTER_KEY` to enable the admin API and virtual
- * keys (stored in `./switchyard.db`). Clients address models as `<provider>/<upstream id>`.
+ * keys (stored in `./switchyard.db`, or in Postgres when `DATABASE_URL` is set). Clients address models as
+ * `<provider>/<upstream id>`.
  * Throws ConfigError when no gateway key or no provider key is set.
  */
 export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
@@ -43,6 +44,7 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
     keys,
     providers,
     ...(masterKey ? { admin: { master_key: masterKey } } : {}),
+    ...(env.DATABASE_URL ? { store: { postgres: env.DATABASE_URL } } : {}),
   });
   if (!result.success) throw new ConfigError(`invalid environment config:\n${formatZodIssues(result.error)}`);
   return result.data;

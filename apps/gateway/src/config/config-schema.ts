@@ -48,6 +48,19 @@ export const routingConfigSchema = z.strictObject({
   ceilings: z.strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) }).prefault({}),
 });
 
+/** `store`: exactly one of `sqlite` or `postgres`. */
+export const storeConfigSchema = z
+  .strictObject({
+    sqlite: z.string().min(1).optional(),
+    postgres: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL')
+      .optional(),
+    timeout_ms: ms.default(5_000),
+    ledger_buffer: z.number().int().positive().default(100_000),
+  })
+  .refine((s) => !(s.sqlite && s.postgres), { message: "give either 'sqlite' or 'postgres', not both", path: ['postgres'] });
+
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
  * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `admin`,
@@ -68,8 +81,12 @@ export const gatewayConfigSchema = z.strictObject({
   routing: routingConfigSchema.prefault({}),
   /** The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts. */
   admin: z.strictObject({ master_key: z.string().min(16, 'the master key must be at least 16 characters') }).optional(),
-  /** Where accounts (virtual keys, usage ledger) live: a SQLite file, or `:memory:`. Enables accounts. */
-  store: z.strictObject({ sqlite: z.string().min(1) }).optional(),
+  /**
+   * Where accounts (virtual keys, usage ledger) live: `sqlite` (a file, or `:memory:`; one process) or `postgres` (a
+   * `postgres://` URL; shared by replicas and workers), with `timeout_ms` per store call (default 5,000) and
+   * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
+   */
+  store: storeConfigSchema.optional(),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
 }).refine((c) => c.keys.length > 0 || c.admin !== undefined, {
   message: 'at least one gateway key is required (or an admin master key, to issue virtual keys)',

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import { createAdminRouter } from './admin/create-admin-router.js';
 import { createRouter } from './create-router.js';
+import { type ReadinessCheck, readinessHandler } from './readiness.js';
 import { handleErrors } from './middleware/handle-errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestLogger } from './middleware/request-logger.js';
@@ -18,10 +19,13 @@ export interface AppOptions {
   bodyLimit?: number | string;
   /** Virtual keys, limits, usage ledger and the admin API under `/admin`. */
   accounts?: Accounts;
+  /** What `GET /readyz` asks (store, Redis, shutdown…); none = always ready. */
+  readiness?: readonly ReadinessCheck[];
 }
 
 /**
- * The Switchyard HTTP app: `GET /healthz` (no auth), the OpenAI-compatible API under `/v1`, and with accounts the
+ * The Switchyard HTTP app: `GET /healthz` (liveness) and `GET /readyz` (readiness: store, Redis; no auth), the
+ * OpenAI-compatible API under `/v1`, and with accounts the
  * admin API under `/admin`
  * (see {@link createRouter}), with request ids, the request log and OpenAI-shaped errors.
  * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
@@ -34,6 +38,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
   app.use(requestLogger(options.logger ?? pino(), options.secrets));
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts));
   app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));

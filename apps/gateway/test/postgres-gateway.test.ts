@@ -1,0 +1,72 @@
+import { type MockUpstream, openaiReplayRoutes, startMockUpstream } from '@switchyard/testkit';
+import { startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
+
+const MASTER = 'sk-master-key-for-tests-0123456789';
+
+let postgres: TestPostgres;
+let upstream: MockUpstream;
+let running: RunningServer;
+let origin: string;
+
+beforeAll(async () => {
+  [postgres, upstream] = await Promise.all([startPostgres(), startMockUpstream({ routes: openaiReplayRoutes() })]);
+  running = await startGatewayFromYaml(`
+admin: { master_key: "${MASTER}" }
+store: { postgres: "${postgres.url()}", timeout_ms: 1000 }
+server: { port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai, price: { input: 2, output: 8 } }
+routing: { max_retries: 0 }
+`);
+  origin = running.url.replace(/\/v1$/, '');
+});
+afterAll(async () => {
+  await running?.close();
+  await Promise.all([upstream?.close(), postgres?.close()]);
+});
+
+async function admin(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${origin}/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const readyz = async () => {
+  const res = await fetch(`${origin}/readyz`);
+  return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> } };
+};
+
+describe('gateway on Postgres', () => {
+  it('keeps keys and the ledger in Postgres, serves through an outage, and loses no ledger row', async () => {
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { store: { status: 'ok' } } } });
+    const { body: key } = await admin('POST', '/keys', { name: 'pg' });
+    const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
+    const chat = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    for (let i = 0; i < 3; i++) await chat();
+    await expect.poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(3);
+
+    await postgres.stop();
+    const down = await readyz();
+    expect(down.status).toBe(503);
+    expect(down.body.status).toBe('not_ready');
+    expect(down.body.checks.store).toEqual({ status: 'failing', reason: expect.stringMatching(/ECONNREFUSED|terminat|connect/i) });
+    expect(JSON.stringify(down.body)).not.toContain('switchyard-test');
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await chat()).choices[0]?.message.content).toEqual(expect.any(String));
+    expect(running.accounts?.ledger.pending).toBeGreaterThan(0);
+
+    await postgres.start();
+    await expect.poll(async () => (await readyz()).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(() => running.accounts?.ledger.pending, { timeout: 15_000 }).toBe(0);
+    expect(((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(8);
+  });
+});

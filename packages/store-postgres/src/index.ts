@@ -1,0 +1,3 @@
+export { MIGRATION_LOCK_KEY, migrate } from './migrate.js';
+export { type Migration, MIGRATIONS } from './migrations.js';
+export { PostgresAccountStore, type PostgresStoreOptions } from './postgres-account-store.js';

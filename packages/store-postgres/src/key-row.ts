@@ -1,0 +1,37 @@
+import type { VirtualKey } from '@switchyard/accounts';
+
+/** A `switchyard_keys` row as node-postgres returns it (timestamptz as Date, text[] as array, jsonb parsed). */
+export interface KeyRow extends Omit<VirtualKey, 'expires_at' | 'created_at' | 'revoked_at'> {
+  expires_at: Date | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** The columns of `switchyard_keys`, in the order {@link keyParams} gives them. */
+export const KEY_COLUMNS = [
+  'id',
+  'name',
+  'key_hash',
+  'key_prefix',
+  'models',
+  'rpm_limit',
+  'tpm_limit',
+  'budget_usd',
+  'budget_period',
+  'expires_at',
+  'metadata',
+  'created_at',
+  'revoked_at',
+] as const;
+
+/** Query parameters of a key, in {@link KEY_COLUMNS} order (jsonb sent as JSON text). */
+export function keyParams(key: VirtualKey): unknown[] {
+  return KEY_COLUMNS.map((column) => (column === 'metadata' ? (key.metadata === null ? null : JSON.stringify(key.metadata)) : key[column]));
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** A stored row back to a key; timestamps come back as ISO-8601 in UTC (`…Z`). */
+export function keyFromRow(row: KeyRow): VirtualKey {
+  return { ...row, expires_at: iso(row.expires_at), created_at: row.created_at.toISOString(), revoked_at: iso(row.revoked_at) };
+}

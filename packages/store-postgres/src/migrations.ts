@@ -1,0 +1,55 @@
+/** One versioned schema change. Versions are applied in order, each once, in its own transaction. */
+export interface Migration {
+  /** Positive, strictly increasing; never renumber a released migration. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The schema of the Postgres store, as an append-only list: `switchyard_keys` (SHA-256 hashes, never secrets) and
+ * `switchyard_usage` (the ledger, indexed for the usage queries: by key and time, by model and time, by time).
+ * `row_id` makes a retried ledger batch idempotent.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'keys and usage ledger',
+    sql: `
+CREATE TABLE switchyard_keys (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  key_hash text NOT NULL UNIQUE,
+  key_prefix text NOT NULL,
+  models text[],
+  rpm_limit integer,
+  tpm_limit integer,
+  budget_usd double precision,
+  budget_period text NOT NULL,
+  expires_at timestamptz,
+  metadata jsonb,
+  created_at timestamptz NOT NULL,
+  revoked_at timestamptz
+);
+CREATE TABLE switchyard_usage (
+  row_id uuid PRIMARY KEY,
+  request_id text NOT NULL,
+  key_id text NOT NULL,
+  model text NOT NULL,
+  provider text,
+  upstream_model text,
+  prompt_tokens integer NOT NULL,
+  completion_tokens integer NOT NULL,
+  cost_usd double precision NOT NULL,
+  latency_ms double precision NOT NULL,
+  ttfb_ms double precision,
+  status integer NOT NULL,
+  stream boolean NOT NULL,
+  created_at bigint NOT NULL
+);
+CREATE INDEX switchyard_usage_key_time ON switchyard_usage (key_id, created_at);
+CREATE INDEX switchyard_usage_model_time ON switchyard_usage (model, created_at);
+CREATE INDEX switchyard_usage_time ON switchyard_usage (created_at);
+`,
+  },
+];

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountStore, UsageFilter, UsageGroupBy, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import pg from 'pg';
+import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams } from './key-row.js';
+import { migrate } from './migrate.js';
+
+/** Options of {@link PostgresAccountStore.open}. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (libpq URI; `?sslmode=` and the other node-postgres parameters work). */
+  connectionString: string;
+  /** Longest wait for one store call (connecting, waiting for a pooled connection, running the query), ms. Default 5,000. */
+  timeoutMs?: number;
+  /** Pooled connections per process. Default 5. */
+  poolSize?: number;
+  /** Called for errors of idle pooled connections (e.g. Postgres restarted); they are replaced on the next call. */
+  onError?: (error: unknown) => void;
+}
+
+/** Key columns an update never changes. */
+const FIXED_COLUMNS = new Set<string>(['id', 'key_hash', 'key_prefix', 'created_at']);
+
+const GROUP_COLUMN: Record<UsageGroupBy, string> = {
+  key: 'key_id',
+  model: 'model',
+  day: "to_char(to_timestamp(created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+};
+
+/** Columns of `switchyard_usage` after `row_id`, and the array type each is sent as for `unnest`. */
+const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
+  ['request_id', 'text'],
+  ['key_id', 'text'],
+  ['model', 'text'],
+  ['provider', 'text'],
+  ['upstream_model', 'text'],
+  ['prompt_tokens', 'integer'],
+  ['completion_tokens', 'integer'],
+  ['cost_usd', 'float8'],
+  ['latency_ms', 'float8'],
+  ['ttfb_ms', 'float8'],
+  ['status', 'integer'],
+  ['stream', 'boolean'],
+  ['created_at', 'bigint'],
+];
+
+const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(([c]) => c).join(', ')})
+  SELECT * FROM unnest($1::uuid[], ${USAGE_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')})
+  ON CONFLICT (row_id) DO NOTHING`;
+
+/**
+ * The {@link AccountStore} on Postgres through node-postgres (`pg`), for several gateway replicas or workers sharing
+ * one database. {@link PostgresAccountStore.open} applies the versioned migrations under an advisory lock. Ledger
+ * batches are one `INSERT … SELECT unnest(…)` statement; each row gets a UUID the first time it is written, so a batch
+ * retried after a timeout is not stored twice. Every call gives up after `timeoutMs` (client side, plus the same
+ * `statement_timeout` on the server) and rejects with the driver's error.
+ * @see https://node-postgres.com/apis/pool
+ */
+export class PostgresAccountStore implements AccountStore {
+  readonly #pool: pg.Pool;
+  readonly #rowIds = new WeakMap<UsageRow, string>();
+
+  private constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  /**
+   * Connects, applies pending migrations (waiting for another replica that is migrating) and returns the store.
+   * Throws when Postgres cannot be reached within `timeoutMs` or a migration fails.
+   */
+  static async open(options: PostgresStoreOptions): Promise<PostgresAccountStore> {
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 5,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+      idleTimeoutMillis: 30_000,
+      application_name: 'switchyard',
+    });
+    pool.on('error', (error) => options.onError?.(error));
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    return new PostgresAccountStore(pool);
+  }
+
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
+  async listKeys(): Promise<VirtualKey[]> {
+    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys ORDER BY created_at, id');
+    return rows.map(keyFromRow);
+  }
+
+  async getKey(id: string): Promise<VirtualKey | undefined> {
+    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys WHERE id = $1', [id]);
+    return rows[0] && keyFromRow(rows[0]);
+  }
+
+  async insertKey(key: VirtualKey): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO switchyard_keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+      keyParams(key),
+    );
+  }
+
+  async updateKey(key: VirtualKey): Promise<void> {
+    const params = keyParams(key);
+    const changed = KEY_COLUMNS.flatMap((column, i) => (FIXED_COLUMNS.has(column) ? [] : [[column, params[i]] as const]));
+    await this.#pool.query(`UPDATE switchyard_keys SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+      key.id,
+      ...changed.map(([, value]) => value),
+    ]);
+  }
+
+  async appendUsage(rows: readonly UsageRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => {
+      let id = this.#rowIds.get(row);
+      if (!id) this.#rowIds.set(row, (id = randomUUID()));
+      return id;
+    });
+    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => row[column]))]);
+  }
+
+  async spendSince(keyId: string, since: number): Promise<number> {
+    const { rows } = await this.#pool.query<{ spend: number }>(
+      'SELECT COALESCE(SUM(cost_usd), 0)::float8 AS spend FROM switchyard_usage WHERE key_id = $1 AND created_at >= $2',
+      [keyId, since],
+    );
+    return rows[0]?.spend ?? 0;
+  }
+
+  async usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (column: string, op: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      params.push(value);
+      where.push(`${column} ${op} $${params.length}`);
+    };
+    add('key_id', '=', filter.key_id);
+    add('model', '=', filter.model);
+    add('created_at', '>=', filter.from);
+    add('created_at', '<', filter.to);
+    const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
+    const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*)::float8 AS requests, COALESCE(SUM(prompt_tokens), 0)::float8 AS prompt_tokens,
+      COALESCE(SUM(completion_tokens), 0)::float8 AS completion_tokens, COALESCE(SUM(cost_usd), 0)::float8 AS cost_usd FROM switchyard_usage
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? 'GROUP BY 1 ORDER BY 1' : ''}`;
+    const { rows } = await this.#pool.query<Omit<UsageTotals, 'total_tokens'>>(sql, params);
+    return rows.map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}

@@ -1,0 +1,143 @@
+import { Accounts, type AccountStore, type UsageRow, type VirtualKey } from '@switchyard/accounts';
+import { describe, expect, it } from 'vitest';
+
+/** How the shared suite gets stores of one implementation. */
+export interface AccountStoreFactory {
+  /**
+   * Opens the store named `name` (a file, a database…): empty the first time, and holding what was written before
+   * when opened again with the same name. Each test uses its own name.
+   */
+  open(name: string): Promise<AccountStore>;
+}
+
+let counter = 0;
+const uniqueName = () => `t${process.pid}_${Date.now().toString(36)}_${counter++}`;
+
+const key = (id: string, overrides: Partial<VirtualKey> = {}): VirtualKey => ({
+  id,
+  name: `name of ${id}`,
+  key_hash: `${id}`.padEnd(64, '0'),
+  key_prefix: 'sk-sy-abcd…',
+  models: null,
+  rpm_limit: null,
+  tpm_limit: null,
+  budget_usd: null,
+  budget_period: 'total',
+  expires_at: null,
+  metadata: null,
+  created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0, 123) + Number(id.replace(/\D/g, '') || 0)).toISOString(),
+  revoked_at: null,
+  ...overrides,
+});
+
+/** A ledger row of `key_id` for `model` at `created_at` (unix ms) costing `cost_usd`, 10 prompt + 5 completion tokens. */
+export const usageRow = (key_id: string, model: string, created_at: number, cost_usd: number): UsageRow => ({
+  request_id: `r-${Math.random()}`,
+  key_id,
+  model,
+  provider: 'openai',
+  upstream_model: model,
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  cost_usd,
+  latency_ms: 12.5,
+  ttfb_ms: 3,
+  status: 200,
+  stream: false,
+  created_at,
+});
+
+/**
+ * The behaviour every {@link AccountStore} must have, as one vitest suite: keys round-trip (all fields, revocation,
+ * update), usage totals grouped by key, model and UTC day with filters, spend since a time, large batches, ping, and
+ * {@link Accounts} on top of the store surviving a reopen (keys, limits, spent budget). Run it once per store:
+ * `describeAccountStore('SQLite', { open: async (name) => new SqliteAccountStore(join(dir, name)) })`.
+ */
+export function describeAccountStore(label: string, factory: AccountStoreFactory): void {
+  describe(`AccountStore behaviour: ${label}`, () => {
+    it('answers ping', async () => {
+      const store = await factory.open(uniqueName());
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+    });
+
+    it('inserts, lists in creation order, gets and updates keys, every field round-tripping', async () => {
+      const store = await factory.open(uniqueName());
+      const full = key('key_2', {
+        models: ['gpt-4o*', 'anthropic/*'],
+        rpm_limit: 20,
+        tpm_limit: 5000,
+        budget_usd: 1.25,
+        budget_period: 'month',
+        expires_at: '2027-01-01T00:00:00.000Z',
+        metadata: { team: 'a', nested: { n: 1, list: [true, null] } },
+      });
+      await store.insertKey(key('key_1'));
+      await store.insertKey(full);
+      expect(await store.listKeys()).toEqual([key('key_1'), full]);
+      expect(await store.getKey('key_2')).toEqual(full);
+      expect(await store.getKey('key_missing')).toBeUndefined();
+      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z' };
+      await store.updateKey(changed);
+      expect(await store.getKey('key_2')).toEqual(changed);
+      expect(await store.getKey('key_1')).toEqual(key('key_1'));
+      await expect(store.insertKey({ ...key('key_3'), key_hash: full.key_hash })).rejects.toThrow();
+      await store.close();
+    });
+
+    it('totals usage by key, model and UTC day, with filters, and spend since a time', async () => {
+      const store = await factory.open(uniqueName());
+      const day = Date.UTC(2026, 10, 20);
+      expect(await store.usageTotals({})).toEqual([{ requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0 }]);
+      expect(await store.usageTotals({}, 'key')).toEqual([]);
+      await store.appendUsage([usageRow('k1', 'a', day, 0.5), usageRow('k1', 'b', day + 86_400_000, 0.25), usageRow('k2', 'a', day + 86_399_999, 1)]);
+      expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75 }]);
+      expect((await store.usageTotals({}, 'key')).map((t) => [t.group, t.requests, t.cost_usd])).toEqual([
+        ['k1', 2, 0.75],
+        ['k2', 1, 1],
+      ]);
+      expect((await store.usageTotals({}, 'day')).map((t) => [t.group, t.requests])).toEqual([
+        ['2026-11-20', 2],
+        ['2026-11-21', 1],
+      ]);
+      expect((await store.usageTotals({ key_id: 'k1' }, 'day')).map((t) => t.group)).toEqual(['2026-11-20', '2026-11-21']);
+      expect((await store.usageTotals({ model: 'a', from: day, to: day + 1 }, 'model')).map((t) => [t.group, t.requests])).toEqual([['a', 1]]);
+      expect((await store.usageTotals({ key_id: 'k2', model: 'a' })).map((t) => t.total_tokens)).toEqual([15]);
+      expect(await store.spendSince('k1', day + 1)).toBe(0.25);
+      expect(await store.spendSince('k1', 0)).toBe(0.75);
+      expect(await store.spendSince('nobody', 0)).toBe(0);
+      await store.close();
+    });
+
+    it('appends a large batch in one call and keeps every field of a row', async () => {
+      const store = await factory.open(uniqueName());
+      const rows = Array.from({ length: 2500 }, (_, i) => ({ ...usageRow(`k${i % 7}`, 'm', 1_000 + i, 0.001), stream: i % 2 === 0, ttfb_ms: i % 3 ? 3 : null }));
+      await store.appendUsage(rows);
+      await store.appendUsage([]);
+      const [total] = await store.usageTotals({});
+      expect(total).toMatchObject({ requests: 2500, prompt_tokens: 25_000, completion_tokens: 12_500 });
+      expect(total?.cost_usd).toBeCloseTo(2.5, 9);
+      expect((await store.usageTotals({ from: 1_000, to: 1_010 }, 'key')).reduce((n, t) => n + t.requests, 0)).toBe(10);
+      await store.close();
+    });
+
+    it('backs Accounts across a reopen: keys, limits, revocation and the spent budget', async () => {
+      const name = uniqueName();
+      const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+      const created = await accounts.createKey({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
+      await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
+      const principal = accounts.authenticate(`Bearer ${created.key}`);
+      const admission = accounts.admit(principal, 'gpt-4o', 1);
+      accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
+      await accounts.close();
+      const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+      const again = reopened.authenticate(`Bearer ${created.key}`);
+      expect(again).toMatchObject({ kind: 'virtual' });
+      expect(reopened.getKey(created.id)).toMatchObject({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
+      expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
+      expect(() => reopened.admit(again, 'gpt-4o', 1)).toThrow(expect.objectContaining({ status: 429, code: 'insufficient_quota' }));
+      expect(await reopened.usage({ key_id: created.id })).toMatchObject([{ requests: 1, cost_usd: 0.02 }]);
+      await reopened.close();
+    });
+  });
+}

@@ -1,0 +1,2 @@
+// `@switchyard/testkit/account-store`: the behaviour suite every AccountStore runs (vitest).
+export { type AccountStoreFactory, describeAccountStore, usageRow } from './describe-account-store.js';
