@@ -1,24 +1,36 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
+import { checkWorkersConfig } from './cluster/check-workers-config.js';
+import { resolveWorkerCount } from './cluster/resolve-worker-count.js';
+import { runPrimary } from './cluster/run-primary.js';
 import { ConfigError } from './config/config-error.js';
 import { configFromEnv } from './config/config-from-env.js';
 import { loadConfigFile } from './config/load-config.js';
 import { startServer } from './start-server.js';
 
-const HELP = `Usage: switchyard start [--config FILE] [--port N] [--host HOST]
+const HELP = `Usage: switchyard start [--config FILE] [--port N] [--host HOST] [--workers N|auto]
 
 Starts the Switchyard gateway (OpenAI-compatible API under /v1).
   --config FILE  YAML config (default: $SWITCHYARD_CONFIG; without one, providers come from
                  OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY and keys from SWITCHYARD_API_KEY)
   --port N       overrides server.port
   --host HOST    overrides server.host
+  --workers N    runs N gateway processes on one port (node:cluster; 'auto' = one per core);
+                 overrides server.workers. Virtual keys then need redis.url.
 `;
 
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      config: { type: 'string', short: 'c' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      workers: { type: 'string', short: 'w' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help || positionals[0] !== 'start') {
     process.stdout.write(HELP);
@@ -33,8 +45,16 @@ async function main(argv: string[]): Promise<void> {
     config.server.port = port;
   }
   if (values.host) config.server.host = values.host;
+  const workers = resolveWorkerCount(values.workers, config.server.workers);
+  if (workers > 1 && cluster.isPrimary) {
+    checkWorkersConfig(config, workers);
+    const url = await runPrimary({ workers, log: (line) => process.stderr.write(`switchyard: ${line}\n`) });
+    process.stderr.write(`switchyard listening on ${url} (${workers} workers, ${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
+    return;
+  }
   const running = await startServer(config, { configPath: file });
-  process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
+  // In a cluster the primary reports the URL once all workers listen.
+  if (!cluster.isWorker) process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
   const stop = () => {
     running.close().finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -63,7 +63,7 @@ export const storeConfigSchema = z
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `admin`,
+ * `server {host, port, body_limit, workers}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `admin`,
  * `store`, `log {level}`.
  */
 export const gatewayConfigSchema = z.strictObject({
@@ -73,6 +73,8 @@ export const gatewayConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(8787),
       /** Largest JSON body accepted, bytes or a size string such as `20mb`. */
       body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
+      /** Gateway processes on one port (node:cluster): a number, or `auto` for one per core. Default 1. */
+      workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
     })
     .prefault({}),
   keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
