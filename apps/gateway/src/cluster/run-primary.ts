@@ -50,7 +50,7 @@ export function runPrimary(options: PrimaryOptions): Promise<string> {
     cluster.on('listening', (worker, address) => {
       if (!everListened && ++listening === workers) {
         everListened = true;
-        const host = address.address && address.address.includes(':') ? `[${address.address}]` : (address.address ?? '127.0.0.1');
+        const host = address.address?.includes(':') ? `[${address.address}]` : (address.address ?? '127.0.0.1');
         resolve(`http://${host}:${address.port}/v1`);
       } else if (everListened) {
         log(`worker ${worker.process.pid} listening`);
