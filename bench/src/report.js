@@ -35,3 +35,12 @@ export function latencyTable(rows) {
   }
   return lines.join('\n');
 }
+
+/** Scale-out rows (one process vs several workers, limiter kinds): req/s, latency and each row's ratio to the first. */
+export function scaleOutTable(rows) {
+  const lines = ['| setup | req/s | vs first row | p50 ms | p99 ms | errors | non-2xx |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) {
+    lines.push(`| ${r.label} | ${fmt(r.rps)} | ${fmt(r.rps / rows[0].rps, 2)} x | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.non2xx} |`);
+  }
+  return lines.join('\n');
+}

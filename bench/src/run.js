@@ -1,20 +1,21 @@
 // `pnpm bench`: the same load sent three ways (direct to the mock upstream, through a bare proxy, through Switchyard),
 // each server in its own process and the load generator in another; prints markdown tables and writes
 // bench/results/<date>.json. Environment: BENCH_DURATION (s per run, default 3), BENCH_CONNECTIONS (default 1,50,200),
-// BENCH_SCENARIOS (comma-separated names), BENCH_STREAMS (open streams for the memory scenario, default 10000).
+// BENCH_SCENARIOS (comma-separated names, including `workers` and `limiter` for the scale-out rows), BENCH_STREAMS (open streams for the memory scenario, default 10000).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { askRss, startChild } from './child.js';
 import { BENCH_KEY, chatBody, embeddingsBody, streamBody } from './payloads.js';
-import { latencyTable, throughputTable } from './report.js';
+import { latencyTable, scaleOutTable, throughputTable } from './report.js';
 import { runJson } from './run-process.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 3);
 const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '1,50,200').split(',').map(Number);
 const wanted = process.env.BENCH_SCENARIOS?.split(',');
+const CHAT = { name: 'chat', method: 'POST', path: '/v1/chat/completions', body: chatBody };
 const SCENARIOS = [
-  { name: 'chat', method: 'POST', path: '/v1/chat/completions', body: chatBody },
+  CHAT,
   { name: 'chat-stream-100', method: 'POST', path: '/v1/chat/completions', body: streamBody },
   { name: 'embeddings-16x1536-float', method: 'POST', path: '/v1/embeddings', body: embeddingsBody('float') },
   { name: 'embeddings-16x1536-base64', method: 'POST', path: '/v1/embeddings', body: embeddingsBody('base64') },
@@ -42,6 +43,22 @@ for (const scenario of SCENARIOS) {
       `  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)}${row.expressFloor ? `, express floor ${row.expressFloor.rps.toFixed(0)}` : ''} req/s`,
     );
   }
+}
+
+// Scale-out (BENCH_SCENARIOS `workers`): the same chat load at 50 connections on one gateway process and on
+// `switchyard start --workers 2`, back to back.
+const scaleOut = [];
+if (!wanted || wanted.includes('workers')) {
+  const workers = await startChild('cli-gateway-process.js', [upstream.ready.url, JSON.stringify(['--workers', '2'])]);
+  for (const [label, url] of [
+    ['switchyard, 1 process', targets.switchyard],
+    ['switchyard, --workers 2', workers.ready.url],
+  ]) {
+    const result = await runJson('load-process.js', { ...CHAT, url, connections: 50, duration, key: BENCH_KEY });
+    scaleOut.push({ label, scenario: 'chat', connections: 50, ...result });
+    console.error(`  ${label}: chat x50 ${result.rps.toFixed(0)} req/s`);
+  }
+  workers.child.kill('SIGTERM');
 }
 
 const latency = [];
@@ -85,6 +102,7 @@ const results = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryBytes: totalmem(), node: process.version },
   durationSeconds: duration,
   throughput,
+  scaleOut,
   latency,
   gateway: { rss: gatewayRss.rss, peakRss: gatewayRss.peakRss },
   memory,
@@ -96,6 +114,7 @@ await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 
 const mb = (b) => (b / 1024 / 1024).toFixed(0);
 console.log(`\n## Throughput (${duration} s per run; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
+if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${scaleOutTable(scaleOut)}`);
 console.log(`\n## Latency at 1 connection (ms, 2,000 sequential requests)\n\n${latencyTable(latency)}`);
 console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);
 console.log(
