@@ -41,3 +41,16 @@ export function transcriptionUpload() {
 
 /** The gateway key of the benchmark config (sent to every target; the upstream and the bare proxy ignore it). */
 export const BENCH_KEY = 'sk-switchyard-bench-0123456789';
+/** Admin master key of the limiter rows' gateways. */
+export const BENCH_MASTER_KEY = 'sk-switchyard-bench-master-0123456789';
+
+/** Creates a virtual key with `limits` through the admin API of the gateway at `origin`; resolves with its secret. */
+export async function createBenchKey(origin, limits) {
+  const res = await fetch(`${origin}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_MASTER_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', ...limits }),
+  });
+  if (res.status !== 201) throw new Error(`bench: creating a virtual key answered ${res.status}: ${await res.text()}`);
+  return (await res.json()).key;
+}

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { askRss, startChild } from './child.js';
-import { BENCH_KEY, chatBody, embeddingsBody, streamBody } from './payloads.js';
+import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey, embeddingsBody, streamBody } from './payloads.js';
 import { latencyTable, scaleOutTable, throughputTable } from './report.js';
 import { runJson } from './run-process.js';
 
@@ -48,6 +48,8 @@ for (const scenario of SCENARIOS) {
 // Scale-out (BENCH_SCENARIOS `workers`): the same chat load at 50 connections on one gateway process and on
 // `switchyard start --workers 2`, back to back.
 const scaleOut = [];
+const limiter = [];
+let limiterRatio;
 if (!wanted || wanted.includes('workers')) {
   const workers = await startChild('cli-gateway-process.js', [upstream.ready.url, JSON.stringify(['--workers', '2'])]);
   for (const [label, url] of [
@@ -59,6 +61,27 @@ if (!wanted || wanted.includes('workers')) {
     console.error(`  ${label}: chat x50 ${result.rps.toFixed(0)} req/s`);
   }
   workers.child.kill('SIGTERM');
+}
+
+// Limiter cost (BENCH_SCENARIOS `limiter`): chat at 50 connections with a virtual key whose limits are checked on every
+// request but never reached, counted in process vs in Redis (`redis.url`), each on one gateway process, back to back.
+if (!wanted || wanted.includes('limiter')) {
+  const redis = await startChild('redis-process.js');
+  const accounts = `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { sqlite: ":memory:" }\n`;
+  for (const [label, yaml] of [
+    ['limited key, in-process limiter', accounts],
+    ['limited key, Redis limiter', `${accounts}redis: { url: "${redis.ready.url}" }\n`],
+  ]) {
+    const gatewayWithKeys = await startChild('cli-gateway-process.js', [upstream.ready.url, '[]', yaml]);
+    const key = await createBenchKey(gatewayWithKeys.ready.url, { rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000, budget_usd: 1_000_000, budget_period: 'day' });
+    const result = await runJson('load-process.js', { ...CHAT, url: gatewayWithKeys.ready.url, connections: 50, duration, key });
+    limiter.push({ label, scenario: 'chat', connections: 50, ...result });
+    console.error(`  ${label}: chat x50 ${result.rps.toFixed(0)} req/s`);
+    gatewayWithKeys.child.kill('SIGTERM');
+  }
+  redis.child.kill('SIGTERM');
+  const [inProcess, onRedis] = limiter;
+  limiterRatio = onRedis.rps / inProcess.rps;
 }
 
 const latency = [];
@@ -103,6 +126,8 @@ const results = {
   durationSeconds: duration,
   throughput,
   scaleOut,
+  limiter,
+  limiterRatio,
   latency,
   gateway: { rss: gatewayRss.rss, peakRss: gatewayRss.peakRss },
   memory,
@@ -115,6 +140,10 @@ await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 const mb = (b) => (b / 1024 / 1024).toFixed(0);
 console.log(`\n## Throughput (${duration} s per run; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
 if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${scaleOutTable(scaleOut)}`);
+if (limiter.length) {
+  console.log(`\n## Limiter cost (chat, 50 connections, one limited virtual key)\n\n${scaleOutTable(limiter)}`);
+  console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
+}
 console.log(`\n## Latency at 1 connection (ms, 2,000 sequential requests)\n\n${latencyTable(latency)}`);
 console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);
 console.log(
