@@ -1,4 +1,5 @@
 export * from './audio/make-wav.js';
+export * from './aws/index.js';
 export * from './fixtures/index.js';
 export * from './mock-upstream/index.js';
 export * from './replays/openai-replay-routes.js';

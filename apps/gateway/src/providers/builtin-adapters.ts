@@ -7,4 +7,5 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, string>> = {
   anthropic: '@switchyard/provider-anthropic',
   google: '@switchyard/provider-google',
   azure: '@switchyard/provider-azure',
+  bedrock: '@switchyard/provider-bedrock',
 };

@@ -1,0 +1,108 @@
+import type { Message } from '@smithy/eventstream-codec';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
+import type { ConverseStreamEvents, ConverseUsage } from './bedrock-types.js';
+import { mapBedrockException } from './map-bedrock-error.js';
+import { mapConverseStopReason } from './map-converse-stop-reason.js';
+import { mapConverseUsage } from './map-converse-usage.js';
+
+const decoder = new TextDecoder();
+
+function header(message: Message, name: string): string | undefined {
+  const value = message.headers[name]?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Options of {@link convertConverseStream}. */
+export interface ConverseStreamOptions {
+  provider: string;
+  model: string;
+  /** The chunk id: `chatcmpl-<this>`. */
+  requestId: string;
+  signal: AbortSignal;
+  secrets: readonly (string | undefined)[];
+}
+
+async function* convertMessages(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+  const id = `chatcmpl-${options.requestId}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk =>
+    ({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta, finish_reason: finish }] }) as ChatCompletionChunk;
+  const toolIndexByBlock = new Map<number, number>();
+  let stopReason: string | undefined;
+  let usage: ConverseUsage | undefined;
+  for await (const message of messages) {
+    const messageType = header(message, ':message-type');
+    const payloadText = decoder.decode(message.body);
+    if (messageType === 'exception' || messageType === 'error') {
+      let payload: { message?: string; Message?: string } = {};
+      try {
+        payload = JSON.parse(payloadText) as typeof payload;
+      } catch {
+        // The message may be in the headers instead (`:error-message`).
+      }
+      const name = header(message, ':exception-type') ?? header(message, ':error-code');
+      throw mapBedrockException(options.provider, name, payload.message ?? payload.Message ?? header(message, ':error-message'), 502, options.secrets);
+    }
+    const type = header(message, ':event-type') as keyof ConverseStreamEvents | undefined;
+    let event: ConverseStreamEvents[keyof ConverseStreamEvents];
+    try {
+      event = JSON.parse(payloadText || '{}') as typeof event;
+    } catch (error) {
+      throw upstreamInvalidResponseError(options.provider, `the '${type}' event is not valid JSON.`, error);
+    }
+    switch (type) {
+      case 'messageStart':
+        yield chunk({ role: 'assistant', content: '' });
+        break;
+      case 'contentBlockStart': {
+        const { contentBlockIndex, start } = event as ConverseStreamEvents['contentBlockStart'];
+        if (start?.toolUse) {
+          const index = toolIndexByBlock.size;
+          toolIndexByBlock.set(contentBlockIndex, index);
+          yield chunk({ tool_calls: [{ index, id: start.toolUse.toolUseId, type: 'function', function: { name: start.toolUse.name, arguments: '' } }] });
+        }
+        break;
+      }
+      case 'contentBlockDelta': {
+        const { contentBlockIndex, delta } = event as ConverseStreamEvents['contentBlockDelta'];
+        if (delta?.text) yield chunk({ content: delta.text });
+        const input = delta?.toolUse?.input;
+        const index = toolIndexByBlock.get(contentBlockIndex);
+        if (input && index !== undefined) yield chunk({ tool_calls: [{ index, function: { arguments: input } }] });
+        break;
+      }
+      case 'messageStop':
+        stopReason = (event as ConverseStreamEvents['messageStop']).stopReason ?? 'end_turn';
+        yield chunk({}, mapConverseStopReason(stopReason));
+        break;
+      case 'metadata':
+        usage = (event as ConverseStreamEvents['metadata']).usage ?? usage;
+        break;
+      default:
+        break; // contentBlockStop and events this adapter does not translate.
+    }
+  }
+  if (stopReason === undefined) throw upstreamInvalidResponseError(options.provider, 'the stream ended before messageStop.');
+  if (usage) yield { id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: mapConverseUsage(usage) };
+}
+
+/**
+ * ConverseStream event messages (decoded event-stream frames) -> OpenAI `chat.completion.chunk`s as they arrive:
+ * `messageStart` -> a role chunk; text deltas -> `content`; a `toolUse` block start -> a `tool_calls` entry (id, name,
+ * `arguments: ""`; OpenAI `index` counts tool calls, Bedrock's `contentBlockIndex` counts all blocks) and its `input`
+ * string fragments -> `arguments` fragments; `messageStop` -> the chunk with `finish_reason`; the trailing `metadata`
+ * event -> one usage-only chunk (it may come after `messageStop`, so the stream is read to its end). Reasoning deltas
+ * are left out. An exception frame (`:message-type: exception`, e.g. `throttlingException`, `modelStreamErrorException`)
+ * throws its mapped GatewayError, never a clean end; a stream that ends before `messageStop`, or breaks, throws 502/504.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+ */
+export async function* convertConverseStream(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+  try {
+    yield* convertMessages(messages, options);
+  } catch (error) {
+    if (GatewayError.isInstance(error)) throw error;
+    const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+    if (code !== undefined || options.signal.aborted || (error as Error | null)?.name === 'AbortError') throw mapTransportError(options.provider, error, options.signal);
+    throw upstreamInvalidResponseError(options.provider, `the event stream is corrupt: ${(error as Error).message}`, error);
+  }
+}

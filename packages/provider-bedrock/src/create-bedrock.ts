@@ -1,0 +1,132 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type EmbeddingResponse,
+  type ProviderAdapter,
+  type UpstreamTimeouts,
+  readUpstreamJson,
+  sendUpstreamRequest,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
+import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
+import { planBedrockEmbeddings } from './bedrock-embeddings.js';
+import type { ConverseResponse } from './bedrock-types.js';
+import { convertConverseResponse } from './convert-converse-response.js';
+import { convertConverseStream } from './convert-converse-stream.js';
+import { convertToConverseRequest } from './convert-to-converse-request.js';
+import { decodeEventStream } from './decode-event-stream.js';
+import { mapBedrockError } from './map-bedrock-error.js';
+import { type AwsCredentials, createAwsRequestSigner } from './sign-aws-request.js';
+
+/** Options of {@link createBedrock}. */
+export interface BedrockOptions {
+  /** AWS region, e.g. `us-east-1`. */
+  region: string;
+  /** The access key pair (and session token) requests are signed with (SigV4, service `bedrock`). */
+  credentials: AwsCredentials;
+  /** The runtime endpoint. Default `https://bedrock-runtime.{region}.amazonaws.com`. */
+  baseURL?: string;
+  /** The control-plane endpoint (model list). Default `https://bedrock.{region}.amazonaws.com`. */
+  controlBaseURL?: string;
+  /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+}
+
+/**
+ * An adapter for Amazon Bedrock, every request signed with SigV4:
+ * - `chatCompletions` -> `POST /model/{modelId}/converse`, or `/converse-stream` for `stream: true` (binary
+ *   `application/vnd.amazon.eventstream` frames decoded with `@smithy/eventstream-codec`); every model family Bedrock
+ *   serves through Converse (Claude, Nova, Llama, Mistral, Cohere Command...). See {@link convertToConverseRequest},
+ *   {@link convertConverseResponse} and {@link convertConverseStream}.
+ * - `embeddings` -> `POST /model/{modelId}/invoke` for Amazon Titan Text Embeddings (one call per input, run
+ *   concurrently) and Cohere Embed (one call per batch); usage from `inputTextTokenCount` or the
+ *   `x-amzn-bedrock-input-token-count` header. See {@link planBedrockEmbeddings}.
+ * - `imageGenerations` -> `POST /model/{modelId}/invoke` for Amazon Nova Canvas and Titan Image Generator (base64).
+ * - `listModels` -> `GET {controlBaseURL}/foundation-models` (ListFoundationModels): the region's foundation models.
+ * Audio is absent (400 `unsupported_operation`). Throws GatewayError: Bedrock exceptions mapped by
+ * {@link mapBedrockError}; 502/504 for transport failures; the abort reason when `context.signal` aborts.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
+ */
+export function createBedrock(options: BedrockOptions): ProviderAdapter {
+  const runtime = (options.baseURL ?? `https://bedrock-runtime.${options.region}.amazonaws.com`).replace(/\/+$/, '');
+  const control = (options.controlBaseURL ?? `https://bedrock.${options.region}.amazonaws.com`).replace(/\/+$/, '');
+  const secrets = [options.credentials.secretAccessKey, options.credentials.sessionToken];
+  const sign = createAwsRequestSigner({ service: 'bedrock', region: options.region, credentials: options.credentials });
+
+  const send = async (url: string, context: AdapterCallContext, body?: unknown, accept = 'application/json') => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const method = text === undefined ? 'GET' : 'POST';
+    const headers = await sign({
+      method,
+      url,
+      headers: { accept, 'x-request-id': context.requestId, ...(text === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: text,
+    });
+    return sendUpstreamRequest({
+      provider: context.provider,
+      url,
+      method,
+      headers,
+      body: text,
+      signal: context.signal,
+      timeouts: options.timeouts,
+      mapError: (status, errorText, responseHeaders) => mapBedrockError(context.provider, status, errorText, responseHeaders, secrets),
+    });
+  };
+  const modelURL = (model: string, action: string) => `${runtime}/model/${encodeURIComponent(model)}/${action}`;
+
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'bedrock',
+
+    async chatCompletions(request, context) {
+      const { body, warnings } = convertToConverseRequest(request);
+      for (const warning of warnings) context.warn(warning);
+      if (request.stream) {
+        const response = await send(modelURL(request.model, 'converse-stream'), context, body, 'application/vnd.amazon.eventstream');
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        }
+        const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
+        return convertConverseStream(decodeEventStream(response.body), { provider: context.provider, model: request.model, requestId, signal: context.signal, secrets });
+      }
+      const response = await send(modelURL(request.model, 'converse'), context, body);
+      const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
+      return convertConverseResponse(await readUpstreamJson<ConverseResponse>(context.provider, response, context.signal), request.model, requestId);
+    },
+
+    async embeddings(request, context) {
+      const invocations = planBedrockEmbeddings(request);
+      const answers = await Promise.all(
+        invocations.map(async (invocation) => {
+          const response = await send(modelURL(request.model, 'invoke'), context, invocation.body);
+          const answer = await readUpstreamJson<unknown>(context.provider, response, context.signal);
+          const headerTokens = Number(response.headers['x-amzn-bedrock-input-token-count']);
+          return { vectors: invocation.vectors(answer), tokens: invocation.tokens(answer) ?? (Number.isFinite(headerTokens) ? headerTokens : 0) };
+        }),
+      );
+      const vectors = answers.flatMap((a) => a.vectors);
+      const tokens = answers.reduce((sum, a) => sum + a.tokens, 0);
+      const response: EmbeddingResponse = {
+        object: 'list',
+        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+        model: request.model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      };
+      return response;
+    },
+
+    async imageGenerations(request, context) {
+      const response = await send(modelURL(request.model, 'invoke'), context, convertToBedrockImageRequest(request));
+      return convertBedrockImageResponse(await readUpstreamJson(context.provider, response, context.signal));
+    },
+
+    async listModels(context) {
+      const response = await send(`${control}/foundation-models`, context);
+      const list = await readUpstreamJson<{ modelSummaries?: { modelId: string }[] }>(context.provider, response, context.signal);
+      return (list.modelSummaries ?? []).map((m) => ({ id: m.modelId }));
+    },
+  };
+}

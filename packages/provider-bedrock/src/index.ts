@@ -1,0 +1,14 @@
+export type * from './bedrock-types.js';
+export { type EmbeddingInvocation, planBedrockEmbeddings } from './bedrock-embeddings.js';
+export { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
+export { convertConverseResponse } from './convert-converse-response.js';
+export { type ConverseStreamOptions, convertConverseStream } from './convert-converse-stream.js';
+export { convertToConverseMessages } from './convert-to-converse-messages.js';
+export { convertToConverseRequest } from './convert-to-converse-request.js';
+export { type BedrockOptions, createBedrock } from './create-bedrock.js';
+export { decodeEventStream } from './decode-event-stream.js';
+export { mapBedrockError, mapBedrockException } from './map-bedrock-error.js';
+export { mapConverseStopReason } from './map-converse-stop-reason.js';
+export { mapConverseUsage } from './map-converse-usage.js';
+export { type AwsCredentials, type AwsRequestSigner, createAwsRequestSigner } from './sign-aws-request.js';
+export { type BedrockSettings, bedrockSettingsSchema, switchyardProvider } from './switchyard-provider.js';

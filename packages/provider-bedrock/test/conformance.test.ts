@@ -1,0 +1,45 @@
+import { eventStreamFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { createBedrock } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const lines = fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt');
+const streamText = lines.map((l) => (JSON.parse(l) as { contentBlockDelta?: { delta?: { text?: string } } }).contentBlockDelta?.delta?.text ?? '').join('');
+const model = 'anthropic.claude-3-5-sonnet-20241022-v2:0';
+const base = '/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0';
+
+describeAdapterConformance({
+  name: 'bedrock',
+  // The suite's secret is used as the access key id: it is sent in the authorization header (Credential=...).
+  createAdapter: (baseURL, apiKey) => createBedrock({ region: 'us-east-1', credentials: { accessKeyId: apiKey, secretAccessKey: 'conformance-secret-access-key' }, baseURL }),
+  model,
+  chat: {
+    completion: {
+      route: `POST ${base}/converse`,
+      reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-text.json') },
+      expect: { content: /^Let me count the "r"s in "strawberry"/, finish_reason: 'stop', usage: { prompt_tokens: 22, completion_tokens: 57 } },
+    },
+    stream: {
+      route: `POST ${base}/converse-stream`,
+      reply: { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: eventStreamFrames(lines) },
+      expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 22, completion_tokens: 55 } },
+    },
+    error: {
+      route: `POST ${base}/converse`,
+      reply: { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }, json: { message: 'Too many requests, please wait before trying again.' } },
+      expect: { status: 429, message: 'Too many requests, please wait before trying again.', type: 'rate_limit_error' },
+    },
+    assertRequest(request) {
+      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=sk-conformance-secret-0123456789\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=/);
+      expect(request.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+      expect(request.json).toEqual({
+        system: [{ text: 'You are a helpful assistant.' }],
+        messages: [{ role: 'user', content: [{ text: 'Say hello.' }] }],
+        inferenceConfig: { maxTokens: 64, temperature: 0.5, topP: 0.9, stopSequences: ['END'] },
+      });
+    },
+  },
+  // Embeddings need an embedding model id (the suite sends its chat model): see embeddings.test.ts.
+  unsupported: ['transcriptions', 'speech'],
+});
