@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Accounts } from '@switchyard/accounts';
+import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
 import { openAccounts } from './accounts/open-accounts.js';
 import { type Logger, pino } from 'pino';
@@ -44,7 +45,14 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   });
   const accounts = await openAccounts(config, options.configPath, logger);
   const readiness: ReadinessCheck[] = accounts ? [{ name: 'store', check: () => accounts.ping() }] : [];
-  const app = createApp(gateway, { logger, secrets: collectSecrets(config), bodyLimit: config.server.body_limit, accounts, readiness });
+  const app = createApp(gateway, {
+    logger,
+    secrets: collectSecrets(config),
+    bodyLimit: config.server.body_limit,
+    accounts,
+    readiness,
+    consoleDir: config.admin?.console ? consoleDir : undefined,
+  });
   const server = app.listen(config.server.port, config.server.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -1,3 +1,4 @@
+import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import type { VirtualKey } from './virtual-key.js';
 
@@ -21,5 +22,7 @@ export interface AccountStore {
   usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]>;
   /** Resolves when the store answers (readiness checks); rejects with the reason otherwise. */
   ping(): Promise<void>;
+  /** Ledger rows matching `query`, newest first (see {@link UsageQuery} for the order and the cursor). */
+  listUsage(query: UsageQuery): Promise<UsageRow[]>;
   close(): Promise<void>;
 }

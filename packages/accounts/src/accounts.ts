@@ -6,6 +6,7 @@ import { KeyState } from './key-state.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { formatResetMs, modelNotAllowedError, rateLimitError } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
+import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import { type VirtualKey, type VirtualKeyView, toKeyView } from './virtual-key.js';
 
@@ -227,6 +228,12 @@ export class Accounts {
   /** Resolves when the store answers (for readiness checks); rejects with the store's error otherwise. */
   ping(): Promise<void> {
     return this.store.ping();
+  }
+
+  /** Ledger rows, newest first (see {@link UsageQuery}); pending rows are written first. */
+  async requests(query: UsageQuery): Promise<UsageRow[]> {
+    await this.ledger.flush();
+    return this.store.listUsage(query);
   }
 
   /** Writes pending rows and closes the store. */

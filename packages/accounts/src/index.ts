@@ -9,5 +9,6 @@ export { matchesModelGlob } from './match-model-glob.js';
 export { formatResetMs } from './rate-limit-error.js';
 export { TokenBucket } from './token-bucket.js';
 export { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
+export type * from './usage-query.js';
 export type * from './usage-row.js';
 export { type BudgetPeriod, type VirtualKey, type VirtualKeyView, toKeyView } from './virtual-key.js';

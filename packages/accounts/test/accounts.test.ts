@@ -16,6 +16,7 @@ function memoryStore(): AccountStore & { rows: UsageRow[] } {
     spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
     usageTotals: async () => [],
     ping: async () => {},
+    listUsage: async (q) => rows.filter((r) => !q.key_id || r.key_id === q.key_id).slice(-q.limit).reverse(),
     close: async () => {},
   };
 }

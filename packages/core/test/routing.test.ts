@@ -201,6 +201,24 @@ describe('balancing and cooldown', () => {
     now = 1001;
     expect(orderTargets(targetsOf(gateway), 'round-robin', health, 0)[0]!.provider).toBe('a');
   });
+
+  it('snapshots in flight, latency, consecutive failures and the cooldown end of each deployment', () => {
+    let now = 5_000;
+    const health = new TargetHealth({ failures: 2, cooldownMs: 1000 }, () => now);
+    expect(health.snapshot('a/m')).toEqual({ key: 'a/m', inFlight: 0, latencyMs: undefined, consecutiveFailures: 0, cooldownUntil: undefined });
+    health.begin('a/m');
+    health.success('a/m', 40);
+    health.begin('b/m');
+    health.failure('b/m');
+    expect(health.snapshot()).toEqual([
+      { key: 'a/m', inFlight: 1, latencyMs: 40, consecutiveFailures: 0, cooldownUntil: undefined },
+      { key: 'b/m', inFlight: 1, latencyMs: undefined, consecutiveFailures: 1, cooldownUntil: undefined },
+    ]);
+    health.failure('b/m');
+    expect(health.snapshot('b/m')).toMatchObject({ consecutiveFailures: 0, cooldownUntil: 6_000 });
+    now = 6_001;
+    expect(health.snapshot('b/m').cooldownUntil).toBeUndefined();
+  });
 });
 
 describe('retry delays', () => {

@@ -1,4 +1,4 @@
-import type { AccountStore, UsageFilter, UsageGroupBy, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './schema-sql.js';
 
@@ -92,6 +92,26 @@ export class SqliteAccountStore implements AccountStore {
 
   async ping(): Promise<void> {
     this.#db.prepare('SELECT 1').get();
+  }
+
+  async listUsage(query: UsageQuery): Promise<UsageRow[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: query.limit };
+    const add = (clause: string, name: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      where.push(clause);
+      params[name] = value;
+    };
+    add('key_id = @key_id', 'key_id', query.key_id);
+    add('model = @model', 'model', query.model);
+    add('status >= @status_min', 'status_min', query.status_min);
+    add('status <= @status_max', 'status_max', query.status_max);
+    if (query.before?.request_id !== undefined) {
+      add('(created_at < @before OR (created_at = @before AND request_id < @before_id))', 'before', query.before.created_at);
+      params.before_id = query.before.request_id;
+    } else add('created_at < @before', 'before', query.before?.created_at);
+    const sql = `SELECT * FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, request_id DESC LIMIT @limit`;
+    return (this.#db.prepare(sql).all(params) as (Omit<UsageRow, 'stream'> & { stream: number })[]).map((r) => ({ ...r, stream: r.stream === 1 }));
   }
 
   async close(): Promise<void> {

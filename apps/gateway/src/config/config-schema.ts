@@ -81,8 +81,13 @@ export const gatewayConfigSchema = z.strictObject({
   providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerConfigSchema),
   models: z.array(modelConfigSchema).default([]),
   routing: routingConfigSchema.prefault({}),
-  /** The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts. */
-  admin: z.strictObject({ master_key: z.string().min(16, 'the master key must be at least 16 characters') }).optional(),
+  /**
+   * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.
+   * `console`: serve the admin console at `/ui` (default true).
+   */
+  admin: z
+    .strictObject({ master_key: z.string().min(16, 'the master key must be at least 16 characters'), console: z.boolean().default(true) })
+    .optional(),
   /**
    * Where accounts (virtual keys, usage ledger) live: `sqlite` (a file, or `:memory:`; one process) or `postgres` (a
    * `postgres://` URL; shared by replicas and workers), with `timeout_ms` per store call (default 5,000) and

@@ -3,11 +3,13 @@ import type { Gateway } from '@switchyard/core';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import { createAdminRouter } from './admin/create-admin-router.js';
+import { serveConsole } from './console/serve-console.js';
 import { createRouter } from './create-router.js';
 import { type ReadinessCheck, readinessHandler } from './readiness.js';
 import { handleErrors } from './middleware/handle-errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestLogger } from './middleware/request-logger.js';
+import { createRouteDeps } from './routes/route-deps.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -21,12 +23,14 @@ export interface AppOptions {
   accounts?: Accounts;
   /** What `GET /readyz` asks (store, Redis, shutdown…); none = always ready. */
   readiness?: readonly ReadinessCheck[];
+  /** The admin console's built files (`@switchyard/console`), served at `/ui` when set together with `accounts`. */
+  consoleDir?: string;
 }
 
 /**
  * The Switchyard HTTP app: `GET /healthz` (liveness) and `GET /readyz` (readiness: store, Redis; no auth), the
  * OpenAI-compatible API under `/v1`, and with accounts the
- * admin API under `/admin`
+ * admin API under `/admin` and (with `consoleDir`) the admin console under `/ui`
  * (see {@link createRouter}), with request ids, the request log and OpenAI-shaped errors.
  * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
  */
@@ -39,8 +43,9 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
+  if (options.accounts && options.consoleDir) app.use('/ui', serveConsole(options.consoleDir));
   app.use(requestLogger(options.logger ?? pino(), options.secrets));
-  if (options.accounts) app.use('/admin', createAdminRouter(options.accounts));
+  if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
   app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });

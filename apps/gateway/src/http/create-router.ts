@@ -6,7 +6,7 @@ import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
 import { addModelsRoutes } from './routes/models-route.js';
-import type { RouteDeps } from './routes/route-deps.js';
+import { createRouteDeps, type RouteDeps } from './routes/route-deps.js';
 import { addSpeechRoute } from './routes/speech-route.js';
 import { addTranscriptionsRoute } from './routes/transcriptions-route.js';
 import { addUsageRoute } from './routes/usage-route.js';
@@ -25,18 +25,7 @@ export interface RouterOptions {
  */
 export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
   const router = Router();
-  const deps: RouteDeps = {
-    gateway,
-    bodyLimit: options.bodyLimit ?? '20mb',
-    accounts: options.accounts,
-    providerOf: (model) => {
-      try {
-        return gateway.router.resolve(model).provider;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  const deps: RouteDeps = createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts);
   router.use(authenticate(gateway, options.accounts));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);

@@ -16,6 +16,20 @@ interface Health {
 
 const EWMA_ALPHA = 0.3;
 
+/** A copy of one deployment's live state, as {@link TargetHealth.snapshot} returns it. */
+export interface TargetHealthSnapshot {
+  /** The deployment: `RouteTarget.key`, i.e. `<provider>/<upstream model>`. */
+  key: string;
+  /** Requests in flight to it now. */
+  inFlight: number;
+  /** Moving average of time to first byte, ms; undefined before the first success. */
+  latencyMs?: number;
+  /** Retryable failures in a row since the last success (reset to 0 when the breaker opens). */
+  consecutiveFailures: number;
+  /** Unix time (ms) until which the breaker is open; undefined when the target is not cooling down. */
+  cooldownUntil?: number;
+}
+
 /**
  * Live state of every deployment (keyed by `RouteTarget.key`): requests in flight, a moving average of time to
  * first byte (ms), and the circuit breaker. After a cooldown the target is probed by the next request (half-open):
@@ -50,6 +64,27 @@ export class TargetHealth {
   /** True while the target's breaker is open. */
   isCoolingDown(key: string): boolean {
     return (this.#state.get(key)?.cooldownUntil ?? 0) > this.now();
+  }
+
+  /**
+   * The live state of `key` (zeros for a deployment never called), or of every deployment called so far when `key`
+   * is absent. Copies: later calls do not change them.
+   */
+  snapshot(key: string): TargetHealthSnapshot;
+  snapshot(): TargetHealthSnapshot[];
+  snapshot(key?: string): TargetHealthSnapshot | TargetHealthSnapshot[] {
+    const copy = (k: string): TargetHealthSnapshot => {
+      const health = this.#state.get(k);
+      const until = health?.cooldownUntil ?? 0;
+      return {
+        key: k,
+        inFlight: health?.inFlight ?? 0,
+        latencyMs: health?.latencyMs,
+        consecutiveFailures: health?.consecutiveFailures ?? 0,
+        cooldownUntil: until > this.now() ? until : undefined,
+      };
+    };
+    return key === undefined ? [...this.#state.keys()].map(copy) : copy(key);
   }
 
   /** Marks the start of an attempt; call {@link settle} when it ends. */

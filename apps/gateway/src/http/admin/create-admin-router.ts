@@ -3,16 +3,23 @@ import { createKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts
 import { GatewayError, validateRequest } from '@switchyard/core';
 import { type Request, Router } from 'express';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
+import type { RouteDeps } from '../routes/route-deps.js';
 import { parseUsageQuery } from '../routes/usage-query.js';
+import { addDeploymentsRoutes } from './deployments-routes.js';
+import { withPeriodSpend } from './keys-spend.js';
+import { addPlaygroundRoute } from './playground-route.js';
+import { addRequestsRoute } from './requests-route.js';
 
 const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_request_error', code: 'key_not_found', param: 'id', message: `No key with id '${id}'.` });
 
 /**
  * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
  * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys`, `GET /keys/:id`,
- * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day`.
+ * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day`,
+ * `GET /requests` (ledger rows), `GET /models`, `GET /health` (deployments) and
+ * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
-export function createAdminRouter(accounts: Accounts): Router {
+export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   const router = Router();
   router.use((req, _res, next) => {
     const authorization = req.get('authorization');
@@ -23,8 +30,8 @@ export function createAdminRouter(accounts: Accounts): Router {
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
     res.status(201).json(await accounts.createKey(validateRequest(createKeyInputSchema, req.body)));
   });
-  router.get('/keys', (_req, res) => {
-    res.json({ object: 'list', data: accounts.listKeys() });
+  router.get('/keys', async (_req, res) => {
+    res.json({ object: 'list', data: await withPeriodSpend(accounts, accounts.listKeys()) });
   });
   router.get('/keys/:id', (req: Request<{ id: string }>, res) => {
     const key = accounts.getKey(req.params.id);
@@ -45,6 +52,9 @@ export function createAdminRouter(accounts: Accounts): Router {
     const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day']);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
   });
+  addRequestsRoute(router, accounts);
+  addDeploymentsRoutes(router, deps.gateway);
+  addPlaygroundRoute(router, deps);
   router.use((req) => {
     throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
   });

@@ -9,3 +9,19 @@ export interface RouteDeps {
   /** Virtual keys, limits and the usage ledger, when configured. */
   accounts?: Accounts;
 }
+
+/** The {@link RouteDeps} of `gateway`: `providerOf` resolves a model's first provider (undefined when unknown). */
+export function createRouteDeps(gateway: Gateway, bodyLimit: number | string, accounts?: Accounts): RouteDeps {
+  return {
+    gateway,
+    bodyLimit,
+    accounts,
+    providerOf: (model) => {
+      try {
+        return gateway.router.resolve(model).provider;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/** Shapes of the admin API's answers, as the console reads them (see the gateway's README, "Admin API"). */
+
+/** USD per million tokens. */
+export interface Price {
+  input: number;
+  output: number;
+}
+
+/** A virtual key (`GET /admin/keys`); `spend_usd` is the spend in the current budget period, USD. */
+export interface KeyView {
+  id: string;
+  name: string;
+  key_prefix: string;
+  models: string[] | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  budget_usd: number | null;
+  budget_period: 'day' | 'month' | 'total';
+  expires_at: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+  revoked_at: string | null;
+  spend_usd?: number;
+}
+
+/** The body of `POST /admin/keys` and `PATCH /admin/keys/:id`. */
+export interface KeyInput {
+  name?: string;
+  models?: string[] | null;
+  rpm_limit?: number | null;
+  tpm_limit?: number | null;
+  budget_usd?: number | null;
+  budget_period?: 'day' | 'month' | 'total';
+  expires_at?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** One group of `GET /admin/usage` (tokens; cost in USD). */
+export interface UsageTotals {
+  group?: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cost_usd: number;
+}
+
+/** One ledger row of `GET /admin/requests` (ms; USD; `created_at` unix ms). */
+export interface RequestRow {
+  request_id: string;
+  key_id: string;
+  key_name: string | null;
+  model: string;
+  provider: string | null;
+  upstream_model: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+  ttfb_ms: number | null;
+  status: number;
+  stream: boolean;
+  created_at: number;
+}
+
+/** A page of `GET /admin/requests`. */
+export interface RequestsPage {
+  data: RequestRow[];
+  has_more: boolean;
+  next_before: string | null;
+}
+
+/** One deployment of a model (`GET /admin/models`). */
+export interface TargetView {
+  deployment: string;
+  provider: string;
+  upstream_model: string;
+  weight: number;
+  price: Price | null;
+}
+
+/** A configured model (`GET /admin/models`). */
+export interface ModelView {
+  id: string;
+  strategy: string;
+  fallbacks: string[];
+  max_retries: number;
+  price: Price | null;
+  targets: TargetView[];
+}
+
+/** Live health of one deployment (`GET /admin/health`). */
+export interface DeploymentHealth {
+  deployment: string;
+  provider: string;
+  upstream_model: string;
+  models: string[];
+  in_flight: number;
+  latency_ms_avg: number | null;
+  consecutive_failures: number;
+  cooling_down: boolean;
+  cooling_down_until: string | null;
+}

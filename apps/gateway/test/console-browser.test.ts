@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import OpenAI from 'openai';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
+
+/**
+ * The admin console in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by
+ * scripts/ensure-system-packages.sh) driven by playwright-core; no browser download. One browser for the file.
+ * Screenshots of each page go to test-output/console/ (gitignored).
+ */
+const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console');
+const MASTER = 'sk-master-key-browser-test-0123456789';
+const STATIC = 'sk-static-key-browser-test-0123456789';
+const XSS_NAME = '<img src=x onerror=alert(1)>';
+const PRICE = { input: 2, output: 8 }; // USD per million tokens
+
+const plain = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
+const streamed = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
+const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
+/** The USD amount shown in `text` ("$0.00243"), checked against `usd` to the 3 significant digits the console shows. */
+const expectUsd = (text: string | null, usd: number) => expect(Math.abs(Number(text!.replace('$', '')) - usd) / usd).toBeLessThan(0.005);
+
+let upstream: MockUpstream;
+let running: RunningServer;
+let origin: string;
+let browser: Browser;
+let page: Page;
+const dialogs: string[] = [];
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`);
+  }
+  await mkdir(SHOTS, { recursive: true });
+  upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
+  running = await startGatewayFromYaml(`
+keys: ["${STATIC}"]
+admin: { master_key: "${MASTER}" }
+store: { sqlite: ":memory:" }
+server: { port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
+  - { id: gpt-4o-mini, targets: [{ provider: openai, upstream: gpt-4.1-nano }], fallbacks: [gpt-4o] }
+routing: { max_retries: 0 }
+`);
+  origin = running.url.replace(/\/v1$/, '');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await running?.close();
+  await upstream?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const client = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
+const go = (label: string) => page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+
+describe('admin console in Chromium', { timeout: 60_000 }, () => {
+  let secret = '';
+
+  it('refuses a wrong master key and a key that is not the master key', async () => {
+    await page.goto(`${origin}/ui/`);
+    await page.getByLabel('Master key').fill('sk-not-the-master-key-000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong master key');
+    await shot('sign-in-refused');
+    await page.getByLabel('Master key').fill(STATIC);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not the master key');
+    expect(await page.evaluate(() => Object.keys(sessionStorage).length)).toBe(0);
+    expect(await page.getByRole('navigation').count()).toBe(0);
+  });
+
+  it('signs in; the key stays in sessionStorage only, never in the URL or a cookie', async () => {
+    await page.getByLabel('Master key').fill(MASTER);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([MASTER]);
+    expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
+    expect((await page.context().cookies()).length).toBe(0);
+    expect(page.url()).not.toContain(MASTER);
+    for (const label of ['Keys', 'Usage', 'Requests', 'Models', 'Playground']) {
+      expect(await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).count()).toBe(1);
+    }
+  });
+
+  it('creates a key (named like an XSS attack) and shows its secret once', async () => {
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(XSS_NAME);
+    await page.getByLabel('Models', { exact: true }).fill('gpt-4o*');
+    await page.getByLabel('RPM limit').fill('100');
+    await page.getByLabel('TPM limit').fill('100000');
+    await page.getByLabel('Budget (USD)').fill('5');
+    await page.getByLabel('Budget period').selectOption('month');
+    await page.getByLabel('Expires').fill('2099-01-01T00:00');
+    await page.getByLabel('Metadata').fill('{"team": "a"}');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const secretBox = page.getByTestId('new-key-secret');
+    await secretBox.waitFor();
+    secret = (await secretBox.textContent())!.trim();
+    expect(secret).toMatch(/^sk-sy-[\w-]{20,}$/);
+    await expect.poll(() => page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    await shot('keys-secret');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-key-secret').count()).toBe(0);
+  });
+
+  it('shows the XSS key name as text, never as markup', async () => {
+    const cell = page.locator('td.key-name');
+    await expect.poll(() => cell.allTextContents()).toEqual([XSS_NAME]);
+    expect(await page.locator('main img').count()).toBe(0);
+    const row = page.locator('tbody tr', { has: cell });
+    expect(await row.textContent()).toContain('gpt-4o*');
+    expect(await row.textContent()).toContain('100 RPM, 100,000 TPM');
+    expect(await row.textContent()).toContain('of $5.00 (month)');
+    expect(await row.textContent()).toContain('active');
+  });
+
+  it('sees two calls made with the key through the official openai SDK in Requests and in the Usage totals', async () => {
+    const completion = await client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Invent a holiday.' }] });
+    expect(completion.choices[0]!.message.content).toBeTruthy();
+    const stream = await client(secret).chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    for await (const _chunk of stream);
+
+    await go('Requests');
+    const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    await page.getByLabel('Key', { exact: true }).selectOption({ label: XSS_NAME });
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining(XSS_NAME), expect.stringContaining(XSS_NAME)]);
+    expect(await rows.first().textContent()).toContain('gpt-4o');
+    expect(await rows.first().textContent()).toContain('openai / gpt-4o');
+    expect(await rows.first().locator('td').nth(4).textContent()).toBe('200');
+    await page.getByLabel('Status').selectOption('error');
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('No requests match')]);
+    await page.getByLabel('Status').selectOption('ok');
+    await expect.poll(() => rows.count()).toBe(2);
+    await shot('requests');
+
+    await go('Usage');
+    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe('2');
+    const tokens = plain.prompt_tokens + plain.completion_tokens + streamed.prompt_tokens + streamed.completion_tokens;
+    expect(await page.getByTestId('total-tokens').textContent()).toBe(tokens.toLocaleString('en-US'));
+    const spend = cost(plain) + cost(streamed);
+    expectUsd(await page.getByTestId('total-spend').textContent(), spend);
+    expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { name: 'By key' }).locator('..').textContent()).toContain(XSS_NAME);
+    await shot('usage');
+  });
+
+  it('shows models with targets, strategy, fallbacks and live deployment health', async () => {
+    await go('Models');
+    const mini = page.getByRole('region', { name: 'gpt-4o-mini' });
+    await mini.waitFor();
+    expect(await mini.textContent()).toContain('fallbacks gpt-4o');
+    expect(await mini.textContent()).toContain('openai/gpt-4.1-nano');
+    const main = page.getByRole('region', { name: 'gpt-4o', exact: true });
+    await expect.poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(/^\d+ ms$/);
+    expect(await main.textContent()).toContain('healthy');
+    await shot('models');
+  });
+
+  it('streams an answer in the Playground with tokens, cost and the serving deployment', async () => {
+    await go('Playground');
+    await page.getByLabel('Model', { exact: true }).fill('gpt-4o');
+    await page.getByLabel('Message', { exact: true }).fill('Invent a holiday.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('served-by').waitFor();
+    expect(await page.getByTestId('served-by').textContent()).toBe('openai / gpt-4o');
+    expect(await page.getByTestId('answer-tokens').textContent()).toBe(`${streamed.prompt_tokens} in + ${streamed.completion_tokens} out`);
+    expectUsd(await page.getByTestId('answer-cost').textContent(), cost(streamed));
+    expect((await page.getByRole('list', { name: 'Conversation' }).textContent())!.length).toBeGreaterThan(100);
+    await shot('playground');
+  });
+
+  it('revokes the key after a confirmation, and the API refuses it', async () => {
+    await go('Keys');
+    const row = page.locator('tbody tr', { has: page.locator('td.key-name') });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke key' }).waitFor();
+    await shot('keys-revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => row.locator('.badge').textContent()).toBe('revoked');
+    await shot('keys');
+    await expect(client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('ran no injected script and broke no CSP rule; signing out forgets the key', async () => {
+    expect(dialogs).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Master key').waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage).length)).toBe(0);
+  });
+});
