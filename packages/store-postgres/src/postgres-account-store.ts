@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountStore, UsageFilter, UsageGroupBy, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import pg from 'pg';
 import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams } from './key-row.js';
 import { migrate } from './migrate.js';
@@ -153,6 +153,35 @@ export class PostgresAccountStore implements AccountStore {
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? 'GROUP BY 1 ORDER BY 1' : ''}`;
     const { rows } = await this.#pool.query<Omit<UsageTotals, 'total_tokens'>>(sql, params);
     return rows.map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
+  }
+
+  /** Rows ordered by `created_at`, then `request_id` in byte order (`COLLATE "C"`, as SQLite compares text). */
+  async listUsage(query: UsageQuery): Promise<UsageRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (query.key_id) where.push(`key_id = ${param(query.key_id)}`);
+    if (query.model) where.push(`model = ${param(query.model)}`);
+    if (query.status_min !== undefined) where.push(`status >= ${param(query.status_min)}`);
+    if (query.status_max !== undefined) where.push(`status <= ${param(query.status_max)}`);
+    if (query.before) {
+      const before = param(query.before.created_at);
+      where.push(
+        query.before.request_id === undefined
+          ? `created_at < ${before}`
+          : `(created_at < ${before} OR (created_at = ${before} AND request_id COLLATE "C" < ${param(query.before.request_id)}))`,
+      );
+    }
+    const columns = USAGE_COLUMNS.map(([column]) => (column === 'created_at' ? 'created_at::float8 AS created_at' : column)).join(', ');
+    const { rows } = await this.#pool.query<UsageRow>(
+      `SELECT ${columns} FROM switchyard_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, request_id COLLATE "C" DESC LIMIT ${param(query.limit)}`,
+      params,
+    );
+    return rows;
   }
 
   async close(): Promise<void> {

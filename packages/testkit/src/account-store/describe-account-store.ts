@@ -49,7 +49,8 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
 
 /**
  * The behaviour every {@link AccountStore} must have, as one vitest suite: keys round-trip (all fields, revocation,
- * update), usage totals grouped by key, model and UTC day with filters, spend since a time, large batches, ping, and
+ * update), usage totals grouped by key, model and UTC day with filters, spend since a time, ledger rows listed newest
+ * first with filters and a cursor, large batches, ping, and
  * {@link Accounts} on top of the store surviving a reopen (keys, limits, spent budget). Run it once per store:
  * `describeAccountStore('SQLite', { open: async (name) => new SqliteAccountStore(join(dir, name)) })`.
  */
@@ -118,6 +119,34 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(total).toMatchObject({ requests: 2500, prompt_tokens: 25_000, completion_tokens: 12_500 });
       expect(total?.cost_usd).toBeCloseTo(2.5, 9);
       expect((await store.usageTotals({ from: 1_000, to: 1_010 }, 'key')).reduce((n, t) => n + t.requests, 0)).toBe(10);
+      await store.close();
+    });
+
+    it('lists ledger rows newest first, filtered by key, model and status, paged by a cursor that skips no row', async () => {
+      const store = await factory.open(uniqueName());
+      const t = Date.UTC(2026, 10, 20);
+      const rows: UsageRow[] = [
+        { ...usageRow('k1', 'a', t, 0.1), request_id: 'r1', ttfb_ms: null },
+        { ...usageRow('k1', 'b', t + 1, 0.1), request_id: 'r2', status: 429 },
+        { ...usageRow('k2', 'a', t + 2, 0.1), request_id: 'r3', stream: true },
+        { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502 },
+        { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r5' },
+      ];
+      await store.appendUsage(rows);
+      const ids = (list: { request_id: string }[]) => list.map((r) => r.request_id);
+      const all = await store.listUsage({ limit: 10 });
+      expect(ids(all)).toEqual(['r5', 'r4', 'r3', 'r2', 'r1']);
+      expect(all[2]).toEqual(rows[2]);
+      expect(all[4]).toEqual(rows[0]);
+      expect(ids(await store.listUsage({ limit: 10, key_id: 'k1', model: 'a' }))).toEqual(['r5', 'r4', 'r1']);
+      expect(ids(await store.listUsage({ limit: 10, status_min: 400 }))).toEqual(['r4', 'r2']);
+      expect(ids(await store.listUsage({ limit: 10, status_min: 400, status_max: 499 }))).toEqual(['r2']);
+      expect(ids(await store.listUsage({ limit: 10, status_max: 399 }))).toEqual(['r5', 'r3', 'r1']);
+      expect(ids(await store.listUsage({ limit: 10, before: { created_at: t + 2 } }))).toEqual(['r2', 'r1']);
+      const page1 = await store.listUsage({ limit: 2 });
+      const page2 = await store.listUsage({ limit: 2, before: { created_at: page1[1]!.created_at, request_id: page1[1]!.request_id } });
+      const page3 = await store.listUsage({ limit: 2, before: { created_at: page2[1]!.created_at, request_id: page2[1]!.request_id } });
+      expect([ids(page1), ids(page2), ids(page3)]).toEqual([['r5', 'r4'], ['r3', 'r2'], ['r1']]);
       await store.close();
     });
 
