@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
@@ -40,6 +40,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`);
   }
+  await rm(SHOTS, { recursive: true, force: true });
   await mkdir(SHOTS, { recursive: true });
   upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
   running = await startGatewayFromYaml(`
@@ -74,6 +75,12 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail' && page) await shot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
+});
+
+/** Polls until the assertion holds; pages load over HTTP, so give a loaded CI machine time. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 50 });
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const client = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
 const go = (label: string) => page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
@@ -85,11 +92,11 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.goto(`${origin}/ui/`);
     await page.getByLabel('Master key').fill('sk-not-the-master-key-000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong master key');
+    await poll(() => page.getByRole('alert').textContent()).toContain('Wrong master key');
     await shot('sign-in-refused');
     await page.getByLabel('Master key').fill(STATIC);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not the master key');
+    await poll(() => page.getByRole('alert').textContent()).toContain('not the master key');
     expect(await page.evaluate(() => Object.keys(sessionStorage).length)).toBe(0);
     expect(await page.getByRole('navigation').count()).toBe(0);
   });
@@ -122,15 +129,32 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await secretBox.waitFor();
     secret = (await secretBox.textContent())!.trim();
     expect(secret).toMatch(/^sk-sy-[\w-]{20,}$/);
-    await expect.poll(() => page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    await poll(() => page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
     await shot('keys-secret');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByTestId('new-key-secret').count()).toBe(0);
   });
 
+  it('edits a key\'s limits', async () => {
+    const row = page.locator('tbody tr', { has: page.locator('td.key-name') });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit key' });
+    expect(await form.getByLabel('RPM limit').inputValue()).toBe('100');
+    await form.getByLabel('RPM limit').fill('120');
+    await form.getByLabel('TPM limit').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await poll(() => row.locator('td').nth(3).textContent()).toBe('120 RPM');
+    await poll(() => page.getByRole('dialog').count()).toBe(0);
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel('RPM limit').fill('100');
+    await form.getByLabel('TPM limit').fill('100000');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await poll(() => row.locator('td').nth(3).textContent()).toBe('100 RPM, 100,000 TPM');
+  });
+
   it('shows the XSS key name as text, never as markup', async () => {
     const cell = page.locator('td.key-name');
-    await expect.poll(() => cell.allTextContents()).toEqual([XSS_NAME]);
+    await poll(() => cell.allTextContents()).toEqual([XSS_NAME]);
     expect(await page.locator('main img').count()).toBe(0);
     const row = page.locator('tbody tr', { has: cell });
     expect(await row.textContent()).toContain('gpt-4o*');
@@ -147,20 +171,20 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
 
     await go('Requests');
     const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     await page.getByLabel('Key', { exact: true }).selectOption({ label: XSS_NAME });
-    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining(XSS_NAME), expect.stringContaining(XSS_NAME)]);
+    await poll(() => rows.allTextContents()).toEqual([expect.stringContaining(XSS_NAME), expect.stringContaining(XSS_NAME)]);
     expect(await rows.first().textContent()).toContain('gpt-4o');
     expect(await rows.first().textContent()).toContain('openai / gpt-4o');
     expect(await rows.first().locator('td').nth(4).textContent()).toBe('200');
     await page.getByLabel('Status').selectOption('error');
-    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('No requests match')]);
+    await poll(() => rows.allTextContents()).toEqual([expect.stringContaining('No requests match')]);
     await page.getByLabel('Status').selectOption('ok');
-    await expect.poll(() => rows.count()).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     await shot('requests');
 
     await go('Usage');
-    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe('2');
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe('2');
     const tokens = plain.prompt_tokens + plain.completion_tokens + streamed.prompt_tokens + streamed.completion_tokens;
     expect(await page.getByTestId('total-tokens').textContent()).toBe(tokens.toLocaleString('en-US'));
     const spend = cost(plain) + cost(streamed);
@@ -168,6 +192,10 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     expect(await page.getByRole('heading', { name: 'By key' }).locator('..').textContent()).toContain(XSS_NAME);
     await shot('usage');
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-07');
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe('0');
+    expect(await page.getByTestId('total-spend').textContent()).toBe('$0');
   });
 
   it('shows models with targets, strategy, fallbacks and live deployment health', async () => {
@@ -177,7 +205,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await mini.textContent()).toContain('fallbacks gpt-4o');
     expect(await mini.textContent()).toContain('openai/gpt-4.1-nano');
     const main = page.getByRole('region', { name: 'gpt-4o', exact: true });
-    await expect.poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(/^\d+ ms$/);
+    await poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(/^\d+ ms$/);
     expect(await main.textContent()).toContain('healthy');
     await shot('models');
   });
@@ -198,12 +226,14 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
   it('revokes the key after a confirmation, and the API refuses it', async () => {
     await go('Keys');
     const row = page.locator('tbody tr', { has: page.locator('td.key-name') });
+    await poll(() => row.locator('td').nth(4).textContent()).toMatch(/^\$0\.0\d+ of \$5\.00 \(month\)$/);
+    await shot('keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog', { name: 'Revoke key' }).waitFor();
     await shot('keys-revoke-confirm');
     await page.getByRole('button', { name: 'Revoke key' }).click();
-    await expect.poll(() => row.locator('.badge').textContent()).toBe('revoked');
-    await shot('keys');
+    await poll(() => row.locator('.badge').textContent()).toBe('revoked');
+    await shot('keys-revoked');
     await expect(client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
   });
 

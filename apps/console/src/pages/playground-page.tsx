@@ -11,6 +11,7 @@ interface Message {
 }
 
 interface Outcome extends StreamedChat {
+  requestedModel: string;
   servedModel: string;
   provider: string;
   upstreamModel: string;
@@ -35,14 +36,13 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (!model && models.data?.[0]) setModel(models.data[0].id);
-  }, [models.data, model]);
+  /** What is sent when the field is empty: the first configured model (a placeholder, never typed into the field). */
+  const chosenModel = model.trim() || models.data?.[0]?.id || '';
   useEffect(() => () => abort.current?.abort(), []);
 
   const send = async (event: Event) => {
     event.preventDefault();
-    if (!draft.trim() || !model.trim()) return;
+    if (!draft.trim() || !chosenModel) return;
     const history: Message[] = [...messages, { role: 'user', content: draft }];
     setMessages(history);
     setDraft('');
@@ -55,7 +55,7 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
     const startedAt = performance.now();
     try {
       const body = {
-        model: model.trim(),
+        model: chosenModel,
         stream: true,
         stream_options: { include_usage: true },
         messages: [...(system.trim() ? [{ role: 'system', content: system }] : []), ...history],
@@ -66,6 +66,7 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
       const target = models.data?.flatMap((m) => m.targets).find((t) => t.provider === header('x-switchyard-provider') && t.upstream_model === header('x-switchyard-upstream-model'));
       setOutcome({
         ...streamed,
+        requestedModel: body.model,
         servedModel: header('x-switchyard-model'),
         provider: header('x-switchyard-provider'),
         upstreamModel: header('x-switchyard-upstream-model'),
@@ -91,7 +92,7 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
       </div>
       <form class="stack" onSubmit={send}>
         <label for="pg-model">Model</label>
-        <input id="pg-model" list="pg-model-list" required value={model} onInput={(e) => setModel(e.currentTarget.value)} />
+        <input id="pg-model" list="pg-model-list" placeholder={models.data?.[0]?.id ?? 'provider/model'} value={model} onInput={(e) => setModel(e.currentTarget.value)} />
         <datalist id="pg-model-list">
           {models.data?.map((m) => (
             <option key={m.id} value={m.id} />
@@ -145,7 +146,7 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
             <dt>Served by</dt>
             <dd data-testid="served-by">
               {outcome.provider} / {outcome.upstreamModel}
-              {outcome.servedModel && outcome.servedModel !== model ? ` (fallback ${outcome.servedModel})` : ''}
+              {outcome.servedModel && outcome.servedModel !== outcome.requestedModel ? ` (fallback ${outcome.servedModel})` : ''}
             </dd>
           </div>
           <div>
