@@ -8,6 +8,7 @@ export { convertToAnthropicRequest, type PreparedAnthropicRequest } from './conv
 export { type AnthropicToolsPlan, convertToAnthropicTools } from './convert-to-anthropic-tools.js';
 export { type AnthropicOptions, createAnthropic } from './create-anthropic.js';
 export { JSON_RESPONSE_TOOL_NAME, jsonResponseTool } from './json-response-tool.js';
+export { readAnthropicMessage } from './read-anthropic-message.js';
 export { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
 export { type MappedFinishReason, mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 export { mapAnthropicUsage } from './map-anthropic-usage.js';

@@ -8,4 +8,5 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, string>> = {
   google: '@switchyard/provider-google',
   azure: '@switchyard/provider-azure',
   bedrock: '@switchyard/provider-bedrock',
+  vertex: '@switchyard/provider-vertex',
 };

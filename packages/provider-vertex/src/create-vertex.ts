@@ -1,0 +1,144 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ChatCompletionRequest,
+  GatewayError,
+  type ProviderAdapter,
+  type UpstreamErrorMapper,
+  type UpstreamTimeouts,
+  invalidRequestError,
+  parseSSEStream,
+  readUpstreamJson,
+  sendUpstreamRequest,
+} from '@switchyard/core';
+import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicRequest, mapAnthropicError, readAnthropicMessage } from '@switchyard/provider-anthropic';
+import { type GeminiGenerateContentResponse, convertGeminiResponse, convertGeminiStream, convertToGeminiRequest, mapGeminiError } from '@switchyard/provider-google';
+import { convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingResponse } from './vertex-embeddings.js';
+import { convertImagenResponse, convertToImagenRequest } from './vertex-imagen.js';
+import type { VertexTokenSource } from './vertex-token-source.js';
+
+/** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** Options of {@link createVertex}. */
+export interface VertexOptions {
+  /** Google Cloud project id. */
+  project: string;
+  /** Region, e.g. `us-central1`, or `global`. */
+  location: string;
+  /** Access tokens (see `createVertexTokenSource`). */
+  tokens: VertexTokenSource;
+  /** The endpoint origin. Default `https://{location}-aiplatform.googleapis.com` (`global`: `https://aiplatform.googleapis.com`). */
+  baseURL?: string;
+  /** `max_tokens` (tokens) sent to Claude when a request gives none. Default 4,096. */
+  defaultMaxTokens?: number;
+  /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+}
+
+/** True for model ids served by Anthropic's publisher on Vertex (`claude-sonnet-4@20250514`...). */
+function isClaude(model: string): boolean {
+  return model.startsWith('claude-');
+}
+
+/**
+ * An adapter for Vertex AI, each call `POST {baseURL}/v1/projects/{project}/locations/{location}/publishers/...` with
+ * `Authorization: Bearer <OAuth2 access token>`; on a 401 the token is fetched again and the call repeated once.
+ * - `chatCompletions`: model ids starting with `claude-` go to Anthropic's publisher (`.../publishers/anthropic/models/
+ *   {model}:rawPredict`, `:streamRawPredict` for streams), with provider-anthropic's translation and the body's
+ *   `anthropic_version: "vertex-2023-10-16"` instead of `model` (`n` > 1 is a 400 there); every other id goes to
+ *   Google's publisher (`:generateContent`, `:streamGenerateContent?alt=sse`) with provider-google's translation.
+ * - `embeddings` -> `.../publishers/google/models/{model}:predict` (`text-embedding-005`...; see
+ *   `convertToVertexEmbeddingRequest`).
+ * - `imageGenerations` -> Imagen `.../publishers/google/models/{model}:predict` (see `convertToImagenRequest`).
+ * Audio and the model list are absent (400 `unsupported_operation`). Errors: Google's `{"error":{code,message,status}}`
+ * through provider-google's `mapGeminiError` (Claude's through provider-anthropic's `mapAnthropicError`); 502/504 for
+ * transport failures; the abort reason when `context.signal` aborts.
+ * @see https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest
+ * @see https://docs.anthropic.com/en/api/claude-on-vertex-ai
+ */
+export function createVertex(options: VertexOptions): ProviderAdapter {
+  const origin = (options.baseURL ?? (options.location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${options.location}-aiplatform.googleapis.com`))
+    .replace(/\/+$/, '')
+    .replace(/\/v1$/, '');
+  const root = `${origin}/v1/projects/${encodeURIComponent(options.project)}/locations/${encodeURIComponent(options.location)}/publishers`;
+  // `@` (Claude's version separator, `claude-sonnet-4@20250514`) is a legal path character and stays literal.
+  const modelURL = (publisher: 'google' | 'anthropic', model: string, method: string) => `${root}/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`;
+
+  /** Builds the error mapper of one call; `secrets` (the access token) are redacted from messages. */
+  type ErrorMapperFor = (secrets: readonly string[]) => UpstreamErrorMapper;
+  const sendOnce = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor) => {
+    let token: string;
+    try {
+      token = await options.tokens.getToken();
+    } catch (error) {
+      throw new GatewayError({ status: 502, type: 'server_error', code: 'upstream_auth_failed', message: `The provider '${context.provider}' could not get a Google access token: ${(error as Error).message}`, cause: error });
+    }
+    return sendUpstreamRequest({
+      provider: context.provider,
+      url,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
+      body: JSON.stringify(body),
+      signal: context.signal,
+      timeouts: options.timeouts,
+      mapError: mapError([token]),
+    });
+  };
+  /** Sends once; on a 401 (an expired or revoked token) forgets the token and sends once more. */
+  const send = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor) => {
+    try {
+      return await sendOnce(url, body, context, mapError);
+    } catch (error) {
+      if (!GatewayError.isInstance(error) || error.status !== 401) throw error;
+      options.tokens.invalidate();
+      return sendOnce(url, body, context, mapError);
+    }
+  };
+  const googleErrors =
+    (context: AdapterCallContext): ErrorMapperFor =>
+    (secrets) =>
+    (status, text, headers) =>
+      mapGeminiError(context.provider, status, text, headers, secrets);
+
+  const claude = async (request: ChatCompletionRequest, context: AdapterCallContext) => {
+    if ((request.n ?? 1) > 1) throw invalidRequestError("'n' above 1 is not supported for Claude on Vertex.", 'n', 'unsupported_parameter');
+    const { body, jsonMode, warnings } = convertToAnthropicRequest(request, { defaultMaxTokens: options.defaultMaxTokens });
+    for (const warning of warnings) context.warn(warning);
+    const { model: _model, ...rest } = body;
+    const vertexBody = { ...rest, anthropic_version: VERTEX_ANTHROPIC_VERSION };
+    const mapError: ErrorMapperFor = (secrets) => (status, text, headers) => mapAnthropicError(context.provider, status, text, headers, secrets);
+    if (request.stream) {
+      const response = await send(modelURL('anthropic', request.model, 'streamRawPredict'), vertexBody, context, mapError);
+      return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal: context.signal, jsonMode });
+    }
+    const response = await send(modelURL('anthropic', request.model, 'rawPredict'), vertexBody, context, mapError);
+    return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, context.signal), { jsonMode });
+  };
+
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'vertex',
+
+    async chatCompletions(request, context) {
+      if (isClaude(request.model)) return claude(request, context);
+      const body = convertToGeminiRequest(request);
+      if (request.stream) {
+        const response = await send(`${modelURL('google', request.model, 'streamGenerateContent')}?alt=sse`, body, context, googleErrors(context));
+        return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
+      }
+      const response = await send(modelURL('google', request.model, 'generateContent'), body, context, googleErrors(context));
+      return convertGeminiResponse(await readUpstreamJson<GeminiGenerateContentResponse>(context.provider, response, context.signal), request.model);
+    },
+
+    async embeddings(request, context) {
+      const response = await send(modelURL('google', request.model, 'predict'), convertToVertexEmbeddingRequest(request), context, googleErrors(context));
+      return convertVertexEmbeddingResponse(await readUpstreamJson<VertexEmbeddingResponse>(context.provider, response, context.signal), request.model);
+    },
+
+    async imageGenerations(request, context) {
+      const response = await send(modelURL('google', request.model, 'predict'), convertToImagenRequest(request), context, googleErrors(context));
+      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
+    },
+  };
+}

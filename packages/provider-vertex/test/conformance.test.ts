@@ -1,0 +1,96 @@
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { describeAdapterConformance } from '@switchyard/testkit/conformance';
+import { expect } from 'vitest';
+import { type VertexTokenSource, createVertex } from '../src/index.js';
+
+const fixtures = testkitFixtures();
+const root = '/v1/projects/my-project/locations/us-central1/publishers';
+/** The suite's secret plays the access token. */
+const staticToken = (token: string): VertexTokenSource => ({ getToken: async () => token, invalidate: () => {} });
+const create = (baseURL: string, apiKey: string) => createVertex({ project: 'my-project', location: 'us-central1', tokens: staticToken(apiKey), baseURL });
+
+const geminiLines = fixtures.chunkLines('google/google-text.chunks.txt');
+const geminiStreamText = geminiLines
+  .map((l) => (JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }).candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '')
+  .join('');
+
+describeAdapterConformance({
+  name: 'vertex (Gemini)',
+  createAdapter: create,
+  model: 'gemini-2.5-flash',
+  chat: {
+    completion: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`,
+      reply: { json: fixtures.json('google/google-text.json') },
+      expect: { content: /^There are \*\*3\*\* r's in strawberry/, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 272 } },
+    },
+    stream: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:streamGenerateContent`,
+      reply: { chunks: sseFrames(geminiLines, 'gemini') },
+      expect: { content: geminiStreamText, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 208 } },
+    },
+    error: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`,
+      reply: { status: 429, json: fixtures.json('google/google-429-retry-info.json') },
+      expect: { status: 429, message: /exceeded your current quota/, type: 'rate_limit_error' },
+    },
+    assertRequest(request) {
+      expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
+      expect(request.json).toEqual({
+        systemInstruction: { parts: [{ text: 'You are a helpful assistant.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }],
+        generationConfig: { temperature: 0.5, topP: 0.9, maxOutputTokens: 64, stopSequences: ['END'] },
+      });
+    },
+  },
+  embeddings: {
+    route: `POST ${root}/google/models/gemini-2.5-flash:predict`,
+    reply: { json: fixtures.json('google-vertex/google-vertex-embedding.json') },
+    expect: { count: 2, dimensions: 5 },
+  },
+  unsupported: ['transcriptions', 'speech', 'listModels'],
+});
+
+const claudeText = fixtures.json<{ content: { text: string }[] }>('anthropic/anthropic-text.json').content[0]!.text;
+const claudeLines = fixtures.chunkLines('anthropic/anthropic-text.chunks.txt');
+const claudeStreamText = claudeLines
+  .map((l) => JSON.parse(l) as { type: string; delta?: { text?: string } })
+  .map((e) => (e.type === 'content_block_delta' ? (e.delta?.text ?? '') : ''))
+  .join('');
+
+describeAdapterConformance({
+  name: 'vertex (Claude)',
+  createAdapter: create,
+  model: 'claude-sonnet-4@20250514',
+  chat: {
+    completion: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`,
+      reply: { json: fixtures.json('anthropic/anthropic-text.json') },
+      expect: { content: claudeText, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 29 } },
+    },
+    stream: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:streamRawPredict`,
+      reply: { chunks: sseFrames(claudeLines, 'typed') },
+      expect: { content: claudeStreamText, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 30 } },
+    },
+    error: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`,
+      reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') },
+      expect: { status: 503, message: 'Overloaded' },
+    },
+    assertRequest(request) {
+      expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
+      expect(request.json).toEqual({
+        anthropic_version: 'vertex-2023-10-16',
+        system: 'You are a helpful assistant.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+        max_tokens: 64,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop_sequences: ['END'],
+        metadata: { user_id: 'conformance-user' },
+      });
+    },
+  },
+  unsupported: ['transcriptions', 'speech', 'listModels'],
+});
