@@ -50,10 +50,12 @@ store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
   openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+  dead: { adapter: openai, api_key: sk-dead-000000, base_url: "http://127.0.0.1:1/v1" }
 models:
   - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
   - { id: gpt-4o-mini, targets: [{ provider: openai, upstream: gpt-4.1-nano }], fallbacks: [gpt-4o] }
-routing: { max_retries: 0 }
+  - { id: pool, strategy: round-robin, targets: [{ provider: dead, upstream: gpt-4.1-nano }, { provider: openai, upstream: gpt-4.1-nano }] }
+routing: { max_retries: 0, cooldown: { failures: 1, seconds: 300 } }
 `);
   origin = running.url.replace(/\/v1$/, '');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -204,10 +206,36 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await mini.waitFor();
     expect(await mini.textContent()).toContain('fallbacks gpt-4o');
     expect(await mini.textContent()).toContain('openai/gpt-4.1-nano');
+    // Round-robin tries the dead deployment first: it fails once, cools down, and the other deployment answers.
+    expect((await client(STATIC).chat.completions.create({ model: 'pool', messages: [{ role: 'user', content: 'hi' }] })).choices).toHaveLength(1);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const pool = page.getByRole('region', { name: 'pool' });
+    const dead = pool.locator('tbody tr', { hasText: 'dead/gpt-4.1-nano' });
+    await poll(() => dead.locator('td').nth(6).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(await pool.locator('tbody tr', { hasText: 'openai/gpt-4.1-nano' }).locator('td').nth(6).textContent()).toBe('healthy');
     const main = page.getByRole('region', { name: 'gpt-4o', exact: true });
     await poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(/^\d+ ms$/);
     expect(await main.textContent()).toContain('healthy');
     await shot('models');
+  });
+
+  it('pages through Requests and filters them by model', async () => {
+    for (let i = 0; i < 26; i++) await client(STATIC).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    await go('Requests');
+    await page.getByLabel('Key', { exact: true }).selectOption('static');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Model', { exact: true }).fill('gpt-4o-mini');
+    await page.getByLabel('Model', { exact: true }).press('Enter');
+    const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
+    await poll(() => rows.count()).toBe(25);
+    expect(new Set((await rows.locator('td:nth-child(3)').allTextContents()))).toEqual(new Set(['gpt-4o-mini']));
+    const firstPage = await rows.locator('td:first-child').allTextContents();
+    await page.getByRole('button', { name: 'Older' }).click();
+    await poll(() => rows.count()).toBe(1);
+    expect(await page.getByText('Page 2').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await poll(() => rows.locator('td:first-child').allTextContents()).toEqual(firstPage);
   });
 
   it('streams an answer in the Playground with tokens, cost and the serving deployment', async () => {
