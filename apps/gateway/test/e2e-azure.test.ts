@@ -43,6 +43,11 @@ beforeAll(async () => {
       'POST /openai/deployments/my-dalle/images/generations': azure(openai['POST /v1/images/generations']!),
       'GET /openai/models': azure({ json: { object: 'list', data: [{ id: 'gpt-4o-2024-08-06', created_at: 1722902400, object: 'model' }] } }),
       'POST /openai/deployments/filtered/chat/completions': azure({ status: 400, json: fixtures.json('azure/azure-content-filter-error.json') }),
+      'POST /openai/deployments/throttled/chat/completions': azure((_request, call) =>
+        call === 0
+          ? { status: 429, headers: { 'x-ms-retry-after-ms': '300' }, json: { error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded call rate limit.' } } }
+          : { json: fixtures.json('azure/azure-chat.json') },
+      ),
     },
   });
   const yaml = `
@@ -58,6 +63,7 @@ models:
   - { id: tts-1, provider: azure, upstream: my-tts }
   - { id: dall-e-3, provider: azure, upstream: my-dalle }
   - { id: filtered, provider: azure, upstream: filtered }
+  - { id: throttled, provider: azure, upstream: throttled }
   - { id: wrong-key, provider: azure-wrong-key, upstream: my-gpt4o-deployment }
 routing: { max_retries: 0 }
 `;
@@ -100,6 +106,16 @@ describe('Azure OpenAI through the official openai SDK', () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe('content_filter');
     expect(error.message).toMatch(/content management policy.*Filtered: self_harm \(medium\)\./s);
+  });
+
+  it('retries a 429 after the x-ms-retry-after-ms Azure asks for', async () => {
+    const started = Date.now();
+    const response = await client.chat.completions
+      .create({ model: 'throttled', messages: [{ role: 'user', content: 'x' }] }, { headers: { 'x-switchyard-max-retries': '1' } })
+      .withResponse();
+    expect(response.data.choices[0]?.message.content).toBe('4200 + 42 equals 4242.');
+    expect(response.response.headers.get('x-switchyard-attempts')).toBe('2');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300); // Above the 0..200 ms jitter of the default backoff.
   });
 
   it('refuses with 401 when the resource key is wrong, without leaking either key', async () => {

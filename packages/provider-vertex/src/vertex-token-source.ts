@@ -60,13 +60,19 @@ function fromClient(getClient: () => Promise<AuthClient>): VertexTokenSource {
  *   token (scope `cloud-platform`) at the key file's `token_uri` (google-auth-library posts to Google's endpoint; the
  *   request is redirected to `token_uri` when it differs, e.g. a private or test endpoint);
  * - any other key file (authorized user, external account): google-auth-library's own client for it;
- * - no key: Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS`, gcloud's user credentials, the
- *   metadata server on Google Cloud).
+ * - no key: Application Default Credentials: the key file named by `GOOGLE_APPLICATION_CREDENTIALS` in `env` (read and
+ *   used as above), else google-auth-library's other sources (gcloud's user credentials, the metadata server on Google
+ *   Cloud). Throws an Error when that variable names a file that cannot be read.
  * Tokens are cached by the library and fetched again when they are within 5 minutes of expiry.
  * @see https://developers.google.com/identity/protocols/oauth2/service-account#httprest
  */
-export function createVertexTokenSource(key?: Record<string, unknown>): VertexTokenSource {
-  if (!key) return fromClient(() => new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
+export function createVertexTokenSource(key?: Record<string, unknown>, env: Readonly<Record<string, string | undefined>> = process.env): VertexTokenSource {
+  if (!key) {
+    // ADC's first source is the key file named by GOOGLE_APPLICATION_CREDENTIALS: read it here so that its token_uri holds.
+    const file = env.GOOGLE_APPLICATION_CREDENTIALS;
+    if (file) return createVertexTokenSource(readCredentials(file), env);
+    return fromClient(() => new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
+  }
   if (key.type !== 'service_account') return fromClient(async () => new GoogleAuth({ credentials: key, scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
   const account = key as unknown as ServiceAccountKey;
   if (!account.client_email || !account.private_key) throw new Error('credentials: a service-account key needs client_email and private_key.');

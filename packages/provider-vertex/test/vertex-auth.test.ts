@@ -83,3 +83,14 @@ describe('credentials setting', () => {
     expect(() => readCredentials('/nonexistent/key.json')).toThrow(/ENOENT|no such file/);
   });
 });
+
+describe('Application Default Credentials', () => {
+  it('uses the key file named by GOOGLE_APPLICATION_CREDENTIALS when no credentials are configured', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-adc-'));
+    const path = join(dir, 'adc.json');
+    await writeFile(path, JSON.stringify(account.key));
+    const source = createVertexTokenSource(undefined, { GOOGLE_APPLICATION_CREDENTIALS: path });
+    expect(await source.getToken()).toBe('ya29.test-token-1');
+    expect(upstream.requestsTo('POST /token')).toHaveLength(1);
+  });
+});
