@@ -2,7 +2,9 @@ import { type MockUpstream, openaiReplayRoutes, startMockUpstream } from '@switc
 import { startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
+import { pino } from 'pino';
+import { parseConfig } from '../src/config/load-config.js';
+import { type RunningServer, startServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const MASTER = 'sk-master-key-for-tests-0123456789';
@@ -68,5 +70,38 @@ describe('gateway on Postgres', () => {
     await expect.poll(async () => (await readyz()).status, { timeout: 10_000 }).toBe(200);
     await expect.poll(() => running.accounts?.ledger.pending, { timeout: 15_000 }).toBe(0);
     expect(((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(8);
+  });
+
+  it('logs how many ledger rows it dropped past store.ledger_buffer, never the rows', async () => {
+    const logs: string[] = [];
+    const small = await startServer(
+      parseConfig(
+        `
+keys: ["sk-static-key-for-tests-0123456789"]
+store: { postgres: "${postgres.url()}", timeout_ms: 1000, ledger_buffer: 3 }
+server: { port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai }
+`,
+        'test.yaml',
+        {},
+      ),
+      { logger: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }) },
+    );
+    try {
+      await postgres.stop();
+      const client = new OpenAI({ baseURL: small.url, apiKey: 'sk-static-key-for-tests-0123456789', maxRetries: 0 });
+      for (let i = 0; i < 7; i++) await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+      await expect.poll(() => small.accounts?.ledger.dropped, { timeout: 5_000 }).toBe(4);
+      expect(small.accounts?.ledger.pending).toBe(3);
+      await expect.poll(() => logs.find((l) => l.includes('ledger row(s) dropped')), { timeout: 15_000 }).toContain('"dropped":4');
+      expect(logs.join('\n')).not.toContain('switchyard-test');
+      await postgres.start();
+      await expect.poll(() => small.accounts?.ledger.pending, { timeout: 15_000 }).toBe(0);
+    } finally {
+      await small.close();
+    }
   });
 });
