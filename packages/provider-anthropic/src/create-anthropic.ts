@@ -62,7 +62,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       provider,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      headers: body === undefined ? { ...context.headers, ...headers } : { ...context.headers, ...headers, 'content-type': 'application/json' },
       body,
       signal,
       timeouts: options.timeouts,

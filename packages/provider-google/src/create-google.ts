@@ -39,7 +39,7 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       provider: context.provider,
       url: `${baseURL}/${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      headers: body === undefined ? { ...context.headers, ...headers } : { ...context.headers, ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,

@@ -71,7 +71,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       provider: context.provider,
       url: `${baseURL}${path}`,
       method: init.method,
-      headers: { ...baseHeaders, 'x-request-id': context.requestId, ...init.headers },
+      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...init.headers },
       body: init.body,
       signal: context.signal,
       timeouts: options.timeouts,

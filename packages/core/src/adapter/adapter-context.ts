@@ -10,6 +10,11 @@ export interface AdapterCallContext {
   requestId: string;
   /** The provider's name in the gateway config, e.g. `openai` or `groq`; used in error messages. */
   provider: string;
+  /**
+   * Extra headers for the upstream request, e.g. W3C `traceparent` (trace context propagation); adapters add them
+   * to every upstream request they make for this call. Absent when there are none.
+   */
+  headers?: Record<string, string>;
   /** Records a {@link GatewayWarning} (sent as a response header, never in the body). */
   warn(warning: GatewayWarning): void;
 }

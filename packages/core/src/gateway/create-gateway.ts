@@ -22,6 +22,8 @@ import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/ex
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
+import type { AttemptHooks } from '../routing/execute-plan.js';
+import type { GatewayObserver } from '../routing/router-events.js';
 import type { CallTimeouts } from './model-definition.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsage } from './normalize-usage.js';
@@ -111,6 +113,7 @@ export class Gateway {
   /** Live health of every deployment (in flight, latency, circuit breaker). */
   readonly health: TargetHealth;
   readonly #counters = new Map<string, number>();
+  #observers: GatewayObserver[] = [];
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -118,7 +121,62 @@ export class Gateway {
     this.keys = new KeyRing(options.keys ?? []);
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError);
     this.policy = resolveRoutingPolicy(options.routing);
-    this.health = new TargetHealth(this.policy.cooldown);
+    this.health = new TargetHealth(this.policy.cooldown, Date.now, (key, coolingDown) => {
+      const slash = key.indexOf('/');
+      const event = { key, provider: key.slice(0, slash), upstreamModel: key.slice(slash + 1), coolingDown };
+      for (const observer of this.#observers) {
+        try {
+          observer.cooldownChanged?.(event);
+        } catch {}
+      }
+    });
+  }
+
+  /**
+   * Registers hooks called on every upstream attempt (start, outcome) and breaker change, for metrics and traces.
+   * Returns a function that unregisters them.
+   */
+  observe(observer: GatewayObserver): () => void {
+    this.#observers = [...this.#observers, observer];
+    return () => {
+      this.#observers = this.#observers.filter((o) => o !== observer);
+    };
+  }
+
+  #hooks(operation: string, requestedModel: string, requestId: string): AttemptHooks | undefined {
+    const observers = this.#observers;
+    if (observers.length === 0) return undefined;
+    const event = (target: RouteTarget, attempt: number, fallback: boolean) => ({
+      operation,
+      requestId,
+      requestedModel,
+      model: target.model,
+      provider: target.provider,
+      upstreamModel: target.upstreamModel,
+      attempt,
+      fallback,
+    });
+    return {
+      start: (target, attempt, fallback) => {
+        let headers: Record<string, string> | undefined;
+        const started = event(target, attempt, fallback);
+        for (const observer of observers) {
+          try {
+            const result = observer.attemptStarted?.(started);
+            if (result?.headers) headers = { ...headers, ...result.headers };
+          } catch {}
+        }
+        return headers;
+      },
+      end: (target, attempt, fallback, outcome, durationMs, error) => {
+        const ended = { ...event(target, attempt, fallback), outcome, durationMs, error };
+        for (const observer of observers) {
+          try {
+            observer.attemptEnded?.(ended);
+          } catch {}
+        }
+      },
+    };
   }
 
   readonly #operationPlans = new Map<string, RoutePlan>();
@@ -174,10 +232,11 @@ export class Gateway {
       overrides: this.#overrides(options),
       signal: options.signal ?? new AbortController().signal,
       counters: this.#counters,
-      run: (target, signal) => {
+      hooks: this.#hooks(operation, model, requestId),
+      run: (target, signal, headers) => {
         warnings = [];
         const attemptWarnings = warnings;
-        return run(target.adapter, target, { signal, requestId, provider: target.provider, warn: (w) => attemptWarnings.push(w) });
+        return run(target.adapter, target, { signal, requestId, provider: target.provider, headers, warn: (w) => attemptWarnings.push(w) });
       },
     });
     return { outcome, warnings };

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
 import { orderTargets } from './order-targets.js';
 import { isRetryableError, retryDelayMs } from './retry-delay.js';
+import type { AttemptOutcome } from './router-events.js';
 import type { RoutingPolicy } from './routing-policy.js';
 import type { TargetHealth } from './target-health.js';
 
@@ -39,9 +40,26 @@ export interface ExecutePlanOptions<T> {
   signal: AbortSignal;
   /** Per-model call counters for round-robin. */
   counters: Map<string, number>;
-  /** One attempt against one target; must honour `signal`. For streams it resolves once the first chunk is in. */
-  run(target: RouteTarget, signal: AbortSignal): Promise<T>;
+  /**
+   * One attempt against one target; must honour `signal`. For streams it resolves once the first chunk is in.
+   * `headers` are the extra upstream headers {@link AttemptHooks.start} returned for this attempt.
+   */
+  run(target: RouteTarget, signal: AbortSignal, headers?: Record<string, string>): Promise<T>;
   random?: () => number;
+  /** Observes attempts (metrics, traces); called synchronously. */
+  hooks?: AttemptHooks;
+}
+
+/** Attempt observers of {@link executePlan}. `attempt` is 1-based; `fallback` is true past the requested model. */
+export interface AttemptHooks {
+  /** An attempt starts; may return extra upstream headers (trace context). */
+  start(target: RouteTarget, attempt: number, fallback: boolean): Record<string, string> | undefined;
+  /**
+   * An attempt ended: `ok`, or a failure whose outcome is known once the router decided what comes next (`retry` on
+   * the same target, `fallback` to another one, `error` when nothing else is tried). `durationMs` is the attempt's
+   * time to its answer or failure, ms.
+   */
+  end(target: RouteTarget, attempt: number, fallback: boolean, outcome: AttemptOutcome, durationMs: number, error?: unknown): void;
 }
 
 const timeoutError = (what: string, ms: number) =>
@@ -50,6 +68,14 @@ const timeoutError = (what: string, ms: number) =>
 function withAttempts(error: unknown, attempts: number): unknown {
   if (GatewayError.isInstance(error)) (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
   return error;
+}
+
+function safely<R>(hook: () => R): R | undefined {
+  try {
+    return hook();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -79,9 +105,19 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   };
   let attempts = 0;
   let lastError: unknown;
+  const { hooks } = options;
+  // A failed attempt's outcome (retry, fallback or error) is known only when the router picks what comes next.
+  let failed: { target: RouteTarget; attempt: number; fallback: boolean; durationMs: number; error: unknown } | undefined;
+  const settleFailed = (next: RouteTarget | undefined) => {
+    if (!failed || !hooks) return;
+    const outcome: AttemptOutcome = next === undefined ? 'error' : next.key === failed.target.key ? 'retry' : 'fallback';
+    safely(() => hooks.end(failed!.target, failed!.attempt, failed!.fallback, outcome, failed!.durationMs, failed!.error));
+    failed = undefined;
+  };
 
   try {
-    for (const model of plan.models) {
+    for (const [modelIndex, model] of plan.models.entries()) {
+      const fallback = modelIndex > 0;
       const maxRetries = overrides.maxRetries ?? model.maxRetries ?? policy.maxRetries;
       const firstByteMs = model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
       const idleMs = model.timeouts?.idleMs ?? first.timeouts?.idleMs ?? policy.timeouts.idleMs;
@@ -91,6 +127,8 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
         for (let retry = 0; retry <= maxRetries; retry++) {
           if (callSignal.aborted) throw callSignal.reason;
           attempts++;
+          settleFailed(target);
+          const headers = hooks ? safely(() => hooks.start(target, attempts, fallback)) : undefined;
           const attempt = new AbortController();
           const onCallAbort = () => attempt.abort(callSignal.reason);
           callSignal.addEventListener('abort', onCallAbort, { once: true });
@@ -99,9 +137,10 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
           const started = Date.now();
           health.begin(target.key);
           try {
-            const value = await options.run(target, signal);
+            const value = await options.run(target, signal, headers);
             clearTimeout(firstByteTimer);
             health.success(target.key, Date.now() - started);
+            if (hooks) safely(() => hooks.end(target, attempts, fallback, 'ok', Date.now() - started));
             let released = false;
             return {
               value,
@@ -124,6 +163,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
             health.settle(target.key);
             // An abort we caused (timeout) surfaces as whatever the adapter threw; report our reason instead.
             const error = signal.aborted && !options.signal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
+            failed = { target, attempt: attempts, fallback, durationMs: Date.now() - started, error };
             if (options.signal.aborted) throw options.signal.reason ?? error;
             if (!isRetryableError(error)) throw withAttempts(error, attempts);
             health.failure(target.key);
@@ -141,6 +181,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     throw lastError ?? new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
   } catch (error) {
     finish();
+    settleFailed(undefined);
     throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts);
   }
 }

@@ -4,3 +4,4 @@ export * from './order-targets.js';
 export * from './retry-delay.js';
 export * from './routing-policy.js';
 export * from './target-health.js';
+export * from './router-events.js';

@@ -37,9 +37,14 @@ export interface TargetHealthSnapshot {
  */
 export class TargetHealth {
   readonly #state = new Map<string, Health>();
+  /**
+   * @param onCooldownChange called with a target's key and `true` when its breaker opens, `false` when it closes
+   *   (a success, or the cooldown running out: checked by an unref'd timer).
+   */
   constructor(
     readonly policy: CooldownPolicy = { failures: 3, cooldownMs: 30_000 },
     private readonly now: () => number = Date.now,
+    private readonly onCooldownChange?: (key: string, coolingDown: boolean) => void,
   ) {}
 
   #get(key: string): Health {
@@ -102,6 +107,7 @@ export class TargetHealth {
   success(key: string, firstByteMs: number): void {
     const health = this.#get(key);
     health.consecutiveFailures = 0;
+    if (health.cooldownUntil !== 0) this.onCooldownChange?.(key, false);
     health.cooldownUntil = 0;
     health.latencyMs = health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
   }
@@ -113,6 +119,13 @@ export class TargetHealth {
     if (health.consecutiveFailures >= this.policy.failures) {
       health.cooldownUntil = this.now() + this.policy.cooldownMs;
       health.consecutiveFailures = 0;
+      if (this.onCooldownChange) {
+        const until = health.cooldownUntil;
+        this.onCooldownChange(key, true);
+        setTimeout(() => {
+          if (health.cooldownUntil === until) this.onCooldownChange!(key, false);
+        }, this.policy.cooldownMs).unref();
+      }
     }
   }
 }
