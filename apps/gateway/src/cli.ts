@@ -48,16 +48,34 @@ async function main(argv: string[]): Promise<void> {
   const workers = resolveWorkerCount(values.workers, config.server.workers);
   if (workers > 1 && cluster.isPrimary) {
     checkWorkersConfig(config, workers);
-    const url = await runPrimary({ workers, log: (line) => process.stderr.write(`switchyard: ${line}\n`) });
+    // Workers get the shutdown grace period plus time to write the ledger before the primary gives up on them.
+    const stopTimeoutMs = config.server.shutdown_timeout_ms + 15_000;
+    const url = await runPrimary({ workers, stopTimeoutMs, log: (line) => process.stderr.write(`switchyard: ${line}\n`) });
     process.stderr.write(`switchyard listening on ${url} (${workers} workers, ${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
     return;
   }
   const running = await startServer(config, { configPath: file });
   // In a cluster the primary reports the URL once all workers listen.
   if (!cluster.isWorker) process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
-  const stop = () => {
-    running.close().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 10_000).unref();
+  // Graceful shutdown: /readyz 503 at once, stop accepting, let requests and streams finish within
+  // server.shutdown_timeout_ms, cut the rest with an error (streams: one error event), write the ledger, exit 0.
+  const stop = (signal: NodeJS.Signals) => {
+    const graceMs = config.server.shutdown_timeout_ms;
+    process.stderr.write(`switchyard: ${signal}: finishing requests in flight (up to ${graceMs} ms)\n`);
+    setTimeout(() => {
+      process.stderr.write('switchyard: shutdown did not complete in time; exiting\n');
+      process.exit(1);
+    }, graceMs + 15_000).unref();
+    running.shutdown(graceMs).then(
+      ({ cut }) => {
+        if (cut > 0) process.stderr.write(`switchyard: ${cut} request(s) still running after ${graceMs} ms were ended with an error\n`);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`switchyard: shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

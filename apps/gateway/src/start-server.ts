@@ -1,15 +1,19 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Accounts } from '@switchyard/accounts';
 import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
+import type { Logger } from 'pino';
 import { openAccounts } from './accounts/open-accounts.js';
-import { type Logger, pino } from 'pino';
 import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
 import type { ReadinessCheck } from './http/readiness.js';
+import { InflightRequests } from './http/inflight-requests.js';
+import { settlementsDone } from './http/metering.js';
+import { createLogger } from './logging/create-logger.js';
+import { GatewayMetrics } from './telemetry/gateway-metrics.js';
 
 /** A running gateway. */
 export interface RunningServer {
@@ -20,8 +24,19 @@ export interface RunningServer {
   gateway: Gateway;
   /** Virtual keys and the ledger, when configured (`admin` / `store`). */
   accounts?: Accounts;
+  /** Prometheus metrics (also served at `GET /metrics` unless `metrics.enabled` is false). */
+  metrics: GatewayMetrics;
+  /** The checks behind `GET /readyz` (adapters, shutdown, store); push your own `{ name, check }`. */
+  readiness: ReadinessCheck[];
   /** Stops accepting connections and closes idle ones; resolves when the server is closed. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: `/readyz` answers 503 at once, no new connections or requests are accepted, requests and
+   * streams in flight get `graceMs` (default `server.shutdown_timeout_ms`) to finish, those still running then end
+   * with a 503 `server_shutting_down` error (streams: one error event, no `[DONE]`), the ledger is written and the
+   * store closed. Resolves with how many requests had to be cut.
+   */
+  shutdown(graceMs?: number): Promise<{ cut: number }>;
 }
 
 /** Options of {@link startServer}. */
@@ -38,13 +53,31 @@ export interface StartServerOptions {
  * Throws ConfigError for provider problems, and the listen error (e.g. EADDRINUSE).
  */
 export async function startServer(config: GatewayConfig, options: StartServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ level: config.log.level });
+  const logger = options.logger ?? (await createLogger(config.log));
   const gateway = await buildGateway(config, {
     cwd: options.cwd,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
   });
   const accounts = await openAccounts(config, options.configPath, logger);
-  const readiness: ReadinessCheck[] = accounts ? [{ name: 'store', check: () => accounts.ping() }] : [];
+  const metrics = new GatewayMetrics();
+  gateway.observe(metrics.observer);
+  const inflight = new InflightRequests();
+  let shuttingDown = false;
+  const readiness: ReadinessCheck[] = [
+    {
+      name: 'adapters',
+      check: async () => {
+        if (gateway.router.providers.size === 0) throw new Error('no provider adapter is loaded');
+      },
+    },
+    {
+      name: 'shutdown',
+      check: async () => {
+        if (shuttingDown) throw new Error('the gateway is shutting down');
+      },
+    },
+  ];
+  if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
   const app = createApp(gateway, {
     logger,
     secrets: collectSecrets(config),
@@ -52,6 +85,9 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     accounts,
     readiness,
     consoleDir: config.admin?.console ? consoleDir : undefined,
+    metrics: config.metrics.enabled ? metrics : undefined,
+    metricsAuth: config.metrics.auth,
+    inflight,
   });
   const server = app.listen(config.server.port, config.server.host);
   await new Promise<void>((resolve, reject) => {
@@ -61,18 +97,37 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   server.keepAliveTimeout = 65_000;
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  let closing: Promise<void> | undefined;
+  // Stops the listener and resolves once every connection has closed. `keepIdle` (shutdown) uses net.Server's close,
+  // which keeps kept-alive idle connections open (http.Server's closes them) until the drain ends, so that probes on
+  // them see /readyz 503 and new requests on them get 503 with `connection: close`.
+  const stopListening = (keepIdle: boolean) =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => (error && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(error) : resolve());
+        if (keepIdle) net.Server.prototype.close.call(server, done);
+        else server.close(done);
+      });
+      if (accounts) await settlementsDone(accounts);
+      await accounts?.close();
+    })());
   return {
     url: `http://${host}:${port}/v1`,
     port,
     server,
     gateway,
     accounts,
-    close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      });
-      await accounts?.close();
+    metrics,
+    readiness,
+    close: () => stopListening(false),
+    async shutdown(graceMs = config.server.shutdown_timeout_ms) {
+      shuttingDown = true;
+      const closed = stopListening(true);
+      const cut = await inflight.drain(graceMs);
+      server.closeAllConnections();
+      server.close(() => {}); // clears http.Server's connection-checking timer; the listener is already closed
+      await closed;
+      return { cut };
     },
   };
 }

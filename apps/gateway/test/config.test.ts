@@ -25,7 +25,10 @@ describe('config', () => {
     const config = parseConfig(`${base}models:\n  - { id: fast, provider: openai, upstream: gpt-4o-mini, price: { input: 0.15, output: 0.6 } }\n`, 'x.yaml', env);
     expect(config.keys).toEqual([env.GATEWAY_KEY]);
     expect(config.providers.openai).toEqual({ adapter: 'openai', api_key: 'sk-openai' });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, body_limit: '20mb' });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, body_limit: '20mb', shutdown_timeout_ms: 30_000 });
+    expect(config.metrics).toEqual({ enabled: true, auth: 'none' });
+    expect(config.log).toEqual({ level: 'info', format: 'auto' });
+    expect(config.telemetry).toEqual({ service_name: 'switchyard', capture_content: false });
     expect(config.models[0]).toEqual({ id: 'fast', provider: 'openai', upstream: 'gpt-4o-mini', price: { input: 0.15, output: 0.6 }, strategy: 'weighted', fallbacks: [] });
     expect(config.routing).toMatchObject({ max_retries: 2, timeouts: { connect_ms: 10_000, total_ms: 600_000 } });
   });

@@ -126,7 +126,7 @@ export class Accounts {
       });
       if (!ok) {
         const wait = state.requests.msUntil(1);
-        throw rateLimitError(`Rate limit reached for requests: ${key.rpm_limit} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.ceil(wait / 1000)) });
+        throw rateLimitError(`Rate limit reached for requests: ${key.rpm_limit} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.ceil(wait / 1000)) }, 'rpm');
       }
     }
     let reservedTokens = 0;
@@ -141,14 +141,14 @@ export class Accounts {
       if (!ok || state.tokens.remaining < 0) {
         if (ok) state.tokens.adjust(wanted);
         state.requests?.adjust(1);
-        throw rateLimitError(`Rate limit reached for tokens: ${key.tpm_limit} per minute.`, 'rate_limit_exceeded', headers);
+        throw rateLimitError(`Rate limit reached for tokens: ${key.tpm_limit} per minute.`, 'rate_limit_exceeded', headers, 'tpm');
       }
       reservedTokens = wanted;
     }
     if (key.budget_usd !== null && state.spend() >= key.budget_usd) {
       state.requests?.adjust(1);
       state.tokens?.adjust(reservedTokens);
-      throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers);
+      throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers, 'budget');
     }
     return { reservedTokens, headers };
   }

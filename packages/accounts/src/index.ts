@@ -1,14 +1,14 @@
 export type * from './account-store.js';
-export { type AccountsOptions, type Admission, Accounts, type Principal } from './accounts.js';
+export { Accounts, type AccountsOptions, type Admission, type Principal } from './accounts.js';
 export { budgetWindowStart } from './budget-window.js';
 export { computeCostUsd } from './compute-cost.js';
 export { countTextTokens, estimatePromptTokens } from './estimate-tokens.js';
-export { type CreateKeyInput, type UpdateKeyInput, createKeyInputSchema, updateKeyInputSchema } from './key-input-schema.js';
+export { type CreateKeyInput, createKeyInputSchema, type UpdateKeyInput, updateKeyInputSchema } from './key-input-schema.js';
 export { KeyState } from './key-state.js';
 export { matchesModelGlob } from './match-model-glob.js';
-export { formatResetMs } from './rate-limit-error.js';
+export { formatResetMs, type RateLimitKind, rateLimitKind } from './rate-limit-error.js';
 export { TokenBucket } from './token-bucket.js';
 export { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 export type * from './usage-query.js';
 export type * from './usage-row.js';
-export { type BudgetPeriod, type VirtualKey, type VirtualKeyView, toKeyView } from './virtual-key.js';
+export { type BudgetPeriod, toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';

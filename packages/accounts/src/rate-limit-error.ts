@@ -1,8 +1,22 @@
 import { GatewayError } from '@switchyard/core';
 
-/** 429 in OpenAI's shape: `rate_limit_exceeded` (requests or tokens per minute) or `insufficient_quota` (budget). */
-export function rateLimitError(message: string, code: 'rate_limit_exceeded' | 'insufficient_quota', headers: Record<string, string>): GatewayError {
-  return new GatewayError({ status: 429, type: code === 'insufficient_quota' ? 'insufficient_quota' : 'requests', code, message, headers });
+/** Which of a key's limits refused a call: requests per minute, tokens per minute, budget, or concurrent calls. */
+export type RateLimitKind = 'rpm' | 'tpm' | 'budget' | 'concurrency';
+
+const kindMarker = Symbol.for('switchyard.rate-limit-kind');
+
+/**
+ * 429 in OpenAI's shape: `rate_limit_exceeded` (requests or tokens per minute) or `insufficient_quota` (budget),
+ * tagged with the limit's {@link RateLimitKind} (read it with {@link rateLimitKind}).
+ */
+export function rateLimitError(message: string, code: 'rate_limit_exceeded' | 'insufficient_quota', headers: Record<string, string>, kind: RateLimitKind): GatewayError {
+  const error = new GatewayError({ status: 429, type: code === 'insufficient_quota' ? 'insufficient_quota' : 'requests', code, message, headers });
+  return Object.assign(error, { [kindMarker]: kind });
+}
+
+/** The limit that refused a call when `error` came from {@link rateLimitError} (gateway-side limits), else undefined. */
+export function rateLimitKind(error: unknown): RateLimitKind | undefined {
+  return typeof error === 'object' && error !== null ? ((error as Record<symbol, RateLimitKind | undefined>)[kindMarker] ?? undefined) : undefined;
 }
 
 /** 403: the key may not use this model. */

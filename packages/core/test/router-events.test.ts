@@ -4,9 +4,9 @@ import {
   type AttemptEndEvent,
   type ChatCompletion,
   type CooldownEvent,
+  createGateway,
   GatewayError,
   type ProviderAdapter,
-  createGateway,
 } from '../src/index.js';
 
 const completion = (model: string): ChatCompletion => ({

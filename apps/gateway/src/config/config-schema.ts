@@ -63,8 +63,9 @@ export const storeConfigSchema = z
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit, workers}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `routing`, `admin`,
- * `store`, `log {level}`.
+ * `server {host, port, body_limit, workers, shutdown_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
+ * `routing`, `admin`, `store`, `log {level, format}`, `metrics {enabled, auth}`,
+ * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
 export const gatewayConfigSchema = z.strictObject({
   server: z
@@ -75,6 +76,8 @@ export const gatewayConfigSchema = z.strictObject({
       body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
       /** Gateway processes on one port (node:cluster): a number, or `auto` for one per core. Default 1. */
       workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
+      /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
+      shutdown_timeout_ms: z.number().int().min(0).default(30_000),
     })
     .prefault({}),
   keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
@@ -94,11 +97,38 @@ export const gatewayConfigSchema = z.strictObject({
    * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
    */
   store: storeConfigSchema.optional(),
-  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
-}).refine((c) => c.keys.length > 0 || c.admin !== undefined, {
-  message: 'at least one gateway key is required (or an admin master key, to issue virtual keys)',
-  path: ['keys'],
-});
+  /**
+   * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
+   * when stdout is a terminal, JSON otherwise).
+   */
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
+  /** `GET /metrics` (Prometheus text format): on by default; `auth: master` requires the admin master key. */
+  metrics: z.strictObject({ enabled: z.boolean().default(true), auth: z.enum(['none', 'master']).default('none') }).prefault({}),
+  /**
+   * OpenTelemetry traces over OTLP/HTTP, on when `otlp_endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`) is set.
+   * `capture_content: true` adds prompts and completions to spans (off by default).
+   */
+  telemetry: z
+    .strictObject({
+      otlp_endpoint: z.url().optional(),
+      service_name: z.string().min(1).default('switchyard'),
+      capture_content: z.boolean().default(false),
+    })
+    .prefault({}),
+})
+  .refine((c) => c.keys.length > 0 || c.admin !== undefined, {
+    message: 'at least one gateway key is required (or an admin master key, to issue virtual keys)',
+    path: ['keys'],
+  })
+  .refine((c) => c.metrics.auth !== 'master' || c.admin !== undefined, {
+    message: "metrics.auth 'master' needs admin.master_key",
+    path: ['metrics', 'auth'],
+  });
 
 /** The validated gateway config. */
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

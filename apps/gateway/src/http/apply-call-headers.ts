@@ -9,7 +9,10 @@ import { locals } from './request-locals.js';
  * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
-  locals(res).provider = result.provider;
+  const requestLocals = locals(res);
+  requestLocals.provider = result.provider;
+  requestLocals.result = result;
+  requestLocals.resultAt = performance.now();
   noteCallUsage(res, result);
   res.setHeader('x-switchyard-provider', result.provider);
   res.setHeader('x-switchyard-model', result.servedModel);

@@ -2,14 +2,18 @@ import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
+import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
 import { createAdminRouter } from './admin/create-admin-router.js';
 import { serveConsole } from './console/serve-console.js';
 import { createRouter } from './create-router.js';
 import { type ReadinessCheck, readinessHandler } from './readiness.js';
+import type { InflightRequests } from './inflight-requests.js';
 import { handleErrors } from './middleware/handle-errors.js';
+import { measureRequests } from './middleware/measure-requests.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestLogger } from './middleware/request-logger.js';
 import { createRouteDeps } from './routes/route-deps.js';
+import { metricsRoute } from './routes/metrics-route.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -21,20 +25,27 @@ export interface AppOptions {
   bodyLimit?: number | string;
   /** Virtual keys, limits, usage ledger and the admin API under `/admin`. */
   accounts?: Accounts;
-  /** What `GET /readyz` asks (store, Redis, shutdown…); none = always ready. */
+  /** What `GET /readyz` asks (adapters, store, Redis, shutdown…); none = always ready. */
   readiness?: readonly ReadinessCheck[];
   /** The admin console's built files (`@switchyard/console`), served at `/ui` when set together with `accounts`. */
   consoleDir?: string;
+  /** Serves `GET /metrics` and records API requests in it. */
+  metrics?: GatewayMetrics;
+  /** `GET /metrics` requires the admin master key (needs `accounts`). */
+  metricsAuth?: 'none' | 'master';
+  /** Tracks requests in flight for graceful shutdown. */
+  inflight?: InflightRequests;
 }
 
 /**
- * The Switchyard HTTP app: `GET /healthz` (liveness) and `GET /readyz` (readiness: store, Redis; no auth), the
- * OpenAI-compatible API under `/v1`, and with accounts the
- * admin API under `/admin` and (with `consoleDir`) the admin console under `/ui`
+ * The Switchyard HTTP app: `GET /healthz` (liveness) and `GET /readyz` (readiness: store, Redis; no auth), `GET /metrics`
+ * (Prometheus), the OpenAI-compatible API under `/v1`, and with accounts the admin API under `/admin` and (with
+ * `consoleDir`) the admin console under `/ui`
  * (see {@link createRouter}), with request ids, the request log and OpenAI-shaped errors.
  * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
  */
 export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
+  if (options.metricsAuth === 'master' && !options.accounts) throw new Error("metricsAuth 'master' needs accounts (the admin master key).");
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -44,7 +55,10 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   });
   app.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
   if (options.accounts && options.consoleDir) app.use('/ui', serveConsole(options.consoleDir));
+  if (options.metrics) app.get('/metrics', metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined));
+  if (options.inflight) app.use(options.inflight.middleware());
   app.use(requestLogger(options.logger ?? pino(), options.secrets));
+  if (options.metrics) app.use('/v1', measureRequests(options.metrics));
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
   app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));
   app.use((req) => {

@@ -18,6 +18,15 @@ export interface Meter {
   finished?: Promise<StreamSummary | undefined>;
 }
 
+/** Ledger settlements still running (they wait for a stream's end or count tokens), per accounts. */
+const pendingSettlements = new WeakMap<Accounts, Set<Promise<void>>>();
+
+/** Resolves once every ledger settlement started so far has queued its row (for graceful shutdown). */
+export async function settlementsDone(accounts: Accounts): Promise<void> {
+  const pending = pendingSettlements.get(accounts);
+  if (pending) await Promise.allSettled([...pending]);
+}
+
 function meterOf(res: Response): Meter | undefined {
   return (res.locals as { meter?: Meter }).meter;
 }
@@ -40,7 +49,9 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
   const meter: Meter = { admission, startedAt: performance.now(), stream: (body as { stream?: unknown } | null)?.stream === true };
   (res.locals as { meter?: Meter }).meter = meter;
   res.once('close', () => {
-    void (async () => {
+    let pending = pendingSettlements.get(accounts);
+    if (!pending) pendingSettlements.set(accounts, (pending = new Set()));
+    const task = (async () => {
       const summary = await meter.finished?.catch(() => undefined);
       if (summary?.usage) meter.usage = summary.usage;
       let prompt = meter.usage?.prompt_tokens;
@@ -66,6 +77,8 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
         created_at: Date.now(),
       });
     })();
+    pending.add(task);
+    task.finally(() => pending.delete(task)).catch(() => {});
   });
 }
 

@@ -61,7 +61,7 @@ export interface AttemptStartResult {
  */
 export interface GatewayObserver {
   /** An upstream attempt starts; may return upstream headers for it (trace context). */
-  attemptStarted?(event: AttemptStartEvent): AttemptStartResult | undefined | void;
+  attemptStarted?(event: AttemptStartEvent): AttemptStartResult | undefined;
   /** An upstream attempt ended with `event.outcome`. */
   attemptEnded?(event: AttemptEndEvent): void;
   /** A deployment's breaker opened or closed. */

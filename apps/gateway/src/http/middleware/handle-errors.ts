@@ -31,6 +31,7 @@ export function handleErrors(): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const gatewayError = toGatewayError(error);
     if (gatewayError.status >= 500) locals(res).error = error;
+    locals(res).failure = gatewayError;
     if (res.headersSent) {
       res.destroy();
       return;

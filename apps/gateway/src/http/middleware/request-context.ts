@@ -16,7 +16,7 @@ export function requestContext(): RequestHandler {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('The client closed the connection.'));
     });
-    Object.assign(locals(res), { requestId, signal: controller.signal });
+    Object.assign(locals(res), { requestId, signal: controller.signal, cancel: (reason: unknown) => controller.abort(reason) });
     res.setHeader('x-request-id', requestId);
     next();
   };

@@ -1,0 +1,157 @@
+import type { RateLimitKind } from '@switchyard/accounts';
+import { type CompletionUsage, GatewayError, type GatewayObserver } from '@switchyard/core';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { LabelLimiter } from './label-limiter.js';
+
+/** What one finished API request contributes to the metrics. */
+export interface RequestMetric {
+  /** The operation, e.g. `chat.completions`, `embeddings` (see `operationOf`). */
+  operation: string;
+  /** The model id the client asked for; undefined when it sent none or it did not resolve. */
+  model?: string;
+  /** The provider that served the call (or would have: the requested model's provider). */
+  provider?: string;
+  /** HTTP status sent. */
+  status: number;
+  /** Time from the request's arrival to the end of its response, seconds. */
+  durationSeconds: number;
+  /** Streams: time from arrival to the first chunk from the upstream, seconds. */
+  timeToFirstTokenSeconds?: number;
+}
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/**
+ * Switchyard's Prometheus metrics (prom-client, in a registry of their own together with Node's default process
+ * metrics). Everything here is a counter increment or a histogram observation made after a response has been sent
+ * (request metrics) or from the router's synchronous hooks (attempts, cooldowns): nothing waits on I/O. Labels never
+ * hold keys, users or prompts; model and error-code labels are bounded by {@link LabelLimiter}.
+ * @see https://prometheus.io/docs/practices/naming/
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #models = new LabelLimiter();
+  readonly #codes = new LabelLimiter(200, 64);
+  readonly #requests = new Counter({
+    name: 'switchyard_requests_total',
+    help: 'API requests answered, by operation, requested model, provider and HTTP status.',
+    labelNames: ['operation', 'model', 'provider', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly #duration = new Histogram({
+    name: 'switchyard_request_duration_seconds',
+    help: 'Time from a request arriving to its response ending, seconds.',
+    labelNames: ['operation', 'model', 'provider'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #ttft = new Histogram({
+    name: 'switchyard_time_to_first_token_seconds',
+    help: 'Streams: time from a request arriving to the first chunk from the upstream, seconds.',
+    labelNames: ['model', 'provider'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #inflight = new Gauge({
+    name: 'switchyard_inflight_requests',
+    help: 'API requests being answered now.',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+  readonly #tokens = new Counter({
+    name: 'switchyard_tokens_total',
+    help: 'Tokens reported by upstreams, by type: prompt, completion, cached (prompt tokens read from cache), reasoning.',
+    labelNames: ['model', 'provider', 'type'] as const,
+    registers: [this.registry],
+  });
+  readonly #cost = new Counter({
+    name: 'switchyard_cost_usd_total',
+    help: 'Cost of answered calls at the configured prices, USD.',
+    labelNames: ['model', 'provider'] as const,
+    registers: [this.registry],
+  });
+  readonly #attempts = new Counter({
+    name: 'switchyard_upstream_attempts_total',
+    help: 'Upstream attempts by outcome: ok, retry (same deployment again), fallback (next deployment or model), error.',
+    labelNames: ['provider', 'model', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #upstreamErrors = new Counter({
+    name: 'switchyard_upstream_errors_total',
+    help: 'Failed upstream attempts by provider and error code (the OpenAI-style code, else the HTTP status).',
+    labelNames: ['provider', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly #cooldown = new Gauge({
+    name: 'switchyard_target_cooldown',
+    help: "1 while a deployment's circuit breaker is open and it is skipped, else 0.",
+    labelNames: ['provider', 'model'] as const,
+    registers: [this.registry],
+  });
+  readonly #rateLimited = new Counter({
+    name: 'switchyard_rate_limited_total',
+    help: "Calls refused by a key's limits: rpm, tpm, budget, concurrency.",
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  /** @param defaultMetrics also collect Node's default process metrics (`process_*`, `nodejs_*`). Default true. */
+  constructor(defaultMetrics = true) {
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Hooks for `gateway.observe()`: attempt outcomes, upstream error codes and breaker changes. */
+  readonly observer: GatewayObserver = {
+    attemptEnded: (event) => {
+      const model = this.#models.value(event.upstreamModel);
+      this.#attempts.inc({ provider: event.provider, model, outcome: event.outcome });
+      if (event.outcome !== 'ok') this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
+    },
+    cooldownChanged: (event) => {
+      this.#cooldown.set({ provider: event.provider, model: this.#models.value(event.upstreamModel) }, event.coolingDown ? 1 : 0);
+    },
+  };
+
+  /** A request of `operation` started (inflight gauge). */
+  requestStarted(operation: string): void {
+    this.#inflight.inc({ operation });
+  }
+
+  /** A request ended: counts it, observes its duration and time to first token, and ends its inflight share. */
+  requestEnded(metric: RequestMetric): void {
+    const model = this.#models.value(metric.model);
+    const provider = metric.provider ?? '';
+    this.#inflight.dec({ operation: metric.operation });
+    this.#requests.inc({ operation: metric.operation, model, provider, status: String(metric.status) });
+    this.#duration.observe({ operation: metric.operation, model, provider }, metric.durationSeconds);
+    if (metric.timeToFirstTokenSeconds !== undefined) this.#ttft.observe({ model, provider }, metric.timeToFirstTokenSeconds);
+  }
+
+  /** Adds a call's usage (tokens) and cost (USD). */
+  usage(model: string, provider: string, usage: Partial<CompletionUsage>, costUsd: number): void {
+    const labels = { model: this.#models.value(model), provider };
+    const add = (type: string, value: number | null | undefined) => {
+      if (typeof value === 'number' && value > 0) this.#tokens.inc({ ...labels, type }, value);
+    };
+    add('prompt', usage.prompt_tokens);
+    add('completion', usage.completion_tokens);
+    add('cached', usage.prompt_tokens_details?.cached_tokens);
+    add('reasoning', usage.completion_tokens_details?.reasoning_tokens);
+    if (costUsd > 0) this.#cost.inc(labels, costUsd);
+  }
+
+  /** A call refused by a key's limit. */
+  rateLimited(kind: RateLimitKind): void {
+    this.#rateLimited.inc({ kind });
+  }
+
+  /** The Prometheus text exposition and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+function errorCode(error: unknown): string {
+  if (GatewayError.isInstance(error)) return error.code ?? String(error.status);
+  return 'unknown';
+}
