@@ -63,7 +63,7 @@ describe('gateway observers', () => {
     ]);
     expect(ended.every((e) => e.operation === 'chatCompletions' && e.requestId === 'r1' && e.requestedModel === 'm')).toBe(true);
     expect((ended[0]!.error as GatewayError).status).toBe(503);
-    expect(a.headers.map((h) => h?.traceparent.slice(-19, -3))).toEqual(['0000000000000001', '0000000000000002']);
+    expect(a.headers.map((h) => h?.traceparent?.slice(-19, -3))).toEqual(['0000000000000001', '0000000000000002']);
     expect(b.headers[0]?.traceparent).toContain('-0000000000000003-');
 
     ended.length = 0;

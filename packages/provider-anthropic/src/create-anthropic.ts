@@ -57,12 +57,12 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
   const secrets = [options.apiKey];
   const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': options.version ?? '2023-06-01' };
-  const send = (path: string, provider: string, signal: AbortSignal, body?: string) =>
+  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>) =>
     sendUpstreamRequest({
       provider,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { ...context.headers, ...headers } : { ...context.headers, ...headers, 'content-type': 'application/json' },
+      headers: body === undefined ? { ...traceHeaders, ...headers } : { ...traceHeaders, ...headers, 'content-type': 'application/json' },
       body,
       signal,
       timeouts: options.timeouts,
@@ -78,7 +78,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       const json = JSON.stringify(body);
       const n = request.n ?? 1;
       const one = async (choiceIndex: number, signal: AbortSignal, id?: string) => {
-        const response = await send('/messages', context.provider, signal, json);
+        const response = await send('/messages', context.provider, signal, json, context.headers);
         if (body.stream) {
           return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, secrets });
         }
