@@ -49,7 +49,7 @@ const readyz = async () => {
 
 describe('gateway on Postgres', () => {
   it('keeps keys and the ledger in Postgres, serves through an outage, and loses no ledger row', async () => {
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { store: { status: 'ok' } } } });
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { adapters: { status: 'ok' }, shutdown: { status: 'ok' }, store: { status: 'ok' } } } });
     const { body: key } = await admin('POST', '/keys', { name: 'pg' });
     const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
     const chat = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
