@@ -131,7 +131,10 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await secretBox.waitFor();
     secret = (await secretBox.textContent())!.trim();
     expect(secret).toMatch(/^sk-sy-[\w-]{20,}$/);
-    await poll(() => page.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await poll(() => page.getByText('Copied.').count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await shot('keys-secret');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByTestId('new-key-secret').count()).toBe(0);
