@@ -14,6 +14,7 @@ import { InflightRequests } from './http/inflight-requests.js';
 import { settlementsDone } from './http/metering.js';
 import { createLogger } from './logging/create-logger.js';
 import { GatewayMetrics } from './telemetry/gateway-metrics.js';
+import { startTracing } from './telemetry/start-tracing.js';
 
 /** A running gateway. */
 export interface RunningServer {
@@ -61,6 +62,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   const accounts = await openAccounts(config, options.configPath, logger);
   const metrics = new GatewayMetrics();
   gateway.observe(metrics.observer);
+  const tracing = await startTracing(gateway, config.telemetry);
   const inflight = new InflightRequests();
   let shuttingDown = false;
   const readiness: ReadinessCheck[] = [
@@ -88,6 +90,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     metrics: config.metrics.enabled ? metrics : undefined,
     metricsAuth: config.metrics.auth,
     inflight,
+    tracing,
   });
   const server = app.listen(config.server.port, config.server.host);
   await new Promise<void>((resolve, reject) => {
@@ -110,6 +113,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       });
       if (accounts) await settlementsDone(accounts);
       await accounts?.close();
+      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
     })());
   return {
     url: `http://${host}:${port}/v1`,

@@ -63,7 +63,7 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       provider: context.provider,
       url: `${root}/${path}?api-version=${apiVersion}`,
       method: init.method,
-      headers: { ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}) },
       body: init.body,
       signal: context.signal,
       timeouts: options.timeouts,

@@ -78,7 +78,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
       provider: context.provider,
       url,
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
+      headers: { ...context.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
       body: JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,

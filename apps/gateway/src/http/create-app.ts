@@ -1,6 +1,6 @@
 import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { type Logger, pino } from 'pino';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
 import { createAdminRouter } from './admin/create-admin-router.js';
@@ -35,6 +35,8 @@ export interface AppOptions {
   metricsAuth?: 'none' | 'master';
   /** Tracks requests in flight for graceful shutdown. */
   inflight?: InflightRequests;
+  /** OpenTelemetry: its middleware opens the SERVER span of every `/v1` request. */
+  tracing?: { middleware(): RequestHandler };
 }
 
 /**
@@ -59,6 +61,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   if (options.inflight) app.use(options.inflight.middleware());
   app.use(requestLogger(options.logger ?? pino(), options.secrets));
   if (options.metrics) app.use('/v1', measureRequests(options.metrics));
+  if (options.tracing) app.use('/v1', options.tracing.middleware());
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
   app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));
   app.use((req) => {
