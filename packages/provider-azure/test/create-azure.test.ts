@@ -25,3 +25,16 @@ describe('createAzure', () => {
     expect(() => createAzure({ baseURL: 'https://x.openai.azure.com' })).toThrow(/api_key or azure_ad_token/);
   });
 });
+
+describe('content filter in answers', () => {
+  it("passes Azure's finish_reason content_filter and its filter results through", async () => {
+    // The recorded answer, edited here to the filtered case Azure documents (finish_reason content_filter).
+    const recorded = testkitFixtures().json<{ choices: Record<string, unknown>[] }>('azure/azure-chat.json');
+    const filtered = { ...recorded, choices: [{ ...recorded.choices[0], finish_reason: 'content_filter', message: { role: 'assistant', content: null } }] };
+    upstream.route('POST /openai/deployments/*/chat/completions', { json: filtered });
+    const adapter = createAzure({ baseURL: upstream.url, apiKey: 'k-123456' });
+    const completion = (await adapter.chatCompletions!({ model: 'filtered', messages: [{ role: 'user', content: 'x' }] }, context)) as { choices: { finish_reason: string; content_filter_results?: unknown }[] };
+    expect(completion.choices[0]!.finish_reason).toBe('content_filter');
+    expect(completion.choices[0]!.content_filter_results).toMatchObject({ self_harm: { filtered: false } });
+  });
+});

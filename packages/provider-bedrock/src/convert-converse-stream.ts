@@ -25,8 +25,13 @@ export interface ConverseStreamOptions {
 async function* convertMessages(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {
   const id = `chatcmpl-${options.requestId}`;
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk =>
-    ({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta, finish_reason: finish }] }) as ChatCompletionChunk;
+  let started = false;
+  // The first chunk carries the role, also when a stream starts without messageStart.
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk => {
+    const withRole = started ? delta : { role: 'assistant', ...delta };
+    started = true;
+    return { id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta: withRole, finish_reason: finish }] } as ChatCompletionChunk;
+  };
   const toolIndexByBlock = new Map<number, number>();
   let stopReason: string | undefined;
   let usage: ConverseUsage | undefined;
@@ -52,7 +57,7 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
     }
     switch (type) {
       case 'messageStart':
-        yield chunk({ role: 'assistant', content: '' });
+        if (!started) yield chunk({ content: '' });
         break;
       case 'contentBlockStart': {
         const { contentBlockIndex, start } = event as ConverseStreamEvents['contentBlockStart'];
@@ -88,7 +93,7 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
 
 /**
  * ConverseStream event messages (decoded event-stream frames) -> OpenAI `chat.completion.chunk`s as they arrive:
- * `messageStart` -> a role chunk; text deltas -> `content`; a `toolUse` block start -> a `tool_calls` entry (id, name,
+ * `messageStart` -> a role chunk (without one, the first chunk carries the role); text deltas -> `content`; a `toolUse` block start -> a `tool_calls` entry (id, name,
  * `arguments: ""`; OpenAI `index` counts tool calls, Bedrock's `contentBlockIndex` counts all blocks) and its `input`
  * string fragments -> `arguments` fragments; `messageStop` -> the chunk with `finish_reason`; the trailing `metadata`
  * event -> one usage-only chunk (it may come after `messageStop`, so the stream is read to its end). Reasoning deltas

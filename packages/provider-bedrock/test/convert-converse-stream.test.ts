@@ -73,6 +73,7 @@ describe('convertConverseStream', () => {
 
   it('keeps usage that arrives before messageStop', async () => {
     const chunks = await collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-tool-call.1.chunks.txt')))), options));
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: 'assistant', tool_calls: [{ index: 0, id: 'tool-use-id' }] }); // No messageStart here.
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 125, completion_tokens: 45 } });
     expect(chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []).map((c) => c.function?.arguments).join('')).toBe('{"value":"Sparkle Day"}');
   });
