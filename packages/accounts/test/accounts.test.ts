@@ -97,6 +97,14 @@ describe('helpers', () => {
     expect(computeCostUsd(undefined, 10, 10)).toBe(0);
   });
 
+  it('prices cache reads, cache writes and reasoning tokens at their own prices, defaulting to input/output', () => {
+    const price = { input: 3, output: 15, cached_input: 0.3, cache_write: 3.75, reasoning: 20 };
+    const details = { prompt_tokens_details: { cached_tokens: 600_000, cache_write_tokens: 200_000 }, completion_tokens_details: { reasoning_tokens: 100_000 } };
+    // 200k uncached * 3 + 600k * 0.3 + 200k * 3.75 = 0.6 + 0.18 + 0.75; 400k * 15 + 100k * 20 = 6 + 2
+    expect(computeCostUsd(price, 1_000_000, 500_000, details)).toBeCloseTo(9.53);
+    expect(computeCostUsd({ input: 3, output: 15 }, 1_000_000, 500_000, details)).toBeCloseTo(10.5);
+  });
+
   it('matches model globs', () => {
     expect(matchesModelGlob('anthropic/claude-3', ['anthropic/*'])).toBe(true);
     expect(matchesModelGlob('gpt-4o', ['gpt-4o-*'])).toBe(false);

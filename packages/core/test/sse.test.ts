@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatCompletionChunk, GatewayError, SSE_DONE, encodeSSEData, parseSSEStream, toSSEStream } from '../src/index.js';
+import { type ChatCompletionChunk, encodeSSEData, GatewayError, parseSSEStream, SSE_DONE, StrayStreamTextError, toSSEStream } from '../src/index.js';
 
 async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -20,6 +20,22 @@ const chunk = (content: string): ChatCompletionChunk => ({
 });
 
 describe('parseSSEStream', () => {
+  it('throws the text of a bare JSON body that follows the events (Gemini mid-stream error shape), after the events', async () => {
+    const seen: string[] = [];
+    const body = bytes('data: {"a":1}\r\n\r\n', 'data: {"b":2}\r\n\r\n{\n  "error": {\n    "code": 499,\n    "status": "CANCELLED"\n  }\n}\n');
+    const error = await (async () => {
+      for await (const event of parseSSEStream(body)) seen.push(event.data);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['{"a":1}', '{"b":2}']);
+    expect(StrayStreamTextError.isInstance(error)).toBe(true);
+    expect(JSON.parse((error as StrayStreamTextError).text)).toEqual({ error: { code: 499, status: 'CANCELLED' } });
+  });
+
+  it('ignores unknown word-named fields, as the SSE spec says', async () => {
+    const events = await collect(parseSSEStream(bytes('foo: bar\ndata: {"a":1}\n\n')));
+    expect(events.map((e) => e.data)).toEqual(['{"a":1}']);
+  });
+
   it('parses LF and CRLF framing split across network chunks, with event names and comments', async () => {
     const events = await collect(parseSSEStream(bytes('data: {"a"', ':1}\n\n: keep-alive\n\nevent: ping\r\ndata: {}\r\n\r\n', 'data: [DONE]\n\n')));
     expect(events.map((e) => [e.event, e.data])).toEqual([

@@ -11,6 +11,8 @@ export const anthropicUsageSchema = z.looseObject({
   output_tokens: z.number().nullish(),
   cache_creation_input_tokens: z.number().nullish(),
   cache_read_input_tokens: z.number().nullish(),
+  /** `thinking_tokens`: output tokens spent thinking (reported by newer models), included in `output_tokens`. */
+  output_tokens_details: z.looseObject({ thinking_tokens: z.number().nullish() }).nullish(),
 });
 
 /**
@@ -56,7 +58,13 @@ export const anthropicStreamEventSchemas = {
   content_block_delta: z.looseObject({
     type: z.literal('content_block_delta'),
     index: z.number().int(),
-    delta: z.looseObject({ type: z.string(), text: z.string().optional(), partial_json: z.string().optional() }),
+    delta: z.looseObject({
+      type: z.string(),
+      text: z.string().optional(),
+      partial_json: z.string().optional(),
+      thinking: z.string().optional(),
+      signature: z.string().optional(),
+    }),
   }),
   content_block_stop: z.looseObject({ type: z.literal('content_block_stop'), index: z.number().int() }),
   message_delta: z.looseObject({

@@ -10,13 +10,31 @@ export type AnthropicSource =
   | { type: 'url'; url: string }
   | { type: 'text'; media_type: 'text/plain'; data: string };
 
-/** A content block of a request message. */
-export type AnthropicContentBlock =
+/**
+ * A prompt-caching breakpoint, passed through from the client's content part or tool (`{type:"ephemeral", ttl?}`).
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
+ */
+export type AnthropicCacheControl = { type: string; ttl?: string; [key: string]: unknown };
+
+/** A content block of a request message; `cache_control` marks a prompt-caching breakpoint. */
+export type AnthropicContentBlock = (
   | { type: 'text'; text: string }
   | { type: 'image'; source: AnthropicSource }
   | { type: 'document'; source: AnthropicSource; title?: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content?: string; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content?: string | { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[]; is_error?: boolean }
+  /** A thinking block of an earlier answer, sent back unchanged with its signature (multi-turn tool use). */
+  | { type: 'thinking'; thinking: string; signature: string }
+  /** A redacted thinking block of an earlier answer, sent back unchanged. */
+  | { type: 'redacted_thinking'; data: string }
+) & { cache_control?: AnthropicCacheControl };
+
+/**
+ * Extended thinking: `enabled` with `budget_tokens` (at least 1,024, below `max_tokens`), `adaptive` (the model
+ * decides, steered by `output_config.effort`; Claude Opus/Sonnet 4.6 and later) or `disabled`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+ */
+export type AnthropicThinking = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' } | Record<string, unknown>;
 
 /** One message: Anthropic has only the `user` and `assistant` roles, and they must alternate. */
 export interface AnthropicMessage {
@@ -29,6 +47,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 
 /**
@@ -47,8 +66,8 @@ export interface AnthropicMessagesRequest {
   messages: AnthropicMessage[];
   /** Required by Anthropic: the most output tokens. */
   max_tokens: number;
-  /** The system prompt (OpenAI `system` and `developer` messages). */
-  system?: string;
+  /** The system prompt (OpenAI `system` and `developer` messages); text blocks when a part carries `cache_control`. */
+  system?: string | { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[];
   stop_sequences?: string[];
   /** 0..1. */
   temperature?: number;
@@ -61,4 +80,8 @@ export interface AnthropicMessagesRequest {
   tool_choice?: AnthropicToolChoice;
   /** `user_id`: an opaque id of the end user (OpenAI `user`). */
   metadata?: { user_id?: string };
+  /** Extended thinking (from `reasoning_effort`, or the client's own `thinking`). */
+  thinking?: AnthropicThinking;
+  /** `effort` (`low`, `medium`, `high`, `max`) for adaptive thinking, or the client's own `output_config`. */
+  output_config?: Record<string, unknown>;
 }

@@ -24,6 +24,9 @@ const READ_FIELDS = new Set([
   'logprobs',
   'top_logprobs',
   'modalities',
+  'reasoning_effort',
+  'thinking',
+  'output_config',
 ]);
 
 /** Why each answer-shaping parameter is rejected when its value is not neutral. */

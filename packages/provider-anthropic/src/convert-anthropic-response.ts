@@ -1,8 +1,9 @@
-import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason } from '@switchyard/core';
+import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail } from '@switchyard/core';
 import type { AnthropicMessagesResponse } from './anthropic-response-schemas.js';
 import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
+import { thinkingDetail } from './thinking-detail.js';
 
 /** Options of {@link convertAnthropicResponse}. */
 export interface AnthropicResponseOptions {
@@ -20,7 +21,9 @@ export interface AnthropicResponseOptions {
  * - in JSON mode, the call of the JSON response tool becomes `message.content` (its input as JSON text), other text is
  *   left out, and a `tool_use` stop with no other tool call finishes with `stop`;
  * - `stop_reason` -> `finish_reason` ({@link mapAnthropicStopReason}); usage -> OpenAI usage ({@link mapAnthropicUsage});
- * - other block types (thinking, server tools and their results) are left out.
+ * - `thinking` blocks -> `message.reasoning_content` (their text, joined by a blank line) and, with `redacted_thinking`
+ *   blocks, `message.reasoning_details` ({@link thinkingDetail}: the entries to send back on the next turn);
+ * - other block types (server tools and their results) are left out.
  * `created` is now (unix seconds); `id` and `model` are Anthropic's. Pure; never throws.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
@@ -28,8 +31,14 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
   const text: string[] = [];
   let json: string | undefined;
   const toolCalls: ChatCompletionMessageToolCall[] = [];
+  const reasoning: string[] = [];
+  const details: ReasoningDetail[] = [];
   for (const block of response.content) {
-    if (block.type === 'text' && !options.jsonMode) text.push(block.text ?? '');
+    const detail = thinkingDetail(block, details.length);
+    if (detail) {
+      details.push(detail);
+      if (detail.text) reasoning.push(detail.text);
+    } else if (block.type === 'text' && !options.jsonMode) text.push(block.text ?? '');
     else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       if (options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) json ??= args;
@@ -47,7 +56,14 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
     choices: [
       {
         index: options.index ?? 0,
-        message: { role: 'assistant', content, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('\n\n') } : {}),
+          ...(details.length > 0 ? { reasoning_details: details } : {}),
+        },
         finish_reason: finishReason,
         logprobs: null,
       },

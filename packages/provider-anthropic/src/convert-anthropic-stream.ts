@@ -5,6 +5,7 @@ import { mapAnthropicStreamError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 import { parseAnthropicStreamEvent } from './parse-anthropic-stream-event.js';
+import { thinkingDetail } from './thinking-detail.js';
 
 /** Options of {@link convertAnthropicStream}. */
 export interface AnthropicStreamOptions {
@@ -32,6 +33,17 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
   /** Anthropic block index -> OpenAI tool call index (OpenAI counts tool calls, Anthropic counts every block). */
   const toolIndexByBlock = new Map<number, number>();
   const jsonBlocks = new Set<number>();
+  /** Open thinking blocks by Anthropic block index: their text and signature so far. */
+  const thinking = new Map<number, { text: string; signature: string; started: boolean }>();
+  let detailCount = 0;
+  let reasoningSent = false;
+  /** A reasoning_content piece; the first piece of a later thinking block starts with a blank line, as in answers. */
+  const reasoningPiece = (block: { started: boolean }, text: string) => {
+    const piece = !block.started && reasoningSent ? `\n\n${text}` : text;
+    block.started = true;
+    reasoningSent = true;
+    return chunk({ reasoning_content: piece });
+  };
   const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null = null): ChatCompletionChunk => ({
     id: options.id ?? messageId ?? '',
     object: 'chat.completion.chunk',
@@ -47,7 +59,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
 
   for await (const sse of events) {
     const event = parseAnthropicStreamEvent(sse.data, options.provider);
-    if (!event || event.type === 'ping' || event.type === 'content_block_stop') continue;
+    if (!event || event.type === 'ping') continue;
     if (event.type === 'error') throw mapAnthropicStreamError(options.provider, event.error, options.secrets);
     if (event.type === 'message_start') {
       if (messageId === event.message.id) continue; // a repeated message_start of the open message
@@ -62,7 +74,17 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block;
-        if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) jsonBlocks.add(event.index);
+        if (block.type === 'thinking') {
+          const open = { text: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '', started: false };
+          thinking.set(event.index, open);
+          if (open.text) yield reasoningPiece(open, open.text);
+        } else if (block.type === 'redacted_thinking') {
+          const detail = thinkingDetail(block, detailCount);
+          if (detail) {
+            detailCount++;
+            yield chunk({ reasoning_details: [detail] });
+          }
+        } else if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) jsonBlocks.add(event.index);
         else if (block.type === 'tool_use') {
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
@@ -72,13 +94,27 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
       }
       case 'content_block_delta': {
         const { delta } = event;
-        if (delta.type === 'text_delta' && delta.text && !options.jsonMode) yield chunk({ content: delta.text });
+        const open = thinking.get(event.index);
+        if (open && delta.type === 'thinking_delta' && delta.thinking) {
+          open.text += delta.thinking;
+          yield reasoningPiece(open, delta.thinking);
+        } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
+        else if (delta.type === 'text_delta' && delta.text && !options.jsonMode) yield chunk({ content: delta.text });
         else if (delta.type === 'input_json_delta' && delta.partial_json) {
           if (jsonBlocks.has(event.index)) yield chunk({ content: delta.partial_json });
           const toolIndex = toolIndexByBlock.get(event.index);
           if (toolIndex !== undefined) yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
         }
-        break; // thinking, signature and citation deltas have no OpenAI field
+        break; // citation deltas have no OpenAI field
+      }
+      case 'content_block_stop': {
+        const open = thinking.get(event.index);
+        if (open) {
+          thinking.delete(event.index);
+          const detail = thinkingDetail({ type: 'thinking', thinking: open.text, signature: open.signature || null }, detailCount++);
+          yield chunk({ reasoning_details: [detail!] });
+        }
+        break;
       }
       case 'message_delta':
         usage = mergeAnthropicUsage(usage, event.usage);
@@ -108,7 +144,12 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
  *   tool -> `stop`), its cumulative usage kept;
  * - `message_stop` -> a last usage-only chunk `{choices: [], usage}` (always: the gateway strips it when the client did
  *   not ask for `stream_options.include_usage`); then the end (the gateway sends `[DONE]`);
- * - `ping`, `content_block_stop`, thinking/signature deltas, server tool blocks and unknown events are skipped;
+ * - a `thinking` block: its `thinking_delta`s -> `delta.reasoning_content` pieces (before the content they lead to;
+ *   a later thinking block starts with a blank line), and at its `content_block_stop` one
+ *   `delta.reasoning_details: [{type:"reasoning.text", text, signature, format:"anthropic-claude-v1", index}]` with the
+ *   whole text and the signature (from `signature_delta`), to send back on the next turn; a `redacted_thinking` block
+ *   -> `delta.reasoning_details: [{type:"reasoning.encrypted", data, ...}]`;
+ * - `ping`, server tool blocks and unknown events are skipped;
  * - an `error` event throws its GatewayError ({@link mapAnthropicStreamError}: `overloaded_error` -> 503...), which the
  *   gateway sends as one OpenAI-shaped error event before ending the stream.
  * Throws 502 `upstream_invalid_response` for malformed events or a stream that ends before `message_stop`, 502/504

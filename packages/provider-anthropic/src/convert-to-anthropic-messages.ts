@@ -1,10 +1,41 @@
-import { type ChatCompletionMessage, invalidRequestError } from '@switchyard/core';
-import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
+import { ANTHROPIC_REASONING_FORMAT, type ChatCompletionMessage, invalidRequestError, type ReasoningDetail } from '@switchyard/core';
+import type { AnthropicCacheControl, AnthropicContentBlock, AnthropicMessage, AnthropicMessagesRequest } from './anthropic-types.js';
 import { convertFilePart } from './convert-file-part.js';
 import { convertImagePart } from './convert-image-part.js';
 
-type Part = { type: string; text?: string; image_url?: { url: string }; file?: Record<string, unknown> };
-type Message = ChatCompletionMessage & { content?: unknown; tool_calls?: { id: string; function: { name: string; arguments?: string } }[]; tool_call_id?: string };
+type Part = { type: string; text?: string; image_url?: { url: string }; file?: Record<string, unknown>; cache_control?: AnthropicCacheControl };
+type Message = ChatCompletionMessage & {
+  content?: unknown;
+  tool_calls?: { id: string; function: { name: string; arguments?: string } }[];
+  tool_call_id?: string;
+  reasoning_details?: ReasoningDetail[] | null;
+};
+
+/** Copies a part's `cache_control` (a prompt-caching breakpoint) onto the block made from it. */
+function withCache<T extends AnthropicContentBlock>(block: T, part: Part): T {
+  return part.cache_control ? { ...block, cache_control: part.cache_control } : block;
+}
+
+/** True when some part of a string-or-parts content carries `cache_control`. */
+function hasCacheControl(content: unknown): boolean {
+  return Array.isArray(content) && (content as Part[]).some((p) => p.cache_control != null);
+}
+
+/**
+ * The thinking blocks of an earlier Claude answer, from the `reasoning_details` the client sent back: `reasoning.text`
+ * entries with a signature -> `thinking` blocks, `reasoning.encrypted` -> `redacted_thinking`; entries of other
+ * formats (another provider's) and unsigned text are skipped (Anthropic refuses thinking without its signature).
+ */
+function thinkingBlocks(details: readonly ReasoningDetail[] | null | undefined): AnthropicContentBlock[] {
+  const blocks: AnthropicContentBlock[] = [];
+  for (const detail of details ?? []) {
+    if (detail.format !== undefined && detail.format !== ANTHROPIC_REASONING_FORMAT) continue;
+    if (detail.type === 'reasoning.text' && typeof detail.signature === 'string' && detail.signature !== '') {
+      blocks.push({ type: 'thinking', thinking: detail.text ?? '', signature: detail.signature });
+    } else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string') blocks.push({ type: 'redacted_thinking', data: detail.data });
+  }
+  return blocks;
+}
 
 /** The text of a string or of the text parts of a content array (other parts are not text). */
 function textOf(content: unknown): string {
@@ -17,9 +48,9 @@ function userBlocks(content: unknown, param: string): AnthropicContentBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
   return (content as Part[]).map((part, i): AnthropicContentBlock => {
-    if (part.type === 'text') return { type: 'text', text: part.text ?? '' };
-    if (part.type === 'image_url' && part.image_url) return convertImagePart(part.image_url.url, `${param}[${i}].image_url.url`);
-    if (part.type === 'file' && part.file) return convertFilePart(part.file, `${param}[${i}].file`);
+    if (part.type === 'text') return withCache({ type: 'text', text: part.text ?? '' }, part);
+    if (part.type === 'image_url' && part.image_url) return withCache(convertImagePart(part.image_url.url, `${param}[${i}].image_url.url`), part);
+    if (part.type === 'file' && part.file) return withCache(convertFilePart(part.file, `${param}[${i}].file`), part);
     throw invalidRequestError(`Invalid '${param}[${i}]': content parts of type '${part.type}' are not supported by Anthropic models.`, `${param}[${i}]`, 'unsupported_content');
   });
 }
@@ -44,6 +75,10 @@ function parseArguments(text: string | undefined, param: string): Record<string,
  *   the top-level `system` text;
  * - user content: text parts -> text blocks, `image_url` parts -> image blocks ({@link convertImagePart}), `file`
  *   parts -> document blocks ({@link convertFilePart});
+ * - `cache_control` on a text, image or file part (of user, system or tool messages) is kept on its block (with it,
+ *   `system` becomes text blocks);
+ * - an assistant message's `reasoning_details` (Anthropic format) -> its `thinking` / `redacted_thinking` blocks first,
+ *   unchanged, so that a tool-use turn with thinking is accepted;
  * - assistant text -> a text block, its `tool_calls` -> `tool_use` blocks (`{id, name, input}`, `arguments` parsed
  *   from its JSON string);
  * - `tool` messages -> `{type:"tool_result", tool_use_id, content}` blocks in a user turn;
@@ -54,8 +89,8 @@ function parseArguments(text: string | undefined, param: string): Record<string,
  * `function` messages, or no user or assistant content at all (`messages`).
  * @see https://docs.anthropic.com/en/api/messages#body-messages
  */
-export function convertToAnthropicMessages(messages: readonly ChatCompletionMessage[]): { system?: string; messages: AnthropicMessage[] } {
-  const system: string[] = [];
+export function convertToAnthropicMessages(messages: readonly ChatCompletionMessage[]): { system?: AnthropicMessagesRequest['system']; messages: AnthropicMessage[] } {
+  const system: { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[] = [];
   const out: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], blocks: AnthropicContentBlock[]) => {
     const content = blocks.filter((b) => b.type !== 'text' || b.text.trim() !== '');
@@ -70,15 +105,19 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
     switch (m.role) {
       case 'system':
       case 'developer': {
-        const text = textOf(m.content);
-        if (text.trim() !== '') system.push(text);
+        if (hasCacheControl(m.content)) {
+          for (const part of m.content as Part[]) if (part.type === 'text' && part.text?.trim()) system.push(withCache({ type: 'text', text: part.text }, part));
+        } else {
+          const text = textOf(m.content);
+          if (text.trim() !== '') system.push({ type: 'text', text });
+        }
         break;
       }
       case 'user':
         push('user', userBlocks(m.content, `${param}.content`));
         break;
       case 'assistant': {
-        const blocks: AnthropicContentBlock[] = [{ type: 'text', text: textOf(m.content) }];
+        const blocks: AnthropicContentBlock[] = [...thinkingBlocks(m.reasoning_details), { type: 'text', text: textOf(m.content) }];
         for (const [j, call] of (m.tool_calls ?? []).entries()) {
           blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`) });
         }
@@ -86,6 +125,11 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
         break;
       }
       case 'tool': {
+        if (hasCacheControl(m.content)) {
+          const content = (m.content as Part[]).filter((p) => p.type === 'text').map((p) => withCache({ type: 'text' as const, text: p.text ?? '' }, p));
+          push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, content }]);
+          break;
+        }
         const text = textOf(m.content);
         push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, ...(text !== '' ? { content: text } : {}) }]);
         break;
@@ -97,5 +141,8 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
   if (out.length === 0) {
     throw invalidRequestError("Invalid 'messages': Anthropic models need at least one user or assistant message with content.", 'messages', 'invalid_value');
   }
-  return { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages: out };
+  if (system.length === 0) return { messages: out };
+  // Plain text unless a part asked for a cache breakpoint, which needs system text blocks.
+  const cached = system.some((b) => b.cache_control);
+  return { system: cached ? system : system.map((b) => b.text).join('\n\n'), messages: out };
 }

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest, GatewayWarning } from '@switchyard/core';
 import type { AnthropicMessagesRequest } from './anthropic-types.js';
+import { applyAnthropicReasoning } from './apply-anthropic-reasoning.js';
 import { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
@@ -24,7 +25,8 @@ export interface PreparedAnthropicRequest {
  *   extension some clients send) as it is; `user` -> `metadata.user_id`; `stream: true` -> `stream: true`
  *   (`stream_options` is OpenAI's only: Anthropic streams always report usage);
  * - `tools`, `tool_choice`, `parallel_tool_calls` and JSON `response_format` -> `tools` + `tool_choice`
- *   ({@link convertToAnthropicTools}).
+ *   ({@link convertToAnthropicTools});
+ * - `reasoning_effort`, or the client's own `thinking` / `output_config` -> thinking ({@link applyAnthropicReasoning}).
  * Pure; throws 400 GatewayErrors naming the offending field.
  * @see https://docs.anthropic.com/en/api/messages
  */
@@ -44,5 +46,6 @@ export function convertToAnthropicRequest(request: ChatCompletionRequest, defaul
   if (request.user) body.metadata = { user_id: request.user };
   if (tools) body.tools = tools;
   if (tool_choice) body.tool_choice = tool_choice;
+  warnings.push(...applyAnthropicReasoning(request, body));
   return { body, jsonMode, warnings };
 }

@@ -1,5 +1,5 @@
 import { type ChatCompletionRequest, invalidRequestError } from '@switchyard/core';
-import type { AnthropicTool, AnthropicToolChoice } from './anthropic-types.js';
+import type { AnthropicCacheControl, AnthropicTool, AnthropicToolChoice } from './anthropic-types.js';
 import { JSON_RESPONSE_TOOL_NAME, jsonResponseTool } from './json-response-tool.js';
 
 /** What {@link convertToAnthropicTools} gives: the `tools` and `tool_choice` fields, and whether JSON output is asked. */
@@ -16,16 +16,19 @@ function convertTool(tool: NonNullable<ChatCompletionRequest['tools']>[number], 
     const param = `tools[${index}].function.parameters`;
     throw invalidRequestError(`Invalid '${param}': Anthropic models need a parameters schema whose root is an object.`, param, 'unsupported_parameter');
   }
+  const cacheControl = (tool as { cache_control?: AnthropicCacheControl }).cache_control ?? (tool.function as { cache_control?: AnthropicCacheControl }).cache_control;
   return {
     name: tool.function.name,
     ...(tool.function.description ? { description: tool.function.description } : {}),
     input_schema: { type: 'object', ...(parameters ?? { properties: {} }) },
+    ...(cacheControl ? { cache_control: cacheControl } : {}),
   };
 }
 
 /**
  * OpenAI `tools` / `tool_choice` / `parallel_tool_calls` / `response_format` -> Anthropic `tools` and `tool_choice`:
- * - each function tool -> `{name, description, input_schema: parameters}` (no parameters: an empty object schema);
+ * - each function tool -> `{name, description, input_schema: parameters}` (no parameters: an empty object schema), its
+ *   `cache_control` (on the tool or its `function`) kept;
  * - `tool_choice` `auto` -> `{type:"auto"}`, `required` -> `{type:"any"}`, `none` -> `{type:"none"}`, a named function
  *   -> `{type:"tool", name}`; `parallel_tool_calls: false` adds `disable_parallel_tool_use: true` (and alone gives
  *   `{type:"auto", disable_parallel_tool_use: true}`); without tools no `tool_choice` is sent;

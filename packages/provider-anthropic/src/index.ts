@@ -1,5 +1,6 @@
 export type * from './anthropic-response-schemas.js';
 export type * from './anthropic-types.js';
+export { ANTHROPIC_EFFORTS, ANTHROPIC_THINKING_BUDGETS, applyAnthropicReasoning, usesAdaptiveThinking } from './apply-anthropic-reasoning.js';
 export { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 export { type AnthropicResponseOptions, convertAnthropicResponse } from './convert-anthropic-response.js';
 export { type AnthropicStreamOptions, convertAnthropicStream } from './convert-anthropic-stream.js';
@@ -11,6 +12,7 @@ export { JSON_RESPONSE_TOOL_NAME, jsonResponseTool } from './json-response-tool.
 export { readAnthropicMessage } from './read-anthropic-message.js';
 export { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
 export { type MappedFinishReason, mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
-export { mapAnthropicUsage } from './map-anthropic-usage.js';
+export { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 export { DEFAULT_MAX_TOKENS, type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';
 export { type AnthropicSettings, anthropicSettingsSchema, switchyardProvider } from './switchyard-provider.js';
+export { thinkingDetail } from './thinking-detail.js';

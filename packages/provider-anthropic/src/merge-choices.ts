@@ -5,8 +5,12 @@ function addUsage(total: CompletionUsage, usage: CompletionUsage | null | undefi
   if (!usage) return;
   total.prompt_tokens += usage.prompt_tokens;
   total.completion_tokens += usage.completion_tokens;
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  total.prompt_tokens_details = { cached_tokens: (total.prompt_tokens_details?.cached_tokens ?? 0) + cached };
+  total.prompt_tokens_details = {
+    cached_tokens: (total.prompt_tokens_details?.cached_tokens ?? 0) + (usage.prompt_tokens_details?.cached_tokens ?? 0),
+    cache_write_tokens: (total.prompt_tokens_details?.cache_write_tokens ?? 0) + (usage.prompt_tokens_details?.cache_write_tokens ?? 0),
+  };
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (reasoning != null) total.completion_tokens_details = { reasoning_tokens: (total.completion_tokens_details?.reasoning_tokens ?? 0) + reasoning };
   normalizeUsage(total);
 }
 

@@ -45,7 +45,7 @@ describe('Anthropic responses', () => {
   it('counts cache tokens in prompt_tokens', async () => {
     const recorded = fixtures.json<Record<string, unknown>>('anthropic/anthropic-text.json');
     upstream.route(MESSAGES, { json: { ...recorded, usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 7 } } });
-    expect(((await ask()) as ChatCompletion).usage).toEqual({ prompt_tokens: 1105, completion_tokens: 7, total_tokens: 1112, prompt_tokens_details: { cached_tokens: 1000 } });
+    expect(((await ask()) as ChatCompletion).usage).toEqual({ prompt_tokens: 1105, completion_tokens: 7, total_tokens: 1112, prompt_tokens_details: { cached_tokens: 1000, cache_write_tokens: 100 } });
   });
 
   it('runs n requests concurrently for n > 1 and sums usage', async () => {

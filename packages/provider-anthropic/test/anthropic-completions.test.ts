@@ -46,7 +46,7 @@ describe('answers', () => {
     const expected = fixtures.json<{ id: string; content: { text: string }[] }>('anthropic/anthropic-text.json');
     expect(completion).toMatchObject({ id: expected.id, object: 'chat.completion', model: 'claude-sonnet-4-5-20250929', created: expect.any(Number) });
     expect(completion.choices).toEqual([{ index: 0, message: { role: 'assistant', content: expected.content[0]!.text, refusal: null }, finish_reason: 'stop', logprobs: null }]);
-    expect(completion.usage).toEqual({ prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, prompt_tokens_details: { cached_tokens: 0 } });
+    expect(completion.usage).toEqual({ prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } });
   });
 
   it('translate tool_use blocks into tool_calls with JSON string arguments, keeping the text', async () => {
@@ -65,13 +65,13 @@ describe('answers', () => {
       ['toolu_01T1x1fJ34qAmk2tNTrN7Up6', 'get_weather', { location: 'San Francisco, CA' }],
       ['toolu_01Bq9bF6JpsBwRx4iKAPkXXj', 'get_weather', { location: 'New York, NY' }],
     ]);
-    expect(completion.usage).toEqual({ prompt_tokens: 600, completion_tokens: 89, total_tokens: 689, prompt_tokens_details: { cached_tokens: 128 } });
+    expect(completion.usage).toEqual({ prompt_tokens: 600, completion_tokens: 89, total_tokens: 689, prompt_tokens_details: { cached_tokens: 128, cache_write_tokens: 0 } });
   });
 
   it('count cache writes and reads in prompt_tokens', async () => {
     const answer = fixtures.json<Record<string, unknown>>('anthropic/anthropic-text.json');
     upstream.route(MESSAGES, { json: { ...answer, usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 7 } } });
-    expect((await complete()).usage).toEqual({ prompt_tokens: 1105, completion_tokens: 7, total_tokens: 1112, prompt_tokens_details: { cached_tokens: 1000 } });
+    expect((await complete()).usage).toEqual({ prompt_tokens: 1105, completion_tokens: 7, total_tokens: 1112, prompt_tokens_details: { cached_tokens: 1000, cache_write_tokens: 100 } });
   });
 
   it('map a refusal to content_filter, with null content when nothing was said', async () => {

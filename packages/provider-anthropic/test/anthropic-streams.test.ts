@@ -40,7 +40,7 @@ describe('text streams', () => {
     expect(out.ids).toEqual(new Set(['msg_01QC4g3HwBThD4BaNtBckFDJ']));
     const last = out.chunks.at(-1)!;
     expect(last.choices).toEqual([]);
-    expect(last.usage).toEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, prompt_tokens_details: { cached_tokens: 0 } });
+    expect(last.usage).toEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } });
     expect(afterFinish(out.chunks).filter((c) => c.choices.length > 0)).toEqual([]);
   });
 

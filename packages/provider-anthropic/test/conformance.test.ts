@@ -37,5 +37,35 @@ describeAdapterConformance({
       });
     },
   },
+  midStreamError: {
+    route: 'POST /v1/messages',
+    // The recorded stream's first events, then an `error` event as Anthropic documents it (HTTP 200 already sent).
+    reply: {
+      chunks: [
+        ...sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt').slice(0, 3), 'typed'),
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+      ],
+    },
+    expect: { status: 503, message: 'Overloaded' },
+  },
+  reasoning: {
+    stream: {
+      route: 'POST /v1/messages',
+      reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') },
+      extra: { reasoning_effort: 'low' },
+      expect: { reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185', content: '925 ÷ 5 = 185' },
+    },
+    roundTrip: {
+      route: 'POST /v1/messages',
+      reply: { json: fixtures.json('anthropic/anthropic-clear-thinking.1.json') },
+      extra: { reasoning_effort: 'low' },
+      assertRequest(request, details) {
+        const messages = (request.json as { messages: { role: string; content: { type: string }[] }[] }).messages;
+        expect(messages[1]!.role).toBe('assistant');
+        expect(messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: details[0]!.text, signature: details[0]!.signature });
+        expect(details[0]!.signature).toMatch(/^Er4BCkYI/);
+      },
+    },
+  },
   unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations'],
 });

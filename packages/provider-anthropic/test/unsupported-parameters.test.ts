@@ -48,10 +48,10 @@ describe('parameters Anthropic cannot honour', () => {
     const adapter = createAnthropic({ apiKey: KEY, baseURL: upstream.url });
     const context = callContext();
     await adapter.chatCompletions!(
-      chatRequest({ seed: 7, store: true, metadata: { team: 'a' }, service_tier: 'auto', reasoning_effort: 'low', x_custom: 1 }),
+      chatRequest({ seed: 7, store: true, metadata: { team: 'a' }, service_tier: 'auto', x_custom: 1 }),
       context,
     );
-    expect(context.warnings.map((w) => w.param)).toEqual(['seed', 'store', 'metadata', 'service_tier', 'reasoning_effort', 'x_custom']);
+    expect(context.warnings.map((w) => w.param)).toEqual(['seed', 'store', 'metadata', 'service_tier', 'x_custom']);
     expect(context.warnings[0]).toEqual({ code: 'unsupported_parameter', param: 'seed', message: "'seed' is not supported by Anthropic models and was ignored." });
     expect(Object.keys(upstream.requests[0]!.json as object).sort()).toEqual(['max_tokens', 'messages', 'model']);
   });

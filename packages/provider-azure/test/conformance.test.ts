@@ -28,6 +28,13 @@ describeAdapterConformance({
       expect(request.json).toMatchObject({ model: 'my-gpt4o-deployment', temperature: 0.5, top_p: 0.9, max_tokens: 64, stop: ['END'] });
     },
   },
+  midStreamError: {
+    route,
+    // The recorded stream's first chunks (the prompt filter results, then the role), then an error event in OpenAI's
+    // error shape (HTTP 200 already sent).
+    reply: { chunks: [...sseFrames(lines).slice(0, 2), 'data: {"error":{"message":"The server had an error while processing your request.","type":"server_error"}}\n\n'] },
+    expect: { status: 502, message: 'The server had an error while processing your request.' },
+  },
   embeddings: {
     route: 'POST /openai/deployments/my-gpt4o-deployment/embeddings',
     reply: { json: fixtures.json('openai/openai-embedding.json') },

@@ -1,24 +1,33 @@
 import type { ChatCompletion } from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
+import { convertGeminiLogprobs } from './convert-gemini-logprobs.js';
 import type { GeminiGenerateContentResponse } from './gemini-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
 
 /**
  * Gemini `generateContent` answer -> OpenAI `chat.completion`: one choice per candidate (by `index`), text joined,
- * function calls -> `tool_calls`, finish reasons and usage mapped. Throws 400 when the prompt was blocked.
+ * thought summaries -> `reasoning_content`, thought signatures -> `reasoning_details`, function calls -> `tool_calls`,
+ * `logprobsResult` -> `logprobs`, finish reasons and usage mapped. Throws 400 when the prompt was blocked.
  * @see https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
 export function convertGeminiResponse(response: GeminiGenerateContentResponse, model: string): ChatCompletion {
   checkPromptFeedback(response);
   const choices = (response.candidates ?? []).map((candidate, i) => {
-    const { text, toolCalls } = convertCandidateParts(candidate.content?.parts);
+    const { text, reasoning, toolCalls, details } = convertCandidateParts(candidate.content?.parts);
     return {
       index: candidate.index ?? i,
-      message: { role: 'assistant' as const, content: text || (toolCalls.length > 0 ? null : ''), refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+      message: {
+        role: 'assistant' as const,
+        content: text || (toolCalls.length > 0 ? null : ''),
+        refusal: null,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        ...(reasoning ? { reasoning_content: reasoning } : {}),
+        ...(details.length > 0 ? { reasoning_details: details } : {}),
+      },
       finish_reason: mapGeminiFinishReason(candidate.finishReason, toolCalls.length > 0),
-      logprobs: null,
+      logprobs: convertGeminiLogprobs(candidate.logprobsResult),
     };
   });
   return {

@@ -1,6 +1,7 @@
-import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
+import { convertGeminiLogprobs } from './convert-gemini-logprobs.js';
 import type { GeminiGenerateContentResponse, GeminiUsageMetadata } from './gemini-types.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -13,6 +14,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
   const started = new Set<number>();
   const toolCallCount = new Map<number, number>();
   const finished = new Set<number>();
+  const detailCount = new Map<number, number>();
   let first = true;
   for await (const sse of events) {
     let event: GeminiGenerateContentResponse & { error?: { code?: number; message?: string; status?: string } };
@@ -21,7 +23,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     } catch (error) {
       throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
     }
-    if (event.error) throw mapGeminiError(provider, event.error.code ?? 500, JSON.stringify(event), {}, []);
+    if (event.error) throw mapGeminiStreamError(provider, JSON.stringify(event), event.error.code);
     if (first) {
       checkPromptFeedback(event);
       first = false;
@@ -31,13 +33,16 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     const choices: ChatCompletionChunk['choices'] = [];
     for (const [i, candidate] of (event.candidates ?? []).entries()) {
       const index = candidate.index ?? i;
-      const { text, toolCalls } = convertCandidateParts(candidate.content?.parts);
+      const { text, reasoning, toolCalls, details } = convertCandidateParts(candidate.content?.parts, detailCount.get(index) ?? 0);
+      detailCount.set(index, (detailCount.get(index) ?? 0) + details.length);
       const delta: Record<string, unknown> = {};
       if (!started.has(index)) {
         started.add(index);
         delta.role = 'assistant';
       }
+      if (reasoning) delta.reasoning_content = reasoning;
       if (text) delta.content = text;
+      if (details.length > 0) delta.reasoning_details = details;
       if (toolCalls.length > 0) {
         const offset = toolCallCount.get(index) ?? 0;
         toolCallCount.set(index, offset + toolCalls.length);
@@ -45,7 +50,8 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
       }
       const finish = candidate.finishReason ? mapGeminiFinishReason(candidate.finishReason, (toolCallCount.get(index) ?? 0) > 0) : null;
       if (finish) finished.add(index);
-      if (Object.keys(delta).length > 0 || finish) choices.push({ index, delta, finish_reason: finish });
+      const logprobs = convertGeminiLogprobs(candidate.logprobsResult);
+      if (Object.keys(delta).length > 0 || finish) choices.push({ index, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) });
     }
     if (choices.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices };
   }
@@ -56,16 +62,37 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
 /**
  * Gemini `streamGenerateContent?alt=sse` events (each a partial GenerateContentResponse; CRLF framing; no
  * terminator) -> OpenAI `chat.completion.chunk`s as they arrive: per candidate index a role on its first chunk, text
- * deltas, function calls as complete `tool_calls` entries (indexes counted per candidate), the finish reason on its
- * last chunk; then one usage-only chunk from the last (cumulative) `usageMetadata`. A blocked prompt throws 400; an
- * `error` object in the stream throws its mapped error; a stream that ends with no finishReason, or breaks, throws
- * 502/504 rather than ending quietly.
+ * deltas, thought summaries as `reasoning_content` deltas (they come before the answer), thought signatures as
+ * `reasoning_details` entries (when they arrive), function calls as complete `tool_calls` entries (indexes counted
+ * per candidate), `logprobs` when asked, the finish reason on its last chunk; then one usage-only chunk from the last
+ * (cumulative) `usageMetadata`. A blocked prompt throws 400; an `error` object in the stream, or a bare JSON error
+ * body after the events ({@link mapGeminiStreamError}), throws its mapped error; a stream that ends with no
+ * finishReason, or breaks, throws 502/504 rather than ending quietly.
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 export async function* convertGeminiStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
   try {
     yield* convertEvents(events, provider, model);
   } catch (error) {
+    if (StrayStreamTextError.isInstance(error)) throw mapGeminiStreamError(provider, error.text);
     throw GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal);
   }
+}
+
+/**
+ * The GatewayError for an error inside an HTTP 200 stream: a `data:` event holding `{"error":{...}}`, or the bare JSON
+ * error body Gemini appends after its events when it fails mid-way (`{"error":{"code":499,"status":"CANCELLED",...}}`).
+ * Mapped as {@link mapGeminiError}; the status is the error's `code` when it is an HTTP error status other than 499,
+ * else 502. Text that is not a Google error body -> 502 `upstream_invalid_response`.
+ */
+export function mapGeminiStreamError(provider: string, text: string, code?: number): GatewayError {
+  let parsed: { error?: { code?: number } } | undefined;
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.error || typeof parsed.error !== 'object') return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
+  const status = code ?? parsed.error.code;
+  return mapGeminiError(provider, typeof status === 'number' && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, []);
 }

@@ -1,4 +1,4 @@
-import { type ChatCompletionMessage, invalidRequestError } from '@switchyard/core';
+import { type ChatCompletionMessage, GOOGLE_REASONING_FORMAT, invalidRequestError, type ReasoningDetail } from '@switchyard/core';
 import type { GeminiContent, GeminiPart } from './gemini-types.js';
 import { decodeToolCallSignature } from './tool-call-id.js';
 
@@ -43,9 +43,26 @@ function parseArguments(text: string | undefined, param: string): Record<string,
 }
 
 /**
+ * The Gemini thought signatures of an assistant message's `reasoning_details` (entries of the `google-gemini-v1`
+ * format): per tool call id, and the first one that came with no function call (it goes on the turn's first part).
+ */
+function geminiSignatures(details: readonly ReasoningDetail[] | null | undefined): { byCall: Map<string, string>; text?: string } {
+  const byCall = new Map<string, string>();
+  let text: string | undefined;
+  for (const detail of details ?? []) {
+    if (detail.format !== GOOGLE_REASONING_FORMAT || detail.type !== 'reasoning.encrypted' || typeof detail.data !== 'string') continue;
+    if (detail.id) byCall.set(detail.id, detail.data);
+    else text ??= detail.data;
+  }
+  return { byCall, text };
+}
+
+/**
  * OpenAI messages -> Gemini `systemInstruction` + `contents`: `system`/`developer` text joins the system instruction;
  * user text and images (data URLs -> `inlineData`, URLs -> `fileData`) become a `user` turn; assistant text and
- * `tool_calls` (-> `functionCall` parts, with the Gemini 3 `thoughtSignature` recovered from the id) a `model` turn;
+ * `tool_calls` (-> `functionCall` parts) a `model` turn, with the thought signatures of its `reasoning_details`
+ * (`google-gemini-v1` entries: on the function call part named by `id`, else on the first part) or, for tool call ids
+ * made by this adapter, the signature the id carries;
  * `tool` messages become `functionResponse` parts in a `user` turn, named after the earlier call with that id.
  * Consecutive turns of one role are merged. Throws 400 naming the field for unsupported parts, bad arguments, or a
  * tool message answering no known call.
@@ -56,7 +73,7 @@ export function convertToGeminiContents(messages: readonly ChatCompletionMessage
   const contents: GeminiContent[] = [];
   const callNames = new Map<string, string>();
   const push = (role: 'user' | 'model', parts: GeminiPart[]) => {
-    const kept = parts.filter((p) => p.text !== '');
+    const kept = parts.filter((p) => p.text !== '' || p.thoughtSignature);
     if (kept.length === 0) return;
     const last = contents.at(-1);
     if (last?.role === role) last.parts.push(...kept);
@@ -64,16 +81,19 @@ export function convertToGeminiContents(messages: readonly ChatCompletionMessage
   };
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;
-    const m = message as { role: string; content?: unknown; tool_calls?: ToolCall[]; tool_call_id?: string };
+    const m = message as { role: string; content?: unknown; tool_calls?: ToolCall[]; tool_call_id?: string; reasoning_details?: ReasoningDetail[] | null };
     if (m.role === 'system' || m.role === 'developer') {
       const text = textOf(m.content);
       if (text) system.push(text);
     } else if (m.role === 'user') push('user', userParts(m.content, `${param}.content`));
     else if (m.role === 'assistant') {
-      const parts: GeminiPart[] = [{ text: textOf(m.content) }];
+      const signatures = geminiSignatures(m.reasoning_details);
+      const text = textOf(m.content);
+      // A signature that came with no function call belongs to the turn's first part (text, even empty).
+      const parts: GeminiPart[] = [{ text, ...(signatures.text ? { thoughtSignature: signatures.text } : {}) }];
       for (const [j, call] of (m.tool_calls ?? []).entries()) {
         callNames.set(call.id, call.function.name);
-        const signature = decodeToolCallSignature(call.id);
+        const signature = signatures.byCall.get(call.id) ?? decodeToolCallSignature(call.id);
         parts.push({ functionCall: { name: call.function.name, args: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`) }, ...(signature ? { thoughtSignature: signature } : {}) });
       }
       push('model', parts);

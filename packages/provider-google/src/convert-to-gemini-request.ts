@@ -1,7 +1,18 @@
-import { type ChatCompletionRequest, invalidRequestError } from '@switchyard/core';
+import { type ChatCompletionRequest, type GatewayWarning, invalidRequestError } from '@switchyard/core';
 import { cleanJsonSchema } from './clean-json-schema.js';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
+import { geminiThinkingConfig } from './gemini-thinking-config.js';
 import type { GeminiGenerateContentRequest, GeminiGenerationConfig } from './gemini-types.js';
+
+/** Cleans a schema for Gemini, warning (naming `param`) about the keywords it had to drop. */
+function cleanWithWarning(schema: unknown, param: string, warnings: GatewayWarning[]): Record<string, unknown> {
+  const dropped: string[] = [];
+  const cleaned = cleanJsonSchema(schema, dropped) as Record<string, unknown>;
+  if (dropped.length > 0) {
+    warnings.push({ code: 'dropped_schema_keywords', param, message: `Gemini's schema does not support these keywords, dropped: ${dropped.join(', ')}.` });
+  }
+  return cleaned;
+}
 
 function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentRequest['toolConfig'] {
   const choice = request.tool_choice as string | { function?: { name: string } } | undefined;
@@ -17,11 +28,15 @@ function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentReques
  * OpenAI chat request -> Gemini `generateContent` body: messages per {@link convertToGeminiContents};
  * `generationConfig` from `temperature`, `top_p` (topP), `max_completion_tokens`/`max_tokens` (maxOutputTokens),
  * `stop` (stopSequences), `n` (candidateCount), penalties, `seed`, `response_format` json_object/json_schema
- * (responseMimeType `application/json` + cleaned responseSchema); `tools` -> `functionDeclarations` (schemas cleaned);
- * `tool_choice` auto/none/required/named -> AUTO/NONE/ANY/ANY + allowedFunctionNames.
+ * (responseMimeType `application/json` + cleaned responseSchema), `logprobs`/`top_logprobs` (responseLogprobs/logprobs),
+ * `reasoning_effort` or the client's `thinkingConfig` (thinkingConfig, see {@link geminiThinkingConfig}); `tools` ->
+ * `functionDeclarations` (schemas cleaned); `tool_choice` auto/none/required/named -> AUTO/NONE/ANY/ANY +
+ * allowedFunctionNames. Schema keywords Gemini does not support are dropped and named in a `dropped_schema_keywords`
+ * warning pushed onto `warnings` (the gateway sends them in `x-switchyard-warning`), as are thinking requests the
+ * model cannot honour.
  * @see https://ai.google.dev/api/generate-content#v1beta.GenerationConfig
  */
-export function convertToGeminiRequest(request: ChatCompletionRequest): GeminiGenerateContentRequest {
+export function convertToGeminiRequest(request: ChatCompletionRequest, warnings: GatewayWarning[] = []): GeminiGenerateContentRequest {
   const { systemInstruction, contents } = convertToGeminiContents(request.messages);
   const config: GeminiGenerationConfig = {};
   if (request.temperature != null) config.temperature = request.temperature;
@@ -38,18 +53,25 @@ export function convertToGeminiRequest(request: ChatCompletionRequest): GeminiGe
   if (format?.type === 'json_object') config.responseMimeType = 'application/json';
   if (format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.json_schema?.schema) config.responseSchema = cleanJsonSchema(format.json_schema.schema) as Record<string, unknown>;
+    if (format.json_schema?.schema) config.responseSchema = cleanWithWarning(format.json_schema.schema, 'response_format.json_schema.schema', warnings);
   }
+  if (request.logprobs) config.responseLogprobs = true;
+  if (request.top_logprobs != null && request.top_logprobs > 0) {
+    config.responseLogprobs = true;
+    config.logprobs = request.top_logprobs;
+  }
+  const thinkingConfig = geminiThinkingConfig(request, warnings);
+  if (thinkingConfig) config.thinkingConfig = thinkingConfig;
   const body: GeminiGenerateContentRequest = { contents };
   if (systemInstruction) body.systemInstruction = systemInstruction;
   if (Object.keys(config).length > 0) body.generationConfig = config;
   if (request.tools?.length) {
     body.tools = [
       {
-        functionDeclarations: request.tools.map((tool) => ({
+        functionDeclarations: request.tools.map((tool, i) => ({
           name: tool.function.name,
           ...(tool.function.description ? { description: tool.function.description } : {}),
-          ...(tool.function.parameters ? { parameters: cleanJsonSchema(tool.function.parameters) as Record<string, unknown> } : {}),
+          ...(tool.function.parameters ? { parameters: cleanWithWarning(tool.function.parameters, `tools[${i}].function.parameters`, warnings) } : {}),
         })),
       },
     ];

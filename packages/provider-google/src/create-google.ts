@@ -1,11 +1,12 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
+  type GatewayWarning,
   type ProviderAdapter,
-  type UpstreamTimeouts,
   parseSSEStream,
   readUpstreamJson,
   sendUpstreamRequest,
+  type UpstreamTimeouts,
 } from '@switchyard/core';
 import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
@@ -50,7 +51,9 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'google',
     async chatCompletions(request, context) {
-      const body = convertToGeminiRequest(request);
+      const warnings: GatewayWarning[] = [];
+      const body = convertToGeminiRequest(request, warnings);
+      for (const warning of warnings) context.warn(warning);
       if (request.stream) {
         const response = await send(`${modelPath(request.model)}:streamGenerateContent?alt=sse`, context, body);
         return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);

@@ -36,6 +36,11 @@ export interface GeminiGenerationConfig {
   seed?: number;
   responseMimeType?: string;
   responseSchema?: Record<string, unknown>;
+  /** Return the chosen tokens' log probabilities (OpenAI `logprobs`). */
+  responseLogprobs?: boolean;
+  /** How many top alternatives per token (OpenAI `top_logprobs`), 0..20. */
+  logprobs?: number;
+  thinkingConfig?: GeminiThinkingConfig;
 }
 
 /** `POST models/{model}:generateContent` body. */
@@ -56,9 +61,36 @@ export interface GeminiUsageMetadata {
   totalTokenCount?: number;
 }
 
+/** A token and its log probability. */
+export interface GeminiLogprobsCandidate {
+  token?: string;
+  tokenId?: number;
+  logProbability?: number;
+}
+
+/** `logprobsResult` of a candidate. */
+export interface GeminiLogprobsResult {
+  chosenCandidates?: GeminiLogprobsCandidate[];
+  topCandidates?: { candidates?: GeminiLogprobsCandidate[] }[];
+}
+
+/**
+ * `thinkingConfig`: `thinkingBudget` (tokens; Gemini 2.5: 0 turns thinking off where the model allows, -1 dynamic),
+ * `thinkingLevel` (Gemini 3: `minimal`, `low`, `medium`, `high`), `includeThoughts` (thought summaries in the answer).
+ * @see https://ai.google.dev/gemini-api/docs/thinking
+ */
+export interface GeminiThinkingConfig {
+  thinkingBudget?: number;
+  thinkingLevel?: string;
+  includeThoughts?: boolean;
+  [key: string]: unknown;
+}
+
 /** One candidate answer. */
 export interface GeminiCandidate {
   content?: GeminiContent;
+  /** With `responseLogprobs`: the chosen tokens and, with `logprobs` > 0, the top alternatives per step. */
+  logprobsResult?: GeminiLogprobsResult;
   finishReason?: string;
   index?: number;
 }

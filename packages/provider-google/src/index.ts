@@ -1,11 +1,14 @@
-export type * from './gemini-types.js';
 export { cleanJsonSchema } from './clean-json-schema.js';
+export { type ConvertedParts, type ConvertedToolCall, convertCandidateParts } from './convert-gemini-candidate-parts.js';
 export { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+export { convertGeminiLogprobs, type OpenAILogprobs } from './convert-gemini-logprobs.js';
 export { convertGeminiResponse } from './convert-gemini-response.js';
-export { convertGeminiStream } from './convert-gemini-stream.js';
+export { convertGeminiStream, mapGeminiStreamError } from './convert-gemini-stream.js';
 export { convertToGeminiContents } from './convert-to-gemini-contents.js';
 export { convertToGeminiRequest } from './convert-to-gemini-request.js';
-export { type GoogleOptions, createGoogle } from './create-google.js';
+export { createGoogle, type GoogleOptions } from './create-google.js';
+export { GEMINI_THINKING_BUDGETS, geminiThinkingConfig } from './gemini-thinking-config.js';
+export type * from './gemini-types.js';
 export { mapGeminiError } from './map-gemini-error.js';
 export { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 export { mapGeminiUsage } from './map-gemini-usage.js';

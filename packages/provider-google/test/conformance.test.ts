@@ -36,6 +36,29 @@ describeAdapterConformance({
       });
     },
   },
+  midStreamError: {
+    route: 'POST /v1beta/models/gemini-3-pro-preview:streamGenerateContent',
+    reply: { body: fixtures.text('google/streaming-failure-error-mid-stream.txt') },
+    expect: { status: 502, message: 'The operation was cancelled.' },
+  },
+  reasoning: {
+    stream: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:streamGenerateContent',
+      reply: { body: fixtures.text('google/streaming-success-thinking-reply-thought-summary.txt') },
+      extra: { reasoning_effort: 'high' },
+      expect: { reasoning: /^\*\*Exploring Sky Color\*\*/, content: /^The sky is blue because/ },
+    },
+    roundTrip: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:generateContent',
+      reply: { json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json') },
+      extra: { reasoning_effort: 'low' },
+      assertRequest(request, details) {
+        const contents = (request.json as { contents: { role: string; parts: Record<string, unknown>[] }[] }).contents;
+        const model = contents.find((c) => c.role === 'model')!;
+        expect(model.parts).toEqual([{ functionCall: { name: 'now', args: {} }, thoughtSignature: details[0]!.data }]);
+      },
+    },
+  },
   embeddings: { route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents', reply: { json: fixtures.json('google/google-batch-embed.json') }, expect: { count: 2, dimensions: 5 } },
   unsupported: ['transcriptions', 'speech', 'imageGenerations'],
 });

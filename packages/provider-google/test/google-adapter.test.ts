@@ -1,6 +1,6 @@
 import type { AdapterCallContext, ChatCompletion, ChatCompletionChunk } from '@switchyard/core';
-import { collectChunks } from '@switchyard/testkit/conformance';
 import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { collectChunks } from '@switchyard/testkit/conformance';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGoogle, decodeToolCallSignature, mapGeminiError, mapGeminiFinishReason } from '../src/index.js';
 

@@ -11,7 +11,7 @@ const askStream = async (extra: Record<string, unknown> = {}) => (await ask({ st
 describe('chat completions over an OpenAI-compatible upstream', () => {
   it('forwards the request unchanged (unknown fields too) with auth, organization, project, extra headers and the request id', async () => {
     upstream().route(ROUTE, { json: fixtures.json('openai/openai-text.json') });
-    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }], reasoning_effort: 'low', some_future_param: [1] };
+    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }], reasoning_effort: 'low' as const, some_future_param: [1] };
     await adapter({ organization: 'org-1', project: 'proj-1', headers: { 'x-extra': 'yes' } }).chatCompletions!(request, callContext());
     const sent = upstream().requests[0]!;
     expect(sent.json).toEqual(request);

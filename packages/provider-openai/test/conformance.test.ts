@@ -29,6 +29,20 @@ describeAdapterConformance({
       expect(request.json).toEqual(conformanceChatRequest('gpt-4.1-nano'));
     },
   },
+  midStreamError: {
+    route: 'POST /v1/chat/completions',
+    // The recorded stream's first chunk, then an error event in OpenAI's error shape (HTTP 200 already sent).
+    reply: { chunks: [...sseFrames(lines).slice(0, 1), 'data: {"error":{"message":"The server had an error while processing your request.","type":"server_error"}}\n\n'] },
+    expect: { status: 502, message: 'The server had an error while processing your request.' },
+  },
+  reasoning: {
+    // DeepSeek speaks this API (adapter: openai); its recorded reasoning stream passes through.
+    stream: {
+      route: 'POST /v1/chat/completions',
+      reply: { chunks: sseFrames(fixtures.chunkLines('deepseek/deepseek-reasoning.chunks.txt')) },
+      expect: { reasoning: /^We need to count the number of the letter "r"/, content: /\S/ },
+    },
+  },
   embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },
   unsupported: [],
 });

@@ -6,7 +6,14 @@ export const providerConfigSchema = z.looseObject({
 });
 
 /** USD per million input (prompt) and output (completion) tokens. */
-const priceSchema = z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() });
+/** Prices in USD per million tokens; the cache and reasoning prices default to `input` / `output`. */
+const priceSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cached_input: z.number().nonnegative().optional(),
+  cache_write: z.number().nonnegative().optional(),
+  reasoning: z.number().nonnegative().optional(),
+});
 const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
 const timeoutsSchema = z.strictObject({ first_byte_ms: ms.optional(), idle_ms: ms.optional(), total_ms: ms.optional() });

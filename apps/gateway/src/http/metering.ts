@@ -69,7 +69,7 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
         upstream_model: meter.upstreamModel ?? null,
         prompt_tokens: prompt ?? 0,
         completion_tokens: completion ?? 0,
-        cost_usd: computeCostUsd(meter.price, prompt ?? 0, completion ?? 0),
+        cost_usd: computeCostUsd(meter.price, prompt ?? 0, completion ?? 0, meter.usage ?? {}),
         latency_ms: performance.now() - meter.startedAt,
         ttfb_ms: meter.ttfbMs ?? null,
         status: res.statusCode,
@@ -98,7 +98,7 @@ export function noteCallUsage(res: Response, result: GatewayCallResult<unknown>)
   }
   const usage = (result.data as { usage?: Partial<CompletionUsage> } | null)?.usage;
   if (usage) meter.usage = usage;
-  const cost = computeCostUsd(meter.price, usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0);
+  const cost = computeCostUsd(meter.price, usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0, usage ?? {});
   res.setHeader('x-switchyard-cost-usd', cost.toFixed(8));
 }
 

@@ -4,6 +4,12 @@ export interface ModelPrice {
   input: number;
   /** USD per 1,000,000 completion (output) tokens. */
   output: number;
+  /** USD per 1,000,000 prompt tokens read from the prompt cache (`cached_tokens`); default `input`. */
+  cached_input?: number;
+  /** USD per 1,000,000 prompt tokens written to the prompt cache (`cache_write_tokens`); default `input`. */
+  cache_write?: number;
+  /** USD per 1,000,000 reasoning tokens (`reasoning_tokens`, part of the completion); default `output`. */
+  reasoning?: number;
 }
 
 /** How one model's deployments are chosen: see {@link orderTargets}. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { finishReasonSchema } from './chat-completion.js';
 import { completionUsageSchema } from './completion-usage.js';
+import { reasoningDetailSchema } from './reasoning-detail.js';
 
 /**
  * A tool call fragment in a stream delta (ChatCompletionMessageToolCallChunk): `index` counts tool calls
@@ -33,6 +34,10 @@ export const chatCompletionChunkSchema = z.looseObject({
         content: z.string().nullish(),
         refusal: z.string().nullish(),
         tool_calls: z.array(chatCompletionToolCallDeltaSchema).optional(),
+        /** A piece of the reasoning text; reasoning arrives before the content it leads to. */
+        reasoning_content: z.string().nullish(),
+        /** Whole `reasoning_details` entries (each arrives complete in one delta, when its block ends). */
+        reasoning_details: z.array(reasoningDetailSchema).optional(),
       }),
       finish_reason: finishReasonSchema.nullable().optional(),
       logprobs: z.unknown().nullish(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contentPartSchema, textContentPartSchema } from './chat-completion-content-part.js';
 import { chatCompletionMessageToolCallSchema } from './chat-completion-tool.js';
+import { reasoningDetailSchema } from './reasoning-detail.js';
 
 const textContent = z.union([z.string(), z.array(textContentPartSchema)]);
 
@@ -23,6 +24,10 @@ export const chatCompletionMessageSchema = z.discriminatedUnion('role', [
     name: z.string().optional(),
     refusal: z.string().nullish(),
     tool_calls: z.array(chatCompletionMessageToolCallSchema).optional(),
+    /** The reasoning text the model showed (DeepSeek's convention); informative, adapters do not send it upstream. */
+    reasoning_content: z.string().nullish(),
+    /** The reasoning entries of the answer, copied back as received so that thinking survives tool use. */
+    reasoning_details: z.array(reasoningDetailSchema).nullish(),
   }),
   z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: z.string() }),
   z.looseObject({ role: z.literal('function'), content: z.string().nullable(), name: z.string() }),

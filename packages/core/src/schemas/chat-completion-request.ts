@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatCompletionMessageSchema } from './chat-completion-message.js';
 import { chatCompletionToolChoiceSchema, chatCompletionToolSchema } from './chat-completion-tool.js';
+import { reasoningEffortSchema } from './reasoning-effort.js';
 
 /**
  * `POST /v1/chat/completions` body (CreateChatCompletionRequest). Ranges follow OpenAI: temperature 0..2,
@@ -18,7 +19,9 @@ export const chatCompletionRequestSchema = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   stop: z.union([z.string(), z.array(z.string()).min(1).max(4)]).nullish(),
   max_tokens: z.number().int().min(1).nullish(),
+  /** The most output tokens, reasoning included; preferred over `max_tokens` (both accepted everywhere). */
   max_completion_tokens: z.number().int().min(1).nullish(),
+  reasoning_effort: reasoningEffortSchema.nullish(),
   presence_penalty: z.number().min(-2).max(2).nullish(),
   frequency_penalty: z.number().min(-2).max(2).nullish(),
   logit_bias: z.record(z.string(), z.number()).nullish(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { completionUsageSchema } from './completion-usage.js';
 import { chatCompletionMessageToolCallSchema } from './chat-completion-tool.js';
+import { completionUsageSchema } from './completion-usage.js';
+import { reasoningDetailSchema } from './reasoning-detail.js';
 
 /**
  * Why a choice ended: `stop` (natural end or stop sequence), `length` (token limit), `tool_calls`,
@@ -10,7 +11,8 @@ export const finishReasonSchema = z.enum(['stop', 'length', 'tool_calls', 'conte
 
 /**
  * A non-streamed chat completion (CreateChatCompletionResponse): `{id, object:"chat.completion", created (unix s),
- * model, choices[{index, message{role:"assistant", content, refusal?, tool_calls?}, finish_reason, logprobs}], usage}`.
+ * model, choices[{index, message{role:"assistant", content, refusal?, tool_calls?, reasoning_content?, reasoning_details?}, finish_reason,
+ * logprobs}], usage}`.
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 export const chatCompletionSchema = z.looseObject({
@@ -26,6 +28,10 @@ export const chatCompletionSchema = z.looseObject({
         content: z.string().nullable(),
         refusal: z.string().nullish(),
         tool_calls: z.array(chatCompletionMessageToolCallSchema).optional(),
+        /** The model's reasoning text, never mixed into `content` (DeepSeek's convention, also vLLM's). */
+        reasoning_content: z.string().nullish(),
+        /** Reasoning entries (signatures, redacted thinking) to send back on the next turn; see `reasoningDetailSchema`. */
+        reasoning_details: z.array(reasoningDetailSchema).optional(),
       }),
       finish_reason: finishReasonSchema.nullable(),
       logprobs: z.unknown().nullish(),

@@ -1,5 +1,7 @@
 export * from './error-body.js';
 export * from './completion-usage.js';
+export * from './reasoning-detail.js';
+export * from './reasoning-effort.js';
 export * from './chat-completion-tool.js';
 export * from './chat-completion-content-part.js';
 export * from './chat-completion-message.js';

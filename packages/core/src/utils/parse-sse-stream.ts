@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { StrayStreamTextError } from './stray-stream-text-error.js';
 
 /** One server-sent event: `event` is the `event:` field (absent for plain `data:` events), `data` its data. */
 export type ServerSentEvent = EventSourceMessage;
@@ -7,18 +8,38 @@ export type ServerSentEvent = EventSourceMessage;
  * Parses a byte stream of `text/event-stream` into events as they arrive, using eventsource-parser
  * (handles CRLF/LF framing, multi-line data, `:` comment lines, `retry:`). Events are yielded in order,
  * without waiting for the stream to end. A last event not followed by a blank line is still delivered at the end.
+ * Lines that are not SSE fields (a field name that is not a word, e.g. the lines of a bare JSON error body an upstream
+ * appends after its events; unknown word-named fields are ignored as the spec says) are collected; once the stream ends, or before the next event, they are thrown as a
+ * {@link StrayStreamTextError} carrying their text, so that a stream broken this way never ends as a success.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
 export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
-  const pending: ServerSentEvent[] = [];
-  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  // Events and stray lines in arrival order: the events before stray text are still delivered.
+  const pending: (ServerSentEvent | { stray: string })[] = [];
+  const stray: string[] = [];
+  const parser = createParser({
+    onEvent: (event) => pending.push(event),
+    onError: (error) => {
+      // A field name that is not a word (`{`, `  "error"`) is not an SSE field an upstream meant to send.
+      if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? '')) pending.push({ stray: error.line });
+    },
+  });
   const decoder = new TextDecoder();
+  const drain = function* () {
+    while (pending.length > 0) {
+      const item = pending.shift()!;
+      if ('stray' in item) stray.push(item.stray);
+      else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
+      else yield item;
+    }
+  };
   for await (const chunk of body) {
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    while (pending.length > 0) yield pending.shift()!;
+    yield* drain();
   }
   // A body that ends right after its last data line (no blank line) still delivers that event.
   parser.feed(`${decoder.decode()}\n\n`);
   parser.reset({ consume: true });
-  while (pending.length > 0) yield pending.shift()!;
+  yield* drain();
+  if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
 }

@@ -1,6 +1,7 @@
 import { FormData as UndiciFormData, request, type Dispatcher } from 'undici';
-import type { GatewayError } from '../errors/gateway-error.js';
 import { upstreamInvalidResponseError, upstreamTimeoutError, upstreamUnreachableError } from '../errors/common-errors.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
 
 /**
@@ -36,11 +37,13 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND',
 const TIMEOUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /**
- * Maps a transport failure of an upstream call: a timeout becomes 504, a refused/reset connection 502.
+ * Maps a transport failure of an upstream call: a timeout becomes 504, a refused/reset connection 502, text in an
+ * event stream that is not an event ({@link StrayStreamTextError}) 502 `upstream_invalid_response`.
  * An abort by the caller's signal is rethrown unchanged (the client is gone; nothing to answer).
  */
 export function mapTransportError(provider: string, error: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return signal.reason ?? error;
+  if (StrayStreamTextError.isInstance(error)) return upstreamInvalidResponseError(provider, 'the event stream holds text that is not an event.', error);
   const code = (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
   if (code && TIMEOUT.has(code)) return upstreamTimeoutError(provider, error);
   if (code === 'UND_ERR_ABORTED' || (error as Error | null)?.name === 'AbortError') return error;

@@ -1,4 +1,4 @@
-import type { AdapterOperation, ProviderAdapter } from '@switchyard/core';
+import type { AdapterOperation, ChatCompletionRequest, ProviderAdapter, ReasoningDetail } from '@switchyard/core';
 import type { MockReply, RecordedRequest } from '../mock-upstream/mock-reply.js';
 
 /** A recorded upstream reply and the mock route (`"<METHOD> <path>"`, `*` wildcards) it is served on. */
@@ -42,6 +42,35 @@ export interface AdapterConformanceOptions {
      * in some header and not in the URL.
      */
     assertRequest(request: RecordedRequest): void;
+  };
+  /**
+   * An upstream error that arrives after the first stream events (the provider's mid-stream error shape: an `error`
+   * event, a bare JSON error body, ...). The stream must yield its first chunks, then throw a GatewayError with this
+   * status (and message), never end as a success. Independently of this, the suite always checks that text which is
+   * not a valid frame, after the recorded stream's first chunk, makes the stream throw.
+   */
+  midStreamError?: RecordedExchange & { expect: { status: number; message?: string | RegExp } };
+  /** Reasoning models, for adapters of providers that have them. */
+  reasoning?: {
+    /**
+     * A recorded stream of a thinking model (`stream: true`, with the request's `extra` fields such as
+     * `reasoning_effort`): the reasoning must arrive as `delta.reasoning_content` pieces, all before the first content
+     * piece, and never inside `content`.
+     */
+    stream: RecordedExchange & {
+      extra?: Partial<ChatCompletionRequest> & Record<string, unknown>;
+      expect: { reasoning: string | RegExp; content: string | RegExp; reasoning_tokens?: number };
+    };
+    /**
+     * Signature round trip: a recorded completion whose message carries `reasoning_details` (signatures). The suite
+     * sends the message back as the assistant turn of a next request (followed by a `tool` result for each tool call,
+     * or a user message) on the same route, then calls `assertRequest` with that upstream request and the entries the
+     * client echoed; throw when a signature is not where the provider needs it.
+     */
+    roundTrip?: RecordedExchange & {
+      extra?: Partial<ChatCompletionRequest> & Record<string, unknown>;
+      assertRequest(request: RecordedRequest, details: ReasoningDetail[]): void;
+    };
   };
   /** An embeddings exchange, when the adapter implements `embeddings`. */
   embeddings?: RecordedExchange & { expect: { count: number; dimensions: number } };

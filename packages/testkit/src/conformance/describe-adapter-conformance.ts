@@ -1,4 +1,13 @@
-import { type AdapterCallContext, type AdapterOperation, type ChatCompletion, type ChatCompletionChunk, GatewayError, type ProviderAdapter } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type AdapterOperation,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  GatewayError,
+  type ProviderAdapter,
+  type ReasoningDetail,
+} from '@switchyard/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../mock-upstream/start-mock-upstream.js';
 import type { AdapterConformanceOptions } from './adapter-conformance-options.js';
@@ -32,8 +41,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * upstream traffic on the testkit's mock upstream and checks what every Switchyard adapter must do: request
  * translation (and the API key sent in a header, never in the URL), completion and stream translation, finish
  * reasons, usage sums, error mapping (status, OpenAI shape, no key in the message), transport failures (502), aborts
- * and early stream closes (the upstream connection is closed), mid-stream failures (the stream throws), and
- * unsupported operations (exactly the listed methods are absent). Call it at the top level of a test file.
+ * and early stream closes (the upstream connection is closed), mid-stream failures (the stream throws: a break, text
+ * that is not a frame after the first event, the upstream's own mid-stream error), reasoning (`reasoning_content`
+ * deltas before the content, `reasoning_details` signatures round-tripped) when the adapter gives recordings for
+ * it, and unsupported operations (exactly the listed methods are absent). Call it at the top level of a test file.
  */
 export function describeAdapterConformance(options: AdapterConformanceOptions): void {
   describe(`adapter conformance: ${options.name}`, () => {
@@ -147,6 +158,83 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
       expect((error as GatewayError).status).toBeGreaterThanOrEqual(500);
     });
+
+    const firstChunks = (reply: AdapterConformanceOptions['chat']['stream']['reply']) => {
+      const chunks = asChunkedReply(reply).chunks ?? [];
+      return chunks.slice(0, Math.max(1, Math.min(2, chunks.length - 1)));
+    };
+    const streamFailure = async (extra: Record<string, unknown> = {}) => {
+      const seen: ChatCompletionChunk[] = [];
+      const error = await rejection(
+        (async () => {
+          const stream = (await chatCall({ stream: true, ...extra })) as AsyncIterable<ChatCompletionChunk>;
+          for await (const chunk of stream) seen.push(chunk);
+        })(),
+      );
+      return { seen, error };
+    };
+
+    it('ends with an error, never a clean finish, when text that is not a frame follows the first event', async () => {
+      const chunks = firstChunks(chat.stream.reply);
+      upstream.route(chat.stream.route, { headers: chat.stream.reply.headers, chunks: [...chunks, '{\n  "error": {"code": 500, "message": "broken"}\n}\n'] });
+      const { seen, error } = await streamFailure();
+      expect(seen.length, 'chunks before the failure are delivered').toBeGreaterThan(0);
+      expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
+      expect((error as GatewayError).status).toBeGreaterThanOrEqual(500);
+      expect(JSON.stringify((error as GatewayError).toJSON())).not.toContain(API_KEY);
+    });
+
+    if (options.midStreamError) {
+      const failure = options.midStreamError;
+      it("ends with the upstream's error when it fails after the first byte", async () => {
+        upstream.route(failure.route, failure.reply);
+        const { seen, error } = await streamFailure();
+        expect(seen.length, 'chunks before the failure are delivered').toBeGreaterThan(0);
+        expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
+        expect((error as GatewayError).status).toBe(failure.expect.status);
+        if (failure.expect.message) matches((error as GatewayError).message, failure.expect.message);
+      });
+    }
+
+    if (options.reasoning) {
+      const { stream: reasoningStream, roundTrip } = options.reasoning;
+      it('streams reasoning as delta.reasoning_content before the content, never inside it', async () => {
+        upstream.route(reasoningStream.route, reasoningStream.reply);
+        const stream = (await chatCall({ stream: true, stream_options: { include_usage: true }, ...reasoningStream.extra })) as AsyncIterable<ChatCompletionChunk>;
+        const assembled = await collectChunks(stream);
+        matches(assembled.reasoning, reasoningStream.expect.reasoning);
+        matches(assembled.content, reasoningStream.expect.content);
+        expect(assembled.reasoning.length).toBeGreaterThan(0);
+        const firstContent = assembled.chunks.findIndex((c) => c.choices.some((choice) => choice.delta?.content));
+        const lastReasoning = assembled.chunks.findLastIndex((c) => c.choices.some((choice) => choice.delta?.reasoning_content));
+        if (firstContent >= 0) expect(lastReasoning, 'every reasoning piece comes before the first content piece').toBeLessThan(firstContent);
+        if (assembled.content.length >= 20) expect(assembled.reasoning).not.toContain(assembled.content);
+        if (reasoningStream.expect.reasoning_tokens !== undefined) {
+          expect(assembled.usage?.completion_tokens_details?.reasoning_tokens).toBe(reasoningStream.expect.reasoning_tokens);
+        }
+      });
+
+      if (roundTrip) {
+        it('round-trips reasoning_details (signatures) through the assistant message sent back', async () => {
+          upstream.route(roundTrip.route, roundTrip.reply);
+          const first = (await chatCall(roundTrip.extra)) as ChatCompletion;
+          const message = first.choices[0]!.message;
+          const details = (message.reasoning_details ?? []) as ReasoningDetail[];
+          expect(details.length, 'the recorded answer gives reasoning_details').toBeGreaterThan(0);
+          const request = conformanceChatRequest(options.model, roundTrip.extra);
+          const followUp = message.tool_calls?.length
+            ? message.tool_calls.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: '{"ok":true}' }))
+            : [{ role: 'user' as const, content: 'Go on.' }];
+          const assistant = { role: 'assistant' as const, content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}), reasoning_details: details };
+          upstream.clear();
+          upstream.route(roundTrip.route, roundTrip.reply);
+          await adapter.chatCompletions!({ ...request, messages: [...request.messages, assistant, ...followUp] } as ChatCompletionRequest, context());
+          const [sent] = upstream.requestsTo(roundTrip.route);
+          expect(sent, 'the adapter called the recorded route').toBeDefined();
+          roundTrip.assertRequest(sent!, details);
+        });
+      }
+    }
 
     if (options.embeddings) {
       const embeddings = options.embeddings;
