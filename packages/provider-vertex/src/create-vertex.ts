@@ -3,6 +3,7 @@ import {
   type AdapterCallContext,
   type ChatCompletionRequest,
   GatewayError,
+  type GatewayWarning,
   type ProviderAdapter,
   type UpstreamErrorMapper,
   type UpstreamTimeouts,
@@ -122,7 +123,9 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
 
     async chatCompletions(request, context) {
       if (isClaude(request.model)) return claude(request, context);
-      const body = convertToGeminiRequest(request);
+      const warnings: GatewayWarning[] = [];
+      const body = convertToGeminiRequest(request, warnings);
+      for (const warning of warnings) context.warn(warning);
       if (request.stream) {
         const response = await send(`${modelURL('google', request.model, 'streamGenerateContent')}?alt=sse`, body, context, googleErrors(context));
         return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
