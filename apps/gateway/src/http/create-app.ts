@@ -3,6 +3,7 @@ import type { Gateway } from '@switchyard/core';
 import express, { type Express, type RequestHandler } from 'express';
 import { type Logger, pino } from 'pino';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
+import { openApiRoute } from '../openapi/openapi-route.js';
 import { createAdminRouter } from './admin/create-admin-router.js';
 import { serveConsole } from './console/serve-console.js';
 import { createRouter } from './create-router.js';
@@ -55,6 +56,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/openapi.json', openApiRoute());
   app.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
   if (options.accounts && options.consoleDir) app.use('/ui', serveConsole(options.consoleDir));
   if (options.metrics) app.get('/metrics', metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined));

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas of the gateway's own answers (admin API, `/v1/usage`) that have no schema elsewhere, for the OpenAPI
+ * document only (the gateway builds these answers itself; nothing parses them).
+ */
+const keyFields = {
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string(),
+  models: z.array(z.string()).nullable(),
+  rpm_limit: z.number().int().nullable(),
+  tpm_limit: z.number().int().nullable(),
+  budget_usd: z.number().nullable(),
+  budget_period: z.enum(['day', 'month', 'total']),
+  expires_at: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+};
+
+/** A virtual key as the admin API shows it (no secret, no hash); `spend_usd` in the current budget window. */
+export const virtualKeyViewSchema = z.looseObject(keyFields).meta({ description: 'A virtual key (no secret, no hash).' });
+
+/** `POST /admin/keys` answer: the key plus its secret, shown once. */
+export const createdKeySchema = z.looseObject({ ...keyFields, key: z.string().meta({ description: 'The secret (sk-sy-…), shown only here.' }) });
+
+/** One group of a usage report. */
+export const usageTotalsSchema = z.looseObject({
+  group: z.string().optional(),
+  requests: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  cost_usd: z.number(),
+});
+
+/** One ledger row (`GET /admin/requests`). */
+export const usageRowSchema = z.looseObject({
+  request_id: z.string(),
+  key_id: z.string(),
+  model: z.string(),
+  provider: z.string().nullable(),
+  upstream_model: z.string().nullable(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cost_usd: z.number(),
+  latency_ms: z.number(),
+  ttfb_ms: z.number().nullable(),
+  status: z.number().int(),
+  stream: z.boolean(),
+  created_at: z.number().int(),
+});
+
+/** `GET /admin/models` entries. */
+export const configuredModelSchema = z.looseObject({
+  id: z.string(),
+  strategy: z.string(),
+  fallbacks: z.array(z.string()),
+  max_retries: z.number().int(),
+  timeouts: z.record(z.string(), z.number()),
+  price: z.looseObject({ input: z.number(), output: z.number() }).nullable(),
+  targets: z.array(z.looseObject({ deployment: z.string(), provider: z.string(), upstream_model: z.string(), weight: z.number() })),
+});
+
+/** `GET /admin/health` entries. */
+export const deploymentHealthSchema = z.looseObject({
+  deployment: z.string(),
+  provider: z.string(),
+  upstream_model: z.string(),
+  models: z.array(z.string()),
+  in_flight: z.number().int(),
+  latency_ms_avg: z.number().nullable(),
+  consecutive_failures: z.number().int(),
+  cooling_down: z.boolean(),
+  cooling_down_until: z.string().nullable(),
+});
+
+/** `{object: "list", data: [...]}`. */
+export const listOf = (item: z.ZodType) => z.object({ object: z.literal('list'), data: z.array(item) });

@@ -1,0 +1,204 @@
+import { createKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
+import {
+  chatCompletionChunkSchema,
+  chatCompletionRequestSchema,
+  chatCompletionSchema,
+  embeddingRequestSchema,
+  embeddingResponseSchema,
+  errorBodySchema,
+  imageGenerationRequestSchema,
+  imagesResponseSchema,
+  modelListSchema,
+  modelSchema,
+  speechRequestSchema,
+  transcriptionFieldsSchema,
+} from '@switchyard/core';
+import { z } from 'zod';
+import { configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * Builds the OpenAPI 3.1 document of Switchyard's own routes (`/v1/*`, `/admin/*`, health, metrics) from the zod
+ * schemas the gateway validates with (zod 4's JSON Schema output, draft 2020-12, which OpenAPI 3.1 uses as is):
+ * requests as their input type, answers as their output type, every error as OpenAI's error body.
+ * @see https://spec.openapis.org/oas/v3.1.0
+ * @see https://zod.dev/json-schema
+ */
+export function buildOpenApiDocument(version: string): JsonObject {
+  const schemas: Record<string, JsonObject> = {};
+  const ref = (name: string, schema: z.ZodType, io: 'input' | 'output') => {
+    if (!schemas[name]) {
+      const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+      schemas[name] = json;
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  const json = (schema: JsonObject) => ({ content: { 'application/json': { schema } } });
+  const error = { description: 'OpenAI-shaped error', ...json(ref('ErrorBody', errorBodySchema, 'output')) };
+  const errors = { '400': error, '401': error, '404': error, '429': error, '500': error, '502': error, '503': error, '504': error };
+  const adminErrors = { '400': error, '401': error, '403': error, '404': error };
+  const api = [{ gatewayKey: [] }];
+  const admin = [{ masterKey: [] }];
+  const jsonOperation = (summary: string, request: JsonObject, answer: JsonObject) => ({
+    post: { summary, security: api, requestBody: { required: true, ...json(request) }, responses: { '200': { description: 'OK', ...json(answer) }, ...errors } },
+  });
+  const timeRange = [
+    { name: 'from', in: 'query', schema: { type: 'string' }, description: 'ISO-8601 time or unix ms (inclusive)' },
+    { name: 'to', in: 'query', schema: { type: 'string' }, description: 'ISO-8601 time or unix ms (exclusive)' },
+  ];
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+  const paths: Record<string, JsonObject> = {
+    '/v1/chat/completions': {
+      post: {
+        summary: 'Chat completion (JSON, or server-sent events with "stream": true)',
+        security: api,
+        requestBody: { required: true, ...json(ref('ChatCompletionRequest', chatCompletionRequestSchema, 'input')) },
+        responses: {
+          '200': {
+            description: 'A chat.completion, or with stream: true a text/event-stream of chat.completion.chunk events ending in data: [DONE]',
+            content: {
+              'application/json': { schema: ref('ChatCompletion', chatCompletionSchema, 'output') },
+              'text/event-stream': { schema: { type: 'string' }, 'x-sse-data': ref('ChatCompletionChunk', chatCompletionChunkSchema, 'output') },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+    '/v1/embeddings': jsonOperation('Embeddings', ref('EmbeddingRequest', embeddingRequestSchema, 'input'), ref('EmbeddingResponse', embeddingResponseSchema, 'output')),
+    '/v1/images/generations': jsonOperation('Image generation', ref('ImageGenerationRequest', imageGenerationRequestSchema, 'input'), ref('ImagesResponse', imagesResponseSchema, 'output')),
+    '/v1/audio/speech': {
+      post: {
+        summary: 'Text to speech: audio bytes with the upstream content type',
+        security: api,
+        requestBody: { required: true, ...json(ref('SpeechRequest', speechRequestSchema, 'input')) },
+        responses: { '200': { description: 'Audio', content: { 'audio/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errors },
+      },
+    },
+    '/v1/audio/transcriptions': {
+      post: {
+        summary: 'Speech to text (multipart form with the audio file)',
+        security: api,
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { allOf: [ref('TranscriptionFields', transcriptionFieldsSchema, 'input'), { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } }] },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'JSON (json, verbose_json, diarized_json) or text (text, srt, vtt)',
+            content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } }, 'text/plain': { schema: { type: 'string' } } },
+          },
+          ...errors,
+        },
+      },
+    },
+    '/v1/models': { get: { summary: 'Models clients may send', security: api, responses: { '200': { description: 'OK', ...json(ref('ModelList', modelListSchema, 'output')) }, ...errors } } },
+    '/v1/models/{model}': {
+      get: {
+        summary: 'One model',
+        security: api,
+        parameters: [{ name: 'model', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'OK', ...json(ref('Model', modelSchema, 'output')) }, ...errors },
+      },
+    },
+    '/v1/usage': {
+      get: {
+        summary: "The calling key's own usage totals",
+        security: api,
+        parameters: [...timeRange, { name: 'group_by', in: 'query', schema: { enum: ['model', 'day'] } }],
+        responses: { '200': { description: 'OK', ...json(ref('UsageTotalsList', listOf(usageTotalsSchema), 'output')) }, ...errors },
+      },
+    },
+    '/admin/keys': {
+      post: {
+        summary: 'Issue a virtual key (the secret is shown once)',
+        security: admin,
+        requestBody: { required: true, ...json(ref('CreateKeyInput', createKeyInputSchema, 'input')) },
+        responses: { '201': { description: 'Created', ...json(ref('CreatedKey', createdKeySchema, 'output')) }, ...adminErrors },
+      },
+      get: { summary: 'Every virtual key', security: admin, responses: { '200': { description: 'OK', ...json(ref('VirtualKeyList', listOf(virtualKeyViewSchema), 'output')) }, ...adminErrors } },
+    },
+    '/admin/keys/{id}': {
+      get: { summary: 'One key', security: admin, parameters: [idParam], responses: { '200': { description: 'OK', ...json(ref('VirtualKey', virtualKeyViewSchema, 'output')) }, ...adminErrors } },
+      patch: {
+        summary: "Change a key's fields and limits",
+        security: admin,
+        parameters: [idParam],
+        requestBody: { required: true, ...json(ref('UpdateKeyInput', updateKeyInputSchema, 'input')) },
+        responses: { '200': { description: 'OK', ...json(ref('VirtualKey', virtualKeyViewSchema, 'output')) }, ...adminErrors },
+      },
+      delete: { summary: 'Revoke a key', security: admin, parameters: [idParam], responses: { '200': { description: 'Revoked', ...json(ref('VirtualKey', virtualKeyViewSchema, 'output')) }, ...adminErrors } },
+    },
+    '/admin/usage': {
+      get: {
+        summary: 'Usage totals',
+        security: admin,
+        parameters: [
+          ...timeRange,
+          { name: 'key', in: 'query', schema: { type: 'string' } },
+          { name: 'model', in: 'query', schema: { type: 'string' } },
+          { name: 'group_by', in: 'query', schema: { enum: ['key', 'model', 'day'] } },
+        ],
+        responses: { '200': { description: 'OK', ...json(ref('UsageTotalsList', listOf(usageTotalsSchema), 'output')) }, ...adminErrors },
+      },
+    },
+    '/admin/requests': {
+      get: {
+        summary: 'Ledger rows, newest first',
+        security: admin,
+        parameters: [
+          { name: 'key', in: 'query', schema: { type: 'string' } },
+          { name: 'model', in: 'query', schema: { type: 'string' } },
+          { name: 'status', in: 'query', schema: { type: 'string' }, description: '429, 4xx, ok or error' },
+          { name: 'before', in: 'query', schema: { type: 'string' }, description: 'ISO-8601, unix ms or a next_before cursor' },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+        ],
+        responses: { '200': { description: 'OK', ...json(ref('UsageRowList', listOf(usageRowSchema), 'output')) }, ...adminErrors },
+      },
+    },
+    '/admin/models': { get: { summary: 'Configured models and their deployments', security: admin, responses: { '200': { description: 'OK', ...json(ref('ConfiguredModelList', listOf(configuredModelSchema), 'output')) }, ...adminErrors } } },
+    '/admin/health': { get: { summary: 'Live health of every deployment', security: admin, responses: { '200': { description: 'OK', ...json(ref('DeploymentHealthList', listOf(deploymentHealthSchema), 'output')) }, ...adminErrors } } },
+    '/admin/playground/chat/completions': {
+      post: {
+        summary: 'The console playground: POST /v1/chat/completions with the master key',
+        security: admin,
+        requestBody: { required: true, ...json(ref('ChatCompletionRequest', chatCompletionRequestSchema, 'input')) },
+        responses: { '200': { description: 'As POST /v1/chat/completions', ...json(ref('ChatCompletion', chatCompletionSchema, 'output')) }, ...adminErrors },
+      },
+    },
+    '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'OK', ...json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness (adapters, store, Redis, shutdown)',
+        responses: { '200': { description: 'Ready' }, '503': { description: 'Not ready: the failing checks with their reasons' } },
+      },
+    },
+    '/metrics': { get: { summary: 'Prometheus metrics (text format); the master key when metrics.auth is master', responses: { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+    '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OK', ...json({ type: 'object' }) } } } },
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Switchyard',
+      version,
+      description: 'A self-hosted AI gateway: the OpenAI API under /v1 in front of many providers, and its admin API under /admin.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        gatewayKey: { type: 'http', scheme: 'bearer', description: 'A gateway key: from the config, or a virtual key (sk-sy-…)' },
+        masterKey: { type: 'http', scheme: 'bearer', description: 'The admin master key (admin.master_key)' },
+      },
+    },
+  };
+}
