@@ -5,6 +5,7 @@ import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
 import type { Logger } from 'pino';
 import { openAccounts } from './accounts/open-accounts.js';
+import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
@@ -80,12 +81,14 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     },
   ];
   if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
+  const responses = await openResponses(config, options.configPath);
   const app = createApp(gateway, {
     logger,
     secrets: collectSecrets(config),
     bodyLimit: config.server.body_limit,
     accounts,
     readiness,
+    responses: responses.frontDoor,
     consoleDir: config.admin?.console ? consoleDir : undefined,
     metrics: config.metrics.enabled ? metrics : undefined,
     metricsAuth: config.metrics.auth,
@@ -114,6 +117,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       if (accounts) await settlementsDone(accounts);
       await accounts?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
+      await responses.close();
     })());
   return {
     url: `http://${host}:${port}/v1`,

@@ -8,7 +8,8 @@ export interface Migration {
 
 /**
  * The schema of the Postgres store, as an append-only list: `switchyard_keys` (SHA-256 hashes, never secrets) and
- * `switchyard_usage` (the ledger, indexed for the usage queries: by key and time, by model and time, by time).
+ * `switchyard_usage` (the ledger, indexed for the usage queries: by key and time, by model and time, by time),
+ * `switchyard_responses` (stored Responses API responses, one JSON record each, with their owner and expiry).
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,6 +51,20 @@ CREATE TABLE switchyard_usage (
 CREATE INDEX switchyard_usage_key_time ON switchyard_usage (key_id, created_at);
 CREATE INDEX switchyard_usage_model_time ON switchyard_usage (model, created_at);
 CREATE INDEX switchyard_usage_time ON switchyard_usage (created_at);
+`,
+  },
+  {
+    version: 2,
+    name: 'stored responses',
+    sql: `
+CREATE TABLE switchyard_responses (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  record jsonb NOT NULL
+);
+CREATE INDEX switchyard_responses_expiry ON switchyard_responses (expires_at);
 `,
   },
 ];

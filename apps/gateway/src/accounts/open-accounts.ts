@@ -10,6 +10,18 @@ export const DEFAULT_SQLITE_FILE = 'switchyard.db';
 
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
 
+/** True when the config has `admin` or `store`: virtual keys, the ledger and stored responses live in the store. */
+export function accountsEnabled(config: GatewayConfig): boolean {
+  return config.admin !== undefined || config.store !== undefined;
+}
+
+/** The SQLite file of the accounts store: `store.sqlite` resolved against the config file's folder, default `switchyard.db`. */
+export function sqlitePath(config: GatewayConfig, configPath?: string): string {
+  const base = configPath ? dirname(configPath) : process.cwd();
+  const file = config.store?.sqlite ?? DEFAULT_SQLITE_FILE;
+  return file === ':memory:' || isAbsolute(file) ? file : join(base, file);
+}
+
 /**
  * Opens the configured account store: Postgres for `store.postgres` (migrating it under an advisory lock), otherwise
  * SQLite at `store.sqlite` resolved against the config file's folder (`configPath`), default `switchyard.db` there (or
@@ -24,9 +36,7 @@ export async function openStore(config: GatewayConfig, configPath: string | unde
       onError: (error) => logger.warn({ err: { message: message(error) } }, 'postgres connection lost'),
     });
   }
-  const base = configPath ? dirname(configPath) : process.cwd();
-  const file = config.store?.sqlite ?? DEFAULT_SQLITE_FILE;
-  return new SqliteAccountStore(file === ':memory:' || isAbsolute(file) ? file : join(base, file));
+  return new SqliteAccountStore(sqlitePath(config, configPath));
 }
 
 /**
@@ -35,7 +45,7 @@ export async function openStore(config: GatewayConfig, configPath: string | unde
  * are logged (never the rows themselves).
  */
 export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<Accounts | undefined> {
-  if (!config.admin && !config.store) return undefined;
+  if (!accountsEnabled(config)) return undefined;
   return Accounts.open({
     store: await openStore(config, configPath, logger),
     staticKeys: config.keys,

@@ -71,7 +71,7 @@ export const storeConfigSchema = z
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
  * `server {host, port, body_limit, workers, shutdown_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
- * `routing`, `admin`, `store`, `log {level, format}`, `metrics {enabled, auth}`,
+ * `routing`, `admin`, `store`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
 export const gatewayConfigSchema = z.strictObject({
@@ -104,6 +104,10 @@ export const gatewayConfigSchema = z.strictObject({
    * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
    */
   store: storeConfigSchema.optional(),
+  /** Stored responses of the Responses API: kept `retention_days` days; without accounts at most `max_in_memory` of them, in memory. */
+  responses: z
+    .strictObject({ retention_days: z.number().positive().default(30), max_in_memory: z.number().int().positive().default(1000) })
+    .prefault({}),
   /**
    * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
    * when stdout is a terminal, JSON otherwise).

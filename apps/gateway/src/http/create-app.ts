@@ -1,5 +1,6 @@
 import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
+import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import express, { type Express, type RequestHandler } from 'express';
 import { type Logger, pino } from 'pino';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
@@ -38,6 +39,8 @@ export interface AppOptions {
   inflight?: InflightRequests;
   /** OpenTelemetry: its middleware opens the SERVER span of every `/v1` request. */
   tracing?: { middleware(): RequestHandler };
+  /** The Responses API front door and its store. Default: one with a bounded in-memory store. */
+  responses?: ResponsesFrontDoor;
 }
 
 /**
@@ -65,7 +68,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   if (options.metrics) app.use('/v1', measureRequests(options.metrics));
   if (options.tracing) app.use('/v1', options.tracing.middleware());
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
-  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts }));
+  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses }));
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
   });

@@ -1,11 +1,13 @@
 import type { Accounts } from '@switchyard/accounts';
 import { type Gateway, GatewayError } from '@switchyard/core';
+import { MemoryResponseStore, ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import { Router } from 'express';
 import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
 import { addModelsRoutes } from './routes/models-route.js';
+import { addResponsesRoutes } from './routes/responses-route.js';
 import { createRouteDeps, type RouteDeps } from './routes/route-deps.js';
 import { addSpeechRoute } from './routes/speech-route.js';
 import { addTranscriptionsRoute } from './routes/transcriptions-route.js';
@@ -17,6 +19,8 @@ export interface RouterOptions {
   bodyLimit?: number | string;
   /** Virtual keys, limits and the usage ledger; adds `GET /v1/usage`. */
   accounts?: Accounts;
+  /** The Responses API front door (its store of responses). Default: one with a bounded in-memory store. */
+  responses?: ResponsesFrontDoor;
 }
 
 /**
@@ -32,6 +36,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addTranscriptionsRoute(router, deps);
   addSpeechRoute(router, deps);
   addImageGenerationsRoute(router, deps);
+  addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
   addModelsRoutes(router, deps);
   addUsageRoute(router, deps);
   router.use((req) => {

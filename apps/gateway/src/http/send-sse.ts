@@ -4,12 +4,12 @@ import type { Response } from 'express';
 import { locals } from './request-locals.js';
 
 /**
- * Streams chat chunks as server-sent events: `text/event-stream`, one `data:` event per chunk written as soon as it
- * arrives (events ready in the same event-loop turn share one socket write; back-pressure is respected), then `data: [DONE]`, or one `data: {"error":...}` event if the upstream fails
- * mid-stream. When the client disconnects, iteration stops, which closes the upstream stream.
- * @see https://platform.openai.com/docs/api-reference/chat-streaming
+ * Streams server-sent events already encoded as text (`data: …\n\n`, or `event: …\ndata: …\n\n`): status 200,
+ * `text/event-stream`, each event written as soon as it arrives (events ready in the same event-loop turn share one
+ * socket write; back-pressure is respected). When the client disconnects, iteration stops, which closes the source.
+ * The source must end a failed stream with its own error event (it should not throw).
  */
-export async function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletionChunk>): Promise<void> {
+export async function sendEventStream(res: Response, events: AsyncIterable<string>): Promise<void> {
   res.status(200);
   res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   // Events that are ready in the same turn of the event loop (an upstream packet often carries several) go out in one
@@ -29,9 +29,7 @@ export async function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletio
       });
     }
   };
-  for await (const event of toSSEStream(chunks, (error) => {
-    if (!res.destroyed) locals(res).error = error;
-  })) {
+  for await (const event of events) {
     if (res.destroyed) break;
     batch += event;
     if (!scheduled) {
@@ -42,4 +40,18 @@ export async function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletio
   }
   flush();
   res.end();
+}
+
+/**
+ * Streams chat chunks as server-sent events: one `data:` event per chunk, then `data: [DONE]`, or one
+ * `data: {"error":...}` event if the upstream fails mid-stream (see {@link sendEventStream}).
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
+ */
+export function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletionChunk>): Promise<void> {
+  return sendEventStream(
+    res,
+    toSSEStream(chunks, (error) => {
+      if (!res.destroyed) locals(res).error = error;
+    }),
+  );
 }

@@ -1,0 +1,41 @@
+import { isChunkStream } from '@switchyard/core';
+import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
+import type { Router } from 'express';
+import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { callOptions } from '../call-options.js';
+import { keyOwner } from '../key-owner.js';
+import { admitCall, meterChunks } from '../metering.js';
+import { parseJsonBody } from '../middleware/parse-json-body.js';
+import { sendEventStream } from '../send-sse.js';
+import { sendJson } from '../send-json.js';
+import type { RouteDeps } from './route-deps.js';
+
+/**
+ * The Responses API: `POST /v1/responses` (JSON, or Responses events when `stream: true`), run as a chat completion
+ * through the gateway (routing, retries, fallbacks, limits, metering), and `GET`/`DELETE /v1/responses/{id}` and
+ * `GET /v1/responses/{id}/input_items` for stored responses of the calling key.
+ * @see https://platform.openai.com/docs/api-reference/responses
+ */
+export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses: ResponsesFrontDoor }): void {
+  const { gateway, bodyLimit, providerOf, accounts, responses } = deps;
+  router.post('/responses', ...parseJsonBody(bodyLimit), async (req, res) => {
+    noteModel(res, req.body?.model, providerOf);
+    const prepared = await responses.prepare(req.body, keyOwner(req));
+    admitCall(res, accounts, prepared.request.model, prepared.chatRequest);
+    const result = await gateway.chatCompletions(prepared.chatRequest, callOptions(req, res)).catch((error: unknown) => {
+      throw responses.translateError(error);
+    });
+    applyCallHeaders(res, result);
+    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, meterChunks(res, result.data)));
+    else sendJson(res, await responses.complete(prepared, result.data));
+  });
+  router.get('/responses/:id', async (req, res) => {
+    sendJson(res, await responses.retrieve(req.params.id, keyOwner(req)));
+  });
+  router.delete('/responses/:id', async (req, res) => {
+    sendJson(res, await responses.delete(req.params.id, keyOwner(req)));
+  });
+  router.get('/responses/:id/input_items', async (req, res) => {
+    sendJson(res, await responses.inputItems(req.params.id, keyOwner(req), req.query));
+  });
+}

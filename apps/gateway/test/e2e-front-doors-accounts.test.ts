@@ -1,0 +1,85 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/start-server.js';
+import { multiProviderYaml, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
+
+const MASTER = 'sk-master-front-doors-0123456789';
+const GPT_PRICE = { input: 0.15, output: 0.6 }; // USD per million tokens, as in multiProviderYaml
+const recorded = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
+const recordedStream = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
+const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * GPT_PRICE.input + u.completion_tokens * GPT_PRICE.output) / 1e6;
+
+let upstream: MockUpstream;
+let running: RunningServer;
+let origin: string;
+
+beforeAll(async () => {
+  upstream = await startMultiProviderUpstream();
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-doors-'));
+  running = await startGatewayFromYaml(`
+admin: { master_key: "${MASTER}" }
+store: { sqlite: "${join(dir, 'gateway.db')}" }
+server: { port: 0 }
+${multiProviderYaml(upstream.url).replace('models:\n', `  dead: { adapter: openai, api_key: sk-dead-0000, base_url: "http://127.0.0.1:1/v1" }\nmodels:\n  - { id: flaky, provider: dead, upstream: gpt-dead, fallbacks: [gpt] }\n`)}`);
+  origin = running.url.replace(/\/v1$/, '');
+});
+afterAll(async () => {
+  await running.close();
+  await upstream.close();
+});
+
+async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
+  const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await res.json()) as { id: string; key: string };
+}
+async function usageOf(id: string): Promise<{ requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number } | undefined> {
+  const res = await fetch(`${origin}/admin/usage?key=${id}`, { headers: { authorization: `Bearer ${MASTER}` } });
+  return ((await res.json()) as { data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[] }).data[0];
+}
+const openai = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
+
+describe('the Responses API with accounts', () => {
+  it('applies a virtual key requests-per-minute limit', async () => {
+    const { key } = await createKey({ name: 'rpm', rpm_limit: 1 });
+    await openai(key).responses.create({ model: 'gpt', input: 'one' });
+    await expect(openai(key).responses.create({ model: 'gpt', input: 'two' })).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+  });
+
+  it('falls back to the next model when the first one fails', async () => {
+    const { key } = await createKey({ name: 'fallback' });
+    const { data, response } = await openai(key).responses.create({ model: 'flaky', input: 'hi' }).withResponse();
+    expect(response.headers.get('x-switchyard-model')).toBe('gpt');
+    expect(response.headers.get('x-switchyard-provider')).toBe('openai');
+    expect(data.model).toBe('flaky');
+    expect(data.status).toBe('completed');
+  });
+
+  it('writes ledger rows with tokens and cost for plain and streamed responses', async () => {
+    const { id, key } = await createKey({ name: 'ledger' });
+    const { response } = await openai(key).responses.create({ model: 'gpt', input: 'Invent a holiday.' }).withResponse();
+    expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(cost(recorded), 8);
+    await openai(key).responses.stream({ model: 'gpt', input: 'Invent a holiday.' }).finalResponse();
+    await expect.poll(() => usageOf(id)).toMatchObject({
+      requests: 2,
+      prompt_tokens: recorded.prompt_tokens + recordedStream.prompt_tokens,
+      completion_tokens: recorded.completion_tokens + recordedStream.completion_tokens,
+    });
+    expect((await usageOf(id))!.cost_usd).toBeCloseTo(cost(recorded) + cost(recordedStream), 8);
+  });
+
+  it('keeps stored responses in the SQLite store, visible to their own virtual key only', async () => {
+    const a = await createKey({ name: 'owner-a' });
+    const b = await createKey({ name: 'owner-b' });
+    const created = await openai(a.key).responses.create({ model: 'gemini', input: 'Remember me' });
+    expect((await openai(a.key).responses.retrieve(created.id)).output_text).toBe(created.output_text);
+    await expect(openai(b.key).responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+    await openai(a.key).responses.create({ model: 'claude', input: 'And now?', previous_response_id: created.id });
+    const sent = upstream.requestsTo('POST /v1/messages').at(-1)!.json as { messages: { role: string }[] };
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});

@@ -1,0 +1,36 @@
+import type { ChatCompletion } from '@switchyard/core';
+import { convertUsage } from './convert-usage.js';
+import { finishResponse } from './finish-response.js';
+import { newId } from './new-id.js';
+import type { OutputItem, ResponseObject } from './response-object.js';
+
+/**
+ * A chat completion -> the finished `response`: the first choice's text (and refusal) become one assistant `message`
+ * item with `output_text` (and `refusal`) parts, each tool call a `function_call` item (`call_id` = the tool call id);
+ * usage and status follow. `response` is the in-progress object from `newResponseObject`; it is mutated and returned.
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+export function convertChatCompletion(completion: ChatCompletion, response: ResponseObject): ResponseObject {
+  const choice = completion.choices[0];
+  const output: OutputItem[] = [];
+  const message = choice?.message;
+  if (message?.content || message?.refusal) {
+    output.push({
+      type: 'message',
+      id: newId('msg'),
+      status: 'completed',
+      role: 'assistant',
+      content: [
+        ...(message.content ? [{ type: 'output_text' as const, text: message.content, annotations: [], logprobs: [] }] : []),
+        ...(message.refusal ? [{ type: 'refusal' as const, refusal: message.refusal }] : []),
+      ],
+    });
+  }
+  for (const call of message?.tool_calls ?? []) {
+    output.push({ type: 'function_call', id: newId('fc'), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+  }
+  response.output = output;
+  const usage = convertUsage(completion.usage);
+  if (usage) response.usage = usage;
+  return finishResponse(response, choice?.finish_reason);
+}

@@ -1,0 +1,100 @@
+import type { ChatCompletionChunk, CompletionUsage, FinishReason } from '@switchyard/core';
+import { convertUsage } from './convert-usage.js';
+import { finishResponse } from './finish-response.js';
+import { toResponseError } from './map-response-error-code.js';
+import { newId } from './new-id.js';
+import type { FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
+import type { ResponsesStreamEvent } from './responses-stream-event.js';
+
+type Event = Omit<ResponsesStreamEvent, 'sequence_number'>;
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * Chat chunks -> the Responses event sequence OpenAI sends: `response.created`, `response.in_progress`, then per
+ * output item `response.output_item.added`; for text `response.content_part.added`, `response.output_text.delta`…,
+ * `response.output_text.done`, `response.content_part.done`; for tool calls `response.function_call_arguments.delta`…
+ * and `.done`; `response.output_item.done`; and finally `response.completed` (or `response.incomplete` when cut by
+ * length or a content filter). Each event has a `sequence_number` from 0. When the chunk stream fails, an `error`
+ * event and `response.failed` end the stream instead (it never throws). `onDone` gets the final response object.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export async function* convertChatStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  response: ResponseObject,
+  onDone?: (response: ResponseObject) => void | Promise<void>,
+): AsyncGenerator<ResponsesStreamEvent> {
+  let sequence = 0;
+  const event = (e: Event): ResponsesStreamEvent => ({ ...e, sequence_number: sequence++ }) as ResponsesStreamEvent;
+  yield event({ type: 'response.created', response: clone(response) });
+  yield event({ type: 'response.in_progress', response: clone(response) });
+
+  let message: { item: OutputMessageItem; index: number; part: OutputTextPart } | undefined;
+  const calls = new Map<number, { item: FunctionCallItem; index: number }>();
+  let finishReason: FinishReason | null | undefined;
+  let usage: Partial<CompletionUsage> | undefined;
+
+  function* closeMessage(): Generator<ResponsesStreamEvent> {
+    if (!message) return;
+    const { item, index, part } = message;
+    yield event({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text: part.text, logprobs: [] });
+    yield event({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part: clone(part) });
+    item.status = 'completed';
+    item.content = [part];
+    yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
+    message = undefined;
+  }
+
+  try {
+    for await (const chunk of chunks) {
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices.find((c) => c.index === 0);
+      if (!choice) continue;
+      const { delta } = choice;
+      if (delta.content) {
+        if (!message) {
+          const item: OutputMessageItem = { type: 'message', id: newId('msg'), status: 'in_progress', role: 'assistant', content: [] };
+          const index = response.output.push(item) - 1;
+          message = { item, index, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } };
+          yield event({ type: 'response.output_item.added', output_index: index, item: clone(item) });
+          yield event({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: clone(message.part) });
+        }
+        message.part.text += delta.content;
+        yield event({ type: 'response.output_text.delta', item_id: message.item.id, output_index: message.index, content_index: 0, delta: delta.content, logprobs: [] });
+      }
+      for (const call of delta.tool_calls ?? []) {
+        let open = calls.get(call.index);
+        if (!open) {
+          yield* closeMessage();
+          const item: FunctionCallItem = { type: 'function_call', id: newId('fc'), call_id: call.id ?? newId('call'), name: call.function?.name ?? '', arguments: '', status: 'in_progress' };
+          open = { item, index: response.output.push(item) - 1 };
+          calls.set(call.index, open);
+          yield event({ type: 'response.output_item.added', output_index: open.index, item: clone(item) });
+        }
+        const piece = call.function?.arguments;
+        if (piece) {
+          open.item.arguments += piece;
+          yield event({ type: 'response.function_call_arguments.delta', item_id: open.item.id, output_index: open.index, delta: piece });
+        }
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (error) {
+    const failure = toResponseError(error);
+    yield event({ type: 'error', code: failure.code, message: failure.message, param: failure.param });
+    response.status = 'failed';
+    response.error = { code: failure.code, message: failure.message };
+    yield event({ type: 'response.failed', response: clone(response) });
+    return;
+  }
+  yield* closeMessage();
+  for (const { item, index } of calls.values()) {
+    yield event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    item.status = 'completed';
+    yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
+  }
+  const finalUsage = convertUsage(usage);
+  if (finalUsage) response.usage = finalUsage;
+  finishResponse(response, finishReason);
+  await onDone?.(response);
+  yield event({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response: clone(response) });
+}

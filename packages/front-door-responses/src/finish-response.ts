@@ -1,0 +1,21 @@
+import type { FinishReason } from '@switchyard/core';
+import { collectOutputText, type ResponseObject } from './response-object.js';
+
+/**
+ * Sets the final `status` from the chat `finish_reason`: `length` -> `incomplete` with reason `max_output_tokens`,
+ * `content_filter` -> `incomplete` with reason `content_filter`, anything else -> `completed` (with `completed_at`,
+ * unix seconds). Fills `output_text`. Mutates and returns `response`.
+ */
+export function finishResponse(response: ResponseObject, finishReason: FinishReason | null | undefined): ResponseObject {
+  if (finishReason === 'length' || finishReason === 'content_filter') {
+    response.status = 'incomplete';
+    response.incomplete_details = { reason: finishReason === 'length' ? 'max_output_tokens' : 'content_filter' };
+  } else {
+    response.status = 'completed';
+    response.completed_at = Math.floor(Date.now() / 1000);
+  }
+  const itemStatus = response.status === 'completed' ? 'completed' : 'incomplete';
+  for (const item of response.output) item.status = itemStatus;
+  response.output_text = collectOutputText(response.output);
+  return response;
+}

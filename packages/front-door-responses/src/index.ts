@@ -1,0 +1,16 @@
+export { convertChatCompletion } from './convert-chat-completion.js';
+export { convertChatStream } from './convert-chat-stream.js';
+export { type ConversationItem, convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
+export { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
+export { convertUsage } from './convert-usage.js';
+export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
+export { toResponseError } from './map-response-error-code.js';
+export { MemoryResponseStore } from './memory-response-store.js';
+export { newId } from './new-id.js';
+export { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
+export type * from './response-object.js';
+export { collectOutputText, newResponseObject } from './response-object.js';
+export type { ResponseStore, StoredResponse } from './response-store.js';
+export { type DeletedResponse, type PreparedResponse, ResponsesFrontDoor, type ResponsesFrontDoorOptions } from './responses-front-door.js';
+export { type ResponsesRequest, responsesRequestSchema } from './responses-request-schema.js';
+export { type ResponsesStreamEvent, encodeResponsesEvent } from './responses-stream-event.js';

@@ -1,0 +1,47 @@
+import { invalidRequestError } from '@switchyard/core';
+import { newId } from './new-id.js';
+import { type ResponsesInputItem, type ResponsesRequest, responsesInputItemSchema } from './responses-request-schema.js';
+
+/**
+ * An input item as the gateway stores and lists it (`GET /v1/responses/{id}/input_items`): always with `id`, messages
+ * always with `type: "message"`, `status` and content parts.
+ */
+export type StoredInputItem = ResponsesInputItem & { id: string };
+
+const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc', function_call_output: 'fco', reasoning: 'rs' };
+
+/**
+ * `input` (a string, or items) -> stored input items with ids. A string is one user message with an `input_text` part.
+ * Throws 400 naming `input[i]` for an item type the gateway cannot translate (`item_reference`, built-in tool calls…)
+ * or a malformed item.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
+ */
+export function normalizeInputItems(input: ResponsesRequest['input']): StoredInputItem[] {
+  if (typeof input === 'string') {
+    return [{ id: newId('msg'), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
+  }
+  return input.map((raw, index) => {
+    const parsed = responsesInputItemSchema.safeParse(raw);
+    if (!parsed.success) {
+      const type = raw.type ?? 'message';
+      const known = type === 'message' || type in ID_PREFIX;
+      throw invalidRequestError(
+        known
+          ? `Invalid input item at 'input[${index}]': ${parsed.error.issues[0]?.message ?? 'malformed'} (${parsed.error.issues[0]?.path.join('.') ?? ''}).`
+          : `Input items of type '${type}' are not supported by this gateway: it translates 'message', 'function_call' and 'function_call_output' items.`,
+        `input[${index}]`,
+        known ? 'invalid_value' : 'unsupported_value',
+      );
+    }
+    const item = parsed.data;
+    const type = item.type ?? 'message';
+    if (type === 'message' && 'role' in item) {
+      const content =
+        typeof item.content === 'string'
+          ? [item.role === 'assistant' ? { type: 'output_text' as const, text: item.content, annotations: [] } : { type: 'input_text' as const, text: item.content }]
+          : item.content;
+      return { status: 'completed', ...item, type: 'message', content, id: item.id ?? newId('msg') } as unknown as StoredInputItem;
+    }
+    return { ...item, id: item.id ?? newId(ID_PREFIX[type] ?? 'item') } as StoredInputItem;
+  });
+}

@@ -1,0 +1,155 @@
+import { type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessage, GatewayError, invalidRequestError, validateRequest } from '@switchyard/core';
+import { convertChatCompletion } from './convert-chat-completion.js';
+import { convertChatStream } from './convert-chat-stream.js';
+import { convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
+import { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
+import { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
+import { newId } from './new-id.js';
+import { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
+import { type ResponseObject, newResponseObject } from './response-object.js';
+import type { ResponseStore, StoredResponse } from './response-store.js';
+import { type ResponsesStreamEvent, encodeResponsesEvent } from './responses-stream-event.js';
+import { type ResponsesRequest, responsesRequestSchema } from './responses-request-schema.js';
+
+/** Options of {@link ResponsesFrontDoor}. */
+export interface ResponsesFrontDoorOptions {
+  /** Where `store: true` responses are kept. */
+  store: ResponseStore;
+  /** How long a stored response is kept, ms. Default 30 days. */
+  retentionMs?: number;
+}
+
+/** A validated Responses request, ready to run as a chat completion. */
+export interface PreparedResponse {
+  request: ResponsesRequest;
+  /** The canonical chat completion request body to give `Gateway.chatCompletions`. */
+  chatRequest: Record<string, unknown>;
+  /** The in-progress response object (id, echoed settings). */
+  response: ResponseObject;
+  owner: string;
+  inputItems: StoredInputItem[];
+  history: StoredResponse['history'];
+}
+
+/** The answer of `DELETE /v1/responses/{id}`. */
+export interface DeletedResponse {
+  id: string;
+  object: 'response';
+  deleted: true;
+}
+
+const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+function notFound(id: string): GatewayError {
+  return new GatewayError({ status: 404, type: 'invalid_request_error', param: null, code: null, message: `Response with id '${id}' not found.` });
+}
+
+/**
+ * The Responses API front door, framework-free: turns `POST /v1/responses` into a canonical chat completion request
+ * (with the conversation of `previous_response_id` prepended), turns the chat answer or chunk stream back into a
+ * `response` object or Responses events, and keeps stored responses per owner (the key that made them).
+ * Routing, retries, fallbacks, limits and metering stay with the gateway that runs the chat request.
+ * @see https://platform.openai.com/docs/api-reference/responses
+ */
+export class ResponsesFrontDoor {
+  readonly store: ResponseStore;
+  readonly retentionMs: number;
+
+  constructor(options: ResponsesFrontDoorOptions) {
+    this.store = options.store;
+    this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  }
+
+  /**
+   * Validates a `POST /v1/responses` body for `owner` and builds the chat request. Throws 400 naming the field for
+   * invalid or untranslatable input, and 400 `previous_response_not_found` when `previous_response_id` is unknown,
+   * expired or another key's.
+   */
+  async prepare(body: unknown, owner: string): Promise<PreparedResponse> {
+    const request = validateRequest(responsesRequestSchema, body);
+    const inputItems = normalizeInputItems(request.input);
+    let history: StoredResponse['history'] = [];
+    if (request.previous_response_id) {
+      const previous = await this.store.getResponse(request.previous_response_id, owner);
+      if (!previous) {
+        throw invalidRequestError(`Previous response with id '${request.previous_response_id}' not found.`, 'previous_response_id', 'previous_response_not_found');
+      }
+      history = [...previous.history, ...previous.input_items, ...previous.response.output];
+    }
+    const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id');
+    const chatRequest = convertResponsesRequest(request, historyMessages, convertItemsToChatMessages(inputItems));
+    const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
+    return { request, chatRequest, response, owner, inputItems, history };
+  }
+
+  async #save(prepared: PreparedResponse, response: ResponseObject): Promise<void> {
+    if (!response.store) return;
+    const now = Date.now();
+    await this.store.putResponse({
+      id: response.id,
+      owner: prepared.owner,
+      created_at: now,
+      expires_at: now + this.retentionMs,
+      response,
+      input_items: prepared.inputItems,
+      history: prepared.history,
+    });
+  }
+
+  /** A whole chat completion -> the finished `response` (stored when `store` is not false). */
+  async complete(prepared: PreparedResponse, completion: ChatCompletion): Promise<ResponseObject> {
+    const response = convertChatCompletion(completion, prepared.response);
+    await this.#save(prepared, response);
+    return response;
+  }
+
+  /**
+   * Chat chunks -> Responses events (see `convertChatStream`); the finished response is stored before
+   * `response.completed` is sent, so a client may continue from it at once.
+   */
+  events(prepared: PreparedResponse, chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ResponsesStreamEvent> {
+    return convertChatStream(chunks, prepared.response, (response) => this.#save(prepared, response));
+  }
+
+  /** Chat chunks -> SSE text (`event:` + `data:` per event). */
+  async *sse(prepared: PreparedResponse, chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<string> {
+    for await (const event of this.events(prepared, chunks)) yield encodeResponsesEvent(event);
+  }
+
+  /** `GET /v1/responses/{id}`; throws 404 when it is unknown, expired or another key's. */
+  async retrieve(id: string, owner: string): Promise<ResponseObject> {
+    const record = await this.store.getResponse(id, owner);
+    if (!record) throw notFound(id);
+    return record.response;
+  }
+
+  /** `DELETE /v1/responses/{id}`; throws 404 like {@link retrieve}. */
+  async delete(id: string, owner: string): Promise<DeletedResponse> {
+    if (!(await this.store.deleteResponse(id, owner))) throw notFound(id);
+    return { id, object: 'response', deleted: true };
+  }
+
+  /** `GET /v1/responses/{id}/input_items`; throws 404 like {@link retrieve}, 400 for a bad query. */
+  async inputItems(id: string, owner: string, query: InputItemsQuery): Promise<ResponseItemList> {
+    const record = await this.store.getResponse(id, owner);
+    if (!record) throw notFound(id);
+    return listInputItems(record.input_items, query);
+  }
+
+  /** Renames chat parameter names in a 4xx error (e.g. `response_format` -> `text.format`) to the ones the client sent. */
+  translateError(error: unknown): unknown {
+    if (!GatewayError.isInstance(error) || !error.param) return error;
+    const head = error.param.split(/[.[]/)[0]!;
+    const renamed = CHAT_TO_RESPONSES_PARAM[head];
+    if (!renamed) return error;
+    return new GatewayError({
+      status: error.status,
+      type: error.type,
+      code: error.code,
+      param: renamed + error.param.slice(head.length),
+      headers: error.headers,
+      message: error.message.replaceAll(`'${head}'`, `'${renamed}'`),
+      cause: error.cause,
+    });
+  }
+}
