@@ -100,9 +100,13 @@ describe('POST /v1/responses through the official openai SDK', () => {
     expectOpenApiSchema('Response', response);
     expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'answer' });
     expect(lastBody('POST /v1/chat/completions').response_format).toEqual({ type: 'json_schema', json_schema: { name: 'answer', schema: format.schema, strict: true } });
-    const error = await client.responses.create({ model: 'claude', input: 'JSON please', text: { format } }).catch((e: unknown) => e);
+    await client.responses.create({ model: 'claude', input: 'JSON please', text: { format } });
+    expect(JSON.stringify(lastBody('POST /v1/messages').tools)).toContain('"input_schema":{"type":"object","properties":{"a":{"type":"string"}}}');
+    const list = { ...format, schema: { type: 'array', items: { type: 'string' } } };
+    const error = await client.responses.create({ model: 'claude', input: 'JSON please', text: { format: list } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('text.format');
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('text.format.schema');
+    expect((error as Error).message).toContain("'text.format.schema'");
   });
 
   it('sends image input as an image_url part', async () => {

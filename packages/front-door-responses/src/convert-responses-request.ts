@@ -74,6 +74,7 @@ export function convertResponsesRequest(request: ResponsesRequest, history: read
 
 /** Chat parameter names -> the Responses names a client sent, for errors the gateway or an upstream raise. */
 export const CHAT_TO_RESPONSES_PARAM: Record<string, string> = {
+  'response_format.json_schema': 'text.format',
   response_format: 'text.format',
   max_completion_tokens: 'max_output_tokens',
   reasoning_effort: 'reasoning.effort',

@@ -139,16 +139,19 @@ export class ResponsesFrontDoor {
   /** Renames chat parameter names in a 4xx error (e.g. `response_format` -> `text.format`) to the ones the client sent. */
   translateError(error: unknown): unknown {
     if (!GatewayError.isInstance(error) || !error.param) return error;
-    const head = error.param.split(/[.[]/)[0]!;
-    const renamed = CHAT_TO_RESPONSES_PARAM[head];
-    if (!renamed) return error;
+    const param = error.param;
+    const prefix = Object.keys(CHAT_TO_RESPONSES_PARAM)
+      .filter((name) => param === name || param.startsWith(`${name}.`) || param.startsWith(`${name}[`))
+      .sort((a, b) => b.length - a.length)[0];
+    if (!prefix) return error;
+    const renamed = CHAT_TO_RESPONSES_PARAM[prefix]!;
     return new GatewayError({
       status: error.status,
       type: error.type,
       code: error.code,
-      param: renamed + error.param.slice(head.length),
+      param: renamed + param.slice(prefix.length),
       headers: error.headers,
-      message: error.message.replaceAll(`'${head}'`, `'${renamed}'`),
+      message: error.message.replaceAll(param, renamed + param.slice(prefix.length)).replaceAll(`'${prefix}'`, `'${renamed}'`),
       cause: error.cause,
     });
   }
