@@ -13,6 +13,7 @@ import {
   speechRequestSchema,
   transcriptionFieldsSchema,
 } from '@switchyard/core';
+import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
 import { configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
@@ -65,6 +66,32 @@ export function buildOpenApiDocument(version: string): JsonObject {
           },
           ...errors,
         },
+      },
+    },
+    '/v1/responses': {
+      post: {
+        summary: "OpenAI's Responses API for every model (JSON, or server-sent Responses events with \"stream\": true)",
+        security: api,
+        requestBody: { required: true, ...json(ref('ResponsesRequest', responsesRequestSchema, 'input')) },
+        responses: {
+          '200': {
+            description: 'A response object, or with stream: true a text/event-stream of Responses events (response.created ... response.completed)',
+            content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...errors,
+        },
+      },
+    },
+    '/v1/responses/{id}': {
+      get: { summary: 'A stored response of the calling key', security: api, parameters: [idParam], responses: { '200': { description: 'OK', ...json({ type: 'object' }) }, ...errors } },
+      delete: { summary: 'Deletes a stored response of the calling key', security: api, parameters: [idParam], responses: { '200': { description: 'OK', ...json({ type: 'object' }) }, ...errors } },
+    },
+    '/v1/responses/{id}/input_items': {
+      get: {
+        summary: 'The input items of a stored response (order asc|desc, limit 1..100, after)',
+        security: api,
+        parameters: [idParam, { name: 'order', in: 'query', schema: { enum: ['asc', 'desc'] } }, { name: 'limit', in: 'query', schema: { type: 'integer' } }, { name: 'after', in: 'query', schema: { type: 'string' } }],
+        responses: { '200': { description: 'OK', ...json({ type: 'object' }) }, ...errors },
       },
     },
     '/v1/embeddings': jsonOperation('Embeddings', ref('EmbeddingRequest', embeddingRequestSchema, 'input'), ref('EmbeddingResponse', embeddingResponseSchema, 'output')),
