@@ -7,11 +7,8 @@ const KEY = 'sk-switchyard-openapi-0123456789';
 const MASTER = 'sk-switchyard-openapi-master-0123456789';
 let running: RunningServer;
 let origin: string;
-/** The document read loosely: any member is another member (the assertions check the shapes). */
-interface Doc {
-  [key: string]: Doc;
-}
-let document: Doc;
+/** The document as parsed JSON (the assertions check its shape). */
+let document: ReturnType<typeof JSON.parse>;
 
 beforeAll(async () => {
   running = await startGatewayFromYaml(`
@@ -25,7 +22,7 @@ providers: { openai: { adapter: openai, api_key: sk-x-000000, base_url: "http://
   const res = await fetch(`${origin}/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('application/json');
-  document = (await res.json()) as Doc;
+  document = await res.json();
 });
 afterAll(() => running.close());
 
