@@ -50,12 +50,12 @@ describe('GET /openapi.json', () => {
   it('documents routes that exist: every GET path without parameters answers, never 404', async () => {
     const headersFor = (path: string) => ({ authorization: `Bearer ${path.startsWith('/admin') ? MASTER : KEY}` });
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/v1/audio/transcriptions', '/v1/audio/speech', '/v1/images/generations', '/v1/models', '/admin/keys', '/admin/usage']));
-    for (const [path, item] of Object.entries(document.paths)) {
+    for (const [path, item] of Object.entries(document.paths as Record<string, { get?: unknown; post?: unknown }>)) {
       if (!item.get || path.includes('{')) continue;
       const res = await fetch(`${origin}${path}`, { headers: headersFor(path) });
       expect(res.status, path).not.toBe(404);
     }
-    for (const [path, item] of Object.entries(document.paths)) {
+    for (const [path, item] of Object.entries(document.paths as Record<string, { get?: unknown; post?: unknown }>)) {
       if (!item.post) continue;
       const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { ...headersFor(path), 'content-type': 'application/json' }, body: '{}' });
       expect([400, 415], path).toContain(res.status); // an empty JSON body is invalid (multipart routes: wrong content type)
