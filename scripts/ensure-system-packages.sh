@@ -7,10 +7,9 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[system] installing ${need[*]} with apt-get" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+    step "apt-get update" apt-get update -qq
+    step "${need[*]} installed with apt-get" apt-get install -y -qq --no-install-recommends "${need[@]}"
   else
     echo "[system] the tests need these programs, which are missing: ${need[*]}" >&2
     echo "[system] install them (Debian/Ubuntu: sudo apt-get install ${need[*]}) and run ./dev test again" >&2

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -6,10 +7,29 @@ import { describe, expect, it } from 'vitest';
 const demo = fileURLToPath(new URL('../dist/demo.js', import.meta.url));
 
 describe('the demo (README: ./dev demo)', () => {
-  it('calls every operation through the gateway and prints what came back', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [demo, '--once', '--port', '0'], { timeout: 30_000 });
-    expect(stdout).toContain('REPLAYS RECORDED');
-    for (const label of ['chat ', 'chat (stream)', 'models', 'embeddings', 'transcription', 'speech', 'image']) expect(stdout).toContain(label);
-    expect(stdout).toContain('Galaxy Day');
+  it('asks OpenAI, Anthropic and Gemini models the same thing, calls every operation, shows metrics and a ledger row', async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [demo, '--once', '--port', '0'], { timeout: 30_000 });
+    expect(stdout).toContain('REPLAY RECORDED');
+    // The same SDK call answered by each provider's recorded reply, labelled.
+    expect(stdout).toMatch(/OpenAI +gpt-4\.1-nano +\*\*Holiday Name:\*\* Galaxy Day/);
+    expect(stdout).toMatch(/Anthropic claude-sonnet-4-5 +Hello! I'm doing well/);
+    expect(stdout).toMatch(/Gemini +gemini-2\.5-flash +There are \*\*3\*\* r's in strawberry/);
+    for (const label of ['chat (stream, Anthropic)', 'models', 'embeddings', 'transcription', 'speech', 'image']) expect(stdout).toContain(label);
+    // The models list has real ids only: no placeholder ids from the spec's examples.
+    const models = /^models +(.*)$/m.exec(stdout)?.[1] ?? '';
+    expect(models).toContain('anthropic/claude-sonnet-4-5-20250929');
+    expect(models).not.toMatch(/VAR_|placeholder/i);
+    // The metrics endpoint and the ledger row of a call.
+    expect(stdout).toMatch(/switchyard_requests_total\{operation="chat\.completions",model="gemini-2\.5-flash",provider="google",status="200"\} 1/);
+    const ledger = JSON.parse(/The ledger row[^\n]*\n +(\{.*\})/.exec(stdout)?.[1] ?? '{}') as Record<string, unknown>;
+    expect(ledger).toMatchObject({ model: 'gemini-2.5-flash', provider: 'google', status: 200 });
+    expect(ledger.completion_tokens).toBeGreaterThan(0);
+    // The request log goes to its own file, not between the demo's lines.
+    expect(stdout).not.toContain('"request_id"":');
+    expect(stdout).not.toMatch(/^\{"level"/m);
+    const logFile = /request log: (\S+)/.exec(stdout)?.[1];
+    expect(logFile).toBeDefined();
+    await expect.poll(async () => (await readFile(logFile!, 'utf8')).split('\n').filter((l) => l.includes('"path":"/v1/chat/completions"')).length).toBe(4);
+    expect(stderr).not.toContain('Warning');
   });
 });

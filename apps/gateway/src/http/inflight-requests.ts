@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '@switchyard/core';
 import type { RequestHandler, Response } from 'express';
-import { locals } from './request-locals.js';
+import { locals, onResponseClose } from './request-locals.js';
 
 /** The error sent to requests still running when the shutdown grace period ends (503 `server_shutting_down`). */
 export function shuttingDownError(): GatewayError {
@@ -35,7 +35,7 @@ export class InflightRequests {
         throw shuttingDownError();
       }
       this.#open.set(res, (reason) => locals(res).cancel?.(reason));
-      res.once('close', () => this.#open.delete(res));
+      onResponseClose(res, () => this.#open.delete(res));
       next();
     };
   }

@@ -19,8 +19,20 @@ export interface RequestLocals {
   failure?: GatewayError;
   /** The gateway call's result, once the upstream answered (for streams: its first chunk is in). */
   result?: GatewayCallResult<unknown>;
+  /** Called once the response has closed; see {@link onResponseClose}. */
+  closeHooks?: (() => void)[];
   /** When `result` arrived, `performance.now()` ms. */
   resultAt?: number;
+}
+
+/**
+ * Runs `hook` once the response has closed (ended or aborted). Hooks share the one `close` listener of
+ * `requestContext`, so that a request does not collect a listener per feature (metrics, traces, shutdown).
+ */
+export function onResponseClose(res: Response, hook: () => void): void {
+  const hooks = locals(res).closeHooks;
+  if (hooks) hooks.push(hook);
+  else res.once('close', hook);
 }
 
 /** Typed access to {@link RequestLocals}. */

@@ -6,7 +6,7 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { type CompletionUsage, type Gateway, GatewayError, type GatewayObserver } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import { operationOf } from '../http/operation-of.js';
-import { locals } from '../http/request-locals.js';
+import { locals, onResponseClose } from '../http/request-locals.js';
 import { GEN_AI_OPERATION, GEN_AI_OPERATION_OF_ROUTE, genAiProviderName } from './gen-ai-names.js';
 
 /** Settings of {@link GatewayTracing}. */
@@ -113,7 +113,7 @@ export class GatewayTracing {
       const requestId = locals(res).requestId;
       const request: RequestTrace = { span, context: trace.setSpan(parent, span), attempts: new Map() };
       this.#requests.set(requestId, request);
-      res.once('close', () => {
+      onResponseClose(res, () => {
         if (this.#requests.get(requestId) === request) this.#requests.delete(requestId);
         void this.#finish(request, req.body, res).catch(() => {});
       });

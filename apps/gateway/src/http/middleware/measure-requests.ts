@@ -3,7 +3,7 @@ import type { CompletionUsage } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import type { GatewayMetrics } from '../../telemetry/gateway-metrics.js';
 import { operationOf } from '../operation-of.js';
-import { locals } from '../request-locals.js';
+import { locals, onResponseClose } from '../request-locals.js';
 
 /**
  * Feeds {@link GatewayMetrics} from API requests (mount it on `/v1`): the inflight gauge when a request arrives, and
@@ -16,7 +16,7 @@ export function measureRequests(metrics: GatewayMetrics): RequestHandler {
     const started = performance.now();
     const operation = operationOf(req.path);
     metrics.requestStarted(operation);
-    res.once('close', () => {
+    onResponseClose(res, () => {
       const { model, provider, result, resultAt, failure } = locals(res);
       const served = result?.provider ?? provider;
       const modelLabel = served === undefined ? undefined : model;

@@ -13,10 +13,12 @@ export function requestContext(): RequestHandler {
     const incoming = req.get('x-request-id');
     const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const controller = new AbortController();
+    const closeHooks: (() => void)[] = [];
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('The client closed the connection.'));
+      for (const hook of closeHooks) hook();
     });
-    Object.assign(locals(res), { requestId, signal: controller.signal, cancel: (reason: unknown) => controller.abort(reason) });
+    Object.assign(locals(res), { requestId, signal: controller.signal, cancel: (reason: unknown) => controller.abort(reason), closeHooks });
     res.setHeader('x-request-id', requestId);
     next();
   };
