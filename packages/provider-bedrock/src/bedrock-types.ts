@@ -10,7 +10,7 @@ export type ConverseContentBlock =
   | { image: { format: 'png' | 'jpeg' | 'gif' | 'webp'; source: { bytes: string } } }
   | { toolUse: { toolUseId: string; name: string; input: unknown } }
   | { toolResult: { toolUseId: string; content: { text: string }[]; status?: 'success' | 'error' } }
-  | { reasoningContent: { reasoningText?: { text: string; signature?: string } } };
+  | { reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: string } };
 
 /** One turn: Converse alternates `user` and `assistant`. */
 export interface ConverseMessage {
@@ -27,6 +27,8 @@ export interface ConverseRequest {
   system?: { text: string }[];
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
   toolConfig?: { tools: { toolSpec: { name: string; description?: string; inputSchema: { json: unknown } } }[]; toolChoice?: ConverseToolChoice };
+  /** Model-specific fields, e.g. Claude's `thinking`. */
+  additionalModelRequestFields?: Record<string, unknown>;
 }
 
 /** Token counts of a Converse answer (tokens). */
@@ -50,7 +52,10 @@ export interface ConverseResponse {
 export interface ConverseStreamEvents {
   messageStart: { role: 'assistant' };
   contentBlockStart: { contentBlockIndex: number; start?: { toolUse?: { toolUseId: string; name: string } } };
-  contentBlockDelta: { contentBlockIndex: number; delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string } } };
+  contentBlockDelta: {
+    contentBlockIndex: number;
+    delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string; signature?: string; redactedContent?: string } };
+  };
   contentBlockStop: { contentBlockIndex: number };
   messageStop: { stopReason?: string };
   metadata: { usage?: ConverseUsage; metrics?: { latencyMs?: number } };

@@ -22,6 +22,8 @@ const READ_FIELDS = new Set([
   'logprobs',
   'top_logprobs',
   'modalities',
+  'reasoning_effort',
+  'additionalModelRequestFields',
 ]);
 
 const REJECTED: readonly [param: string, isSet: (value: unknown) => boolean, why: string][] = [

@@ -1,5 +1,6 @@
 import type { Message } from '@smithy/eventstream-codec';
 import { type ChatCompletionChunk, GatewayError, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
+import { bedrockReasoningDetail } from './bedrock-reasoning.js';
 import type { ConverseStreamEvents, ConverseUsage } from './bedrock-types.js';
 import { mapBedrockException } from './map-bedrock-error.js';
 import { mapConverseStopReason } from './map-converse-stop-reason.js';
@@ -33,6 +34,9 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
     return { id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta: withRole, finish_reason: finish }] } as ChatCompletionChunk;
   };
   const toolIndexByBlock = new Map<number, number>();
+  /** Open reasoning blocks by contentBlockIndex: text, signature and redacted content so far. */
+  const reasoningBlocks = new Map<number, { text: string; signature: string; redacted?: string }>();
+  let detailCount = 0;
   let stopReason: string | undefined;
   let usage: ConverseUsage | undefined;
   for await (const message of messages) {
@@ -70,10 +74,31 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
       }
       case 'contentBlockDelta': {
         const { contentBlockIndex, delta } = event as ConverseStreamEvents['contentBlockDelta'];
+        const reasoning = delta?.reasoningContent;
+        if (reasoning) {
+          const open = reasoningBlocks.get(contentBlockIndex) ?? { text: '', signature: '' };
+          reasoningBlocks.set(contentBlockIndex, open);
+          if (reasoning.signature) open.signature += reasoning.signature;
+          if (typeof reasoning.redactedContent === 'string') open.redacted = (open.redacted ?? '') + reasoning.redactedContent;
+          if (reasoning.text) {
+            open.text += reasoning.text;
+            yield chunk({ reasoning_content: reasoning.text });
+          }
+        }
         if (delta?.text) yield chunk({ content: delta.text });
         const input = delta?.toolUse?.input;
         const index = toolIndexByBlock.get(contentBlockIndex);
         if (input && index !== undefined) yield chunk({ tool_calls: [{ index, function: { arguments: input } }] });
+        break;
+      }
+      case 'contentBlockStop': {
+        const { contentBlockIndex } = event as ConverseStreamEvents['contentBlockStop'];
+        const open = reasoningBlocks.get(contentBlockIndex);
+        if (open) {
+          reasoningBlocks.delete(contentBlockIndex);
+          const block = open.redacted !== undefined ? { redactedContent: open.redacted } : { reasoningText: { text: open.text, ...(open.signature ? { signature: open.signature } : {}) } };
+          yield chunk({ reasoning_details: [bedrockReasoningDetail(block, detailCount++)!] });
+        }
         break;
       }
       case 'messageStop':
@@ -84,7 +109,7 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         usage = (event as ConverseStreamEvents['metadata']).usage ?? usage;
         break;
       default:
-        break; // contentBlockStop and events this adapter does not translate.
+        break; // events this adapter does not translate.
     }
   }
   if (stopReason === undefined) throw upstreamInvalidResponseError(options.provider, 'the stream ended before messageStop.');
@@ -97,7 +122,8 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
  * `arguments: ""`; OpenAI `index` counts tool calls, Bedrock's `contentBlockIndex` counts all blocks) and its `input`
  * string fragments -> `arguments` fragments; `messageStop` -> the chunk with `finish_reason`; the trailing `metadata`
  * event -> one usage-only chunk (it may come after `messageStop`, so the stream is read to its end). Reasoning deltas
- * are left out. An exception frame (`:message-type: exception`, e.g. `throttlingException`, `modelStreamErrorException`)
+ * -> `delta.reasoning_content` pieces (before the answer's text), and at the reasoning block's `contentBlockStop` one
+ * `delta.reasoning_details` entry with the whole text and its signature (or the redacted content). An exception frame (`:message-type: exception`, e.g. `throttlingException`, `modelStreamErrorException`)
  * throws its mapped GatewayError, never a clean end; a stream that ends before `messageStop`, or breaks, throws 502/504.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */

@@ -1,4 +1,5 @@
-import { type ChatCompletionMessage, invalidRequestError } from '@switchyard/core';
+import { type ChatCompletionMessage, invalidRequestError, type ReasoningDetail } from '@switchyard/core';
+import { bedrockReasoningBlocks } from './bedrock-reasoning.js';
 import type { ConverseContentBlock, ConverseMessage } from './bedrock-types.js';
 import { convertImageUrl } from './convert-image-url.js';
 
@@ -31,7 +32,8 @@ function parseArguments(text: string, param: string): unknown {
  * OpenAI `messages` -> Converse `system` + `messages`:
  * - `system` / `developer` messages -> `system: [{text}]` (in order, wherever they appear);
  * - `user` -> a user turn of `{text}` and `{image}` blocks (images as data URLs, see `convertImageUrl`);
- * - `assistant` -> an assistant turn: its text, then `tool_calls` as `{toolUse:{toolUseId, name, input}}` (arguments
+ * - `assistant` -> an assistant turn: its `reasoning_details` (this adapter's format) as the reasoning blocks that
+ *   open it, its text, then `tool_calls` as `{toolUse:{toolUseId, name, input}}` (arguments
  *   parsed; invalid JSON is a 400 naming the field);
  * - `tool` -> `{toolResult:{toolUseId, content:[{text}]}}` in a user turn;
  * - consecutive turns of the same role are merged into one (Converse requires alternating roles, so several tool
@@ -61,7 +63,7 @@ export function convertToConverseMessages(messages: readonly ChatCompletionMessa
         push('user', convertUserContent(message.content as string | Part[], `${param}.content`));
         return;
       case 'assistant': {
-        const blocks: ConverseContentBlock[] = [];
+        const blocks: ConverseContentBlock[] = bedrockReasoningBlocks((message as { reasoning_details?: ReasoningDetail[] | null }).reasoning_details);
         const text = textOf(message.content as string | Part[] | null | undefined);
         if (text) blocks.push({ text });
         (message.tool_calls ?? []).forEach((call, k) => {

@@ -1,5 +1,6 @@
 import { type ChatCompletionRequest, type GatewayWarning, invalidRequestError } from '@switchyard/core';
 import type { ConverseRequest, ConverseToolChoice } from './bedrock-types.js';
+import { applyBedrockReasoning } from './bedrock-reasoning.js';
 import { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 import { convertToConverseMessages } from './convert-to-converse-messages.js';
 
@@ -21,6 +22,7 @@ function convertToolChoice(choice: ChatCompletionRequest['tool_choice']): Conver
  * - `tools` -> `toolConfig.tools[].toolSpec {name, description, inputSchema.json}`; `tool_choice` `required` ->
  *   `{any:{}}`, a named function -> `{tool:{name}}`, `auto` -> Bedrock's default; `none` -> no tools are sent (when the
  *   history holds tool calls, Converse needs the tools, so they are kept and a warning says `none` was not honoured).
+ * - `reasoning_effort` or the client's own `additionalModelRequestFields` -> thinking ({@link applyBedrockReasoning}).
  * Pure; throws 400 GatewayErrors naming the field.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  */
@@ -57,5 +59,6 @@ export function convertToConverseRequest(request: ChatCompletionRequest): { body
       };
     }
   }
+  warnings.push(...applyBedrockReasoning(request, body));
   return { body, warnings };
 }

@@ -1,5 +1,6 @@
 export type * from './bedrock-types.js';
 export { type EmbeddingInvocation, planBedrockEmbeddings } from './bedrock-embeddings.js';
+export { applyBedrockReasoning, BEDROCK_REASONING_FORMAT, bedrockReasoningBlocks, bedrockReasoningDetail } from './bedrock-reasoning.js';
 export { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
 export { convertConverseResponse } from './convert-converse-response.js';
 export { type ConverseStreamOptions, convertConverseStream } from './convert-converse-stream.js';

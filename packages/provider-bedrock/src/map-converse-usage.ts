@@ -3,7 +3,8 @@ import type { ConverseUsage } from './bedrock-types.js';
 
 /**
  * Converse `usage` -> OpenAI usage (tokens): `prompt_tokens` = `inputTokens` + cache reads + cache writes (Bedrock
- * counts cached tokens apart), `prompt_tokens_details.cached_tokens` = `cacheReadInputTokens`, `completion_tokens` =
+ * counts cached tokens apart), `prompt_tokens_details.cached_tokens` = `cacheReadInputTokens` and `cache_write_tokens`
+ * = `cacheWriteInputTokens` (when either is non-zero), `completion_tokens` =
  * `outputTokens`, `total_tokens` their sum.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html
  */
@@ -15,6 +16,6 @@ export function mapConverseUsage(usage: ConverseUsage): CompletionUsage {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
-    ...(cacheRead > 0 ? { prompt_tokens_details: { cached_tokens: cacheRead } } : {}),
+    ...(cacheRead > 0 || (usage.cacheWriteInputTokens ?? 0) > 0 ? { prompt_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: usage.cacheWriteInputTokens ?? 0 } } : {}),
   };
 }

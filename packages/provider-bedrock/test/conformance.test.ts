@@ -40,6 +40,24 @@ describeAdapterConformance({
       });
     },
   },
+  reasoning: {
+    stream: {
+      route: `POST ${base}/converse-stream`,
+      reply: { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-reasoning.chunks.txt')) },
+      extra: { reasoning_effort: 'low' },
+      expect: { reasoning: /^Let me count the r's in "strawberry"/, content: /^There are \*\*3\*\* r's/ },
+    },
+    roundTrip: {
+      route: `POST ${base}/converse`,
+      reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-reasoning.json') },
+      extra: { reasoning_effort: 'low' },
+      assertRequest(request, details) {
+        const messages = (request.json as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
+        expect(messages[1]!.role).toBe('assistant');
+        expect(messages[1]!.content[0]).toEqual({ reasoningContent: { reasoningText: { text: details[0]!.text, signature: details[0]!.signature } } });
+      },
+    },
+  },
   // Embeddings need an embedding model id (the suite sends its chat model): see embeddings.test.ts.
   unsupported: ['transcriptions', 'speech'],
 });
