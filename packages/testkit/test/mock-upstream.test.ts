@@ -60,10 +60,9 @@ describe('startMockUpstream', () => {
     upstream = await startMockUpstream({ routes: { 'GET /h': { hang: true } } });
     const controller = new AbortController();
     const pending = request(`${upstream.url}/h`, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => upstream.requests.length).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(upstream.requests[0]?.closedByClient).toBe(true);
+    await expect.poll(() => upstream.requests[0]?.closedByClient).toBe(true);
   });
 });
