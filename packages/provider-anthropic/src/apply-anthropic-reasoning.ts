@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest, GatewayWarning, ReasoningEffort } from '@switchyard/core';
 import type { AnthropicMessagesRequest } from './anthropic-types.js';
+import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 
 /**
  * `thinking.budget_tokens` per `reasoning_effort` for models with budgeted extended thinking (Claude 3.7 Sonnet, Claude
@@ -95,8 +96,11 @@ function fitSamplingToThinking(body: AnthropicMessagesRequest): GatewayWarning[]
   }
   if (body.tool_choice && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool')) {
     const disable = body.tool_choice.disable_parallel_tool_use;
+    const json = body.tools?.some((tool) => tool.name === JSON_RESPONSE_TOOL_NAME) ?? false;
     body.tool_choice = { type: 'auto', ...(disable ? { disable_parallel_tool_use: true } : {}) };
-    dropped('tool_choice', "was sent as 'auto' (a forced tool)");
+    // JSON answers come through a forced tool; with thinking the model is only offered it.
+    if (json) dropped('response_format', "is asked through the 'json' tool with tool_choice 'auto' (not forced)");
+    else dropped('tool_choice', "was sent as 'auto' (a forced tool)");
   }
   return warnings;
 }

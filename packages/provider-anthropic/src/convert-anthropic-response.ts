@@ -19,7 +19,8 @@ export interface AnthropicResponseOptions {
  * - `tool_use` blocks -> `message.tool_calls` (`{id, type:"function", function:{name, arguments}}`, `arguments` the
  *   JSON string of `input`);
  * - in JSON mode, the call of the JSON response tool becomes `message.content` (its input as JSON text), other text is
- *   left out, and a `tool_use` stop with no other tool call finishes with `stop`;
+ *   left out (when the model answered without calling it, which it may when thinking made the tool optional, its text
+ *   is the content), and a `tool_use` stop with no other tool call finishes with `stop`;
  * - `stop_reason` -> `finish_reason` ({@link mapAnthropicStopReason}); usage -> OpenAI usage ({@link mapAnthropicUsage});
  * - `thinking` blocks -> `message.reasoning_content` (their text, joined by a blank line) and, with `redacted_thinking`
  *   blocks, `message.reasoning_details` ({@link thinkingDetail}: the entries to send back on the next turn);
@@ -38,7 +39,7 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
     if (detail) {
       details.push(detail);
       if (detail.text) reasoning.push(detail.text);
-    } else if (block.type === 'text' && !options.jsonMode) text.push(block.text ?? '');
+    } else if (block.type === 'text') text.push(block.text ?? '');
     else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       if (options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) json ??= args;

@@ -19,6 +19,11 @@ export interface AnthropicStreamOptions {
   id?: string;
   /** The request asked for JSON through the JSON response tool: its arguments stream as content, text is left out. */
   jsonMode?: boolean;
+  /**
+   * In JSON mode, stream text blocks as content too: the JSON tool was only offered (thinking forbids forcing it), so
+   * the model may answer in text. Default false.
+   */
+  jsonText?: boolean;
   /** Secrets (the API key) redacted from error messages. */
   secrets?: readonly (string | undefined)[];
 }
@@ -89,7 +94,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
           yield chunk({ tool_calls: [{ index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } }] });
-        } else if (block.type === 'text' && block.text && !options.jsonMode) yield chunk({ content: block.text });
+        } else if (block.type === 'text' && block.text && (!options.jsonMode || options.jsonText)) yield chunk({ content: block.text });
         break;
       }
       case 'content_block_delta': {
@@ -99,7 +104,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           open.text += delta.thinking;
           yield reasoningPiece(open, delta.thinking);
         } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
-        else if (delta.type === 'text_delta' && delta.text && !options.jsonMode) yield chunk({ content: delta.text });
+        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText)) yield chunk({ content: delta.text });
         else if (delta.type === 'input_json_delta' && delta.partial_json) {
           if (jsonBlocks.has(event.index)) yield chunk({ content: delta.partial_json });
           const toolIndex = toolIndexByBlock.get(event.index);

@@ -80,7 +80,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       const one = async (choiceIndex: number, signal: AbortSignal, id?: string) => {
         const response = await send('/messages', context.provider, signal, json, context.headers);
         if (body.stream) {
-          return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, secrets });
+          return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, jsonText: jsonMode && body.tool_choice?.type === 'auto', secrets });
         }
         return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, signal), { index: choiceIndex, jsonMode });
       };

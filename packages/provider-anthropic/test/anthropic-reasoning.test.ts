@@ -59,6 +59,21 @@ describe('reasoning_effort -> thinking', () => {
     expect(warnings.map((w) => w.param)).toEqual(['reasoning_effort']);
   });
 
+  it('offers the JSON tool without forcing it when thinking is on, and says so', async () => {
+    const { body, warnings } = await send({ reasoning_effort: 'low', response_format: { type: 'json_object' } });
+    expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect((body.tools as { name: string }[]).map((t) => t.name)).toEqual(['json']);
+    expect(warnings).toEqual([expect.objectContaining({ code: 'unsupported_parameter', param: 'response_format' })]);
+  });
+
+  it('keeps a text answer when the offered JSON tool was not called (thinking on), streamed or not', async () => {
+    const { completion } = await send({ reasoning_effort: 'low', response_format: { type: 'json_object' } });
+    expect(completion.choices[0]!.message.content).toBe('925 ÷ 5 = 185');
+    upstream.route(MESSAGES, replay('anthropic-clear-thinking.1'));
+    const stream = (await adapter().chatCompletions!(chatRequest({ stream: true, reasoning_effort: 'low', response_format: { type: 'json_object' } }), callContext())) as AsyncIterable<ChatCompletionChunk>;
+    expect((await collectChunks(stream)).content).toBe('925 ÷ 5 = 185');
+  });
+
   it('drops sampling parameters Anthropic refuses with thinking, naming each in a warning', async () => {
     const { body, warnings } = await send({ reasoning_effort: 'low', temperature: 0.2, top_k: 5, top_p: 0.5 });
     expect(body).not.toHaveProperty('temperature');

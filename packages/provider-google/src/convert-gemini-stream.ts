@@ -31,6 +31,9 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     if (event.responseId) id = `chatcmpl-${event.responseId}`;
     if (event.usageMetadata) usage = event.usageMetadata;
     const choices: ChatCompletionChunk['choices'] = [];
+    // Reasoning that shares an event with answer parts goes out in a chunk of its own first, so that every
+    // reasoning_content piece precedes the content it leads to.
+    const reasoningFirst: ChatCompletionChunk['choices'] = [];
     for (const [i, candidate] of (event.candidates ?? []).entries()) {
       const index = candidate.index ?? i;
       const { text, reasoning, toolCalls, details } = convertCandidateParts(candidate.content?.parts, detailCount.get(index) ?? 0);
@@ -40,7 +43,10 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
         started.add(index);
         delta.role = 'assistant';
       }
-      if (reasoning) delta.reasoning_content = reasoning;
+      if (reasoning && (text || toolCalls.length > 0)) {
+        reasoningFirst.push({ index, delta: { ...delta, reasoning_content: reasoning }, finish_reason: null });
+        delete delta.role;
+      } else if (reasoning) delta.reasoning_content = reasoning;
       if (text) delta.content = text;
       if (details.length > 0) delta.reasoning_details = details;
       if (toolCalls.length > 0) {
@@ -53,6 +59,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
       const logprobs = convertGeminiLogprobs(candidate.logprobsResult);
       if (Object.keys(delta).length > 0 || finish) choices.push({ index, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) });
     }
+    if (reasoningFirst.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices: reasoningFirst };
     if (choices.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices };
   }
   if (finished.size === 0) throw upstreamInvalidResponseError(provider, 'the stream ended before any finishReason.');

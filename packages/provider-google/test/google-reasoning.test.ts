@@ -93,6 +93,17 @@ describe('thoughts and signatures in answers', () => {
     expect(out.usage).toMatchObject({ completion_tokens_details: { reasoning_tokens: expect.any(Number) } });
   });
 
+  it('splits an event holding both a thought and answer text: the reasoning chunk comes first', async () => {
+    const event = { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking...', thought: true }, { text: 'Answer.' }] }, finishReason: 'STOP', index: 0 }] };
+    upstream.route(STREAM, { chunks: sseFrames([JSON.stringify(event)], 'gemini') });
+    const out = await collectChunks((await ask({ stream: true })) as AsyncIterable<ChatCompletionChunk>);
+    expect(out.chunks.map((c) => c.choices[0]?.delta)).toEqual([
+      { role: 'assistant', reasoning_content: 'Thinking...' },
+      { content: 'Answer.' },
+    ]);
+    expect(out.finishReasons).toEqual(['stop']);
+  });
+
   it('streams the Gemini 3 signature of an empty text part as a reasoning_details entry (recording)', async () => {
     const lines = fixtures.chunkLines('google/google-reasoning-gemini3.chunks.txt');
     upstream.route(STREAM, { chunks: sseFrames(lines, 'gemini') });

@@ -111,7 +111,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     const mapError: ErrorMapperFor = (secrets) => (status, text, headers) => mapAnthropicError(context.provider, status, text, headers, secrets);
     if (request.stream) {
       const response = await send(modelURL('anthropic', request.model, 'streamRawPredict'), vertexBody, context, mapError);
-      return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal: context.signal, jsonMode });
+      return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal: context.signal, jsonMode, jsonText: jsonMode && body.tool_choice?.type === 'auto' });
     }
     const response = await send(modelURL('anthropic', request.model, 'rawPredict'), vertexBody, context, mapError);
     return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, context.signal), { jsonMode });
