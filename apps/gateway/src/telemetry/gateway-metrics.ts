@@ -19,6 +19,9 @@ export interface RequestMetric {
   timeToFirstTokenSeconds?: number;
 }
 
+/** Requests (or attempt label sets) recorded between two scrapes before they are moved into prom-client at once. */
+const MAX_PENDING = 4096;
+
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 /**
@@ -37,6 +40,8 @@ export class GatewayMetrics {
     help: 'API requests answered, by operation, requested model, provider and HTTP status.',
     labelNames: ['operation', 'model', 'provider', 'status'] as const,
     registers: [this.registry],
+    // Registered first, so this runs before any metric is read: it moves what requests recorded into prom-client.
+    collect: () => this.#flush(),
   });
   readonly #duration = new Histogram({
     name: 'switchyard_request_duration_seconds',
@@ -57,6 +62,9 @@ export class GatewayMetrics {
     help: 'API requests being answered now.',
     labelNames: ['operation'] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const [operation, count] of this.#inflightNow) this.#inflight.set({ operation }, count);
+    },
   });
   readonly #tokens = new Counter({
     name: 'switchyard_tokens_total',
@@ -95,6 +103,27 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  // The request path only appends to these and bumps plain numbers; prom-client (which hashes a labels object per
+  // call) is fed when metrics are read, or when MAX_PENDING requests have piled up between two scrapes.
+  readonly #inflightNow = new Map<string, number>();
+  #ended: RequestMetric[] = [];
+  #attemptCounts = new Map<string, { provider: string; model: string; outcome: string; count: number }>();
+
+  #flush(): void {
+    const ended = this.#ended;
+    this.#ended = [];
+    for (const metric of ended) {
+      const model = this.#models.value(metric.model);
+      const provider = metric.provider ?? '';
+      this.#requests.inc({ operation: metric.operation, model, provider, status: String(metric.status) });
+      this.#duration.observe({ operation: metric.operation, model, provider }, metric.durationSeconds);
+      if (metric.timeToFirstTokenSeconds !== undefined) this.#ttft.observe({ model, provider }, metric.timeToFirstTokenSeconds);
+    }
+    const attempts = this.#attemptCounts;
+    this.#attemptCounts = new Map();
+    for (const { provider, model, outcome, count } of attempts.values()) this.#attempts.inc({ provider, model: this.#models.value(model), outcome }, count);
+  }
+
   /** @param defaultMetrics also collect Node's default process metrics (`process_*`, `nodejs_*`). Default true. */
   constructor(defaultMetrics = true) {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
@@ -103,8 +132,11 @@ export class GatewayMetrics {
   /** Hooks for `gateway.observe()`: attempt outcomes, upstream error codes and breaker changes. */
   readonly observer: GatewayObserver = {
     attemptEnded: (event) => {
-      const model = this.#models.value(event.upstreamModel);
-      this.#attempts.inc({ provider: event.provider, model, outcome: event.outcome });
+      const key = `${event.provider}\u0000${event.upstreamModel}\u0000${event.outcome}`;
+      const counted = this.#attemptCounts.get(key);
+      if (counted) counted.count++;
+      else this.#attemptCounts.set(key, { provider: event.provider, model: event.upstreamModel, outcome: event.outcome, count: 1 });
+      if (this.#attemptCounts.size > MAX_PENDING) this.#flush();
       if (event.outcome !== 'ok') this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
     },
     cooldownChanged: (event) => {
@@ -114,17 +146,14 @@ export class GatewayMetrics {
 
   /** A request of `operation` started (inflight gauge). */
   requestStarted(operation: string): void {
-    this.#inflight.inc({ operation });
+    this.#inflightNow.set(operation, (this.#inflightNow.get(operation) ?? 0) + 1);
   }
 
   /** A request ended: counts it, observes its duration and time to first token, and ends its inflight share. */
   requestEnded(metric: RequestMetric): void {
-    const model = this.#models.value(metric.model);
-    const provider = metric.provider ?? '';
-    this.#inflight.dec({ operation: metric.operation });
-    this.#requests.inc({ operation: metric.operation, model, provider, status: String(metric.status) });
-    this.#duration.observe({ operation: metric.operation, model, provider }, metric.durationSeconds);
-    if (metric.timeToFirstTokenSeconds !== undefined) this.#ttft.observe({ model, provider }, metric.timeToFirstTokenSeconds);
+    this.#inflightNow.set(metric.operation, (this.#inflightNow.get(metric.operation) ?? 1) - 1);
+    this.#ended.push(metric);
+    if (this.#ended.length >= MAX_PENDING) this.#flush();
   }
 
   /** Adds a call's usage (tokens) and cost (USD). */
@@ -147,6 +176,7 @@ export class GatewayMetrics {
 
   /** The Prometheus text exposition and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
+    this.#flush();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }
