@@ -55,6 +55,9 @@ function geminiReply(request: RecordedRequest, stream: boolean): MockReply {
       return { status: 400, json: { error: { code: 400, message: 'Function call is missing a thought_signature in functionCall parts.', status: 'INVALID_ARGUMENT' } } };
     }
   }
+  if (stream && (body.contents[0]?.parts[0] as { text?: string } | undefined)?.text === 'Fail mid-stream.') {
+    return { body: fixtures.text('google/streaming-failure-error-mid-stream.txt') };
+  }
   if (stream) return { body: fixtures.text('google/streaming-success-thinking-reply-thought-summary.txt') };
   const turns = body.contents.filter((c) => c.role === 'model').length;
   const name = ['google/unary-success-thinking-function-call-thought-summary-signature.json', 'google/google-reasoning-gemini3.json', 'google/google-text.json'][Math.min(turns, 2)]!;
@@ -135,6 +138,19 @@ describe('thinking streams through the openai SDK', () => {
     expect(out.order.indexOf('content')).toBe(out.order.lastIndexOf('reasoning') + 1);
     const sent = upstream.requestsTo('POST /v1beta/models/*:streamGenerateContent').at(-1)!.json as GeminiBody;
     expect(sent.generationConfig?.thinkingConfig).toEqual({ thinkingLevel: 'high', includeThoughts: true });
+  });
+});
+
+describe('a Gemini stream that fails after its first events (recording)', () => {
+  it('reaches the openai SDK as an error after the text it already got, never as a clean finish', async () => {
+    const stream = await client.chat.completions.create({ model: 'gemini', stream: true, messages: [{ role: 'user', content: 'Fail mid-stream.' }] });
+    let text = '';
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    })().catch((e: unknown) => e);
+    expect(text).toBe('First Second ');
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('The operation was cancelled.');
   });
 });
 
