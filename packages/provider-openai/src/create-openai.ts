@@ -1,6 +1,8 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
+  type AdapterOperation,
+  type ChatCompletionChunk,
   type ChatCompletion,
   type EmbeddingResponse,
   type ImagesResponse,
@@ -12,6 +14,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { buildTranscriptionForm } from './build-transcription-form.js';
+import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
@@ -35,6 +38,20 @@ export interface OpenAIOptions {
    * connect timeout is process-wide (`setUpstreamConnectTimeout` in core, `routing.timeouts.connect_ms` in config).
    */
   timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+  /** The adapter's kind as reported in `adapter` (metrics, conformance matrix). Default `openai`; presets use their name. */
+  adapter?: string;
+  /** The operations to offer (default: all six); the others are absent, so the gateway answers 400 `unsupported_operation`. */
+  operations?: readonly AdapterOperation[];
+  /** A host's request/answer fix-ups (see the presets, e.g. Mistral's tool-call ids). */
+  quirks?: ChatQuirks;
+}
+
+async function* fixChunks(chunks: AsyncGenerator<ChatCompletionChunk>, fix: (chunk: ChatCompletionChunk) => ChatCompletionChunk): AsyncGenerator<ChatCompletionChunk> {
+  try {
+    for await (const chunk of chunks) yield fix(chunk);
+  } finally {
+    await chunks.return(undefined);
+  }
 }
 
 /**
@@ -80,11 +97,13 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   const postJson = (path: string, body: unknown, context: AdapterCallContext) =>
     send(path, context, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
-  return {
+  const quirks = options.quirks ?? {};
+  const adapter: ProviderAdapter = {
     specVersion: ADAPTER_SPEC_VERSION,
-    adapter: 'openai',
+    adapter: options.adapter ?? 'openai',
 
-    async chatCompletions(request, context) {
+    async chatCompletions(original, context) {
+      const request = quirks.prepareRequest ? quirks.prepareRequest(original, context) : original;
       const response = await postJson('/chat/completions', request, context);
       if (request.stream) {
         const contentType = String(response.headers['content-type'] ?? '');
@@ -92,9 +111,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
           await response.body.dump().catch(() => {});
           throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
-        return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
+        const chunks = parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
+        return quirks.fixChunk ? fixChunks(chunks, quirks.fixChunk) : chunks;
       }
-      return readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+      return quirks.fixCompletion ? quirks.fixCompletion(completion) : completion;
     },
 
     async embeddings(request, context) {
@@ -127,4 +148,10 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return (list.data ?? []).map((m) => ({ id: m.id, created: m.created }));
     },
   };
+  if (options.operations) {
+    for (const operation of ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'] as const) {
+      if (!options.operations.includes(operation)) delete adapter[operation];
+    }
+  }
+  return adapter;
 }

@@ -5,3 +5,8 @@ export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 export { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 export { readUpstreamText } from './read-upstream-text.js';
 export { type OpenAISettings, openAISettingsSchema, switchyardProvider } from './switchyard-provider.js';
+export { MISTRAL_SINGLE_CHOICE_MODELS, mistralQuirks, toMistralToolCallId } from './presets/mistral-quirks.js';
+export type { ChatQuirks, OpenAICompatiblePreset } from './presets/openai-compatible-preset.js';
+export { OPENAI_COMPATIBLE_PRESETS } from './presets/openai-compatible-presets.js';
+export { type PresetSettings, presetFactory, switchyardProviders } from './presets/preset-factory.js';
+export { fixXaiUsage, xaiQuirks } from './presets/xai-quirks.js';

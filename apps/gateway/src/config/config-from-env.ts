@@ -7,7 +7,8 @@ import { formatZodIssues } from './format-zod-issues.js';
 /**
  * The config used when no file is given: gateway keys from `SWITCHYARD_API_KEY` (comma-separated), one provider per
  * built-in adapter whose API key variable is set (e.g. `OPENAI_API_KEY`; `<NAME>_BASE_URL` overrides its base URL) or
- * whose `settingsFromEnv` finds its variables (the clouds: e.g. `AZURE_OPENAI_API_KEY` + `AZURE_OPENAI_ENDPOINT`),
+ * whose `settingsFromEnv` finds its variables (the clouds: e.g. `AZURE_OPENAI_API_KEY` + `AZURE_OPENAI_ENDPOINT`; the
+ * OpenAI-compatible presets: e.g. `GROQ_API_KEY`, or `OLLAMA_BASE_URL` for a keyless local server),
  * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener, `SWITCHYARD_MASTER_KEY` to enable the admin API and virtual
  * keys (stored in `./switchyard.db`, or in Postgres when `DATABASE_URL` is set). Clients address models as
  * `<provider>/<upstream id>`.

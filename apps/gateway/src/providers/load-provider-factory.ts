@@ -28,16 +28,18 @@ function isFactory(value: unknown): value is ProviderFactory {
 }
 
 /**
- * Loads the {@link ProviderFactory} for an `adapter:` value: a built-in name (`openai`, `anthropic`, `google`, `azure`, `bedrock`, `vertex`) or an
- * npm package name resolved from `cwd` (the gateway's working directory), whose module exports `switchyardProvider`
- * (or a default export that is, or holds, one). Throws ConfigError naming the package when it is not installed,
+ * Loads the {@link ProviderFactory} for an `adapter:` value: a built-in name (`openai`, `anthropic`, `google`, `azure`,
+ * `bedrock`, `vertex`, or a preset such as `groq`, see {@link BUILTIN_ADAPTERS}) or an npm package name resolved from
+ * `cwd` (the gateway's working directory), whose module exports `switchyardProvider` (or a default export that is, or
+ * holds, one). A built-in name is first looked up in the module's `switchyardProviders` record (factories by name). Throws ConfigError naming the package when it is not installed,
  * exports no factory, or implements another adapter spec version than {@link ADAPTER_SPEC_VERSION}.
  */
 export async function loadProviderFactory(adapter: string, cwd = process.cwd()): Promise<ProviderFactory> {
   const packageName = BUILTIN_ADAPTERS[adapter] ?? adapter;
   const module = await importPackage(packageName, cwd);
   const defaultExport = module.default as Record<string, unknown> | undefined;
-  const factory = module.switchyardProvider ?? defaultExport?.switchyardProvider ?? defaultExport;
+  const named = BUILTIN_ADAPTERS[adapter] ? (module.switchyardProviders as Record<string, unknown> | undefined)?.[adapter] : undefined;
+  const factory = named ?? module.switchyardProvider ?? defaultExport?.switchyardProvider ?? defaultExport;
   if (!isFactory(factory)) {
     throw new ConfigError(
       `package '${packageName}' does not export a Switchyard provider factory (expected an export named 'switchyardProvider' with settingsSchema and create()).`,
