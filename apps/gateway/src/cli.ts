@@ -7,6 +7,7 @@ import { runPrimary } from './cluster/run-primary.js';
 import { ConfigError } from './config/config-error.js';
 import { configFromEnv } from './config/config-from-env.js';
 import { loadConfigFile } from './config/load-config.js';
+import { serveClusterMetrics } from './cluster/cluster-metrics.js';
 import { startServer } from './start-server.js';
 
 const HELP = `Usage: switchyard start [--config FILE] [--port N] [--host HOST] [--workers N|auto]
@@ -48,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
   const workers = resolveWorkerCount(values.workers, config.server.workers);
   if (workers > 1 && cluster.isPrimary) {
     checkWorkersConfig(config, workers);
+    serveClusterMetrics();
     // Workers get the shutdown grace period plus time to write the ledger before the primary gives up on them.
     const stopTimeoutMs = config.server.shutdown_timeout_ms + 15_000;
     const url = await runPrimary({ workers, stopTimeoutMs, log: (line) => process.stderr.write(`switchyard: ${line}\n`) });

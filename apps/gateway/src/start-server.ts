@@ -14,6 +14,7 @@ import type { ReadinessCheck } from './http/readiness.js';
 import { InflightRequests } from './http/inflight-requests.js';
 import { settlementsDone } from './http/metering.js';
 import { createLogger } from './logging/create-logger.js';
+import { clusterMetricsClient } from './cluster/cluster-metrics.js';
 import { GatewayMetrics } from './telemetry/gateway-metrics.js';
 import { startTracing } from './telemetry/start-tracing.js';
 
@@ -62,6 +63,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   });
   const accounts = await openAccounts(config, options.configPath, logger);
   const metrics = new GatewayMetrics();
+  metrics.cluster = clusterMetricsClient(metrics.registry);
   gateway.observe(metrics.observer);
   const tracing = await startTracing(gateway, config.telemetry);
   const inflight = new InflightRequests();

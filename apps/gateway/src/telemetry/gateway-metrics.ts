@@ -94,6 +94,7 @@ export class GatewayMetrics {
     name: 'switchyard_target_cooldown',
     help: "1 while a deployment's circuit breaker is open and it is skipped, else 0.",
     labelNames: ['provider', 'model'] as const,
+    aggregator: 'max',
     registers: [this.registry],
   });
   readonly #rateLimited = new Counter({
@@ -174,10 +175,13 @@ export class GatewayMetrics {
     this.#rateLimited.inc({ kind });
   }
 
-  /** The Prometheus text exposition and its content type. */
+  /** In a cluster worker: fetches the whole cluster's exposition (see `clusterMetricsClient`). */
+  cluster?: () => Promise<string>;
+
+  /** The Prometheus text exposition (of every worker when {@link cluster} is set) and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     this.#flush();
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    return { contentType: this.registry.contentType, body: this.cluster ? await this.cluster() : await this.registry.metrics() };
   }
 }
 
