@@ -43,6 +43,28 @@ describeAdapterConformance({
       });
     },
   },
+  midStreamError: {
+    route: `POST ${root}/google/models/gemini-2.5-flash:streamGenerateContent`,
+    reply: { body: fixtures.text('google/streaming-failure-error-mid-stream.txt') },
+    expect: { status: 502, message: 'The operation was cancelled.' },
+  },
+  reasoning: {
+    stream: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:streamGenerateContent`,
+      reply: { body: fixtures.text('google/streaming-success-thinking-reply-thought-summary.txt') },
+      extra: { reasoning_effort: 'high' },
+      expect: { reasoning: /^\*\*Exploring Sky Color\*\*/, content: /^The sky is blue because/ },
+    },
+    roundTrip: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`,
+      reply: { json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json') },
+      extra: { reasoning_effort: 'low' },
+      assertRequest(request, details) {
+        const contents = (request.json as { contents: { role: string; parts: Record<string, unknown>[] }[] }).contents;
+        expect(contents.find((c) => c.role === 'model')!.parts).toEqual([{ functionCall: { name: 'now', args: {} }, thoughtSignature: details[0]!.data }]);
+      },
+    },
+  },
   embeddings: {
     route: `POST ${root}/google/models/gemini-2.5-flash:predict`,
     reply: { json: fixtures.json('google-vertex/google-vertex-embedding.json') },
@@ -90,6 +112,32 @@ describeAdapterConformance({
         stop_sequences: ['END'],
         metadata: { user_id: 'conformance-user' },
       });
+    },
+  },
+  midStreamError: {
+    route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:streamRawPredict`,
+    // The recorded stream's first events, then an `error` event as Anthropic documents it (HTTP 200 already sent).
+    reply: {
+      chunks: [...sseFrames(claudeLines.slice(0, 3), 'typed'), 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'],
+    },
+    expect: { status: 503, message: 'Overloaded' },
+  },
+  reasoning: {
+    stream: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:streamRawPredict`,
+      reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') },
+      extra: { reasoning_effort: 'low' },
+      expect: { reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185', content: '925 ÷ 5 = 185' },
+    },
+    roundTrip: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`,
+      reply: { json: fixtures.json('anthropic/anthropic-clear-thinking.1.json') },
+      extra: { reasoning_effort: 'low' },
+      assertRequest(request, details) {
+        const body = request.json as { thinking?: unknown; messages: { role: string; content: { type: string }[] }[] };
+        expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+        expect(body.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: details[0]!.text, signature: details[0]!.signature });
+      },
     },
   },
   unsupported: ['transcriptions', 'speech', 'listModels'],
