@@ -1,6 +1,7 @@
 export type * from './account-store.js';
 export { Accounts, type AccountsOptions, type Admission, type Principal } from './accounts.js';
 export { budgetWindowStart } from './budget-window.js';
+export { catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice } from './catalog-price.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { countTextTokens, estimatePromptTokens } from './estimate-tokens.js';
 export { type CreateKeyInput, createKeyInputSchema, type UpdateKeyInput, updateKeyInputSchema } from './key-input-schema.js';

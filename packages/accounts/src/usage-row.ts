@@ -1,3 +1,5 @@
+import type { PriceSource } from './catalog-price.js';
+
 /** One ledger row: what one request used and cost. */
 export interface UsageRow {
   request_id: string;
@@ -8,8 +10,13 @@ export interface UsageRow {
   upstream_model: string | null;
   prompt_tokens: number;
   completion_tokens: number;
-  /** USD, from the configured per-million-token prices. */
+  /** USD, from the per-million-token prices named by `price_source`. */
   cost_usd: number;
+  /**
+   * Where the price came from: `config` (the model's `price`), `catalog` (the bundled price catalogue), `none` (no
+   * price known: cost 0). Set on every row the gateway writes; null on rows stored before the column existed.
+   */
+  price_source?: PriceSource | null;
   latency_ms: number;
   /** Time to first byte, ms (first chunk for streams). */
   ttfb_ms: number | null;

@@ -67,4 +67,9 @@ CREATE TABLE switchyard_responses (
 CREATE INDEX switchyard_responses_expiry ON switchyard_responses (expires_at);
 `,
   },
+  {
+    version: 3,
+    name: 'ledger price source',
+    sql: `ALTER TABLE switchyard_usage ADD COLUMN price_source text;`,
+  },
 ];

@@ -35,6 +35,7 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['prompt_tokens', 'integer'],
   ['completion_tokens', 'integer'],
   ['cost_usd', 'float8'],
+  ['price_source', 'text'],
   ['latency_ms', 'float8'],
   ['ttfb_ms', 'float8'],
   ['status', 'integer'],
@@ -124,7 +125,7 @@ export class PostgresAccountStore implements AccountStore {
       if (!id) this.#rowIds.set(row, (id = randomUUID()));
       return id;
     });
-    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => row[column]))]);
+    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => row[column] ?? null))]);
   }
 
   async spendSince(keyId: string, since: number): Promise<number> {

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS usage (
   prompt_tokens INTEGER NOT NULL,
   completion_tokens INTEGER NOT NULL,
   cost_usd REAL NOT NULL,
+  price_source TEXT,
   latency_ms REAL NOT NULL,
   ttfb_ms REAL,
   status INTEGER NOT NULL,

@@ -27,9 +27,12 @@ export class SqliteAccountStore implements AccountStore {
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
+    // Ledgers created before `price_source` existed get the column (null on their old rows).
+    const columns = this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'price_source')) this.#db.exec('ALTER TABLE usage ADD COLUMN price_source TEXT');
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, latency_ms, ttfb_ms, status, stream, created_at)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @latency_ms, @ttfb_ms, @status, @stream, @created_at)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at)`,
     );
   }
 
@@ -62,7 +65,7 @@ export class SqliteAccountStore implements AccountStore {
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
-      for (const row of batch) this.#insertUsage.run({ ...row, stream: row.stream ? 1 : 0 });
+      for (const row of batch) this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0 });
     })(rows);
   }
 

@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Accounts } from '@switchyard/accounts';
+import Database from 'better-sqlite3';
 import { describeAccountStore } from '@switchyard/testkit/account-store';
 import { describe, expect, it } from 'vitest';
 import { SqliteAccountStore } from '../src/index.js';
@@ -23,6 +24,23 @@ const row = (key_id: string, model: string, created_at: number, cost_usd: number
 });
 
 describe('SqliteAccountStore', () => {
+  it('adds price_source to a ledger created before it existed, keeping the old rows', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'old.db');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE usage (request_id TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL, provider TEXT, upstream_model TEXT,
+      prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, cost_usd REAL NOT NULL, latency_ms REAL NOT NULL, ttfb_ms REAL,
+      status INTEGER NOT NULL, stream INTEGER NOT NULL, created_at INTEGER NOT NULL)`);
+    old.prepare("INSERT INTO usage VALUES ('old-1', 'k', 'm', 'openai', 'm', 10, 5, 0.5, 12, 3, 200, 0, 1000)").run();
+    old.close();
+    const store = new SqliteAccountStore(path);
+    await store.appendUsage([{ ...row('k', 'm', 2000, 0), request_id: 'new-1', price_source: 'catalog' }]);
+    expect((await store.listUsage({ limit: 10 })).map((r) => [r.request_id, r.price_source])).toEqual([
+      ['new-1', 'catalog'],
+      ['old-1', null],
+    ]);
+    await store.close();
+  });
+
   it('stores key hashes, never the secret, and survives a reopen', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'accounts.db');
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });

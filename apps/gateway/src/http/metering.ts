@@ -1,4 +1,4 @@
-import { type Accounts, type Admission, computeCostUsd, countTextTokens, estimatePromptTokens, type Principal } from '@switchyard/accounts';
+import { type Accounts, type Admission, computeCostUsd, countTextTokens, estimatePromptTokens, type PriceSource, type Principal, resolvePrice } from '@switchyard/accounts';
 import type { ChatCompletionChunk, CompletionUsage, GatewayCallResult, ModelPrice, StreamSummary } from '@switchyard/core';
 import type { Response } from 'express';
 import { locals } from './request-locals.js';
@@ -10,6 +10,8 @@ export interface Meter {
   stream: boolean;
   usage?: Partial<CompletionUsage>;
   price?: ModelPrice;
+  /** Where `price` came from (`config`, `catalog`), or `none`. */
+  priceSource?: PriceSource;
   upstreamModel?: string;
   ttfbMs?: number;
   /** Streamed text, for counting tokens when the upstream reported no usage. */
@@ -70,6 +72,7 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
         prompt_tokens: prompt ?? 0,
         completion_tokens: completion ?? 0,
         cost_usd: computeCostUsd(meter.price, prompt ?? 0, completion ?? 0, meter.usage ?? {}),
+        price_source: meter.priceSource ?? 'none',
         latency_ms: performance.now() - meter.startedAt,
         ttfb_ms: meter.ttfbMs ?? null,
         status: res.statusCode,
@@ -83,13 +86,17 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
 }
 
 /**
- * Notes what a call used once its answer is known: usage (tokens) and price (USD per million tokens) of the target,
- * and for non-streamed answers the `x-switchyard-cost-usd` header. Streams report usage through `result.finished`.
+ * Notes what a call used once its answer is known: usage (tokens) and price (USD per million tokens) of the target —
+ * the configured `price`, else the bundled catalogue's for the adapter kind and upstream model, else none (see
+ * `resolvePrice`) — and for non-streamed answers the `x-switchyard-cost-usd` and `x-switchyard-price-source`
+ * (`config`, `catalog`, `none`) headers. Streams report usage through `result.finished`.
  */
 export function noteCallUsage(res: Response, result: GatewayCallResult<unknown>): void {
   const meter = meterOf(res);
   if (!meter) return;
-  meter.price = result.target.price;
+  const resolved = resolvePrice(result.target.price, result.target.adapter.adapter, result.upstreamModel);
+  meter.price = resolved.price;
+  meter.priceSource = resolved.source;
   meter.upstreamModel = result.upstreamModel;
   meter.ttfbMs ??= performance.now() - meter.startedAt;
   if (result.finished) {
@@ -100,6 +107,7 @@ export function noteCallUsage(res: Response, result: GatewayCallResult<unknown>)
   if (usage) meter.usage = usage;
   const cost = computeCostUsd(meter.price, usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0, usage ?? {});
   res.setHeader('x-switchyard-cost-usd', cost.toFixed(8));
+  res.setHeader('x-switchyard-price-source', meter.priceSource ?? 'none');
 }
 
 /**

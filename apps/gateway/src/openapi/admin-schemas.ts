@@ -45,6 +45,7 @@ export const usageRowSchema = z.looseObject({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   cost_usd: z.number(),
+  price_source: z.enum(['config', 'catalog', 'none']).nullable().optional().meta({ description: 'Where the price came from: config, catalog (bundled price catalogue) or none (cost 0).' }),
   latency_ms: z.number(),
   ttfb_ms: z.number().nullable(),
   status: z.number().int(),

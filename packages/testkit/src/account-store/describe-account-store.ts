@@ -40,6 +40,7 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   prompt_tokens: 10,
   completion_tokens: 5,
   cost_usd,
+  price_source: 'config',
   latency_ms: 12.5,
   ttfb_ms: 3,
   status: 200,
@@ -128,7 +129,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const rows: UsageRow[] = [
         { ...usageRow('k1', 'a', t, 0.1), request_id: 'r1', ttfb_ms: null },
         { ...usageRow('k1', 'b', t + 1, 0.1), request_id: 'r2', status: 429 },
-        { ...usageRow('k2', 'a', t + 2, 0.1), request_id: 'r3', stream: true },
+        { ...usageRow('k2', 'a', t + 2, 0.1), request_id: 'r3', stream: true, price_source: 'none' },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502 },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r5' },
       ];
@@ -138,6 +139,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(ids(all)).toEqual(['r5', 'r4', 'r3', 'r2', 'r1']);
       expect(all[2]).toEqual(rows[2]);
       expect(all[4]).toEqual(rows[0]);
+      expect(all.map((r) => r.price_source)).toEqual(['config', 'config', 'none', 'config', 'config']);
       expect(ids(await store.listUsage({ limit: 10, key_id: 'k1', model: 'a' }))).toEqual(['r5', 'r4', 'r1']);
       expect(ids(await store.listUsage({ limit: 10, status_min: 400 }))).toEqual(['r4', 'r2']);
       expect(ids(await store.listUsage({ limit: 10, status_min: 400, status_max: 499 }))).toEqual(['r2']);

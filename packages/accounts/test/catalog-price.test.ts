@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { catalogPrice, resolvePrice } from '../src/index.js';
+
+// OpenAI's published gpt-4o-mini prices, USD per million tokens (what the pinned catalogue holds).
+const GPT_4O_MINI = { input: 0.15, cached_input: 0.075, output: 0.6 };
+
+describe('catalogPrice', () => {
+  it('maps the catalogue to USD per million tokens, with cache prices where it has them', () => {
+    expect(catalogPrice('openai', 'gpt-4o-mini')).toEqual(GPT_4O_MINI);
+    expect(catalogPrice('anthropic', 'claude-sonnet-4-20250514')).toEqual({ input: 3, output: 15, cached_input: 0.3, cache_write: 3.75 });
+    expect(catalogPrice('groq', 'llama-3.3-70b-versatile')).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
+    expect(catalogPrice('xai', 'grok-3-mini')).toMatchObject({ input: 0.3, output: 0.5 });
+  });
+
+  it('is undefined for unknown models and providers and for self-hosted servers, never throwing', () => {
+    expect(catalogPrice('openai', 'no-such-model-xyz')).toBeUndefined();
+    expect(catalogPrice('switchyard-provider-nobody', 'gpt-4o-mini')).toBeUndefined();
+    expect(catalogPrice('ollama', 'gpt-4o-mini')).toBeUndefined();
+  });
+});
+
+describe('resolvePrice', () => {
+  it('takes config, else the catalogue, else none', () => {
+    expect(resolvePrice({ input: 1, output: 2 }, 'openai', 'gpt-4o-mini')).toEqual({ price: { input: 1, output: 2 }, source: 'config' });
+    expect(resolvePrice(undefined, 'openai', 'gpt-4o-mini')).toEqual({ price: GPT_4O_MINI, source: 'catalog' });
+    expect(resolvePrice(undefined, 'openai', 'no-such-model-xyz')).toEqual({ source: 'none' });
+    expect(resolvePrice(undefined, undefined, undefined)).toEqual({ source: 'none' });
+  });
+});
