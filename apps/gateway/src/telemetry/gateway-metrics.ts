@@ -109,6 +109,7 @@ export class GatewayMetrics {
   readonly #inflightNow = new Map<string, number>();
   #ended: RequestMetric[] = [];
   #attemptCounts = new Map<string, { provider: string; model: string; outcome: string; count: number }>();
+  #usage = new Map<string, { model: string; provider: string; prompt: number; completion: number; cached: number; reasoning: number; cost: number }>();
 
   #flush(): void {
     const ended = this.#ended;
@@ -123,6 +124,13 @@ export class GatewayMetrics {
     const attempts = this.#attemptCounts;
     this.#attemptCounts = new Map();
     for (const { provider, model, outcome, count } of attempts.values()) this.#attempts.inc({ provider, model: this.#models.value(model), outcome }, count);
+    const usage = this.#usage;
+    this.#usage = new Map();
+    for (const sums of usage.values()) {
+      const labels = { model: this.#models.value(sums.model), provider: sums.provider };
+      for (const type of ['prompt', 'completion', 'cached', 'reasoning'] as const) if (sums[type] > 0) this.#tokens.inc({ ...labels, type }, sums[type]);
+      if (sums.cost > 0) this.#cost.inc(labels, sums.cost);
+    }
   }
 
   /** @param defaultMetrics also collect Node's default process metrics (`process_*`, `nodejs_*`). Default true. */
@@ -159,15 +167,16 @@ export class GatewayMetrics {
 
   /** Adds a call's usage (tokens) and cost (USD). */
   usage(model: string, provider: string, usage: Partial<CompletionUsage>, costUsd: number): void {
-    const labels = { model: this.#models.value(model), provider };
-    const add = (type: string, value: number | null | undefined) => {
-      if (typeof value === 'number' && value > 0) this.#tokens.inc({ ...labels, type }, value);
-    };
-    add('prompt', usage.prompt_tokens);
-    add('completion', usage.completion_tokens);
-    add('cached', usage.prompt_tokens_details?.cached_tokens);
-    add('reasoning', usage.completion_tokens_details?.reasoning_tokens);
-    if (costUsd > 0) this.#cost.inc(labels, costUsd);
+    const key = `${model}\u0000${provider}`;
+    let sums = this.#usage.get(key);
+    if (!sums) this.#usage.set(key, (sums = { model, provider, prompt: 0, completion: 0, cached: 0, reasoning: 0, cost: 0 }));
+    const add = (value: number | null | undefined) => (typeof value === 'number' && value > 0 ? value : 0);
+    sums.prompt += add(usage.prompt_tokens);
+    sums.completion += add(usage.completion_tokens);
+    sums.cached += add(usage.prompt_tokens_details?.cached_tokens);
+    sums.reasoning += add(usage.completion_tokens_details?.reasoning_tokens);
+    sums.cost += add(costUsd);
+    if (this.#usage.size > MAX_PENDING) this.#flush();
   }
 
   /** A call refused by a key's limit. */
