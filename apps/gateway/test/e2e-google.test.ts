@@ -81,8 +81,8 @@ describe('Gemini through the official openai SDK', () => {
     expect(error.message).toContain('SAFETY');
   });
 
-  it('answers image generation with 400 unsupported_operation', async () => {
-    const error = (await client.images.generate({ model: 'gemini', prompt: 'x' }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+  it('answers speech with 400 unsupported_operation (images are served by Imagen: e2e-google-imagen.test.ts)', async () => {
+    const error = (await client.audio.speech.create({ model: 'gemini', input: 'x', voice: 'alloy' }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(400);
     expect(error.code).toBe('unsupported_operation');
   });

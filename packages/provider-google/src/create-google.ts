@@ -9,6 +9,7 @@ import {
   type UpstreamTimeouts,
 } from '@switchyard/core';
 import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+import { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
 import { convertGeminiStream } from './convert-gemini-stream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
@@ -27,8 +28,11 @@ export interface GoogleOptions {
 
 /**
  * An adapter for the Gemini API: OpenAI-format chat completions (`generateContent`, `streamGenerateContent?alt=sse`),
- * embeddings (`batchEmbedContents`) and the model list. Audio and images are absent (400 `unsupported_operation`).
+ * embeddings (`batchEmbedContents`), image generation with Imagen (`models/{model}:predict`, e.g.
+ * `imagen-4.0-generate-001`; see convertToImagenRequest) and the model list. Audio is absent (400
+ * `unsupported_operation`).
  * @see https://ai.google.dev/api
+ * @see https://ai.google.dev/gemini-api/docs/imagen
  */
 export function createGoogle(options: GoogleOptions): ProviderAdapter {
   const baseURL = (options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta').replace(/\/+$/, '');
@@ -65,6 +69,10 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       const model = request.model.replace(/^models\//, '');
       const response = await send(`${modelPath(model)}:batchEmbedContents`, context, convertToGeminiBatchEmbed(request, model));
       return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal), request.model);
+    },
+    async imageGenerations(request, context) {
+      const response = await send(`${modelPath(request.model)}:predict`, context, convertToImagenRequest(request));
+      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
     },
     async listModels(context) {
       const response = await send('models?pageSize=1000', context);

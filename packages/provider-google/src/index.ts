@@ -7,6 +7,7 @@ export { convertGeminiStream, mapGeminiStreamError } from './convert-gemini-stre
 export { convertToGeminiContents } from './convert-to-gemini-contents.js';
 export { convertToGeminiRequest } from './convert-to-gemini-request.js';
 export { createGoogle, type GoogleOptions } from './create-google.js';
+export { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 export { GEMINI_THINKING_BUDGETS, geminiThinkingConfig } from './gemini-thinking-config.js';
 export type * from './gemini-types.js';
 export { mapGeminiError } from './map-gemini-error.js';

@@ -60,5 +60,5 @@ describeAdapterConformance({
     },
   },
   embeddings: { route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents', reply: { json: fixtures.json('google/google-batch-embed.json') }, expect: { count: 2, dimensions: 5 } },
-  unsupported: ['transcriptions', 'speech', 'imageGenerations'],
+  unsupported: ['transcriptions', 'speech'],
 });

@@ -13,9 +13,16 @@ import {
   sendUpstreamRequest,
 } from '@switchyard/core';
 import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicRequest, mapAnthropicError, readAnthropicMessage } from '@switchyard/provider-anthropic';
-import { type GeminiGenerateContentResponse, convertGeminiResponse, convertGeminiStream, convertToGeminiRequest, mapGeminiError } from '@switchyard/provider-google';
+import {
+  type GeminiGenerateContentResponse,
+  convertGeminiResponse,
+  convertGeminiStream,
+  convertImagenResponse,
+  convertToGeminiRequest,
+  convertToImagenRequest,
+  mapGeminiError,
+} from '@switchyard/provider-google';
 import { convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingResponse } from './vertex-embeddings.js';
-import { convertImagenResponse, convertToImagenRequest } from './vertex-imagen.js';
 import type { VertexTokenSource } from './vertex-token-source.js';
 
 /** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */

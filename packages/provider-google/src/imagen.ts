@@ -16,12 +16,14 @@ function aspectRatio(size: string): string {
 /**
  * OpenAI image generation request -> Imagen `:predict` body `{instances: [{prompt}], parameters: {sampleCount,
  * aspectRatio}}`: `n` -> `sampleCount` (1..4), `size` `WxH` -> the nearest of Imagen's aspect ratios (1:1, 3:4, 4:3,
- * 9:16, 16:9; another ratio is a 400). Images come back as base64 only: `response_format: "url"` is a 400.
+ * 9:16, 16:9; another ratio is a 400). Images come back as base64 only: `response_format: "url"` is a 400. The same
+ * body serves the Gemini API (`models/{model}:predict`) and Vertex AI (`publishers/google/models/{model}:predict`).
+ * @see https://ai.google.dev/gemini-api/docs/imagen
  * @see https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/imagen-api
  */
 export function convertToImagenRequest(request: ImageGenerationRequest): unknown {
   if (request.response_format === 'url') {
-    throw invalidRequestError("Invalid 'response_format': Vertex returns images as base64 only; use 'b64_json'.", 'response_format', 'unsupported_parameter');
+    throw invalidRequestError("Invalid 'response_format': Imagen returns images as base64 only; use 'b64_json'.", 'response_format', 'unsupported_parameter');
   }
   const parameters: Record<string, unknown> = { sampleCount: request.n ?? 1 };
   if (request.size && request.size !== 'auto') parameters.aspectRatio = aspectRatio(request.size);
@@ -37,7 +39,7 @@ export function convertImagenResponse(response: { predictions?: { bytesBase64Enc
   const predictions = response.predictions ?? [];
   const images = predictions.filter((p) => p.bytesBase64Encoded);
   if (images.length === 0) {
-    const reason = predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason ?? 'Vertex returned no image for this prompt.';
+    const reason = predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason ?? 'Imagen returned no image for this prompt.';
     throw invalidRequestError(reason, 'prompt', 'content_filter');
   }
   return { created: Math.floor(Date.now() / 1000), data: images.map((p) => ({ b64_json: p.bytesBase64Encoded! })) };

@@ -1,0 +1,63 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type ProviderAdapter,
+  type UpstreamTimeouts,
+  invalidRequestError,
+  readUpstreamJson,
+  sendUpstreamRequest,
+} from '@switchyard/core';
+import type { DeepgramListenResponse } from './deepgram-types.js';
+import { mapDeepgramError } from './map-deepgram-error.js';
+import { toTranscriptionResult } from './to-transcription-result.js';
+
+/** Options of {@link createDeepgram}. */
+export interface DeepgramOptions {
+  /** The Deepgram API key, sent as `Authorization: Token <key>`. */
+  apiKey: string;
+  /** Default `https://api.deepgram.com`. */
+  baseURL?: string;
+  /** Per-call upstream limits, ms (`headersMs`, `bodyIdleMs`). */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+}
+
+/**
+ * An adapter for Deepgram's speech-to-text: `transcriptions` only (`POST /v1/audio/transcriptions` with a Deepgram
+ * model such as `nova-3`). The uploaded file is sent as the raw body of `POST <baseURL>/v1/listen` with its content
+ * type and the query `model`, `language` (or `detect_language=true` without one), `smart_format=true`,
+ * `punctuate=true` and `utterances=true`; the answer is turned into the asked `response_format` (json, text, srt,
+ * vtt, verbose_json; see toTranscriptionResult). `prompt` and `temperature` have no Deepgram equivalent and are
+ * dropped with an `x-switchyard-warning`; `diarized_json` is rejected with 400 naming `response_format`.
+ * Throws GatewayError: Deepgram's status and message (see mapDeepgramError), 502/504 on transport failures, the abort
+ * reason when `context.signal` aborts.
+ * @see https://developers.deepgram.com/reference/speech-to-text/listen-pre-recorded
+ */
+export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
+  const baseURL = (options.baseURL ?? 'https://api.deepgram.com').replace(/\/+$/, '');
+  const secrets = [options.apiKey];
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'deepgram',
+    async transcriptions(request, context) {
+      if (request.response_format === 'diarized_json') {
+        throw invalidRequestError("Deepgram transcriptions support response_format json, text, srt, vtt and verbose_json, not 'diarized_json'.", 'response_format', 'unsupported_value');
+      }
+      for (const param of ['prompt', 'temperature'] as const) {
+        if (request[param] !== undefined) context.warn({ code: 'unsupported_parameter', param, message: `Deepgram has no '${param}'; it was ignored.` });
+      }
+      const query = new URLSearchParams({ model: request.model, smart_format: 'true', punctuate: 'true', utterances: 'true' });
+      if (request.language) query.set('language', request.language);
+      else query.set('detect_language', 'true');
+      const response = await sendUpstreamRequest({
+        provider: context.provider,
+        url: `${baseURL}/v1/listen?${query}`,
+        headers: { ...context.headers, authorization: `Token ${options.apiKey}`, 'content-type': request.file.contentType || 'application/octet-stream' },
+        body: request.file.data,
+        signal: context.signal,
+        timeouts: options.timeouts,
+        mapError: (status, text, headers) => mapDeepgramError(context.provider, status, text, headers, secrets),
+      });
+      const answer = await readUpstreamJson<DeepgramListenResponse>(context.provider, response, context.signal);
+      return toTranscriptionResult(answer, request);
+    },
+  };
+}
