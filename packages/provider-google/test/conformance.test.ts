@@ -60,5 +60,11 @@ describeAdapterConformance({
     },
   },
   embeddings: { route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents', reply: { json: fixtures.json('google/google-batch-embed.json') }, expect: { count: 2, dimensions: 5 } },
+  // No recorded Imagen answer exists; this is the documented `:predict` shape with a 16-byte PNG header.
+  imageGenerations: {
+    route: 'POST /v1beta/models/gemini-3-pro-preview:predict',
+    reply: { json: { predictions: [{ bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }, { bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }] } },
+    expect: { count: 2 },
+  },
   unsupported: ['transcriptions', 'speech'],
 });

@@ -1,9 +1,10 @@
-import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { makeWav, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import { conformanceChatRequest, describeAdapterConformance } from '@switchyard/testkit/conformance';
 import { expect } from 'vitest';
 import { createOpenAI } from '../src/index.js';
 
 const fixtures = testkitFixtures();
+const speechAudio = makeWav({ durationMs: 100 });
 const completion = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json');
 const lines = fixtures.chunkLines('openai/openai-text.chunks.txt');
 const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
@@ -44,5 +45,8 @@ describeAdapterConformance({
     },
   },
   embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },
+  transcriptions: { route: 'POST /v1/audio/transcriptions', reply: { json: fixtures.json('openai/openai-transcription.json') }, expect: { text: fixtures.json<{ text: string }>('openai/openai-transcription.json').text } },
+  speech: { route: 'POST /v1/audio/speech', reply: { headers: { 'content-type': 'audio/mpeg' }, chunks: [speechAudio.subarray(0, 300), speechAudio.subarray(300)] }, expect: { contentType: 'audio/mpeg', bytes: speechAudio } },
+  imageGenerations: { route: 'POST /v1/images/generations', reply: { json: fixtures.json('openai/openai-image.json') }, expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length } },
   unsupported: [],
 });

@@ -24,7 +24,8 @@ export interface AdapterConformanceOptions {
   createAdapter(baseURL: string, apiKey: string): ProviderAdapter;
   /** The upstream model id the suite sends as `model`. */
   model: string;
-  chat: {
+  /** Chat completions; absent for an adapter that does not serve chat (e.g. speech or transcription only). */
+  chat?: {
     /** A non-streaming completion: its recorded reply and what the translated answer must contain. */
     completion: RecordedExchange & {
       expect: { content: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } };
@@ -74,6 +75,17 @@ export interface AdapterConformanceOptions {
   };
   /** An embeddings exchange, when the adapter implements `embeddings`. */
   embeddings?: RecordedExchange & { expect: { count: number; dimensions: number } };
+  /** A transcription exchange (`json` format), when the adapter implements `transcriptions`. */
+  transcriptions?: RecordedExchange & { expect: { text: string | RegExp } };
+  /** A speech exchange, when the adapter implements `speech`: the voice to ask for and the audio expected back. */
+  speech?: RecordedExchange & { voice?: string; expect: { contentType: string | RegExp; bytes: Uint8Array } };
+  /** An image generation exchange, when the adapter implements `imageGenerations`: how many images come back. */
+  imageGenerations?: RecordedExchange & { expect: { count: number } };
+  /**
+   * A recorded upstream error for an adapter without chat, on its first served operation among transcriptions,
+   * speech and images (chat adapters give `chat.error`).
+   */
+  operationError?: RecordedExchange & { expect: { status: number; message?: string | RegExp } };
   /** The operations this adapter does not implement; the suite checks that exactly these methods are absent. */
   unsupported: AdapterOperation[];
 }

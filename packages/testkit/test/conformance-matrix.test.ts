@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceResultsOf, renderConformanceMatrix } from '../src/conformance-matrix/index.js';
+
+describe('conformance matrix', () => {
+  it('keeps only tests of conformance suites, with their adapter and outcome', () => {
+    const report = {
+      testResults: [
+        {
+          assertionResults: [
+            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates a completion: shape', status: 'passed' },
+            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates embeddings', status: 'failed' },
+            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates speech and streams', status: 'pending' },
+            { ancestorTitles: ['some other suite'], title: 'translates a completion: shape', status: 'passed' },
+          ],
+        },
+      ],
+    };
+    expect(conformanceResultsOf(report)).toEqual([
+      { adapter: 'groq (preset)', title: 'translates a completion: shape', status: 'passed' },
+      { adapter: 'groq (preset)', title: 'translates embeddings', status: 'failed' },
+      { adapter: 'groq (preset)', title: 'translates speech and streams', status: 'skipped' },
+    ]);
+  });
+
+  it('renders ✅ for a capability whose tests all passed, ❌ when one failed, nothing when none ran', () => {
+    const markdown = renderConformanceMatrix(
+      [
+        { adapter: 'b', title: 'translates a completion: shape', status: 'passed' },
+        { adapter: 'b', title: 'maps an upstream error to its status', status: 'passed' },
+        { adapter: 'b', title: 'transcription: maps an upstream error to its status', status: 'failed' },
+        { adapter: 'a', title: 'translates speech and streams the audio back byte for byte', status: 'passed' },
+        { adapter: 'a', title: 'translates embeddings', status: 'skipped' },
+      ],
+      [
+        { heading: 'chat', titles: /^translates a completion/ },
+        { heading: 'speech', titles: /^translates speech/ },
+        { heading: 'embeddings', titles: /^translates embeddings/ },
+        { heading: 'error mapping', titles: /maps an upstream error/ },
+      ],
+    );
+    expect(markdown.split('\n')).toEqual([
+      '| adapter | chat | speech | embeddings | error mapping | tests |',
+      '|---|:---:|:---:|:---:|:---:|---:|',
+      '| a |  | ✅ |  |  | 1/1 |',
+      '| b | ✅ |  |  | ❌ | 2/3 |',
+    ]);
+  });
+});
