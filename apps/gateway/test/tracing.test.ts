@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
@@ -152,6 +152,23 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const ok = spans.find((s) => s.kind === 3 && attrs(s)['switchyard.outcome'] === 'ok')!;
     expect(String(attrs(ok)['gen_ai.input.messages'])).toContain(PROMPT);
     expect(String(attrs(ok)['gen_ai.output.messages'])).toContain('assistant');
+  });
+});
+
+describe('OpenTelemetry traces of a stream', () => {
+  it('end when the stream has ended, with its usage and finish reasons', async () => {
+    const client = await start(false);
+    upstream!.route(CHAT, { chunks: sseFrames(testkitFixtures().chunkLines('openai/openai-text.chunks.txt')) });
+    const stream = await client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: PROMPT }] });
+    for await (const _chunk of stream);
+    await running!.close();
+    running = undefined;
+    const server = receiver!.spans.find((s) => s.kind === 2)!;
+    expect(attrs(server)).toMatchObject({ 'gen_ai.response.finish_reasons': ['stop'], 'gen_ai.response.model': 'gpt-4.1-nano', 'switchyard.attempt': 1 });
+    expect(attrs(server)['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    const client_ = receiver!.spans.find((s) => s.kind === 3)!;
+    expect(attrs(client_)).toMatchObject({ 'gen_ai.response.finish_reasons': ['stop'], 'switchyard.outcome': 'ok' });
+    expect(JSON.stringify(receiver!.spans)).not.toContain(PROMPT);
   });
 });
 

@@ -133,9 +133,16 @@ export class GatewayTracing {
       attributes['switchyard.provider'] = result.provider;
       attributes['switchyard.attempt'] = result.attempts;
       attributes['switchyard.fallback'] = result.servedModel !== result.model;
-      if (result.finished) usage = (await result.finished.catch(() => undefined))?.usage;
-      else usage = (result.data as { usage?: Partial<CompletionUsage> } | null)?.usage;
-      response = responseAttributes(result.data, result.upstreamModel, usage, this.settings.captureContent);
+      if (result.finished) {
+        const summary = await result.finished.catch(() => undefined);
+        usage = summary?.usage;
+        response = responseAttributes(undefined, result.upstreamModel, usage, false);
+        const reasons = summary?.finishReasons?.filter((r) => typeof r === 'string');
+        if (reasons?.length) response['gen_ai.response.finish_reasons'] = reasons;
+      } else {
+        usage = (result.data as { usage?: Partial<CompletionUsage> } | null)?.usage;
+        response = responseAttributes(result.data, result.upstreamModel, usage, this.settings.captureContent);
+      }
     }
     span.setAttributes({ ...attributes, ...response });
     if (error ?? (failure && failure.status >= 500)) failSpan(span, error ?? failure);

@@ -2,9 +2,11 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import { normalizeUsage } from './normalize-usage.js';
 
-/** What a finished stream reported: the last usage seen (tokens), if any. */
+/** What a finished stream reported: the last usage seen (tokens), if any, and each choice's finish reason. */
 export interface StreamSummary {
   usage?: CompletionUsage;
+  /** `finish_reason` per choice index, as the stream reported them (for traces). */
+  finishReasons?: string[];
 }
 
 /**
@@ -20,6 +22,9 @@ export async function* wrapChunkStream(
   stripUsage = false,
 ): AsyncGenerator<ChatCompletionChunk> {
   for await (const chunk of chunks) {
+    for (const choice of chunk.choices) {
+      if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
+    }
     if (chunk.usage) {
       summary.usage = normalizeUsage(chunk.usage);
       if (stripUsage) {
