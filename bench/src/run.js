@@ -72,7 +72,11 @@ if (!wanted || wanted.includes('limiter')) {
     ['limited key, in-process limiter', accounts],
     ['limited key, Redis limiter', `${accounts}redis: { url: "${redis.ready.url}" }\n`],
   ]) {
-    const gatewayWithKeys = await startChild('cli-gateway-process.js', [upstream.ready.url, '[]', yaml]);
+    const gatewayWithKeys = await startChild('cli-gateway-process.js', [upstream.ready.url, '[]', yaml]).catch((error) => {
+      console.error(`  ${label}: the gateway did not start (${error.message}); skipped`);
+      return undefined;
+    });
+    if (!gatewayWithKeys) continue;
     const key = await createBenchKey(gatewayWithKeys.ready.url, { rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000, budget_usd: 1_000_000, budget_period: 'day' });
     const result = await runJson('load-process.js', { ...CHAT, url: gatewayWithKeys.ready.url, connections: 50, duration, key });
     limiter.push({ label, scenario: 'chat', connections: 50, ...result });
@@ -81,7 +85,7 @@ if (!wanted || wanted.includes('limiter')) {
   }
   redis.child.kill('SIGTERM');
   const [inProcess, onRedis] = limiter;
-  limiterRatio = onRedis.rps / inProcess.rps;
+  if (inProcess && onRedis) limiterRatio = onRedis.rps / inProcess.rps;
 }
 
 const latency = [];
@@ -142,7 +146,7 @@ console.log(`\n## Throughput (${duration} s per run; ${results.machine.cpus} cor
 if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${scaleOutTable(scaleOut)}`);
 if (limiter.length) {
   console.log(`\n## Limiter cost (chat, 50 connections, one limited virtual key)\n\n${scaleOutTable(limiter)}`);
-  console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
+  if (limiterRatio !== undefined) console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
 }
 console.log(`\n## Latency at 1 connection (ms, 2,000 sequential requests)\n\n${latencyTable(latency)}`);
 console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);
