@@ -1,4 +1,4 @@
-import { type Gateway, type ModelDefinition, createGateway, setUpstreamConnectTimeout } from '@switchyard/core';
+import { type Gateway, type ModelDefinition, type ProviderSettings, createGateway } from '@switchyard/core';
 import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
 import { createProviders } from './providers/create-providers.js';
 
@@ -29,9 +29,18 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
 export async function buildGateway(config: GatewayConfig, options: BuildGatewayOptions = {}): Promise<Gateway> {
   const providers = await createProviders(config.providers, options.cwd);
   const { routing } = config;
-  setUpstreamConnectTimeout(routing.timeouts.connect_ms);
+  const providerSettings: Record<string, ProviderSettings> = {};
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const { limits } = provider;
+    providerSettings[name] = {
+      streamUsage: provider.stream_usage,
+      limits: limits && { maxResponseBytes: limits.max_response_bytes, maxEventBytes: limits.max_event_bytes, maxErrorBytes: limits.max_error_bytes },
+    };
+  }
   return createGateway({
     providers,
+    providerSettings,
+    connectTimeoutMs: routing.timeouts.connect_ms,
     models: config.models.map(toModelDefinition),
     keys: config.keys,
     onBackgroundError: options.onBackgroundError,

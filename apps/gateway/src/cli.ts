@@ -8,6 +8,7 @@ import { ConfigError } from './config/config-error.js';
 import { configFromEnv } from './config/config-from-env.js';
 import { loadConfigFile } from './config/load-config.js';
 import { serveClusterMetrics } from './cluster/cluster-metrics.js';
+import { logUnexpectedFailures } from './log-unexpected-failures.js';
 import { startServer } from './start-server.js';
 
 const HELP = `Usage: switchyard start [--config FILE] [--port N] [--host HOST] [--workers N|auto]
@@ -57,6 +58,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const running = await startServer(config, { configPath: file });
+  logUnexpectedFailures(running.logger, running.secrets);
   // In a cluster the primary reports the URL once all workers listen.
   if (!cluster.isWorker) process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
   // Graceful shutdown: /readyz 503 at once, stop accepting, let requests and streams finish within

@@ -10,3 +10,5 @@ export { handleErrors } from './http/middleware/handle-errors.js';
 export { requestContext } from './http/middleware/request-context.js';
 export { loadProviderFactory } from './providers/load-provider-factory.js';
 export { type RunningServer, type StartServerOptions, startServer } from './start-server.js';
+export { logUnexpectedFailures } from './log-unexpected-failures.js';
+export { currentRequestId } from './http/request-scope.js';

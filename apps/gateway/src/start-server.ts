@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Accounts } from '@switchyard/accounts';
 import { consoleDir } from '@switchyard/console';
@@ -31,6 +31,10 @@ export interface RunningServer {
   metrics: GatewayMetrics;
   /** The checks behind `GET /readyz` (adapters, shutdown, store); push your own `{ name, check }`. */
   readiness: ReadinessCheck[];
+  /** The request logger. */
+  logger: Logger;
+  /** Every configured secret (gateway, admin and upstream keys), for redaction. */
+  secrets: readonly string[];
   /** Stops accepting connections and closes idle ones; resolves when the server is closed. */
   close(): Promise<void>;
   /**
@@ -84,10 +88,12 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   ];
   if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
   const responses = await openResponses(config, options.configPath);
+  const secrets = collectSecrets(config);
+  const { server: settings } = config;
   const app = createApp(gateway, {
     logger,
-    secrets: collectSecrets(config),
-    bodyLimit: config.server.body_limit,
+    secrets,
+    bodyLimit: settings.body_limit,
     accounts,
     readiness,
     responses: responses.frontDoor,
@@ -96,8 +102,20 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     metricsAuth: config.metrics.auth,
     inflight,
     tracing,
+    sse: { keepAliveMs: settings.stream_keepalive_ms, writeTimeoutMs: settings.client_write_timeout_ms },
   });
-  const server = app.listen(config.server.port, config.server.host);
+  // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
+  // `max_connections` sockets are open at once (more are closed on arrival), so descriptors never run out.
+  const server = createServer(
+    {
+      headersTimeout: settings.headers_timeout_ms,
+      requestTimeout: settings.request_timeout_ms,
+      connectionsCheckingInterval: Math.min(1_000, settings.headers_timeout_ms),
+    },
+    app,
+  );
+  server.maxConnections = settings.max_connections;
+  server.listen(settings.port, settings.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -120,6 +138,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       await accounts?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();
+      await gateway.close();
     })());
   return {
     url: `http://${host}:${port}/v1`,
@@ -129,6 +148,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     accounts,
     metrics,
     readiness,
+    logger,
+    secrets,
     close: () => stopListening(false),
     async shutdown(graceMs = config.server.shutdown_timeout_ms) {
       shuttingDown = true;

@@ -25,7 +25,17 @@ describe('config', () => {
     const config = parseConfig(`${base}models:\n  - { id: fast, provider: openai, upstream: gpt-4o-mini, price: { input: 0.15, output: 0.6 } }\n`, 'x.yaml', env);
     expect(config.keys).toEqual([env.GATEWAY_KEY]);
     expect(config.providers.openai).toEqual({ adapter: 'openai', api_key: 'sk-openai' });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 8787, body_limit: '20mb', shutdown_timeout_ms: 30_000 });
+    expect(config.server).toEqual({
+      host: '127.0.0.1',
+      port: 8787,
+      body_limit: '20mb',
+      shutdown_timeout_ms: 30_000,
+      max_connections: 4096,
+      headers_timeout_ms: 20_000,
+      request_timeout_ms: 300_000,
+      stream_keepalive_ms: 15_000,
+      client_write_timeout_ms: 60_000,
+    });
     expect(config.metrics).toEqual({ enabled: true, auth: 'none' });
     expect(config.log).toEqual({ level: 'info', format: 'auto' });
     expect(config.telemetry).toEqual({ service_name: 'switchyard', capture_content: false });

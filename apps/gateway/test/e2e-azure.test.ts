@@ -63,7 +63,7 @@ models:
   - { id: tts-1, provider: azure, upstream: my-tts }
   - { id: dall-e-3, provider: azure, upstream: my-dalle }
   - { id: filtered, provider: azure, upstream: filtered }
-  - { id: throttled, provider: azure, upstream: throttled }
+  - { id: throttled, provider: azure, upstream: throttled, max_retries: 1 }   # a header can only lower it (issue #22)
   - { id: wrong-key, provider: azure-wrong-key, upstream: my-gpt4o-deployment }
 routing: { max_retries: 0 }
 `;
@@ -118,9 +118,11 @@ describe('Azure OpenAI through the official openai SDK', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(300); // Above the 0..200 ms jitter of the default backoff.
   });
 
-  it('refuses with 401 when the resource key is wrong, without leaking either key', async () => {
+  // Issue #22: the upstream refused the gateway's key, not the client's: 502 upstream_auth_failed naming the provider.
+  it('answers 502 when the resource key is wrong, without leaking either key', async () => {
     const error = (await client.chat.completions.create({ model: 'wrong-key', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(401);
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_auth_failed');
     expect(JSON.stringify(error.error)).not.toContain('not-the-key');
     expect(JSON.stringify(error.error)).not.toContain(AZURE_KEY);
   });

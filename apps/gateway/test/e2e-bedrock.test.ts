@@ -94,9 +94,11 @@ describe('Bedrock through the official openai SDK', () => {
     expect(sent.json).toMatchObject({ system: [{ text: 'Count.' }], inferenceConfig: { maxTokens: 200 } });
   });
 
-  it('fails with 403 when the secret is wrong (the mock recomputes the signature)', async () => {
+  // Issue #22: the upstream refused the gateway's credentials, not the client's: 502 upstream_auth_failed.
+  it('fails with 502 upstream_auth_failed when the secret is wrong (the mock recomputes the signature)', async () => {
     const error = (await client.chat.completions.create({ model: 'claude-bad-secret', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(403);
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_auth_failed');
     expect(error.message).toContain('signature does not match');
     expect(JSON.stringify(error.error)).not.toContain('not-the-secret');
   });

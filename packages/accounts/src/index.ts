@@ -3,7 +3,7 @@ export { Accounts, type AccountsOptions, type Admission, type Principal } from '
 export { budgetWindowStart } from './budget-window.js';
 export { catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice } from './catalog-price.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
-export { countTextTokens, estimatePromptTokens } from './estimate-tokens.js';
+export { MAX_TOKENIZED_CHARS, countTextTokens, estimatePromptTokens } from './estimate-tokens.js';
 export { type CreateKeyInput, createKeyInputSchema, type UpdateKeyInput, updateKeyInputSchema } from './key-input-schema.js';
 export { KeyState } from './key-state.js';
 export { matchesModelGlob } from './match-model-glob.js';

@@ -65,10 +65,41 @@ describe('retries and fallbacks', () => {
     expect((result.data as ChatCompletion).choices[0]?.message.content).toBe('a:m');
   });
 
-  it.each([400, 401, 403, 404, 422])('never retries %i', async (status) => {
+  it.each([400, 404, 422])('never retries %i', async (status) => {
     const a = scripted('a', [error(status), 'ok']);
     const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
     await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({ status, headers: { 'x-switchyard-attempts': '1' } });
+    expect(a.calls).toHaveLength(1);
+  });
+
+  // Issue #22: an upstream 401/403 rejected the gateway's credentials, not the client's: 502 naming the provider.
+  it.each([401, 403])('never retries %i on the same target, and answers 502 upstream_auth_failed naming the provider', async (status) => {
+    const a = scripted('a', [error(status), 'ok']);
+    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
+    const failure = (await gateway.chatCompletions(ask('m')).catch((e: unknown) => e)) as GatewayError;
+    expect(failure).toMatchObject({ status: 502, code: 'upstream_auth_failed', headers: { 'x-switchyard-attempts': '1' } });
+    expect(failure.message).toContain("provider 'a'");
+    expect(a.calls).toHaveLength(1);
+  });
+
+  it('fails over to the next target after a 401, without retrying the refused one', async () => {
+    const a = scripted('a', [error(401), 'ok']);
+    const b = scripted('b', ['ok']);
+    const gateway = createGateway({
+      providers: { a: a.adapter, b: b.adapter },
+      models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }], strategy: 'round-robin' }],
+      routing: fast,
+    });
+    const result = await gateway.chatCompletions(ask('m'));
+    expect(result.provider).toBe('b');
+    expect(a.calls).toHaveLength(1);
+  });
+
+  it('does not retry insufficient_quota like a rate limit (same status, one attempt)', async () => {
+    const quota = new GatewayError({ status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota.' });
+    const a = scripted('a', [quota, 'ok']);
+    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
+    await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
     expect(a.calls).toHaveLength(1);
   });
 

@@ -5,7 +5,9 @@ import {
   type ChatCompletionChunk,
   type ProviderAdapter,
   parseSSEStream,
+  invalidRequestError,
   sendUpstreamRequest,
+  type UpstreamCallSettings,
   type UpstreamTimeouts,
 } from '@switchyard/core';
 import { convertAnthropicResponse } from './convert-anthropic-response.js';
@@ -35,14 +37,19 @@ export interface AnthropicOptions {
    * two body chunks); over either: 504. Default: the shared pool's (600,000 and 300,000 ms).
    */
   timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+  /** Largest `n` accepted (each choice is one upstream call); above it the request gets 400 naming `n`. Default 8. */
+  maxN?: number;
 }
+
+/** Default {@link AnthropicOptions.maxN}: at most 8 concurrent upstream calls per request. */
+export const DEFAULT_ANTHROPIC_MAX_N = 8;
 
 /**
  * An adapter serving OpenAI-format chat completions from Anthropic's Messages API, plus Anthropic's model list:
  * - `chatCompletions` -> `POST <baseURL>/v1/messages` with `x-api-key` and `anthropic-version`; the request is
  *   translated by {@link convertToAnthropicRequest} (dropped parameters are reported with `context.warn`), the answer
  *   by {@link convertAnthropicResponse}, a stream chunk by chunk by {@link convertAnthropicStream};
- * - `n` > 1: Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
+ * - `n` > 1 (at most `maxN`, default 8; above it 400 naming `n`): Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
  *   usage (streamed: the chunks interleave as they arrive, each carrying its choice index, one id, one usage chunk at
  *   the end); when one fails, the others are aborted and its error is thrown;
  * - `listModels` -> `GET <baseURL>/v1/models` ({@link listAnthropicModels});
@@ -57,9 +64,10 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
   const secrets = [options.apiKey];
   const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': options.version ?? '2023-06-01' };
-  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>) =>
+  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>, upstream?: UpstreamCallSettings) =>
     sendUpstreamRequest({
       provider,
+      upstream,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? { ...traceHeaders, ...headers } : { ...traceHeaders, ...headers, 'content-type': 'application/json' },
@@ -78,13 +86,17 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       const json = JSON.stringify(body);
       const n = request.n ?? 1;
       const one = async (choiceIndex: number, signal: AbortSignal, id?: string) => {
-        const response = await send('/messages', context.provider, signal, json, context.headers);
+        const response = await send('/messages', context.provider, signal, json, context.headers, context.upstream);
         if (body.stream) {
           return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, jsonText: jsonMode && body.tool_choice?.type === 'auto', secrets });
         }
         return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, signal), { index: choiceIndex, jsonMode });
       };
       if (n === 1) return one(0, context.signal);
+      const maxN = options.maxN ?? DEFAULT_ANTHROPIC_MAX_N;
+      if (n > maxN) {
+        throw invalidRequestError(`Invalid 'n': at most ${maxN} choices per request for provider '${context.provider}' (each is one upstream call).`, 'n', 'decimal_above_max_value');
+      }
 
       const siblings = new AbortController();
       const signal = AbortSignal.any([context.signal, siblings.signal]);
@@ -100,7 +112,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
     },
     listModels(context: AdapterCallContext) {
-      return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal), context.signal);
+      return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream), context.signal);
     },
   };
 }

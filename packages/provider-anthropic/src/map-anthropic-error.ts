@@ -40,6 +40,8 @@ export function mapAnthropicError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
+  // Redacted as a whole before anything is read from it: every field, and any cut of it, is then free of the key.
+  bodyText = redactSecrets(bodyText, secrets);
   let error: AnthropicError | undefined;
   try {
     const body = JSON.parse(bodyText) as { error?: unknown };
@@ -61,7 +63,7 @@ export function mapAnthropicError(
     const value = headers[name];
     if (typeof value === 'string') kept[name] = value;
   }
-  return new GatewayError({ status: finalStatus, type: mapped.type, code: mapped.code, message: redactSecrets(message, secrets), headers: kept });
+  return new GatewayError({ status: finalStatus, type: mapped.type, code: mapped.code, message, headers: kept });
 }
 
 /**

@@ -32,6 +32,8 @@ export const anthropicSettingsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   /** Per-call upstream limits, ms (`createAnthropic`'s `timeouts`); the connect timeout is `routing.timeouts.connect_ms`. */
   timeouts: z.strictObject({ headers_ms: milliseconds.optional(), body_idle_ms: milliseconds.optional() }).optional(),
+  /** Largest `n` (one upstream call per choice); above it requests get 400 naming `n`. Default 8. */
+  max_n: z.number().int().min(1).max(128).optional(),
 });
 
 /** Settings of the Anthropic adapter as written in config. */
@@ -53,6 +55,7 @@ export const switchyardProvider: ProviderFactory<AnthropicSettings> = {
       headers: settings.headers,
       defaultMaxTokens,
       maxTokensByModel,
+      maxN: settings.max_n,
       timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
     });
   },

@@ -66,6 +66,7 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}) },
       body: init.body,
       signal: context.signal,
+      upstream: context.upstream,
       timeouts: options.timeouts,
       mapError: (status, text, headers) => mapAzureError(context.provider, status, text, headers, secrets),
     });

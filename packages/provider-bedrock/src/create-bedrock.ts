@@ -69,6 +69,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       headers,
       body: text,
       signal: context.signal,
+      upstream: context.upstream,
       timeouts: options.timeouts,
       mapError: (status, errorText, responseHeaders) => mapBedrockError(context.provider, status, errorText, responseHeaders, secrets),
     });

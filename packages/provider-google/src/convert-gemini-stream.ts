@@ -7,7 +7,7 @@ import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
 
-async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: string, model: string): AsyncGenerator<ChatCompletionChunk> {
+async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, secrets: readonly (string | undefined)[]): AsyncGenerator<ChatCompletionChunk> {
   const created = Math.floor(Date.now() / 1000);
   let id = 'chatcmpl-gemini';
   let usage: GeminiUsageMetadata | undefined;
@@ -23,7 +23,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     } catch (error) {
       throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
     }
-    if (event.error) throw mapGeminiStreamError(provider, JSON.stringify(event), event.error.code);
+    if (event.error) throw mapGeminiStreamError(provider, JSON.stringify(event), event.error.code, secrets);
     if (first) {
       checkPromptFeedback(event);
       first = false;
@@ -77,11 +77,17 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
  * finishReason, or breaks, throws 502/504 rather than ending quietly.
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
-export async function* convertGeminiStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+export async function* convertGeminiStream(
+  events: AsyncIterable<ServerSentEvent>,
+  provider: string,
+  model: string,
+  signal: AbortSignal,
+  secrets: readonly (string | undefined)[] = [],
+): AsyncGenerator<ChatCompletionChunk> {
   try {
-    yield* convertEvents(events, provider, model);
+    yield* convertEvents(events, provider, model, secrets);
   } catch (error) {
-    if (StrayStreamTextError.isInstance(error)) throw mapGeminiStreamError(provider, error.text);
+    if (StrayStreamTextError.isInstance(error)) throw mapGeminiStreamError(provider, error.text, undefined, secrets);
     throw GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal);
   }
 }
@@ -90,9 +96,10 @@ export async function* convertGeminiStream(events: AsyncIterable<ServerSentEvent
  * The GatewayError for an error inside an HTTP 200 stream: a `data:` event holding `{"error":{...}}`, or the bare JSON
  * error body Gemini appends after its events when it fails mid-way (`{"error":{"code":499,"status":"CANCELLED",...}}`).
  * Mapped as {@link mapGeminiError}; the status is the error's `code` when it is an HTTP error status other than 499,
- * else 502. Text that is not a Google error body -> 502 `upstream_invalid_response`.
+ * else 502. `secrets` are redacted from every field. Text that is not a Google error body -> 502
+ * `upstream_invalid_response`.
  */
-export function mapGeminiStreamError(provider: string, text: string, code?: number): GatewayError {
+export function mapGeminiStreamError(provider: string, text: string, code?: number, secrets: readonly (string | undefined)[] = []): GatewayError {
   let parsed: { error?: { code?: number } } | undefined;
   try {
     parsed = JSON.parse(text) as typeof parsed;
@@ -101,5 +108,5 @@ export function mapGeminiStreamError(provider: string, text: string, code?: numb
   }
   if (!parsed?.error || typeof parsed.error !== 'object') return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
   const status = code ?? parsed.error.code;
-  return mapGeminiError(provider, typeof status === 'number' && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, []);
+  return mapGeminiError(provider, typeof status === 'number' && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, secrets);
 }

@@ -8,6 +8,7 @@ import {
   sendUpstreamRequest,
   type UpstreamTimeouts,
 } from '@switchyard/core';
+import { checkGeminiParameters } from './check-gemini-parameters.js';
 import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
 import { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
@@ -47,6 +48,7 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       headers: body === undefined ? { ...context.headers, ...headers } : { ...context.headers, ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: context.signal,
+      upstream: context.upstream,
       timeouts: options.timeouts,
       mapError: (status, text, responseHeaders) => mapGeminiError(context.provider, status, text, responseHeaders, secrets),
     });
@@ -55,12 +57,13 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'google',
     async chatCompletions(request, context) {
+      checkGeminiParameters(request, context);
       const warnings: GatewayWarning[] = [];
       const body = convertToGeminiRequest(request, warnings);
       for (const warning of warnings) context.warn(warning);
       if (request.stream) {
         const response = await send(`${modelPath(request.model)}:streamGenerateContent?alt=sse`, context, body);
-        return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
+        return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal, secrets);
       }
       const response = await send(`${modelPath(request.model)}:generateContent`, context, body);
       return convertGeminiResponse(await readUpstreamJson<GeminiGenerateContentResponse>(context.provider, response, context.signal), request.model);

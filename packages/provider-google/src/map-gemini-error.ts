@@ -35,7 +35,8 @@ export function mapGeminiError(
 ): GatewayError {
   let error: GoogleError | undefined;
   try {
-    error = (JSON.parse(bodyText) as { error?: GoogleError }).error;
+    // Redacted as a whole first: no field can carry the key (or a piece of it) on.
+    error = (JSON.parse(redactSecrets(bodyText, secrets)) as { error?: GoogleError }).error;
   } catch {
     error = undefined;
   }
@@ -50,7 +51,7 @@ export function mapGeminiError(
     status: invalidKey ? 401 : status,
     type: mapped.type,
     code: mapped.code,
-    message: redactSecrets(error?.message ?? `The upstream provider '${provider}' answered HTTP ${status}.`, secrets),
+    message: typeof error?.message === 'string' ? error.message : `The upstream provider '${provider}' answered HTTP ${status}.`,
     headers: out,
   });
 }

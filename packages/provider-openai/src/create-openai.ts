@@ -9,7 +9,11 @@ import {
   type ProviderAdapter,
   type UpstreamFormData,
   type UpstreamTimeouts,
+  chatCompletionSchema,
+  embeddingResponseSchema,
+  imagesResponseSchema,
   readUpstreamJson,
+  readUpstreamText,
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
@@ -18,7 +22,6 @@ import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
-import { readUpstreamText } from './read-upstream-text.js';
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -71,8 +74,9 @@ async function* fixChunks(chunks: AsyncGenerator<ChatCompletionChunk>, fix: (chu
  * - `listModels` -> `GET /models`: `[{id, created}]`.
  *
  * Throws GatewayError: the upstream's status and error body (see {@link mapOpenAIError}: 529 becomes 503,
- * `retry-after` kept, the key redacted); 502 when the upstream is unreachable, resets or sends a broken body or
- * stream; 504 on timeouts; the abort reason when `context.signal` aborts (the upstream request is closed at once).
+ * `retry-after` kept, the key redacted; 401/403 become 502 `upstream_auth_failed`); 502 when the upstream is
+ * unreachable, resets, sends a body that is not JSON or not of the documented shape (checked with core's zod schemas,
+ * unknown fields kept), a broken stream, or more bytes than the provider's body limits; 504 on timeouts; the abort reason when `context.signal` aborts (the upstream request is closed at once).
  * @see https://platform.openai.com/docs/api-reference
  */
 export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
@@ -91,6 +95,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...init.headers },
       body: init.body,
       signal: context.signal,
+      upstream: context.upstream,
       timeouts: options.timeouts,
       mapError: (status, text, headers) => mapOpenAIError(context.provider, status, text, headers, secrets),
     });
@@ -114,13 +119,13 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         const chunks = parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
         return quirks.fixChunk ? fixChunks(chunks, quirks.fixChunk) : chunks;
       }
-      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal, chatCompletionSchema);
       return quirks.fixCompletion ? quirks.fixCompletion(completion) : completion;
     },
 
     async embeddings(request, context) {
       const response = await postJson('/embeddings', request, context);
-      return readUpstreamJson<EmbeddingResponse>(context.provider, response, context.signal);
+      return readUpstreamJson<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema);
     },
 
     async transcriptions(request, context) {
@@ -139,7 +144,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async imageGenerations(request, context) {
       const response = await postJson('/images/generations', request, context);
-      return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal);
+      return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
     },
 
     async listModels(context) {

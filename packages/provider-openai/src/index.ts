@@ -3,7 +3,8 @@ export { type OpenAIOptions, createOpenAI } from './create-openai.js';
 export { mapOpenAIError } from './map-openai-error.js';
 export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 export { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
-export { readUpstreamText } from './read-upstream-text.js';
+/** Re-exported from core (kept for adapters that import it from here): reads a whole body as text within the provider's limits. */
+export { readUpstreamText } from '@switchyard/core';
 export { type OpenAISettings, openAISettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { MISTRAL_SINGLE_CHOICE_MODELS, mistralQuirks, toMistralToolCallId } from './presets/mistral-quirks.js';
 export type { ChatQuirks, OpenAICompatiblePreset } from './presets/openai-compatible-preset.js';

@@ -14,7 +14,7 @@ const TYPE_BY_STATUS: Record<number, string> = {
  * Maps an OpenAI(-compatible) error answer to the client's error: the status is kept (529 "overloaded" becomes 503),
  * `{"error":{message,type,param,code}}` is copied when present (some compatible servers send `{"error":"text"}` or
  * `{"message":...}`), `retry-after` / `retry-after-ms` are kept for clients and retries, and `secrets` (the upstream
- * key) are redacted from the message. A body without a message (HTML from a proxy, empty) gives
+ * key, and pieces of it) are redacted from the whole body before any field is read. A body without a message (HTML from a proxy, empty) gives
  * `The upstream provider '<provider>' answered HTTP <status>` plus the first 200 characters of the body.
  * `status` is the upstream HTTP status (>= 400; anything outside 400..599 becomes 502), `headers` the upstream response
  * headers (lower-case names). Returns the error; never throws.
@@ -27,6 +27,8 @@ export function mapOpenAIError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
+  // Redacted as a whole before anything is read from it: every field, and any cut of it, is then free of the key.
+  bodyText = redactSecrets(bodyText, secrets);
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -47,7 +49,7 @@ export function mapOpenAIError(
   const finalStatus = status === 529 ? 503 : status >= 400 && status <= 599 ? status : 502;
   return new GatewayError({
     status: finalStatus,
-    message: redactSecrets(message, secrets),
+    message,
     type: typeof error.type === 'string' ? error.type : (TYPE_BY_STATUS[finalStatus] ?? (finalStatus >= 500 ? 'server_error' : 'invalid_request_error')),
     param: typeof error.param === 'string' ? error.param : null,
     code: typeof error.code === 'string' || typeof error.code === 'number' ? String(error.code) : null,

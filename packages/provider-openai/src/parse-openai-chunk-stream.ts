@@ -1,12 +1,24 @@
-import { type ChatCompletionChunk, GatewayError, mapTransportError, parseSSEStream, redactSecrets, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  StrayStreamTextError,
+  chatCompletionChunkSchema,
+  describeIssue,
+  mapTransportError,
+  parseSSEStream,
+  redactSecrets,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 
 /**
  * Turns an OpenAI chat stream (`text/event-stream`: `data: <chunk JSON>` events, then `data: [DONE]`) into chunks,
- * yielded one by one as they arrive. A `data: {"error":{...}}` event throws a GatewayError with that message; a
+ * yielded one by one as they arrive. A `data: {"error":{...}}` event throws a GatewayError with its fields (each one
+ * redacted of `secrets`); a
  * connection that breaks throws 502/504; bad JSON, text that is not SSE (a bare JSON error body is mapped like an error
  * event), or a stream that ends without `[DONE]` before any finish_reason, throws 502 `upstream_invalid_response`.
- * Reasoning fields (`delta.reasoning_content` of DeepSeek, vLLM...) pass through untouched. Chunks pass through
- * unchanged (unknown fields included). Closing the iterator early destroys the upstream body.
+ * Every chunk is checked with core's zod schema (502 `upstream_invalid_response` when it is not a chunk); named events
+ * other than `error`, and events whose `object` is not `chat.completion.chunk`, are skipped. Reasoning fields
+ * (`delta.reasoning_content` of DeepSeek, vLLM...) pass through untouched, with every other unknown field. Closing the iterator early destroys the upstream body.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
 export async function* parseOpenAIChunkStream(
@@ -24,6 +36,8 @@ export async function* parseOpenAIChunkStream(
         return;
       }
       if (event.data.trim() === '') continue;
+      // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
+      if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') continue;
       let parsed: unknown;
       try {
         parsed = JSON.parse(event.data);
@@ -32,7 +46,12 @@ export async function* parseOpenAIChunkStream(
       }
       const upstreamError = streamError(provider, parsed, secrets);
       if (upstreamError) throw upstreamError;
-      const chunk = parsed as ChatCompletionChunk;
+      // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
+      const kind = (parsed as { object?: unknown }).object;
+      if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
+      const checked = chatCompletionChunkSchema.safeParse(kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed);
+      if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
+      const chunk = checked.data as ChatCompletionChunk;
       if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
       yield chunk;
     }
@@ -60,11 +79,13 @@ export async function* parseOpenAIChunkStream(
 function streamError(provider: string, parsed: unknown, secrets: readonly (string | undefined)[]): GatewayError | undefined {
   const upstreamError = (parsed as { error?: { message?: string; type?: string; code?: unknown; param?: string } } | undefined)?.error;
   if (!upstreamError || typeof upstreamError !== 'object') return undefined;
+  // Every field is redacted: an upstream may echo the key in any of them.
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? redactSecrets(value, secrets) : undefined);
   return new GatewayError({
     status: 502,
-    type: upstreamError.type ?? 'server_error',
-    code: typeof upstreamError.code === 'string' ? upstreamError.code : 'upstream_stream_error',
-    param: upstreamError.param ?? null,
-    message: redactSecrets(upstreamError.message ?? `The upstream provider '${provider}' failed mid-stream.`, secrets),
+    type: text(upstreamError.type) ?? 'server_error',
+    code: text(upstreamError.code) ?? 'upstream_stream_error',
+    param: text(upstreamError.param) ?? null,
+    message: text(upstreamError.message) ?? `The upstream provider '${provider}' failed mid-stream.`,
   });
 }

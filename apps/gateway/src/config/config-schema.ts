@@ -1,8 +1,27 @@
 import { z } from 'zod';
 
-/** `providers.<name>`: the adapter (built-in name or npm package) plus the adapter's own settings (snake_case). */
+const bytes = z.number().int().positive();
+
+/**
+ * `providers.<name>.limits`: the most the gateway reads from this upstream, bytes. `max_response_bytes` (a whole
+ * non-streamed answer, default 64 MiB), `max_event_bytes` (one stream event, default 8 MiB), `max_error_bytes` (an error
+ * answer, default 64 KiB). Over a limit the client gets 502 `upstream_response_too_large` naming the provider and limit.
+ */
+export const providerLimitsSchema = z.strictObject({
+  max_response_bytes: bytes.optional(),
+  max_event_bytes: bytes.optional(),
+  max_error_bytes: bytes.optional(),
+});
+
+/**
+ * `providers.<name>`: the adapter (built-in name or npm package), the gateway's own per-provider settings (`limits`,
+ * `stream_usage`: ask the upstream for usage in every stream, default true; turn it off for servers that reject
+ * `stream_options`, and tokens are then counted by the gateway), plus the adapter's own settings (snake_case).
+ */
 export const providerConfigSchema = z.looseObject({
   adapter: z.string().min(1),
+  limits: providerLimitsSchema.optional(),
+  stream_usage: z.boolean().optional(),
 });
 
 /** USD per million input (prompt) and output (completion) tokens. */
@@ -70,7 +89,8 @@ export const storeConfigSchema = z
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit, workers, shutdown_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
+ * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, headers_timeout_ms,
+ * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
  * `routing`, `admin`, `store`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
@@ -85,6 +105,16 @@ export const gatewayConfigSchema = z.strictObject({
       workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
       /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
       shutdown_timeout_ms: z.number().int().min(0).default(30_000),
+      /** Most client connections open at once; more are closed on arrival. Keep it well below `ulimit -n`. */
+      max_connections: z.number().int().positive().default(4096),
+      /** A client must send its request headers within this time, ms. */
+      headers_timeout_ms: ms.default(20_000),
+      /** A client must send its whole request (headers and body) within this time, ms. */
+      request_timeout_ms: ms.default(300_000),
+      /** A `: keep-alive` comment is sent on a stream idle for this long, ms. */
+      stream_keepalive_ms: ms.default(15_000),
+      /** A streaming client that reads nothing for this long is disconnected, ms. */
+      client_write_timeout_ms: ms.default(60_000),
     })
     .prefault({}),
   keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),

@@ -1,4 +1,4 @@
-import type { GatewayCallResult } from '@switchyard/core';
+import { type GatewayCallResult, type GatewayWarning, checkModelId } from '@switchyard/core';
 import type { Response } from 'express';
 import { noteCallUsage } from './metering.js';
 import { locals } from './request-locals.js';
@@ -18,15 +18,23 @@ export function applyCallHeaders(res: Response, result: GatewayCallResult<unknow
   res.setHeader('x-switchyard-model', result.servedModel);
   res.setHeader('x-switchyard-upstream-model', result.upstreamModel);
   res.setHeader('x-switchyard-attempts', String(result.attempts));
-  if (result.warnings.length > 0) {
-    const text = result.warnings.map((w) => `${w.code}: ${w.message}`.replace(/[\r\n,]+/g, ' ')).join(', ');
-    res.setHeader('x-switchyard-warning', text);
-  }
+  if (result.warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(result.warnings));
 }
 
-/** Notes the requested model (and its provider, when it resolves) for the request log before the call runs. */
+/** The `x-switchyard-warning` header value: `code: message` per warning, comma-separated, on one line. */
+export function formatWarnings(warnings: readonly GatewayWarning[]): string {
+  return warnings.map((w) => `${w.code}: ${w.message}`.replace(/[\r\n,]+/g, ' ')).join(', ');
+}
+
+/**
+ * Checks the requested model id and notes it (and its provider, when it resolves) for the request log before the call
+ * runs, so nothing is keyed on an unchecked id. A string that is not a valid model id (over 256 characters, spaces,
+ * control or non-ASCII characters) throws 400 naming `model` (see `checkModelId`); a missing or non-string model is left
+ * to the operation's own validation.
+ */
 export function noteModel(res: Response, model: unknown, resolveProvider: (model: string) => string | undefined): void {
   if (typeof model !== 'string') return;
+  checkModelId(model);
   locals(res).model = model;
   locals(res).provider = resolveProvider(model);
 }

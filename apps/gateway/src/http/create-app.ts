@@ -41,6 +41,8 @@ export interface AppOptions {
   tracing?: { middleware(): RequestHandler };
   /** The Responses API front door and its store. Default: one with a bounded in-memory store. */
   responses?: ResponsesFrontDoor;
+  /** Stream keep-alive interval and the slow-reader timeout, ms (see `sendSSE`). */
+  sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
 }
 
 /**
@@ -68,10 +70,10 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   if (options.metrics) app.use('/v1', measureRequests(options.metrics));
   if (options.tracing) app.use('/v1', options.tracing.middleware());
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
-  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses }));
+  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses, secrets: options.secrets, sse: options.sse }));
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
   });
-  app.use(handleErrors());
+  app.use(handleErrors(options.secrets));
   return app;
 }

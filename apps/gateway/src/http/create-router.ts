@@ -21,6 +21,10 @@ export interface RouterOptions {
   accounts?: Accounts;
   /** The Responses API front door (its store of responses). Default: one with a bounded in-memory store. */
   responses?: ResponsesFrontDoor;
+  /** Strings never sent to clients (gateway and upstream keys): redacted from mid-stream error events. */
+  secrets?: readonly string[];
+  /** Stream keep-alive interval and the slow-reader timeout, ms (see `sendSSE`). */
+  sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
 }
 
 /**
@@ -29,7 +33,7 @@ export interface RouterOptions {
  */
 export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
   const router = Router();
-  const deps: RouteDeps = createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts);
+  const deps: RouteDeps = { ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts), secrets: options.secrets ?? [], sse: options.sse };
   router.use(authenticate(gateway, options.accounts));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);

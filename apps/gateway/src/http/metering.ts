@@ -79,7 +79,7 @@ export function admitCall(res: Response, accounts: Accounts | undefined, model: 
         stream: meter.stream,
         created_at: Date.now(),
       });
-    })();
+    })().catch((error: unknown) => locals(res).reportError?.(error, 'usage metering failed'));
     pending.add(task);
     task.finally(() => pending.delete(task)).catch(() => {});
   });

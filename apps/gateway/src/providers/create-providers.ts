@@ -6,12 +6,13 @@ import { loadProviderFactory } from './load-provider-factory.js';
 
 /**
  * Builds one adapter per `providers` entry: loads the factory named by `adapter`, validates the rest of the block
+ * (without the gateway's own `limits` and `stream_usage`)
  * with the factory's own zod schema and creates the adapter. Throws ConfigError naming `providers.<name>` and the
  * bad setting.
  */
 export async function createProviders(providers: Record<string, ProviderConfig>, cwd?: string): Promise<Record<string, ProviderAdapter>> {
   const adapters: Record<string, ProviderAdapter> = {};
-  for (const [name, { adapter, ...settings }] of Object.entries(providers)) {
+  for (const [name, { adapter, limits: _limits, stream_usage: _streamUsage, ...settings }] of Object.entries(providers)) {
     let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
     try {
       factory = await loadProviderFactory(adapter, cwd);

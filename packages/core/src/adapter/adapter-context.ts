@@ -1,3 +1,4 @@
+import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import type { GatewayWarning } from './gateway-warning.js';
 
 /**
@@ -17,4 +18,9 @@ export interface AdapterCallContext {
   headers?: Record<string, string>;
   /** Records a {@link GatewayWarning} (sent as a response header, never in the body). */
   warn(warning: GatewayWarning): void;
+  /**
+   * The gateway's settings for this call's upstream requests (its connection pool, the provider's body limits, and a
+   * hook marking when the upstream accepted the call). Adapters pass it to every `sendUpstreamRequest` as `upstream`.
+   */
+  upstream?: UpstreamCallSettings;
 }

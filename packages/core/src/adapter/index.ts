@@ -3,3 +3,4 @@ export * from './gateway-warning.js';
 export * from './adapter-context.js';
 export * from './provider-adapter.js';
 export * from './provider-factory.js';
+export * from './report-dropped-parameters.js';

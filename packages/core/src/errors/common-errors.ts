@@ -64,3 +64,19 @@ export function upstreamInvalidResponseError(provider: string, detail: string, c
     cause,
   });
 }
+
+/**
+ * 502 `upstream_auth_failed`: the upstream answered 401 or 403, i.e. it rejected the gateway's own credentials for
+ * that provider (not the client's key). `detail` is the upstream's own message, already redacted by the adapter; at most
+ * 200 characters of it are kept. Fails over to other deployments but is not retried on the same one.
+ */
+export function upstreamCredentialsError(provider: string, status: number, detail?: string): GatewayError {
+  const said = detail ? ` The upstream said: ${detail.length > 200 ? `${detail.slice(0, 200)}…` : detail}` : '';
+  return new GatewayError({
+    status: 502,
+    type: 'server_error',
+    code: 'upstream_auth_failed',
+    message: `The upstream provider '${provider}' rejected the gateway's credentials (HTTP ${status}): check the API key and permissions configured for provider '${provider}'.${said}`,
+    retry: 'other-target',
+  });
+}

@@ -24,12 +24,12 @@ function describe(issue: z.core.$ZodIssue, missing: boolean): { detail: string; 
   switch (issue.code) {
     case 'too_big':
       return {
-        detail: `${issue.origin === 'array' ? 'array too long' : issue.origin === 'string' ? 'string too long' : 'value above maximum'}. Expected at most ${String(issue.maximum)}.`,
+        detail: `${issue.origin === 'array' ? 'array too long' : issue.origin === 'string' ? 'string too long' : 'value above maximum'}. Expected ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}.`,
         code: issue.origin === 'array' ? 'array_above_max_length' : issue.origin === 'string' ? 'string_above_max_length' : 'decimal_above_max_value',
       };
     case 'too_small':
       return {
-        detail: `${issue.origin === 'array' ? 'array too short' : issue.origin === 'string' ? 'string too short' : 'value below minimum'}. Expected at least ${String(issue.minimum)}.`,
+        detail: `${issue.origin === 'array' ? 'array too short' : issue.origin === 'string' ? 'string too short' : 'value below minimum'}. Expected ${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}.`,
         code: issue.origin === 'array' ? 'array_below_min_length' : issue.origin === 'string' ? 'string_below_min_length' : 'decimal_below_min_value',
       };
     case 'invalid_type':

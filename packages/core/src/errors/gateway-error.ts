@@ -18,7 +18,16 @@ export interface GatewayErrorOptions {
   headers?: Record<string, string>;
   /** The underlying error (logged, never sent). */
   cause?: unknown;
+  /**
+   * Whether the gateway may try again: `same-target` (retry, then fail over), `other-target` (fail over to the next
+   * deployment only: retrying the same one cannot help, e.g. the upstream rejected the gateway's credentials), `never`.
+   * Default: `same-target` for 408, 409, 429 and 5xx, else `never`.
+   */
+  retry?: GatewayErrorRetry;
 }
+
+/** How a failed attempt may be retried: see {@link GatewayErrorOptions.retry}. */
+export type GatewayErrorRetry = 'same-target' | 'other-target' | 'never';
 
 /**
  * The one error type of Switchyard: an HTTP status plus the four fields of OpenAI's error body.
@@ -33,6 +42,7 @@ export class GatewayError extends Error {
   readonly code: string | null;
   readonly param: string | null;
   readonly headers: Record<string, string>;
+  readonly retry: GatewayErrorRetry;
 
   constructor(options: GatewayErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -42,11 +52,13 @@ export class GatewayError extends Error {
     this.code = options.code ?? null;
     this.param = options.param ?? null;
     this.headers = options.headers ?? {};
+    const status = this.status;
+    this.retry = options.retry ?? (status === 408 || status === 409 || status === 429 || status >= 500 ? 'same-target' : 'never');
   }
 
-  /** True for errors worth retrying on the same or another upstream: 408, 409, 429 and 5xx. */
+  /** True for errors worth another attempt on the same or another upstream (by default 408, 409, 429 and 5xx). */
   get isRetryable(): boolean {
-    return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
+    return this.retry !== 'never';
   }
 
   /** The OpenAI-shaped body `{"error":{message,type,param,code}}`. */

@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { Agent, type Dispatcher } from 'undici';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
 import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
+import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { type ChatCompletionRequest, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
+import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { embeddingRequestSchema } from '../schemas/embedding-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
 import type { Model, ModelList } from '../schemas/model.js';
+import { checkModelId } from '../schemas/model-id.js';
 import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
 import { type UploadedFile, transcriptionFieldsSchema } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
@@ -18,7 +22,8 @@ import { KeyRing } from './key-ring.js';
 import { ModelCatalog } from './model-catalog.js';
 import type { ModelDefinition } from './model-definition.js';
 import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
-import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import { type AttemptRecord, type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import type { UpstreamBodyLimits, UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
@@ -44,15 +49,35 @@ export interface GatewayOptions {
   onBackgroundError?: (error: unknown, provider: string) => void;
   /** Retries, backoff, cooldown, timeouts (ms) and override ceilings; defaults in DEFAULT_ROUTING_POLICY. */
   routing?: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts };
+  /** The gateway's own settings per provider name (body limits, stream usage). */
+  providerSettings?: Record<string, ProviderSettings>;
+  /** TCP + TLS connect timeout of this gateway's upstream connection pool, ms. Default 10,000. */
+  connectTimeoutMs?: number;
+  /** Use this dispatcher for upstream calls instead of the gateway's own pool (tests, proxies). */
+  dispatcher?: Dispatcher;
+  /** Deadline of one provider's model list for `GET /v1/models`, ms. Default 10,000. */
+  modelListTimeoutMs?: number;
+}
+
+/** The gateway's own settings for one provider (not the adapter's). */
+export interface ProviderSettings {
+  /** Most bytes read from this upstream: see {@link UpstreamBodyLimits}. */
+  limits?: UpstreamBodyLimits;
+  /**
+   * Ask the upstream for usage in every chat stream (`stream_options.include_usage: true`, stripped again when the
+   * client did not ask). Default true; turn it off for OpenAI-compatible servers that reject `stream_options`: the
+   * stream then carries no usage and the gateway counts tokens itself.
+   */
+  streamUsage?: boolean;
 }
 
 /** Per-call options: the client's abort signal and the request id used for correlation. */
 export interface GatewayCallOptions {
   signal?: AbortSignal;
   requestId?: string;
-  /** Per-request retry count (e.g. from `x-switchyard-max-retries`); clamped to the policy's ceiling. */
+  /** Per-request retry count (e.g. from `x-switchyard-max-retries`); can only lower the model's (or routing's) own. */
   maxRetries?: number;
-  /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); clamped to the policy's ceiling. */
+  /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); can only lower the model's (or routing's) own. */
   timeoutMs?: number;
 }
 
@@ -65,6 +90,8 @@ export interface GatewayCallResult<T> {
   servedModel: string;
   /** Upstream attempts made (retries and fallbacks included). */
   attempts: number;
+  /** What happened to each attempt (for failed calls see `attemptRecordsOf(error)`): accepted attempts may cost money. */
+  attemptRecords: AttemptRecord[];
   /** The provider name from config that served the call. */
   provider: string;
   /** The upstream's model id. */
@@ -112,14 +139,27 @@ export class Gateway {
   readonly policy: RoutingPolicy;
   /** Live health of every deployment (in flight, latency, circuit breaker). */
   readonly health: TargetHealth;
-  readonly #counters = new Map<string, number>();
+  /** Round-robin call counters per model id (the 10,000 most recently used). */
+  readonly #counters = new LRUCache<string, number>({ max: 10_000 });
+  /** This gateway's upstream connection pool (its own connect timeout; never shared with another gateway). */
+  readonly dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #providerSettings: Record<string, ProviderSettings>;
   #observers: GatewayObserver[] = [];
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
     this.router = new ModelRouter(options.providers, options.models ?? []);
     this.keys = new KeyRing(options.keys ?? []);
-    this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError);
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
+    this.#providerSettings = options.providerSettings ?? {};
+    this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError, {
+      timeoutMs: options.modelListTimeoutMs,
+      upstream: (provider) => this.#upstream(provider),
+    });
     this.policy = resolveRoutingPolicy(options.routing);
     this.health = new TargetHealth(this.policy.cooldown, Date.now, (key, coolingDown) => {
       const slash = key.indexOf('/');
@@ -179,7 +219,16 @@ export class Gateway {
     };
   }
 
-  readonly #operationPlans = new Map<string, RoutePlan>();
+  #upstream(provider: string, onResponseHeaders?: () => void): UpstreamCallSettings {
+    return { dispatcher: this.dispatcher, limits: this.#providerSettings[provider]?.limits, onResponseHeaders };
+  }
+
+  /** Closes this gateway's upstream connection pool (calls in flight finish first). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.dispatcher.close();
+  }
+
+  readonly #operationPlans = new LRUCache<string, RoutePlan>({ max: 10_000 });
 
   /**
    * The plan for `model` keeping only targets whose adapter implements `operation` (cached). Throws 404 for an unknown
@@ -197,11 +246,11 @@ export class Gateway {
       ...plan,
       models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0),
     };
-    if (this.#operationPlans.size >= 10_000) this.#operationPlans.clear();
     this.#operationPlans.set(key, filtered);
     return filtered;
   }
 
+  /** Per-request overrides, cut to the policy's ceilings; {@link executePlan} then keeps the lower of them and the model's own. */
   #overrides(options: GatewayCallOptions): CallOverrides {
     const clamp = (value: number | undefined, max: number, min: number) =>
       value === undefined || !Number.isFinite(value) ? undefined : Math.min(max, Math.max(min, Math.floor(value)));
@@ -221,6 +270,7 @@ export class Gateway {
     model: string,
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
+    acceptOnHeaders = true,
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[] }> {
     const plan = this.#planFor(operation, model);
     const requestId = options.requestId ?? randomUUID();
@@ -233,10 +283,19 @@ export class Gateway {
       signal: options.signal ?? new AbortController().signal,
       counters: this.#counters,
       hooks: this.#hooks(operation, model, requestId),
-      run: (target, signal, headers) => {
+      run: (target, signal, headers, accepted) => {
         warnings = [];
         const attemptWarnings = warnings;
-        return run(target.adapter, target, { signal, requestId, provider: target.provider, headers, warn: (w) => attemptWarnings.push(w) });
+        return run(target.adapter, target, {
+          signal,
+          requestId,
+          provider: target.provider,
+          headers,
+          warn: (w) => attemptWarnings.push(w),
+          upstream: this.#upstream(target.provider, acceptOnHeaders ? accepted : undefined),
+        }).catch((error: unknown) => {
+          throw upstreamErrorMeaning(target.provider, error);
+        });
       },
     });
     return { outcome, warnings };
@@ -244,7 +303,17 @@ export class Gateway {
 
   #result<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T): GatewayCallResult<T> {
     const { target } = outcome;
-    return { data, model, servedModel: target.model, attempts: outcome.attempts, provider: target.provider, upstreamModel: target.upstreamModel, warnings, target };
+    return {
+      data,
+      model,
+      servedModel: target.model,
+      attempts: outcome.attempts,
+      attemptRecords: outcome.records,
+      provider: target.provider,
+      upstreamModel: target.upstreamModel,
+      warnings,
+      target,
+    };
   }
 
   /** Runs a non-streaming operation through the plan and releases the attempt. */
@@ -265,6 +334,11 @@ export class Gateway {
    * Throws 400 (validation), 404 (`model_not_found`), upstream errors as `GatewayError`.
    */
   async chatCompletions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ChatCompletionResult>> {
+    const messages = (body as { messages?: unknown } | null)?.messages;
+    // Refused before validation, whose cost grows with every message.
+    if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
+      throw invalidRequestError(`Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_CHAT_MESSAGES}.`, 'messages', 'array_above_max_length');
+    }
     const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body);
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
@@ -275,10 +349,14 @@ export class Gateway {
       options,
       async (adapter, target, context) => {
         const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel };
-        if (request.stream === true) upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
+        if (request.stream === true && this.#providerSettings[target.provider]?.streamUsage !== false) {
+          upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
+        }
         const result = await adapter.chatCompletions!(upstreamRequest, context);
         return isChunkStream(result) ? peekStream(result) : result;
       },
+      // A stream's first-byte timer runs until its first chunk (peeked above), a completion's until its headers.
+      request.stream !== true,
     );
     const value = outcome.value;
     if (isPeekedStream(value)) {
@@ -321,12 +399,25 @@ export class Gateway {
     );
   }
 
-  /** `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type. */
+  /**
+   * `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type. The attempt is held until the
+   * audio ends: the first bytes count as the first byte, then the model's `idleMs` bounds every gap and `totalMs` the
+   * whole call; past either, the body throws 504 `upstream_timeout`.
+   */
   async speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
     const request = validateRequest(speechRequestSchema, body);
-    return this.#simple('speech', request.model, options, (adapter, target, context) =>
-      adapter.speech!({ ...request, model: target.upstreamModel }, context),
+    const { outcome, warnings } = await this.#call(
+      'speech',
+      request.model,
+      options,
+      async (adapter, target, context) => {
+        const result = await adapter.speech!({ ...request, model: target.upstreamModel }, context);
+        return { contentType: result.contentType, peeked: await peekStream(result.body) };
+      },
+      false,
     );
+    const { contentType, peeked } = outcome.value;
+    return this.#result(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) });
   }
 
   /** `POST /v1/images/generations`. */
@@ -338,7 +429,7 @@ export class Gateway {
   }
 
   #listContext(options: GatewayCallOptions) {
-    return { signal: options.signal ?? new AbortController().signal, requestId: options.requestId ?? randomUUID(), warn: () => {} };
+    return { signal: options.signal ?? new AbortController().signal, requestId: options.requestId ?? randomUUID() };
   }
 
   /** `GET /v1/models`: configured models, then each provider's own as `<provider>/<id>`. */
@@ -346,8 +437,17 @@ export class Gateway {
     return this.catalog.list(this.#listContext(options));
   }
 
-  /** `GET /v1/models/{model}`; throws 404 `model_not_found`. */
-  retrieveModel(id: string, options: GatewayCallOptions = {}): Promise<Model> {
+  /**
+   * `GET /v1/models` with what went wrong: providers whose list failed or timed out are left out, each with a
+   * `provider_unavailable` warning.
+   */
+  listModelsWithWarnings(options: GatewayCallOptions = {}): Promise<{ list: ModelList; warnings: GatewayWarning[] }> {
+    return this.catalog.listWithWarnings(this.#listContext(options));
+  }
+
+  /** `GET /v1/models/{model}`; throws 400 naming `model` for an invalid id, 404 `model_not_found`. */
+  async retrieveModel(id: string, options: GatewayCallOptions = {}): Promise<Model> {
+    checkModelId(id);
     return this.catalog.retrieve(id, this.#listContext(options));
   }
 }

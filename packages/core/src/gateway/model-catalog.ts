@@ -1,67 +1,124 @@
+import { randomUUID } from 'node:crypto';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
+import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { UpstreamModel } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { Model, ModelList } from '../schemas/model.js';
+import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import type { ModelRouter } from './model-router.js';
+
+interface Fetched {
+  models: UpstreamModel[];
+  error?: unknown;
+}
 
 interface CacheEntry {
   expires: number;
-  models: Promise<UpstreamModel[]>;
+  fetched: Promise<Fetched>;
 }
+
+/** Options of a {@link ModelCatalog} beyond the router, TTL and error callback. */
+export interface ModelCatalogOptions {
+  /** Deadline of one provider's list, ms. Default 10,000. */
+  timeoutMs?: number;
+  /** The upstream settings (connection pool, limits) of a provider's calls. */
+  upstream?: (provider: string) => UpstreamCallSettings;
+}
+
+/** What a listing client waits on: its own signal, never the shared fetch's. */
+type ListContext = Pick<AdapterCallContext, 'signal' | 'requestId'>;
 
 /**
  * `GET /v1/models`: configured models (`owned_by` = provider name) followed by each provider's own list as
- * `<provider>/<upstream id>`. Provider lists are cached for `ttlMs` (ms); a provider whose list fails is left out
- * (reported through `onError`) rather than failing the whole answer.
+ * `<provider>/<upstream id>`. Each provider's list is fetched with the catalog's own abort signal and deadline
+ * (`timeoutMs`), never a client's, and cached for `ttlMs` (ms) when it succeeded; a provider whose list fails or times
+ * out is left out with a `provider_unavailable` warning (and reported through `onError`) rather than failing or
+ * stalling the whole answer. A client that disconnects stops waiting; the fetch goes on for the others.
  */
 export class ModelCatalog {
   readonly #cache = new Map<string, CacheEntry>();
   readonly #created = Math.floor(Date.now() / 1000);
+  readonly #timeoutMs: number;
 
   constructor(
     private readonly router: ModelRouter,
     private readonly ttlMs = 60_000,
     private readonly onError?: (error: unknown, provider: string) => void,
-  ) {}
-
-  #upstreamModels(provider: string, context: AdapterCallContext): Promise<UpstreamModel[]> {
-    const adapter = this.router.providers.get(provider);
-    if (!adapter?.listModels) return Promise.resolve([]);
-    const now = Date.now();
-    const hit = this.#cache.get(provider);
-    if (hit && hit.expires > now) return hit.models;
-    const models = adapter.listModels({ ...context, provider }).catch((error: unknown) => {
-      this.onError?.(error, provider);
-      this.#cache.delete(provider);
-      return [];
-    });
-    this.#cache.set(provider, { expires: now + this.ttlMs, models });
-    return models;
+    private readonly options: ModelCatalogOptions = {},
+  ) {
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  /** The whole list: `{object:"list", data: Model[]}`. */
-  async list(context: Omit<AdapterCallContext, 'provider'>): Promise<ModelList> {
+  #fetch(provider: string): Promise<Fetched> {
+    const adapter = this.router.providers.get(provider);
+    if (!adapter?.listModels) return Promise.resolve({ models: [] });
+    const now = Date.now();
+    const hit = this.#cache.get(provider);
+    if (hit && hit.expires > now) return hit.fetched;
+    const controller = new AbortController();
+    const timeout = new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The model list of provider '${provider}' took longer than ${this.#timeoutMs} ms.` });
+    const timer = setTimeout(() => controller.abort(timeout), this.#timeoutMs);
+    const context: AdapterCallContext = { signal: controller.signal, requestId: randomUUID(), provider, warn: () => {}, upstream: this.options.upstream?.(provider) };
+    const fetched = Promise.race([
+      adapter.listModels(context),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+    ])
+      .then((models) => ({ models }))
+      .catch((error: unknown) => {
+        this.onError?.(error, provider);
+        this.#cache.delete(provider);
+        return { models: [], error };
+      })
+      .finally(() => clearTimeout(timer));
+    this.#cache.set(provider, { expires: now + this.ttlMs, fetched });
+    return fetched;
+  }
+
+  /** Waits for a fetch, or until the client's signal aborts (then throws its reason). */
+  #wait(fetched: Promise<Fetched>, signal: AbortSignal): Promise<Fetched> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<Fetched>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      fetched.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /** The whole list, `{object:"list", data: Model[]}`, and a warning for each provider left out. */
+  async listWithWarnings(context: ListContext): Promise<{ list: ModelList; warnings: GatewayWarning[] }> {
     const data: Model[] = this.router.models.map((m) => ({ id: m.id, object: 'model', created: this.#created, owned_by: m.provider ?? m.targets?.[0]?.provider ?? 'switchyard' }));
     const providers = [...this.router.providers.keys()];
-    const lists = await Promise.all(providers.map((p) => this.#upstreamModels(p, { ...context, provider: p })));
+    const lists = await Promise.all(providers.map((p) => this.#wait(this.#fetch(p), context.signal)));
+    const warnings: GatewayWarning[] = [];
     providers.forEach((provider, i) => {
-      for (const m of lists[i]!) {
+      const { models, error } = lists[i]!;
+      if (error !== undefined) {
+        const why = GatewayError.isInstance(error) && error.status === 504 ? 'timed out' : 'failed';
+        warnings.push({ code: 'provider_unavailable', param: provider, message: `the model list of provider '${provider}' ${why}; its models are not listed` });
+      }
+      for (const m of models) {
         data.push({ id: `${provider}/${m.id}`, object: 'model', created: m.created ?? this.#created, owned_by: provider });
       }
     });
-    return { object: 'list', data };
+    return { list: { object: 'list', data }, warnings };
+  }
+
+  /** The whole list: `{object:"list", data: Model[]}` (providers whose list failed are left out). */
+  async list(context: ListContext): Promise<ModelList> {
+    return (await this.listWithWarnings(context)).list;
   }
 
   /** One model by id (configured id or `<provider>/<upstream id>`); throws 404 `model_not_found`. */
-  async retrieve(id: string, context: Omit<AdapterCallContext, 'provider'>): Promise<Model> {
+  async retrieve(id: string, context: ListContext): Promise<Model> {
     const configured = this.router.models.find((m) => m.id === id);
     if (configured) return { id, object: 'model', created: this.#created, owned_by: configured.provider ?? configured.targets?.[0]?.provider ?? 'switchyard' };
     const target = this.router.resolve(id);
     const adapter = target.adapter;
     if (!adapter.listModels) return { id, object: 'model', created: this.#created, owned_by: target.provider };
-    const found = (await this.#upstreamModels(target.provider, { ...context, provider: target.provider })).find(
-      (m) => m.id === target.upstreamModel,
-    );
+    const { models, error } = await this.#wait(this.#fetch(target.provider), context.signal);
+    if (error !== undefined) throw GatewayError.isInstance(error) ? error : new GatewayError({ status: 502, type: 'server_error', code: 'upstream_unreachable', message: `The model list of provider '${target.provider}' failed.` });
+    const found = models.find((m) => m.id === target.upstreamModel);
     if (!found) throw modelNotFoundError(id);
     return { id, object: 'model', created: found.created ?? this.#created, owned_by: target.provider };
   }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
 import type { BalancingStrategy, CallTimeouts, ModelDefinition, ModelPrice } from './model-definition.js';
@@ -47,8 +48,8 @@ function target(model: string, provider: string, adapter: ProviderAdapter, upstr
 export class ModelRouter {
   readonly #providers: ReadonlyMap<string, ProviderAdapter>;
   readonly #models: ReadonlyMap<string, ModelDefinition>;
-  /** Plans are immutable, so each model id's plan is built once (at most 10,000 remembered). */
-  readonly #plans = new Map<string, RoutePlan>();
+  /** Plans are immutable, so each model id's plan is built once (the 10,000 most recently used are remembered). */
+  readonly #plans = new LRUCache<string, RoutePlan>({ max: 10_000 });
 
   /** Throws an Error naming the model when it names an unconfigured provider or fallback, or has no target. */
   constructor(providers: Record<string, ProviderAdapter>, models: readonly ModelDefinition[]) {
@@ -100,7 +101,6 @@ export class ModelRouter {
     const cached = this.#plans.get(model);
     if (cached) return cached;
     const plan = this.#buildPlan(model);
-    if (this.#plans.size >= 10_000) this.#plans.clear();
     this.#plans.set(model, plan);
     return plan;
   }

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { redactGatewayError } from '../errors/redact-gateway-error.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
 
@@ -6,18 +7,20 @@ import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
  * Turns a stream of chunks into `text/event-stream` text: one `data: <chunk JSON>\n\n` per chunk as it comes,
  * then `data: [DONE]\n\n`. If the chunk stream fails, one `data: {"error":{message,type,param,code}}` event is
  * sent instead of `[DONE]` and the stream ends, so a broken stream never looks like a finished one.
- * `onError` sees the failure (for logging). Stopping the iteration early closes the source stream.
+ * `onError` sees the failure (for logging); `secrets` are redacted from every field of the error event. Stopping the
+ * iteration early closes the source stream.
  */
 export async function* toSSEStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   onError?: (error: unknown) => void,
+  secrets: readonly string[] = [],
 ): AsyncGenerator<string> {
   try {
     for await (const chunk of chunks) yield encodeSSEData(chunk);
   } catch (error) {
     onError?.(error);
     const body = GatewayError.isInstance(error)
-      ? error.toJSON()
+      ? redactGatewayError(error, secrets).toJSON()
       : { error: { message: 'The upstream stream failed.', type: 'server_error', param: null, code: 'upstream_stream_error' } };
     yield encodeSSEData(body);
     return;

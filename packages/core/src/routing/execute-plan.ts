@@ -7,11 +7,37 @@ import type { AttemptOutcome } from './router-events.js';
 import type { RoutingPolicy } from './routing-policy.js';
 import type { TargetHealth } from './target-health.js';
 
-/** Per-request limits from headers, already clamped to the policy's ceilings. */
+/**
+ * Per-request limits from headers. They can only lower what the model (or the gateway's routing policy) allows: the
+ * smaller of the two applies.
+ */
 export interface CallOverrides {
   maxRetries?: number;
   /** Total deadline, ms. */
   timeoutMs?: number;
+}
+
+/** What happened to one upstream attempt, for accounting (every attempt may cost money) and diagnostics. */
+export interface AttemptRecord {
+  /** The model id this attempt served (the requested one or a fallback). */
+  model: string;
+  provider: string;
+  upstreamModel: string;
+  /** True once the upstream accepted the call (answered with headers and a status below 400): it may have generated. */
+  accepted: boolean;
+  /** `success`, or the failure's HTTP status and code as the client would see them. */
+  outcome: 'success' | 'error';
+  status?: number;
+  code?: string | null;
+  /** From the start of the attempt to its answer or failure, ms. */
+  durationMs: number;
+}
+
+const attemptRecords = new WeakMap<object, AttemptRecord[]>();
+
+/** The attempts behind a failed call's error (as thrown by {@link executePlan}), or undefined for other errors. */
+export function attemptRecordsOf(error: unknown): AttemptRecord[] | undefined {
+  return typeof error === 'object' && error !== null ? attemptRecords.get(error) : undefined;
 }
 
 /** The winning attempt: its value, target, attempt count, and what the caller must keep running or release. */
@@ -20,6 +46,8 @@ export interface PlanOutcome<T> {
   target: RouteTarget;
   /** Upstream attempts made, this one included. */
   attempts: number;
+  /** Every attempt made, in order, the winning one last. */
+  records: AttemptRecord[];
   /** The winning attempt's signal (client abort, total deadline or idle timeout). Streams keep using it. */
   signal: AbortSignal;
   /** Aborts the winning attempt with `reason` (used by the stream idle timer). */
@@ -38,13 +66,16 @@ export interface ExecutePlanOptions<T> {
   overrides?: CallOverrides;
   /** The client's signal. */
   signal: AbortSignal;
-  /** Per-model call counters for round-robin. */
-  counters: Map<string, number>;
+  /** Per-model call counters for round-robin (a Map or any store with get/set, e.g. an LRU cache). */
+  counters: { get(model: string): number | undefined; set(model: string, count: number): unknown };
   /**
    * One attempt against one target; must honour `signal`. For streams it resolves once the first chunk is in.
-   * `headers` are the extra upstream headers {@link AttemptHooks.start} returned for this attempt.
+   * `headers` are the extra upstream headers {@link AttemptHooks.start} returned for this attempt. It calls
+   * `accepted()` when the upstream has accepted the call (response headers in): from then on the first-byte timer stops
+   * (the body is bounded by the total deadline), and a timeout is no longer retried, since the upstream may still be
+   * generating (and billing) the answer.
    */
-  run(target: RouteTarget, signal: AbortSignal, headers?: Record<string, string>): Promise<T>;
+  run(target: RouteTarget, signal: AbortSignal, headers: Record<string, string> | undefined, accepted: () => void): Promise<T>;
   random?: () => number;
   /** Observes attempts (metrics, traces); called synchronously. */
   hooks?: AttemptHooks;
@@ -65,8 +96,9 @@ export interface AttemptHooks {
 const timeoutError = (what: string, ms: number) =>
   new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream ${what} (${ms} ms).` });
 
-function withAttempts(error: unknown, attempts: number): unknown {
+function withAttempts(error: unknown, attempts: number, records?: AttemptRecord[]): unknown {
   if (GatewayError.isInstance(error)) (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
+  if (records && typeof error === 'object' && error !== null) attemptRecords.set(error, records);
   return error;
 }
 
@@ -82,14 +114,18 @@ function safely<R>(hook: () => R): R | undefined {
  * Runs one request over a {@link RoutePlan}: for each model (the requested one, then its fallbacks) it orders the
  * targets by the model's strategy, and tries each target up to `1 + maxRetries` times. Retryable failures
  * (connection errors, timeouts, 408, 409, 429, 5xx) wait (`retry-after`, else backoff with full jitter) and retry,
- * then move to the next target and model; any other error is thrown at once. Everything is bounded by the total
- * deadline; a time-to-first-byte timer bounds each attempt. Throws the last error (504 `upstream_timeout` when the
- * deadline passed), with `x-switchyard-attempts` in its headers; the client's abort reason when the client left.
+ * then move to the next target and model; errors marked `retry: 'other-target'` move on at once; any other error is
+ * thrown at once, and so is a timeout after the upstream accepted the call. Everything is bounded by the total
+ * deadline; a time-to-first-byte timer bounds each attempt until it is accepted (streams: until the first chunk).
+ * Client overrides only lower the model's own limits. Throws the last error (504 `upstream_timeout` when the deadline
+ * passed), with `x-switchyard-attempts` in its headers and its attempts in {@link attemptRecordsOf}; the client's
+ * abort reason when the client left.
  */
 export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<PlanOutcome<T>> {
   const { plan, health, policy, overrides = {} } = options;
   const first = plan.models[0]!;
-  const totalMs = overrides.timeoutMs ?? first.timeouts?.totalMs ?? policy.timeouts.totalMs;
+  const ownTotalMs = first.timeouts?.totalMs ?? policy.timeouts.totalMs;
+  const totalMs = overrides.timeoutMs === undefined ? ownTotalMs : Math.min(overrides.timeoutMs, ownTotalMs);
   const deadline = Date.now() + totalMs;
   // Signals are linked by hand (AbortSignal.any costs more per request): the call's controller aborts on the client's
   // abort or the total deadline, each attempt's controller on the call's abort or its first-byte timer.
@@ -106,6 +142,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   let attempts = 0;
   let lastError: unknown;
   const { hooks } = options;
+  const records: AttemptRecord[] = [];
   // A failed attempt's outcome (retry, fallback or error) is known only when the router picks what comes next.
   let failed: { target: RouteTarget; attempt: number; fallback: boolean; durationMs: number; error: unknown } | undefined;
   const settleFailed = (next: RouteTarget | undefined) => {
@@ -118,7 +155,8 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   try {
     for (const [modelIndex, model] of plan.models.entries()) {
       const fallback = modelIndex > 0;
-      const maxRetries = overrides.maxRetries ?? model.maxRetries ?? policy.maxRetries;
+      const ownMaxRetries = model.maxRetries ?? policy.maxRetries;
+      const maxRetries = overrides.maxRetries === undefined ? ownMaxRetries : Math.min(overrides.maxRetries, ownMaxRetries);
       const firstByteMs = model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
       const idleMs = model.timeouts?.idleMs ?? first.timeouts?.idleMs ?? policy.timeouts.idleMs;
       const count = options.counters.get(model.id) ?? 0;
@@ -135,10 +173,19 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
           const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', firstByteMs)), firstByteMs);
           const signal = attempt.signal;
           const started = Date.now();
+          const record: AttemptRecord = { model: target.model, provider: target.provider, upstreamModel: target.upstreamModel, accepted: false, outcome: 'error', durationMs: 0 };
+          records.push(record);
+          const accepted = () => {
+            record.accepted = true;
+            clearTimeout(firstByteTimer);
+          };
           health.begin(target.key);
           try {
-            const value = await options.run(target, signal, headers);
+            const value = await options.run(target, signal, headers, accepted);
             clearTimeout(firstByteTimer);
+            record.accepted = true;
+            record.outcome = 'success';
+            record.durationMs = Date.now() - started;
             health.success(target.key, Date.now() - started);
             if (hooks) safely(() => hooks.end(target, attempts, fallback, 'ok', Date.now() - started));
             let released = false;
@@ -146,6 +193,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
               value,
               target,
               attempts,
+              records,
               signal,
               idleMs,
               abort: (reason) => attempt.abort(reason),
@@ -164,12 +212,17 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
             // An abort we caused (timeout) surfaces as whatever the adapter threw; report our reason instead.
             const error = signal.aborted && !options.signal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
             failed = { target, attempt: attempts, fallback, durationMs: Date.now() - started, error };
+            record.durationMs = Date.now() - started;
+            record.status = GatewayError.isInstance(error) ? error.status : undefined;
+            record.code = GatewayError.isInstance(error) ? error.code : undefined;
             if (options.signal.aborted) throw options.signal.reason ?? error;
-            if (!isRetryableError(error)) throw withAttempts(error, attempts);
+            if (!isRetryableError(error)) throw withAttempts(error, attempts, records);
+            // Accepted, then timed out: the upstream may still be generating (and billing) this answer.
+            if (record.accepted && GatewayError.isInstance(error) && error.status === 504) throw withAttempts(error, attempts, records);
             health.failure(target.key);
             lastError = error;
-            if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts);
-            if (retry === maxRetries) break;
+            if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts, records);
+            if (retry === maxRetries || (GatewayError.isInstance(error) && error.retry === 'other-target')) break;
             const wait = retryDelayMs(retry, error, policy.backoff, options.random);
             if (Date.now() + wait >= deadline) break;
             await sleep(wait, undefined, { signal: callSignal }).catch(() => {});
@@ -182,6 +235,6 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   } catch (error) {
     finish();
     settleFailed(undefined);
-    throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts);
+    throw withAttempts(options.signal.aborted ? (options.signal.reason ?? error) : error, attempts, records);
   }
 }

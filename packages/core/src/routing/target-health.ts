@@ -1,3 +1,8 @@
+import { LRUCache } from 'lru-cache';
+
+/** Most deployments whose health is remembered; the least recently used beyond this are forgotten. */
+export const MAX_TRACKED_TARGETS = 10_000;
+
 /** Cooldown (circuit breaker) settings: after `failures` consecutive failures a target is skipped for `cooldownMs`. */
 export interface CooldownPolicy {
   /** Consecutive failures that open the breaker. Default 3. */
@@ -33,10 +38,11 @@ export interface TargetHealthSnapshot {
 /**
  * Live state of every deployment (keyed by `RouteTarget.key`): requests in flight, a moving average of time to
  * first byte (ms), and the circuit breaker. After a cooldown the target is probed by the next request (half-open):
- * a success closes the breaker, a failure opens it again.
+ * a success closes the breaker, a failure opens it again. At most {@link MAX_TRACKED_TARGETS} deployments are
+ * remembered (least recently used first out), so clients sending many `<provider>/<id>` models cannot grow it.
  */
 export class TargetHealth {
-  readonly #state = new Map<string, Health>();
+  readonly #state = new LRUCache<string, Health>({ max: MAX_TRACKED_TARGETS });
   /**
    * @param onCooldownChange called with a target's key and `true` when its breaker opens, `false` when it closes
    *   (a success, or the cooldown running out: checked by an unref'd timer).
@@ -73,13 +79,14 @@ export class TargetHealth {
 
   /**
    * The live state of `key` (zeros for a deployment never called), or of every deployment called so far when `key`
-   * is absent. Copies: later calls do not change them.
+   * is absent (sorted by key; at most {@link MAX_TRACKED_TARGETS}). Copies: later calls do not change them, and taking
+   * them does not count as a use.
    */
   snapshot(key: string): TargetHealthSnapshot;
   snapshot(): TargetHealthSnapshot[];
   snapshot(key?: string): TargetHealthSnapshot | TargetHealthSnapshot[] {
     const copy = (k: string): TargetHealthSnapshot => {
-      const health = this.#state.get(k);
+      const health = this.#state.peek(k);
       const until = health?.cooldownUntil ?? 0;
       return {
         key: k,
@@ -89,7 +96,7 @@ export class TargetHealth {
         cooldownUntil: until > this.now() ? until : undefined,
       };
     };
-    return key === undefined ? [...this.#state.keys()].map(copy) : copy(key);
+    return key === undefined ? [...this.#state.keys()].sort().map(copy) : copy(key);
   }
 
   /** Marks the start of an attempt; call {@link settle} when it ends. */

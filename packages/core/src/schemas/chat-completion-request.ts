@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 import { chatCompletionMessageSchema } from './chat-completion-message.js';
 import { chatCompletionToolChoiceSchema, chatCompletionToolSchema } from './chat-completion-tool.js';
 import { reasoningEffortSchema } from './reasoning-effort.js';
 
+/** Most messages one chat request may carry; more is refused with 400 naming `messages` before anything else is checked. */
+export const MAX_CHAT_MESSAGES = 10_000;
+
 /**
  * `POST /v1/chat/completions` body (CreateChatCompletionRequest). Ranges follow OpenAI: temperature 0..2,
- * top_p 0..1, penalties -2..2, n 1..128, at most 4 stop sequences, top_logprobs 0..20. Token limits are in tokens.
+ * top_p 0..1, penalties -2..2, n 1..128, 1 to {@link MAX_CHAT_MESSAGES} messages, at most 4 stop sequences, top_logprobs 0..20. Token limits are in tokens.
  * Unknown fields pass through (so new OpenAI parameters still reach OpenAI-compatible upstreams).
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export const chatCompletionRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(chatCompletionMessageSchema).min(1),
+  model: modelIdSchema,
+  messages: z.array(chatCompletionMessageSchema).min(1).max(MAX_CHAT_MESSAGES),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   n: z.number().int().min(1).max(128).nullish(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 
 /**
  * `POST /v1/embeddings` body (CreateEmbeddingRequest): `input` is a string, an array of strings, an array of
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * @see https://platform.openai.com/docs/api-reference/embeddings/create
  */
 export const embeddingRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: modelIdSchema,
   input: z.union([
     z.string(),
     z.array(z.string()).min(1).max(2048),

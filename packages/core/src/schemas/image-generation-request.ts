@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 
 /**
  * `POST /v1/images/generations` body (CreateImageRequest): `prompt`, `model`, `n` 1..10, `size` `WxH` or `auto`,
@@ -7,7 +8,7 @@ import { z } from 'zod';
  */
 export const imageGenerationRequestSchema = z.looseObject({
   prompt: z.string().min(1),
-  model: z.string().min(1),
+  model: modelIdSchema,
   n: z.number().int().min(1).max(10).nullish(),
   size: z
     .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 
 /**
  * `POST /v1/audio/speech` body (CreateSpeechRequest): `model`, `input` (at most 4096 characters), `voice`
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * @see https://platform.openai.com/docs/api-reference/audio/createSpeech
  */
 export const speechRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: modelIdSchema,
   input: z.string().min(1).max(4096),
   voice: z.union([z.string().min(1), z.looseObject({ id: z.string() })]),
   instructions: z.string().optional(),

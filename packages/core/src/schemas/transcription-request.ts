@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 
 const numberField = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number());
 
@@ -12,7 +13,7 @@ export const transcriptionResponseFormatSchema = z.enum(['json', 'text', 'srt', 
  * @see https://platform.openai.com/docs/api-reference/audio/createTranscription
  */
 export const transcriptionFieldsSchema = z.looseObject({
-  model: z.string().min(1),
+  model: modelIdSchema,
   language: z.string().optional(),
   prompt: z.string().optional(),
   response_format: transcriptionResponseFormatSchema.optional(),

@@ -1,8 +1,17 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
+import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } from './upstream-body-limits.js';
 
 /** One server-sent event: `event` is the `event:` field (absent for plain `data:` events), `data` its data. */
 export type ServerSentEvent = EventSourceMessage;
+
+/** Options of {@link parseSSEStream}. */
+export interface ParseSSEOptions {
+  /** Provider name for errors. Default: the one `sendUpstreamRequest` registered for `body`. */
+  provider?: string;
+  /** Largest single event, bytes. Default: the provider's `maxEventBytes` (8 MiB unless configured). */
+  maxEventBytes?: number;
+}
 
 /**
  * Parses a byte stream of `text/event-stream` into events as they arrive, using eventsource-parser
@@ -11,9 +20,16 @@ export type ServerSentEvent = EventSourceMessage;
  * Lines that are not SSE fields (a field name that is not a word, e.g. the lines of a bare JSON error body an upstream
  * appends after its events; unknown word-named fields are ignored as the spec says) are collected; once the stream ends, or before the next event, they are thrown as a
  * {@link StrayStreamTextError} carrying their text, so that a stream broken this way never ends as a success.
+ * An event longer than `maxEventBytes` throws 502 `upstream_response_too_large` naming the provider and the limit
+ * (the parser's buffer never grows past it).
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
-export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
+export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent> {
+  const info = upstreamBodyInfo(body);
+  const provider = options.provider ?? info?.provider ?? 'upstream';
+  const maxEventBytes = options.maxEventBytes ?? info?.limits.maxEventBytes ?? resolveBodyLimits().maxEventBytes;
+  // Bytes received since the last complete event: an upper bound of the event being assembled.
+  let sinceEvent = 0;
   // Events and stray lines in arrival order: the events before stray text are still delivered.
   const pending: (ServerSentEvent | { stray: string })[] = [];
   const stray: string[] = [];
@@ -34,7 +50,10 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>):
     }
   };
   for await (const chunk of body) {
+    sinceEvent += chunk.length;
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    if (pending.length > 0) sinceEvent = 0;
+    else if (sinceEvent > maxEventBytes) throw upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes);
     yield* drain();
   }
   // A body that ends right after its last data line (no blank line) still delivers that event.

@@ -1,6 +1,19 @@
 import { FormData as UndiciFormData, request, type Dispatcher } from 'undici';
-import { upstreamInvalidResponseError, upstreamTimeoutError, upstreamUnreachableError } from '../errors/common-errors.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import type { z } from 'zod';
+import { GatewayError } from '../errors/gateway-error.js';
+import {
+  upstreamInvalidResponseError,
+  upstreamTimeoutError,
+  upstreamUnreachableError,
+} from '../errors/common-errors.js';
+import {
+  type UpstreamBodyLimits,
+  type UpstreamCallSettings,
+  registerUpstreamBody,
+  resolveBodyLimits,
+  upstreamBodyInfo,
+  upstreamResponseTooLargeError,
+} from './upstream-body-limits.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
 
@@ -30,7 +43,12 @@ export interface UpstreamRequestOptions {
   /** Turns a >= 400 answer into a GatewayError; its body has been read (text). */
   mapError: UpstreamErrorMapper;
   timeouts?: UpstreamTimeouts;
+  /** A dispatcher of the adapter's own; default `upstream.dispatcher`, else the process-wide pool. */
   dispatcher?: Dispatcher;
+  /** What the gateway gives the call (`AdapterCallContext.upstream`): its pool, the provider's body limits, a hook. */
+  upstream?: UpstreamCallSettings;
+  /** Body limits of the adapter's own (over `upstream.limits` and the defaults), bytes. */
+  limits?: UpstreamBodyLimits;
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
@@ -53,14 +71,47 @@ export function mapTransportError(provider: string, error: unknown, signal?: Abo
 }
 
 /**
- * Sends one upstream request through undici's `request` API on the shared keep-alive pool.
- * Resolves with the response (status < 400) whose body the caller consumes (JSON, SSE or bytes).
- * Throws: the mapped GatewayError for status >= 400; 504 on connect/headers/body timeouts; 502 when the upstream
+ * Reads an upstream body up to `limit` bytes (checked against `content-length` first, then while reading). Throws 502
+ * `upstream_response_too_large` naming the provider and the limit (the rest is discarded and the connection closed),
+ * 502/504 when the body breaks off or stalls, the abort reason when `signal` aborts.
+ */
+async function readCapped(provider: string, body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], limit: keyof UpstreamBodyLimits, bytes: number, signal?: AbortSignal): Promise<Buffer> {
+  const declared = Number(headers['content-length']);
+  if (declared > bytes) {
+    body.destroy();
+    throw upstreamResponseTooLargeError(provider, limit, bytes);
+  }
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const part of body) {
+      size += (part as Buffer).length;
+      if (size > bytes) {
+        body.destroy();
+        throw upstreamResponseTooLargeError(provider, limit, bytes);
+      }
+      parts.push(part as Buffer);
+    }
+  } catch (error) {
+    if (GatewayError.isInstance(error)) throw error;
+    throw mapTransportError(provider, error, signal);
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+}
+
+/**
+ * Sends one upstream request through undici's `request` API on the gateway's keep-alive pool (`upstream.dispatcher`,
+ * else the process-wide one). Resolves with the response (status < 400) whose body the caller consumes with
+ * {@link readUpstreamJson}, {@link readUpstreamText} or `parseSSEStream` (which apply the body limits), and calls
+ * `upstream.onResponseHeaders`.
+ * Throws: for status >= 400 the error `mapError` gives for at most `maxErrorBytes` of the body; 502
+ * `upstream_response_too_large` for a longer error body; 504 on connect/headers/body timeouts; 502 when the upstream
  * is unreachable or resets; the abort reason when `signal` aborts.
  * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherrequestoptions-callback
  */
 export async function sendUpstreamRequest(options: UpstreamRequestOptions): Promise<Dispatcher.ResponseData> {
-  const { timeouts } = options;
+  const { timeouts, provider } = options;
+  const limits = resolveBodyLimits({ ...options.upstream?.limits, ...options.limits });
   let response: Dispatcher.ResponseData;
   try {
     response = await request(options.url, {
@@ -68,39 +119,60 @@ export async function sendUpstreamRequest(options: UpstreamRequestOptions): Prom
       headers: options.headers,
       body: options.body as Dispatcher.RequestOptions['body'],
       signal: options.signal,
-      dispatcher: options.dispatcher ?? getUpstreamDispatcher(),
+      dispatcher: options.dispatcher ?? options.upstream?.dispatcher ?? getUpstreamDispatcher(),
       headersTimeout: timeouts?.headersMs,
       bodyTimeout: timeouts?.bodyIdleMs,
     });
   } catch (error) {
-    throw mapTransportError(options.provider, error, options.signal);
+    throw mapTransportError(provider, error, options.signal);
   }
   if (response.statusCode >= 400) {
-    let text = '';
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw mapTransportError(options.provider, error, options.signal);
-    }
+    const text = (await readCapped(provider, response.body, response.headers, 'maxErrorBytes', limits.maxErrorBytes, options.signal)).toString('utf8');
     throw options.mapError(response.statusCode, text, response.headers);
   }
+  registerUpstreamBody(response, provider, limits);
+  registerUpstreamBody(response.body, provider, limits);
+  options.upstream?.onResponseHeaders?.();
   return response;
 }
 
 /**
- * Reads a whole upstream body as JSON. Throws 502 `upstream_invalid_response` on bad JSON, 502/504 when the body
- * breaks off or stalls, the abort reason when aborted.
+ * Reads a whole upstream body (status < 400) as bytes, at most `maxResponseBytes` of the request's limits. Throws 502
+ * `upstream_response_too_large` naming the provider and the limit, 502/504 when the body breaks off or stalls, the
+ * abort reason when aborted.
  */
-export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal): Promise<T> {
-  let text: string;
+export function readUpstreamBody(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal): Promise<Buffer> {
+  const limit = upstreamBodyInfo(response)?.limits.maxResponseBytes ?? resolveBodyLimits().maxResponseBytes;
+  return readCapped(provider, response.body, response.headers, 'maxResponseBytes', limit, signal);
+}
+
+/** Reads a whole upstream body as UTF-8 text; limits and errors as {@link readUpstreamBody}. */
+export async function readUpstreamText(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal): Promise<string> {
+  return (await readUpstreamBody(provider, response, signal)).toString('utf8');
+}
+
+/**
+ * Reads a whole upstream body as JSON; limits and errors as {@link readUpstreamBody}. Throws 502
+ * `upstream_invalid_response` on bad JSON, or when `schema` (a zod schema: unknown fields kept) rejects the value.
+ */
+export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal, schema?: z.ZodType<T>): Promise<T> {
+  const text = await readUpstreamText(provider, response, signal);
+  let value: unknown;
   try {
-    text = await response.body.text();
-  } catch (error) {
-    throw mapTransportError(provider, error, signal);
-  }
-  try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch (error) {
     throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
   }
+  if (!schema) return value as T;
+  const checked = schema.safeParse(value);
+  if (!checked.success) throw upstreamInvalidResponseError(provider, `the body does not have the documented shape (${describeIssue(checked.error)}).`);
+  return checked.data;
+}
+
+/** `path: message` of a zod error's first issue, e.g. `choices[0].message: expected object`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  return `${path || 'body'}: ${issue.message}`;
 }

@@ -1,18 +1,28 @@
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, redactGatewayError } from '@switchyard/core';
 import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { locals } from '../request-locals.js';
 
+/** multer's limit errors: the 413 code and message each one gets. */
+const MULTER_LIMITS: Record<string, { code: string; message: (field?: string) => string }> = {
+  LIMIT_FILE_SIZE: { code: 'file_too_large', message: () => 'The uploaded file exceeds the 25 MB limit.' },
+  LIMIT_FIELD_VALUE: { code: 'field_too_large', message: (field) => `The form field '${field ?? '?'}' exceeds the 1 MB limit of a text field.` },
+  LIMIT_FIELD_KEY: { code: 'field_too_large', message: () => 'A form field name exceeds the 100 character limit.' },
+  LIMIT_PART_COUNT: { code: 'too_many_parts', message: () => 'The form has too many parts.' },
+  LIMIT_FIELD_COUNT: { code: 'too_many_parts', message: () => 'The form has more than 32 text fields.' },
+  LIMIT_FILE_COUNT: { code: 'too_many_parts', message: () => 'The form has more than one file.' },
+};
+
 function toGatewayError(error: unknown): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (error instanceof multer.MulterError) {
-    const tooLarge = error.code === 'LIMIT_FILE_SIZE' || error.code === 'LIMIT_FIELD_VALUE' || error.code === 'LIMIT_PART_COUNT';
+    const limit = MULTER_LIMITS[error.code];
     return new GatewayError({
-      status: tooLarge ? 413 : 400,
+      status: limit ? 413 : 400,
       type: 'invalid_request_error',
-      code: tooLarge ? 'file_too_large' : 'invalid_multipart',
+      code: limit?.code ?? 'invalid_multipart',
       param: error.field ?? null,
-      message: error.code === 'LIMIT_FILE_SIZE' ? 'The uploaded file exceeds the 25 MB limit.' : `Invalid multipart form: ${error.message}.`,
+      message: limit ? limit.message(error.field) : `Invalid multipart form: ${error.message}.`,
     });
   }
   const bodyError = error as { status?: number };
@@ -25,11 +35,12 @@ function toGatewayError(error: unknown): GatewayError {
 /**
  * The last Express middleware: answers any error with its status and the OpenAI body
  * `{"error":{message,type,param,code}}`. Unknown errors become 500 without details (logged, never sent).
- * If the response already started (a stream), the connection is closed instead.
+ * `secrets` (gateway and upstream keys) are redacted from every field. If the response already started (a stream), the
+ * connection is closed instead.
  */
-export function handleErrors(): ErrorRequestHandler {
+export function handleErrors(secrets: readonly string[] = []): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    const gatewayError = toGatewayError(error);
+    const gatewayError = redactGatewayError(toGatewayError(error), secrets);
     if (gatewayError.status >= 500) locals(res).error = error;
     locals(res).failure = gatewayError;
     if (res.headersSent) {

@@ -1,5 +1,6 @@
 import { GatewayError } from '@switchyard/core';
 import type { RequestHandler } from 'express';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
 export function parseByteSize(limit: number | string): number {
@@ -15,7 +16,8 @@ const error = (status: number, code: string, message: string) => new GatewayErro
 /**
  * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
  * the cheapest way Node offers. A content type other than `application/json` gets 415, a body over the limit 413
- * (`request_too_large`, answered without reading the rest), bad JSON 400 (`invalid_json`).
+ * (`request_too_large`, answered without reading the rest), bad JSON 400 (`invalid_json`), objects and arrays nested
+ * deeper than {@link MAX_JSON_DEPTH} 400 (`json_too_deep`).
  */
 export function parseJsonBody(limit: number | string): RequestHandler[] {
   const maxBytes = parseByteSize(limit);
@@ -46,8 +48,13 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
     });
     req.once('end', () => {
       if (failed) return;
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      if (exceedsJsonDepth(bytes)) {
+        next(error(400, 'json_too_deep', `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`));
+        return;
+      }
       try {
-        req.body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
+        req.body = JSON.parse(bytes.toString('utf8'));
       } catch {
         next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
         return;

@@ -3,17 +3,28 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { locals } from '../request-locals.js';
 
+/** Longest error message logged, characters: upstream error bodies can be megabytes. */
+export const MAX_LOGGED_MESSAGE_CHARS = 2_000;
+/** Longest request path logged, characters. */
+export const MAX_LOGGED_PATH_CHARS = 512;
+const clip = (text: string, max = MAX_LOGGED_MESSAGE_CHARS) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+
 /**
  * One pino line per request when it ends: `request_id`, `method`, `path`, `model`, `provider`, `status`, `latency_ms`
  * (and `err` for failures), at `info` (< 400), `warn` (4xx) or `error` (5xx or a broken stream). Headers and bodies are
  * never logged, so no gateway or upstream key can appear; error messages pass through `redactSecrets` (`secrets`:
- * gateway and upstream keys) and lose any `Bearer` token. One flat object per request keeps the cost near zero.
+ * gateway and upstream keys), lose any `Bearer` token and are cut to {@link MAX_LOGGED_MESSAGE_CHARS} characters (paths to
+ * {@link MAX_LOGGED_PATH_CHARS}) (after
+ * redaction, so a cut never leaves part of a key). One flat object per request keeps the cost near zero.
  * @see https://getpino.io/#/docs/api?id=logging-method-parameters
  */
 export function requestLogger(logger: Logger, secrets: readonly string[] = []): RequestHandler {
-  const clean = (text: string) => redactSecrets(text, secrets).replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+  const clean = (text: string) => clip(redactSecrets(text, secrets).replace(/Bearer\s+\S+/gi, 'Bearer [redacted]'));
   return (req, res, next) => {
     const started = performance.now();
+    locals(res).reportError = (failure, what) => {
+      logger.error({ request_id: locals(res).requestId, err: { type: (failure as Error)?.name, message: clean(String((failure as Error)?.message ?? failure)) } }, what);
+    };
     res.once('close', () => {
       const { requestId, model, provider, error } = locals(res);
       const status = res.statusCode;
@@ -21,7 +32,7 @@ export function requestLogger(logger: Logger, secrets: readonly string[] = []): 
       const line: Record<string, unknown> = {
         request_id: requestId,
         method: req.method,
-        path: req.originalUrl.split('?')[0],
+        path: clip(req.originalUrl.split('?')[0] ?? '', MAX_LOGGED_PATH_CHARS),
         model,
         provider,
         status,
@@ -30,7 +41,7 @@ export function requestLogger(logger: Logger, secrets: readonly string[] = []): 
       if (aborted) line.aborted = true;
       if (error) line.err = { type: (error as Error).name, message: clean(String((error as Error).message ?? error)) };
       const level = error || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      logger[level](line, `${req.method} ${line.path} ${status}`);
+      logger[level](line, `${req.method} ${line.path as string} ${status}`);
     });
     next();
   };

@@ -9,13 +9,13 @@ import type { RouteDeps } from './route-deps.js';
 import { sendSSE } from '../send-sse.js';
 
 /** `POST /v1/chat/completions`: JSON answer, or SSE when `stream: true`. */
-export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf, accounts }: RouteDeps): void {
+export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf, accounts, secrets, sse }: RouteDeps): void {
   router.post('/chat/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     admitCall(res, accounts, req.body?.model, req.body);
     const result = await gateway.chatCompletions(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
-    if (isChunkStream(result.data)) await sendSSE(res, meterChunks(res, result.data));
+    if (isChunkStream(result.data)) await sendSSE(res, meterChunks(res, result.data), { secrets, ...sse });
     else sendJson(res, result.data);
   });
 }

@@ -26,7 +26,7 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       throw responses.translateError(error);
     });
     applyCallHeaders(res, result);
-    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, meterChunks(res, result.data)));
+    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, meterChunks(res, result.data)), deps.sse);
     else sendJson(res, await responses.complete(prepared, result.data));
   });
   router.get('/responses/:id', async (req, res) => {

@@ -8,6 +8,10 @@ export interface RouteDeps {
   providerOf: (model: string) => string | undefined;
   /** Virtual keys, limits and the usage ledger, when configured. */
   accounts?: Accounts;
+  /** Gateway and upstream keys, redacted from mid-stream error events. */
+  secrets?: readonly string[];
+  /** Stream keep-alive and slow-client settings, ms. */
+  sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
 }
 
 /** The {@link RouteDeps} of `gateway`: `providerOf` resolves a model's first provider (undefined when unknown). */

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_KEY, type TestGateway, startTestGateway } from '../helpers/test-gateway.js';
+
+// Attack (issue #22): a 100,000-deep JSON body answered 500; 450,000 messages blocked the event loop.
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const post = (body: string) =>
+  fetch(`${gw.running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' }, body });
+
+describe('security: JSON nesting and message count', () => {
+  it('answers 400 json_too_deep for a 100,000-deep body', async () => {
+    const deep = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const res = await post(deep);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('json_too_deep');
+  });
+
+  it('accepts 64 levels and refuses 65 (brackets inside strings do not count)', async () => {
+    // The body object is level 1, so `metadata` adds depth - 1 levels.
+    const nested = (depth: number) => `${'['.repeat(depth - 1)}"[[[[{{{{"${']'.repeat(depth - 1)}`;
+    const ok = await post(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(64)}}`);
+    expect(ok.status).toBe(200);
+    const tooDeep = await post(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(65)}}`);
+    expect(tooDeep.status).toBe(400);
+  });
+
+  it('answers 400 naming messages above 10,000 messages', async () => {
+    gw.upstream.clear();
+    const messages = Array.from({ length: 10_001 }, () => ({ role: 'user', content: 'hi' }));
+    const res = await post(JSON.stringify({ model: 'gpt-4o-mini', messages }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { param: string } }).error.param).toBe('messages');
+    expect(gw.upstream.requestsTo('POST /v1/chat/completions')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,20 @@
+import { redactSecrets } from '../utils/redact-secrets.js';
+import { GatewayError } from './gateway-error.js';
+
+/**
+ * The same error with `secrets` (and pieces of them, see `redactSecrets`) removed from every string field a client
+ * sees: `message`, `type`, `param`, `code` and header values. Returns `error` itself when nothing had to change.
+ * The gateway's last line of defence before an error body or a mid-stream error event is written.
+ */
+export function redactGatewayError(error: GatewayError, secrets: readonly (string | undefined)[]): GatewayError {
+  if (secrets.length === 0) return error;
+  const clean = (value: string | null) => (value === null ? null : redactSecrets(value, secrets));
+  const message = redactSecrets(error.message, secrets);
+  const type = redactSecrets(error.type, secrets);
+  const param = clean(error.param);
+  const code = clean(error.code);
+  const headers = Object.fromEntries(Object.entries(error.headers).map(([k, v]) => [k, redactSecrets(v, secrets)]));
+  const same = message === error.message && type === error.type && param === error.param && code === error.code && Object.entries(headers).every(([k, v]) => v === error.headers[k]);
+  if (same) return error;
+  return new GatewayError({ status: error.status, message, type, param, code, headers, cause: error, retry: error.retry });
+}
