@@ -2,7 +2,6 @@ import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
   type AdapterOperation,
-  type ChatCompletionChunk,
   type ChatCompletion,
   type EmbeddingResponse,
   type ImagesResponse,
@@ -10,6 +9,7 @@ import {
   type UpstreamFormData,
   type UpstreamTimeouts,
   chatCompletionSchema,
+  checkUpstreamShape,
   embeddingResponseSchema,
   imagesResponseSchema,
   readUpstreamJson,
@@ -47,14 +47,6 @@ export interface OpenAIOptions {
   operations?: readonly AdapterOperation[];
   /** A host's request/answer fix-ups (see the presets, e.g. Mistral's tool-call ids). */
   quirks?: ChatQuirks;
-}
-
-async function* fixChunks(chunks: AsyncGenerator<ChatCompletionChunk>, fix: (chunk: ChatCompletionChunk) => ChatCompletionChunk): AsyncGenerator<ChatCompletionChunk> {
-  try {
-    for await (const chunk of chunks) yield fix(chunk);
-  } finally {
-    await chunks.return(undefined);
-  }
 }
 
 /**
@@ -116,11 +108,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
           await response.body.dump().catch(() => {});
           throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
-        const chunks = parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets);
-        return quirks.fixChunk ? fixChunks(chunks, quirks.fixChunk) : chunks;
+        return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
-      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal, chatCompletionSchema);
-      return quirks.fixCompletion ? quirks.fixCompletion(completion) : completion;
+      // Checked after the preset's fixes (Mistral omits tool call types, for one).
+      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+      return checkUpstreamShape(context.provider, chatCompletionSchema, quirks.fixCompletion ? quirks.fixCompletion(completion) : completion);
     },
 
     async embeddings(request, context) {

@@ -16,7 +16,7 @@ import {
  * redacted of `secrets`); a
  * connection that breaks throws 502/504; bad JSON, text that is not SSE (a bare JSON error body is mapped like an error
  * event), or a stream that ends without `[DONE]` before any finish_reason, throws 502 `upstream_invalid_response`.
- * Every chunk is checked with core's zod schema (502 `upstream_invalid_response` when it is not a chunk); named events
+ * Every chunk (after `fix`, a preset's repair) is checked with core's zod schema (502 `upstream_invalid_response` when it is not a chunk); named events
  * other than `error`, and events whose `object` is not `chat.completion.chunk`, are skipped. Reasoning fields
  * (`delta.reasoning_content` of DeepSeek, vLLM...) pass through untouched, with every other unknown field. Closing the iterator early destroys the upstream body.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
@@ -26,6 +26,7 @@ export async function* parseOpenAIChunkStream(
   body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
   signal: AbortSignal,
   secrets: readonly (string | undefined)[],
+  fix?: (chunk: ChatCompletionChunk) => ChatCompletionChunk,
 ): AsyncGenerator<ChatCompletionChunk> {
   let finished = false;
   let sawFinishReason = false;
@@ -49,7 +50,9 @@ export async function* parseOpenAIChunkStream(
       // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
       const kind = (parsed as { object?: unknown }).object;
       if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
-      const checked = chatCompletionChunkSchema.safeParse(kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed);
+      const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
+      // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
+      const checked = chatCompletionChunkSchema.safeParse(fix ? fix(raw) : raw);
       if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
       const chunk = checked.data as ChatCompletionChunk;
       if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;

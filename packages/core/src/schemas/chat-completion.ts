@@ -25,9 +25,10 @@ export const chatCompletionSchema = z.looseObject({
       index: z.number().int(),
       message: z.looseObject({
         role: z.literal('assistant'),
-        content: z.string().nullable(),
+        // OpenAI-compatible servers omit `content` or send `tool_calls: null`: both mean none.
+        content: z.string().nullish(),
         refusal: z.string().nullish(),
-        tool_calls: z.array(chatCompletionMessageToolCallSchema).optional(),
+        tool_calls: z.array(chatCompletionMessageToolCallSchema).nullish(),
         /** The model's reasoning text, never mixed into `content` (DeepSeek's convention, also vLLM's). */
         reasoning_content: z.string().nullish(),
         /** Reasoning entries (signatures, redacted thinking) to send back on the next turn; see `reasoningDetailSchema`. */

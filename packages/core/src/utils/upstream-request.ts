@@ -163,7 +163,14 @@ export async function readUpstreamJson<T>(provider: string, response: Dispatcher
   } catch (error) {
     throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
   }
-  if (!schema) return value as T;
+  return schema ? checkUpstreamShape(provider, schema, value) : (value as T);
+}
+
+/**
+ * Checks a value an upstream sent against a zod schema (unknown fields kept) and returns the parsed value. Throws 502
+ * `upstream_invalid_response` naming the provider and the first offending field when it does not match.
+ */
+export function checkUpstreamShape<T>(provider: string, schema: z.ZodType<T>, value: unknown): T {
   const checked = schema.safeParse(value);
   if (!checked.success) throw upstreamInvalidResponseError(provider, `the body does not have the documented shape (${describeIssue(checked.error)}).`);
   return checked.data;
