@@ -19,7 +19,7 @@ interface Service {
 }
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
 const services = compose.services;
-const gateways = Object.entries(services).filter(([, s]) => s.build?.dockerfile === 'deploy/Dockerfile');
+const gateways = Object.entries(services).filter(([, s]) => s.build?.dockerfile === 'Dockerfile');
 
 describe('deploy/docker-compose.yml', () => {
   it('has two gateway replicas, Postgres, Redis and a load balancer', () => {
@@ -46,12 +46,10 @@ describe('deploy/docker-compose.yml', () => {
       const dependencies = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
       for (const dependency of dependencies) expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
     }
-    const dockerfile = read('Dockerfile');
-    const cli = /CMD \["node", "([^"]+)"/.exec(dockerfile)?.[1];
-    expect(cli).toBe('apps/gateway/dist/cli.js');
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/CMD \["node", "dist\/cli\.js", "start"/);
     expect(readFileSync(join(root, 'apps/gateway/tsup.config.ts'), 'utf8')).toContain("cli: 'src/cli.ts'");
     expect(existsSync(join(root, 'pnpm-lock.yaml'))).toBe(true);
-    expect(existsSync(join(deploy, 'Dockerfile.dockerignore'))).toBe(true);
   });
 
   it('wires the gateway config: it parses, listens where HAProxy sends traffic, and every variable it needs is provided', () => {
@@ -75,6 +73,8 @@ describe('deploy/docker-compose.yml', () => {
     const servers = [...read('haproxy.cfg').matchAll(/^\s*server (\S+) (\S+):(\d+)/gm)];
     expect(servers.map((m) => m[2])).toEqual(gateways.map(([name]) => name));
     for (const m of servers) expect(Number(m[3])).toBe(config.server.port);
+    // The image's CMD sets the port too; it must be the same.
+    expect(readFileSync(join(root, 'Dockerfile'), 'utf8')).toContain(`"--port", "${config.server.port}"`);
     expect(read('haproxy.cfg')).toMatch(/^\s*bind :8080/m);
     expect(services.loadbalancer?.volumes).toContain('./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
   });
