@@ -10,13 +10,18 @@ import { currentRequestId } from './http/request-scope.js';
  * @see https://nodejs.org/api/process.html#event-unhandledrejection
  */
 export function logUnexpectedFailures(logger: Logger, secrets: readonly string[] = []): () => void {
-  const onRejection = (reason: unknown) => {
+  const onRejection = unhandledRejectionLogger(logger, secrets);
+  process.on('unhandledRejection', onRejection);
+  return () => process.off('unhandledRejection', onRejection);
+}
+
+/** The `unhandledRejection` listener of {@link logUnexpectedFailures}: logs `reason` with the current request id. */
+export function unhandledRejectionLogger(logger: Logger, secrets: readonly string[] = []): (reason: unknown) => void {
+  return (reason) => {
     const error = reason instanceof Error ? reason : new Error(String(reason));
     logger.error(
       { request_id: currentRequestId(), err: { type: error.name, message: redactSecrets(String(error.message), secrets).slice(0, 2_000) } },
       'unhandled rejection',
     );
   };
-  process.on('unhandledRejection', onRejection);
-  return () => process.off('unhandledRejection', onRejection);
 }

@@ -38,9 +38,14 @@ describe('Gateway', () => {
   });
 
   it('sums usage on stream chunks', async () => {
-    const result = await gateway.chatCompletions({ model: 'fake/up-2', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    // The client asks for usage, so the usage chunk reaches it (without include_usage it is stripped, and a loop over
+    // the chunks asserting inside it never ran: issue #22).
+    const result = await gateway.chatCompletions({ model: 'fake/up-2', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
     expect(isChunkStream(result.data)).toBe(true);
-    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) expect(chunk.usage?.total_tokens).toBe(3);
+    const chunks: ChatCompletionChunk[] = [];
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) chunks.push(chunk);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.usage?.total_tokens).toBe(3);
   });
 
   it('answers 400 unsupported_operation for an operation the provider lacks', async () => {
@@ -88,5 +93,23 @@ describe('stream usage accounting', () => {
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) chunks.push(chunk);
     expect(chunks.at(-1)?.usage?.total_tokens).toBe(7);
+  });
+
+  it('does not ask a provider for stream usage when its stream_usage setting is off, and strips nothing then', async () => {
+    seen.length = 0;
+    const off = createGateway({ providers: { fake: usageGateway.router.providers.get('fake')! }, providerSettings: { fake: { streamUsage: false } } });
+    const result = await off.chatCompletions({ model: 'fake/m', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    for await (const _chunk of result.data as AsyncIterable<ChatCompletionChunk>) {
+      // drain
+    }
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('gives every gateway its own upstream connection pool', async () => {
+    const a = createGateway({ providers: {}, connectTimeoutMs: 100 });
+    const b = createGateway({ providers: {}, connectTimeoutMs: 5_000 });
+    expect(a.dispatcher).not.toBe(b.dispatcher);
+    await a.close();
+    await b.close();
   });
 });

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError, redactGatewayError, redactSecrets } from '../src/index.js';
+
+const KEY = 'sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
+
+describe('redactSecrets', () => {
+  it('removes the whole key, an echo minus its last characters, and a piece from its middle', () => {
+    expect(redactSecrets(`key ${KEY} bad`, [KEY])).toBe('key [REDACTED] bad');
+    expect(redactSecrets(`key ${KEY.slice(0, -1)}.`, [KEY])).toBe('key [REDACTED].');
+    expect(redactSecrets(`...${KEY.slice(5, 25)}...`, [KEY])).toBe('...[REDACTED]...');
+  });
+
+  it('leaves ordinary text alone, including short common pieces of the key', () => {
+    expect(redactSecrets('The upstream provider failed: sk-proj keys only.', [KEY])).toBe('The upstream provider failed: sk-proj keys only.');
+  });
+
+  it('redacts every field of a GatewayError', () => {
+    const error = new GatewayError({ status: 400, type: KEY, param: `p-${KEY}`, code: KEY.slice(0, -2), message: 'm', headers: { 'x-a': KEY } });
+    const clean = JSON.stringify(redactGatewayError(error, [KEY]).toJSON());
+    expect(clean).not.toContain(KEY.slice(0, 12));
+    expect(redactGatewayError(error, [KEY]).headers['x-a']).toBe('[REDACTED]');
+  });
+});
