@@ -11,6 +11,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, string>> = {
   azure: '@switchyard/provider-azure',
   bedrock: '@switchyard/provider-bedrock',
   vertex: '@switchyard/provider-vertex',
+  cohere: '@switchyard/provider-cohere',
   deepgram: '@switchyard/provider-deepgram',
   elevenlabs: '@switchyard/provider-elevenlabs',
   // Named presets of the OpenAI-compatible adapter (packages/provider-openai/src/presets/openai-compatible-presets.ts).

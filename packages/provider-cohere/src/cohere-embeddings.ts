@@ -1,0 +1,35 @@
+import { type EmbeddingRequest, type EmbeddingResponse, invalidRequestError } from '@switchyard/core';
+import type { CohereEmbedResponse } from './cohere-types.js';
+
+/** Cohere's `input_type` values. @see https://docs.cohere.com/reference/embed#request.body.input_type */
+export const COHERE_INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering', 'image'] as const;
+
+/**
+ * OpenAI embeddings request -> Cohere `POST /v2/embed` body `{model, texts, input_type, embedding_types: ["float"],
+ * output_dimension?}`. `input_type` comes from the request's own `input_type` field when given, else
+ * `defaultInputType` (config `input_type`, default `search_document`). Floats are always asked for: the gateway
+ * encodes them as base64 when the client asked `encoding_format: "base64"`. Token-id input is a 400 naming `input`.
+ */
+export function convertToCohereEmbed(request: EmbeddingRequest, defaultInputType: string): Record<string, unknown> {
+  const input = typeof request.input === 'string' ? [request.input] : request.input;
+  if (!Array.isArray(input) || input.some((t) => typeof t !== 'string')) throw invalidRequestError('Cohere embeds text: give input as a string or an array of strings.', 'input', 'unsupported_value');
+  const inputType = (request as { input_type?: unknown }).input_type ?? defaultInputType;
+  if (!(COHERE_INPUT_TYPES as readonly unknown[]).includes(inputType)) {
+    throw invalidRequestError(`Invalid 'input_type': one of ${COHERE_INPUT_TYPES.join(', ')}.`, 'input_type', 'invalid_value');
+  }
+  const body: Record<string, unknown> = { model: request.model, texts: input, input_type: inputType, embedding_types: ['float'] };
+  if (request.dimensions != null) body.output_dimension = request.dimensions;
+  return body;
+}
+
+/** Cohere embed answer -> OpenAI embeddings list (input order), usage from the billed input tokens. */
+export function convertCohereEmbed(answer: CohereEmbedResponse, model: string): EmbeddingResponse {
+  const vectors = answer.embeddings.float ?? [];
+  const tokens = answer.meta?.billed_units?.input_tokens ?? 0;
+  return {
+    object: 'list',
+    model,
+    data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+}

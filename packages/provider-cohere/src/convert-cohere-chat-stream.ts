@@ -1,0 +1,62 @@
+import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
+import type { CohereStreamEvent } from './cohere-types.js';
+import { mapCohereFinishReason, mapCohereUsage } from './map-cohere-finish.js';
+
+/**
+ * Cohere v2 stream events -> OpenAI `chat.completion.chunk`s as they arrive: `message-start` -> the role chunk,
+ * `content-delta` -> content, `tool-call-start` -> a tool call delta with `index`, `id`, `type` and `name`,
+ * `tool-call-delta` -> argument fragments on the same `index`, `message-end` -> the finish reason and then a
+ * usage-only chunk (`choices: []`). `tool-plan-delta` (Cohere's narrative before tool calls), `content-start/end`,
+ * `tool-call-end` and citations carry nothing OpenAI has: skipped. A stream that ends before `message-end` throws 502,
+ * a broken connection 502/504, a `finish_reason` ERROR/TIMEOUT 502.
+ * @see https://docs.cohere.com/reference/chat-stream
+ */
+export async function* convertCohereChatStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+  let id = 'chatcmpl-cohere';
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
+  try {
+    for await (const sse of events) {
+      if (!sse.data.trim()) continue;
+      let event: CohereStreamEvent;
+      try {
+        event = JSON.parse(sse.data) as CohereStreamEvent;
+      } catch (error) {
+        throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+      }
+      const call = event.delta?.message?.tool_calls;
+      switch (event.type) {
+        case 'message-start':
+          if (event.id) id = `chatcmpl-${event.id}`;
+          yield chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+          break;
+        case 'content-delta':
+          yield chunk([{ index: 0, delta: { content: event.delta?.message?.content?.text ?? '' }, finish_reason: null }]);
+          break;
+        case 'tool-call-start':
+          yield chunk([
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: event.index ?? 0, id: call?.id, type: 'function', function: { name: call?.function?.name, arguments: call?.function?.arguments ?? '' } }] },
+              finish_reason: null,
+            },
+          ]);
+          break;
+        case 'tool-call-delta':
+          yield chunk([{ index: 0, delta: { tool_calls: [{ index: event.index ?? 0, function: { arguments: call?.function?.arguments ?? '' } }] }, finish_reason: null }]);
+          break;
+        case 'message-end': {
+          yield chunk([{ index: 0, delta: {}, finish_reason: mapCohereFinishReason(provider, event.delta?.finish_reason) }]);
+          const usage = mapCohereUsage(event.delta?.usage);
+          if (usage) yield chunk([], { usage });
+          return;
+        }
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    throw GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal);
+  }
+  throw upstreamInvalidResponseError(provider, 'the stream ended before message-end.');
+}

@@ -1,0 +1,90 @@
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ProviderAdapter,
+  type UpstreamTimeouts,
+  parseSSEStream,
+  readUpstreamJson,
+  sendUpstreamRequest,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
+import { mapOpenAIError } from '@switchyard/provider-openai';
+import { convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
+import type { CohereChatResponse, CohereEmbedResponse } from './cohere-types.js';
+import { convertCohereChat } from './convert-cohere-chat.js';
+import { convertCohereChatStream } from './convert-cohere-chat-stream.js';
+import { convertToCohereChat } from './convert-to-cohere-chat.js';
+
+/** Options of {@link createCohere}. */
+export interface CohereOptions {
+  /** The Cohere API key, sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** Default `https://api.cohere.com`. */
+  baseURL?: string;
+  /** `input_type` for embeddings when the request has none. Default `search_document`. */
+  inputType?: string;
+  /** Per-call upstream limits, ms (`headersMs`, `bodyIdleMs`). */
+  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
+}
+
+/**
+ * An adapter for Cohere's v2 API:
+ * - `chatCompletions` -> `POST /v2/chat` (see convertToCohereChat; tools, tool results, images, JSON output),
+ *   streamed as SSE events turned into OpenAI chunks (convertCohereChatStream);
+ * - `embeddings` -> `POST /v2/embed` (convertToCohereEmbed: `input_type` from the request or the configured default,
+ *   floats that the gateway encodes as base64 on request);
+ * - `listModels` -> `GET /v1/models`.
+ * Errors (`{"message": ...}`) keep their status in OpenAI's shape with the key redacted (provider-openai's
+ * mapOpenAIError); transport failures are 502/504; `context.signal` aborts the upstream request.
+ * @see https://docs.cohere.com/reference/chat
+ * @see https://docs.cohere.com/reference/embed
+ */
+export function createCohere(options: CohereOptions): ProviderAdapter {
+  const baseURL = (options.baseURL ?? 'https://api.cohere.com').replace(/\/+$/, '');
+  const secrets = [options.apiKey];
+  const send = (path: string, context: AdapterCallContext, body?: unknown) =>
+    sendUpstreamRequest({
+      provider: context.provider,
+      url: `${baseURL}${path}`,
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...context.headers, authorization: `Bearer ${options.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: context.signal,
+      timeouts: options.timeouts,
+      mapError: (status, text, headers) => mapOpenAIError(context.provider, status, text, headers, secrets),
+    });
+  return {
+    specVersion: ADAPTER_SPEC_VERSION,
+    adapter: 'cohere',
+    async chatCompletions(request, context) {
+      const response = await send('/v2/chat', context, convertToCohereChat(request, context.warn));
+      if (request.stream) {
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('text/event-stream')) {
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        }
+        const body = response.body;
+        return (async function* () {
+          let finished = false;
+          try {
+            yield* convertCohereChatStream(parseSSEStream(body), context.provider, request.model, context.signal);
+            finished = true;
+          } finally {
+            if (!finished) body.destroy();
+          }
+        })();
+      }
+      return convertCohereChat(context.provider, await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal), request.model);
+    },
+    async embeddings(request, context) {
+      const response = await send('/v2/embed', context, convertToCohereEmbed(request, options.inputType ?? 'search_document'));
+      return convertCohereEmbed(await readUpstreamJson<CohereEmbedResponse>(context.provider, response, context.signal), request.model);
+    },
+    async listModels(context) {
+      const response = await send('/v1/models?page_size=1000', context);
+      const list = await readUpstreamJson<{ models?: { name: string }[] }>(context.provider, response, context.signal);
+      return (list.models ?? []).map((m) => ({ id: m.name }));
+    },
+  };
+}
