@@ -45,7 +45,9 @@ describe('Cohere through the official openai SDK', () => {
     const result = await client.embeddings.create({ model: 'embed', input: ['sunny day at the beach', 'rainy day in the city'] });
     expect(result.data).toHaveLength(2);
     result.data.forEach((item, i) => {
-      item.embedding.forEach((value, j) => expect(value).toBeCloseTo(embedding.embeddings.float[i]![j]!, 6));
+      item.embedding.forEach((value, j) => {
+        expect(value).toBeCloseTo(embedding.embeddings.float[i]![j]!, 6);
+      });
     });
     expect(upstream.requestsTo('POST /v2/embed')[0]!.json).toMatchObject({ input_type: 'search_query', embedding_types: ['float'] });
   });
