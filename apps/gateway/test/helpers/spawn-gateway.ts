@@ -35,6 +35,10 @@ export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJ
   const file = join(dir, 'switchyard.yaml');
   await writeFile(file, yaml);
   const child = spawn(process.execPath, [CLI, 'start', '--config', file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Never leave a gateway (or a cluster primary and its workers) behind when the test process ends early.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.off('exit', reap));
   const lines: string[] = [];
   const waiters = new Set<() => void>();
   let rest = '';
