@@ -1,4 +1,4 @@
-import { type Gateway, type ModelDefinition, type ProviderSettings, createGateway } from '@switchyard/core';
+import { type CallAccounting, type Gateway, type ModelDefinition, type ProviderSettings, createGateway } from '@switchyard/core';
 import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
 import { createProviders } from './providers/create-providers.js';
 
@@ -8,6 +8,8 @@ export interface BuildGatewayOptions {
   cwd?: string;
   /** Called with non-fatal background failures (a provider's model list). */
   onBackgroundError?: (error: unknown, provider: string) => void;
+  /** Admission and metering of calls (`accounts.accounting` from `@switchyard/accounts`). */
+  accounting?: CallAccounting;
 }
 
 /** Converts a config model entry (snake_case) to core's {@link ModelDefinition}. */
@@ -44,6 +46,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
     models: config.models.map(toModelDefinition),
     keys: config.keys,
     onBackgroundError: options.onBackgroundError,
+    accounting: options.accounting,
     routing: {
       maxRetries: routing.max_retries,
       backoff: { baseMs: routing.backoff.base_ms, maxMs: routing.backoff.max_ms },

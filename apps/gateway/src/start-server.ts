@@ -12,7 +12,6 @@ import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import { InflightRequests } from './http/inflight-requests.js';
-import { settlementsDone } from './http/metering.js';
 import { createLogger } from './logging/create-logger.js';
 import { clusterMetricsClient } from './cluster/cluster-metrics.js';
 import { GatewayMetrics } from './telemetry/gateway-metrics.js';
@@ -61,11 +60,15 @@ export interface StartServerOptions {
  */
 export async function startServer(config: GatewayConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? (await createLogger(config.log));
+  const accounts = await openAccounts(config, options.configPath, logger);
   const gateway = await buildGateway(config, {
     cwd: options.cwd,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
+    accounting: accounts?.accounting,
+  }).catch(async (error: unknown) => {
+    await accounts?.close();
+    throw error;
   });
-  const accounts = await openAccounts(config, options.configPath, logger);
   const metrics = new GatewayMetrics();
   metrics.cluster = clusterMetricsClient(metrics.registry);
   gateway.observe(metrics.observer);
@@ -134,7 +137,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
         if (keepIdle) net.Server.prototype.close.call(server, done);
         else server.close(done);
       });
-      if (accounts) await settlementsDone(accounts);
+      await accounts?.settlementsDone();
       await accounts?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();

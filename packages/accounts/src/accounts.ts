@@ -1,10 +1,13 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { KeyRing, authenticationError } from '@switchyard/core';
+import { type CallAccounting, KeyRing, authenticationError } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
+import { KeyAccounting } from './key-accounting.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
+import type { LimitRequest, LimitSettlement, Limiter } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
-import { formatResetMs, modelNotAllowedError, rateLimitError } from './rate-limit-error.js';
+import { MemoryLimiter } from './memory-limiter.js';
+import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
@@ -15,10 +18,20 @@ export type Principal = { kind: 'static' } | { kind: 'virtual'; state: KeyState 
 
 /** What {@link Accounts.admit} reserved; pass it to {@link Accounts.settle}. */
 export interface Admission {
-  /** Tokens reserved from the tokens-per-minute bucket (the pre-call estimate). */
+  /** Tokens reserved from the tokens-per-minute bucket (the pre-call estimate, capped at the limit). */
   reservedTokens: number;
+  /** USD reserved from the budget (the pre-call cost estimate). */
+  reservedUsd: number;
+  /** The budget window the reservation was made in (see {@link KeyState.budgetWindow}). */
+  budgetWindow?: string;
   /** `x-ratelimit-*` response headers. */
   headers: Record<string, string>;
+}
+
+/** The pre-call estimate of one call: tokens (prompt + completion) and cost in USD. */
+export interface CallEstimate {
+  tokens: number;
+  costUsd: number;
 }
 
 /** Options of {@link Accounts.open}. */
@@ -33,6 +46,8 @@ export interface AccountsOptions {
   /** Most ledger rows held while the store cannot be written; see {@link UsageLedgerOptions.maxBuffered}. Default 100,000. */
   ledgerMaxBuffered?: number;
   /** A failed ledger write (its rows are kept and retried). */
+  /** Where rpm, tpm and budget counters live. Default: a {@link MemoryLimiter} (this process only). */
+  limiter?: Limiter;
   onError?: (error: unknown) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
@@ -44,14 +59,19 @@ const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 /**
  * The gateway's own accounts: virtual keys (`sk-sy-…`, stored as SHA-256 hashes, held in memory and compared in
  * constant time), model allow-lists, requests- and tokens-per-minute limits, budgets in USD per day, month or in
- * total, and the usage ledger (batched writes). Limits are enforced per gateway process.
+ * total, and the usage ledger (batched writes). Limits are counted by a {@link Limiter}: in this process by default.
+ * {@link Accounts.accounting} plugs all of it into core's `createGateway({ accounting })`.
  */
 export class Accounts {
   readonly #keys = new Map<string, KeyState>();
   readonly #byHash = new Map<string, KeyState>();
   readonly #static: KeyRing;
   readonly #master?: Buffer;
+  readonly #onError: (error: unknown) => void;
   readonly ledger: UsageLedger;
+  readonly limiter: Limiter;
+  /** Admission and metering for `createGateway({ accounting })`. */
+  readonly accounting: CallAccounting;
 
   private constructor(
     private readonly store: AccountStore,
@@ -59,22 +79,21 @@ export class Accounts {
   ) {
     this.#static = new KeyRing(options.staticKeys);
     this.#master = options.masterKey ? Buffer.from(hash(options.masterKey), 'hex') : undefined;
+    this.#onError = options.onError ?? (() => {});
     this.ledger = new UsageLedger(store, {
       flushMs: options.ledgerFlushMs,
       maxBuffered: options.ledgerMaxBuffered,
       onError: options.onError,
       onDropped: options.onLedgerDropped,
     });
+    this.limiter = options.limiter ?? new MemoryLimiter();
+    this.accounting = new KeyAccounting(this);
   }
 
-  /** Loads every key and the spend of its current budget window from the store. */
+  /** Loads every key from the store. Budget spends are read from the ledger when a key is first used. */
   static async open(options: AccountsOptions): Promise<Accounts> {
     const accounts = new Accounts(options.store, options);
-    for (const key of await options.store.listKeys()) {
-      const state = new KeyState(key);
-      if (key.budget_usd !== null) state.spentUsd = await options.store.spendSince(key.id, state.windowStart);
-      accounts.#remember(state);
-    }
+    for (const key of await options.store.listKeys()) accounts.#remember(new KeyState(key));
     return accounts;
   }
 
@@ -90,78 +109,102 @@ export class Accounts {
     return timingSafeEqual(Buffer.from(hash(token), 'hex'), this.#master);
   }
 
+  /** The virtual key whose secret the header holds, revoked and expired ones included; undefined otherwise. */
+  identify(authorization: string | undefined): KeyState | undefined {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    if (!token?.startsWith(PREFIX)) return undefined;
+    const digest = hash(token);
+    const state = this.#byHash.get(digest);
+    return state && timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(state.key.key_hash, 'hex')) ? state : undefined;
+  }
+
   /** Identifies the caller; throws 401 for a missing, unknown, revoked or expired key (never echoing it). */
   authenticate(authorization: string | undefined): Principal {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-    if (token?.startsWith(PREFIX)) {
-      const digest = hash(token);
-      const state = this.#byHash.get(digest);
-      if (state && timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(state.key.key_hash, 'hex'))) {
-        if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
-        if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
-        return { kind: 'virtual', state };
-      }
+    const state = this.identify(authorization);
+    if (state) {
+      if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
+      if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
+      return { kind: 'virtual', state };
     }
     this.#static.authenticate(authorization);
     return { kind: 'static' };
   }
 
   /**
-   * Admits one call of `model` estimated at `estimatedTokens`: throws 403 when the key may not use the model, 429
-   * `rate_limit_exceeded` when the requests or tokens per minute are used up, 429 `insufficient_quota` when the budget
-   * is spent. On success one request and the estimate are taken from the buckets.
+   * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD): throws 403 when the key may not
+   * use the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
+   * `insufficient_quota` when the budget is spent (its settled spend plus what calls in flight reserved). On success
+   * one request, the token estimate and the cost estimate are reserved atomically in the {@link Limiter}.
    */
-  admit(principal: Principal, model: string, estimatedTokens: number): Admission {
-    if (principal.kind === 'static') return { reservedTokens: 0, headers: {} };
-    const { state } = principal;
-    const { key } = state;
+  async admit(principal: Principal, model: string, estimate: CallEstimate | number): Promise<Admission> {
+    const { tokens, costUsd } = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
+    if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
+    const { key } = principal.state;
     if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
-    const headers: Record<string, string> = {};
-    if (state.requests) {
-      const ok = state.requests.tryTake(1);
-      Object.assign(headers, {
-        'x-ratelimit-limit-requests': String(key.rpm_limit),
-        'x-ratelimit-remaining-requests': String(Math.max(0, Math.floor(state.requests.remaining))),
-        'x-ratelimit-reset-requests': formatResetMs(state.requests.msUntil(state.requests.capacity)),
-      });
-      if (!ok) {
-        const wait = state.requests.msUntil(1);
-        throw rateLimitError(`Rate limit reached for requests: ${key.rpm_limit} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.ceil(wait / 1000)) }, 'rpm');
-      }
+    const window = key.budget_usd !== null ? principal.state.budgetWindow() : undefined;
+    const request: LimitRequest = {
+      keyId: key.id,
+      rpm: key.rpm_limit,
+      tpm: key.tpm_limit,
+      tokens,
+      budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
+    };
+    let decision = await this.limiter.acquire(request);
+    if (!decision.ok && decision.reason === 'seed' && request.budget && window) {
+      await this.ledger.flush();
+      request.budget.seedUsd = await this.store.spendSince(key.id, window.start);
+      decision = await this.limiter.acquire(request);
     }
-    let reservedTokens = 0;
-    if (state.tokens) {
-      const wanted = Math.min(estimatedTokens, state.tokens.capacity);
-      const ok = state.tokens.tryTake(wanted);
-      Object.assign(headers, {
-        'x-ratelimit-limit-tokens': String(key.tpm_limit),
-        'x-ratelimit-remaining-tokens': String(Math.max(0, Math.floor(state.tokens.remaining))),
-        'x-ratelimit-reset-tokens': formatResetMs(state.tokens.msUntil(state.tokens.capacity)),
-      });
-      if (!ok || state.tokens.remaining < 0) {
-        if (ok) state.tokens.adjust(wanted);
-        state.requests?.adjust(1);
-        throw rateLimitError(`Rate limit reached for tokens: ${key.tpm_limit} per minute.`, 'rate_limit_exceeded', headers, 'tpm');
-      }
-      reservedTokens = wanted;
+    if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the spend of key ${key.id}.`);
+    const headers = rateLimitHeaders(key, decision.state);
+    if (!decision.ok) {
+      if (decision.reason === 'budget') throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers, 'budget');
+      const what = decision.reason === 'requests' ? `requests: ${key.rpm_limit}` : `tokens: ${key.tpm_limit}`;
+      throw rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
     }
-    if (key.budget_usd !== null && state.spend() >= key.budget_usd) {
-      state.requests?.adjust(1);
-      state.tokens?.adjust(reservedTokens);
-      throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers, 'budget');
-    }
-    return { reservedTokens, headers };
+    return {
+      reservedTokens: key.tpm_limit ? Math.min(tokens, key.tpm_limit) : 0,
+      reservedUsd: request.budget ? costUsd : 0,
+      budgetWindow: window?.id,
+      headers,
+    };
   }
 
-  /** Records a finished call: settles the token estimate against actual usage, adds the cost to the spend, queues the ledger row. */
+  /**
+   * Records a finished call: settles the token and cost estimates against actual usage in the limiter (failures go
+   * to `onError`), and queues the ledger row.
+   */
   settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): void {
     if (principal.kind === 'virtual') {
-      const { state } = principal;
-      state.tokens?.adjust(admission.reservedTokens - (row.prompt_tokens + row.completion_tokens));
-      state.spend();
-      state.spentUsd += row.cost_usd;
+      const { key } = principal.state;
+      const settlement: LimitSettlement = {
+        keyId: key.id,
+        tpm: key.tpm_limit,
+        tokensReserved: admission.reservedTokens,
+        tokensUsed: key.tpm_limit ? row.prompt_tokens + row.completion_tokens : 0,
+        budget: admission.budgetWindow ? { window: admission.budgetWindow, reservedUsd: admission.reservedUsd, costUsd: row.cost_usd } : null,
+      };
+      this.limiter.settle(settlement).catch(this.#onError);
     }
-    this.ledger.record({ ...row, key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static' });
+    this.record({ ...row, key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static' });
+  }
+
+  readonly #pending = new Set<Promise<unknown>>();
+
+  /** Keeps track of a settlement still running (e.g. counting tokens), for {@link settlementsDone}. */
+  track(task: Promise<unknown>): void {
+    this.#pending.add(task);
+    task.finally(() => this.#pending.delete(task)).catch(() => {});
+  }
+
+  /** Resolves once every settlement started so far has queued its ledger row (for graceful shutdown). */
+  async settlementsDone(): Promise<void> {
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Queues one ledger row as it is (e.g. a call refused at admission), with its `model` cut to 256 characters. */
+  record(row: UsageRow): void {
+    this.ledger.record(row.model.length > 256 ? { ...row, model: row.model.slice(0, 256) } : row);
   }
 
   /** Creates a key; the secret is returned once, here, and stored only as a hash. */
@@ -204,8 +247,7 @@ export class Accounts {
     if (!state) return undefined;
     const key: VirtualKey = { ...state.key, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     await this.store.updateKey(key);
-    state.key = key;
-    state.applyLimits();
+    state.key = key; // the limiter resizes its buckets on the next call, without refilling them
     return toKeyView(key);
   }
 
@@ -236,9 +278,10 @@ export class Accounts {
     return this.store.listUsage(query);
   }
 
-  /** Writes pending rows and closes the store. */
+  /** Writes pending rows and closes the limiter and the store. */
   async close(): Promise<void> {
     await this.ledger.flush();
+    await this.limiter.close();
     await this.store.close();
   }
 }

@@ -1,5 +1,5 @@
 import { calcPrice } from '@pydantic/genai-prices';
-import type { ModelPrice } from '@switchyard/core';
+import type { ModelPrice, RouteTarget } from '@switchyard/core';
 
 /** Where the price of a ledger row came from: the model's `price` in config, the built-in catalogue, or nowhere (cost 0). */
 export type PriceSource = 'config' | 'catalog' | 'none';
@@ -69,4 +69,9 @@ export function resolvePrice(configured: ModelPrice | undefined, adapter: string
   if (configured) return { price: configured, source: 'config' };
   const price = adapter && upstreamModel ? catalogPrice(adapter, upstreamModel) : undefined;
   return price ? { price, source: 'catalog' } : { source: 'none' };
+}
+
+/** The price of one deployment of a plan: its configured price, else the catalogue's ({@link resolvePrice}). */
+export function targetPrice(target: RouteTarget): ResolvedPrice {
+  return resolvePrice(target.price, target.adapter.adapter, target.upstreamModel);
 }

@@ -48,3 +48,10 @@ export function estimatePromptTokens(body: unknown): number {
   add(input);
   return Math.ceil(chars / 4);
 }
+
+/** The prompt as text (message contents, or `input`), for the tokenizer. */
+export function promptText(body: unknown): string {
+  const messages = (body as { messages?: { content?: unknown }[] } | null)?.messages;
+  if (!Array.isArray(messages)) return typeof (body as { input?: unknown } | null)?.input === 'string' ? String((body as { input: string }).input) : '';
+  return messages.map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''))).join('\n');
+}

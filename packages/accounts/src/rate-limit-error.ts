@@ -1,4 +1,6 @@
 import { GatewayError } from '@switchyard/core';
+import type { LimitState } from './limiter.js';
+import type { VirtualKey } from './virtual-key.js';
 
 /** Which of a key's limits refused a call: requests per minute, tokens per minute, budget, or concurrent calls. */
 export type RateLimitKind = 'rpm' | 'tpm' | 'budget' | 'concurrency';
@@ -28,4 +30,23 @@ export function modelNotAllowedError(model: string): GatewayError {
 export function formatResetMs(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${seconds % 60}s` : `${seconds}s`;
+}
+
+/**
+ * OpenAI's rate-limit headers for a key: `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` for the limits it has.
+ * @see https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers
+ */
+export function rateLimitHeaders(key: VirtualKey, state: LimitState): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (key.rpm_limit) {
+    headers['x-ratelimit-limit-requests'] = String(key.rpm_limit);
+    headers['x-ratelimit-remaining-requests'] = String(state.requestsRemaining ?? key.rpm_limit);
+    headers['x-ratelimit-reset-requests'] = formatResetMs(state.requestsResetMs ?? 0);
+  }
+  if (key.tpm_limit) {
+    headers['x-ratelimit-limit-tokens'] = String(key.tpm_limit);
+    headers['x-ratelimit-remaining-tokens'] = String(state.tokensRemaining ?? key.tpm_limit);
+    headers['x-ratelimit-reset-tokens'] = formatResetMs(state.tokensResetMs ?? 0);
+  }
+  return headers;
 }

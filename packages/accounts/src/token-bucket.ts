@@ -8,7 +8,7 @@ export class TokenBucket {
   #updated: number;
 
   constructor(
-    readonly capacity: number,
+    public capacity: number,
     readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
   ) {
@@ -20,6 +20,16 @@ export class TokenBucket {
     const now = this.now();
     this.#level = Math.min(this.capacity, this.#level + ((now - this.#updated) * this.capacity) / this.windowMs);
     this.#updated = now;
+  }
+
+  /**
+   * Changes the capacity (and the refill rate with it) keeping the current level, capped at the new capacity: a
+   * changed limit never refills the bucket.
+   */
+  resize(capacity: number): void {
+    this.#refill();
+    this.capacity = capacity;
+    this.#level = Math.min(this.#level, capacity);
   }
 
   /** Units available now (may be negative). */

@@ -20,11 +20,18 @@ export interface UsageRow {
   latency_ms: number;
   /** Time to first byte, ms (first chunk for streams). */
   ttfb_ms: number | null;
-  /** HTTP status sent to the client. */
+  /**
+   * Status of the call: the HTTP status sent (401/403/429 for calls refused at admission), 499 when the client went
+   * away before the end (a stream it cut included), or the failure's status for a stream that failed after its start.
+   */
   status: number;
   stream: boolean;
   /** Unix time, ms. */
   created_at: number;
+  /** Upstream attempts made (retries, fallbacks); tokens and cost include every billable attempt. Default 1. */
+  attempts?: number;
+  /** True when the tokens (and so the cost) are an estimate, not usage reported by the upstream. */
+  usage_estimated?: boolean;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */
@@ -35,10 +42,13 @@ export interface UsageFilter {
   to?: number;
 }
 
-/** How a usage report is grouped. */
-export type UsageGroupBy = 'key' | 'model' | 'day';
+/** How a usage report is grouped (`status`: by the call's status, e.g. `200`, `429`, `499`). */
+export type UsageGroupBy = 'key' | 'model' | 'day' | 'status';
 
-/** One group of a usage report (`group` is the key id, model id or UTC date `YYYY-MM-DD`; absent when ungrouped). */
+/**
+ * One group of a usage report (`group` is the key id, model id, UTC date `YYYY-MM-DD` or status as text; absent when
+ * ungrouped).
+ */
 export interface UsageTotals {
   group?: string;
   requests: number;

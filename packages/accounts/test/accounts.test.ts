@@ -1,25 +1,6 @@
-import type { AccountStore, UsageRow, VirtualKey } from '../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { Accounts, TokenBucket, computeCostUsd, matchesModelGlob } from '../src/index.js';
-
-/** An in-memory AccountStore for unit tests. */
-function memoryStore(): AccountStore & { rows: UsageRow[] } {
-  const keys = new Map<string, VirtualKey>();
-  const rows: UsageRow[] = [];
-  return {
-    rows,
-    listKeys: async () => [...keys.values()],
-    getKey: async (id) => keys.get(id),
-    insertKey: async (k) => void keys.set(k.id, k),
-    updateKey: async (k) => void keys.set(k.id, k),
-    appendUsage: async (r) => void rows.push(...r),
-    spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
-    usageTotals: async () => [],
-    ping: async () => {},
-    listUsage: async (q) => rows.filter((r) => !q.key_id || r.key_id === q.key_id).slice(-q.limit).reverse(),
-    close: async () => {},
-  };
-}
+import { memoryStore } from './memory-store.js';
 
 const usage = (prompt: number, completion: number, cost: number) => ({
   request_id: 'r',
@@ -64,9 +45,9 @@ describe('Accounts', () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', tpm_limit: 100 });
     const principal = accounts.authenticate(`Bearer ${key.key}`);
-    const admission = accounts.admit(principal, 'gpt-4o', 10);
+    const admission = await accounts.admit(principal, 'gpt-4o', 10);
     accounts.settle(principal, admission, usage(60, 60, 0));
-    expect(() => accounts.admit(principal, 'gpt-4o', 10)).toThrow(expect.objectContaining({ status: 429, code: 'rate_limit_exceeded' }));
+    await expect.poll(() => accounts.admit(principal, 'gpt-4o', 10).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
   });
 
   it('blocks the next call once the budget is spent, and only allowed models', async () => {
@@ -74,13 +55,13 @@ describe('Accounts', () => {
     const accounts = await Accounts.open({ store, staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', budget_usd: 0.01, models: ['gpt-4o*'] });
     const principal = accounts.authenticate(`Bearer ${key.key}`);
-    expect(() => accounts.admit(principal, 'claude', 1)).toThrow(expect.objectContaining({ status: 403 }));
-    accounts.settle(principal, accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));
-    expect(() => accounts.admit(principal, 'gpt-4o', 1)).toThrow(expect.objectContaining({ status: 429, code: 'insufficient_quota' }));
+    await expect(accounts.admit(principal, 'claude', 1)).rejects.toMatchObject({ status: 403 });
+    accounts.settle(principal, await accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));
+    await expect.poll(() => accounts.admit(principal, 'gpt-4o', 1).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'insufficient_quota' });
     await accounts.ledger.flush();
     expect(store.rows).toHaveLength(1);
     const reopened = await Accounts.open({ store, staticKeys: [] });
-    expect(() => reopened.admit(reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).toThrow(expect.objectContaining({ code: 'insufficient_quota' }));
+    await expect(reopened.admit(reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).rejects.toMatchObject({ code: 'insufficient_quota' });
   });
 
   it('checks the master key in constant time', async () => {

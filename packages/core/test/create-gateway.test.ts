@@ -85,7 +85,7 @@ describe('stream usage accounting', () => {
     expect(seen.at(-1)).toEqual({ include_usage: true });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.usage).toBeUndefined();
-    expect(await result.finished).toEqual({ usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }, finishReasons: ['stop'] });
+    expect(await result.finished).toEqual({ usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }, finishReasons: ['stop'], completed: true });
   });
 
   it('passes the usage chunk through when the client asked for it', async () => {

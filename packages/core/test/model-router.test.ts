@@ -20,6 +20,12 @@ describe('ModelRouter', () => {
     expect(router.resolve('openai/ft:gpt-4o/org')).toMatchObject({ provider: 'openai', upstreamModel: 'ft:gpt-4o/org' });
   });
 
+  it('prices <provider>/<upstream id> from the configured model with the same provider and upstream id', () => {
+    expect(router.resolve('openai/gpt-4o-mini').price).toEqual({ input: 0.15, output: 0.6 });
+    expect(router.resolve('anthropic/gpt-4o-mini').price).toBeUndefined();
+    expect(router.resolve('openai/gpt-4o').price).toBeUndefined();
+  });
+
   it.each(['unknown', 'mistral/large', 'openai/', '/gpt'])('answers 404 model_not_found for %s', (model) => {
     try {
       router.resolve(model);

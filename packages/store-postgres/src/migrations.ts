@@ -72,4 +72,12 @@ CREATE INDEX switchyard_responses_expiry ON switchyard_responses (expires_at);
     name: 'ledger price source',
     sql: `ALTER TABLE switchyard_usage ADD COLUMN price_source text;`,
   },
+  {
+    version: 4,
+    name: 'ledger attempts and estimated usage',
+    sql: `
+ALTER TABLE switchyard_usage ADD COLUMN attempts integer NOT NULL DEFAULT 1;
+ALTER TABLE switchyard_usage ADD COLUMN usage_estimated boolean NOT NULL DEFAULT false;
+`,
+  },
 ];

@@ -23,6 +23,7 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
   model: 'model',
   day: "to_char(to_timestamp(created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+  status: 'status::text',
 };
 
 /** Columns of `switchyard_usage` after `row_id`, and the array type each is sent as for `unnest`. */
@@ -41,7 +42,16 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['status', 'integer'],
   ['stream', 'boolean'],
   ['created_at', 'bigint'],
+  ['attempts', 'integer'],
+  ['usage_estimated', 'boolean'],
 ];
+
+/** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage). */
+function usageValue(row: UsageRow, column: keyof UsageRow): unknown {
+  if (column === 'attempts') return row.attempts ?? 1;
+  if (column === 'usage_estimated') return row.usage_estimated ?? false;
+  return row[column] ?? null;
+}
 
 const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(([c]) => c).join(', ')})
   SELECT * FROM unnest($1::uuid[], ${USAGE_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')})
@@ -125,7 +135,7 @@ export class PostgresAccountStore implements AccountStore {
       if (!id) this.#rowIds.set(row, (id = randomUUID()));
       return id;
     });
-    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => row[column] ?? null))]);
+    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => usageValue(row, column)))]);
   }
 
   async spendSince(keyId: string, since: number): Promise<number> {

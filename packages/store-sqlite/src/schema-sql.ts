@@ -34,3 +34,10 @@ CREATE TABLE IF NOT EXISTS usage (
 CREATE INDEX IF NOT EXISTS usage_key_time ON usage (key_id, created_at);
 CREATE INDEX IF NOT EXISTS usage_time ON usage (created_at);
 `;
+
+/** Ledger columns added after the first release; missing ones are added at startup (`ALTER TABLE usage ADD COLUMN`). */
+export const ADDED_USAGE_COLUMNS: Record<string, string> = {
+  price_source: 'TEXT',
+  attempts: 'INTEGER NOT NULL DEFAULT 1',
+  usage_estimated: 'INTEGER NOT NULL DEFAULT 0',
+};

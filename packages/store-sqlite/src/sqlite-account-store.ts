@@ -1,6 +1,6 @@
 import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
-import { SCHEMA_SQL } from './schema-sql.js';
+import { ADDED_USAGE_COLUMNS, SCHEMA_SQL } from './schema-sql.js';
 
 type KeyRow = Omit<VirtualKey, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
 
@@ -11,6 +11,7 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
   model: 'model',
   day: "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')",
+  status: 'CAST(status AS TEXT)',
 };
 
 /**
@@ -27,12 +28,11 @@ export class SqliteAccountStore implements AccountStore {
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
-    // Ledgers created before `price_source` existed get the column (null on their old rows).
-    const columns = this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[];
-    if (!columns.some((c) => c.name === 'price_source')) this.#db.exec('ALTER TABLE usage ADD COLUMN price_source TEXT');
+    const columns = new Set((this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS)) if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated)`,
     );
   }
 
@@ -65,7 +65,9 @@ export class SqliteAccountStore implements AccountStore {
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
-      for (const row of batch) this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0 });
+      for (const row of batch) {
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0 });
+      }
     })(rows);
   }
 
@@ -114,7 +116,8 @@ export class SqliteAccountStore implements AccountStore {
       params.before_id = query.before.request_id;
     } else add('created_at < @before', 'before', query.before?.created_at);
     const sql = `SELECT * FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, request_id DESC LIMIT @limit`;
-    return (this.#db.prepare(sql).all(params) as (Omit<UsageRow, 'stream'> & { stream: number })[]).map((r) => ({ ...r, stream: r.stream === 1 }));
+    type StoredRow = Omit<UsageRow, 'stream' | 'usage_estimated'> & { stream: number; usage_estimated: number };
+    return (this.#db.prepare(sql).all(params) as StoredRow[]).map((r) => ({ ...r, stream: r.stream === 1, usage_estimated: r.usage_estimated === 1 }));
   }
 
   async close(): Promise<void> {

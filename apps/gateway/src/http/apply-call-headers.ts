@@ -1,19 +1,20 @@
 import { type GatewayCallResult, type GatewayWarning, checkModelId } from '@switchyard/core';
 import type { Response } from 'express';
-import { noteCallUsage } from './metering.js';
 import { locals } from './request-locals.js';
 
 /**
  * Records which provider served a call (for the log) and tells the client in headers: `x-switchyard-provider`,
  * `x-switchyard-model` (the model id that served it: the requested one or a fallback), `x-switchyard-upstream-model`,
- * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
+ * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), with accounts the `x-ratelimit-*`
+ * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   const requestLocals = locals(res);
   requestLocals.provider = result.provider;
   requestLocals.result = result;
   requestLocals.resultAt = performance.now();
-  noteCallUsage(res, result);
+  res.set(result.headers);
+  if (result.costUsd !== undefined) res.setHeader('x-switchyard-cost-usd', result.costUsd.toFixed(8));
   res.setHeader('x-switchyard-provider', result.provider);
   res.setHeader('x-switchyard-model', result.servedModel);
   res.setHeader('x-switchyard-upstream-model', result.upstreamModel);

@@ -11,11 +11,11 @@ function intHeader(req: Request, name: string, min: number): number | undefined 
 }
 
 /**
- * The gateway call options of one HTTP request: abort signal and request id, plus the per-request overrides
+ * The gateway call options of one HTTP request: abort signal, request id and caller (from authentication), plus the per-request overrides
  * `x-switchyard-max-retries` (retries per target) and `x-switchyard-timeout-ms` (total deadline, ms), which the
  * gateway clamps to its configured ceilings. Throws 400 naming the header when one is not a valid integer.
  */
 export function callOptions(req: Request, res: Response): GatewayCallOptions {
-  const { signal, requestId } = locals(res);
-  return { signal, requestId, maxRetries: intHeader(req, 'x-switchyard-max-retries', 0), timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1) };
+  const { signal, requestId, caller } = locals(res);
+  return { signal, requestId, caller, maxRetries: intHeader(req, 'x-switchyard-max-retries', 0), timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1) };
 }

@@ -34,7 +34,7 @@ export interface RouterOptions {
 export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
   const router = Router();
   const deps: RouteDeps = { ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts), secrets: options.secrets ?? [], sse: options.sse };
-  router.use(authenticate(gateway, options.accounts));
+  router.use(authenticate(gateway));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);
   addTranscriptionsRoute(router, deps);

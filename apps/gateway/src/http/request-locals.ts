@@ -13,6 +13,8 @@ export interface RequestLocals {
   model?: string;
   /** Provider that served the request, once known. */
   provider?: string;
+  /** Who calls, as `gateway.authenticate()` returned it (with accounts: the key's principal). */
+  caller?: unknown;
   /** Failure worth logging (status >= 500 or a broken stream). */
   error?: unknown;
   /** The error the client was answered with (any status), as sent. */

@@ -5,7 +5,10 @@ import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
 import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
+import type { CompletionUsage } from '../schemas/completion-usage.js';
+import type { AttemptReport, CallAccounting, CallOperation, CallTicket } from './call-accounting.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
@@ -49,6 +52,11 @@ export interface GatewayOptions {
   onBackgroundError?: (error: unknown, provider: string) => void;
   /** Retries, backoff, cooldown, timeouts (ms) and override ceilings; defaults in DEFAULT_ROUTING_POLICY. */
   routing?: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts };
+  /**
+   * Admission and metering (virtual keys, limits, ledger), e.g. `(await Accounts.open({...})).accounting` from
+   * `@switchyard/accounts`. Without it, {@link Gateway.authenticate} checks `keys` and calls are not metered.
+   */
+  accounting?: CallAccounting;
   /** The gateway's own settings per provider name (body limits, stream usage). */
   providerSettings?: Record<string, ProviderSettings>;
   /** TCP + TLS connect timeout of this gateway's upstream connection pool, ms. Default 10,000. */
@@ -79,6 +87,8 @@ export interface GatewayCallOptions {
   maxRetries?: number;
   /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); can only lower the model's (or routing's) own. */
   timeoutMs?: number;
+  /** Who calls: what {@link Gateway.authenticate} returned. Required for admission when `accounting` is set. */
+  caller?: unknown;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
@@ -105,7 +115,37 @@ export interface GatewayCallResult<T> {
    * the upstream reported (the gateway asks for it even when the client did not, and strips it again).
    */
   finished?: Promise<StreamSummary>;
+  /** Headers from admission (OpenAI's `x-ratelimit-*`) and metering, empty without accounting. */
+  headers: Record<string, string>;
+  /** Cost of the call in USD when known at once (non-streamed answers under accounting). */
+  costUsd?: number;
 }
+
+/** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
+interface Metered {
+  ticket: CallTicket;
+  attempts: AttemptReport[];
+  startedAt: number;
+  stream: boolean;
+}
+
+const ADMITTING = Symbol('admitting');
+/** Per-call flag: set once admission started (from then on, admission and settlement book the call). */
+interface Booking {
+  [ADMITTING]: { started: boolean };
+}
+
+function statusOf(error: unknown): number {
+  return GatewayError.isInstance(error) ? error.status : 500;
+}
+
+function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
+  const value = data as { usage?: Partial<CompletionUsage>; body?: { usage?: Partial<CompletionUsage> } } | null;
+  const usage = value?.usage ?? value?.body?.usage;
+  return usage && typeof usage === 'object' ? usage : undefined;
+}
+
+
 
 /** A chat answer: a whole completion, or a stream of chunks when `stream: true`. */
 export type ChatCompletionResult = ChatCompletion | AsyncIterable<ChatCompletionChunk>;
@@ -146,6 +186,7 @@ export class Gateway {
   readonly #ownsDispatcher: boolean;
   readonly #providerSettings: Record<string, ProviderSettings>;
   #observers: GatewayObserver[] = [];
+  readonly #accounting?: CallAccounting;
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -156,6 +197,7 @@ export class Gateway {
       options.dispatcher ??
       new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
     this.#providerSettings = options.providerSettings ?? {};
+    this.#accounting = options.accounting;
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError, {
       timeoutMs: options.modelListTimeoutMs,
       upstream: (provider) => this.#upstream(provider),
@@ -260,49 +302,105 @@ export class Gateway {
     };
   }
 
-  /** Checks an `Authorization` header; throws 401 when it holds no key of this gateway. */
-  authenticate(authorization: string | undefined): void {
+  /**
+   * Checks an `Authorization` header and returns the caller to pass as {@link GatewayCallOptions.caller}: with
+   * `accounting`, its principal (virtual or static key); else undefined once the header holds one of `keys`.
+   * Throws 401 when it holds no valid key.
+   */
+  authenticate(authorization: string | undefined, context: { requestId?: string } = {}): unknown {
+    if (this.#accounting) return this.#accounting.authenticate(authorization, { requestId: context.requestId ?? randomUUID() });
     this.keys.authenticate(authorization);
+    return undefined;
+  }
+
+
+  /**
+   * Runs one call so that, under accounting, a call refused before admission (invalid body 400, unknown model 404,
+   * unsupported operation 400) is still booked with its status. Calls that reached admission are booked there.
+   */
+  async #booked<T>(body: unknown, options: GatewayCallOptions, run: (options: GatewayCallOptions) => Promise<T>): Promise<T> {
+    if (!this.#accounting) return run(options);
+    const booking: GatewayCallOptions & Booking = { ...options, requestId: options.requestId ?? randomUUID(), [ADMITTING]: { started: false } };
+    try {
+      return await run(booking);
+    } catch (error) {
+      if (!booking[ADMITTING].started) {
+        const model = (body as { model?: unknown } | null)?.model;
+        this.#accounting.refuse?.({
+          caller: options.caller,
+          model: typeof model === 'string' ? model : '',
+          requestId: booking.requestId!,
+          stream: (body as { stream?: unknown } | null)?.stream === true,
+          status: options.signal?.aborted ? 499 : statusOf(error),
+        });
+      }
+      throw error;
+    }
   }
 
   async #call<T>(
-    operation: Exclude<AdapterOperation, 'listModels'>,
-    model: string,
+    operation: CallOperation,
+    request: Record<string, unknown>,
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
     acceptOnHeaders = true,
-  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[] }> {
-    const plan = this.#planFor(operation, model);
+  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered }> {
+    const model = request.model as string;
+    const startedAt = performance.now();
+    let plan = this.#planFor(operation, model);
     const requestId = options.requestId ?? randomUUID();
+    const stream = operation === 'chatCompletions' && request.stream === true;
+    let metered: Metered | undefined;
+    if (this.#accounting) {
+      const admitting = (options as Partial<Booking>)[ADMITTING];
+      if (admitting) admitting.started = true;
+      const ticket = await this.#accounting.admit({ caller: options.caller, operation, model, plan, request, requestId, stream });
+      plan = ticket.plan;
+      metered = { ticket, attempts: [], startedAt, stream };
+    }
     let warnings: GatewayWarning[] = [];
-    const outcome = await executePlan<T>({
-      plan,
-      health: this.health,
-      policy: this.policy,
-      overrides: this.#overrides(options),
-      signal: options.signal ?? new AbortController().signal,
-      counters: this.#counters,
-      hooks: this.#hooks(operation, model, requestId),
-      run: (target, signal, headers, accepted) => {
-        warnings = [];
-        const attemptWarnings = warnings;
-        return run(target.adapter, target, {
-          signal,
-          requestId,
-          provider: target.provider,
-          headers,
-          warn: (w) => attemptWarnings.push(w),
-          upstream: this.#upstream(target.provider, acceptOnHeaders ? accepted : undefined),
-        }).catch((error: unknown) => {
-          throw upstreamErrorMeaning(target.provider, error);
-        });
-      },
-    });
-    return { outcome, warnings };
+    try {
+      const outcome = await executePlan<T>({
+        plan,
+        health: this.health,
+        policy: this.policy,
+        overrides: this.#overrides(options),
+        signal: options.signal ?? new AbortController().signal,
+        counters: this.#counters,
+        hooks: this.#hooks(operation, model, requestId),
+        onAttempt: metered && ((report) => metered.attempts.push(report)),
+        run: (target, signal, headers, accepted) => {
+          warnings = [];
+          const attemptWarnings = warnings;
+          return run(target.adapter, target, {
+            signal,
+            requestId,
+            provider: target.provider,
+            headers,
+            warn: (w) => attemptWarnings.push(w),
+            upstream: this.#upstream(target.provider, acceptOnHeaders ? accepted : undefined),
+          }).catch((error: unknown) => {
+            throw upstreamErrorMeaning(target.provider, error);
+          });
+        },
+      });
+      return { outcome, warnings, metered };
+    } catch (error) {
+      if (metered) {
+        const status = options.signal?.aborted ? 499 : statusOf(error);
+        metered.ticket.settle({ status, attempts: metered.attempts, latencyMs: performance.now() - startedAt, stream });
+      }
+      throw error;
+    }
   }
 
-  #result<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T): GatewayCallResult<T> {
+  #result<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T, metered?: Metered): GatewayCallResult<T> {
     const { target } = outcome;
+    let costUsd: number | undefined;
+    if (metered && !metered.stream) {
+      const latencyMs = performance.now() - metered.startedAt;
+      costUsd = metered.ticket.settle({ status: 200, target, usage: usageOf(data), attempts: metered.attempts, latencyMs, ttfbMs: latencyMs, stream: false });
+    }
     return {
       data,
       model,
@@ -313,19 +411,21 @@ export class Gateway {
       upstreamModel: target.upstreamModel,
       warnings,
       target,
+      headers: metered?.ticket.headers ?? {},
+      costUsd,
     };
   }
 
   /** Runs a non-streaming operation through the plan and releases the attempt. */
   async #simple<T>(
-    operation: Exclude<AdapterOperation, 'listModels' | 'chatCompletions'>,
-    model: string,
+    operation: Exclude<CallOperation, 'chatCompletions'>,
+    request: Record<string, unknown>,
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
   ): Promise<GatewayCallResult<T>> {
-    const { outcome, warnings } = await this.#call(operation, model, options, run);
+    const { outcome, warnings, metered } = await this.#call(operation, request, options, run);
     outcome.release();
-    return this.#result(model, outcome, warnings, outcome.value);
+    return this.#result(request.model as string, outcome, warnings, outcome.value, metered);
   }
 
   /**
@@ -334,6 +434,10 @@ export class Gateway {
    * Throws 400 (validation), 404 (`model_not_found`), upstream errors as `GatewayError`.
    */
   async chatCompletions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ChatCompletionResult>> {
+    return this.#booked(body, options, (booked) => this.#chatCompletions(body, booked));
+  }
+
+  async #chatCompletions(body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<ChatCompletionResult>> {
     const messages = (body as { messages?: unknown } | null)?.messages;
     // Refused before validation, whose cost grows with every message.
     if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
@@ -343,9 +447,9 @@ export class Gateway {
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
-    const { outcome, warnings } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
+    const { outcome, warnings, metered } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
       'chatCompletions',
-      request.model,
+      request,
       options,
       async (adapter, target, context) => {
         const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel };
@@ -363,24 +467,39 @@ export class Gateway {
       const summary: StreamSummary = {};
       let finish!: (summary: StreamSummary) => void;
       const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
-      const guarded = guardStream(value, { ...outcome, release: () => {
-        outcome.release();
-        finish(summary);
-      } });
+      const guarded = guardStream(value, outcome);
       const stripUsage = request.stream_options?.include_usage !== true;
-      return { ...this.#result(request.model, outcome, warnings, wrapChunkStream(guarded, summary, stripUsage)), finished };
+      const wrapped = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined);
+      const ttfbMs = metered && performance.now() - metered.startedAt;
+      const signal = options.signal;
+      // Resolves `finished` (and books a metered stream) once the wrapped stream has ended, however it ended.
+      const settled = (async function* () {
+        try {
+          yield* wrapped;
+        } finally {
+          if (metered) {
+            const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
+            const latencyMs = performance.now() - metered.startedAt;
+            metered.ticket.settle({ status, target: outcome.target, usage: summary.usage, completionText: summary.text, attempts: metered.attempts, latencyMs, ttfbMs, stream: true });
+          }
+          finish(summary);
+        }
+      })();
+      return { ...this.#result(request.model, outcome, warnings, settled, metered), finished };
     }
     outcome.release();
     if (value.usage) normalizeUsage(value.usage);
-    return this.#result(request.model, outcome, warnings, value);
+    return this.#result(request.model, outcome, warnings, value, metered);
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
-    const request = validateRequest(embeddingRequestSchema, body);
-    return this.#simple('embeddings', request.model, options, async (adapter, target, context) =>
-      normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
-    );
+    return this.#booked(body, options, async (booked) => {
+      const request = validateRequest(embeddingRequestSchema, body);
+      return this.#simple('embeddings', request, booked, async (adapter, target, context) =>
+        normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
+      );
+    });
   }
 
   /**
@@ -392,11 +511,13 @@ export class Gateway {
     file: UploadedFile | undefined,
     options: GatewayCallOptions = {},
   ): Promise<GatewayCallResult<TranscriptionResult>> {
-    const request = validateRequest(transcriptionFieldsSchema, fields);
-    if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
-    return this.#simple('transcriptions', request.model, options, (adapter, target, context) =>
-      adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
-    );
+    return this.#booked(fields, options, async (booked) => {
+      const request = validateRequest(transcriptionFieldsSchema, fields);
+      if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
+      return this.#simple('transcriptions', request, booked, (adapter, target, context) =>
+        adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
+      );
+    });
   }
 
   /**
@@ -405,10 +526,14 @@ export class Gateway {
    * whole call; past either, the body throws 504 `upstream_timeout`.
    */
   async speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
+    return this.#booked(body, options, (booked) => this.#speech(body, booked));
+  }
+
+  async #speech(body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<SpeechResult>> {
     const request = validateRequest(speechRequestSchema, body);
-    const { outcome, warnings } = await this.#call(
+    const { outcome, warnings, metered } = await this.#call(
       'speech',
-      request.model,
+      request,
       options,
       async (adapter, target, context) => {
         const result = await adapter.speech!({ ...request, model: target.upstreamModel }, context);
@@ -417,15 +542,17 @@ export class Gateway {
       false,
     );
     const { contentType, peeked } = outcome.value;
-    return this.#result(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) });
+    return this.#result(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) }, metered);
   }
 
   /** `POST /v1/images/generations`. */
   async imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
-    const request = validateRequest(imageGenerationRequestSchema, body);
-    return this.#simple('imageGenerations', request.model, options, (adapter, target, context) =>
-      adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
-    );
+    return this.#booked(body, options, async (booked) => {
+      const request = validateRequest(imageGenerationRequestSchema, body);
+      return this.#simple('imageGenerations', request, booked, (adapter, target, context) =>
+        adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
+      );
+    });
   }
 
   #listContext(options: GatewayCallOptions) {

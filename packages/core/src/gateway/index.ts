@@ -8,3 +8,4 @@ export * from './wrap-chunk-stream.js';
 export * from './normalize-embeddings.js';
 export * from './model-catalog.js';
 export * from './create-gateway.js';
+export * from './call-accounting.js';

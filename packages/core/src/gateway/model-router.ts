@@ -42,7 +42,8 @@ function target(model: string, provider: string, adapter: ProviderAdapter, upstr
 
 /**
  * Resolves a request's `model`: a configured model id first (its targets and fallbacks), else
- * `<provider>/<upstream id>` for any configured provider (the part after the first `/` goes upstream unchanged).
+ * `<provider>/<upstream id>` for any configured provider (the part after the first `/` goes upstream unchanged;
+ * such a target carries the configured price of a model served by the same provider and upstream id, if any).
  * Anything else throws 404 `model_not_found`.
  */
 export class ModelRouter {
@@ -50,6 +51,8 @@ export class ModelRouter {
   readonly #models: ReadonlyMap<string, ModelDefinition>;
   /** Plans are immutable, so each model id's plan is built once (the 10,000 most recently used are remembered). */
   readonly #plans = new LRUCache<string, RoutePlan>({ max: 10_000 });
+  /** Configured prices by deployment (`<provider>/<upstream id>`), for calls that name a deployment directly. */
+  readonly #prices = new Map<string, ModelPrice>();
 
   /** Throws an Error naming the model when it names an unconfigured provider or fallback, or has no target. */
   constructor(providers: Record<string, ProviderAdapter>, models: readonly ModelDefinition[]) {
@@ -67,6 +70,13 @@ export class ModelRouter {
       }
     }
     this.#models = byId;
+    for (const model of models) {
+      for (const t of model.targets ?? (model.provider ? [{ provider: model.provider, upstream: model.upstream, price: undefined }] : [])) {
+        const price = t.price ?? model.price;
+        const key = `${t.provider}/${t.upstream ?? model.upstream ?? model.id}`;
+        if (price && !this.#prices.has(key)) this.#prices.set(key, price);
+      }
+    }
   }
 
   /** Configured models, in config order. */
@@ -91,7 +101,8 @@ export class ModelRouter {
     if (slash > 0 && slash < id.length - 1) {
       const provider = id.slice(0, slash);
       const adapter = this.#providers.get(provider);
-      if (adapter) return { id, targets: [target(id, provider, adapter, id.slice(slash + 1))], strategy: 'weighted' };
+      const upstream = id.slice(slash + 1);
+      if (adapter) return { id, targets: [target(id, provider, adapter, upstream, 1, this.#prices.get(`${provider}/${upstream}`))], strategy: 'weighted' };
     }
     return undefined;
   }

@@ -2,38 +2,53 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import { normalizeUsage } from './normalize-usage.js';
 
-/** What a finished stream reported: the last usage seen (tokens), if any, and each choice's finish reason. */
+/** What a finished stream reported, for accounting and traces. */
 export interface StreamSummary {
+  /** The last usage seen (tokens), if any. */
   usage?: CompletionUsage;
   /** `finish_reason` per choice index, as the stream reported them (for traces). */
   finishReasons?: string[];
+  /** Content text of every choice, concatenated (only when collecting was asked for), to count tokens without usage. */
+  text?: string;
+  /** True when the stream reached its end; false while running, or when it failed or was closed early. */
+  completed?: boolean;
+  /** What the stream threw, when it failed. */
+  error?: unknown;
 }
 
 /**
  * Passes an adapter's chunks through, making `usage.total_tokens` the sum of prompt and completion tokens on
- * chunks that carry usage, and records the last usage in `summary` (for accounting). When `stripUsage` is true
- * (the gateway asked the upstream for usage that the client did not ask for), usage is removed from the chunks
- * and usage-only chunks (no choices) are dropped. Closing the wrapper (early `return()`) closes the adapter's
- * stream, which aborts the upstream request.
+ * chunks that carry usage, and records the last usage and the finish reasons in `summary` (for accounting). When
+ * `stripUsage` is true (the gateway asked the upstream for usage that the client did not ask for), usage is removed
+ * from the chunks and usage-only chunks (no choices) are dropped. With `collectText`, content deltas are appended to
+ * `summary.text`. Closing the wrapper (early `return()`) closes the adapter's stream, which aborts the upstream request.
  */
 export async function* wrapChunkStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   summary: StreamSummary = {},
   stripUsage = false,
+  collectText = false,
 ): AsyncGenerator<ChatCompletionChunk> {
-  for await (const chunk of chunks) {
-    for (const choice of chunk.choices) {
-      if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
-    }
-    if (chunk.usage) {
-      summary.usage = normalizeUsage(chunk.usage);
-      if (stripUsage) {
-        if (chunk.choices.length === 0) continue;
-        const { usage: _usage, ...rest } = chunk;
-        yield rest as ChatCompletionChunk;
-        continue;
+  try {
+    for await (const chunk of chunks) {
+      for (const choice of chunk.choices) {
+        if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
+        if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;
       }
+      if (chunk.usage) {
+        summary.usage = normalizeUsage(chunk.usage);
+        if (stripUsage) {
+          if (chunk.choices.length === 0) continue;
+          const { usage: _usage, ...rest } = chunk;
+          yield rest as ChatCompletionChunk;
+          continue;
+        }
+      }
+      yield chunk;
     }
-    yield chunk;
+    summary.completed = true;
+  } catch (error) {
+    summary.error = error;
+    throw error;
   }
 }

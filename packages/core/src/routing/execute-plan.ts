@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { AttemptReport } from '../gateway/call-accounting.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
 import { orderTargets } from './order-targets.js';
 import { isRetryableError, retryDelayMs } from './retry-delay.js';
@@ -76,6 +77,8 @@ export interface ExecutePlanOptions<T> {
    * generating (and billing) the answer.
    */
   run(target: RouteTarget, signal: AbortSignal, headers: Record<string, string> | undefined, accepted: () => void): Promise<T>;
+  /** Called after every attempt (success or failure), for metering each attempt's cost. */
+  onAttempt?: (report: AttemptReport) => void;
   random?: () => number;
   /** Observes attempts (metrics, traces); called synchronously. */
   hooks?: AttemptHooks;
@@ -188,6 +191,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
             record.durationMs = Date.now() - started;
             health.success(target.key, Date.now() - started);
             if (hooks) safely(() => hooks.end(target, attempts, fallback, 'ok', Date.now() - started));
+            options.onAttempt?.({ target, status: 200, billable: true, latencyMs: Date.now() - started });
             let released = false;
             return {
               value,
@@ -215,6 +219,12 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
             record.durationMs = Date.now() - started;
             record.status = GatewayError.isInstance(error) ? error.status : undefined;
             record.code = GatewayError.isInstance(error) ? error.code : undefined;
+            options.onAttempt?.({
+              target,
+              status: options.signal.aborted ? 499 : GatewayError.isInstance(error) ? error.status : 502,
+              billable: signal.aborted,
+              latencyMs: Date.now() - started,
+            });
             if (options.signal.aborted) throw options.signal.reason ?? error;
             if (!isRetryableError(error)) throw withAttempts(error, attempts, records);
             // Accepted, then timed out: the upstream may still be generating (and billing) this answer.

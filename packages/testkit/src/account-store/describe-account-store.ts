@@ -46,6 +46,8 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   status: 200,
   stream: false,
   created_at,
+  attempts: 1,
+  usage_estimated: false,
 });
 
 /**
@@ -158,7 +160,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const created = await accounts.createKey({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
       await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
       const principal = accounts.authenticate(`Bearer ${created.key}`);
-      const admission = accounts.admit(principal, 'gpt-4o', 1);
+      const admission = await accounts.admit(principal, 'gpt-4o', 1);
       accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
       await accounts.close();
       const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
@@ -166,7 +168,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(again).toMatchObject({ kind: 'virtual' });
       expect(reopened.getKey(created.id)).toMatchObject({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
       expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
-      expect(() => reopened.admit(again, 'gpt-4o', 1)).toThrow(expect.objectContaining({ status: 429, code: 'insufficient_quota' }));
+      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
       expect(await reopened.usage({ key_id: created.id })).toMatchObject([{ requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });

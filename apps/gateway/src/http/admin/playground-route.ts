@@ -1,6 +1,7 @@
 import type { Principal } from '@switchyard/accounts';
 import { Router } from 'express';
 import { addChatCompletionsRoute } from '../routes/chat-completions-route.js';
+import { locals } from '../request-locals.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 
 /**
@@ -12,7 +13,7 @@ export function addPlaygroundRoute(router: Router, deps: RouteDeps): void {
   const playground = Router();
   const principal: Principal = { kind: 'static' };
   playground.use((_req, res, next) => {
-    res.locals.principal = principal;
+    locals(res).caller = principal;
     next();
   });
   addChatCompletionsRoute(playground, deps);

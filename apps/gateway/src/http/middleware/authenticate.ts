@@ -1,15 +1,15 @@
-import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
 import type { RequestHandler } from 'express';
+import { locals } from '../request-locals.js';
 
 /**
- * Rejects requests without a gateway-issued `Authorization: Bearer <key>` (401, OpenAI-shaped). With accounts, virtual
- * keys (`sk-sy-…`) are accepted too and the caller (`res.locals.principal`) is kept for limits and the ledger.
+ * Rejects requests without a gateway-issued `Authorization: Bearer <key>` (401, OpenAI-shaped), through
+ * `gateway.authenticate()`: with accounts, virtual keys (`sk-sy-…`) are accepted too (and refusals are booked), and
+ * the caller (`res.locals.caller`) is passed to every gateway call for limits and the ledger.
  */
-export function authenticate(gateway: Gateway, accounts?: Accounts): RequestHandler {
+export function authenticate(gateway: Gateway): RequestHandler {
   return (req, res, next) => {
-    if (accounts) res.locals.principal = accounts.authenticate(req.get('authorization'));
-    else gateway.authenticate(req.get('authorization'));
+    locals(res).caller = gateway.authenticate(req.get('authorization'), { requestId: locals(res).requestId });
     next();
   };
 }

@@ -4,7 +4,6 @@ import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { keyOwner } from '../key-owner.js';
-import { admitCall, meterChunks } from '../metering.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { sendEventStream } from '../send-sse.js';
 import { sendJson } from '../send-json.js';
@@ -17,16 +16,15 @@ import type { RouteDeps } from './route-deps.js';
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses: ResponsesFrontDoor }): void {
-  const { gateway, bodyLimit, providerOf, accounts, responses } = deps;
+  const { gateway, bodyLimit, providerOf, responses } = deps;
   router.post('/responses', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const prepared = await responses.prepare(req.body, keyOwner(req));
-    admitCall(res, accounts, prepared.request.model, prepared.chatRequest);
     const result = await gateway.chatCompletions(prepared.chatRequest, callOptions(req, res)).catch((error: unknown) => {
       throw responses.translateError(error);
     });
     applyCallHeaders(res, result);
-    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, meterChunks(res, result.data)), deps.sse);
+    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, result.data), deps.sse);
     else sendJson(res, await responses.complete(prepared, result.data));
   });
   router.get('/responses/:id', async (req, res) => {

@@ -4,15 +4,13 @@ import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
-import { admitCall } from '../metering.js';
 import { locals } from '../request-locals.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `POST /v1/audio/speech`: audio bytes piped as they arrive, with the upstream's content type. */
-export function addSpeechRoute(router: Router, { gateway, bodyLimit, providerOf, accounts }: RouteDeps): void {
+export function addSpeechRoute(router: Router, { gateway, bodyLimit, providerOf }: RouteDeps): void {
   router.post('/audio/speech', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    admitCall(res, accounts, req.body?.model, req.body);
     const result = await gateway.speech(req.body, callOptions(req, res));
     applyCallHeaders(res, result);
     res.status(200).type(result.data.contentType);

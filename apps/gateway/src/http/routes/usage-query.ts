@@ -10,7 +10,7 @@ function time(value: unknown, param: string): number | undefined {
   return ms;
 }
 
-/** Reads `?key=&model=&from=&to=&group_by=key|model|day` (times as ISO-8601 or unix ms). Throws 400 naming a bad one. */
+/** Reads `?key=&model=&from=&to=&group_by=key|model|day|status` (times as ISO-8601 or unix ms). Throws 400 naming a bad one. */
 export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroupBy[]): { filter: UsageFilter; groupBy?: UsageGroupBy } {
   const q = req.query as Record<string, unknown>;
   const groupBy = q.group_by === undefined || q.group_by === '' ? undefined : String(q.group_by);

@@ -1,5 +1,6 @@
 import type { Principal } from '@switchyard/accounts';
 import type { Router } from 'express';
+import { locals } from '../request-locals.js';
 import type { RouteDeps } from './route-deps.js';
 import { parseUsageQuery } from './usage-query.js';
 
@@ -10,7 +11,7 @@ import { parseUsageQuery } from './usage-query.js';
 export function addUsageRoute(router: Router, { accounts }: RouteDeps): void {
   if (!accounts) return;
   router.get('/usage', async (req, res) => {
-    const principal = res.locals.principal as Principal;
+    const principal = locals(res).caller as Principal;
     const { filter, groupBy } = parseUsageQuery(req, ['model', 'day']);
     filter.key_id = principal.kind === 'virtual' ? principal.state.key.id : 'static';
     res.json({ object: 'list', key_id: filter.key_id, data: await accounts.usage(filter, groupBy) });

@@ -1,0 +1,78 @@
+import { type MockRoute, type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import OpenAI from 'openai';
+import type { RunningServer } from '../../src/start-server.js';
+import { startGatewayFromYaml } from '../helpers/test-gateway.js';
+
+export const MASTER = 'sk-master-key-for-security-tests-0123';
+
+/** A chat completion answer with the given usage (tokens). */
+export function completion(model: string, prompt: number, completionTokens: number) {
+  return {
+    id: 'chatcmpl-sec',
+    object: 'chat.completion',
+    created: 1_763_769_600,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+    usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
+  };
+}
+
+/** A gateway with accounts (in-memory SQLite) in front of a mock OpenAI upstream, and helpers to drive it. */
+export interface AccountsGateway {
+  upstream: MockUpstream;
+  running: RunningServer;
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Creates a virtual key; returns its id and secret. */
+  createKey(input: Record<string, unknown>): Promise<{ id: string; key: string }>;
+  client(key: string): OpenAI;
+  /** Ledger totals of a key grouped by status: `{ '200': {...}, '429': {...} }`. */
+  usageByStatus(keyId: string): Promise<Record<string, { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway from `modelsYaml` (the `models:` list and anything else) with providers `openai` (the mock
+ * upstream answering chat with `chat`) and `dead` (nothing listens there).
+ */
+export async function startAccountsGateway(chat: MockRoute, modelsYaml: string): Promise<AccountsGateway> {
+  const upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': chat } });
+  const running = await startGatewayFromYaml(`
+admin: { master_key: "${MASTER}" }
+store: { sqlite: ":memory:" }
+server: { port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+  dead: { adapter: openai, api_key: sk-dead-000000, base_url: "http://127.0.0.1:1/v1" }
+routing: { max_retries: 0 }
+${modelsYaml}
+`);
+  const origin = running.url.replace(/\/v1$/, '');
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${origin}/admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    upstream,
+    running,
+    admin,
+    async createKey(input) {
+      const { status, body } = await admin('POST', '/keys', input);
+      if (status !== 201) throw new Error(`key creation failed: ${JSON.stringify(body)}`);
+      return { id: body.id as string, key: body.key as string };
+    },
+    client: (key) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0, timeout: 10_000 }),
+    async usageByStatus(keyId) {
+      const { body } = await admin('GET', `/usage?key=${keyId}&group_by=status`);
+      const groups = body.data as { group: string; requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[];
+      return Object.fromEntries(groups.map(({ group, ...totals }) => [group, totals]));
+    },
+    async close() {
+      await running.close();
+      await upstream.close();
+    },
+  };
+}

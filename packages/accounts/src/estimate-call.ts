@@ -1,0 +1,45 @@
+import type { CallOperation, RoutePlan } from '@switchyard/core';
+import { targetPrice } from './catalog-price.js';
+import { estimatePromptTokens } from './estimate-tokens.js';
+
+/**
+ * Completion tokens reserved for a chat call that sets neither `max_completion_tokens` nor `max_tokens`: 1,024 per
+ * choice. Calls that use more are settled at their actual usage (the documented over-admission tolerance).
+ */
+export const DEFAULT_COMPLETION_TOKENS = 1024;
+
+/** The pre-call estimate of a call: prompt tokens (about 4 characters each), completion tokens, and the reservation. */
+export interface CallEstimateDetail {
+  promptTokens: number;
+  completionTokens: number;
+  /** Tokens reserved against tpm: prompt + completion. */
+  tokens: number;
+  /** USD reserved against the budget: the dearest deployment of the plan at these token counts. */
+  costUsd: number;
+}
+
+/**
+ * Estimates a call before it runs: prompt tokens from the request's text (messages or `input`), completion tokens
+ * from `max_completion_tokens`, else `max_tokens`, else {@link DEFAULT_COMPLETION_TOKENS}, times `n` (chat only;
+ * other operations reserve no completion tokens), priced at the dearest deployment in `plan` (USD per million
+ * tokens, configured else from the catalogue; unpriced deployments count 0).
+ */
+export function estimateCall(operation: CallOperation, request: Record<string, unknown>, plan: RoutePlan): CallEstimateDetail {
+  const promptTokens = estimatePromptTokens(request);
+  let completionTokens = 0;
+  if (operation === 'chatCompletions') {
+    const max = [request.max_completion_tokens, request.max_tokens].find((v): v is number => typeof v === 'number' && v >= 0);
+    const n = typeof request.n === 'number' && request.n >= 1 ? Math.floor(request.n) : 1;
+    completionTokens = (max ?? DEFAULT_COMPLETION_TOKENS) * n;
+  }
+  let costUsd = 0;
+  for (const model of plan.models) {
+    for (const target of model.targets) {
+      const { price } = targetPrice(target);
+      if (!price) continue;
+      const output = Math.max(price.output, price.reasoning ?? 0);
+      costUsd = Math.max(costUsd, (promptTokens * price.input + completionTokens * output) / 1_000_000);
+    }
+  }
+  return { promptTokens, completionTokens, tokens: promptTokens + completionTokens, costUsd };
+}

@@ -1,0 +1,35 @@
+import { GatewayError, type RoutePlan } from '@switchyard/core';
+import { targetPrice } from './catalog-price.js';
+import { matchesModelGlob } from './match-model-glob.js';
+import { modelNotAllowedError } from './rate-limit-error.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/** 403: a key with a budget asked for a model none of whose deployments has a price. */
+export function modelNotPricedError(model: string): GatewayError {
+  return new GatewayError({
+    status: 403,
+    type: 'invalid_request_error',
+    code: 'model_not_priced',
+    param: 'model',
+    message: `This API key has a budget, and the model '${model}' has no known price (none configured, none in the catalogue), so its cost could not be counted. Configure a price for it, or use a key without a budget.`,
+  });
+}
+
+/**
+ * The part of a plan a key may use: models outside its allow-list (`models` globs) are left out, fallbacks
+ * included; for a key with a budget, deployments without a price (configured, else from the catalogue) are left out
+ * too (their cost could not be counted).
+ * Throws 403 `model_not_allowed` when the requested model itself is not allowed, and 403 `model_not_priced` when a
+ * budgeted key is left with nothing.
+ */
+export function filterPlanForKey(plan: RoutePlan, key: VirtualKey): RoutePlan {
+  const allowed = (id: string) => !key.models || matchesModelGlob(id, key.models);
+  if (!allowed(plan.model)) throw modelNotAllowedError(plan.model);
+  const budgeted = key.budget_usd !== null;
+  const models = plan.models
+    .filter((m) => allowed(m.id))
+    .map((m) => (budgeted ? { ...m, targets: m.targets.filter((t) => targetPrice(t).price) } : m))
+    .filter((m) => m.targets.length > 0);
+  if (models.length === 0) throw modelNotPricedError(plan.model);
+  return models.length === plan.models.length && models.every((m, i) => m === plan.models[i]) ? plan : { ...plan, models };
+}

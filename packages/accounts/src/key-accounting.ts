@@ -1,0 +1,168 @@
+import { type CallAccounting, type CallAdmissionRequest, type CallSettlement, type CallTicket, GatewayError, authenticationError } from '@switchyard/core';
+import type { Accounts, Admission, Principal } from './accounts.js';
+import { targetPrice } from './catalog-price.js';
+import { computeCostUsd } from './compute-cost.js';
+import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
+import { countTextTokens, promptText } from './estimate-tokens.js';
+import { filterPlanForKey } from './filter-plan.js';
+import type { UsageRow } from './usage-row.js';
+
+const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.status : 500);
+
+/** Tokens and cost of a settled call, summed over its billable attempts. */
+interface Booked {
+  prompt: number;
+  completion: number;
+  costUsd: number;
+  estimated: boolean;
+}
+
+/**
+ * Core's {@link CallAccounting} on {@link Accounts}: authenticates keys, narrows each plan to what the key may use
+ * (allow-list, fallbacks included; priced deployments only for keys with a budget), reserves the call's estimated
+ * tokens and cost, and settles them after the call with a ledger row. Refused calls (401, 403, 429) get a row with
+ * their status and no cost, as are calls refused before admission (400 invalid body, 404 unknown model). Every billable attempt is booked: the answer's reported usage, else an estimate (the
+ * tokenizer on the streamed text; the prompt estimate for attempts whose answer never came), marked
+ * `usage_estimated`.
+ */
+export class KeyAccounting implements CallAccounting {
+  constructor(private readonly accounts: Accounts) {}
+
+  #refused(requestId: string, keyId: string, model: string, status: number, stream: boolean): void {
+    this.accounts.record({
+      request_id: requestId,
+      key_id: keyId,
+      model,
+      provider: null,
+      upstream_model: null,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: 0,
+      latency_ms: 0,
+      ttfb_ms: null,
+      status,
+      stream,
+      created_at: Date.now(),
+      attempts: 0,
+    });
+  }
+
+  authenticate(authorization: string | undefined, context: { requestId: string }): Principal {
+    try {
+      return this.accounts.authenticate(authorization);
+    } catch (error) {
+      this.#refused(context.requestId, this.accounts.identify(authorization)?.key.id ?? 'unauthenticated', '', statusOf(error), false);
+      throw error;
+    }
+  }
+
+  refuse(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number }): void {
+    const principal = refusal.caller as Principal | undefined;
+    this.#refused(refusal.requestId, principal?.kind === 'virtual' ? principal.state.key.id : principal?.kind === 'static' ? 'static' : 'unauthenticated', refusal.model, refusal.status, refusal.stream);
+  }
+
+  async admit(request: CallAdmissionRequest): Promise<CallTicket> {
+    const principal = request.caller as Principal | undefined;
+    if (!principal || (principal.kind !== 'static' && principal.kind !== 'virtual')) {
+      throw authenticationError('No caller: authenticate the request with gateway.authenticate() and pass its result as `caller`.');
+    }
+    const keyId = principal.kind === 'virtual' ? principal.state.key.id : 'static';
+    let admission: Admission;
+    let estimate: CallEstimateDetail;
+    let plan = request.plan;
+    try {
+      if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
+      estimate = estimateCall(request.operation, request.request, plan);
+      admission = await this.accounts.admit(principal, request.model, estimate);
+    } catch (error) {
+      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream);
+      throw error;
+    }
+    let settled = false;
+    const headers = { ...admission.headers };
+    return {
+      plan,
+      headers,
+      settle: (settlement) => {
+        if (settled) return undefined;
+        settled = true;
+        return this.#settle(principal, admission, request, estimate, settlement, headers);
+      },
+    };
+  }
+
+  #settle(
+    principal: Principal,
+    admission: Admission,
+    request: CallAdmissionRequest,
+    estimate: CallEstimateDetail,
+    settlement: CallSettlement,
+    headers: Record<string, string>,
+  ): number | undefined {
+    const answered = settlement.target !== undefined;
+    const served = settlement.target ? targetPrice(settlement.target) : { price: undefined, source: 'none' as const };
+    const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
+    const row = (booked: Booked): Omit<UsageRow, 'key_id'> => {
+      const target = settlement.target ?? settlement.attempts.at(-1)?.target;
+      return {
+        request_id: request.requestId,
+        model: request.model,
+        provider: target?.provider ?? null,
+        upstream_model: target?.upstreamModel ?? null,
+        prompt_tokens: booked.prompt,
+        completion_tokens: booked.completion,
+        cost_usd: booked.costUsd,
+        price_source: served.source,
+        latency_ms: settlement.latencyMs,
+        ttfb_ms: settlement.ttfbMs ?? null,
+        status: settlement.status,
+        stream: settlement.stream,
+        created_at: Date.now(),
+        attempts: settlement.attempts.length,
+        usage_estimated: booked.estimated,
+      };
+    };
+    // Attempts whose answer was not used but which the upstream may have worked on (timeouts, client gone): the prompt
+    // estimate at that deployment's price.
+    const unused = answered ? settlement.attempts.slice(0, -1) : settlement.attempts;
+    const base: Booked = { prompt: 0, completion: 0, costUsd: 0, estimated: false };
+    for (const attempt of unused) {
+      if (!attempt.billable) continue;
+      base.prompt += estimate.promptTokens;
+      base.costUsd += computeCostUsd(targetPrice(attempt.target).price, estimate.promptTokens, 0);
+      base.estimated = true;
+    }
+    const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({
+      prompt: base.prompt + prompt,
+      completion: base.completion + completion,
+      // Cache reads/writes and reasoning tokens have their own prices when the upstream reported them.
+      costUsd: base.costUsd + computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {})),
+      estimated: base.estimated || estimated,
+    });
+    if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
+    if (!answered || reported) {
+      const booked = answered ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false) : finish(0, 0, false);
+      this.accounts.settle(principal, admission, row(booked));
+      return booked.costUsd;
+    }
+    if (!settlement.stream) {
+      // An answer without usage (e.g. speech, images): the prompt estimate, no completion tokens.
+      const booked = finish(estimate.promptTokens, 0, true);
+      this.accounts.settle(principal, admission, row(booked));
+      return booked.costUsd;
+    }
+    // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
+    // count with the tokenizer, off the response path.
+    const task = (async () => {
+      let booked: Booked;
+      try {
+        booked = finish(await countTextTokens(promptText(request.request)), await countTextTokens(settlement.completionText ?? ''), true);
+      } catch {
+        booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
+      }
+      this.accounts.settle(principal, admission, row(booked));
+    })();
+    this.accounts.track(task);
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * One admission check of a virtual key against its limits, done atomically by a {@link Limiter}: take one request
+ * from the requests-per-minute bucket, reserve `tokens` from the tokens-per-minute bucket, and reserve `budget.reserveUsd`
+ * of the key's budget in the current window. Either everything is taken or nothing is.
+ */
+export interface LimitRequest {
+  keyId: string;
+  /** Requests per minute; null = unlimited. A changed limit resizes the bucket without refilling it. */
+  rpm: number | null;
+  /** Tokens per minute; null = unlimited. */
+  tpm: number | null;
+  /** Tokens to reserve (the pre-call estimate), capped at `tpm`. */
+  tokens: number;
+  /** The key's budget, when it has one. */
+  budget: {
+    /** USD per window. */
+    limitUsd: number;
+    /** Identity of the budget window, e.g. `day:1763769600000` (period and start, unix ms). */
+    window: string;
+    /** USD to reserve (the pre-call cost estimate). */
+    reserveUsd: number;
+    /** Spend of the window from the ledger, USD: pass it after a `seed` answer. */
+    seedUsd?: number;
+  } | null;
+}
+
+/** Where the key stands after a check, for OpenAI's `x-ratelimit-*` headers. */
+export interface LimitState {
+  requestsRemaining?: number;
+  /** ms until the requests bucket is full again. */
+  requestsResetMs?: number;
+  tokensRemaining?: number;
+  /** ms until the tokens bucket is full again. */
+  tokensResetMs?: number;
+}
+
+/** Outcome of {@link Limiter.acquire}. */
+export type LimitDecision =
+  | { ok: true; state: LimitState }
+  | { ok: false; reason: 'requests' | 'tokens' | 'budget'; state: LimitState; /** ms until a retry may pass. */ retryAfterMs: number }
+  /** The limiter does not know the budget window's spend yet: call again with `budget.seedUsd` from the ledger. */
+  | { ok: false; reason: 'seed' };
+
+/** What a finished call gives back or adds: the token estimate against actual use, the reserved USD against the cost. */
+export interface LimitSettlement {
+  keyId: string;
+  tpm: number | null;
+  /** Tokens reserved at admission. */
+  tokensReserved: number;
+  /** Tokens actually used (prompt + completion, every billable attempt). */
+  tokensUsed: number;
+  budget: { window: string; reservedUsd: number; costUsd: number } | null;
+}
+
+/**
+ * Counts limits of virtual keys. {@link MemoryLimiter} (one process, the default) and `RedisLimiter` (shared by every
+ * replica) implement it. Tolerance: a call is admitted while the key's settled spend plus its reservations is below
+ * the budget, and while the token bucket holds the call's estimate; so budgets and tpm are exceeded only by what
+ * calls in flight use beyond their estimates (and a budget by at most the last admitted call's own estimate).
+ */
+export interface Limiter {
+  /** Checks and takes atomically; see {@link LimitRequest}. Rejects when the limiter's backend fails. */
+  acquire(request: LimitRequest): Promise<LimitDecision>;
+  /** Settles one admitted call. Rejects when the backend fails (the caller logs it). */
+  settle(settlement: LimitSettlement): Promise<void>;
+  /** Releases the backend's connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,82 @@
+import type { LimitDecision, LimitRequest, LimitSettlement, LimitState, Limiter } from './limiter.js';
+import { TokenBucket } from './token-bucket.js';
+
+/** Sums of float USD amounts drift (10 x 0.1 < 1): spend within this of the budget counts as the whole budget. */
+export const BUDGET_EPSILON_USD = 1e-9;
+
+interface KeyCounters {
+  requests?: TokenBucket;
+  tokens?: TokenBucket;
+  /** Spend per budget window: settled USD and USD reserved by calls in flight. */
+  windows: Map<string, { spentUsd: number; reservedUsd: number }>;
+}
+
+/**
+ * The in-process {@link Limiter}: token buckets per key (requests and tokens per minute, refilled continuously) and
+ * the spend of the current budget window. Node runs one callback at a time, so check-and-take is atomic. Limits hold
+ * for one process only; use `RedisLimiter` for several replicas.
+ */
+export class MemoryLimiter implements Limiter {
+  readonly #keys = new Map<string, KeyCounters>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  #counters(keyId: string): KeyCounters {
+    let counters = this.#keys.get(keyId);
+    if (!counters) this.#keys.set(keyId, (counters = { windows: new Map() }));
+    return counters;
+  }
+
+  #bucket(current: TokenBucket | undefined, limit: number | null): TokenBucket | undefined {
+    if (!limit) return undefined;
+    if (!current) return new TokenBucket(limit, 60_000, this.now);
+    if (current.capacity !== limit) current.resize(limit);
+    return current;
+  }
+
+  async acquire(request: LimitRequest): Promise<LimitDecision> {
+    const counters = this.#counters(request.keyId);
+    const requests = (counters.requests = this.#bucket(counters.requests, request.rpm));
+    const tokens = (counters.tokens = this.#bucket(counters.tokens, request.tpm));
+    let window: { spentUsd: number; reservedUsd: number } | undefined;
+    if (request.budget) {
+      window = counters.windows.get(request.budget.window);
+      if (!window) {
+        if (request.budget.seedUsd === undefined) return { ok: false, reason: 'seed' };
+        counters.windows.clear(); // older windows are over
+        counters.windows.set(request.budget.window, (window = { spentUsd: request.budget.seedUsd, reservedUsd: 0 }));
+      }
+    }
+    const state = (): LimitState => ({
+      requestsRemaining: requests && Math.max(0, Math.floor(requests.remaining)),
+      requestsResetMs: requests?.msUntil(requests.capacity),
+      tokensRemaining: tokens && Math.max(0, Math.floor(tokens.remaining)),
+      tokensResetMs: tokens?.msUntil(tokens.capacity),
+    });
+    if (requests && requests.remaining < 1) return { ok: false, reason: 'requests', state: state(), retryAfterMs: requests.msUntil(1) };
+    const wanted = tokens ? Math.min(request.tokens, tokens.capacity) : 0;
+    if (tokens && tokens.remaining < wanted) return { ok: false, reason: 'tokens', state: state(), retryAfterMs: tokens.msUntil(wanted) };
+    if (request.budget && window && window.spentUsd + window.reservedUsd >= request.budget.limitUsd - BUDGET_EPSILON_USD) {
+      return { ok: false, reason: 'budget', state: state(), retryAfterMs: 0 };
+    }
+    requests?.tryTake(1);
+    tokens?.tryTake(wanted);
+    if (window && request.budget) window.reservedUsd += request.budget.reserveUsd;
+    return { ok: true, state: state() };
+  }
+
+  async settle(settlement: LimitSettlement): Promise<void> {
+    const counters = this.#counters(settlement.keyId);
+    counters.tokens = this.#bucket(counters.tokens, settlement.tpm);
+    counters.tokens?.adjust(settlement.tokensReserved - settlement.tokensUsed);
+    if (settlement.budget) {
+      const window = counters.windows.get(settlement.budget.window);
+      if (window) {
+        window.reservedUsd = Math.max(0, window.reservedUsd - settlement.budget.reservedUsd);
+        window.spentUsd += settlement.budget.costUsd;
+      }
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,21 @@
+import type { AccountStore, UsageRow, VirtualKey } from '../src/index.js';
+
+/** An in-memory AccountStore for unit tests; `rows` holds the ledger. */
+export function memoryStore(): AccountStore & { rows: UsageRow[] } {
+  const keys = new Map<string, VirtualKey>();
+  const rows: UsageRow[] = [];
+  return {
+    rows,
+    listKeys: async () => [...keys.values()],
+    getKey: async (id) => keys.get(id),
+    insertKey: async (k) => void keys.set(k.id, k),
+    updateKey: async (k) => void keys.set(k.id, k),
+    appendUsage: async (r) => void rows.push(...r),
+    spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
+    usageTotals: async () => [],
+    ping: async () => {},
+    listUsage: async (q) => rows.filter((r) => !q.key_id || r.key_id === q.key_id).slice(-q.limit).reverse(),
+    close: async () => {},
+  };
+}
+

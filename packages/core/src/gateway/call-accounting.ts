@@ -1,0 +1,96 @@
+import type { AdapterOperation } from '../adapter/provider-adapter.js';
+import type { CompletionUsage } from '../schemas/completion-usage.js';
+import type { RoutePlan, RouteTarget } from './model-router.js';
+
+/** Operations that run through a plan (everything but listing models). */
+export type CallOperation = Exclude<AdapterOperation, 'listModels'>;
+
+/** What the gateway tells an accountant before a call runs. */
+export interface CallAdmissionRequest {
+  /** Who calls: what {@link CallAccounting.authenticate} returned for the request's `Authorization` header. */
+  caller: unknown;
+  operation: CallOperation;
+  /** The model id the client sent. */
+  model: string;
+  /** Everything that may serve the call: the requested model, then its fallbacks. */
+  plan: RoutePlan;
+  /** The validated request body (for token estimates: messages, `max_tokens`, `n`...). */
+  request: Record<string, unknown>;
+  requestId: string;
+  /** True for `stream: true` chat calls. */
+  stream: boolean;
+}
+
+/** One upstream attempt of a call, as the router saw it. */
+export interface AttemptReport {
+  target: RouteTarget;
+  /** 200 when it answered; else the status of its failure (upstream status, 504 timeout, 499 client gone, 502...). */
+  status: number;
+  /**
+   * True when the upstream may have worked (and billed) on it although the gateway did not use its answer: the
+   * gateway or the client aborted it after the request was sent (timeouts, client gone). False for upstream error
+   * answers and connection failures, which cost nothing.
+   */
+  billable: boolean;
+  /** Duration of the attempt, ms. */
+  latencyMs: number;
+}
+
+/** How a call ended, reported once to {@link CallTicket.settle}. */
+export interface CallSettlement {
+  /**
+   * Status of the call: 200; the error's status when it failed; 499 when the client went away before the end (a
+   * stream cut by the client included); for a stream that failed after its first byte, the failure's status.
+   */
+  status: number;
+  /** The deployment whose answer was used, when one answered. */
+  target?: RouteTarget;
+  /** Usage (tokens) the upstream reported for the answer used, if any. */
+  usage?: Partial<CompletionUsage>;
+  /** Text streamed to the client (chat streams), to count tokens when the upstream reported no usage. */
+  completionText?: string;
+  /** Every attempt made, the used one last when one answered. */
+  attempts: readonly AttemptReport[];
+  /** From admission to the end of the answer, ms. */
+  latencyMs: number;
+  /** From admission to the first byte (first chunk of a stream), ms; absent when nothing came. */
+  ttfbMs?: number;
+  stream: boolean;
+}
+
+/** What admission granted: the plan to run (models the caller may not use removed) and headers for the client. */
+export interface CallTicket {
+  /** The plan to execute: the admitted plan with models or deployments the caller may not use left out. */
+  plan: RoutePlan;
+  /** Response headers (e.g. OpenAI's `x-ratelimit-*`). */
+  headers: Record<string, string>;
+  /**
+   * Books the call once it has ended (ledger row, cost, limits settled). Called exactly once per admitted call.
+   * Returns the cost in USD when it is known at once (non-streamed answers with usage), for `x-switchyard-cost-usd`;
+   * may add response headers to `headers` (e.g. `x-switchyard-price-source`), which are read after it returns.
+   */
+  settle(settlement: CallSettlement): number | undefined;
+}
+
+/**
+ * Admission and metering of calls, plugged into {@link GatewayOptions.accounting}: `@switchyard/accounts` implements
+ * it (virtual keys, model allow-lists, rpm/tpm/budget limits, the usage ledger). Core stays free of storage; every
+ * embedder of `createGateway()` gets the same limits and ledger as the HTTP server.
+ */
+export interface CallAccounting {
+  /**
+   * Identifies the caller from an `Authorization` header value. Throws a 401 `GatewayError` (and books it) for a
+   * missing, unknown, revoked or expired key.
+   */
+  authenticate(authorization: string | undefined, context: { requestId: string }): unknown;
+  /**
+   * Admits a call: throws 403 (model not allowed or not priced for a key with a budget), 429 (rate or budget
+   * limit; booked with its status) or 503 (limits unavailable). Resolves with the ticket to settle afterwards.
+   */
+  admit(request: CallAdmissionRequest): Promise<CallTicket>;
+  /**
+   * Books a call refused before admission (invalid body 400, unknown model 404, unsupported operation 400, client gone
+   * 499): no cost. `model` is the body's `model` when it is a string, else empty.
+   */
+  refuse?(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number }): void;
+}
