@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', demo: 'src/demo.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm'],
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,

@@ -15,8 +15,7 @@ import { parseArgs } from 'node:util';
 import { makeWav, type MockRoute, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
 import { pino } from 'pino';
-import { gatewayConfigSchema } from './config/config-schema.js';
-import { type RunningServer, startServer } from './start-server.js';
+import { type RunningServer, gatewayConfigSchema, startServer } from '@switchyard/gateway';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8787' }, once: { type: 'boolean', default: false } } });
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
