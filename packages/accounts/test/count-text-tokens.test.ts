@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TOKENIZED_CHARS, countTextTokens } from '../src/index.js';
 
-describe('countTextTokens', () => {
+describe('countTextTokens', { timeout: 30_000 }, () => {
   it('counts special-token strings as plain text instead of throwing', async () => {
     expect(await countTextTokens('a <|endoftext|> b <|fim_prefix|>')).toBeGreaterThan(4);
   });
