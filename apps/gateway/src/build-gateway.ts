@@ -1,4 +1,4 @@
-import { type CallAccounting, type Gateway, type ModelDefinition, type ProviderSettings, createGateway } from '@switchyard/core';
+import { type CallAccounting, type Gateway, type ModelDefinition, type ProviderSettings, type SharedCooldown, createGateway } from '@switchyard/core';
 import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
 import { createProviders } from './providers/create-providers.js';
 
@@ -10,6 +10,8 @@ export interface BuildGatewayOptions {
   onBackgroundError?: (error: unknown, provider: string) => void;
   /** Admission and metering of calls (`accounts.accounting` from `@switchyard/accounts`). */
   accounting?: CallAccounting;
+  /** Breaker state shared with other replicas (`routing.cooldown.shared`). */
+  sharedCooldown?: SharedCooldown;
 }
 
 /** Converts a config model entry (snake_case) to core's {@link ModelDefinition}. */
@@ -47,6 +49,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
     keys: config.keys,
     onBackgroundError: options.onBackgroundError,
     accounting: options.accounting,
+    sharedCooldown: options.sharedCooldown,
     routing: {
       maxRetries: routing.max_retries,
       backoff: { baseMs: routing.backoff.base_ms, maxMs: routing.backoff.max_ms },

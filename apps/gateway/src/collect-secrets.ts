@@ -14,11 +14,12 @@ function databaseSecrets(url: string | undefined): string[] {
 }
 
 /**
- * Every secret in a config (gateway keys, provider settings whose name looks secret, the Postgres URL and password),
+ * Every secret in a config (gateway keys, provider settings whose name looks secret, the Postgres and Redis URLs and
+ * their passwords),
  * for redaction in logs and readiness answers.
  */
 export function collectSecrets(config: GatewayConfig): string[] {
-  const found: string[] = [...config.keys, ...(config.admin ? [config.admin.master_key] : []), ...databaseSecrets(config.store?.postgres)];
+  const found: string[] = [...config.keys, ...(config.admin ? [config.admin.master_key] : []), ...databaseSecrets(config.store?.postgres), ...databaseSecrets(config.redis?.url)];
   const visit = (value: unknown, name: string) => {
     if (typeof value === 'string' && SECRET_KEY.test(name)) found.push(value);
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, SECRET_KEY.test(name) ? name : k);

@@ -4,6 +4,7 @@ import type { Accounts } from '@switchyard/accounts';
 import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
 import type { Logger } from 'pino';
+import { SwitchyardRedis } from '@switchyard/redis';
 import { openAccounts } from './accounts/open-accounts.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
@@ -60,13 +61,27 @@ export interface StartServerOptions {
  */
 export async function startServer(config: GatewayConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? (await createLogger(config.log));
-  const accounts = await openAccounts(config, options.configPath, logger);
+  const redis = config.redis
+    ? await SwitchyardRedis.connect({
+        url: config.redis.url,
+        keyPrefix: config.redis.key_prefix,
+        onError: config.redis.on_error,
+        commandTimeoutMs: config.redis.timeout_ms,
+        warn: (message, failures) => logger.warn({ failures, on_error: config.redis?.on_error }, message),
+      })
+    : undefined;
+  const accounts = await openAccounts(config, options.configPath, logger, redis).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
+  });
   const gateway = await buildGateway(config, {
     cwd: options.cwd,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
     accounting: accounts?.accounting,
+    sharedCooldown: config.routing.cooldown.shared ? redis : undefined,
   }).catch(async (error: unknown) => {
     await accounts?.close();
+    await redis?.close();
     throw error;
   });
   const metrics = new GatewayMetrics();
@@ -90,6 +105,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     },
   ];
   if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
+  if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });
   const responses = await openResponses(config, options.configPath);
   const secrets = collectSecrets(config);
   const { server: settings } = config;
@@ -139,6 +155,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       });
       await accounts?.settlementsDone();
       await accounts?.close();
+      await redis?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();
       await gateway.close();

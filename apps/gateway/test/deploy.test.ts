@@ -70,6 +70,7 @@ describe('deploy/docker-compose.yml', () => {
     const config = parseConfig(text, file, env);
     expect(config.server.host).toBe('0.0.0.0');
     expect(config.store?.postgres).toBe(`postgres://switchyard:${fromEnvFile.POSTGRES_PASSWORD}@postgres:5432/switchyard`);
+    expect(config.redis).toMatchObject({ url: 'redis://redis:6379', on_error: 'open' });
     const servers = [...read('haproxy.cfg').matchAll(/^\s*server (\S+) (\S+):(\d+)/gm)];
     expect(servers.map((m) => m[2])).toEqual(gateways.map(([name]) => name));
     for (const m of servers) expect(Number(m[3])).toBe(config.server.port);

@@ -4,6 +4,7 @@ import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
+import type { KeyChangeFeed } from './key-change-feed.js';
 import type { LimitRequest, LimitSettlement, Limiter } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
@@ -48,6 +49,8 @@ export interface AccountsOptions {
   /** A failed ledger write (its rows are kept and retried). */
   /** Where rpm, tpm and budget counters live. Default: a {@link MemoryLimiter} (this process only). */
   limiter?: Limiter;
+  /** Carries key changes to and from other replicas (e.g. Redis pub/sub). */
+  keyChanges?: KeyChangeFeed;
   onError?: (error: unknown) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
@@ -88,6 +91,26 @@ export class Accounts {
     });
     this.limiter = options.limiter ?? new MemoryLimiter();
     this.accounting = new KeyAccounting(this);
+    this.#keyChanges = options.keyChanges;
+    this.#keyChanges?.subscribe((id) => void this.#reload(id).catch(this.#onError));
+  }
+
+  readonly #keyChanges?: KeyChangeFeed;
+
+  /** Reloads one key from the store (or every key when `id` is undefined) after another replica changed it. */
+  async #reload(id: string | undefined): Promise<void> {
+    const keys = id === undefined ? await this.store.listKeys() : [await this.store.getKey(id)];
+    for (const key of keys) {
+      if (!key) continue;
+      const state = this.#keys.get(key.id);
+      if (state) state.key = key;
+      else this.#remember(new KeyState(key));
+    }
+  }
+
+  /** Tells other replicas about a changed key; a failure is reported, never thrown (the change is stored). */
+  async #announce(id: string): Promise<void> {
+    await this.#keyChanges?.publish(id).catch(this.#onError);
   }
 
   /** Loads every key from the store. Budget spends are read from the ledger when a key is first used. */
@@ -162,9 +185,10 @@ export class Accounts {
       const what = decision.reason === 'requests' ? `requests: ${key.rpm_limit}` : `tokens: ${key.tpm_limit}`;
       throw rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
     }
+    const reserved = !decision.unreserved;
     return {
-      reservedTokens: key.tpm_limit ? Math.min(tokens, key.tpm_limit) : 0,
-      reservedUsd: request.budget ? costUsd : 0,
+      reservedTokens: key.tpm_limit && reserved ? Math.min(tokens, key.tpm_limit) : 0,
+      reservedUsd: request.budget && reserved ? costUsd : 0,
       budgetWindow: window?.id,
       headers,
     };
@@ -227,6 +251,7 @@ export class Accounts {
     };
     await this.store.insertKey(key);
     this.#remember(new KeyState(key));
+    await this.#announce(key.id);
     return { ...toKeyView(key), key: secret };
   }
 
@@ -248,6 +273,7 @@ export class Accounts {
     const key: VirtualKey = { ...state.key, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     await this.store.updateKey(key);
     state.key = key; // the limiter resizes its buckets on the next call, without refilling them
+    await this.#announce(id);
     return toKeyView(key);
   }
 
@@ -258,6 +284,7 @@ export class Accounts {
     const key = { ...state.key, revoked_at: state.key.revoked_at ?? new Date().toISOString() };
     await this.store.updateKey(key);
     state.key = key;
+    await this.#announce(id);
     return toKeyView(key);
   }
 

@@ -7,6 +7,7 @@ export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from
 export { MAX_TOKENIZED_CHARS, countTextTokens, estimatePromptTokens, promptText } from './estimate-tokens.js';
 export { filterPlanForKey, modelNotPricedError } from './filter-plan.js';
 export { KeyAccounting } from './key-accounting.js';
+export type { KeyChangeFeed } from './key-change-feed.js';
 export { type CreateKeyInput, type UpdateKeyInput, createKeyInputSchema, updateKeyInputSchema } from './key-input-schema.js';
 export { KeyState } from './key-state.js';
 export type * from './limiter.js';

@@ -36,7 +36,8 @@ export interface LimitState {
 
 /** Outcome of {@link Limiter.acquire}. */
 export type LimitDecision =
-  | { ok: true; state: LimitState }
+  /** Admitted; `unreserved` when nothing could be counted (the backend failed and fails open). */
+  | { ok: true; state: LimitState; unreserved?: boolean }
   | { ok: false; reason: 'requests' | 'tokens' | 'budget'; state: LimitState; /** ms until a retry may pass. */ retryAfterMs: number }
   /** The limiter does not know the budget window's spend yet: call again with `budget.seedUsd` from the ledger. */
   | { ok: false; reason: 'seed' };

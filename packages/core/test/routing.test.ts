@@ -5,6 +5,7 @@ import {
   type ChatCompletionChunk,
   GatewayError,
   type ProviderAdapter,
+  type SharedCooldown,
   TargetHealth,
   createGateway,
   orderTargets,
@@ -231,6 +232,25 @@ describe('balancing and cooldown', () => {
     expect(orderTargets(targetsOf(gateway), 'round-robin', health, 0).map((t) => t.provider)).toEqual(['b', 'a']);
     now = 1001;
     expect(orderTargets(targetsOf(gateway), 'round-robin', health, 0)[0]!.provider).toBe('a');
+  });
+
+  it('shares breaker state between replicas through a SharedCooldown', () => {
+    const listeners: ((key: string, untilMs: number) => void)[] = [];
+    const bus: SharedCooldown = {
+      publishCooldown: (key, untilMs) => {
+        for (const listener of listeners) listener(key, untilMs);
+      },
+      subscribeCooldown: (listener) => void listeners.push(listener),
+    };
+    const now = 0;
+    const a = new TargetHealth({ failures: 2, cooldownMs: 1000 }, () => now, undefined, bus);
+    const b = new TargetHealth({ failures: 2, cooldownMs: 1000 }, () => now, undefined, bus);
+    a.failure('a/m');
+    expect(b.isCoolingDown('a/m')).toBe(false);
+    a.failure('a/m');
+    expect(b.isCoolingDown('a/m')).toBe(true);
+    b.success('a/m', 10); // b's probe succeeded: the breaker closes everywhere
+    expect(a.isCoolingDown('a/m')).toBe(false);
   });
 
   it('snapshots in flight, latency, consecutive failures and the cooldown end of each deployment', () => {

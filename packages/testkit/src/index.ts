@@ -4,3 +4,4 @@ export * from './fixtures/index.js';
 export * from './google/google-token-mock.js';
 export * from './mock-upstream/index.js';
 export * from './replays/openai-replay-routes.js';
+export * from './redis-server.js';

@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { Accounts, type AccountStore } from '@switchyard/accounts';
 import { PostgresAccountStore } from '@switchyard/store-postgres';
 import { SqliteAccountStore } from '@switchyard/store-sqlite';
+import type { SwitchyardRedis } from '@switchyard/redis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/config-schema.js';
 
@@ -41,12 +42,15 @@ export async function openStore(config: GatewayConfig, configPath: string | unde
 
 /**
  * Opens the accounts (virtual keys, limits, usage ledger) when the config has `admin` or `store`; otherwise returns
- * undefined and only the config's static keys work. Failed ledger writes and rows dropped past `store.ledger_buffer`
+ * undefined and only the config's static keys work. With `redis` (config `redis:`), limits are counted in Redis and key
+ * changes are broadcast to every replica. Failed ledger writes and rows dropped past `store.ledger_buffer`
  * are logged (never the rows themselves).
  */
-export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<Accounts | undefined> {
+export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger, redis?: SwitchyardRedis): Promise<Accounts | undefined> {
   if (!accountsEnabled(config)) return undefined;
   return Accounts.open({
+    limiter: redis?.limiter(),
+    keyChanges: redis,
     store: await openStore(config, configPath, logger),
     staticKeys: config.keys,
     masterKey: config.admin?.master_key,

@@ -10,7 +10,8 @@ import { formatZodIssues } from './format-zod-issues.js';
  * whose `settingsFromEnv` finds its variables (the clouds: e.g. `AZURE_OPENAI_API_KEY` + `AZURE_OPENAI_ENDPOINT`; the
  * OpenAI-compatible presets: e.g. `GROQ_API_KEY`, or `OLLAMA_BASE_URL` for a keyless local server),
  * `SWITCHYARD_HOST` / `SWITCHYARD_PORT` for the listener, `SWITCHYARD_MASTER_KEY` to enable the admin API and virtual
- * keys (stored in `./switchyard.db`, or in Postgres when `DATABASE_URL` is set). Clients address models as
+ * keys (stored in `./switchyard.db`, or in Postgres when `DATABASE_URL` is set; limits shared on Redis when
+ * `REDIS_URL` is set). Clients address models as
  * `<provider>/<upstream id>`.
  * Throws ConfigError when no gateway key or no provider key is set.
  */
@@ -46,6 +47,7 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
     providers,
     ...(masterKey ? { admin: { master_key: masterKey } } : {}),
     ...(env.DATABASE_URL ? { store: { postgres: env.DATABASE_URL } } : {}),
+    ...(env.REDIS_URL ? { redis: { url: env.REDIS_URL } } : {}),
   });
   if (!result.success) throw new ConfigError(`invalid environment config:\n${formatZodIssues(result.error)}`);
   return result.data;

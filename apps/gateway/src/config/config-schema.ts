@@ -67,11 +67,26 @@ export const modelConfigSchema = z
 export const routingConfigSchema = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   backoff: z.strictObject({ base_ms: ms.default(200), max_ms: ms.default(8_000) }).prefault({}),
-  cooldown: z.strictObject({ failures: z.number().int().positive().default(3), seconds: z.number().positive().default(30) }).prefault({}),
+  cooldown: z
+    .strictObject({ failures: z.number().int().positive().default(3), seconds: z.number().positive().default(30), shared: z.boolean().default(false) })
+    .prefault({}),
   timeouts: z
     .strictObject({ connect_ms: ms.default(10_000), first_byte_ms: ms.default(120_000), idle_ms: ms.default(60_000), total_ms: ms.default(600_000) })
     .prefault({}),
   ceilings: z.strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) }).prefault({}),
+});
+
+/**
+ * `redis`: shared limits (rpm, tpm, budgets' running spend), key changes and, with `routing.cooldown.shared`, breaker
+ * state. `url` (`redis://` or `rediss://`), `key_prefix` (default `switchyard:`), `on_error` (`open` keeps serving
+ * unlimited while Redis is unreachable, `closed` answers 503 `limits_unavailable`; default `open`), `timeout_ms` per
+ * Redis command (default 500).
+ */
+export const redisConfigSchema = z.strictObject({
+  url: z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL'),
+  key_prefix: z.string().max(100).default('switchyard:'),
+  on_error: z.enum(['open', 'closed']).default('open'),
+  timeout_ms: z.number().int().positive().max(60_000).default(500),
 });
 
 /** `store`: exactly one of `sqlite` or `postgres`. */
@@ -134,6 +149,8 @@ export const gatewayConfigSchema = z.strictObject({
    * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
    */
   store: storeConfigSchema.optional(),
+  /** Shared limits and key changes for several replicas or workers (see {@link redisConfigSchema}). */
+  redis: redisConfigSchema.optional(),
   /** Stored responses of the Responses API: kept `retention_days` days; without accounts at most `max_in_memory` of them, in memory. */
   responses: z
     .strictObject({ retention_days: z.number().positive().default(30), max_in_memory: z.number().int().positive().default(1000) })
@@ -169,6 +186,10 @@ export const gatewayConfigSchema = z.strictObject({
   .refine((c) => c.metrics.auth !== 'master' || c.admin !== undefined, {
     message: "metrics.auth 'master' needs admin.master_key",
     path: ['metrics', 'auth'],
+  })
+  .refine((c) => !c.routing.cooldown.shared || c.redis !== undefined, {
+    message: 'a shared cooldown needs redis.url (the breaker state travels through Redis)',
+    path: ['routing', 'cooldown', 'shared'],
   });
 
 /** The validated gateway config. */

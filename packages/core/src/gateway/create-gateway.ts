@@ -29,7 +29,7 @@ import { type AttemptRecord, type CallOverrides, type PlanOutcome, executePlan }
 import type { UpstreamBodyLimits, UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
-import { TargetHealth } from '../routing/target-health.js';
+import { TargetHealth, type SharedCooldown } from '../routing/target-health.js';
 import type { AttemptHooks } from '../routing/execute-plan.js';
 import type { GatewayObserver } from '../routing/router-events.js';
 import type { CallTimeouts } from './model-definition.js';
@@ -65,6 +65,8 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   /** Deadline of one provider's model list for `GET /v1/models`, ms. Default 10,000. */
   modelListTimeoutMs?: number;
+  /** Shares circuit-breaker state with other replicas (`routing.cooldown.shared`; e.g. `SwitchyardRedis`). */
+  sharedCooldown?: SharedCooldown;
 }
 
 /** The gateway's own settings for one provider (not the adapter's). */
@@ -211,7 +213,7 @@ export class Gateway {
           observer.cooldownChanged?.(event);
         } catch {}
       }
-    });
+    }, options.sharedCooldown);
   }
 
   /**

@@ -11,6 +11,20 @@ export interface CooldownPolicy {
   cooldownMs: number;
 }
 
+/**
+ * Shares circuit-breaker state between gateway replicas (`routing.cooldown.shared`), e.g. through Redis pub/sub, so
+ * that a deployment one replica saw failing is skipped by all. Core keeps no connection of its own.
+ */
+export interface SharedCooldown {
+  /** Broadcasts that this replica opened the breaker of `key` until `untilMs` (unix ms), or closed it (`0`). */
+  publishCooldown(key: string, untilMs: number): void;
+  /** Registers the listener for breaker changes broadcast by any replica (this one included). */
+  subscribeCooldown(listener: (key: string, untilMs: number) => void): void;
+}
+
+/** Most deployments whose breaker state is taken from other replicas without having been used here. */
+const MAX_REMOTE_ONLY = 10_000;
+
 interface Health {
   inFlight: number;
   consecutiveFailures: number;
@@ -47,11 +61,24 @@ export class TargetHealth {
    * @param onCooldownChange called with a target's key and `true` when its breaker opens, `false` when it closes
    *   (a success, or the cooldown running out: checked by an unref'd timer).
    */
+  readonly #shared?: SharedCooldown;
+
+  /** @param shared carries breaker changes to and from other replicas (see {@link SharedCooldown}). */
   constructor(
     readonly policy: CooldownPolicy = { failures: 3, cooldownMs: 30_000 },
     private readonly now: () => number = Date.now,
     private readonly onCooldownChange?: (key: string, coolingDown: boolean) => void,
-  ) {}
+    shared?: SharedCooldown,
+  ) {
+    this.#shared = shared;
+    shared?.subscribeCooldown((key, untilMs) => {
+      if (!this.#state.has(key) && this.#state.size >= MAX_REMOTE_ONLY) return;
+      const health = this.#get(key);
+      if (health.cooldownUntil === untilMs) return;
+      health.cooldownUntil = untilMs;
+      if (untilMs === 0) health.consecutiveFailures = 0;
+    });
+  }
 
   #get(key: string): Health {
     let health = this.#state.get(key);
@@ -114,7 +141,10 @@ export class TargetHealth {
   success(key: string, firstByteMs: number): void {
     const health = this.#get(key);
     health.consecutiveFailures = 0;
-    if (health.cooldownUntil !== 0) this.onCooldownChange?.(key, false);
+    if (health.cooldownUntil !== 0) {
+      this.onCooldownChange?.(key, false);
+      this.#shared?.publishCooldown(key, 0);
+    }
     health.cooldownUntil = 0;
     health.latencyMs = health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
   }
@@ -126,6 +156,7 @@ export class TargetHealth {
     if (health.consecutiveFailures >= this.policy.failures) {
       health.cooldownUntil = this.now() + this.policy.cooldownMs;
       health.consecutiveFailures = 0;
+      this.#shared?.publishCooldown(key, health.cooldownUntil);
       if (this.onCooldownChange) {
         const until = health.cooldownUntil;
         this.onCooldownChange(key, true);

@@ -1,0 +1,123 @@
+import type { LimitDecision, LimitRequest, LimitSettlement, Limiter } from '@switchyard/accounts';
+import type { Redis } from 'ioredis';
+import { ACQUIRE_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
+import { type FailureReporter, type RedisFailureMode, limitsUnavailableError } from './limits-unavailable.js';
+
+/** Options of {@link RedisLimiter}. */
+export interface RedisLimiterOptions {
+  /** Prefix of every key, e.g. `switchyard:`. */
+  keyPrefix: string;
+  /** `open` admits calls while Redis fails (unlimited); `closed` throws 503 `limits_unavailable`. */
+  onError: RedisFailureMode;
+  /** Where failures are reported (at most once a minute). */
+  failures: FailureReporter;
+  /** How often pending settlements are sent, in one round trip for all, ms. Default 50. */
+  settleEveryMs?: number;
+}
+
+const BUDGET_EPSILON_USD = 1e-9;
+const DAY_MS = 86_400_000;
+
+/** How long a budget window's counters are kept after it began: two days, 32 days, or for ever (`total`). */
+function windowTtlMs(window: string): number {
+  if (window.startsWith('day:')) return 2 * DAY_MS;
+  if (window.startsWith('month:')) return 32 * DAY_MS;
+  return 0;
+}
+
+type Commands = {
+  switchyardAcquire(...args: (string | number)[]): Promise<string[]>;
+  switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<number>;
+};
+
+/**
+ * The {@link Limiter} shared by every replica, on Redis: one atomic Lua script per admission (one round trip), and
+ * settlements batched into one script call every `settleEveryMs` (so a request costs about one round trip). Counters:
+ * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets) and `<prefix>spend:<key id>:<window>` (settled and
+ * reserved USD of a budget window, rebuilt from the ledger when missing). Tolerance is the in-process one (see
+ * `Limiter`) and does not grow with the number of replicas. While Redis fails, `onError` decides (see options).
+ * @see https://redis.io/docs/latest/commands/eval/
+ */
+export class RedisLimiter implements Limiter {
+  readonly #client: Redis & Commands;
+  readonly #options: RedisLimiterOptions;
+  #pending: LimitSettlement[] = [];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(client: Redis, options: RedisLimiterOptions) {
+    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 3 });
+    client.defineCommand('switchyardSettle', { lua: SETTLE_SCRIPT });
+    this.#client = client as Redis & Commands;
+    this.#options = options;
+  }
+
+  #key(kind: string, id: string): string {
+    return `${this.#options.keyPrefix}${kind}:${id}`;
+  }
+
+  async acquire(request: LimitRequest): Promise<LimitDecision> {
+    const { budget } = request;
+    let reply: string[];
+    try {
+      reply = await this.#client.switchyardAcquire(
+        this.#key('rpm', request.keyId),
+        this.#key('tpm', request.keyId),
+        this.#key('spend', `${request.keyId}:${budget?.window ?? 'none'}`),
+        request.rpm ?? 0,
+        request.tpm ?? 0,
+        Math.max(0, Math.ceil(request.tokens)),
+        budget ? budget.limitUsd : -1,
+        budget ? budget.reserveUsd : 0,
+        budget?.seedUsd ?? '',
+        budget ? windowTtlMs(budget.window) : 0,
+        BUDGET_EPSILON_USD,
+      );
+    } catch (error) {
+      this.#options.failures.report('Redis limits unavailable', error);
+      if (this.#options.onError === 'closed') throw limitsUnavailableError();
+      return { ok: true, state: {}, unreserved: true };
+    }
+    if (reply[0] === 'seed') return { ok: false, reason: 'seed' };
+    const number = (i: number) => Number(reply[i]);
+    const state = {
+      requestsRemaining: number(1) < 0 ? undefined : number(1),
+      requestsResetMs: number(2),
+      tokensRemaining: number(3) < 0 ? undefined : number(3),
+      tokensResetMs: number(4),
+    };
+    if (reply[0] === 'ok') return { ok: true, state };
+    return { ok: false, reason: reply[0] as 'requests' | 'tokens' | 'budget', state, retryAfterMs: number(5) };
+  }
+
+  async settle(settlement: LimitSettlement): Promise<void> {
+    const delta = settlement.tokensReserved - settlement.tokensUsed;
+    if (delta === 0 && !settlement.budget) return;
+    this.#pending.push(settlement);
+    if (this.#pending.length >= 500) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), this.#options.settleEveryMs ?? 50).unref();
+  }
+
+  /** Sends every pending settlement now, in one script call. Failures are reported; those settlements are lost. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#pending;
+    this.#pending = [];
+    if (batch.length === 0) return;
+    const keys: string[] = [];
+    const args: (string | number)[] = [];
+    for (const s of batch) {
+      keys.push(this.#key('tpm', s.keyId), this.#key('spend', `${s.keyId}:${s.budget?.window ?? 'none'}`));
+      args.push(s.tpm ?? 0, s.tokensReserved - s.tokensUsed, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
+    }
+    try {
+      await this.#client.switchyardSettle(keys.length, ...keys, ...args);
+    } catch (error) {
+      this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) lost)`, error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

@@ -1,0 +1,140 @@
+import type { KeyChangeFeed } from '@switchyard/accounts';
+import type { SharedCooldown } from '@switchyard/core';
+import { Redis } from 'ioredis';
+import { FailureReporter, type RedisFailureMode } from './limits-unavailable.js';
+import { RedisLimiter } from './redis-limiter.js';
+
+/** Options of {@link SwitchyardRedis.connect} (config `redis:`). */
+export interface SwitchyardRedisOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
+  url: string;
+  /** Prefix of every key and channel. Default `switchyard:`. */
+  keyPrefix?: string;
+  /** What limits do while Redis is unreachable. Default `open`. */
+  onError?: RedisFailureMode;
+  /** Longest wait for one Redis command, ms; a slower one fails (and `onError` applies). Default 500. */
+  commandTimeoutMs?: number;
+  /** Called at most once a minute while Redis fails, with the number of failures since the last call. */
+  warn?: (message: string, failures: number) => void;
+}
+
+const KEYS_CHANNEL = 'keys';
+const COOLDOWN_CHANNEL = 'cooldown';
+
+/**
+ * One gateway's connection to Redis (ioredis): a command connection (limits) and a subscriber connection (pub/sub of
+ * key changes and circuit-breaker state). Commands never queue while Redis is away: they fail at once (or after
+ * `commandTimeoutMs`), and ioredis reconnects by itself (every 100 ms to 1 s), so everything recovers without a restart.
+ * After a reconnect of the subscriber, key listeners are told to reload every key (changes may have been missed).
+ * @see https://github.com/redis/ioredis#readme
+ */
+export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
+  readonly client: Redis;
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
+  readonly #failures: FailureReporter;
+  readonly #onError: RedisFailureMode;
+  readonly #keyListeners: ((id: string | undefined) => void)[] = [];
+  readonly #cooldownListeners: ((key: string, untilMs: number) => void)[] = [];
+  #subscribedOnce = false;
+  readonly #subscribed: Promise<void>;
+
+  private constructor(options: SwitchyardRedisOptions) {
+    this.#prefix = options.keyPrefix ?? 'switchyard:';
+    this.#onError = options.onError ?? 'open';
+    this.#failures = new FailureReporter(options.warn ?? (() => {}));
+    const common = {
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      connectTimeout: 2_000,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+      lazyConnect: false,
+      protocol: 2 as const,
+    };
+    this.client = new Redis(options.url, common);
+    // The subscriber must queue its SUBSCRIBE until connected, and has no command timeout (it waits for messages).
+    this.#subscriber = new Redis(options.url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    const report = (error: Error) => this.#failures.report('Redis unreachable', error);
+    this.client.on('error', report);
+    this.#subscriber.on('error', report);
+    this.#subscriber.on('ready', () => {
+      if (this.#subscribedOnce) for (const listener of this.#keyListeners) listener(undefined);
+      this.#subscribedOnce = true;
+    });
+    this.#subscribed = this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(
+      () => {},
+      (error: Error) => report(error),
+    );
+    this.#subscriber.on('message', (channel: string, message: string) => this.#onMessage(channel, message));
+  }
+
+  /**
+   * Connects and waits until both connections are ready (and subscribed), or at most `waitMs` (default 2,000): a Redis
+   * that is down at startup does not stop the gateway; it is retried in the background and `onError` applies meanwhile.
+   */
+  static async connect(options: SwitchyardRedisOptions, waitMs = 2_000): Promise<SwitchyardRedis> {
+    const redis = new SwitchyardRedis(options);
+    let timer: NodeJS.Timeout | undefined;
+    const ready = (client: Redis) => (client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', () => resolve())));
+    await Promise.race([
+      Promise.all([ready(redis.client), redis.#subscribed]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return redis;
+  }
+
+  #channel(name: string): string {
+    return `${this.#prefix}${name}`;
+  }
+
+  #onMessage(channel: string, message: string): void {
+    if (channel === this.#channel(KEYS_CHANNEL)) {
+      for (const listener of this.#keyListeners) listener(message);
+    } else if (channel === this.#channel(COOLDOWN_CHANNEL)) {
+      const separator = message.lastIndexOf(' ');
+      const untilMs = Number(message.slice(separator + 1));
+      if (separator > 0 && Number.isFinite(untilMs)) for (const listener of this.#cooldownListeners) listener(message.slice(0, separator), untilMs);
+    }
+  }
+
+  /** The shared limiter (see {@link RedisLimiter}). */
+  limiter(): RedisLimiter {
+    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures });
+  }
+
+  /** Announces that key `id` was created, changed or revoked; every replica reloads it within milliseconds. */
+  async publish(id: string): Promise<void> {
+    await this.client.publish(this.#channel(KEYS_CHANNEL), id);
+  }
+
+  /** Hears key changes of every replica (this one included); `undefined` asks for a reload of every key. */
+  subscribe(listener: (id: string | undefined) => void): void {
+    this.#keyListeners.push(listener);
+  }
+
+  /** Broadcasts that this replica opened (`untilMs` > now, unix ms) or closed (`0`) the breaker of a deployment. */
+  publishCooldown(key: string, untilMs: number): void {
+    this.client.publish(this.#channel(COOLDOWN_CHANNEL), `${key} ${untilMs}`).catch((error: Error) => this.#failures.report('Redis unreachable', error));
+  }
+
+  /** Hears breaker changes of every replica. */
+  subscribeCooldown(listener: (key: string, untilMs: number) => void): void {
+    this.#cooldownListeners.push(listener);
+  }
+
+  /** Resolves when Redis answers PING (for readiness checks); rejects otherwise. */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  /** Closes both connections. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.client.quit(), this.#subscriber.quit()]);
+    this.client.disconnect();
+    this.#subscriber.disconnect();
+  }
+}

@@ -1,0 +1,101 @@
+import type { LimitRequest } from '@switchyard/accounts';
+import { type TestRedisServer, startRedisServer } from '@switchyard/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SwitchyardRedis } from '../src/index.js';
+
+let server: TestRedisServer;
+const open: SwitchyardRedis[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(open.map((r) => r.close()));
+  await server?.stop();
+});
+
+/** Two gateways' connections with one fresh key prefix. */
+async function pair(options: { onError?: 'open' | 'closed'; warn?: (message: string) => void } = {}) {
+  const keyPrefix = `test${++prefixes}:`;
+  const make = async () => {
+    const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix, commandTimeoutMs: 300, ...options });
+    open.push(redis);
+    return redis;
+  };
+  return [await make(), await make()] as const;
+}
+
+const request = (overrides: Partial<LimitRequest> = {}): LimitRequest => ({ keyId: 'k', rpm: null, tpm: null, tokens: 0, budget: null, ...overrides });
+
+describe('RedisLimiter (real redis-server)', () => {
+  it('admits exactly rpm_limit of 60 concurrent checks spread over two replicas', async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? la : lb).acquire(request({ rpm: 20 }))));
+    expect(results.filter((r) => r.ok)).toHaveLength(20);
+    const refused = results.find((r) => !r.ok);
+    expect(refused).toMatchObject({ ok: false, reason: 'requests', state: { requestsRemaining: 0 } });
+    expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it('reserves tokens and settles them against actual use, shared by both replicas', async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    expect(await la.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({ ok: true, state: { tokensRemaining: 400 } });
+    expect(await lb.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({ ok: false, reason: 'tokens' });
+    await la.settle({ keyId: 'k', tpm: 1000, tokensReserved: 600, tokensUsed: 100, budget: null });
+    await la.flush();
+    expect(await lb.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({ ok: true });
+  });
+
+  it('asks for the spend of an unknown budget window, then counts spend plus reservations', async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    const budget = { limitUsd: 1, window: 'month:0', reserveUsd: 0.4 };
+    expect(await la.acquire(request({ budget }))).toEqual({ ok: false, reason: 'seed' });
+    expect(await la.acquire(request({ budget: { ...budget, seedUsd: 0.5 } }))).toMatchObject({ ok: true });
+    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.5 + 0.4 < 1
+    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: false, reason: 'budget' }); // 0.5 + 0.8 >= 1
+    await lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } });
+    await lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } });
+    await lb.flush();
+    expect(await la.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.52 < 1
+  });
+
+  it('broadcasts key changes and breaker state to every replica', async () => {
+    const [a, b] = await pair();
+    const keys: (string | undefined)[] = [];
+    const breakers: [string, number][] = [];
+    b.subscribe((id) => keys.push(id));
+    b.subscribeCooldown((key, until) => breakers.push([key, until]));
+    await expect.poll(async () => {
+      await a.publish('key_1');
+      return keys.includes('key_1');
+    }).toBe(true);
+    a.publishCooldown('openai/gpt-4o', 123);
+    await expect.poll(() => breakers).toContainEqual(['openai/gpt-4o', 123]);
+  });
+});
+
+describe('RedisLimiter while Redis is down', () => {
+  it('on_error open admits (warning at most once a minute), closed answers 503 limits_unavailable; both recover', async () => {
+    const warnings: string[] = [];
+    const [openRedis] = await pair({ onError: 'open', warn: (m) => warnings.push(m) });
+    const [closedRedis] = await pair({ onError: 'closed' });
+    const [openLimiter, closedLimiter] = [openRedis.limiter(), closedRedis.limiter()];
+    expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: true });
+    expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
+    await server.stop();
+    try {
+      for (let i = 0; i < 5; i++) expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: true, unreserved: true });
+      await expect(closedLimiter.acquire(request({ rpm: 1 }))).rejects.toMatchObject({ status: 503, code: 'limits_unavailable' });
+      expect(warnings.length).toBe(1);
+    } finally {
+      await server.start();
+    }
+    await expect.poll(() => closedLimiter.acquire(request({ rpm: 1 })).then((r) => r.ok, (e) => e.code), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => openLimiter.acquire(request({ keyId: 'fresh', rpm: 1 })).then((r) => r.ok && !('unreserved' in r && r.unreserved)), { timeout: 5_000 }).toBe(true);
+    expect(await openLimiter.acquire(request({ keyId: 'fresh', rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
+  });
+});
