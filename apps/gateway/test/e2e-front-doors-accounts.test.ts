@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
@@ -42,6 +43,9 @@ async function usageOf(id: string): Promise<{ requests: number; prompt_tokens: n
   return ((await res.json()) as { data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[] }).data[0];
 }
 const openai = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
+const anthropic = (key: string) => new Anthropic({ baseURL: origin, apiKey: key, maxRetries: 0 });
+const CLAUDE_PRICE = { input: 3, output: 15 }; // USD per million tokens, as in multiProviderYaml
+const claudeText = testkitFixtures().json<{ usage: { input_tokens: number; output_tokens: number } }>('anthropic/anthropic-text.json').usage;
 
 describe('the Responses API with accounts', () => {
   it('applies a virtual key requests-per-minute limit', async () => {
@@ -81,5 +85,46 @@ describe('the Responses API with accounts', () => {
     await openai(a.key).responses.create({ model: 'claude', input: 'And now?', previous_response_id: created.id });
     const sent = upstream.requestsTo('POST /v1/messages').at(-1)!.json as { messages: { role: string }[] };
     expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});
+
+describe('the Messages API with accounts', () => {
+  it('applies a virtual key requests-per-minute limit, answering in Anthropic shape', async () => {
+    const { key } = await createKey({ name: 'rpm-messages', rpm_limit: 1 });
+    await anthropic(key).messages.create({ model: 'gpt', max_tokens: 10, messages: [{ role: 'user', content: 'one' }] });
+    const error = await anthropic(key).messages.create({ model: 'gpt', max_tokens: 10, messages: [{ role: 'user', content: 'two' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((error as InstanceType<typeof Anthropic.RateLimitError>).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+  });
+
+  it('falls back to the next model when the first one fails', async () => {
+    const { key } = await createKey({ name: 'fallback-messages' });
+    const { data, response } = await anthropic(key).messages.create({ model: 'flaky', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    expect(response.headers.get('x-switchyard-model')).toBe('gpt');
+    expect(data).toMatchObject({ type: 'message', model: 'flaky', stop_reason: 'end_turn' });
+  });
+
+  it('writes ledger rows with tokens and cost, translated and passed through to Anthropic', async () => {
+    const translated = await createKey({ name: 'ledger-messages' });
+    const { response } = await anthropic(translated.key).messages.create({ model: 'gpt', max_tokens: 400, messages: [{ role: 'user', content: 'Invent a holiday.' }] }).withResponse();
+    expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(cost(recorded), 8);
+    await anthropic(translated.key).messages.stream({ model: 'gpt', max_tokens: 400, messages: [{ role: 'user', content: 'Invent a holiday.' }] }).finalMessage();
+    await expect.poll(() => usageOf(translated.id)).toMatchObject({
+      requests: 2,
+      prompt_tokens: recorded.prompt_tokens + recordedStream.prompt_tokens,
+      completion_tokens: recorded.completion_tokens + recordedStream.completion_tokens,
+    });
+    expect((await usageOf(translated.id))!.cost_usd).toBeCloseTo(cost(recorded) + cost(recordedStream), 8);
+
+    const native = await createKey({ name: 'ledger-anthropic' });
+    const claudeCost = (claudeText.input_tokens * CLAUDE_PRICE.input + claudeText.output_tokens * CLAUDE_PRICE.output) / 1e6;
+    const passed = await anthropic(native.key).messages.create({ model: 'claude', max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] }).withResponse();
+    expect(Number(passed.response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(claudeCost, 8);
+    const streamed = await anthropic(native.key).messages.stream({ model: 'claude', max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] }).finalMessage();
+    await expect.poll(() => usageOf(native.id)).toMatchObject({
+      requests: 2,
+      prompt_tokens: claudeText.input_tokens + streamed.usage.input_tokens,
+      completion_tokens: claudeText.output_tokens + streamed.usage.output_tokens,
+    });
   });
 });

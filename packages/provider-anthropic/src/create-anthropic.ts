@@ -6,6 +6,7 @@ import {
   type ProviderAdapter,
   parseSSEStream,
   invalidRequestError,
+  readUpstreamJson,
   sendUpstreamRequest,
   type UpstreamCallSettings,
   type UpstreamTimeouts,
@@ -15,6 +16,7 @@ import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
+import { anthropicUsageToChat, passAnthropicEvents } from './pass-anthropic-events.js';
 import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 
@@ -110,6 +112,16 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       }
       if (!body.stream) return mergeChoices(results as ChatCompletion[]);
       return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
+    },
+    async anthropicMessages(request, context) {
+      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers);
+      if (request.stream === true) {
+        let usage: Record<string, number> | undefined;
+        const events = passAnthropicEvents(parseSSEStream(response.body), (found) => (usage = { ...usage, ...found }));
+        return { events, usage: () => anthropicUsageToChat(usage) };
+      }
+      const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
+      return { json, usage: anthropicUsageToChat(json?.usage) };
     },
     listModels(context: AdapterCallContext) {
       return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream), context.signal);

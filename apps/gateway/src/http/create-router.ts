@@ -6,6 +6,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
+import { createMessagesRouter } from './routes/messages-router.js';
 import { addModelsRoutes } from './routes/models-route.js';
 import { addResponsesRoutes } from './routes/responses-route.js';
 import { createRouteDeps, type RouteDeps } from './routes/route-deps.js';
@@ -34,6 +35,7 @@ export interface RouterOptions {
 export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
   const router = Router();
   const deps: RouteDeps = { ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts), secrets: options.secrets ?? [], sse: options.sse };
+  router.use('/messages', createMessagesRouter(deps));
   router.use(authenticate(gateway));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);

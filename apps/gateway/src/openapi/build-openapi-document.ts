@@ -13,6 +13,7 @@ import {
   speechRequestSchema,
   transcriptionFieldsSchema,
 } from '@switchyard/core';
+import { countTokensRequestSchema, messagesRequestSchema } from '@switchyard/front-door-messages';
 import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
 import { configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
@@ -85,6 +86,31 @@ export function buildOpenApiDocument(version: string): JsonObject {
     '/v1/responses/{id}': {
       get: { summary: 'A stored response of the calling key', security: api, parameters: [idParam], responses: { '200': { description: 'OK', ...json({ type: 'object' }) }, ...errors } },
       delete: { summary: 'Deletes a stored response of the calling key', security: api, parameters: [idParam], responses: { '200': { description: 'OK', ...json({ type: 'object' }) }, ...errors } },
+    },
+    '/v1/messages': {
+      post: {
+        summary: "Anthropic's Messages API for every model (key in x-api-key or Authorization; errors in Anthropic's shape)",
+        security: api,
+        requestBody: { required: true, ...json(ref('MessagesRequest', messagesRequestSchema, 'input')) },
+        responses: {
+          '200': {
+            description: "An Anthropic message, or with stream: true a text/event-stream of Anthropic's events (message_start ... message_stop)",
+            content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          default: { description: 'Anthropic-shaped error {"type":"error","error":{"type","message"}}', ...json({ type: 'object' }) },
+        },
+      },
+    },
+    '/v1/messages/count_tokens': {
+      post: {
+        summary: 'Estimated input tokens of a Messages request',
+        security: api,
+        requestBody: { required: true, ...json(ref('CountTokensRequest', countTokensRequestSchema, 'input')) },
+        responses: {
+          '200': { description: 'OK', ...json({ type: 'object', properties: { input_tokens: { type: 'integer' } }, required: ['input_tokens'] }) },
+          default: { description: 'Anthropic-shaped error', ...json({ type: 'object' }) },
+        },
+      },
     },
     '/v1/responses/{id}/input_items': {
       get: {

@@ -4,7 +4,7 @@ const fixtures = testkitFixtures();
 
 /**
  * One mock upstream speaking three APIs from recorded traffic: OpenAI chat (`/v1/chat/completions`: text, or the xAI
- * `weather` tool call when tools are offered), Anthropic Messages (`/v1/messages`: text, or a tool use) and Gemini
+ * `weather` tool call when tools are offered), Anthropic Messages (`/v1/messages`: text, a tool use, or thinking with a signature when `thinking` is set) and Gemini
  * (`/v1beta/models/*:generateContent` / `:streamGenerateContent`).
  */
 export function startMultiProviderUpstream(): Promise<MockUpstream> {
@@ -25,8 +25,8 @@ export function multiProviderRoutes(): Record<string, MockRoute> {
           : { json: fixtures.json('openai-compatible/xai-tool-call.json') };
       },
       'POST /v1/messages': (request) => {
-        const body = request.json as { stream?: boolean; tools?: unknown[] };
-        const name = body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
+        const body = request.json as { stream?: boolean; tools?: unknown[]; thinking?: unknown };
+        const name = body.thinking ? 'anthropic-clear-thinking.1' : body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
         return body.stream ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') } : { json: fixtures.json(`anthropic/${name}.json`) };
       },
       'POST /v1beta/models/*:generateContent': (request) => ({

@@ -4,3 +4,4 @@ export * from './adapter-context.js';
 export * from './provider-adapter.js';
 export * from './provider-factory.js';
 export * from './report-dropped-parameters.js';
+export * from './native-messages.js';

@@ -9,6 +9,7 @@ import type { SpeechRequest, SpeechResult } from '../schemas/speech-request.js';
 import type { TranscriptionRequest } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import type { AdapterCallContext } from './adapter-context.js';
+import type { NativeMessagesResult } from './native-messages.js';
 import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
 
 /** A model as an upstream lists it: its native id and, where known, its creation time (unix seconds). */
@@ -48,6 +49,14 @@ export interface ProviderAdapter {
   speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
   /** `POST /v1/images/generations`. */
   imageGenerations?(request: ImageGenerationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
+  /**
+   * Anthropic Messages pass-through for the `/v1/messages` front door: `request` is Anthropic's own request body
+   * (`model` already the upstream id), sent as it is; the answer comes back unchanged (thinking blocks, signatures, cache
+   * fields kept). Only adapters whose upstream speaks the Messages API implement it; for the others the front door
+   * translates through `chatCompletions`. Errors as for `chatCompletions`.
+   * @see https://docs.anthropic.com/en/api/messages
+   */
+  anthropicMessages?(request: Record<string, unknown>, context: AdapterCallContext): Promise<NativeMessagesResult>;
   /** The upstream's own model list (native ids), shown as `<provider>/<id>` in `GET /v1/models`. */
   listModels?(context: AdapterCallContext): Promise<UpstreamModel[]>;
 }

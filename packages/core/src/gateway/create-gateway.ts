@@ -4,6 +4,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
+import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
 import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
@@ -167,6 +168,7 @@ const OPERATION_NAMES: Record<Exclude<AdapterOperation, 'listModels'>, string> =
   transcriptions: 'audio transcriptions',
   speech: 'audio speech',
   imageGenerations: 'image generations',
+  anthropicMessages: 'Anthropic messages',
 };
 
 /**
@@ -351,7 +353,7 @@ export class Gateway {
     const startedAt = performance.now();
     let plan = this.#planFor(operation, model);
     const requestId = options.requestId ?? randomUUID();
-    const stream = operation === 'chatCompletions' && request.stream === true;
+    const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages') && request.stream === true;
     let metered: Metered | undefined;
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
@@ -554,6 +556,60 @@ export class Gateway {
       return this.#simple('imageGenerations', request, booked, (adapter, target, context) =>
         adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
       );
+    });
+  }
+
+  /**
+   * True when `model`'s first deployment has an Anthropic Messages pass-through (`ProviderAdapter.anthropicMessages`),
+   * so that `/v1/messages` may send the request as it is. Throws 404 for an unknown model.
+   */
+  supportsAnthropicMessages(model: string): boolean {
+    return typeof this.router.plan(model).models[0]?.targets[0]?.adapter.anthropicMessages === 'function';
+  }
+
+  /**
+   * `POST /v1/messages` passed through to adapters that speak Anthropic's Messages API: `body` is Anthropic's request
+   * (validated by the front door), routed like any call (retries; fallbacks among models whose deployments have the
+   * pass-through). Streams are guarded like chat streams (idle timeout, release at the end); `finished` resolves when
+   * the stream has ended (usage is the front door's to read from the events). Throws as {@link chatCompletions}.
+   */
+  async anthropicMessages(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeMessagesResult>> {
+    return this.#booked(body, options, async (booked) => {
+      type Value = { json: unknown; usage?: CompletionUsage } | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined };
+      const { outcome, warnings, metered } = await this.#call<Value>('anthropicMessages', body, booked, async (adapter, target, context) => {
+        const result = await adapter.anthropicMessages!({ ...body, model: target.upstreamModel }, context);
+        return 'events' in result ? { peeked: await peekStream(result.events), usage: result.usage } : result;
+      });
+      const value = outcome.value;
+      if ('peeked' in value) {
+        let finish!: (summary: StreamSummary) => void;
+        const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
+        const guarded = guardStream(value.peeked, outcome);
+        const ttfbMs = metered && performance.now() - metered.startedAt;
+        const signal = booked.signal;
+        const readUsage = value.usage;
+        const settled = (async function* () {
+          let completed = false;
+          let failure: unknown;
+          try {
+            yield* guarded;
+            completed = true;
+          } catch (error) {
+            failure = error;
+            throw error;
+          } finally {
+            const usage = readUsage?.();
+            if (metered) {
+              const status = completed ? 200 : signal?.aborted || failure === undefined ? 499 : statusOf(failure);
+              metered.ticket.settle({ status, target: outcome.target, usage, attempts: metered.attempts, latencyMs: performance.now() - metered.startedAt, ttfbMs, stream: true });
+            }
+            finish({ usage });
+          }
+        })();
+        return { ...this.#result(body.model, outcome, warnings, { events: settled }, metered), finished };
+      }
+      outcome.release();
+      return this.#result(body.model, outcome, warnings, value, metered);
     });
   }
 

@@ -13,7 +13,8 @@ const MULTER_LIMITS: Record<string, { code: string; message: (field?: string) =>
   LIMIT_FILE_COUNT: { code: 'too_many_parts', message: () => 'The form has more than one file.' },
 };
 
-function toGatewayError(error: unknown): GatewayError {
+/** Any error of a request (body parser, multer, unknown) as a {@link GatewayError}: 4xx kept, anything else 500. */
+export function toGatewayError(error: unknown): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (error instanceof multer.MulterError) {
     const limit = MULTER_LIMITS[error.code];

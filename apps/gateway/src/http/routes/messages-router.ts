@@ -1,0 +1,65 @@
+import { countTextTokens } from '@switchyard/accounts';
+import { isChunkStream, validateRequest } from '@switchyard/core';
+import {
+  convertChatCompletion,
+  convertChatStream,
+  convertMessagesRequest,
+  countTokensRequestSchema,
+  messagesRequestSchema,
+  passThroughEvents,
+  promptText,
+} from '@switchyard/front-door-messages';
+import { Router } from 'express';
+import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { callOptions } from '../call-options.js';
+import { authenticate } from '../middleware/authenticate.js';
+import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
+import { parseJsonBody } from '../middleware/parse-json-body.js';
+import { sendEventStream } from '../send-sse.js';
+import { sendJson } from '../send-json.js';
+import type { RouteDeps } from './route-deps.js';
+
+/**
+ * Anthropic's Messages API, to mount at `/v1/messages`: `POST /` and `POST /count_tokens`, authenticated by a gateway
+ * key in `x-api-key` or `Authorization: Bearer`, answering errors in Anthropic's shape. A model whose first deployment
+ * speaks the Messages API (the Anthropic adapter) gets the request as it is and answers unchanged (thinking blocks,
+ * signatures, cache control kept); any other model is served through the canonical chat translation. Both go through
+ * the gateway's routing, limits, metering and ledger.
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+export function createMessagesRouter(deps: RouteDeps): Router {
+  const { gateway, bodyLimit, providerOf } = deps;
+  const router = Router();
+  router.use((req, _res, next) => {
+    const apiKey = req.get('x-api-key');
+    if (!req.get('authorization') && apiKey) req.headers.authorization = `Bearer ${apiKey}`;
+    next();
+  });
+  router.use(authenticate(gateway));
+
+  router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {
+    noteModel(res, req.body?.model, providerOf);
+    const request = validateRequest(messagesRequestSchema, req.body);
+    if (gateway.supportsAnthropicMessages(request.model)) {
+      const result = await gateway.anthropicMessages(request, callOptions(req, res));
+      applyCallHeaders(res, result);
+      if ('events' in result.data) await sendEventStream(res, passThroughEvents(result.data.events), deps.sse);
+      else sendJson(res, result.data.json);
+      return;
+    }
+    const { chatRequest, warnings } = convertMessagesRequest(request);
+    const result = await gateway.chatCompletions(chatRequest, callOptions(req, res));
+    applyCallHeaders(res, { ...result, warnings: [...warnings, ...result.warnings] });
+    if (isChunkStream(result.data)) await sendEventStream(res, convertChatStream(result.data, request.model), deps.sse);
+    else sendJson(res, convertChatCompletion(result.data, request.model));
+  });
+
+  router.post('/count_tokens', ...parseJsonBody(bodyLimit), async (req, res) => {
+    const request = validateRequest(countTokensRequestSchema, req.body);
+    gateway.router.plan(request.model);
+    sendJson(res, { input_tokens: await countTextTokens(promptText(request)) });
+  });
+
+  router.use(handleAnthropicErrors());
+  return router;
+}

@@ -1,0 +1,104 @@
+import { type ChatCompletionMessage, type ContentPart, type GatewayWarning, invalidRequestError } from '@switchyard/core';
+import type { MessageContentBlock, MessagesRequest } from './messages-request-schema.js';
+
+/** The chat request plus what could not be carried over (sent as `x-switchyard-warning`). */
+export interface ConvertedMessagesRequest {
+  chatRequest: Record<string, unknown>;
+  warnings: GatewayWarning[];
+}
+
+function imagePart(block: Extract<MessageContentBlock, { type: 'image' }>): ContentPart {
+  const { source } = block;
+  const url = source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+function toolResultText(block: Extract<MessageContentBlock, { type: 'tool_result' }>): string {
+  const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c.text ?? '').join('');
+  return block.is_error ? `Error: ${text}` : text;
+}
+
+/** `thinking.budget_tokens` -> chat `reasoning_effort` (the gateway's shared scale, tokens: 1,024 / 2,048 / 8,192 / 16,384). */
+function effortOf(budget: number | undefined): string {
+  if (budget === undefined) return 'medium';
+  if (budget <= 1024) return 'minimal';
+  if (budget <= 2048) return 'low';
+  if (budget <= 8192) return 'medium';
+  if (budget <= 16384) return 'high';
+  return 'xhigh';
+}
+
+/**
+ * An Anthropic Messages request -> the canonical chat completion request, for models that do not speak Anthropic's API:
+ * `system` -> a system message; user text and image blocks -> content parts (base64 images as `data:` URLs);
+ * `tool_result` blocks -> `tool` messages (before the rest of that user turn); assistant `tool_use` -> `tool_calls`
+ * (`input` JSON-encoded); `max_tokens`, `stop_sequences` (-> `stop`, at most 4), `temperature`, `top_p`, `tools`
+ * (`input_schema` -> `parameters`), `tool_choice` (`any` -> `required`, `tool` -> a named function,
+ * `disable_parallel_tool_use` -> `parallel_tool_calls: false`), `thinking` (-> `reasoning_effort` by budget),
+ * `metadata.user_id` -> `user`. Dropped with a warning: `top_k`, cache control, thinking blocks of earlier turns.
+ * Throws 400 naming the field for documents and more than 4 stop sequences.
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+export function convertMessagesRequest(request: MessagesRequest): ConvertedMessagesRequest {
+  const warnings: GatewayWarning[] = [];
+  const warn = (code: string, message: string) => {
+    if (!warnings.some((w) => w.code === code)) warnings.push({ code, message });
+  };
+  const messages: ChatCompletionMessage[] = [];
+  if (Array.isArray(request.system) && request.system.some((b) => b.cache_control)) warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
+  if (request.system !== undefined) {
+    const text = typeof request.system === 'string' ? request.system : request.system.map((b) => b.text).join('\n');
+    if (text) messages.push({ role: 'system', content: text });
+  }
+  request.messages.forEach((message, m) => {
+    const blocks: MessageContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    if (blocks.some((b) => 'cache_control' in b && b.cache_control)) warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
+    if (message.role === 'assistant') {
+      let text = '';
+      const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
+      for (const block of blocks) {
+        if (block.type === 'text') text += block.text;
+        else if (block.type === 'tool_use') calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+        else if (block.type === 'thinking' || block.type === 'redacted_thinking') warn('thinking_dropped', 'Thinking blocks of earlier turns are kept for Anthropic models only; they were dropped.');
+        else throw invalidRequestError(`Blocks of type '${block.type}' are not allowed in assistant messages.`, `messages.${m}.content`);
+      }
+      messages.push({ role: 'assistant', content: text === '' ? null : text, ...(calls.length ? { tool_calls: calls } : {}) });
+      return;
+    }
+    const parts: ContentPart[] = [];
+    blocks.forEach((block, b) => {
+      if (block.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolResultText(block) });
+      else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+      else if (block.type === 'image') parts.push(imagePart(block));
+      else throw invalidRequestError(`Blocks of type '${block.type}' can only be sent to Anthropic models.`, `messages.${m}.content.${b}.type`);
+    });
+    if (parts.length > 0) messages.push({ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('') : parts });
+  });
+  const body: Record<string, unknown> = { model: request.model, messages, max_tokens: request.max_tokens };
+  if (request.stop_sequences?.length) {
+    if (request.stop_sequences.length > 4) throw invalidRequestError('At most 4 stop sequences can be sent to this model.', 'stop_sequences');
+    body.stop = request.stop_sequences;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.top_p !== undefined) body.top_p = request.top_p;
+  if (request.top_k !== undefined) warn('top_k_dropped', 'top_k is not supported by this model; it was dropped.');
+  if (request.tools?.length) {
+    body.tools = request.tools.map((tool, i) => {
+      if (tool.type && tool.type !== 'custom') throw invalidRequestError(`Server tools ('${tool.type}') can only be used with Anthropic models.`, `tools.${i}.type`);
+      return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object' } } };
+    });
+  }
+  const choice = request.tool_choice;
+  if (choice) {
+    if (choice.type === 'tool') body.tool_choice = { type: 'function', function: { name: choice.name ?? '' } };
+    else body.tool_choice = choice.type === 'any' ? 'required' : choice.type;
+    if (choice.disable_parallel_tool_use && request.tools?.length) body.parallel_tool_calls = false;
+  }
+  if (request.thinking?.type === 'enabled' || request.thinking?.type === 'adaptive') body.reasoning_effort = effortOf(request.thinking.budget_tokens);
+  if (request.metadata?.user_id) body.user = request.metadata.user_id;
+  if (request.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return { chatRequest: body, warnings };
+}

@@ -1,0 +1,9 @@
+export { type AnthropicErrorBody, toAnthropicError } from './anthropic-error.js';
+export { type AnthropicContentBlock, type AnthropicMessage, type AnthropicUsage, toAnthropicUsage, toChatUsage, toStopReason } from './anthropic-message.js';
+export { convertChatCompletion, newMessageId, parseToolInput } from './convert-chat-completion.js';
+export { convertChatStream } from './convert-chat-stream.js';
+export { type ConvertedMessagesRequest, convertMessagesRequest } from './convert-messages-request.js';
+export { encodeAnthropicEvent } from './encode-anthropic-event.js';
+export { countTokensRequestSchema, type MessageContentBlock, type MessagesRequest, messageParamSchema, messagesRequestSchema } from './messages-request-schema.js';
+export { passThroughEvents } from './pass-through-events.js';
+export { promptText } from './prompt-text.js';
