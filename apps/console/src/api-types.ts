@@ -57,6 +57,8 @@ export interface RequestRow {
   completion_tokens: number;
   total_tokens: number;
   cost_usd: number;
+  /** Where the price came from: `config`, `catalog` (the bundled price catalogue) or `none`; null on old rows. */
+  price_source?: 'config' | 'catalog' | 'none' | null;
   latency_ms: number;
   ttfb_ms: number | null;
   status: number;

@@ -25,7 +25,7 @@ const plain = testkitFixtures().json<{ usage: { prompt_tokens: number; completio
 const streamed = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
 const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
 /** The USD amount shown in `text` ("$0.00243"), checked against `usd` to the 3 significant digits the console shows. */
-const expectUsd = (text: string | null, usd: number) => expect(Math.abs(Number(text!.replace('$', '')) - usd) / usd).toBeLessThan(0.005);
+const expectUsd = (text: string | null, usd: number) => expect(Math.abs(Number(/\$([\d.]+)/.exec(text ?? '')?.[1]) - usd) / usd).toBeLessThan(0.005);
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -250,8 +250,20 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByTestId('served-by').textContent()).toBe('openai / gpt-4o');
     expect(await page.getByTestId('answer-tokens').textContent()).toBe(`${streamed.prompt_tokens} in + ${streamed.completion_tokens} out`);
     expectUsd(await page.getByTestId('answer-cost').textContent(), cost(streamed));
+    expect(await page.getByTestId('answer-cost').textContent()).toMatch(/\(config price\)$/);
     expect((await page.getByRole('list', { name: 'Conversation' }).textContent())!.length).toBeGreaterThan(100);
     await shot('playground');
+    // A model without a configured price: the cost shown is the ledger's, priced from the bundled catalogue.
+    await page.getByLabel('Model', { exact: true }).fill('gpt-4o-mini');
+    await page.getByLabel('Message', { exact: true }).fill('And another one.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await poll(() => page.getByTestId('served-by').textContent()).toBe('openai / gpt-4.1-nano');
+    await poll(() => page.getByTestId('answer-cost').textContent()).toMatch(/^\$0\.\d+ \(catalog price\)$/);
+    const ledger = (await (await fetch(`${origin}/admin/requests?model=gpt-4o-mini&limit=1`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as {
+      data: { cost_usd: number; price_source: string }[];
+    };
+    expect(ledger.data[0]!.price_source).toBe('catalog');
+    expectUsd(await page.getByTestId('answer-cost').textContent(), ledger.data[0]!.cost_usd);
   });
 
   it('revokes the key after a confirmation, and the API refuses it', async () => {

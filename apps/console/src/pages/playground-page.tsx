@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
 import { ErrorNote } from '../error-note.js';
 import { costUsd, formatCount, formatMs, formatUsd } from '../format.js';
+import { findLedgerRow } from '../find-ledger-row.js';
 import { readChatStream, type StreamedChat } from '../stream-chat.js';
 import { useLoad } from '../use-load.js';
 
@@ -19,11 +20,19 @@ interface Outcome extends StreamedChat {
   requestId: string;
   latencyMs: number;
   costUsd: number | null;
+  /** `config`, `catalog` or `none` (from the ledger row), or undefined when the row was not found. */
+  priceSource?: string | null;
+}
+
+function costText(outcome: Outcome): string {
+  if (outcome.priceSource === 'none' || outcome.costUsd === null) return 'no price known';
+  return outcome.priceSource ? `${formatUsd(outcome.costUsd)} (${outcome.priceSource} price)` : formatUsd(outcome.costUsd);
 }
 
 /**
  * The Playground: pick a model, write messages, stream the answer through `POST /admin/playground/chat/completions`,
- * and see tokens, cost (from the serving deployment's price) and which deployment served it.
+ * and see tokens, cost (the ledger row's, else from the serving deployment's configured price) and which deployment
+ * served it.
  */
 export function PlaygroundPage({ api }: { api: AdminApi }) {
   const models = useLoad(() => api.models(), [api]);
@@ -64,6 +73,9 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
       const streamed = await readChatStream(res, setAnswer, startedAt);
       const header = (name: string) => res.headers.get(name) ?? '';
       const target = models.data?.flatMap((m) => m.targets).find((t) => t.provider === header('x-switchyard-provider') && t.upstream_model === header('x-switchyard-upstream-model'));
+      const latencyMs = performance.now() - startedAt;
+      const ledger = await findLedgerRow(api, body.model, header('x-request-id'));
+      const configured = target?.price && streamed.usage ? costUsd(target.price, streamed.usage.prompt_tokens, streamed.usage.completion_tokens) : null;
       setOutcome({
         ...streamed,
         requestedModel: body.model,
@@ -72,8 +84,9 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
         upstreamModel: header('x-switchyard-upstream-model'),
         attempts: header('x-switchyard-attempts'),
         requestId: header('x-request-id'),
-        latencyMs: performance.now() - startedAt,
-        costUsd: target?.price && streamed.usage ? costUsd(target.price, streamed.usage.prompt_tokens, streamed.usage.completion_tokens) : null,
+        latencyMs,
+        costUsd: ledger ? ledger.cost_usd : configured,
+        priceSource: ledger?.price_source,
       });
       setMessages([...history, { role: 'assistant', content: streamed.text }]);
       setAnswer(null);
@@ -157,7 +170,7 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
           </div>
           <div>
             <dt>Cost</dt>
-            <dd data-testid="answer-cost">{outcome.costUsd === null ? 'no price configured' : formatUsd(outcome.costUsd)}</dd>
+            <dd data-testid="answer-cost">{costText(outcome)}</dd>
           </div>
           <div>
             <dt>First token / total</dt>

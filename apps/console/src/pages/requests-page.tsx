@@ -101,7 +101,9 @@ export function RequestsPage({ api }: { api: AdminApi }) {
               <td class="num" title={`${row.prompt_tokens} prompt + ${row.completion_tokens} completion`}>
                 {formatCount(row.total_tokens)}
               </td>
-              <td class="num">{formatUsd(row.cost_usd)}</td>
+              <td class="num" title={row.price_source ? `${row.price_source} price` : undefined}>
+                {formatUsd(row.cost_usd)}
+              </td>
             </tr>
           ))}
         </tbody>
