@@ -114,12 +114,24 @@ function safely<R>(hook: () => R): R | undefined {
 }
 
 /**
+ * Deadline budget of one deployment, as a Unix time (ms): when `targetsLeft` deployments (this one included) remain
+ * to be tried, this one may use `1 / targetsLeft` of the time left before `deadline`, so that a stalled deployment
+ * leaves room for the next; the last one may use all of it. Every attempt on the deployment (its retries included)
+ * must get its first byte before this time: its time-to-first-byte timer is `min(first_byte_ms, sliceEnd - now)`.
+ */
+export function deadlineSliceEnd(deadline: number, now: number, targetsLeft: number): number {
+  if (targetsLeft <= 1) return deadline;
+  return now + Math.floor((deadline - now) / targetsLeft);
+}
+
+/**
  * Runs one request over a {@link RoutePlan}: for each model (the requested one, then its fallbacks) it orders the
  * targets by the model's strategy, and tries each target up to `1 + maxRetries` times. Retryable failures
  * (connection errors, timeouts, 408, 409, 429, 5xx) wait (`retry-after`, else backoff with full jitter) and retry,
  * then move to the next target and model; errors marked `retry: 'other-target'` move on at once; any other error is
  * thrown at once, and so is a timeout after the upstream accepted the call. Everything is bounded by the total
- * deadline; a time-to-first-byte timer bounds each attempt until it is accepted (streams: until the first chunk).
+ * deadline; a time-to-first-byte timer bounds each attempt until it is accepted (streams: until the first chunk), and
+ * no deployment may use more than its share of the deadline while others remain (see {@link deadlineSliceEnd}).
  * Client overrides only lower the model's own limits. Throws the last error (504 `upstream_timeout` when the deadline
  * passed), with `x-switchyard-attempts` in its headers and its attempts in {@link attemptRecordsOf}; the client's
  * abort reason when the client left.
@@ -155,6 +167,14 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     failed = undefined;
   };
 
+  // Deadline budgets: the deployments still to try (this one included), so that each gets a fair slice of the time left.
+  const ordered = plan.models.map((model) => {
+    const count = options.counters.get(model.id) ?? 0;
+    options.counters.set(model.id, count + 1);
+    return orderTargets(model.targets, model.strategy, health, count, options.random);
+  });
+  let targetsLeft = ordered.reduce((sum, targets) => sum + targets.length, 0);
+
   try {
     for (const [modelIndex, model] of plan.models.entries()) {
       const fallback = modelIndex > 0;
@@ -162,18 +182,19 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
       const maxRetries = overrides.maxRetries === undefined ? ownMaxRetries : Math.min(overrides.maxRetries, ownMaxRetries);
       const firstByteMs = model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
       const idleMs = model.timeouts?.idleMs ?? first.timeouts?.idleMs ?? policy.timeouts.idleMs;
-      const count = options.counters.get(model.id) ?? 0;
-      options.counters.set(model.id, count + 1);
-      for (const target of orderTargets(model.targets, model.strategy, health, count, options.random)) {
+      for (const target of ordered[modelIndex]!) {
+        const sliceEnd = deadlineSliceEnd(deadline, Date.now(), targetsLeft--);
         for (let retry = 0; retry <= maxRetries; retry++) {
           if (callSignal.aborted) throw callSignal.reason;
+          const budgetMs = Math.min(firstByteMs, sliceEnd - Date.now());
+          if (budgetMs <= 0) break;
           attempts++;
           settleFailed(target);
           const headers = hooks ? safely(() => hooks.start(target, attempts, fallback)) : undefined;
           const attempt = new AbortController();
           const onCallAbort = () => attempt.abort(callSignal.reason);
           callSignal.addEventListener('abort', onCallAbort, { once: true });
-          const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', firstByteMs)), firstByteMs);
+          const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', budgetMs)), budgetMs);
           const signal = attempt.signal;
           const started = Date.now();
           const record: AttemptRecord = { model: target.model, provider: target.provider, upstreamModel: target.upstreamModel, accepted: false, outcome: 'error', durationMs: 0 };
@@ -234,7 +255,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
             if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts, records);
             if (retry === maxRetries || (GatewayError.isInstance(error) && error.retry === 'other-target')) break;
             const wait = retryDelayMs(retry, error, policy.backoff, options.random);
-            if (Date.now() + wait >= deadline) break;
+            if (Date.now() + wait >= Math.min(deadline, sliceEnd)) break;
             await sleep(wait, undefined, { signal: callSignal }).catch(() => {});
           }
         }
