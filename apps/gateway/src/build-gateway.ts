@@ -20,12 +20,14 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
     id: model.id,
     provider: model.provider,
     upstream: model.upstream,
-    targets: model.targets,
+    targets: model.targets?.map(({ max_concurrency, ...target }) => ({ ...target, maxConcurrency: max_concurrency })),
     strategy: model.strategy,
     fallbacks: model.fallbacks,
     maxRetries: model.max_retries,
     timeouts: model.timeouts && { firstByteMs: model.timeouts.first_byte_ms, idleMs: model.timeouts.idle_ms, totalMs: model.timeouts.total_ms },
     price: model.price,
+    capabilities: model.capabilities,
+    maxConcurrency: model.max_concurrency,
   };
 }
 
@@ -56,6 +58,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
       cooldown: { failures: routing.cooldown.failures, cooldownMs: routing.cooldown.seconds * 1000 },
       timeouts: { firstByteMs: routing.timeouts.first_byte_ms, idleMs: routing.timeouts.idle_ms, totalMs: routing.timeouts.total_ms },
       ceilings: { maxRetries: routing.ceilings.max_retries, timeoutMs: routing.ceilings.timeout_ms },
+      queueMs: routing.queue_ms,
     },
   });
 }

@@ -1,3 +1,4 @@
+import { MODEL_CAPABILITIES, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
 
 const bytes = z.number().int().positive();
@@ -43,6 +44,9 @@ export const targetConfigSchema = z.strictObject({
   upstream: z.string().min(1).optional(),
   weight: z.number().positive().default(1),
   price: priceSchema.optional(),
+  capabilities: z.array(z.enum(MODEL_CAPABILITIES as [ModelCapability, ...ModelCapability[]])).optional(),
+  /** Most requests in flight to this deployment at once (streams count until they end). */
+  max_concurrency: z.number().int().positive().optional(),
 });
 
 /**
@@ -60,6 +64,10 @@ export const modelConfigSchema = z
     max_retries: z.number().int().min(0).max(10).optional(),
     timeouts: timeoutsSchema.optional(),
     price: priceSchema.optional(),
+    /** What the model's deployments can do (`tools`, `vision`, `json_schema`, `audio`, `reasoning`); a target's own list wins. */
+    capabilities: z.array(z.enum(MODEL_CAPABILITIES as [ModelCapability, ...ModelCapability[]])).optional(),
+    /** Most requests in flight at once to each of the model's deployments (a target's own value wins). */
+    max_concurrency: z.number().int().positive().optional(),
   })
   .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
 
@@ -74,6 +82,8 @@ export const routingConfigSchema = z.strictObject({
     .strictObject({ connect_ms: ms.default(10_000), first_byte_ms: ms.default(120_000), idle_ms: ms.default(60_000), total_ms: ms.default(600_000) })
     .prefault({}),
   ceilings: z.strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) }).prefault({}),
+  /** How long a request waits for a slot when every deployment is at its `max_concurrency`, ms (0: 429 at once). */
+  queue_ms: z.number().int().min(0).default(0),
 });
 
 /**

@@ -22,7 +22,9 @@ import { checkModelId } from '../schemas/model-id.js';
 import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
 import { type UploadedFile, transcriptionFieldsSchema } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
+import { filterCapableTargets } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
+import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
 import type { ModelDefinition } from './model-definition.js';
 import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
@@ -348,10 +350,11 @@ export class Gateway {
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
     acceptOnHeaders = true,
+    needs: readonly RequiredCapability[] = [],
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered }> {
     const model = request.model as string;
     const startedAt = performance.now();
-    let plan = this.#planFor(operation, model);
+    let plan = filterCapableTargets(this.#planFor(operation, model), needs);
     const requestId = options.requestId ?? randomUUID();
     const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages') && request.stream === true;
     let metered: Metered | undefined;
@@ -465,6 +468,7 @@ export class Gateway {
       },
       // A stream's first-byte timer runs until its first chunk (peeked above), a completion's until its headers.
       request.stream !== true,
+      requiredCapabilities(request),
     );
     const value = outcome.value;
     if (isPeekedStream(value)) {

@@ -9,3 +9,4 @@ export * from './normalize-embeddings.js';
 export * from './model-catalog.js';
 export * from './create-gateway.js';
 export * from './call-accounting.js';
+export * from './model-capabilities.js';

@@ -1,3 +1,5 @@
+import type { ModelCapability } from './model-capabilities.js';
+
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {
   /** USD per 1,000,000 prompt (input) tokens. */
@@ -34,6 +36,10 @@ export interface ModelTargetDefinition {
   weight?: number;
   /** Overrides the model's price for this deployment, USD per million tokens. */
   price?: ModelPrice;
+  /** What this deployment can do; overrides the model's `capabilities`. Unset: assumed able to do everything. */
+  capabilities?: readonly ModelCapability[];
+  /** Most requests in flight to this deployment at once (streams count until they end); overrides the model's. */
+  maxConcurrency?: number;
 }
 
 /**
@@ -53,4 +59,11 @@ export interface ModelDefinition {
   maxRetries?: number;
   timeouts?: CallTimeouts;
   price?: ModelPrice;
+  /**
+   * What every deployment of this model can do (a target's own list wins); requests needing something else skip it.
+   * Unset: assumed able to do everything. See {@link ModelCapability}.
+   */
+  capabilities?: readonly ModelCapability[];
+  /** Most requests in flight at once to each of this model's deployments (a target's own value wins). Unset: no cap. */
+  maxConcurrency?: number;
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
+import type { ModelCapability } from './model-capabilities.js';
 import type { BalancingStrategy, CallTimeouts, ModelDefinition, ModelPrice } from './model-definition.js';
 
 /** One deployment a request may go to: the provider (config name and adapter) and the upstream's model id. */
@@ -18,6 +19,10 @@ export interface RouteTarget {
   weight: number;
   /** Identity of the deployment for health tracking: `<provider>/<upstreamModel>`. */
   key: string;
+  /** What the deployment can do, when configured; undefined: assumed able to do everything. */
+  capabilities?: readonly ModelCapability[];
+  /** Most requests in flight to this deployment at once; undefined: no cap. */
+  maxConcurrency?: number;
 }
 
 /** One model of a plan with its deployments and policies. */
@@ -36,8 +41,17 @@ export interface RoutePlan {
   models: RoutedModel[];
 }
 
-function target(model: string, provider: string, adapter: ProviderAdapter, upstreamModel: string, weight = 1, price?: ModelPrice): RouteTarget {
-  return { model, provider, adapter, upstreamModel, weight, price, key: `${provider}/${upstreamModel}` };
+function target(
+  model: string,
+  provider: string,
+  adapter: ProviderAdapter,
+  upstreamModel: string,
+  weight = 1,
+  price?: ModelPrice,
+  capabilities?: readonly ModelCapability[],
+  maxConcurrency?: number,
+): RouteTarget {
+  return { model, provider, adapter, upstreamModel, weight, price, key: `${provider}/${upstreamModel}`, capabilities, maxConcurrency };
 }
 
 /**
@@ -93,7 +107,16 @@ export class ModelRouter {
     const definition = this.#models.get(id);
     if (definition) {
       const targets = (definition.targets ?? [{ provider: definition.provider!, upstream: definition.upstream }]).map((t) =>
-        target(id, t.provider, this.#providers.get(t.provider)!, t.upstream ?? definition.upstream ?? id, t.weight, t.price ?? definition.price),
+        target(
+          id,
+          t.provider,
+          this.#providers.get(t.provider)!,
+          t.upstream ?? definition.upstream ?? id,
+          t.weight,
+          t.price ?? definition.price,
+          ('capabilities' in t ? t.capabilities : undefined) ?? definition.capabilities,
+          ('maxConcurrency' in t ? t.maxConcurrency : undefined) ?? definition.maxConcurrency,
+        ),
       );
       return { id, targets, strategy: definition.strategy ?? 'weighted', maxRetries: definition.maxRetries, timeouts: definition.timeouts };
     }

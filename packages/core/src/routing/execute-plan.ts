@@ -99,6 +99,14 @@ export interface AttemptHooks {
 const timeoutError = (what: string, ms: number) =>
   new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream ${what} (${ms} ms).` });
 
+const capacityError = (model: string) =>
+  new GatewayError({
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'deployments_at_capacity',
+    message: `Every deployment of '${model}' is at its concurrency limit (max_concurrency); try again shortly.`,
+  });
+
 function withAttempts(error: unknown, attempts: number, records?: AttemptRecord[]): unknown {
   if (GatewayError.isInstance(error)) (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
   if (records && typeof error === 'object' && error !== null) attemptRecords.set(error, records);
@@ -132,6 +140,8 @@ export function deadlineSliceEnd(deadline: number, now: number, targetsLeft: num
  * thrown at once, and so is a timeout after the upstream accepted the call. Everything is bounded by the total
  * deadline; a time-to-first-byte timer bounds each attempt until it is accepted (streams: until the first chunk), and
  * no deployment may use more than its share of the deadline while others remain (see {@link deadlineSliceEnd}).
+ * Deployments at their `maxConcurrency` are skipped; when nothing else could be tried, the call waits up to
+ * `policy.queueMs` for a slot, then throws 429 `deployments_at_capacity`.
  * Client overrides only lower the model's own limits. Throws the last error (504 `upstream_timeout` when the deadline
  * passed), with `x-switchyard-attempts` in its headers and its attempts in {@link attemptRecordsOf}; the client's
  * abort reason when the client left.
@@ -173,9 +183,14 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     options.counters.set(model.id, count + 1);
     return orderTargets(model.targets, model.strategy, health, count, options.random);
   });
-  let targetsLeft = ordered.reduce((sum, targets) => sum + targets.length, 0);
+  const queueUntil = Math.min(deadline, Date.now() + (policy.queueMs ?? 0));
 
   try {
+   for (;;) {
+    // Deployments at their `maxConcurrency` are skipped; when that left nothing to try, wait for a slot (the queue).
+    let atCapacity = false;
+    let attempted = false;
+    let targetsLeft = ordered.reduce((sum, targets) => sum + targets.length, 0);
     for (const [modelIndex, model] of plan.models.entries()) {
       const fallback = modelIndex > 0;
       const ownMaxRetries = model.maxRetries ?? policy.maxRetries;
@@ -186,6 +201,11 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
         const sliceEnd = deadlineSliceEnd(deadline, Date.now(), targetsLeft--);
         for (let retry = 0; retry <= maxRetries; retry++) {
           if (callSignal.aborted) throw callSignal.reason;
+          if (target.maxConcurrency !== undefined && health.inFlight(target.key) >= target.maxConcurrency) {
+            atCapacity = true;
+            break;
+          }
+          attempted = true;
           const budgetMs = Math.min(firstByteMs, sliceEnd - Date.now());
           if (budgetMs <= 0) break;
           attempts++;
@@ -261,6 +281,10 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
         }
       }
     }
+    if (attempted || !atCapacity) break;
+    if (Date.now() >= queueUntil) throw capacityError(plan.model);
+    await health.whenSettled(queueUntil - Date.now(), callSignal);
+   }
     if (total.signal.aborted) throw total.signal.reason;
     throw lastError ?? new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${plan.model}' is available.` });
   } catch (error) {

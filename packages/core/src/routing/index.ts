@@ -5,3 +5,4 @@ export * from './retry-delay.js';
 export * from './routing-policy.js';
 export * from './target-health.js';
 export * from './router-events.js';
+export * from './filter-capable-targets.js';

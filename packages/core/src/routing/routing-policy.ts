@@ -10,6 +10,11 @@ export interface RoutingPolicy {
   cooldown: CooldownPolicy;
   /** Defaults, ms: first byte 120,000; stream idle 60,000; total 600,000. */
   timeouts: Required<CallTimeouts>;
+  /**
+   * How long a request waits for a slot when every deployment is at its `max_concurrency`, ms; 0 (default): it gets
+   * 429 `deployments_at_capacity` at once.
+   */
+  queueMs: number;
   /** Upper bounds for per-request overrides (`x-switchyard-max-retries`, `x-switchyard-timeout-ms`). */
   ceilings: { maxRetries: number; timeoutMs: number };
 }
@@ -21,6 +26,7 @@ export const DEFAULT_ROUTING_POLICY: RoutingPolicy = {
   cooldown: { failures: 3, cooldownMs: 30_000 },
   timeouts: { firstByteMs: 120_000, idleMs: 60_000, totalMs: 600_000 },
   ceilings: { maxRetries: 5, timeoutMs: 600_000 },
+  queueMs: 0,
 };
 
 /** Merges partial settings over {@link DEFAULT_ROUTING_POLICY}. */
@@ -32,5 +38,6 @@ export function resolveRoutingPolicy(partial: Partial<Omit<RoutingPolicy, 'timeo
     cooldown: { ...d.cooldown, ...partial.cooldown },
     timeouts: { ...d.timeouts, ...Object.fromEntries(Object.entries(partial.timeouts ?? {}).filter(([, v]) => v !== undefined)) },
     ceilings: { ...d.ceilings, ...partial.ceilings },
+    queueMs: partial.queueMs ?? d.queueMs,
   };
 }

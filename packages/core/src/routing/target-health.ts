@@ -57,6 +57,7 @@ export interface TargetHealthSnapshot {
  */
 export class TargetHealth {
   readonly #state = new LRUCache<string, Health>({ max: MAX_TRACKED_TARGETS });
+  #waiters = new Set<() => void>();
   /**
    * @param onCooldownChange called with a target's key and `true` when its breaker opens, `false` when it closes
    *   (a success, or the cooldown running out: checked by an unref'd timer).
@@ -135,6 +136,29 @@ export class TargetHealth {
   settle(key: string): void {
     const health = this.#get(key);
     health.inFlight = Math.max(0, health.inFlight - 1);
+    if (this.#waiters.size === 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = new Set();
+    for (const wake of waiters) wake();
+  }
+
+  /**
+   * Resolves when any attempt settles (a slot may be free), after `ms` (ms), or when `signal` aborts, whichever comes
+   * first; never rejects. Used to queue requests while every deployment is at its concurrency limit.
+   */
+  whenSettled(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      if (signal.aborted) return done();
+      signal.addEventListener('abort', done, { once: true });
+      this.#waiters.add(done);
+    });
   }
 
   /** Records a success and its time to first byte (ms); closes the breaker. */

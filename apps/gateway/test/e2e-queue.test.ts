@@ -1,0 +1,82 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
+
+// Queue instead of failing (issue #18): max_concurrency per deployment, routing.queue_ms.
+const KEY = 'sk-switchyard-queue-0123456789';
+const CHAT = 'POST /v1/chat/completions';
+const completion = testkitFixtures().json('openai/openai-text.json');
+
+let upstream: MockUpstream;
+let active = 0;
+let peak = 0;
+const yamlFor = (queueMs: number) => `
+keys: ["${KEY}"]
+server: { port: 0 }
+providers:
+  slow: { adapter: openai, api_key: sk-slow-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: capped, targets: [{ provider: slow, upstream: gpt-4.1-nano, max_concurrency: 2 }] }
+routing: { queue_ms: ${queueMs} }
+log: { level: silent }
+`;
+let queued: RunningServer;
+let unqueued: RunningServer;
+
+beforeAll(async () => {
+  // Each upstream call takes 150 ms; `active` counts calls the upstream is still answering.
+  upstream = await startMockUpstream({
+    routes: {
+      [CHAT]: async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await sleep(150);
+        active--;
+        return { json: completion };
+      },
+    },
+  });
+  queued = await startGatewayFromYaml(yamlFor(2000));
+  unqueued = await startGatewayFromYaml(yamlFor(0));
+});
+beforeEach(() => {
+  upstream.clear();
+  peak = 0;
+});
+afterAll(async () => {
+  await queued?.close();
+  await unqueued?.close();
+  await upstream?.close();
+});
+
+const six = (server: RunningServer) => {
+  const client = new OpenAI({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
+  return Promise.allSettled(
+    Array.from({ length: 6 }, () => client.chat.completions.create({ model: 'capped', messages: [{ role: 'user', content: 'hi' }] })),
+  );
+};
+
+describe('queue instead of failing', () => {
+  it('cap 2, 6 concurrent requests, queue 2 s: all 6 served, never more than 2 at once upstream', async () => {
+    const results = await six(queued);
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill('fulfilled'));
+    expect(upstream.requestsTo(CHAT)).toHaveLength(6);
+    expect(peak).toBe(2);
+  });
+
+  it('queue_ms 0 (the default): requests over the cap get 429 deployments_at_capacity at once', async () => {
+    const results = await six(unqueued);
+    const fulfilled = results.filter((r) => r.status === 'fulfilled');
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(fulfilled).toHaveLength(2);
+    expect(rejected).toHaveLength(4);
+    for (const r of rejected) {
+      expect(r.reason).toBeInstanceOf(OpenAI.RateLimitError);
+      expect((r.reason as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ code: 'deployments_at_capacity' });
+    }
+    expect(peak).toBeLessThanOrEqual(2);
+  });
+});
