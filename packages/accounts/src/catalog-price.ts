@@ -19,7 +19,19 @@ const SELF_HOSTED = new Set(['ollama', 'vllm', 'lmstudio']);
 /** genai-prices provider ids by Switchyard adapter kind, where they differ (the catalogue also knows most aliases). */
 const PROVIDER_IDS: Readonly<Record<string, string>> = { xai: 'x-ai', bedrock: 'aws', vertex: 'google' };
 
+/**
+ * Looked-up prices by adapter kind and model id. Clients choose the model ids (`<provider>/<any id>`), so the cache is
+ * bounded: past {@link CATALOG_CACHE_LIMIT} entries the oldest is evicted (insertion order).
+ */
 const cache = new Map<string, ModelPrice | undefined>();
+
+/** Most catalogue look-ups kept in memory (entries, each a model id of at most 256 characters and its price). */
+export const CATALOG_CACHE_LIMIT = 4096;
+
+/** How many catalogue look-ups are cached now (at most {@link CATALOG_CACHE_LIMIT}); for tests and diagnostics. */
+export function catalogCacheSize(): number {
+  return cache.size;
+}
 
 /** A catalogue price field: a number, or tiered `{ base, tiers }` of which the base (first) tier is taken. */
 function perMillion(value: unknown): number | undefined {
@@ -57,6 +69,7 @@ export function catalogPrice(adapter: string, model: string): ModelPrice | undef
   } catch {
     price = undefined; // A catalogue entry the library cannot evaluate: treat as unknown (cost 0), never fail the call.
   }
+  if (cache.size >= CATALOG_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, price);
   return price;
 }

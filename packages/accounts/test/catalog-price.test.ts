@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogPrice, resolvePrice } from '../src/index.js';
+import { CATALOG_CACHE_LIMIT, catalogCacheSize, catalogPrice, resolvePrice } from '../src/index.js';
 
 // OpenAI's published gpt-4o-mini prices, USD per million tokens (what the pinned catalogue holds).
 const GPT_4O_MINI = { input: 0.15, cached_input: 0.075, output: 0.6 };
@@ -16,6 +16,12 @@ describe('catalogPrice', () => {
     expect(catalogPrice('openai', 'no-such-model-xyz')).toBeUndefined();
     expect(catalogPrice('switchyard-provider-nobody', 'gpt-4o-mini')).toBeUndefined();
     expect(catalogPrice('ollama', 'gpt-4o-mini')).toBeUndefined();
+  });
+
+  it('keeps a bounded number of look-ups however many model ids clients invent (#22: bounded client-keyed state)', () => {
+    for (let i = 0; i < CATALOG_CACHE_LIMIT + 500; i++) catalogPrice('openai', `invented-model-${i}`);
+    expect(catalogCacheSize()).toBe(CATALOG_CACHE_LIMIT);
+    expect(catalogPrice('openai', 'gpt-4o-mini')).toEqual(GPT_4O_MINI);
   });
 });
 
