@@ -6,10 +6,9 @@ import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
 import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import type { AttemptReport, CallAccounting, CallOperation, CallTicket } from './call-accounting.js';
+import type { CallAccounting, CallOperation } from './call-accounting.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
@@ -26,143 +25,21 @@ import { filterCapableTargets } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
 import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
-import type { ModelDefinition } from './model-definition.js';
 import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
-import { type AttemptRecord, type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
-import type { UpstreamBodyLimits, UpstreamCallSettings } from '../utils/upstream-body-limits.js';
+import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
-import { TargetHealth, type SharedCooldown } from '../routing/target-health.js';
-import type { AttemptHooks } from '../routing/execute-plan.js';
+import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
-import type { CallTimeouts } from './model-definition.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsage } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
 import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
-
-/** Options of {@link createGateway}. */
-export interface GatewayOptions {
-  /** Adapters by provider name, e.g. `{ openai: createOpenAI({...}) }`. */
-  providers: Record<string, ProviderAdapter>;
-  /** Model ids clients may send, each mapped to a provider. `<provider>/<upstream id>` always works too. */
-  models?: readonly ModelDefinition[];
-  /** The gateway's own API keys (`Authorization: Bearer <key>`); never upstream keys. */
-  keys?: readonly string[];
-  /** How long provider model lists are cached, ms. Default 60,000. */
-  modelListTtlMs?: number;
-  /** Called with failures that do not fail a request (a provider's model list). */
-  onBackgroundError?: (error: unknown, provider: string) => void;
-  /** Retries, backoff, cooldown, timeouts (ms) and override ceilings; defaults in DEFAULT_ROUTING_POLICY. */
-  routing?: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts };
-  /**
-   * Admission and metering (virtual keys, limits, ledger), e.g. `(await Accounts.open({...})).accounting` from
-   * `@switchyard/accounts`. Without it, {@link Gateway.authenticate} checks `keys` and calls are not metered.
-   */
-  accounting?: CallAccounting;
-  /** The gateway's own settings per provider name (body limits, stream usage). */
-  providerSettings?: Record<string, ProviderSettings>;
-  /** TCP + TLS connect timeout of this gateway's upstream connection pool, ms. Default 10,000. */
-  connectTimeoutMs?: number;
-  /** Use this dispatcher for upstream calls instead of the gateway's own pool (tests, proxies). */
-  dispatcher?: Dispatcher;
-  /** Deadline of one provider's model list for `GET /v1/models`, ms. Default 10,000. */
-  modelListTimeoutMs?: number;
-  /** Shares circuit-breaker state with other replicas (`routing.cooldown.shared`; e.g. `SwitchyardRedis`). */
-  sharedCooldown?: SharedCooldown;
-}
-
-/** The gateway's own settings for one provider (not the adapter's). */
-export interface ProviderSettings {
-  /** Most bytes read from this upstream: see {@link UpstreamBodyLimits}. */
-  limits?: UpstreamBodyLimits;
-  /**
-   * Ask the upstream for usage in every chat stream (`stream_options.include_usage: true`, stripped again when the
-   * client did not ask). Default true; turn it off for OpenAI-compatible servers that reject `stream_options`: the
-   * stream then carries no usage and the gateway counts tokens itself.
-   */
-  streamUsage?: boolean;
-}
-
-/** Per-call options: the client's abort signal and the request id used for correlation. */
-export interface GatewayCallOptions {
-  signal?: AbortSignal;
-  requestId?: string;
-  /** Per-request retry count (e.g. from `x-switchyard-max-retries`); can only lower the model's (or routing's) own. */
-  maxRetries?: number;
-  /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); can only lower the model's (or routing's) own. */
-  timeoutMs?: number;
-  /** Who calls: what {@link Gateway.authenticate} returned. Required for admission when `accounting` is set. */
-  caller?: unknown;
-}
-
-/** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
-export interface GatewayCallResult<T> {
-  data: T;
-  /** The model id the client asked for. */
-  model: string;
-  /** The model id that served it: the requested one or one of its fallbacks. */
-  servedModel: string;
-  /** Upstream attempts made (retries and fallbacks included). */
-  attempts: number;
-  /** What happened to each attempt (for failed calls see `attemptRecordsOf(error)`): accepted attempts may cost money. */
-  attemptRecords: AttemptRecord[];
-  /** The provider name from config that served the call. */
-  provider: string;
-  /** The upstream's model id. */
-  upstreamModel: string;
-  /** Things adapters changed about the request (dropped parameters...). */
-  warnings: GatewayWarning[];
-  /** Where it went (includes the configured price, USD per million tokens). */
-  target: RouteTarget;
-  /**
-   * For streams: resolves when the stream has ended (completed, failed or closed by the client) with the last usage
-   * the upstream reported (the gateway asks for it even when the client did not, and strips it again).
-   */
-  finished?: Promise<StreamSummary>;
-  /** Headers from admission (OpenAI's `x-ratelimit-*`) and metering, empty without accounting. */
-  headers: Record<string, string>;
-  /** Cost of the call in USD when known at once (non-streamed answers under accounting). */
-  costUsd?: number;
-}
-
-/** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
-interface Metered {
-  ticket: CallTicket;
-  attempts: AttemptReport[];
-  startedAt: number;
-  stream: boolean;
-}
-
-const ADMITTING = Symbol('admitting');
-/** Per-call flag: set once admission started (from then on, admission and settlement book the call). */
-interface Booking {
-  [ADMITTING]: { started: boolean };
-}
-
-function statusOf(error: unknown): number {
-  return GatewayError.isInstance(error) ? error.status : 500;
-}
-
-function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
-  const value = data as { usage?: Partial<CompletionUsage>; body?: { usage?: Partial<CompletionUsage> } } | null;
-  const usage = value?.usage ?? value?.body?.usage;
-  return usage && typeof usage === 'object' ? usage : undefined;
-}
-
-
-
-/** A chat answer: a whole completion, or a stream of chunks when `stream: true`. */
-export type ChatCompletionResult = ChatCompletion | AsyncIterable<ChatCompletionChunk>;
-
-/** True when a chat answer is a stream. */
-export function isChunkStream(value: ChatCompletionResult): value is AsyncIterable<ChatCompletionChunk> {
-  return typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
-}
-
-function isPeekedStream(value: ChatCompletion | PeekedStream<ChatCompletionChunk>): value is PeekedStream<ChatCompletionChunk> {
-  return typeof (value as PeekedStream<ChatCompletionChunk>).iterator?.next === 'function';
-}
+import { ADMITTING, type Booking, type Metered, statusOf, usageOf } from './call-metering.js';
+import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
+import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
+import { attemptObserverHooks } from './attempt-observer-hooks.js';
 
 const OPERATION_NAMES: Record<Exclude<AdapterOperation, 'listModels'>, string> = {
   chatCompletions: 'chat completions',
@@ -231,42 +108,6 @@ export class Gateway {
     };
   }
 
-  #hooks(operation: string, requestedModel: string, requestId: string): AttemptHooks | undefined {
-    const observers = this.#observers;
-    if (observers.length === 0) return undefined;
-    const event = (target: RouteTarget, attempt: number, fallback: boolean) => ({
-      operation,
-      requestId,
-      requestedModel,
-      model: target.model,
-      provider: target.provider,
-      upstreamModel: target.upstreamModel,
-      attempt,
-      fallback,
-    });
-    return {
-      start: (target, attempt, fallback) => {
-        let headers: Record<string, string> | undefined;
-        const started = event(target, attempt, fallback);
-        for (const observer of observers) {
-          try {
-            const result = observer.attemptStarted?.(started);
-            if (result?.headers) headers = { ...headers, ...result.headers };
-          } catch {}
-        }
-        return headers;
-      },
-      end: (target, attempt, fallback, outcome, durationMs, error) => {
-        const ended = { ...event(target, attempt, fallback), outcome, durationMs, error };
-        for (const observer of observers) {
-          try {
-            observer.attemptEnded?.(ended);
-          } catch {}
-        }
-      },
-    };
-  }
-
   #upstream(provider: string, onResponseHeaders?: () => void): UpstreamCallSettings {
     return { dispatcher: this.dispatcher, limits: this.#providerSettings[provider]?.limits, onResponseHeaders };
   }
@@ -318,7 +159,6 @@ export class Gateway {
     this.keys.authenticate(authorization);
     return undefined;
   }
-
 
   /**
    * Runs one call so that, under accounting, a call refused before admission (invalid body 400, unknown model 404,
@@ -374,7 +214,7 @@ export class Gateway {
         overrides: this.#overrides(options),
         signal: options.signal ?? new AbortController().signal,
         counters: this.#counters,
-        hooks: this.#hooks(operation, model, requestId),
+        hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
         onAttempt: metered && ((report) => metered.attempts.push(report)),
         run: (target, signal, headers, accepted) => {
           warnings = [];

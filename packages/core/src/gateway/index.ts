@@ -10,3 +10,5 @@ export * from './model-catalog.js';
 export * from './create-gateway.js';
 export * from './call-accounting.js';
 export * from './model-capabilities.js';
+export * from './chat-completion-result.js';
+export * from './gateway-options.js';

@@ -1,0 +1,48 @@
+import type { AttemptHooks } from '../routing/execute-plan.js';
+import type { GatewayObserver } from '../routing/router-events.js';
+import type { RouteTarget } from './model-router.js';
+
+/**
+ * The router's attempt hooks that tell every {@link GatewayObserver} when an upstream attempt starts (observers may
+ * add headers to it, e.g. `traceparent`) and how it ended (outcome, duration in ms, error). An observer that throws
+ * is ignored. Undefined when nobody observes, so that calls pay nothing for observation.
+ */
+export function attemptObserverHooks(
+  observers: readonly GatewayObserver[],
+  operation: string,
+  requestedModel: string,
+  requestId: string,
+): AttemptHooks | undefined {
+  if (observers.length === 0) return undefined;
+  const event = (target: RouteTarget, attempt: number, fallback: boolean) => ({
+    operation,
+    requestId,
+    requestedModel,
+    model: target.model,
+    provider: target.provider,
+    upstreamModel: target.upstreamModel,
+    attempt,
+    fallback,
+  });
+  return {
+    start: (target, attempt, fallback) => {
+      let headers: Record<string, string> | undefined;
+      const started = event(target, attempt, fallback);
+      for (const observer of observers) {
+        try {
+          const result = observer.attemptStarted?.(started);
+          if (result?.headers) headers = { ...headers, ...result.headers };
+        } catch {}
+      }
+      return headers;
+    },
+    end: (target, attempt, fallback, outcome, durationMs, error) => {
+      const ended = { ...event(target, attempt, fallback), outcome, durationMs, error };
+      for (const observer of observers) {
+        try {
+          observer.attemptEnded?.(ended);
+        } catch {}
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Dispatcher } from 'undici';
+import type { GatewayWarning } from '../adapter/gateway-warning.js';
+import type { ProviderAdapter } from '../adapter/provider-adapter.js';
+import type { AttemptRecord } from '../routing/execute-plan.js';
+import type { RoutingPolicy } from '../routing/routing-policy.js';
+import type { SharedCooldown } from '../routing/target-health.js';
+import type { UpstreamBodyLimits } from '../utils/upstream-body-limits.js';
+import type { CallAccounting } from './call-accounting.js';
+import type { CallTimeouts, ModelDefinition } from './model-definition.js';
+import type { RouteTarget } from './model-router.js';
+import type { StreamSummary } from './wrap-chunk-stream.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** Adapters by provider name, e.g. `{ openai: createOpenAI({...}) }`. */
+  providers: Record<string, ProviderAdapter>;
+  /** Model ids clients may send, each mapped to a provider. `<provider>/<upstream id>` always works too. */
+  models?: readonly ModelDefinition[];
+  /** The gateway's own API keys (`Authorization: Bearer <key>`); never upstream keys. */
+  keys?: readonly string[];
+  /** How long provider model lists are cached, ms. Default 60,000. */
+  modelListTtlMs?: number;
+  /** Called with failures that do not fail a request (a provider's model list). */
+  onBackgroundError?: (error: unknown, provider: string) => void;
+  /** Retries, backoff, cooldown, timeouts (ms) and override ceilings; defaults in DEFAULT_ROUTING_POLICY. */
+  routing?: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts };
+  /**
+   * Admission and metering (virtual keys, limits, ledger), e.g. `(await Accounts.open({...})).accounting` from
+   * `@switchyard/accounts`. Without it, {@link Gateway.authenticate} checks `keys` and calls are not metered.
+   */
+  accounting?: CallAccounting;
+  /** The gateway's own settings per provider name (body limits, stream usage). */
+  providerSettings?: Record<string, ProviderSettings>;
+  /** TCP + TLS connect timeout of this gateway's upstream connection pool, ms. Default 10,000. */
+  connectTimeoutMs?: number;
+  /** Use this dispatcher for upstream calls instead of the gateway's own pool (tests, proxies). */
+  dispatcher?: Dispatcher;
+  /** Deadline of one provider's model list for `GET /v1/models`, ms. Default 10,000. */
+  modelListTimeoutMs?: number;
+  /** Shares circuit-breaker state with other replicas (`routing.cooldown.shared`; e.g. `SwitchyardRedis`). */
+  sharedCooldown?: SharedCooldown;
+}
+
+/** The gateway's own settings for one provider (not the adapter's). */
+export interface ProviderSettings {
+  /** Most bytes read from this upstream: see {@link UpstreamBodyLimits}. */
+  limits?: UpstreamBodyLimits;
+  /**
+   * Ask the upstream for usage in every chat stream (`stream_options.include_usage: true`, stripped again when the
+   * client did not ask). Default true; turn it off for OpenAI-compatible servers that reject `stream_options`: the
+   * stream then carries no usage and the gateway counts tokens itself.
+   */
+  streamUsage?: boolean;
+}
+
+/** Per-call options: the client's abort signal and the request id used for correlation. */
+export interface GatewayCallOptions {
+  signal?: AbortSignal;
+  requestId?: string;
+  /** Per-request retry count (e.g. from `x-switchyard-max-retries`); can only lower the model's (or routing's) own. */
+  maxRetries?: number;
+  /** Per-request total deadline, ms (e.g. from `x-switchyard-timeout-ms`); can only lower the model's (or routing's) own. */
+  timeoutMs?: number;
+  /** Who calls: what {@link Gateway.authenticate} returned. Required for admission when `accounting` is set. */
+  caller?: unknown;
+}
+
+/** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
+export interface GatewayCallResult<T> {
+  data: T;
+  /** The model id the client asked for. */
+  model: string;
+  /** The model id that served it: the requested one or one of its fallbacks. */
+  servedModel: string;
+  /** Upstream attempts made (retries and fallbacks included). */
+  attempts: number;
+  /** What happened to each attempt (for failed calls see `attemptRecordsOf(error)`): accepted attempts may cost money. */
+  attemptRecords: AttemptRecord[];
+  /** The provider name from config that served the call. */
+  provider: string;
+  /** The upstream's model id. */
+  upstreamModel: string;
+  /** Things adapters changed about the request (dropped parameters...). */
+  warnings: GatewayWarning[];
+  /** Where it went (includes the configured price, USD per million tokens). */
+  target: RouteTarget;
+  /**
+   * For streams: resolves when the stream has ended (completed, failed or closed by the client) with the last usage
+   * the upstream reported (the gateway asks for it even when the client did not, and strips it again).
+   */
+  finished?: Promise<StreamSummary>;
+  /** Headers from admission (OpenAI's `x-ratelimit-*`) and metering, empty without accounting. */
+  headers: Record<string, string>;
+  /** Cost of the call in USD when known at once (non-streamed answers under accounting). */
+  costUsd?: number;
+}
