@@ -3,9 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { Agent, type Dispatcher } from 'undici';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { AdapterOperation, ProviderAdapter } from '../adapter/provider-adapter.js';
+import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
-import { invalidRequestError, unsupportedOperationError } from '../errors/common-errors.js';
+import { invalidRequestError, } from '../errors/common-errors.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { CallAccounting, CallOperation } from './call-accounting.js';
@@ -25,8 +25,8 @@ import { filterCapableTargets } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
 import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
-import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
-import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import { type RouteTarget, ModelRouter } from './model-router.js';
+import { type PlanOutcome, executePlan } from '../routing/execute-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
@@ -36,19 +36,14 @@ import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsage } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
 import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
-import { ADMITTING, type Booking, type Metered, statusOf, usageOf } from './call-metering.js';
+import { ADMITTING, type Booking, type Metered, statusOf, } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks } from './attempt-observer-hooks.js';
-
-const OPERATION_NAMES: Record<Exclude<AdapterOperation, 'listModels'>, string> = {
-  chatCompletions: 'chat completions',
-  embeddings: 'embeddings',
-  transcriptions: 'audio transcriptions',
-  speech: 'audio speech',
-  imageGenerations: 'image generations',
-  anthropicMessages: 'Anthropic messages',
-};
+import { clampOverrides } from './call-overrides.js';
+import { OperationPlans } from './operation-plans.js';
+import { settleStream } from './settle-stream.js';
+import { toCallResult } from './call-result.js';
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -70,11 +65,13 @@ export class Gateway {
   readonly #providerSettings: Record<string, ProviderSettings>;
   #observers: GatewayObserver[] = [];
   readonly #accounting?: CallAccounting;
+  readonly #plans: OperationPlans;
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
     this.router = new ModelRouter(options.providers, options.models ?? []);
     this.keys = new KeyRing(options.keys ?? []);
+    this.#plans = new OperationPlans(this.router);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??
@@ -115,38 +112,6 @@ export class Gateway {
   /** Closes this gateway's upstream connection pool (calls in flight finish first). */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.dispatcher.close();
-  }
-
-  readonly #operationPlans = new LRUCache<string, RoutePlan>({ max: 10_000 });
-
-  /**
-   * The plan for `model` keeping only targets whose adapter implements `operation` (cached). Throws 404 for an unknown
-   * model and 400 `unsupported_operation` when the model's own targets cannot do it.
-   */
-  #planFor(operation: Exclude<AdapterOperation, 'listModels'>, model: string): RoutePlan {
-    const key = `${operation} ${model}`;
-    const cached = this.#operationPlans.get(key);
-    if (cached) return cached;
-    const plan = this.router.plan(model);
-    if (!plan.models[0]!.targets.some((t) => t.adapter[operation])) {
-      throw unsupportedOperationError(OPERATION_NAMES[operation], model, plan.models[0]!.targets[0]!.provider);
-    }
-    const filtered: RoutePlan = {
-      ...plan,
-      models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0),
-    };
-    this.#operationPlans.set(key, filtered);
-    return filtered;
-  }
-
-  /** Per-request overrides, cut to the policy's ceilings; {@link executePlan} then keeps the lower of them and the model's own. */
-  #overrides(options: GatewayCallOptions): CallOverrides {
-    const clamp = (value: number | undefined, max: number, min: number) =>
-      value === undefined || !Number.isFinite(value) ? undefined : Math.min(max, Math.max(min, Math.floor(value)));
-    return {
-      maxRetries: clamp(options.maxRetries, this.policy.ceilings.maxRetries, 0),
-      timeoutMs: clamp(options.timeoutMs, this.policy.ceilings.timeoutMs, 1),
-    };
   }
 
   /**
@@ -194,7 +159,7 @@ export class Gateway {
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered }> {
     const model = request.model as string;
     const startedAt = performance.now();
-    let plan = filterCapableTargets(this.#planFor(operation, model), needs);
+    let plan = filterCapableTargets(this.#plans.planFor(operation, model), needs);
     const requestId = options.requestId ?? randomUUID();
     const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages') && request.stream === true;
     let metered: Metered | undefined;
@@ -211,7 +176,7 @@ export class Gateway {
         plan,
         health: this.health,
         policy: this.policy,
-        overrides: this.#overrides(options),
+        overrides: clampOverrides(this.policy, options),
         signal: options.signal ?? new AbortController().signal,
         counters: this.#counters,
         hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
@@ -241,28 +206,6 @@ export class Gateway {
     }
   }
 
-  #result<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T, metered?: Metered): GatewayCallResult<T> {
-    const { target } = outcome;
-    let costUsd: number | undefined;
-    if (metered && !metered.stream) {
-      const latencyMs = performance.now() - metered.startedAt;
-      costUsd = metered.ticket.settle({ status: 200, target, usage: usageOf(data), attempts: metered.attempts, latencyMs, ttfbMs: latencyMs, stream: false });
-    }
-    return {
-      data,
-      model,
-      servedModel: target.model,
-      attempts: outcome.attempts,
-      attemptRecords: outcome.records,
-      provider: target.provider,
-      upstreamModel: target.upstreamModel,
-      warnings,
-      target,
-      headers: metered?.ticket.headers ?? {},
-      costUsd,
-    };
-  }
-
   /** Runs a non-streaming operation through the plan and releases the attempt. */
   async #simple<T>(
     operation: Exclude<CallOperation, 'chatCompletions'>,
@@ -272,7 +215,7 @@ export class Gateway {
   ): Promise<GatewayCallResult<T>> {
     const { outcome, warnings, metered } = await this.#call(operation, request, options, run);
     outcome.release();
-    return this.#result(request.model as string, outcome, warnings, outcome.value, metered);
+    return toCallResult(request.model as string, outcome, warnings, outcome.value, metered);
   }
 
   /**
@@ -313,31 +256,16 @@ export class Gateway {
     const value = outcome.value;
     if (isPeekedStream(value)) {
       const summary: StreamSummary = {};
-      let finish!: (summary: StreamSummary) => void;
-      const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
       const guarded = guardStream(value, outcome);
       const stripUsage = request.stream_options?.include_usage !== true;
       const wrapped = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined);
       const ttfbMs = metered && performance.now() - metered.startedAt;
-      const signal = options.signal;
-      // Resolves `finished` (and books a metered stream) once the wrapped stream has ended, however it ended.
-      const settled = (async function* () {
-        try {
-          yield* wrapped;
-        } finally {
-          if (metered) {
-            const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
-            const latencyMs = performance.now() - metered.startedAt;
-            metered.ticket.settle({ status, target: outcome.target, usage: summary.usage, completionText: summary.text, attempts: metered.attempts, latencyMs, ttfbMs, stream: true });
-          }
-          finish(summary);
-        }
-      })();
-      return { ...this.#result(request.model, outcome, warnings, settled, metered), finished };
+      const { stream, finished } = settleStream(wrapped, { metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
+      return { ...toCallResult(request.model, outcome, warnings, stream, metered), finished };
     }
     outcome.release();
     if (value.usage) normalizeUsage(value.usage);
-    return this.#result(request.model, outcome, warnings, value, metered);
+    return toCallResult(request.model, outcome, warnings, value, metered);
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
@@ -390,7 +318,7 @@ export class Gateway {
       false,
     );
     const { contentType, peeked } = outcome.value;
-    return this.#result(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) }, metered);
+    return toCallResult(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) }, metered);
   }
 
   /** `POST /v1/images/generations`. */
@@ -426,34 +354,18 @@ export class Gateway {
       });
       const value = outcome.value;
       if ('peeked' in value) {
-        let finish!: (summary: StreamSummary) => void;
-        const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
-        const guarded = guardStream(value.peeked, outcome);
         const ttfbMs = metered && performance.now() - metered.startedAt;
-        const signal = booked.signal;
         const readUsage = value.usage;
-        const settled = (async function* () {
-          let completed = false;
-          let failure: unknown;
-          try {
-            yield* guarded;
-            completed = true;
-          } catch (error) {
-            failure = error;
-            throw error;
-          } finally {
-            const usage = readUsage?.();
-            if (metered) {
-              const status = completed ? 200 : signal?.aborted || failure === undefined ? 499 : statusOf(failure);
-              metered.ticket.settle({ status, target: outcome.target, usage, attempts: metered.attempts, latencyMs: performance.now() - metered.startedAt, ttfbMs, stream: true });
-            }
-            finish({ usage });
-          }
+        let completed = false;
+        const guarded = (async function* () {
+          yield* guardStream(value.peeked, outcome);
+          completed = true;
         })();
-        return { ...this.#result(body.model, outcome, warnings, { events: settled }, metered), finished };
+        const { stream, finished } = settleStream(guarded, { metered, target: outcome.target, signal: booked.signal, ttfbMs, summary: () => ({ usage: readUsage?.(), completed }) });
+        return { ...toCallResult(body.model, outcome, warnings, { events: stream }, metered), finished };
       }
       outcome.release();
-      return this.#result(body.model, outcome, warnings, value, metered);
+      return toCallResult(body.model, outcome, warnings, value, metered);
     });
   }
 

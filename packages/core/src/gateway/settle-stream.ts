@@ -1,0 +1,61 @@
+import type { CompletionUsage } from '../schemas/completion-usage.js';
+import type { RouteTarget } from './model-router.js';
+import { type Metered, statusOf } from './call-metering.js';
+import type { StreamSummary } from './wrap-chunk-stream.js';
+
+/** What {@link settleStream} needs to book a stream once it has ended. */
+export interface StreamSettlement {
+  /** The admitted call being metered, when accounting is on (undefined: nothing is booked). */
+  metered?: Metered;
+  /** The deployment that served the stream. */
+  target: RouteTarget;
+  /** The client's abort signal: a stream closed after it fired is booked as 499. */
+  signal?: AbortSignal;
+  /** Time to first byte (ms since `metered.startedAt`), measured when the stream was accepted. */
+  ttfbMs?: number;
+  /**
+   * Reads what the stream reported once it ended (usage in tokens, text for token estimates, whether it completed,
+   * what it threw). Called once, in the `finally` of the returned generator.
+   */
+  summary: () => StreamSummary;
+}
+
+/**
+ * Wraps an accepted stream so that, however it ends (completed, failed, closed early by the client), the call is
+ * settled once: booked with status 200 when the stream completed, 499 when the client went away or it was closed
+ * without an error, else the error's status; and `finished` resolves with the stream's summary. Errors thrown by
+ * `stream` are re-thrown to the consumer unchanged.
+ * Returns the wrapped stream and the `finished` promise (never rejects).
+ */
+export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSettlement): { stream: AsyncGenerator<T>; finished: Promise<StreamSummary> } {
+  let finish!: (summary: StreamSummary) => void;
+  const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
+  const { metered, target, signal, ttfbMs } = settlement;
+  const settled = (async function* () {
+    let failure: unknown;
+    try {
+      yield* stream;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      const summary = settlement.summary();
+      if (failure !== undefined && summary.error === undefined) summary.error = failure;
+      if (metered) {
+        const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
+        metered.ticket.settle({
+          status,
+          target,
+          usage: summary.usage as CompletionUsage | undefined,
+          completionText: summary.text,
+          attempts: metered.attempts,
+          latencyMs: performance.now() - metered.startedAt,
+          ttfbMs,
+          stream: true,
+        });
+      }
+      finish(summary);
+    }
+  })();
+  return { stream: settled, finished };
+}
