@@ -68,6 +68,14 @@ describe('audio', () => {
     expect(sent.body.includes(wav)).toBe(true);
   });
 
+  it('forwards timestamp_granularities as the repeated `timestamp_granularities[]` field OpenAI expects', async () => {
+    const file = await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' });
+    await gw.client.audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+    const sent = gw.upstream.requestsTo('POST /v1/audio/transcriptions').at(-1)!;
+    expect(sent.bodyText.match(/name="timestamp_granularities\[\]"\r\n\r\n(word|segment)\r\n/g)).toHaveLength(2);
+    expect(sent.bodyText).not.toMatch(/name="timestamp_granularities"/);
+  });
+
   it('returns verbose_json and text formats', async () => {
     const file = await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' });
     const verbose = await gw.client.audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'verbose_json' });

@@ -143,14 +143,14 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         controller.abort(new Error('client gone'));
         await pending;
         expect(Date.now() - started).toBeLessThan(2000);
-        await expect.poll(() => upstream.requestsTo(chat.completion.route)[0]?.closedByClient).toBe(true);
+        await expect.poll(() => upstream.requestsTo(chat.completion.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
       });
 
       it('closes the upstream stream when the consumer stops early', async () => {
         upstream.route(chat.stream.route, { ...asChunkedReply(chat.stream.reply), chunkDelayMs: 50 });
         const stream = (await chatCall({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
         for await (const _chunk of stream) break;
-        await expect.poll(() => upstream.requestsTo(chat.stream.route)[0]?.closedByClient).toBe(true);
+        await expect.poll(() => upstream.requestsTo(chat.stream.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
       });
 
       it('throws, rather than ending quietly, when the stream breaks off', async () => {

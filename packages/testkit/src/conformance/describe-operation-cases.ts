@@ -100,7 +100,7 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
       await expect.poll(() => cases.upstream().requestsTo(exchange.route).length).toBe(1);
       controller.abort(new Error('client gone'));
       await pending;
-      await expect.poll(() => cases.upstream().requestsTo(exchange.route)[0]?.closedByClient).toBe(true);
+      await expect.poll(() => cases.upstream().requestsTo(exchange.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
     });
   }
   const first = calls[0];

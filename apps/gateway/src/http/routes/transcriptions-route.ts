@@ -3,12 +3,13 @@ import type { Router } from 'express';
 import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { uploadAudioFile } from '../middleware/upload-audio-file.js';
 import { callOptions } from '../call-options.js';
+import { multipartArrayFields } from '../multipart-array-fields.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `POST /v1/audio/transcriptions`: multipart in; JSON (`json`, `verbose_json`) or text (`text`, `srt`, `vtt`) out. */
 export function addTranscriptionsRoute(router: Router, { gateway, providerOf }: RouteDeps): void {
   router.post('/audio/transcriptions', ...uploadAudioFile(), async (req, res) => {
-    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const fields = multipartArrayFields((req.body ?? {}) as Record<string, unknown>);
     noteModel(res, fields.model, providerOf);
     const file: UploadedFile | undefined = req.file
       ? {
