@@ -11,6 +11,14 @@ export { type StoredInputItem, normalizeInputItems } from './normalize-input-ite
 export type * from './response-object.js';
 export { collectOutputText, newResponseObject } from './response-object.js';
 export type { ResponseStore, StoredResponse } from './response-store.js';
-export { type DeletedResponse, type PreparedResponse, ResponsesFrontDoor, type ResponsesFrontDoorOptions } from './responses-front-door.js';
+export { nativeRequestBody, storedNativeInputItems } from './native-request.js';
+export { passNativeResponseEvents, presentNativeResponse } from './native-response.js';
+export {
+  type DeletedResponse,
+  type PreparedNativeResponse,
+  type PreparedResponse,
+  ResponsesFrontDoor,
+  type ResponsesFrontDoorOptions,
+} from './responses-front-door.js';
 export { type ResponsesRequest, responsesRequestSchema } from './responses-request-schema.js';
 export { type ResponsesStreamEvent, encodeResponsesEvent } from './responses-stream-event.js';

@@ -1,9 +1,19 @@
-import { type ChatCompletion, type ChatCompletionChunk, type ChatCompletionMessage, GatewayError, invalidRequestError, validateRequest } from '@switchyard/core';
+import {
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionMessage,
+  GatewayError,
+  type NativeSSEEvent,
+  invalidRequestError,
+  validateRequest,
+} from '@switchyard/core';
 import { convertChatCompletion } from './convert-chat-completion.js';
 import { convertChatStream } from './convert-chat-stream.js';
 import { convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
 import { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
 import { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
+import { nativeRequestBody, storedNativeInputItems } from './native-request.js';
+import { passNativeResponseEvents, presentNativeResponse } from './native-response.js';
 import { newId } from './new-id.js';
 import { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
 import { type ResponseObject, newResponseObject } from './response-object.js';
@@ -26,6 +36,16 @@ export interface PreparedResponse {
   chatRequest: Record<string, unknown>;
   /** The in-progress response object (id, echoed settings). */
   response: ResponseObject;
+  owner: string;
+  inputItems: StoredInputItem[];
+  history: StoredResponse['history'];
+}
+
+/** A validated Responses request, ready to pass through to an upstream that speaks the Responses API. */
+export interface PreparedNativeResponse {
+  request: ResponsesRequest;
+  /** The body to give `Gateway.openaiResponses` (`previous_response_id` expanded into `input`). */
+  upstreamRequest: Record<string, unknown> & { model: string };
   owner: string;
   inputItems: StoredInputItem[];
   history: StoredResponse['history'];
@@ -68,22 +88,59 @@ export class ResponsesFrontDoor {
   async prepare(body: unknown, owner: string): Promise<PreparedResponse> {
     const request = validateRequest(responsesRequestSchema, body);
     const inputItems = normalizeInputItems(request.input);
-    let history: StoredResponse['history'] = [];
-    if (request.previous_response_id) {
-      const previous = await this.store.getResponse(request.previous_response_id, owner);
-      if (!previous) {
-        throw invalidRequestError(`Previous response with id '${request.previous_response_id}' not found.`, 'previous_response_id', 'previous_response_not_found');
-      }
-      history = [...previous.history, ...previous.input_items, ...previous.response.output];
-    }
+    const history = await this.#history(request, owner);
     const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id');
     const chatRequest = convertResponsesRequest(request, historyMessages, convertItemsToChatMessages(inputItems));
     const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
     return { request, chatRequest, response, owner, inputItems, history };
   }
 
-  async #save(prepared: PreparedResponse, response: ResponseObject): Promise<void> {
-    if (!response.store) return;
+  /**
+   * Validates a `POST /v1/responses` body (throws 400 naming the field), so that the caller can choose between
+   * {@link prepare} (translation) and {@link prepareNative} (pass-through) by its `model`.
+   */
+  validate(body: unknown): ResponsesRequest {
+    return validateRequest(responsesRequestSchema, body);
+  }
+
+  /**
+   * Builds the pass-through request for an upstream that speaks the Responses API: the client's body as it is, with
+   * `previous_response_id` (a response of the gateway's store, made by any provider) expanded into `input`. Input items
+   * the translation would reject are kept. Throws 400 `previous_response_not_found` as {@link prepare}.
+   */
+  async prepareNative(body: unknown, owner: string): Promise<PreparedNativeResponse> {
+    const request = validateRequest(responsesRequestSchema, body);
+    const inputItems = storedNativeInputItems(request.input);
+    const history = await this.#history(request, owner);
+    return { request, upstreamRequest: nativeRequestBody(request, history), owner, inputItems, history };
+  }
+
+  /** An upstream `response` object (pass-through) -> what the client sees, stored when `store` is not false. */
+  async completeNative(prepared: PreparedNativeResponse, json: unknown): Promise<unknown> {
+    const response = presentNativeResponse(json, prepared.request);
+    if (response && typeof response === 'object' && typeof (response as ResponseObject).id === 'string') {
+      await this.#save(prepared, response as ResponseObject);
+    }
+    return response;
+  }
+
+  /** Upstream Responses events (pass-through) -> SSE text; the final response is stored before its event is sent. */
+  nativeSse(prepared: PreparedNativeResponse, events: AsyncIterable<NativeSSEEvent>): AsyncGenerator<string> {
+    return passNativeResponseEvents(events, prepared.request, (response) => this.#save(prepared, response));
+  }
+
+  /** The conversation before this request: that of `previous_response_id` (throws 400 when unknown), else empty. */
+  async #history(request: ResponsesRequest, owner: string): Promise<StoredResponse['history']> {
+    if (!request.previous_response_id) return [];
+    const previous = await this.store.getResponse(request.previous_response_id, owner);
+    if (!previous) {
+      throw invalidRequestError(`Previous response with id '${request.previous_response_id}' not found.`, 'previous_response_id', 'previous_response_not_found');
+    }
+    return [...previous.history, ...previous.input_items, ...(previous.response.output ?? [])];
+  }
+
+  async #save(prepared: Pick<PreparedResponse, 'request' | 'owner' | 'inputItems' | 'history'>, response: ResponseObject): Promise<void> {
+    if (prepared.request.store === false || typeof response.id !== 'string') return;
     const now = Date.now();
     await this.store.putResponse({
       id: response.id,

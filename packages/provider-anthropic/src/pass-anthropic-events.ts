@@ -22,7 +22,11 @@ export async function* passAnthropicEvents(events: AsyncIterable<ServerSentEvent
   }
 }
 
-/** Anthropic usage (the merged `message_start` and `message_delta` fields) -> chat usage, tokens; cache reads and writes count as prompt tokens. */
+/**
+ * Anthropic usage (the merged `message_start` and `message_delta` fields) -> chat usage, tokens; cache reads and writes
+ * count as prompt tokens and are named in `prompt_tokens_details` (`cached_tokens`, `cache_write_tokens`), so that
+ * the ledger prices them at `cached_input` and `cache_write`.
+ */
 export function anthropicUsageToChat(usage: Record<string, unknown> | undefined): CompletionUsage | undefined {
   if (!usage) return undefined;
   const n = (key: string) => (typeof usage[key] === 'number' ? (usage[key] as number) : 0);
@@ -30,5 +34,5 @@ export function anthropicUsageToChat(usage: Record<string, unknown> | undefined)
   const write = n('cache_creation_input_tokens');
   const prompt = n('input_tokens') + read + write;
   const completion = n('output_tokens');
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: read } };
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: read, cache_write_tokens: write } };
 }

@@ -10,6 +10,7 @@ import {
   type UpstreamTimeouts,
   chatCompletionSchema,
   checkUpstreamShape,
+  parseSSEStream,
   embeddingResponseSchema,
   imagesResponseSchema,
   readUpstreamJson,
@@ -21,7 +22,9 @@ import { buildTranscriptionForm } from './build-transcription-form.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
+import { passResponsesEvents } from './pass-responses-events.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
+import { responsesUsageToChat } from './responses-usage-to-chat.js';
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -47,6 +50,12 @@ export interface OpenAIOptions {
   operations?: readonly AdapterOperation[];
   /** A host's request/answer fix-ups (see the presets, e.g. Mistral's tool-call ids). */
   quirks?: ChatQuirks;
+  /**
+   * How `/v1/responses` reaches this upstream: `translate` (default) runs it as a chat completion; `native` passes the
+   * Responses request to the upstream's own `POST /responses` (the adapter then has `openaiResponses`). Only for
+   * upstreams that serve the Responses API (OpenAI itself).
+   */
+  responses?: 'native' | 'translate';
 }
 
 /**
@@ -64,6 +73,8 @@ export interface OpenAIOptions {
  *   content type.
  * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
  * - `listModels` -> `GET /models`: `[{id, created}]`.
+ * - `openaiResponses` (only with `responses: 'native'`) -> `/responses`: the Responses request as it is; the `response`
+ *   object or its events (see {@link passResponsesEvents}) back unchanged, with the usage for metering.
  *
  * Throws GatewayError: the upstream's status and error body (see {@link mapOpenAIError}: 529 becomes 503,
  * `retry-after` kept, the key redacted; 401/403 become 502 `upstream_auth_failed`); 502 when the upstream is
@@ -145,6 +156,23 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return (list.data ?? []).map((m) => ({ id: m.id, created: m.created }));
     },
   };
+  if (options.responses === 'native') {
+    adapter.openaiResponses = async (request, context) => {
+      const response = await postJson('/responses', request, context);
+      if (request.stream === true) {
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('text/event-stream')) {
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        }
+        let usage: Record<string, unknown> | undefined;
+        const events = passResponsesEvents(parseSSEStream(response.body, { provider: context.provider }), (found) => (usage = found));
+        return { events, usage: () => responsesUsageToChat(usage) };
+      }
+      const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
+      return { json, usage: responsesUsageToChat(json?.usage) };
+    };
+  }
   if (options.operations) {
     for (const operation of ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'] as const) {
       if (!options.operations.includes(operation)) delete adapter[operation];

@@ -11,3 +11,5 @@ export type { ChatQuirks, OpenAICompatiblePreset } from './presets/openai-compat
 export { OPENAI_COMPATIBLE_PRESETS } from './presets/openai-compatible-presets.js';
 export { type PresetSettings, presetFactory, switchyardProviders } from './presets/preset-factory.js';
 export { fixXaiUsage, xaiQuirks } from './presets/xai-quirks.js';
+export { passResponsesEvents } from './pass-responses-events.js';
+export { responsesUsageToChat } from './responses-usage-to-chat.js';

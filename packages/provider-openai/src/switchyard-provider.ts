@@ -14,6 +14,7 @@ import { createOpenAI } from './create-openai.js';
  *     organization: org-...                     # OpenAI-Organization header
  *     project: proj_...                         # OpenAI-Project header
  *     timeouts: { headers_ms: 60000, body_idle_ms: 30000 }
+ *     responses: native                         # /v1/responses to the upstream's /responses (default translate)
  * ```
  * @see https://platform.openai.com/docs/api-reference/authentication
  */
@@ -25,6 +26,13 @@ export const openAISettingsSchema = z.strictObject({
   project: z.string().optional(),
   /** Per-call upstream limits, ms (`createOpenAI`'s `timeouts`); the connect timeout is `routing.timeouts.connect_ms`. */
   timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  /**
+   * How `/v1/responses` reaches this provider: `translate` (default) through chat completions, so that every gateway
+   * feature (fallbacks to any provider, stored responses) behaves the same for all providers; `native` passes the
+   * request to the upstream's own `POST /responses` (OpenAI: built-in tools, reasoning items kept), falling back only
+   * to deployments that are native too.
+   */
+  responses: z.enum(['native', 'translate']).optional(),
 });
 
 /** Settings of the OpenAI adapter as written in config. */
@@ -44,5 +52,6 @@ export const switchyardProvider: ProviderFactory<OpenAISettings> = {
       organization: settings.organization,
       project: settings.project,
       timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      responses: settings.responses,
     }),
 };

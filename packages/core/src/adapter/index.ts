@@ -5,3 +5,4 @@ export * from './provider-adapter.js';
 export * from './provider-factory.js';
 export * from './report-dropped-parameters.js';
 export * from './native-messages.js';
+export * from './native-responses.js';

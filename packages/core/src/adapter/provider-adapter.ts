@@ -10,6 +10,7 @@ import type { TranscriptionRequest } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
+import type { NativeResponsesResult } from './native-responses.js';
 import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
 
 /** A model as an upstream lists it: its native id and, where known, its creation time (unix seconds). */
@@ -57,6 +58,16 @@ export interface ProviderAdapter {
    * @see https://docs.anthropic.com/en/api/messages
    */
   anthropicMessages?(request: Record<string, unknown>, context: AdapterCallContext): Promise<NativeMessagesResult>;
+  /**
+   * OpenAI Responses pass-through for the `/v1/responses` front door: `request` is a Responses API request body
+   * (`model` already the upstream id, `previous_response_id` already expanded into `input` by the front door), sent as
+   * it is to the upstream's `POST /responses`; the answer comes back unchanged (the `response` object, or its events
+   * with `sequence_number`). Only adapters configured for it implement it (`providers.<name>.responses: native` on the
+   * OpenAI adapter); for the others the front door translates through `chatCompletions`. Errors as for
+   * `chatCompletions`.
+   * @see https://platform.openai.com/docs/api-reference/responses/create
+   */
+  openaiResponses?(request: Record<string, unknown>, context: AdapterCallContext): Promise<NativeResponsesResult>;
   /** The upstream's own model list (native ids), shown as `<provider>/<id>` in `GET /v1/models`. */
   listModels?(context: AdapterCallContext): Promise<UpstreamModel[]>;
 }

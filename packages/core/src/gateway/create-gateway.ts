@@ -4,10 +4,10 @@ import { Agent, type Dispatcher } from 'undici';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
-import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
+import type { NativeMessagesResult } from '../adapter/native-messages.js';
+import type { NativeResponsesResult } from '../adapter/native-responses.js';
 import { invalidRequestError, } from '../errors/common-errors.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
-import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { CallAccounting, CallOperation } from './call-accounting.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
@@ -44,6 +44,7 @@ import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
 import { settleStream } from './settle-stream.js';
 import { toCallResult } from './call-result.js';
+import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -161,7 +162,7 @@ export class Gateway {
     const startedAt = performance.now();
     let plan = filterCapableTargets(this.#plans.planFor(operation, model), needs);
     const requestId = options.requestId ?? randomUUID();
-    const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages') && request.stream === true;
+    const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages' || operation === 'openaiResponses') && request.stream === true;
     let metered: Metered | undefined;
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
@@ -346,26 +347,27 @@ export class Gateway {
    * the stream has ended (usage is the front door's to read from the events). Throws as {@link chatCompletions}.
    */
   async anthropicMessages(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeMessagesResult>> {
+    return this.#passThrough('anthropicMessages', body, options);
+  }
+
+  /** As {@link supportsAnthropicMessages}, for OpenAI's Responses API (`ProviderAdapter.openaiResponses`). */
+  supportsOpenAIResponses(model: string): boolean {
+    return typeof this.router.plan(model).models[0]?.targets[0]?.adapter.openaiResponses === 'function';
+  }
+
+  /**
+   * `POST /v1/responses` passed through to adapters that speak OpenAI's Responses API (`previous_response_id` expanded
+   * by the front door), routed and streamed as {@link anthropicMessages}, metered from the Responses `usage`.
+   */
+  async openaiResponses(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeResponsesResult>> {
+    return this.#passThrough('openaiResponses', body, options);
+  }
+
+  #passThrough(operation: PassThroughOperation, body: Record<string, unknown> & { model: string }, options: GatewayCallOptions): Promise<GatewayCallResult<NativeMessagesResult>> {
     return this.#booked(body, options, async (booked) => {
-      type Value = { json: unknown; usage?: CompletionUsage } | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined };
-      const { outcome, warnings, metered } = await this.#call<Value>('anthropicMessages', body, booked, async (adapter, target, context) => {
-        const result = await adapter.anthropicMessages!({ ...body, model: target.upstreamModel }, context);
-        return 'events' in result ? { peeked: await peekStream(result.events), usage: result.usage } : result;
-      });
-      const value = outcome.value;
-      if ('peeked' in value) {
-        const ttfbMs = metered && performance.now() - metered.startedAt;
-        const readUsage = value.usage;
-        let completed = false;
-        const guarded = (async function* () {
-          yield* guardStream(value.peeked, outcome);
-          completed = true;
-        })();
-        const { stream, finished } = settleStream(guarded, { metered, target: outcome.target, signal: booked.signal, ttfbMs, summary: () => ({ usage: readUsage?.(), completed }) });
-        return { ...toCallResult(body.model, outcome, warnings, { events: stream }, metered), finished };
-      }
-      outcome.release();
-      return toCallResult(body.model, outcome, warnings, value, metered);
+      const { outcome, warnings, metered } = await this.#call<PassThroughValue>(operation, body, booked, (adapter, target, context) =>
+        runPassThrough(operation, body, adapter, target, context));
+      return passThroughResult(body.model, outcome, warnings, metered, booked.signal);
     });
   }
 

@@ -13,6 +13,7 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   speech: 'audio speech',
   imageGenerations: 'image generations',
   anthropicMessages: 'Anthropic messages',
+  openaiResponses: 'OpenAI responses',
 };
 
 /**

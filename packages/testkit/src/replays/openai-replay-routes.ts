@@ -19,6 +19,10 @@ export function multipartField(request: RecordedRequest, name: string): string |
  *   images `openai-image.json`;
  *   models `spec-examples/retrievemodel-default.json` as a one-model list.
  * - speech: a synthetic 250 ms WAV tone (no audio recording exists), as `audio/wav`.
+ * - responses (`POST /v1/responses`): built from the OpenAPI examples, not recordings -
+ *   `spec-examples/createresponse-functions.json` when tools are offered, `createresponse-text.json` otherwise, or the
+ *   events of `createresponse-streaming.chunks.txt` when `stream: true`. Each answer gets a distinct id (the example's
+ *   id and a counter), as the real API gives.
  */
 export function openaiReplayRoutes(): Record<string, MockRoute> {
   const fixtures = testkitFixtures();
@@ -33,8 +37,20 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
     const choice = completion.choices[0] as Record<string, unknown>;
     return { json: { ...completion, choices: Array.from({ length: n }, (_, index) => ({ ...choice, index })) } };
   };
+  let responseCount = 0;
+  const responses = (request: RecordedRequest): MockReply => {
+    const body = (request.json ?? {}) as { stream?: boolean; tools?: unknown[] };
+    const suffix = `_${++responseCount}`;
+    if (body.stream) {
+      const events = fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt');
+      return { chunks: sseFrames(events.map((line) => line.replace(/"id":"(resp_[^"]+)"/g, `"id":"$1${suffix}"`)), 'typed') };
+    }
+    const json = fixtures.json<{ id: string }>(`openai/spec-examples/createresponse-${body.tools?.length ? 'functions' : 'text'}.json`);
+    return { json: { ...json, id: json.id + suffix } };
+  };
   return {
     'POST /v1/chat/completions': chat,
+    'POST /v1/responses': responses,
     'POST /v1/embeddings': { json: fixtures.json('openai/openai-embedding.json') },
     'POST /v1/audio/transcriptions': (request) => {
       const format = multipartField(request, 'response_format') ?? 'json';

@@ -11,7 +11,8 @@ import type { RouteDeps } from './route-deps.js';
 
 /**
  * The Responses API: `POST /v1/responses` (JSON, or Responses events when `stream: true`), run as a chat completion
- * through the gateway (routing, retries, fallbacks, limits, metering), and `GET`/`DELETE /v1/responses/{id}` and
+ * through the gateway (routing, retries, fallbacks, limits, metering) - or, when the model's first deployment is an
+ * OpenAI provider with `responses: native`, passed through to its `/responses` through the same routing - and `GET`/`DELETE /v1/responses/{id}` and
  * `GET /v1/responses/{id}/input_items` for stored responses of the calling key.
  * @see https://platform.openai.com/docs/api-reference/responses
  */
@@ -19,6 +20,15 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
   const { gateway, bodyLimit, providerOf, responses } = deps;
   router.post('/responses', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
+    const { model } = responses.validate(req.body);
+    if (gateway.supportsOpenAIResponses(model)) {
+      const native = await responses.prepareNative(req.body, keyOwner(req));
+      const result = await gateway.openaiResponses(native.upstreamRequest, callOptions(req, res));
+      applyCallHeaders(res, result);
+      if ('events' in result.data) await sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse);
+      else sendJson(res, await responses.completeNative(native, result.data.json));
+      return;
+    }
     const prepared = await responses.prepare(req.body, keyOwner(req));
     const result = await gateway.chatCompletions(prepared.chatRequest, callOptions(req, res)).catch((error: unknown) => {
       throw responses.translateError(error);

@@ -1,0 +1,64 @@
+import type { AdapterCallContext } from '../adapter/adapter-context.js';
+import type { GatewayWarning } from '../adapter/gateway-warning.js';
+import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
+import type { ProviderAdapter } from '../adapter/provider-adapter.js';
+import type { PlanOutcome } from '../routing/execute-plan.js';
+import { type PeekedStream, guardStream, peekStream } from '../routing/guard-stream.js';
+import type { CompletionUsage } from '../schemas/completion-usage.js';
+import type { Metered } from './call-metering.js';
+import { toCallResult } from './call-result.js';
+import type { GatewayCallResult } from './gateway-options.js';
+import type { RouteTarget } from './model-router.js';
+import { settleStream } from './settle-stream.js';
+
+/** The adapter methods that pass a front door's own request through unchanged. */
+export type PassThroughOperation = 'anthropicMessages' | 'openaiResponses';
+
+/** What one pass-through attempt resolved with: the JSON answer, or the accepted (first event read) event stream. */
+export type PassThroughValue =
+  | { json: unknown; usage?: CompletionUsage }
+  | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined };
+
+/**
+ * One attempt of a pass-through on `target`: the body with `model` replaced by the upstream id, sent through the
+ * adapter's `operation`; a stream counts as accepted once its first event has arrived (so that a failure before it can
+ * still be retried or fall back). Throws what the adapter throws.
+ */
+export async function runPassThrough(
+  operation: PassThroughOperation,
+  body: Record<string, unknown>,
+  adapter: ProviderAdapter,
+  target: RouteTarget,
+  context: AdapterCallContext,
+): Promise<PassThroughValue> {
+  const result = await adapter[operation]!({ ...body, model: target.upstreamModel }, context);
+  return 'events' in result ? { peeked: await peekStream(result.events), usage: result.usage } : result;
+}
+
+/**
+ * The call result of a pass-through: JSON answers are released and settled at once (usage from the adapter); streams
+ * are guarded like chat streams (idle timeout, release at the end) and settled when they end, booked with the usage
+ * the adapter read from the events; `finished` resolves then.
+ */
+export function passThroughResult(
+  model: string,
+  outcome: PlanOutcome<PassThroughValue>,
+  warnings: GatewayWarning[],
+  metered: Metered | undefined,
+  signal: AbortSignal | undefined,
+): GatewayCallResult<NativeMessagesResult> {
+  const value = outcome.value;
+  if ('peeked' in value) {
+    const ttfbMs = metered && performance.now() - metered.startedAt;
+    const readUsage = value.usage;
+    let completed = false;
+    const guarded = (async function* () {
+      yield* guardStream(value.peeked, outcome);
+      completed = true;
+    })();
+    const { stream, finished } = settleStream(guarded, { metered, target: outcome.target, signal, ttfbMs, summary: () => ({ usage: readUsage?.(), completed }) });
+    return { ...toCallResult(model, outcome, warnings, { events: stream }, metered), finished };
+  }
+  outcome.release();
+  return toCallResult(model, outcome, warnings, value, metered);
+}
