@@ -341,10 +341,9 @@ export class Gateway {
   }
 
   /**
-   * `POST /v1/messages` passed through to adapters that speak Anthropic's Messages API: `body` is Anthropic's request
-   * (validated by the front door), routed like any call (retries; fallbacks among models whose deployments have the
-   * pass-through). Streams are guarded like chat streams (idle timeout, release at the end); `finished` resolves when
-   * the stream has ended (usage is the front door's to read from the events). Throws as {@link chatCompletions}.
+   * `POST /v1/messages` passed through to adapters that speak Anthropic's Messages API (`body` validated by the front
+   * door), routed like any call (retries; fallbacks among models whose deployments pass through too); streams as in
+   * `passThroughResult`. Throws as {@link chatCompletions}.
    */
   async anthropicMessages(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeMessagesResult>> {
     return this.#passThrough('anthropicMessages', body, options);
@@ -355,10 +354,7 @@ export class Gateway {
     return typeof this.router.plan(model).models[0]?.targets[0]?.adapter.openaiResponses === 'function';
   }
 
-  /**
-   * `POST /v1/responses` passed through to adapters that speak OpenAI's Responses API (`previous_response_id` expanded
-   * by the front door), routed and streamed as {@link anthropicMessages}, metered from the Responses `usage`.
-   */
+  /** `POST /v1/responses` passed through to OpenAI's Responses API, as {@link anthropicMessages}; metered from its `usage`. */
   async openaiResponses(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeResponsesResult>> {
     return this.#passThrough('openaiResponses', body, options);
   }
