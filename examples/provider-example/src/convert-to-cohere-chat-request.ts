@@ -18,12 +18,16 @@ function textOf(content: unknown, index: number): string {
 /**
  * OpenAI chat request -> Cohere v2 chat body: `system` and `developer` messages become Cohere `system` messages, user
  * and assistant text is kept, `top_p` becomes `p`, `stop` becomes `stop_sequences`. Throws 400 naming the field for
- * what Cohere cannot do here: tools, tool messages, non-text content, `n` > 1.
+ * what Cohere cannot do here: tools, tool messages, non-text content, `n` > 1, JSON output (`response_format` other
+ * than `text`).
  * @see https://docs.cohere.com/reference/chat
  */
 export function convertToCohereChatRequest(request: ChatCompletionRequest): CohereChatRequest {
   if ((request.n ?? 1) > 1) throw invalidRequestError('Cohere returns one choice per request; use n = 1.', 'n');
   if (request.tools?.length) throw invalidRequestError('This adapter does not support tools.', 'tools');
+  if (request.response_format && request.response_format.type !== 'text') {
+    throw invalidRequestError(`This adapter does not support JSON output ('response_format' of type '${request.response_format.type}').`, 'response_format');
+  }
   const messages: CohereMessage[] = request.messages.map((message, index) => {
     if (message.role === 'tool' || message.role === 'function') throw invalidRequestError('This adapter does not support tool messages.', `messages[${index}].role`);
     const role = message.role === 'developer' ? 'system' : message.role;

@@ -22,6 +22,8 @@ describeAdapterConformance({
     },
     // Cohere's documented error shape (https://docs.cohere.com/reference/errors); no error recording exists.
     error: { route: 'POST /v2/chat', reply: { status: 429, json: { id: 'e1', message: 'trial key rate limit exceeded' } }, expect: { status: 429, message: 'trial key rate limit exceeded', type: 'rate_limit_error' } },
+    // This example serves text only: tools, images and JSON output are refused with a 400 naming the field.
+    unsupported: ['tools', 'vision', 'json_schema', 'json_object'],
     assertRequest(request) {
       expect(request.json).toEqual({
         model: 'command-r-plus',

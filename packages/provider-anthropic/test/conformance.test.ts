@@ -23,6 +23,7 @@ describeAdapterConformance({
       expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 30 } },
     },
     error: { route: 'POST /v1/messages', reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') }, expect: { status: 503, message: 'Overloaded' } },
+    toolCall: { route: 'POST /v1/messages', reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') }, expect: { name: 'updateIssueList', arguments: {} } },
     assertRequest(request) {
       expect(request.headers['anthropic-version']).toBe('2023-06-01');
       expect(request.json).toEqual({

@@ -21,6 +21,8 @@ describeAdapterConformance({
       reply: { status: 400, json: fixtures.json('azure/azure-content-filter-error.json') },
       expect: { status: 400, message: /content management policy.*Filtered: self_harm \(medium\)\.$/s, type: 'invalid_request_error' },
     },
+    // Azure OpenAI speaks OpenAI's wire format; the tool call recorded from xAI's OpenAI-compatible API.
+    toolCall: { route, reply: { json: fixtures.json('openai-compatible/xai-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
     assertRequest(request) {
       expect(request.query).toEqual({ 'api-version': '2024-10-21' });
       expect(request.headers['api-key']).toBeDefined();

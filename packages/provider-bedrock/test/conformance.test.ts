@@ -30,6 +30,9 @@ describeAdapterConformance({
       reply: { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }, json: { message: 'Too many requests, please wait before trying again.' } },
       expect: { status: 429, message: 'Too many requests, please wait before trying again.', type: 'rate_limit_error' },
     },
+    toolCall: { route: `POST ${base}/converse`, reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-tool-call.1.json') }, expect: { name: 'bash', arguments: { command: 'ls -l' } } },
+    // Converse has no JSON mode: the adapter refuses response_format with a 400 naming it.
+    unsupported: ['json_schema', 'json_object'],
     assertRequest(request) {
       expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=sk-conformance-secret-0123456789\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=/);
       expect(request.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);

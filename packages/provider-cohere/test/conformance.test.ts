@@ -22,6 +22,7 @@ describeAdapterConformance({
     },
     // Cohere's documented error shape (https://docs.cohere.com/reference/errors); no error recording exists.
     error: { route: 'POST /v2/chat', reply: { status: 429, json: { id: 'e1', message: 'trial key rate limit exceeded' } }, expect: { status: 429, message: 'trial key rate limit exceeded', type: 'rate_limit_error' } },
+    toolCall: { route: 'POST /v2/chat', reply: { json: fixtures.json('cohere/cohere-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
     assertRequest(request) {
       expect(request.json).toEqual({
         model: 'command-r-plus',

@@ -27,6 +27,11 @@ describeAdapterConformance({
       reply: { status: 429, json: fixtures.json('google/google-429-retry-info.json') },
       expect: { status: 429, message: /exceeded your current quota/, type: 'rate_limit_error' },
     },
+    toolCall: {
+      route: 'POST /v1beta/models/gemini-3-pro-preview:generateContent',
+      reply: { json: fixtures.json('google/google-tool-call.json') },
+      expect: { name: 'weather', arguments: { location: 'San Francisco' } },
+    },
     assertRequest(request) {
       expect(request.headers['x-goog-api-key']).toBeDefined();
       expect(request.json).toEqual({

@@ -29,6 +29,8 @@ describeAdapterConformance({
       expect(request.headers.authorization).toMatch(/^Bearer /);
       expect(request.json).toEqual(conformanceChatRequest('gpt-4.1-nano'));
     },
+    // OpenAI's wire format, recorded from xAI's OpenAI-compatible API (testkit fixtures/openai-compatible).
+    toolCall: { route: 'POST /v1/chat/completions', reply: { json: fixtures.json('openai-compatible/xai-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
   },
   midStreamError: {
     route: 'POST /v1/chat/completions',

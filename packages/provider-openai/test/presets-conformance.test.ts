@@ -48,6 +48,12 @@ for (const preset of OPENAI_COMPATIBLE_PRESETS) {
         expect(request.headers.authorization).toMatch(/^Bearer /);
         expect(request.json).toEqual(conformanceChatRequest(recording.model));
       },
+      // The host's own recorded tool call where one exists (Mistral), else the OpenAI-compatible one recorded from xAI.
+      toolCall: {
+        route: `POST ${basePath}/chat/completions`,
+        reply: { json: fixtures.json(preset.name === 'mistral' ? 'mistral/mistral-tool-call.json' : 'openai-compatible/xai-tool-call.json') },
+        expect: { name: 'weather', arguments: { location: 'San Francisco' } },
+      },
     },
     unsupported: ALL.filter((operation) => !preset.operations.includes(operation)),
   });

@@ -34,6 +34,7 @@ describeAdapterConformance({
       reply: { status: 429, json: fixtures.json('google/google-429-retry-info.json') },
       expect: { status: 429, message: /exceeded your current quota/, type: 'rate_limit_error' },
     },
+    toolCall: { route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`, reply: { json: fixtures.json('google/google-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
     assertRequest(request) {
       expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
       expect(request.json).toEqual({
@@ -100,6 +101,7 @@ describeAdapterConformance({
       reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') },
       expect: { status: 503, message: 'Overloaded' },
     },
+    toolCall: { route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`, reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') }, expect: { name: 'updateIssueList', arguments: {} } },
     assertRequest(request) {
       expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
       expect(request.json).toEqual({

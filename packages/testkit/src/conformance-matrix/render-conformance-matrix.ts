@@ -4,6 +4,11 @@ import type { ConformanceResult } from './conformance-result.js';
 export interface ConformanceCapability {
   heading: string;
   titles: RegExp;
+  /**
+   * Tests that check the capability is refused (400 naming the field) or reported with a warning because the adapter
+   * does not have it. When only these ran and passed, the cell says "not supported", never ✅.
+   */
+  notSupportedTitles?: RegExp;
 }
 
 /** The matrix columns, each decided by the suite's tests of that capability (see describeAdapterConformance). */
@@ -11,6 +16,9 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'chat', titles: /^translates a completion/ },
   { heading: 'streaming', titles: /^translates a stream chunk by chunk/ },
   { heading: 'usage in streams', titles: /^translates a stream chunk by chunk: .*usage/ },
+  { heading: 'tools', titles: /^calls tools/, notSupportedTitles: /^tools: not supported/ },
+  { heading: 'vision', titles: /^sends images \(vision\)/, notSupportedTitles: /^vision: not supported/ },
+  { heading: 'JSON output', titles: /^asks for JSON output/, notSupportedTitles: /^JSON output \(json_\w+\): not supported/ },
   { heading: 'mid-stream failure', titles: /^throws, rather than ending quietly|^ends with an error, never a clean finish|^ends with the upstream's error/ },
   { heading: 'reasoning', titles: /^streams reasoning|^round-trips reasoning_details/ },
   { heading: 'embeddings', titles: /^translates embeddings/ },
@@ -23,6 +31,11 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
 
 const SUITE_PREFIX = 'adapter conformance: ';
 
+/** The variant a test title names in parentheses (e.g. `json_schema`), else the whole title. */
+function variantOf(result: ConformanceResult): string {
+  return /\(([^)]+)\)/.exec(result.title)?.[1] ?? result.title;
+}
+
 /** The adapter's name from a suite title: `adapter conformance: groq (preset, ...)` -> `groq (preset, ...)`. */
 export function adapterOfSuite(suiteTitle: string): string | undefined {
   return suiteTitle.startsWith(SUITE_PREFIX) ? suiteTitle.slice(SUITE_PREFIX.length) : undefined;
@@ -30,8 +43,9 @@ export function adapterOfSuite(suiteTitle: string): string | undefined {
 
 /**
  * Renders the conformance matrix as Markdown: one row per adapter (sorted by name), one column per capability. A cell
- * is ✅ when every test of that capability ran and passed, ❌ when one failed, and empty when the adapter has no
- * such test (it does not serve the operation, or gave no recording for it). Only tests that ran count; skipped ones
+ * is ✅ when every test of that capability ran and passed, ❌ when one failed, "not supported" when the tests that ran
+ * checked that the adapter refuses it (or reports it with a warning), "✅ a; not b" when part of it is supported, and
+ * empty when the adapter has no such test (it does not serve the operation, or gave no recording for it). Only tests that ran count; skipped ones
  * are ignored.
  */
 export function renderConformanceMatrix(results: readonly ConformanceResult[], capabilities: readonly ConformanceCapability[] = CONFORMANCE_CAPABILITIES): string {
@@ -48,8 +62,12 @@ export function renderConformanceMatrix(results: readonly ConformanceResult[], c
     const tests = byAdapter.get(adapter)!;
     const cells = capabilities.map((capability) => {
       const matching = tests.filter((t) => capability.titles.test(t.title));
-      if (matching.length === 0) return '';
-      return matching.every((t) => t.status === 'passed') ? '✅' : '❌';
+      const refused = capability.notSupportedTitles ? tests.filter((t) => capability.notSupportedTitles!.test(t.title)) : [];
+      if (matching.length === 0 && refused.length === 0) return '';
+      if (![...matching, ...refused].every((t) => t.status === 'passed')) return '❌';
+      if (refused.length === 0) return '✅';
+      if (matching.length === 0) return 'not supported';
+      return `✅ ${matching.map(variantOf).join(', ')}; not ${refused.map(variantOf).join(', ')}`;
     });
     const passed = tests.filter((t) => t.status === 'passed').length;
     return `| ${adapter.replaceAll('|', '\\|')} | ${cells.join(' | ')} | ${passed}/${tests.length} |`;

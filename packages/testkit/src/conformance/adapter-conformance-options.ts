@@ -10,6 +10,12 @@ export interface RecordedExchange {
 }
 
 /**
+ * A chat capability the conformance suite checks beside plain text: function `tools`, `vision` (image input), and JSON
+ * output through `response_format` (`json_schema`, `json_object`).
+ */
+export type ChatCapability = 'tools' | 'vision' | 'json_schema' | 'json_object';
+
+/**
  * What {@link describeAdapterConformance} needs to test one adapter against its own recordings. Every adapter in
  * this repo and every third-party adapter runs the same suite; only these recordings and expectations differ.
  */
@@ -43,6 +49,18 @@ export interface AdapterConformanceOptions {
      * in some header and not in the URL.
      */
     assertRequest(request: RecordedRequest): void;
+    /**
+     * A recorded completion that calls a tool, and the call expected back (`name`, parsed `arguments`). The suite
+     * offers a tool of that name, checks the declaration reaches the upstream, the `tool_calls` answer, and a round trip
+     * (assistant `tool_calls` plus a `tool` result sent back). Without it the tools cell stays empty (no test).
+     */
+    toolCall?: RecordedExchange & { expect: { name: string; arguments: Record<string, unknown> } };
+    /**
+     * Capabilities the adapter does not have. For each, the suite checks that a request using it is refused with a 400
+     * naming the field or answered with a warning naming it (the matrix then says "not supported"); the others are
+     * checked as supported (vision and JSON output on the `completion` route, answered from its recording).
+     */
+    unsupported?: ChatCapability[];
   };
   /**
    * An upstream error that arrives after the first stream events (the provider's mid-stream error shape: an `error`

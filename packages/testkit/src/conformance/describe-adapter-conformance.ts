@@ -15,13 +15,14 @@ import type { AdapterConformanceOptions } from './adapter-conformance-options.js
 import { asChunkedReply } from './as-chunked-reply.js';
 import { collectChunks } from './collect-chunks.js';
 import { conformanceChatRequest } from './conformance-request.js';
+import { describeChatCapabilityCases } from './describe-chat-capability-cases.js';
 import { describeOperationCases } from './describe-operation-cases.js';
 
 const API_KEY = 'sk-conformance-secret-0123456789';
 const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'];
 
-function context(signal: AbortSignal = new AbortController().signal): AdapterCallContext {
-  return { signal, requestId: 'conformance-request', provider: 'conformance', warn: () => {} };
+function context(signal: AbortSignal = new AbortController().signal, warn: AdapterCallContext['warn'] = () => {}): AdapterCallContext {
+  return { signal, requestId: 'conformance-request', provider: 'conformance', warn };
 }
 
 function matches(actual: string, expected: string | RegExp): void {
@@ -46,7 +47,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * and early stream closes (the upstream connection is closed), mid-stream failures (the stream throws: a break, text
  * that is not a frame after the first event, the upstream's own mid-stream error), reasoning (`reasoning_content`
  * deltas before the content, `reasoning_details` signatures round-tripped) when the adapter gives recordings for
- * it, embeddings, transcriptions, speech and image generation for the adapters that serve them (see
+ * it, tools, vision and JSON output (see describeChatCapabilityCases), embeddings, transcriptions, speech and image generation for the adapters that serve them (see
  * describeOperationCases), and unsupported operations (exactly the listed methods are absent). An adapter without
  * chat (speech-only, transcription-only) leaves `chat` out. Call it at the top level of a test file.
  */
@@ -263,6 +264,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       });
     }
 
+    describeChatCapabilityCases(options, operationCases);
     describeOperationCases(options, operationCases);
   });
 }
