@@ -1,4 +1,13 @@
-import { type CallAccounting, type Gateway, type ModelDefinition, type ProviderSettings, type SharedCooldown, createGateway } from '@switchyard/core';
+import {
+  type CallAccounting,
+  type Gateway,
+  LruResponseCacheStore,
+  type ModelDefinition,
+  type ProviderSettings,
+  type ResponseCacheStore,
+  type SharedCooldown,
+  createGateway,
+} from '@switchyard/core';
 import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
 import { createProviders } from './providers/create-providers.js';
 
@@ -12,6 +21,8 @@ export interface BuildGatewayOptions {
   accounting?: CallAccounting;
   /** Breaker state shared with other replicas (`routing.cooldown.shared`). */
   sharedCooldown?: SharedCooldown;
+  /** Where the response cache lives (Redis when `redis.url` is set). Default: an in-process LRU of `cache.memory_bytes`. */
+  responseCacheStore?: ResponseCacheStore;
 }
 
 /** Converts a config model entry (snake_case) to core's {@link ModelDefinition}. */
@@ -28,6 +39,7 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
     price: model.price,
     capabilities: model.capabilities,
     maxConcurrency: model.max_concurrency,
+    cache: model.cache && { ttlS: model.cache.ttl_s, shared: model.cache.shared, nondeterministic: model.cache.nondeterministic },
   };
 }
 
@@ -52,6 +64,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
     onBackgroundError: options.onBackgroundError,
     accounting: options.accounting,
     sharedCooldown: options.sharedCooldown,
+    responseCache: config.cache.enabled && {
+      store: options.responseCacheStore ?? new LruResponseCacheStore(config.cache.memory_bytes),
+      maxTtlS: config.cache.max_ttl_s,
+      maxEntryBytes: config.cache.max_entry_bytes,
+    },
     routing: {
       maxRetries: routing.max_retries,
       backoff: { baseMs: routing.backoff.base_ms, maxMs: routing.backoff.max_ms },

@@ -79,6 +79,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
     accounting: accounts?.accounting,
     sharedCooldown: config.routing.cooldown.shared ? redis : undefined,
+    responseCacheStore: redis?.responseCacheStore(),
   }).catch(async (error: unknown) => {
     await accounts?.close();
     await redis?.close();

@@ -99,6 +99,29 @@ export class KeyAccounting implements CallAccounting {
     settlement: CallSettlement,
     headers: Record<string, string>,
   ): number | undefined {
+    if (settlement.cacheHit) {
+      // Served from the response cache: no upstream attempt, no tokens, no cost (the rpm limit counted it at admission).
+      this.accounts.settle(principal, admission, {
+        request_id: request.requestId,
+        model: request.model,
+        provider: settlement.target?.provider ?? null,
+        upstream_model: settlement.target?.upstreamModel ?? null,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cost_usd: 0,
+        price_source: settlement.target ? targetPrice(settlement.target).source : 'none',
+        latency_ms: settlement.latencyMs,
+        ttfb_ms: settlement.ttfbMs ?? null,
+        status: settlement.status,
+        stream: settlement.stream,
+        created_at: Date.now(),
+        attempts: 0,
+        usage_estimated: false,
+        cache_hit: true,
+      });
+      if (!settlement.stream) headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
+      return 0;
+    }
     const answered = settlement.target !== undefined;
     const served = settlement.target ? targetPrice(settlement.target) : { price: undefined, source: 'none' as const };
     const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;

@@ -32,6 +32,8 @@ export interface UsageRow {
   attempts?: number;
   /** True when the tokens (and so the cost) are an estimate, not usage reported by the upstream. */
   usage_estimated?: boolean;
+  /** True when the answer came from the response cache (no upstream call: no tokens, cost 0). Default false. */
+  cache_hit?: boolean;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */
@@ -56,4 +58,6 @@ export interface UsageTotals {
   completion_tokens: number;
   total_tokens: number;
   cost_usd: number;
+  /** Requests answered from the response cache (counted in `requests` too). */
+  cache_hits: number;
 }

@@ -4,3 +4,4 @@ export * from './adapter/index.js';
 export * from './utils/index.js';
 export * from './gateway/index.js';
 export * from './routing/index.js';
+export * from './cache/index.js';

@@ -3,6 +3,7 @@ import type { SharedCooldown } from '@switchyard/core';
 import { Redis } from 'ioredis';
 import { FailureReporter, type RedisFailureMode } from './limits-unavailable.js';
 import { RedisLimiter } from './redis-limiter.js';
+import { RedisResponseCacheStore } from './redis-response-cache-store.js';
 
 /** Options of {@link SwitchyardRedis.connect} (config `redis:`). */
 export interface SwitchyardRedisOptions {
@@ -34,6 +35,7 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
   readonly #prefix: string;
   readonly #failures: FailureReporter;
   readonly #onError: RedisFailureMode;
+  readonly #warn: (message: string, failures: number) => void;
   readonly #keyListeners: ((id: string | undefined) => void)[] = [];
   readonly #cooldownListeners: ((key: string, untilMs: number) => void)[] = [];
   #subscribedOnce = false;
@@ -42,7 +44,8 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
   private constructor(options: SwitchyardRedisOptions) {
     this.#prefix = options.keyPrefix ?? 'switchyard:';
     this.#onError = options.onError ?? 'open';
-    this.#failures = new FailureReporter(options.warn ?? (() => {}));
+    this.#warn = options.warn ?? (() => {});
+    this.#failures = new FailureReporter(this.#warn);
     const common = {
       commandTimeout: options.commandTimeoutMs ?? 500,
       connectTimeout: 2_000,
@@ -104,6 +107,14 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
   /** The shared limiter (see {@link RedisLimiter}). */
   limiter(): RedisLimiter {
     return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures });
+  }
+
+  /**
+   * The response cache on this connection (see {@link RedisResponseCacheStore}); its failures are reported on their own,
+   * at most once a minute, through `warn`.
+   */
+  responseCacheStore(): RedisResponseCacheStore {
+    return new RedisResponseCacheStore(this.client, { keyPrefix: this.#prefix, failures: new FailureReporter(this.#warn) });
   }
 
   /** Announces that key `id` was created, changed or revoked; every replica reloads it within milliseconds. */

@@ -80,4 +80,9 @@ ALTER TABLE switchyard_usage ADD COLUMN attempts integer NOT NULL DEFAULT 1;
 ALTER TABLE switchyard_usage ADD COLUMN usage_estimated boolean NOT NULL DEFAULT false;
 `,
   },
+  {
+    version: 5,
+    name: 'ledger cache hits',
+    sql: `ALTER TABLE switchyard_usage ADD COLUMN cache_hit boolean NOT NULL DEFAULT false;`,
+  },
 ];

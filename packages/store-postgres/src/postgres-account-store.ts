@@ -44,12 +44,14 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['created_at', 'bigint'],
   ['attempts', 'integer'],
   ['usage_estimated', 'boolean'],
+  ['cache_hit', 'boolean'],
 ];
 
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage). */
 function usageValue(row: UsageRow, column: keyof UsageRow): unknown {
   if (column === 'attempts') return row.attempts ?? 1;
   if (column === 'usage_estimated') return row.usage_estimated ?? false;
+  if (column === 'cache_hit') return row.cache_hit ?? false;
   return row[column] ?? null;
 }
 
@@ -160,7 +162,8 @@ export class PostgresAccountStore implements AccountStore {
     add('created_at', '<', filter.to);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*)::float8 AS requests, COALESCE(SUM(prompt_tokens), 0)::float8 AS prompt_tokens,
-      COALESCE(SUM(completion_tokens), 0)::float8 AS completion_tokens, COALESCE(SUM(cost_usd), 0)::float8 AS cost_usd FROM switchyard_usage
+      COALESCE(SUM(completion_tokens), 0)::float8 AS completion_tokens, COALESCE(SUM(cost_usd), 0)::float8 AS cost_usd,
+      COUNT(*) FILTER (WHERE cache_hit)::float8 AS cache_hits FROM switchyard_usage
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? 'GROUP BY 1 ORDER BY 1' : ''}`;
     const { rows } = await this.#pool.query<Omit<UsageTotals, 'total_tokens'>>(sql, params);
     return rows.map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));

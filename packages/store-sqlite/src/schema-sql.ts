@@ -40,4 +40,5 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   price_source: 'TEXT',
   attempts: 'INTEGER NOT NULL DEFAULT 1',
   usage_estimated: 'INTEGER NOT NULL DEFAULT 0',
+  cache_hit: 'INTEGER NOT NULL DEFAULT 0',
 };

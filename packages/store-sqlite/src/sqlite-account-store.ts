@@ -31,8 +31,8 @@ export class SqliteAccountStore implements AccountStore {
     const columns = new Set((this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS)) if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit)`,
     );
   }
 
@@ -66,7 +66,7 @@ export class SqliteAccountStore implements AccountStore {
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0 });
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0 });
       }
     })(rows);
   }
@@ -90,7 +90,8 @@ export class SqliteAccountStore implements AccountStore {
     add('created_at < @to', 'to', filter.to);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
-      COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd FROM usage
+      COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd,
+      COALESCE(SUM(cache_hit), 0) AS cache_hits FROM usage
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? `GROUP BY 1 ORDER BY 1` : ''}`;
     return (this.#db.prepare(sql).all(params) as Omit<UsageTotals, 'total_tokens'>[]).map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
   }
@@ -116,8 +117,8 @@ export class SqliteAccountStore implements AccountStore {
       params.before_id = query.before.request_id;
     } else add('created_at < @before', 'before', query.before?.created_at);
     const sql = `SELECT * FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, request_id DESC LIMIT @limit`;
-    type StoredRow = Omit<UsageRow, 'stream' | 'usage_estimated'> & { stream: number; usage_estimated: number };
-    return (this.#db.prepare(sql).all(params) as StoredRow[]).map((r) => ({ ...r, stream: r.stream === 1, usage_estimated: r.usage_estimated === 1 }));
+    type StoredRow = Omit<UsageRow, 'stream' | 'usage_estimated' | 'cache_hit'> & { stream: number; usage_estimated: number; cache_hit: number };
+    return (this.#db.prepare(sql).all(params) as StoredRow[]).map((r) => ({ ...r, stream: r.stream === 1, usage_estimated: r.usage_estimated === 1, cache_hit: r.cache_hit === 1 }));
   }
 
   async close(): Promise<void> {

@@ -61,7 +61,7 @@ describe('SqliteAccountStore', () => {
     const store = new SqliteAccountStore(':memory:');
     const day = Date.UTC(2026, 10, 20);
     await store.appendUsage([row('k1', 'a', day, 0.5), row('k1', 'b', day + 86_400_000, 0.25), row('k2', 'a', day, 1)]);
-    expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75 }]);
+    expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 }]);
     expect((await store.usageTotals({}, 'key')).map((t) => [t.group, t.requests, t.cost_usd])).toEqual([
       ['k1', 2, 0.75],
       ['k2', 1, 1],

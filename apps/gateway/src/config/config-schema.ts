@@ -38,6 +38,31 @@ const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
 const timeoutsSchema = z.strictObject({ first_byte_ms: ms.optional(), idle_ms: ms.optional(), total_ms: ms.optional() });
 
+/**
+ * `models[].cache`: the response cache for this model. `ttl_s` caches every cacheable request (chat, streamed or not;
+ * embeddings) for that many seconds (unset: only requests with `x-switchyard-cache: <seconds>` are cached); `shared`
+ * lets every calling key read the same entries (default false: each key sees only its own); `nondeterministic` also
+ * caches requests that set `temperature` above 0 (default false: never cached).
+ */
+export const modelCacheConfigSchema = z.strictObject({
+  ttl_s: z.number().int().positive().optional(),
+  shared: z.boolean().default(false),
+  nondeterministic: z.boolean().default(false),
+});
+
+/**
+ * `cache`: the response cache's store and bounds. Entries live in Redis when `redis.url` is set, else in an in-process
+ * LRU of at most `memory_bytes` (default 64 MiB; two bytes per character of key and entry). `max_ttl_s` caps the TTL
+ * a request asks for with `x-switchyard-cache` (default 3,600); answers larger than `max_entry_bytes` (default 4 MiB)
+ * are not cached. `enabled: false` turns the cache off (headers included).
+ */
+export const cacheConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  max_ttl_s: z.number().int().positive().default(3_600),
+  max_entry_bytes: z.number().int().positive().default(4 * 1024 * 1024),
+  memory_bytes: z.number().int().positive().default(64 * 1024 * 1024),
+});
+
 /** One deployment of a model. */
 export const targetConfigSchema = z.strictObject({
   provider: z.string().min(1),
@@ -68,6 +93,8 @@ export const modelConfigSchema = z
     capabilities: z.array(z.enum(MODEL_CAPABILITIES as [ModelCapability, ...ModelCapability[]])).optional(),
     /** Most requests in flight at once to each of the model's deployments (a target's own value wins). */
     max_concurrency: z.number().int().positive().optional(),
+    /** The response cache for this model (see {@link modelCacheConfigSchema}). */
+    cache: modelCacheConfigSchema.optional(),
   })
   .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
 
@@ -116,7 +143,7 @@ export const storeConfigSchema = z
  * The gateway's YAML config (after `${VAR}` substitution):
  * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, headers_timeout_ms,
  * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
- * `routing`, `admin`, `store`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
+ * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
 export const gatewayConfigSchema = z.strictObject({
@@ -161,6 +188,8 @@ export const gatewayConfigSchema = z.strictObject({
   store: storeConfigSchema.optional(),
   /** Shared limits and key changes for several replicas or workers (see {@link redisConfigSchema}). */
   redis: redisConfigSchema.optional(),
+  /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */
+  cache: cacheConfigSchema.prefault({}),
   /** Stored responses of the Responses API: kept `retention_days` days; without accounts at most `max_in_memory` of them, in memory. */
   responses: z
     .strictObject({ retention_days: z.number().positive().default(30), max_in_memory: z.number().int().positive().default(1000) })

@@ -6,7 +6,8 @@ import { locals } from './request-locals.js';
  * Records which provider served a call (for the log) and tells the client in headers: `x-switchyard-provider`,
  * `x-switchyard-model` (the model id that served it: the requested one or a fallback), `x-switchyard-upstream-model`,
  * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), with accounts the `x-ratelimit-*`
- * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
+ * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), `x-switchyard-cache` (`hit` or `miss`, when the
+ * response cache was used), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   const requestLocals = locals(res);
@@ -19,6 +20,7 @@ export function applyCallHeaders(res: Response, result: GatewayCallResult<unknow
   res.setHeader('x-switchyard-model', result.servedModel);
   res.setHeader('x-switchyard-upstream-model', result.upstreamModel);
   res.setHeader('x-switchyard-attempts', String(result.attempts));
+  if (result.cache) res.setHeader('x-switchyard-cache', result.cache);
   if (result.warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(result.warnings));
 }
 

@@ -1,5 +1,6 @@
-import { type GatewayCallOptions, invalidRequestError } from '@switchyard/core';
+import { type CacheDirective, type GatewayCallOptions, invalidRequestError } from '@switchyard/core';
 import type { Request, Response } from 'express';
+import { keyOwner } from './key-owner.js';
 import { locals } from './request-locals.js';
 
 function intHeader(req: Request, name: string, min: number): number | undefined {
@@ -11,11 +12,33 @@ function intHeader(req: Request, name: string, min: number): number | undefined 
 }
 
 /**
+ * The `x-switchyard-cache` request header: `no-cache` (neither read nor write the response cache) or a TTL in whole
+ * seconds (>= 1) for which this request's answer may be cached (the gateway caps it at `cache.max_ttl_s`). Throws 400
+ * naming the header for anything else.
+ */
+function cacheHeader(req: Request): CacheDirective | undefined {
+  const raw = req.get('x-switchyard-cache')?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.toLowerCase() === 'no-cache') return 'no-cache';
+  if (/^\d{1,9}$/.test(raw) && Number(raw) >= 1) return { ttlS: Number(raw) };
+  throw invalidRequestError("Invalid header 'x-switchyard-cache': expected 'no-cache' or a TTL in seconds (an integer >= 1).", 'x-switchyard-cache', 'invalid_header');
+}
+
+/**
  * The gateway call options of one HTTP request: abort signal, request id and caller (from authentication), plus the per-request overrides
  * `x-switchyard-max-retries` (retries per target) and `x-switchyard-timeout-ms` (total deadline, ms), which the
- * gateway clamps to its configured ceilings. Throws 400 naming the header when one is not a valid integer.
+ * gateway clamps to its configured ceilings, and the response cache's `x-switchyard-cache` (see {@link cacheHeader}) with
+ * the caller's cache scope (a hash of its key, see {@link keyOwner}). Throws 400 naming the header when one is invalid.
  */
 export function callOptions(req: Request, res: Response): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
-  return { signal, requestId, caller, maxRetries: intHeader(req, 'x-switchyard-max-retries', 0), timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1) };
+  return {
+    signal,
+    requestId,
+    caller,
+    maxRetries: intHeader(req, 'x-switchyard-max-retries', 0),
+    timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1),
+    cache: cacheHeader(req),
+    cacheScope: keyOwner(req),
+  };
 }

@@ -33,6 +33,7 @@ export const usageTotalsSchema = z.looseObject({
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
   cost_usd: z.number(),
+  cache_hits: z.number().int().meta({ description: 'Requests answered from the response cache (counted in requests; no tokens, cost 0).' }),
 });
 
 /** One ledger row (`GET /admin/requests`). */
@@ -51,6 +52,7 @@ export const usageRowSchema = z.looseObject({
   status: z.number().int(),
   stream: z.boolean(),
   created_at: z.number().int(),
+  cache_hit: z.boolean().optional().meta({ description: 'True when the answer came from the response cache (no upstream call, no tokens, cost 0).' }),
 });
 
 /** `GET /admin/models` entries. */

@@ -56,6 +56,8 @@ export interface CallSettlement {
   /** From admission to the first byte (first chunk of a stream), ms; absent when nothing came. */
   ttfbMs?: number;
   stream: boolean;
+  /** True when the answer came from the response cache: no upstream attempt, booked with no tokens and cost 0. */
+  cacheHit?: boolean;
 }
 
 /** What admission granted: the plan to run (models the caller may not use removed) and headers for the client. */

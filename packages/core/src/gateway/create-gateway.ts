@@ -39,12 +39,13 @@ import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
 import { ADMITTING, type Booking, type Metered, statusOf, } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
-import { attemptObserverHooks } from './attempt-observer-hooks.js';
+import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
 import { settleStream } from './settle-stream.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
+import { CachedCalls } from '../cache/cached-calls.js';
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -67,6 +68,7 @@ export class Gateway {
   #observers: GatewayObserver[] = [];
   readonly #accounting?: CallAccounting;
   readonly #plans: OperationPlans;
+  readonly #cached: CachedCalls; // the response cache (GatewayOptions.responseCache)
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -79,20 +81,13 @@ export class Gateway {
       new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
     this.#providerSettings = options.providerSettings ?? {};
     this.#accounting = options.accounting;
+    this.#cached = new CachedCalls(options, (operation, model) => this.#plans.planFor(operation, model));
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError, {
       timeoutMs: options.modelListTimeoutMs,
       upstream: (provider) => this.#upstream(provider),
     });
     this.policy = resolveRoutingPolicy(options.routing);
-    this.health = new TargetHealth(this.policy.cooldown, Date.now, (key, coolingDown) => {
-      const slash = key.indexOf('/');
-      const event = { key, provider: key.slice(0, slash), upstreamModel: key.slice(slash + 1), coolingDown };
-      for (const observer of this.#observers) {
-        try {
-          observer.cooldownChanged?.(event);
-        } catch {}
-      }
-    }, options.sharedCooldown);
+    this.health = new TargetHealth(this.policy.cooldown, Date.now, cooldownNotifier(() => this.#observers), options.sharedCooldown);
   }
 
   /**
@@ -238,6 +233,8 @@ export class Gateway {
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
+    const cache = await this.#cached.lookup('chatCompletions', request, options);
+    if (cache.hit) return cache.hit;
     const { outcome, warnings, metered } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
       'chatCompletions',
       request,
@@ -257,25 +254,28 @@ export class Gateway {
     const value = outcome.value;
     if (isPeekedStream(value)) {
       const summary: StreamSummary = {};
-      const guarded = guardStream(value, outcome);
+      const guarded = cache.record(guardStream(value, outcome), outcome.target, warnings);
       const stripUsage = request.stream_options?.include_usage !== true;
       const wrapped = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined);
       const ttfbMs = metered && performance.now() - metered.startedAt;
       const { stream, finished } = settleStream(wrapped, { metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
-      return { ...toCallResult(request.model, outcome, warnings, stream, metered), finished };
+      return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();
     if (value.usage) normalizeUsage(value.usage);
-    return toCallResult(request.model, outcome, warnings, value, metered);
+    return cache.answered(toCallResult(request.model, outcome, warnings, value, metered), 'completion');
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
     return this.#booked(body, options, async (booked) => {
       const request = validateRequest(embeddingRequestSchema, body);
-      return this.#simple('embeddings', request, booked, async (adapter, target, context) =>
+      const cache = await this.#cached.lookup('embeddings', request, booked);
+      if (cache.hit) return cache.hit;
+      const run = this.#simple('embeddings', request, booked, async (adapter, target, context) =>
         normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
       );
+      return cache.answered(await run, 'embeddings');
     });
   }
 

@@ -1,5 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
+import type { CacheDirective, CacheStatus } from '../cache/cache-settings.js';
+import type { ResponseCacheOptions } from '../cache/response-cache.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { AttemptRecord } from '../routing/execute-plan.js';
 import type { RoutingPolicy } from '../routing/routing-policy.js';
@@ -39,6 +41,12 @@ export interface GatewayOptions {
   modelListTimeoutMs?: number;
   /** Shares circuit-breaker state with other replicas (`routing.cooldown.shared`; e.g. `SwitchyardRedis`). */
   sharedCooldown?: SharedCooldown;
+  /**
+   * The response cache of chat completions and embeddings (see `ResponseCache`): its store (default: an in-process
+   * LRU of 64 MiB), the longest TTL a request may ask for and the largest entry. `false` turns it off. Models opt in
+   * with {@link ModelDefinition.cache}, requests with {@link GatewayCallOptions.cache}.
+   */
+  responseCache?: ResponseCacheOptions | false;
 }
 
 /** The gateway's own settings for one provider (not the adapter's). */
@@ -63,6 +71,13 @@ export interface GatewayCallOptions {
   timeoutMs?: number;
   /** Who calls: what {@link Gateway.authenticate} returned. Required for admission when `accounting` is set. */
   caller?: unknown;
+  /** The request's wish for the response cache (e.g. from `x-switchyard-cache`): a TTL in seconds, or `'no-cache'`. */
+  cache?: CacheDirective;
+  /**
+   * Who the caller is for the response cache (e.g. a hash of its key): entries of models without `cache.shared` are
+   * only served to the same scope. Without it, only models with `cache.shared` use the cache.
+   */
+  cacheScope?: string;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */
@@ -93,4 +108,6 @@ export interface GatewayCallResult<T> {
   headers: Record<string, string>;
   /** Cost of the call in USD when known at once (non-streamed answers under accounting). */
   costUsd?: number;
+  /** `hit` when the answer came from the response cache, `miss` when it used the cache but was fetched; else unset. */
+  cache?: CacheStatus;
 }

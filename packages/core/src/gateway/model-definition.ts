@@ -1,4 +1,5 @@
 import type { ModelCapability } from './model-capabilities.js';
+import type { ModelCacheSettings } from '../cache/cache-settings.js';
 
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {
@@ -66,4 +67,6 @@ export interface ModelDefinition {
   capabilities?: readonly ModelCapability[];
   /** Most requests in flight at once to each of this model's deployments (a target's own value wins). Unset: no cap. */
   maxConcurrency?: number;
+  /** The response cache for this model (TTL, sharing between keys, non-zero temperatures); unset: requests opt in. */
+  cache?: ModelCacheSettings;
 }

@@ -48,6 +48,7 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   created_at,
   attempts: 1,
   usage_estimated: false,
+  cache_hit: false,
 });
 
 /**
@@ -92,10 +93,10 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
     it('totals usage by key, model and UTC day, with filters, and spend since a time', async () => {
       const store = await factory.open(uniqueName());
       const day = Date.UTC(2026, 10, 20);
-      expect(await store.usageTotals({})).toEqual([{ requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0 }]);
+      expect(await store.usageTotals({})).toEqual([{ requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, cache_hits: 0 }]);
       expect(await store.usageTotals({}, 'key')).toEqual([]);
       await store.appendUsage([usageRow('k1', 'a', day, 0.5), usageRow('k1', 'b', day + 86_400_000, 0.25), usageRow('k2', 'a', day + 86_399_999, 1)]);
-      expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75 }]);
+      expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 }]);
       expect((await store.usageTotals({}, 'key')).map((t) => [t.group, t.requests, t.cost_usd])).toEqual([
         ['k1', 2, 0.75],
         ['k2', 1, 1],
@@ -125,13 +126,13 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       await store.close();
     });
 
-    it('lists ledger rows newest first, filtered by key, model and status, paged by a cursor that skips no row', async () => {
+    it('lists ledger rows newest first, filtered by key, model and status, paged by a cursor that skips no row; cache hits round-trip and are counted in totals', async () => {
       const store = await factory.open(uniqueName());
       const t = Date.UTC(2026, 10, 20);
       const rows: UsageRow[] = [
         { ...usageRow('k1', 'a', t, 0.1), request_id: 'r1', ttfb_ms: null },
         { ...usageRow('k1', 'b', t + 1, 0.1), request_id: 'r2', status: 429 },
-        { ...usageRow('k2', 'a', t + 2, 0.1), request_id: 'r3', stream: true, price_source: 'none' },
+        { ...usageRow('k2', 'a', t + 2, 0), request_id: 'r3', stream: true, price_source: 'none', prompt_tokens: 0, completion_tokens: 0, attempts: 0, cache_hit: true },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502 },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r5' },
       ];
@@ -142,6 +143,11 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(all[2]).toEqual(rows[2]);
       expect(all[4]).toEqual(rows[0]);
       expect(all.map((r) => r.price_source)).toEqual(['config', 'config', 'none', 'config', 'config']);
+      expect(all.map((r) => r.cache_hit)).toEqual([false, false, true, false, false]);
+      expect(await store.usageTotals({}, 'key')).toMatchObject([
+        { group: 'k1', requests: 4, cache_hits: 0 },
+        { group: 'k2', requests: 1, cache_hits: 1, prompt_tokens: 0, cost_usd: 0 },
+      ]);
       expect(ids(await store.listUsage({ limit: 10, key_id: 'k1', model: 'a' }))).toEqual(['r5', 'r4', 'r1']);
       expect(ids(await store.listUsage({ limit: 10, status_min: 400 }))).toEqual(['r4', 'r2']);
       expect(ids(await store.listUsage({ limit: 10, status_min: 400, status_max: 499 }))).toEqual(['r2']);

@@ -30,7 +30,8 @@ export function measureRequests(metrics: GatewayMetrics): RequestHandler {
       });
       const kind = rateLimitKind(failure);
       if (kind) metrics.rateLimited(kind);
-      if (!result || modelLabel === undefined || served === undefined) return;
+      // Answers from the response cache used no tokens and cost nothing.
+      if (!result || result.cache === 'hit' || modelLabel === undefined || served === undefined) return;
       const count = (usage: Partial<CompletionUsage> | undefined) => {
         if (!usage) return;
         metrics.usage(modelLabel, served, usage, computeCostUsd(result.target.price, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0));

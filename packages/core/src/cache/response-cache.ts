@@ -1,0 +1,136 @@
+import type { ModelDefinition } from '../gateway/model-definition.js';
+import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import { type CachedChunks, type CachedResponse, parseCachedResponse, serializeCachedResponse } from './cached-response.js';
+import { responseCacheKey } from './cache-key.js';
+import type { CacheDirective, ModelCacheSettings } from './cache-settings.js';
+import { LruResponseCacheStore } from './lru-response-cache-store.js';
+import type { ResponseCacheStore } from './response-cache-store.js';
+
+/** Options of the gateway's response cache (`GatewayOptions.responseCache`). */
+export interface ResponseCacheOptions {
+  /** Where entries live. Default: an in-process {@link LruResponseCacheStore} of 64 MiB. */
+  store?: ResponseCacheStore;
+  /** Longest TTL a request may ask for with a {@link CacheDirective}, seconds (longer ones are cut). Default 3,600. */
+  maxTtlS?: number;
+  /** Answers larger than this (serialised, bytes) are not cached. Default 4 MiB. */
+  maxEntryBytes?: number;
+}
+
+/** The cacheable operations. */
+export type CacheableOperation = 'chatCompletions' | 'embeddings';
+
+/** How one request uses the cache: its key and, for the answer it fetches, how long to keep it (ms). */
+export interface CachePlan {
+  key: string;
+  ttlMs: number;
+}
+
+/** What one call tells the cache about itself. */
+export interface CacheRequestContext {
+  /** The request's own wish (HTTP: `x-switchyard-cache`). */
+  directive?: CacheDirective;
+  /**
+   * Who calls (e.g. a hash of the caller's key): entries of models without `shared` are seen only by the same scope.
+   * Without it, only `shared` models use the cache.
+   */
+  scope?: string;
+}
+
+/** Default {@link ResponseCacheOptions.maxTtlS}, seconds. */
+export const DEFAULT_CACHE_MAX_TTL_S = 3_600;
+/** Default {@link ResponseCacheOptions.maxEntryBytes}. */
+export const DEFAULT_CACHE_MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The exact-match response cache of chat completions (streamed or not) and embeddings. A request uses it when its model
+ * has `cache.ttlS` or the request opts in with a `{ ttlS }` directive, unless the directive is `'no-cache'`; a chat
+ * request that sets `temperature` above 0 explicitly uses it only when the model says `cache.nondeterministic`.
+ * Entries are keyed by {@link responseCacheKey}: the normalised request plus the caller's scope, unless the model says
+ * `cache.shared`. A failing store never fails a call: a read that fails is a miss, a write that fails is forgotten.
+ */
+export class ResponseCache {
+  readonly store: ResponseCacheStore;
+  readonly #maxTtlS: number;
+  readonly #maxEntryBytes: number;
+  readonly #models: ReadonlyMap<string, ModelCacheSettings>;
+
+  constructor(options: ResponseCacheOptions = {}, models: readonly ModelDefinition[] = []) {
+    this.store = options.store ?? new LruResponseCacheStore();
+    this.#maxTtlS = options.maxTtlS ?? DEFAULT_CACHE_MAX_TTL_S;
+    this.#maxEntryBytes = options.maxEntryBytes ?? DEFAULT_CACHE_MAX_ENTRY_BYTES;
+    this.#models = new Map(models.flatMap((m) => (m.cache ? [[m.id, m.cache] as const] : [])));
+  }
+
+  /** How `request` (validated, `model` being the id the client sent) uses the cache; undefined when it does not. */
+  plan(operation: CacheableOperation, request: Record<string, unknown>, context: CacheRequestContext): CachePlan | undefined {
+    const { directive, scope } = context;
+    if (directive === 'no-cache') return undefined;
+    const settings = this.#models.get(request.model as string);
+    const ttlS = directive ? Math.min(directive.ttlS, this.#maxTtlS) : settings?.ttlS;
+    if (!ttlS || ttlS <= 0) return undefined;
+    const temperature = request.temperature;
+    if (operation === 'chatCompletions' && typeof temperature === 'number' && temperature > 0 && settings?.nondeterministic !== true) return undefined;
+    const shared = settings?.shared === true;
+    if (!shared && !scope) return undefined;
+    return { key: responseCacheKey({ operation, request, scope: shared ? '' : scope! }), ttlMs: ttlS * 1000 };
+  }
+
+  /** The entry of `plan`, or undefined (none, expired, unreadable, or the store failed). */
+  async get(plan: CachePlan): Promise<CachedResponse | undefined> {
+    let text: string | undefined;
+    try {
+      text = await this.store.get(plan.key);
+    } catch {
+      return undefined;
+    }
+    return text === undefined ? undefined : parseCachedResponse(text);
+  }
+
+  /** Stores `entry` under `plan` in the background (unless larger than `maxEntryBytes`); never throws. */
+  save(plan: CachePlan, entry: CachedResponse): void {
+    let text: string;
+    try {
+      text = serializeCachedResponse(entry);
+    } catch {
+      return;
+    }
+    if (Buffer.byteLength(text) > this.#maxEntryBytes) return;
+    Promise.resolve()
+      .then(() => this.store.set(plan.key, text, plan.ttlMs))
+      .catch(() => {});
+  }
+
+  /**
+   * Passes `chunks` through unchanged while keeping a copy, and stores them under `plan` once the stream has ended
+   * normally with a `finish_reason` (a failed, cut or oversized stream is not stored).
+   */
+  async *record(
+    plan: CachePlan,
+    chunks: AsyncIterable<ChatCompletionChunk>,
+    origin: Omit<CachedChunks, 'kind' | 'chunks' | 'storedAt'>,
+  ): AsyncGenerator<ChatCompletionChunk> {
+    const kept: ChatCompletionChunk[] = [];
+    let bytes = 0;
+    let finished = false;
+    for await (const chunk of chunks) {
+      if (bytes <= this.#maxEntryBytes) {
+        bytes += JSON.stringify(chunk).length;
+        kept.push(chunk);
+        if (chunk.choices.some((choice) => typeof choice.finish_reason === 'string')) finished = true;
+      }
+      yield chunk;
+    }
+    if (finished && bytes <= this.#maxEntryBytes) this.save(plan, { ...origin, kind: 'chunks', chunks: kept, storedAt: Date.now() });
+  }
+}
+
+/** True when `entry` can answer a request: a stream that asks for usage needs a cached usage chunk. */
+export function entryServes(entry: CachedResponse, stream: boolean, includeUsage: boolean): boolean {
+  if (stream !== (entry.kind === 'chunks')) return false;
+  return !(entry.kind === 'chunks' && includeUsage && !entry.chunks.some((chunk) => chunk.usage));
+}
+
+/** Replays cached chunks as a stream (each chunk as stored). */
+export async function* replayChunks(entry: CachedChunks): AsyncGenerator<ChatCompletionChunk> {
+  for (const chunk of entry.chunks) yield chunk;
+}
