@@ -233,8 +233,9 @@ export class Gateway {
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
-    const cache = await this.#cached.lookup('chatCompletions', request, options);
-    if (cache.hit) return cache.hit;
+    const cache = this.#cached.lookup('chatCompletions', request, options);
+    const hit = cache.hit && (await cache.hit);
+    if (hit) return hit;
     const { outcome, warnings, metered } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
       'chatCompletions',
       request,
@@ -270,12 +271,9 @@ export class Gateway {
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
     return this.#booked(body, options, async (booked) => {
       const request = validateRequest(embeddingRequestSchema, body);
-      const cache = await this.#cached.lookup('embeddings', request, booked);
-      if (cache.hit) return cache.hit;
-      const run = this.#simple('embeddings', request, booked, async (adapter, target, context) =>
+      return this.#cached.through('embeddings', request, booked, () => this.#simple('embeddings', request, booked, async (adapter, target, context) =>
         normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
-      );
-      return cache.answered(await run, 'embeddings');
+      ));
     });
   }
 
