@@ -98,6 +98,7 @@ describe('virtual keys on the API', () => {
           completion_tokens: recorded.completion_tokens + recordedStreamUsage.completion_tokens,
           total_tokens: recorded.prompt_tokens + recordedStreamUsage.prompt_tokens + recorded.completion_tokens + recordedStreamUsage.completion_tokens,
           cost_usd: expect.closeTo(cost(recorded) + cost(recordedStreamUsage), 8),
+          cache_hits: 0,
         },
       ]);
     const own = (await (await fetch(`${running.url}/usage?group_by=model`, { headers: { authorization: `Bearer ${secret}` } })).json()) as { data: { group: string; requests: number }[] };
