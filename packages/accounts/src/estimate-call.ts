@@ -35,7 +35,7 @@ export function estimateCall(operation: CallOperation, request: Record<string, u
   let costUsd = 0;
   for (const model of plan.models) {
     for (const target of model.targets) {
-      const { price } = targetPrice(target);
+      const { price } = targetPrice(target, promptTokens);
       if (!price) continue;
       const output = Math.max(price.output, price.reasoning ?? 0);
       costUsd = Math.max(costUsd, (promptTokens * price.input + completionTokens * output) / 1_000_000);

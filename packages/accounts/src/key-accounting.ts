@@ -123,7 +123,8 @@ export class KeyAccounting implements CallAccounting {
       return 0;
     }
     const answered = settlement.target !== undefined;
-    const served = settlement.target ? targetPrice(settlement.target) : { price: undefined, source: 'none' as const };
+    // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
+    const served = settlement.target ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens) : { price: undefined, source: 'none' as const };
     const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
     const row = (booked: Booked): Omit<UsageRow, 'key_id'> => {
       const target = settlement.target ?? settlement.attempts.at(-1)?.target;
@@ -152,7 +153,7 @@ export class KeyAccounting implements CallAccounting {
     for (const attempt of unused) {
       if (!attempt.billable) continue;
       base.prompt += estimate.promptTokens;
-      base.costUsd += computeCostUsd(targetPrice(attempt.target).price, estimate.promptTokens, 0);
+      base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, 0);
       base.estimated = true;
     }
     const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({

@@ -12,6 +12,18 @@ describe('catalogPrice', () => {
     expect(catalogPrice('xai', 'grok-3-mini')).toMatchObject({ input: 0.3, output: 0.5 });
   });
 
+  it('takes tiered prices at the tier of the call: every token at the higher price once the prompt passes the start', () => {
+    expect(catalogPrice('google', 'gemini-2.5-pro')).toEqual({ input: 1.25, cached_input: 0.125, output: 10 });
+    expect(catalogPrice('google', 'gemini-2.5-pro', 200_000)).toEqual({ input: 1.25, cached_input: 0.125, output: 10 });
+    expect(catalogPrice('google', 'gemini-2.5-pro', 200_001)).toEqual({ input: 2.5, cached_input: 0.25, output: 15 });
+    expect(catalogPrice('anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toEqual({ input: 6, output: 22.5, cached_input: 0.6, cache_write: 7.5 });
+    expect(resolvePrice(undefined, 'anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toMatchObject({ source: 'catalog', price: { input: 6 } });
+  });
+
+  it('maps a catalogue reasoning price to reasoning', () => {
+    expect(catalogPrice('openrouter', 'perplexity/sonar-deep-research')).toEqual({ input: 2, output: 8, reasoning: 3 });
+  });
+
   it('is undefined for unknown models and providers and for self-hosted servers, never throwing', () => {
     expect(catalogPrice('openai', 'no-such-model-xyz')).toBeUndefined();
     expect(catalogPrice('switchyard-provider-nobody', 'gpt-4o-mini')).toBeUndefined();

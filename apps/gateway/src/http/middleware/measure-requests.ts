@@ -1,4 +1,4 @@
-import { computeCostUsd, rateLimitKind } from '@switchyard/accounts';
+import { computeCostUsd, rateLimitKind, resolvePrice } from '@switchyard/accounts';
 import type { CompletionUsage } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import type { GatewayMetrics } from '../../telemetry/gateway-metrics.js';
@@ -34,7 +34,9 @@ export function measureRequests(metrics: GatewayMetrics): RequestHandler {
       if (!result || result.cache === 'hit' || modelLabel === undefined || served === undefined) return;
       const count = (usage: Partial<CompletionUsage> | undefined) => {
         if (!usage) return;
-        metrics.usage(modelLabel, served, usage, computeCostUsd(result.target.price, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0));
+        // The price the ledger uses: config, else the catalogue's at the call's tier; cache and reasoning tokens at theirs.
+        const { price } = resolvePrice(result.target.price, result.target.adapter.adapter, result.target.upstreamModel, usage.prompt_tokens ?? 0);
+        metrics.usage(modelLabel, served, usage, computeCostUsd(price, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usage));
       };
       if (result.finished) result.finished.then((summary) => count(summary.usage), () => {});
       else count((result.data as { usage?: Partial<CompletionUsage> } | null)?.usage);
