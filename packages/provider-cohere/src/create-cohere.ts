@@ -2,6 +2,8 @@ import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
   type ProviderAdapter,
+  type RerankResponse,
+  rerankResponseSchema,
   type UpstreamTimeouts,
   parseSSEStream,
   readUpstreamJson,
@@ -10,6 +12,7 @@ import {
 } from '@switchyard/core';
 import { mapOpenAIError } from '@switchyard/provider-openai';
 import { convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
+import { convertCohereRerank, convertToCohereRerank } from './cohere-rerank.js';
 import type { CohereChatResponse, CohereEmbedResponse } from './cohere-types.js';
 import { convertCohereChat } from './convert-cohere-chat.js';
 import { convertCohereChatStream } from './convert-cohere-chat-stream.js';
@@ -33,6 +36,7 @@ export interface CohereOptions {
  *   streamed as SSE events turned into OpenAI chunks (convertCohereChatStream);
  * - `embeddings` -> `POST /v2/embed` (convertToCohereEmbed: `input_type` from the request or the configured default,
  *   floats that the gateway encodes as base64 on request);
+ * - `rerank` -> `POST /v2/rerank` (convertToCohereRerank; `return_documents` honoured from the request's documents);
  * - `listModels` -> `GET /v1/models`.
  * Errors (`{"message": ...}`) keep their status in OpenAI's shape with the key redacted (provider-openai's
  * mapOpenAIError); transport failures are 502/504; `context.signal` aborts the upstream request.
@@ -80,6 +84,11 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
     async embeddings(request, context) {
       const response = await send('/v2/embed', context, convertToCohereEmbed(request, options.inputType ?? 'search_document'));
       return convertCohereEmbed(await readUpstreamJson<CohereEmbedResponse>(context.provider, response, context.signal), request.model);
+    },
+    async rerank(request, context) {
+      const response = await send('/v2/rerank', context, convertToCohereRerank(request));
+      const answer = await readUpstreamJson<RerankResponse>(context.provider, response, context.signal, rerankResponseSchema);
+      return convertCohereRerank(answer, request, request.model);
     },
     async listModels(context) {
       const response = await send('/v1/models?page_size=1000', context);

@@ -5,6 +5,7 @@ import { Router } from 'express';
 import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
+import { addRerankRoute } from './routes/rerank-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
 import { createMessagesRouter } from './routes/messages-router.js';
 import { addModelsRoutes } from './routes/models-route.js';
@@ -42,6 +43,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addTranscriptionsRoute(router, deps);
   addSpeechRoute(router, deps);
   addImageGenerationsRoute(router, deps);
+  addRerankRoute(router, deps);
   addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
   addModelsRoutes(router, deps);
   addUsageRoute(router, deps);

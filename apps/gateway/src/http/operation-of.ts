@@ -8,6 +8,7 @@ const OPERATIONS: Record<string, string> = {
   '/usage': 'usage',
   '/messages': 'messages',
   '/responses': 'responses',
+  '/rerank': 'rerank',
 };
 
 /**

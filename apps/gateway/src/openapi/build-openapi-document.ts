@@ -10,6 +10,8 @@ import {
   imagesResponseSchema,
   modelListSchema,
   modelSchema,
+  rerankRequestSchema,
+  rerankResponseSchema,
   speechRequestSchema,
   transcriptionFieldsSchema,
 } from '@switchyard/core';
@@ -121,6 +123,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
       },
     },
     '/v1/embeddings': jsonOperation('Embeddings', ref('EmbeddingRequest', embeddingRequestSchema, 'input'), ref('EmbeddingResponse', embeddingResponseSchema, 'output')),
+    '/v1/rerank': jsonOperation('Rerank documents by relevance to a query (Cohere shape)', ref('RerankRequest', rerankRequestSchema, 'input'), ref('RerankResponse', rerankResponseSchema, 'output')),
     '/v1/images/generations': jsonOperation('Image generation', ref('ImageGenerationRequest', imageGenerationRequestSchema, 'input'), ref('ImagesResponse', imagesResponseSchema, 'output')),
     '/v1/audio/speech': {
       post: {

@@ -5,6 +5,8 @@ import type { EmbeddingRequest } from '../schemas/embedding-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import type { ImageGenerationRequest } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
+import type { RerankRequest } from '../schemas/rerank-request.js';
+import type { RerankResponse } from '../schemas/rerank-response.js';
 import type { SpeechRequest, SpeechResult } from '../schemas/speech-request.js';
 import type { TranscriptionRequest } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
@@ -50,6 +52,12 @@ export interface ProviderAdapter {
   speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
   /** `POST /v1/images/generations`. */
   imageGenerations?(request: ImageGenerationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
+  /**
+   * `POST /v1/rerank` (Cohere's shape): `request.documents` ordered by relevance to `request.query`, most relevant
+   * first, each result naming the document's index in the request.
+   * @see https://docs.cohere.com/reference/rerank
+   */
+  rerank?(request: RerankRequest, context: AdapterCallContext): Promise<RerankResponse>;
   /**
    * Anthropic Messages pass-through for the `/v1/messages` front door: `request` is Anthropic's own request body
    * (`model` already the upstream id), sent as it is; the answer comes back unchanged (thinking blocks, signatures, cache

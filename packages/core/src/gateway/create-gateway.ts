@@ -16,6 +16,8 @@ import { embeddingRequestSchema } from '../schemas/embedding-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
+import { rerankRequestSchema } from '../schemas/rerank-request.js';
+import type { RerankResponse } from '../schemas/rerank-response.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import { checkModelId } from '../schemas/model-id.js';
 import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
@@ -281,11 +283,7 @@ export class Gateway {
    * `POST /v1/audio/transcriptions`: `fields` are the multipart text fields, `file` the upload.
    * Throws 400 naming `file` when there is no file.
    */
-  async transcriptions(
-    fields: Record<string, unknown>,
-    file: UploadedFile | undefined,
-    options: GatewayCallOptions = {},
-  ): Promise<GatewayCallResult<TranscriptionResult>> {
+  async transcriptions(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
     return this.#booked(fields, options, async (booked) => {
       const request = validateRequest(transcriptionFieldsSchema, fields);
       if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
@@ -306,18 +304,21 @@ export class Gateway {
 
   async #speech(body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<SpeechResult>> {
     const request = validateRequest(speechRequestSchema, body);
-    const { outcome, warnings, metered } = await this.#call(
-      'speech',
-      request,
-      options,
-      async (adapter, target, context) => {
-        const result = await adapter.speech!({ ...request, model: target.upstreamModel }, context);
-        return { contentType: result.contentType, peeked: await peekStream(result.body) };
-      },
-      false,
-    );
+    const run = async (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => {
+      const result = await adapter.speech!({ ...request, model: target.upstreamModel }, context);
+      return { contentType: result.contentType, peeked: await peekStream(result.body) };
+    };
+    const { outcome, warnings, metered } = await this.#call('speech', request, options, run, false);
     const { contentType, peeked } = outcome.value;
     return toCallResult(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) }, metered);
+  }
+
+  /** `POST /v1/rerank` (Cohere's shape): `documents` ordered by relevance to `query`. */
+  async rerank(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<RerankResponse>> {
+    return this.#booked(body, options, async (booked) => {
+      const request = validateRequest(rerankRequestSchema, body);
+      return this.#simple('rerank', request, booked, (adapter, target, context) => adapter.rerank!({ ...request, model: target.upstreamModel }, context));
+    });
   }
 
   /** `POST /v1/images/generations`. */

@@ -12,6 +12,7 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   transcriptions: 'audio transcriptions',
   speech: 'audio speech',
   imageGenerations: 'image generations',
+  rerank: 'rerank',
   anthropicMessages: 'Anthropic messages',
   openaiResponses: 'OpenAI responses',
 };

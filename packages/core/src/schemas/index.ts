@@ -17,3 +17,5 @@ export * from './speech-request.js';
 export * from './image-generation-request.js';
 export * from './images-response.js';
 export * from './model.js';
+export * from './rerank-request.js';
+export * from './rerank-response.js';
