@@ -103,9 +103,16 @@ describe.each([
   beforeAll(async () => {
     ({ running: gateway, logs, keyPrefix } = await startGateway(withRedis));
   });
+  /** `switchyard_cache_requests_total` of chat completions with this `result`, from `GET /metrics`. */
+  const cacheMetric = async (result: string) => {
+    const text = await (await fetch(`${gateway.url.replace(/\/v1$/, '')}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`switchyard_cache_requests_total{operation="chat.completions",result="${result}"}`));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  };
 
   it('answers N identical calls with one upstream call: a miss, then hits with the same body and cost 0', async () => {
     const content = prompt('five times');
+    const [hitsBefore, missesBefore] = [await cacheMetric('hit'), await cacheMetric('miss')];
     const first = await ask(content);
     expect(first.response.headers.get('x-switchyard-cache')).toBe('miss');
     expect(Number(first.response.headers.get('x-switchyard-cost-usd'))).toBeGreaterThan(0);
@@ -117,6 +124,7 @@ describe.each([
       expect(again.data).toEqual(first.data);
     }
     expect(upstreamCalls(content)).toBe(1);
+    await expect.poll(async () => [(await cacheMetric('hit')) - hitsBefore, (await cacheMetric('miss')) - missesBefore]).toEqual([4, 1]);
   });
 
   it('replays a streamed answer as SSE: the same chunks, [DONE], and the usage chunk only when asked for', async () => {

@@ -104,11 +104,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #cache = new Counter({
+    name: 'switchyard_cache_requests_total',
+    help: 'Calls that used the response cache: answered from it (hit) or fetched and stored (miss).',
+    labelNames: ['operation', 'result'] as const,
+    registers: [this.registry],
+  });
+
   // The request path only appends to these and bumps plain numbers; prom-client (which hashes a labels object per
   // call) is fed when metrics are read, or when MAX_PENDING requests have piled up between two scrapes.
   readonly #inflightNow = new Map<string, number>();
   #ended: RequestMetric[] = [];
   #attemptCounts = new Map<string, { provider: string; model: string; outcome: string; count: number }>();
+  #cacheCounts = new Map<string, number>();
   #usage = new Map<string, { model: string; provider: string; prompt: number; completion: number; cached: number; reasoning: number; cost: number }>();
 
   #flush(): void {
@@ -124,6 +132,12 @@ export class GatewayMetrics {
     const attempts = this.#attemptCounts;
     this.#attemptCounts = new Map();
     for (const { provider, model, outcome, count } of attempts.values()) this.#attempts.inc({ provider, model: this.#models.value(model), outcome }, count);
+    const cacheCounts = this.#cacheCounts;
+    this.#cacheCounts = new Map();
+    for (const [key, count] of cacheCounts) {
+      const [operation, result] = key.split(' ');
+      this.#cache.inc({ operation, result }, count);
+    }
     const usage = this.#usage;
     this.#usage = new Map();
     for (const sums of usage.values()) {
@@ -177,6 +191,12 @@ export class GatewayMetrics {
     sums.reasoning += add(usage.completion_tokens_details?.reasoning_tokens);
     sums.cost += add(costUsd);
     if (this.#usage.size > MAX_PENDING) this.#flush();
+  }
+
+  /** A call of `operation` (e.g. `chat.completions`) that used the response cache: `hit` or `miss`. */
+  cacheLookup(operation: string, result: 'hit' | 'miss'): void {
+    const key = `${operation} ${result}`;
+    this.#cacheCounts.set(key, (this.#cacheCounts.get(key) ?? 0) + 1);
   }
 
   /** A call refused by a key's limit. */

@@ -9,7 +9,8 @@ import { locals, onResponseClose } from '../request-locals.js';
  * Feeds {@link GatewayMetrics} from API requests (mount it on `/v1`): the inflight gauge when a request arrives, and
  * when its response has ended (off the request path): the request counter and duration, the time to the first
  * upstream chunk for streams, tokens and cost from the answer's usage (for streams once the stream has ended), and
- * the kind of limit that refused it (429 from a key's limits).
+ * the kind of limit that refused it (429 from a key's limits), and whether the response cache answered it (hit) or
+ * stored its answer (miss); answers from the cache add no tokens or cost.
  */
 export function measureRequests(metrics: GatewayMetrics): RequestHandler {
   return (req, res, next) => {
@@ -30,6 +31,7 @@ export function measureRequests(metrics: GatewayMetrics): RequestHandler {
       });
       const kind = rateLimitKind(failure);
       if (kind) metrics.rateLimited(kind);
+      if (result?.cache) metrics.cacheLookup(operation, result.cache);
       // Answers from the response cache used no tokens and cost nothing.
       if (!result || result.cache === 'hit' || modelLabel === undefined || served === undefined) return;
       const count = (usage: Partial<CompletionUsage> | undefined) => {
