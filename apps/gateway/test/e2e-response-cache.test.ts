@@ -18,10 +18,14 @@ type ChatBody = { messages: { content: string }[]; stream?: boolean; stream_opti
 /** Answer number `n` of the upstream: its text names the call, so a second upstream call is never mistaken for a hit. */
 function chatReply(request: RecordedRequest, n: number) {
   const body = request.json as ChatBody;
-  const text = `answer #${n} to ${body.messages.at(-1)?.content}`;
+  const content = body.messages.at(-1)?.content ?? '';
+  const text = `answer #${n} to ${content}`;
   const usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };
+  // "slow" prompts take 300 ms; the first call of a "flaky" prompt fails after 300 ms.
+  const delayMs = /slow|flaky/.test(content) ? 300 : 0;
+  if (content.includes('flaky') && upstreamCalls(content) === 1) return { delayMs, status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } };
   if (!body.stream) {
-    return { json: { id: `c${n}`, object: 'chat.completion', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }], usage } };
+    return { delayMs, json: { id: `c${n}`, object: 'chat.completion', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }], usage } };
   }
   const chunk = (delta: object, finish: string | null = null) => ({ id: `s${n}`, object: 'chat.completion.chunk', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [{ index: 0, delta, finish_reason: finish }] });
   const events: object[] = [chunk({ role: 'assistant', content: '' }), ...text.split(' ').map((word, i) => chunk({ content: i === 0 ? word : ` ${word}` })), chunk({}, 'stop')];
@@ -38,7 +42,7 @@ beforeAll(async () => {
   upstream = await startMockUpstream({
     routes: {
       [CHAT]: chatReply,
-      [EMBEDDINGS]: (_request, n) => ({ json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [n, 0.5, -0.25] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } } }),
+      [EMBEDDINGS]: (request, n) => ({ delayMs: /slow/.test((request.json as { input: string }).input) ? 300 : 0, json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [n, 0.5, -0.25] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } } }),
     },
   });
   redis = await startRedisServer();
@@ -125,6 +129,28 @@ describe.each([
     }
     expect(upstreamCalls(content)).toBe(1);
     await expect.poll(async () => [(await cacheMetric('hit')) - hitsBefore, (await cacheMetric('miss')) - missesBefore]).toEqual([4, 1]);
+  });
+
+  it('answers identical calls made at once with one upstream call (the others wait for it and are hits)', async () => {
+    const content = prompt('slow burst');
+    const results = await Promise.all(Array.from({ length: 5 }, () => ask(content)));
+    expect(upstreamCalls(content)).toBe(1);
+    expect(results.map((r) => r.response.headers.get('x-switchyard-cache')).sort()).toEqual(['hit', 'hit', 'hit', 'hit', 'miss']);
+    for (const r of results) expect(r.data).toEqual(results[0]!.data);
+    const input = prompt('slow embeddings');
+    const embeddings = await Promise.all(Array.from({ length: 3 }, () => client().embeddings.create({ model: 'text-embedding-3-small', input }).withResponse()));
+    expect(embeddings.map((r) => r.response.headers.get('x-switchyard-cache')).sort()).toEqual(['hit', 'hit', 'miss']);
+    expect(upstream.requestsTo(EMBEDDINGS).filter((r) => (r.json as { input: string }).input === input)).toHaveLength(1);
+  });
+
+  it('lets calls that waited for a failed identical call fetch on their own', async () => {
+    const content = prompt('flaky burst');
+    const results = await Promise.allSettled(Array.from({ length: 4 }, () => ask(content)));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(failed).toHaveLength(1);
+    expect((failed[0]!.reason as InstanceType<typeof OpenAI.APIError>).status).toBe(500);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(upstreamCalls(content)).toBe(4);
   });
 
   it('replays a streamed answer as SSE: the same chunks, [DONE], and the usage chunk only when asked for', async () => {

@@ -3,7 +3,7 @@ import type { CallAccounting } from '../gateway/call-accounting.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions } from '../gateway/gateway-options.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { cachedOrigin } from './cached-response.js';
+import { type CachedResponse, cachedOrigin, parseCachedResponse } from './cached-response.js';
 import { type CachePlan, type CacheableOperation, ResponseCache, entryServes } from './response-cache.js';
 import { serveCacheHit } from './serve-cache-hit.js';
 
@@ -23,15 +23,39 @@ export interface CacheLookup {
   answered<T>(result: GatewayCallResult<T>, kind?: 'completion' | 'embeddings'): GatewayCallResult<T>;
 }
 
+/** A {@link CacheLookup} of a call that uses the cache: its key and what {@link CacheLookup.answered} stored. */
+interface KeyedLookup extends CacheLookup {
+  key: string;
+  stored?: string;
+}
+
 const UNCACHED: CacheLookup = { record: (chunks) => chunks, answered: (result) => result };
+
+/** Resolves with `promise`'s value, or with undefined as soon as `signal` aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
+}
 
 /**
  * The gateway's side of the response cache: looks a call up before it is routed, serves hits (through admission, see
- * {@link serveCacheHit}), and stores what misses fetch.
+ * {@link serveCacheHit}), and stores what misses fetch. Within this process, identical non-streamed calls that miss
+ * while the first of them is still fetching wait for it and are answered from its answer as hits (one upstream call);
+ * if it fails, each fetches on its own.
  */
 export class CachedCalls {
   readonly cache?: ResponseCache;
   readonly #accounting?: CallAccounting;
+  /** Non-streamed misses being fetched, by cache key: resolve with the stored entry's text (undefined if none). */
+  readonly #inflight = new Map<string, Promise<string | undefined>>();
 
   /** `options`: the gateway's (`responseCache`, `models`, `accounting`); `planFor` resolves a hit's route plan. */
   constructor(
@@ -51,36 +75,71 @@ export class CachedCalls {
     const cache = this.cache;
     const plan = cache?.plan(operation, request, { directive: options.cache, scope: options.cacheScope });
     if (!cache || !plan) return UNCACHED;
-    return { ...cached(cache, plan), hit: this.#hit(cache, plan, operation, request, options) };
+    const lookup: KeyedLookup = cached(cache, plan);
+    lookup.hit = this.#hit(cache, plan, operation, request, options);
+    return lookup;
   }
 
   /**
-   * Runs a non-streamed call through the cache: its answer from the cache on a hit, else `fetch()`'s, stored under the
-   * call's key when the call uses the cache. Calls that do not use it run `fetch` at once.
+   * Runs a call through the cache: its answer from the cache on a hit, else `fetch(lookup)`'s (with `kind`, the answer
+   * is stored here; else `fetch` stores it through the lookup). Identical non-streamed misses in flight at once share
+   * the first one's answer. Calls that do not use the cache run `fetch` at once.
    */
-  through<T>(operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions, fetch: () => Promise<GatewayCallResult<T>>): Promise<GatewayCallResult<T>> {
-    const cache = this.lookup(operation, request, options);
-    if (!cache.hit) return fetch();
-    const kind = operation === 'embeddings' ? 'embeddings' : 'completion';
-    return cache.hit.then(async (hit) => hit ?? cache.answered(await fetch(), kind));
+  through<T>(
+    operation: CacheableOperation,
+    request: Record<string, unknown>,
+    options: GatewayCallOptions,
+    fetch: (lookup: CacheLookup) => Promise<GatewayCallResult<T>>,
+    kind?: 'completion' | 'embeddings',
+  ): Promise<GatewayCallResult<T>> {
+    const lookup = this.lookup(operation, request, options) as CacheLookup & Partial<KeyedLookup>;
+    if (!lookup.hit || !lookup.key) return fetch(lookup);
+    const key = lookup.key;
+    return lookup.hit.then(async (hit) => {
+      if (hit) return hit;
+      const stream = request.stream === true;
+      const leader = stream ? undefined : this.#inflight.get(key);
+      if (leader) {
+        const text = await unlessAborted(leader, options.signal);
+        const entry = text === undefined ? undefined : parseCachedResponse(text);
+        if (entry && entryServes(entry, false, false)) return this.#serve(operation, request, options, entry) as Promise<GatewayCallResult<T>>;
+      }
+      let done: ((text: string | undefined) => void) | undefined;
+      if (!stream && !leader) this.#inflight.set(key, new Promise((resolve) => (done = resolve)));
+      try {
+        const result = await fetch(lookup);
+        return kind ? lookup.answered(result, kind) : result;
+      } finally {
+        if (done) {
+          this.#inflight.delete(key);
+          done(lookup.stored);
+        }
+      }
+    });
   }
 
   async #hit(cache: ResponseCache, plan: CachePlan, operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions) {
     const entry = await cache.get(plan);
     const includeUsage = (request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     if (!entry || !entryServes(entry, request.stream === true, includeUsage)) return undefined;
+    return this.#serve(operation, request, options, entry);
+  }
+
+  async #serve(operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions, entry: CachedResponse) {
     const routePlan = this.planFor(operation, request.model as string);
     return (await serveCacheHit({ operation, request, options, plan: routePlan, accounting: this.#accounting, entry })) as GatewayCallResult<never>;
   }
 }
 
 /** Record and store what a call that missed fetches, under `plan`. */
-function cached(cache: ResponseCache, plan: CachePlan): Omit<CacheLookup, 'hit'> {
-  return {
+function cached(cache: ResponseCache, plan: CachePlan): Omit<KeyedLookup, 'hit'> {
+  const lookup: Omit<KeyedLookup, 'hit'> = {
+    key: plan.key,
     record: (chunks, target, warnings) => cache.record(plan, chunks, cachedOrigin(target, warnings)),
     answered: (result, kind) => {
-      if (kind) cache.save(plan, { kind, body: result.data, ...cachedOrigin(result.target, result.warnings), storedAt: Date.now() });
+      if (kind) lookup.stored = cache.save(plan, { kind, body: result.data, ...cachedOrigin(result.target, result.warnings), storedAt: Date.now() });
       return { ...result, cache: 'miss' };
     },
   };
+  return lookup;
 }

@@ -86,18 +86,22 @@ export class ResponseCache {
     return text === undefined ? undefined : parseCachedResponse(text);
   }
 
-  /** Stores `entry` under `plan` in the background (unless larger than `maxEntryBytes`); never throws. */
-  save(plan: CachePlan, entry: CachedResponse): void {
+  /**
+   * Stores `entry` under `plan` in the background (unless larger than `maxEntryBytes`); never throws. Returns the
+   * stored text, or undefined when the entry is not stored.
+   */
+  save(plan: CachePlan, entry: CachedResponse): string | undefined {
     let text: string;
     try {
       text = serializeCachedResponse(entry);
     } catch {
-      return;
+      return undefined;
     }
-    if (Buffer.byteLength(text) > this.#maxEntryBytes) return;
+    if (Buffer.byteLength(text) > this.#maxEntryBytes) return undefined;
     Promise.resolve()
       .then(() => this.store.set(plan.key, text, plan.ttlMs))
       .catch(() => {});
+    return text;
   }
 
   /**

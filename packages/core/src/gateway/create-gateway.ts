@@ -47,7 +47,7 @@ import { OperationPlans } from './operation-plans.js';
 import { settleStream } from './settle-stream.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
-import { CachedCalls } from '../cache/cached-calls.js';
+import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -235,9 +235,11 @@ export class Gateway {
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
-    const cache = this.#cached.lookup('chatCompletions', request, options);
-    const hit = cache.hit && (await cache.hit);
-    if (hit) return hit;
+    return this.#cached.through('chatCompletions', request, options, (cache) => this.#fetchChat(request, options, cache));
+  }
+
+  /** Routes a validated chat request that the response cache did not answer (`cache` stores what it fetches). */
+  async #fetchChat(request: ChatCompletionRequest, options: GatewayCallOptions, cache: CacheLookup): Promise<GatewayCallResult<ChatCompletionResult>> {
     const { outcome, warnings, metered } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
       'chatCompletions',
       request,
@@ -275,7 +277,7 @@ export class Gateway {
       const request = validateRequest(embeddingRequestSchema, body);
       return this.#cached.through('embeddings', request, booked, () => this.#simple('embeddings', request, booked, async (adapter, target, context) =>
         normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
-      ));
+      ), 'embeddings');
     });
   }
 
