@@ -24,6 +24,7 @@ providers:
   openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
 models:
   - { id: gpt-4o, provider: openai, price: { input: 2, output: 8 } }
+  - { id: cached-4o, provider: openai, upstream: gpt-4o, price: { input: 2, output: 8 }, cache: { ttl_s: 300 } }
 routing: { max_retries: 0 }
 `);
   origin = running.url.replace(/\/v1$/, '');
@@ -70,6 +71,19 @@ describe('gateway on Postgres', () => {
     await expect.poll(async () => (await readyz()).status, { timeout: 10_000 }).toBe(200);
     await expect.poll(() => running.accounts?.ledger.pending, { timeout: 15_000 }).toBe(0);
     expect(((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(8);
+  });
+
+  it('books response cache hits in Postgres: cache_hit rows with no tokens and cost 0, cache_hits in /admin/usage', async () => {
+    const { body: key } = await admin('POST', '/keys', { name: 'pg-cache' });
+    const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
+    const chat = () => client.chat.completions.create({ model: 'cached-4o', messages: [{ role: 'user', content: 'cache me' }] }).withResponse();
+    expect((await chat()).response.headers.get('x-switchyard-cache')).toBe('miss');
+    expect((await chat()).response.headers.get('x-switchyard-cache')).toBe('hit');
+    const rows = (await admin('GET', `/requests?key=${key.id}`)).body.data as Record<string, unknown>[];
+    expect(rows.map((row) => row.cache_hit).sort()).toEqual([false, true]);
+    expect(rows.find((row) => row.cache_hit)).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, attempts: 0, status: 200 });
+    expect(rows.find((row) => !row.cache_hit)?.cost_usd).toBeGreaterThan(0);
+    expect((await admin('GET', `/usage?key=${key.id}`)).body.data).toMatchObject([{ requests: 2, cache_hits: 1 }]);
   });
 
   it('logs how many ledger rows it dropped past store.ledger_buffer, never the rows', async () => {
