@@ -14,6 +14,8 @@ export interface SpawnedGateway {
   origin: string;
   /** Every stderr line so far. */
   lines: string[];
+  /** Every stdout line so far (the JSON log lines). */
+  logs: string[];
   /** Resolves with the first stderr line matching `pattern` (past or future); rejects after `timeoutMs` or on exit. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM, then waits for the exit; resolves with the exit code. */
@@ -28,18 +30,26 @@ export interface FailedStart {
 
 /**
  * Writes `yaml` to a temporary config file and runs `node dist/cli.js start --config FILE ...args`. Resolves once it
- * prints `switchyard listening on URL`; rejects with the stderr when it exits first (or after 20 s).
+ * prints `switchyard listening on URL`; rejects with the stderr when it exits first (or after `startTimeoutMs`, default
+ * 20 s).
  */
-export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SpawnedGateway> {
+export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<SpawnedGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
   const file = join(dir, 'switchyard.yaml');
   await writeFile(file, yaml);
-  const child = spawn(process.execPath, [CLI, 'start', '--config', file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'start', '--config', file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   // Never leave a gateway (or a cluster primary and its workers) behind when the test process ends early.
   const reap = () => child.kill('SIGKILL');
   process.once('exit', reap);
   child.once('exit', () => process.off('exit', reap));
   const lines: string[] = [];
+  const logs: string[] = [];
+  let restOut = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (restOut + chunk).split('\n');
+    restOut = parts.pop() ?? '';
+    logs.push(...parts);
+  });
   const waiters = new Set<() => void>();
   let rest = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -71,13 +81,14 @@ export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJ
       waiters.add(check);
       check();
     });
-  const listening = await waitForLine(/switchyard listening on (\S+)/);
+  const listening = await waitForLine(/switchyard listening on (\S+)/, startTimeoutMs);
   const url = /switchyard listening on (\S+)/.exec(listening)?.[1] as string;
   return {
     child,
     url,
     origin: url.replace(/\/v1$/, ''),
     lines,
+    logs,
     waitForLine,
     stop: async () => {
       if (exitCode === undefined) child.kill('SIGTERM');

@@ -1,0 +1,185 @@
+import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
+import OpenAI from 'openai';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
+
+// Two `switchyard start` processes (the built CLI) sharing one real redis-server and one real Postgres (issue #13):
+// rpm, tpm, budget and key changes hold across both, the usage report of either shows both, and both ride out Redis
+// and Postgres outages. Replica A runs `redis.on_error: open`, replica B `closed`.
+const MASTER = 'sk-master-key-for-replica-processes-0123';
+const MAX_TOKENS = 1000;
+const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
+
+let redis: TestRedis;
+let postgres: TestPostgres;
+let databaseUrl: string;
+let upstream: MockUpstream;
+let a: SpawnedGateway;
+let b: SpawnedGateway;
+
+const yaml = (onError: 'open' | 'closed') => `
+server: { host: 127.0.0.1, port: 0 }
+admin: { master_key: "${MASTER}" }
+store: { postgres: "\${DATABASE_URL}", timeout_ms: 1000 }
+redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 300 }
+log: { level: warn, format: json }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai, price: { input: 0, output: 100 } }
+routing: { max_retries: 0 }
+`;
+
+beforeAll(async () => {
+  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer, delayMs: 100 } } })]);
+  databaseUrl = await postgres.createDatabase('shared');
+  [a, b] = await Promise.all([spawnGateway(yaml('open'), [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml('closed'), [], { DATABASE_URL: databaseUrl })]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
+}, 30_000);
+
+async function admin(gateway: SpawnedGateway, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${gateway.origin}/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+const newKey = async (gateway: SpawnedGateway, body: Record<string, unknown>) => (await admin(gateway, 'POST', '/keys', body)) as { id: string; key: string };
+const ask = (gateway: SpawnedGateway, key: string) =>
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a story.' }] });
+const statusOf = (gateway: SpawnedGateway, key: string) => ask(gateway, key).then(() => 200, (e: ApiError) => e.status);
+type ApiError = InstanceType<typeof OpenAI.APIError>;
+
+/** `count` calls at once, alternating between the two processes; `refill(perMinute)` is what a bucket refilled meanwhile. */
+async function burst(key: string, count = 60) {
+  const started = Date.now();
+  const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => ask(i % 2 ? a : b, key)));
+  const elapsed = Date.now() - started;
+  const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+  return { admitted: results.length - refused.length, refused, refill: (perMinute: number) => Math.floor((elapsed * perMinute) / 60_000) };
+}
+
+/** Ledger rows of `keyId` as `GET /admin/usage` on `gateway` reports them. */
+async function usageRequests(gateway: SpawnedGateway, keyId: string): Promise<number> {
+  const res = await fetch(`${gateway.origin}/admin/usage?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });
+  if (res.status !== 200) return -1;
+  return ((await res.json()) as { data: { requests: number }[] }).data[0]?.requests ?? 0;
+}
+
+async function ledgerRows(keyId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return Number((await client.query('SELECT COUNT(*) AS n FROM switchyard_usage WHERE key_id = $1', [keyId])).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('two gateway processes sharing one Redis and one Postgres', () => {
+  it('rpm_limit 20: of 60 concurrent calls over both, 20 are admitted (plus what refills meanwhile), the rest 429 with OpenAI headers', async () => {
+    const { key, id } = await newKey(a, { name: 'rpm', rpm_limit: 20 });
+    const { admitted, refused, refill } = await burst(key);
+    // Tolerance: none beyond what the bucket refills while the burst runs (one request per 3 s), whatever the replicas.
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThanOrEqual(20 + refill(20));
+    expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
+    expect(refused[0]!.headers?.get('x-ratelimit-limit-requests')).toBe('20');
+    expect(refused[0]!.headers?.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(refused[0]!.headers?.get('x-ratelimit-reset-requests')).toMatch(/^(\d+m)?\d+s$/);
+    expect(Number(refused[0]!.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The usage report of either process shows the rows of both (admitted and refused calls).
+    await expect.poll(() => usageRequests(a, id), { timeout: 10_000 }).toBe(60);
+    await expect.poll(() => usageRequests(b, id), { timeout: 10_000 }).toBe(60);
+  });
+
+  it('tpm_limit 5,000: calls reserving 1,004 tokens each fill 5,000 over both, within the tolerance', async () => {
+    const { key } = await newKey(b, { name: 'tpm', tpm_limit: 5000 });
+    const { admitted, refused, refill } = await burst(key);
+    expect(admitted).toBeGreaterThanOrEqual(4);
+    // Tolerance: the prompt estimate's error (4 tokens a call) and what the bucket refills while the burst runs.
+    expect(admitted * (MAX_TOKENS + 8)).toBeLessThanOrEqual(5000 + admitted * 4 + refill(5000));
+    expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
+    expect(refused[0]!.headers?.get('x-ratelimit-limit-tokens')).toBe('5000');
+    expect(Number(refused[0]!.headers?.get('x-ratelimit-remaining-tokens'))).toBeLessThan(MAX_TOKENS + 4);
+  });
+
+  it('a $1 budget (calls of $0.10): 10 of 60 admitted over both; after Redis restarts empty the spend is rebuilt from the ledger', async () => {
+    const { key, id } = await newKey(a, { name: 'budget', budget_usd: 1 });
+    const { admitted, refused } = await burst(key);
+    expect(admitted).toBe(10);
+    expect(refused.every((e) => e.status === 429 && e.code === 'insufficient_quota')).toBe(true);
+    // Both processes have written their rows; then Redis loses every counter (persistence is off).
+    await expect.poll(() => usageRequests(a, id), { timeout: 10_000 }).toBe(60);
+    await expect.poll(() => usageRequests(b, id), { timeout: 10_000 }).toBe(60);
+    await redis.stop();
+    await redis.start();
+    // Once both have reconnected (until then, replica A's on_error: open would serve calls unlimited):
+    for (const gateway of [a, b]) await expect.poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 5000, interval: 50 }).toBe(200);
+    const upstreamCalls = upstream.requests.length;
+    // The budget is still spent on both: each rebuilds the running spend from the ledger at the key's next call.
+    await expect.poll(() => ask(a, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
+    await expect.poll(() => ask(b, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
+    expect(upstream.requests.length).toBe(upstreamCalls);
+  });
+
+  it('a key created on one is usable on the other; revoked on one, the other refuses it within a second', async () => {
+    const created = await newKey(b, { name: 'moving' });
+    await expect.poll(() => statusOf(a, created.key), { timeout: 1000, interval: 20 }).toBe(200);
+    await admin(a, 'DELETE', `/keys/${created.id}`);
+    const revokedAt = Date.now();
+    await expect.poll(() => statusOf(b, created.key), { timeout: 1000, interval: 20 }).toBe(401);
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+  });
+
+  it('Redis stopped mid-run: on_error open keeps serving with one warning line, closed answers 503 limits_unavailable; both recover by themselves', async () => {
+    const { key } = await newKey(a, { name: 'outage', rpm_limit: 1000 });
+    expect(await statusOf(a, key)).toBe(200);
+    expect(await statusOf(b, key)).toBe(200);
+    await redis.stop();
+    try {
+      for (let i = 0; i < 4; i++) expect(await statusOf(a, key)).toBe(200);
+      const error = (await ask(b, key).catch((e: ApiError) => e)) as ApiError;
+      expect(error).toMatchObject({ status: 503, code: 'limits_unavailable', type: 'server_error' });
+      expect(error.headers?.get('retry-after')).toBe('1');
+      const ready = await fetch(`${a.origin}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(JSON.stringify(await ready.json())).toContain('redis');
+      const warnings = a.logs.filter((l) => l.includes('Redis limits unavailable'));
+      expect(warnings).toHaveLength(1); // one line a minute, however many calls could not reach Redis
+      expect(a.logs.join('\n')).not.toContain(MASTER);
+    } finally {
+      await redis.start();
+    }
+    await expect.poll(() => statusOf(b, key), { timeout: 5000, interval: 100 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${a.origin}/readyz`)).status, { timeout: 5000, interval: 100 }).toBe(200);
+    // Limits are counted again on both once Redis is back: one request per minute, shared.
+    const limited = await newKey(b, { name: 'after', rpm_limit: 1 });
+    await expect.poll(() => statusOf(a, limited.key), { timeout: 5000, interval: 100 }).toBe(200);
+    await expect(ask(b, limited.key)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+  });
+
+  it('Postgres stopped and started again: both keep serving and no ledger row of either is lost', async () => {
+    const { key, id } = await newKey(a, { name: 'ledger', rpm_limit: 1000 });
+    // B loads the new key from Postgres when A announces it; one call there (one ledger row) shows it has.
+    await expect.poll(() => statusOf(b, key), { timeout: 1000, interval: 20 }).toBe(200);
+    await postgres.stop();
+    try {
+      const served = await Promise.all(Array.from({ length: 10 }, (_, i) => statusOf(i % 2 ? a : b, key)));
+      expect(served).toEqual(Array(10).fill(200));
+      expect((await fetch(`${b.origin}/readyz`)).status).toBe(503);
+    } finally {
+      await postgres.start();
+    }
+    await expect.poll(() => usageRequests(a, id), { timeout: 20_000, interval: 200 }).toBe(11);
+    await expect.poll(() => usageRequests(b, id), { timeout: 20_000, interval: 200 }).toBe(11);
+    expect(await ledgerRows(id)).toBe(11);
+  }, 40_000);
+});
