@@ -7,7 +7,7 @@ import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 
 // Two `switchyard start` processes (the built CLI) sharing one real redis-server and one real Postgres (issue #13):
 // rpm, tpm, budget and key changes hold across both, the usage report of either shows both, and both ride out Redis
-// and Postgres outages. Replica A runs `redis.on_error: open`, replica B `closed`.
+// and Postgres outages; so does a key's concurrency_limit. Replica A runs `redis.on_error: open`, replica B `closed`.
 const MASTER = 'sk-master-key-for-replica-processes-0123';
 const MAX_TOKENS = 1000;
 const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
@@ -19,11 +19,19 @@ let upstream: MockUpstream;
 let a: SpawnedGateway;
 let b: SpawnedGateway;
 
+/** Upstream calls whose prompt is `hold` wait until the test opens the gate. */
+let openGate!: () => void;
+let gate: Promise<void>;
+const closeGate = () => {
+  gate = new Promise<void>((resolve) => (openGate = resolve));
+};
+closeGate();
+
 const yaml = (onError: 'open' | 'closed') => `
 server: { host: 127.0.0.1, port: 0 }
 admin: { master_key: "${MASTER}" }
 store: { postgres: "\${DATABASE_URL}", timeout_ms: 1000 }
-redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 300 }
+redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 3000 }
 log: { level: warn, format: json }
 providers:
   openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
@@ -33,7 +41,14 @@ routing: { max_retries: 0 }
 `;
 
 beforeAll(async () => {
-  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer, delayMs: 100 } } })]);
+  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({
+      routes: {
+        'POST /v1/chat/completions': async (request) => {
+          if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate;
+          return { json: answer, delayMs: 100 };
+        },
+      },
+    }),]);
   databaseUrl = await postgres.createDatabase('shared');
   [a, b] = await Promise.all([spawnGateway(yaml('open'), [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml('closed'), [], { DATABASE_URL: databaseUrl })]);
 }, 60_000);
@@ -51,9 +66,15 @@ async function admin(gateway: SpawnedGateway, method: string, path: string, body
   return (await res.json()) as Record<string, unknown>;
 }
 
-const newKey = async (gateway: SpawnedGateway, body: Record<string, unknown>) => (await admin(gateway, 'POST', '/keys', body)) as { id: string; key: string };
-const ask = (gateway: SpawnedGateway, key: string) =>
-  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a story.' }] });
+/** Creates a key on `gateway` and waits until the other process has loaded it too (Redis pub/sub, then Postgres). */
+async function newKey(gateway: SpawnedGateway, body: Record<string, unknown>) {
+  const created = (await admin(gateway, 'POST', '/keys', body)) as { id: string; key: string };
+  const other = gateway === a ? b : a;
+  await expect.poll(async () => (await admin(other, 'GET', `/keys/${created.id}`)).id, { timeout: 1000, interval: 20 }).toBe(created.id);
+  return created;
+}
+const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.') =>
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content }] });
 const statusOf = (gateway: SpawnedGateway, key: string) => ask(gateway, key).then(() => 200, (e: ApiError) => e.status);
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
@@ -71,6 +92,12 @@ async function usageRequests(gateway: SpawnedGateway, keyId: string): Promise<nu
   const res = await fetch(`${gateway.origin}/admin/usage?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });
   if (res.status !== 200) return -1;
   return ((await res.json()) as { data: { requests: number }[] }).data[0]?.requests ?? 0;
+}
+
+/** `switchyard_rate_limited_total{kind}` of one process. */
+async function rateLimited(gateway: SpawnedGateway, kind: string): Promise<number> {
+  const text = await (await fetch(`${gateway.origin}/metrics`)).text();
+  return Number(new RegExp(`^switchyard_rate_limited_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 }
 
 async function ledgerRows(keyId: string): Promise<number> {
@@ -128,6 +155,30 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     await expect.poll(() => ask(a, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
     await expect.poll(() => ask(b, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
     expect(upstream.requests.length).toBe(upstreamCalls);
+  });
+
+  it('concurrency_limit 3: of 12 calls in flight over both, 3 reach the upstream, the rest 429 concurrency_limit_exceeded; the slots come back', async () => {
+    const { key } = await newKey(a, { name: 'concurrency', concurrency_limit: 3 });
+    const refusedBefore = (await rateLimited(a, 'concurrency')) + (await rateLimited(b, 'concurrency'));
+    const upstreamBefore = upstream.requests.length;
+    const settled: PromiseSettledResult<unknown>[] = [];
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      ask(i % 2 ? a : b, key, 'hold').then((value) => void settled.push({ status: 'fulfilled', value }), (reason) => void settled.push({ status: 'rejected', reason })),
+    );
+    // Nine are refused while three wait upstream (none is answered before the gate opens).
+    await expect.poll(() => settled.length, { timeout: 10_000 }).toBe(9);
+    expect(upstream.requests.length - upstreamBefore).toBe(3);
+    const refused = settled.map((r) => (r as PromiseRejectedResult).reason as ApiError);
+    expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
+    expect(refused[0]!.headers?.get('retry-after')).toBe('1');
+    openGate();
+    await Promise.all(calls);
+    closeGate();
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    // Each process counts the refusals it answered; together, all nine.
+    await expect.poll(async () => (await rateLimited(a, 'concurrency')) + (await rateLimited(b, 'concurrency')) - refusedBefore).toBe(9);
+    // Every slot was given back: three calls at once pass again, over both.
+    expect(await Promise.all([a, b, a].map((gateway) => statusOf(gateway, key)))).toEqual([200, 200, 200]);
   });
 
   it('a key created on one is usable on the other; revoked on one, the other refuses it within a second', async () => {

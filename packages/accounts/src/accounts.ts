@@ -1,18 +1,18 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { type CallAccounting, KeyRing, authenticationError } from '@switchyard/core';
+import { authenticationError, type CallAccounting, KeyRing } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
+import type { KeyChangeFeed } from './key-change-feed.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
-import type { KeyChangeFeed } from './key-change-feed.js';
-import type { LimitRequest, LimitSettlement, Limiter } from './limiter.js';
+import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
-import { type VirtualKey, type VirtualKeyView, toKeyView } from './virtual-key.js';
+import { toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
 
 /** Who is calling: a static key from the config file, or a virtual key (with its live limits). */
 export type Principal = { kind: 'static' } | { kind: 'virtual'; state: KeyState };
@@ -25,6 +25,8 @@ export interface Admission {
   reservedUsd: number;
   /** The budget window the reservation was made in (see {@link KeyState.budgetWindow}). */
   budgetWindow?: string;
+  /** The concurrency slot the call holds until {@link Accounts.release} (keys with a `concurrency_limit`). */
+  slot?: string;
   /** `x-ratelimit-*` response headers. */
   headers: Record<string, string>;
 }
@@ -156,8 +158,10 @@ export class Accounts {
   /**
    * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD): throws 403 when the key may not
    * use the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
-   * `insufficient_quota` when the budget is spent (its settled spend plus what calls in flight reserved). On success
-   * one request, the token estimate and the cost estimate are reserved atomically in the {@link Limiter}.
+   * `insufficient_quota` when the budget is spent (its settled spend plus what calls in flight reserved), 429
+   * `concurrency_limit_exceeded` when `concurrency_limit` calls of the key are in flight. On success one request, the
+   * token estimate, the cost estimate and a concurrency slot are reserved atomically in the {@link Limiter}; give the
+   * slot back with {@link release} when the call ends.
    */
   async admit(principal: Principal, model: string, estimate: CallEstimate | number): Promise<Admission> {
     const { tokens, costUsd } = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
@@ -170,6 +174,7 @@ export class Accounts {
       rpm: key.rpm_limit,
       tpm: key.tpm_limit,
       tokens,
+      concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot: randomUUID() } : null,
       budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     };
     let decision = await this.limiter.acquire(request);
@@ -182,6 +187,9 @@ export class Accounts {
     const headers = rateLimitHeaders(key, decision.state);
     if (!decision.ok) {
       if (decision.reason === 'budget') throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers, 'budget');
+      if (decision.reason === 'concurrency') {
+        throw rateLimitError(`Too many concurrent requests: this key allows ${key.concurrency_limit} at a time. Retry when one has finished.`, 'concurrency_limit_exceeded', { ...headers, 'retry-after': '1' }, 'concurrency');
+      }
       const what = decision.reason === 'requests' ? `requests: ${key.rpm_limit}` : `tokens: ${key.tpm_limit}`;
       throw rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
     }
@@ -190,8 +198,18 @@ export class Accounts {
       reservedTokens: key.tpm_limit && reserved ? Math.min(tokens, key.tpm_limit) : 0,
       reservedUsd: request.budget && reserved ? costUsd : 0,
       budgetWindow: window?.id,
+      slot: reserved ? request.concurrency?.slot : undefined,
       headers,
     };
+  }
+
+  /**
+   * Gives back the concurrency slot of an admitted call (once it has ended: answered, failed, stream finished or
+   * aborted). Does nothing for calls without a slot; a failure goes to `onError` (a Redis slot then expires by itself).
+   */
+  release(principal: Principal, admission: Admission): void {
+    if (principal.kind !== 'virtual' || !admission.slot) return;
+    this.limiter.release(principal.state.key.id, admission.slot).catch(this.#onError);
   }
 
   /**
@@ -242,6 +260,7 @@ export class Accounts {
       models: input.models ?? null,
       rpm_limit: input.rpm_limit ?? null,
       tpm_limit: input.tpm_limit ?? null,
+      concurrency_limit: input.concurrency_limit ?? null,
       budget_usd: input.budget_usd ?? null,
       budget_period: input.budget_period ?? 'total',
       expires_at: input.expires_at ?? null,

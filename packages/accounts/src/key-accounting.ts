@@ -1,4 +1,4 @@
-import { type CallAccounting, type CallAdmissionRequest, type CallSettlement, type CallTicket, GatewayError, authenticationError } from '@switchyard/core';
+import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallSettlement, type CallTicket, GatewayError } from '@switchyard/core';
 import type { Accounts, Admission, Principal } from './accounts.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
@@ -86,6 +86,7 @@ export class KeyAccounting implements CallAccounting {
       settle: (settlement) => {
         if (settled) return undefined;
         settled = true;
+        this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
         return this.#settle(principal, admission, request, estimate, settlement, headers);
       },
     };

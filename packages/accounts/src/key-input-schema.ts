@@ -4,7 +4,7 @@ const limit = z.number().int().positive().nullable();
 
 /**
  * `POST /admin/keys` body: `name`, and optionally `models` (ids or globs), `rpm_limit` (requests/min), `tpm_limit`
- * (tokens/min), `budget_usd` (USD per `budget_period`), `budget_period` (`day` | `month` | `total`, default `total`),
+ * (tokens/min), `concurrency_limit` (calls in flight at once), `budget_usd` (USD per `budget_period`), `budget_period` (`day` | `month` | `total`, default `total`),
  * `expires_at` (ISO-8601), `metadata` (object). Unknown fields are rejected.
  */
 export const createKeyInputSchema = z.strictObject({
@@ -12,6 +12,7 @@ export const createKeyInputSchema = z.strictObject({
   models: z.array(z.string().min(1)).min(1).nullable().optional(),
   rpm_limit: limit.optional(),
   tpm_limit: limit.optional(),
+  concurrency_limit: limit.optional(),
   budget_usd: z.number().positive().nullable().optional(),
   budget_period: z.enum(['day', 'month', 'total']).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),

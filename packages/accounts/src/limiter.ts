@@ -11,6 +11,11 @@ export interface LimitRequest {
   tpm: number | null;
   /** Tokens to reserve (the pre-call estimate), capped at `tpm`. */
   tokens: number;
+  /**
+   * Calls in flight at once: `limit` slots per key, this call taking the one named `slot` (unique per call) until
+   * {@link Limiter.release}. Absent or null = unlimited.
+   */
+  concurrency?: { limit: number; slot: string } | null;
   /** The key's budget, when it has one. */
   budget: {
     /** USD per window. */
@@ -38,7 +43,7 @@ export interface LimitState {
 export type LimitDecision =
   /** Admitted; `unreserved` when nothing could be counted (the backend failed and fails open). */
   | { ok: true; state: LimitState; unreserved?: boolean }
-  | { ok: false; reason: 'requests' | 'tokens' | 'budget'; state: LimitState; /** ms until a retry may pass. */ retryAfterMs: number }
+  | { ok: false; reason: 'requests' | 'tokens' | 'budget' | 'concurrency'; state: LimitState; /** ms until a retry may pass. */ retryAfterMs: number }
   /** The limiter does not know the budget window's spend yet: call again with `budget.seedUsd` from the ledger. */
   | { ok: false; reason: 'seed' };
 
@@ -57,13 +62,19 @@ export interface LimitSettlement {
  * Counts limits of virtual keys. {@link MemoryLimiter} (one process, the default) and `RedisLimiter` (shared by every
  * replica) implement it. Tolerance: a call is admitted while the key's settled spend plus its reservations is below
  * the budget, and while the token bucket holds the call's estimate; so budgets and tpm are exceeded only by what
- * calls in flight use beyond their estimates (and a budget by at most the last admitted call's own estimate).
+ * calls in flight use beyond their estimates (and a budget by at most the last admitted call's own estimate). The
+ * concurrency limit has no tolerance: a slot is taken in the same atomic check.
  */
 export interface Limiter {
   /** Checks and takes atomically; see {@link LimitRequest}. Rejects when the limiter's backend fails. */
   acquire(request: LimitRequest): Promise<LimitDecision>;
   /** Settles one admitted call. Rejects when the backend fails (the caller logs it). */
   settle(settlement: LimitSettlement): Promise<void>;
+  /**
+   * Gives back the concurrency slot `slot` of key `keyId` taken by an admitted call (see {@link LimitRequest.concurrency}).
+   * Releasing an unknown slot does nothing. Rejects when the backend fails (the slot then expires by itself in Redis).
+   */
+  release(keyId: string, slot: string): Promise<void>;
   /** Releases the backend's connections. */
   close(): Promise<void>;
 }

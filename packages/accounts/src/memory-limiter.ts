@@ -1,4 +1,4 @@
-import type { LimitDecision, LimitRequest, LimitSettlement, LimitState, Limiter } from './limiter.js';
+import type { LimitDecision, Limiter, LimitRequest, LimitSettlement, LimitState } from './limiter.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** Sums of float USD amounts drift (10 x 0.1 < 1): spend within this of the budget counts as the whole budget. */
@@ -9,11 +9,13 @@ interface KeyCounters {
   tokens?: TokenBucket;
   /** Spend per budget window: settled USD and USD reserved by calls in flight. */
   windows: Map<string, { spentUsd: number; reservedUsd: number }>;
+  /** Concurrency slots held by calls in flight. */
+  slots: Set<string>;
 }
 
 /**
  * The in-process {@link Limiter}: token buckets per key (requests and tokens per minute, refilled continuously) and
- * the spend of the current budget window. Node runs one callback at a time, so check-and-take is atomic. Limits hold
+ * the spend of the current budget window, and the concurrency slots held by calls in flight. Node runs one callback at a time, so check-and-take is atomic. Limits hold
  * for one process only; use `RedisLimiter` for several replicas.
  */
 export class MemoryLimiter implements Limiter {
@@ -23,7 +25,7 @@ export class MemoryLimiter implements Limiter {
 
   #counters(keyId: string): KeyCounters {
     let counters = this.#keys.get(keyId);
-    if (!counters) this.#keys.set(keyId, (counters = { windows: new Map() }));
+    if (!counters) this.#keys.set(keyId, (counters = { windows: new Map(), slots: new Set() }));
     return counters;
   }
 
@@ -53,6 +55,8 @@ export class MemoryLimiter implements Limiter {
       tokensRemaining: tokens && Math.max(0, Math.floor(tokens.remaining)),
       tokensResetMs: tokens?.msUntil(tokens.capacity),
     });
+    const concurrency = request.concurrency;
+    if (concurrency && counters.slots.size >= concurrency.limit) return { ok: false, reason: 'concurrency', state: state(), retryAfterMs: 1000 };
     if (requests && requests.remaining < 1) return { ok: false, reason: 'requests', state: state(), retryAfterMs: requests.msUntil(1) };
     const wanted = tokens ? Math.min(request.tokens, tokens.capacity) : 0;
     if (tokens && tokens.remaining < wanted) return { ok: false, reason: 'tokens', state: state(), retryAfterMs: tokens.msUntil(wanted) };
@@ -62,6 +66,7 @@ export class MemoryLimiter implements Limiter {
     requests?.tryTake(1);
     tokens?.tryTake(wanted);
     if (window && request.budget) window.reservedUsd += request.budget.reserveUsd;
+    if (concurrency) counters.slots.add(concurrency.slot);
     return { ok: true, state: state() };
   }
 
@@ -76,6 +81,10 @@ export class MemoryLimiter implements Limiter {
         window.spentUsd += settlement.budget.costUsd;
       }
     }
+  }
+
+  async release(keyId: string, slot: string): Promise<void> {
+    this.#keys.get(keyId)?.slots.delete(slot);
   }
 
   async close(): Promise<void> {}

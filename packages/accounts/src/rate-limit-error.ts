@@ -8,10 +8,12 @@ export type RateLimitKind = 'rpm' | 'tpm' | 'budget' | 'concurrency';
 const kindMarker = Symbol.for('switchyard.rate-limit-kind');
 
 /**
- * 429 in OpenAI's shape: `rate_limit_exceeded` (requests or tokens per minute) or `insufficient_quota` (budget),
- * tagged with the limit's {@link RateLimitKind} (read it with {@link rateLimitKind}).
+ * 429 in OpenAI's shape: `rate_limit_exceeded` (requests or tokens per minute), `insufficient_quota` (budget) or
+ * `concurrency_limit_exceeded` (calls in flight), tagged with the limit's {@link RateLimitKind} (read it with
+ * {@link rateLimitKind}).
+ * @see https://platform.openai.com/docs/guides/error-codes#api-errors
  */
-export function rateLimitError(message: string, code: 'rate_limit_exceeded' | 'insufficient_quota', headers: Record<string, string>, kind: RateLimitKind): GatewayError {
+export function rateLimitError(message: string, code: 'rate_limit_exceeded' | 'insufficient_quota' | 'concurrency_limit_exceeded', headers: Record<string, string>, kind: RateLimitKind): GatewayError {
   const error = new GatewayError({ status: 429, type: code === 'insufficient_quota' ? 'insufficient_quota' : 'requests', code, message, headers });
   return Object.assign(error, { [kindMarker]: kind });
 }

@@ -16,6 +16,8 @@ export interface VirtualKey {
   rpm_limit: number | null;
   /** Tokens (prompt + completion) per minute; null = unlimited. */
   tpm_limit: number | null;
+  /** Calls in flight at once (streams until they end); null or absent (keys stored before it existed) = unlimited. */
+  concurrency_limit?: number | null;
   /** Spend limit per `budget_period`, USD; null = unlimited. */
   budget_usd: number | null;
   budget_period: BudgetPeriod;
@@ -34,5 +36,5 @@ export type VirtualKeyView = Omit<VirtualKey, 'key_hash'>;
 /** Strips the hash before a key leaves the server. */
 export function toKeyView(key: VirtualKey): VirtualKeyView {
   const { key_hash: _hash, ...view } = key;
-  return view;
+  return { ...view, concurrency_limit: key.concurrency_limit ?? null };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Accounts, TokenBucket, computeCostUsd, matchesModelGlob } from '../src/index.js';
+import { Accounts, computeCostUsd, matchesModelGlob, TokenBucket } from '../src/index.js';
 import { memoryStore } from './memory-store.js';
 
 const usage = (prompt: number, completion: number, cost: number) => ({
@@ -39,6 +39,27 @@ describe('Accounts', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'x-ratelimit-limit-requests': '5', 'x-ratelimit-remaining-requests': '0' } });
+  });
+
+  it('admits at most concurrency_limit calls in flight; release frees a slot, and a PATCH applies at once', async () => {
+    const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
+    const key = await accounts.createKey({ name: 'a', concurrency_limit: 2, rpm_limit: 100 });
+    expect(accounts.getKey(key.id)).toMatchObject({ concurrency_limit: 2 });
+    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
+    const admitted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(admitted).toHaveLength(2);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ status: 429, code: 'concurrency_limit_exceeded', type: 'requests', headers: { 'retry-after': '1', 'x-ratelimit-remaining-requests': '98' } });
+    accounts.release(principal, admitted[0]!);
+    accounts.release(principal, admitted[0]!); // twice: still one slot given back
+    const third = await accounts.admit(principal, 'gpt-4o', 1);
+    await expect(accounts.admit(principal, 'gpt-4o', 1)).rejects.toMatchObject({ code: 'concurrency_limit_exceeded' });
+    await accounts.updateKey(key.id, { concurrency_limit: 3 });
+    await accounts.admit(principal, 'gpt-4o', 1);
+    accounts.release(principal, third);
+    await accounts.updateKey(key.id, { concurrency_limit: null });
+    await Promise.all(Array.from({ length: 5 }, () => accounts.admit(principal, 'gpt-4o', 1)));
   });
 
   it('enforces tokens per minute from the estimate, then from actual usage', async () => {

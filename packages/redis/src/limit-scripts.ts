@@ -2,7 +2,8 @@
  * The Lua scripts of {@link RedisLimiter}. Redis runs each script atomically, so check-and-take cannot interleave
  * between replicas. Time comes from Redis (`TIME`), so replicas with skewed clocks agree. Buckets are hashes
  * `{ l: level, u: updated (unix ms) }` refilled continuously at `capacity` per minute; budget windows are hashes
- * `{ s: settled USD, r: USD reserved by calls in flight }`. Numbers go back as strings (Lua numbers would be cut to
+ * `{ s: settled USD, r: USD reserved by calls in flight }`; concurrency slots are sorted sets whose members are the
+ * calls in flight, scored by the time their slot expires (unix ms) unless refreshed. Numbers go back as strings (Lua numbers would be cut to
  * integers by Redis).
  * @see https://redis.io/docs/latest/develop/interact/programmability/eval-intro/
  */
@@ -30,11 +31,12 @@ end
 `;
 
 /**
- * Admission. KEYS: requests bucket, tokens bucket, budget window. ARGV: rpm (0 = none), tpm (0 = none), tokens to
- * reserve, budget USD (-1 = none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 = none), epsilon USD.
- * Returns `{'seed'}` when the budget window is unknown and no seed was given; else `{outcome, requests remaining,
- * requests reset ms, tokens remaining, tokens reset ms, retry after ms}` with outcome `ok`, `requests`, `tokens` or
- * `budget` (remaining -1 = no such limit).
+ * Admission. KEYS: requests bucket, tokens bucket, budget window, concurrency slots. ARGV: rpm (0 = none), tpm (0 =
+ * none), tokens to reserve, budget USD (-1 = none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 =
+ * none), epsilon USD, concurrency limit (0 = none), this call's slot id, slot TTL ms. Expired slots (of a process that
+ * died without releasing them) are dropped first. Returns `{'seed'}` when the budget window is unknown and no seed was
+ * given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms}`
+ * with outcome `ok`, `concurrency`, `requests`, `tokens` or `budget` (remaining -1 = no such limit).
  */
 export const ACQUIRE_SCRIPT = `${COMMON}
 local rpm = tonumber(ARGV[1])
@@ -64,9 +66,18 @@ if limit >= 0 then
     reserved = tonumber(b[2]) or 0
   end
 end
+local climit = tonumber(ARGV[9])
+local inflight = 0
+if climit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+  inflight = redis.call('ZCARD', KEYS[4])
+end
 local outcome = 'ok'
 local retry = 0
-if rl ~= nil and rl < 1 then
+if climit > 0 and inflight >= climit then
+  outcome = 'concurrency'
+  retry = 1000
+elseif rl ~= nil and rl < 1 then
   outcome = 'requests'
   retry = msUntil(rl, rpm, 1)
 elseif tl ~= nil and tl < want then
@@ -85,6 +96,10 @@ if outcome == 'ok' then
     store(KEYS[2], tl, tpm)
   end
   if limit >= 0 and tonumber(ARGV[5]) > 0 then redis.call('HINCRBYFLOAT', KEYS[3], 'r', ARGV[5]) end
+  if climit > 0 then
+    redis.call('ZADD', KEYS[4], now + tonumber(ARGV[11]), ARGV[10])
+    redis.call('PEXPIRE', KEYS[4], ARGV[11])
+  end
 end
 local function remaining(l)
   if l == nil then return '-1' end
@@ -119,4 +134,19 @@ for i = 1, #KEYS / 2 do
   end
 end
 return #KEYS / 2
+`;
+
+/**
+ * Keeps the concurrency slots of calls still in flight (long streams) from expiring. KEYS: slot sets; ARGV[1]: slot
+ * TTL ms, ARGV[i + 1]: the slot held in KEYS[i]. A slot that is gone (released, expired, Redis restarted) is not
+ * re-added (`ZADD XX`). Returns the number of slots refreshed.
+ */
+export const REFRESH_SLOTS_SCRIPT = `${COMMON}
+local ttl = tonumber(ARGV[1])
+local refreshed = 0
+for i = 1, #KEYS do
+  refreshed = refreshed + redis.call('ZADD', KEYS[i], 'XX', 'CH', now + ttl, ARGV[i + 1])
+  redis.call('PEXPIRE', KEYS[i], ttl)
+end
+return refreshed
 `;

@@ -1,7 +1,7 @@
-import type { LimitDecision, LimitRequest, LimitSettlement, Limiter } from '@switchyard/accounts';
+import type { LimitDecision, Limiter, LimitRequest, LimitSettlement } from '@switchyard/accounts';
 import type { Redis } from 'ioredis';
-import { ACQUIRE_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
-import { type FailureReporter, type RedisFailureMode, limitsUnavailableError } from './limits-unavailable.js';
+import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
+import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
 
 /** Options of {@link RedisLimiter}. */
 export interface RedisLimiterOptions {
@@ -13,6 +13,11 @@ export interface RedisLimiterOptions {
   failures: FailureReporter;
   /** How often pending settlements are sent, in one round trip for all, ms. Default 50. */
   settleEveryMs?: number;
+  /**
+   * How long a concurrency slot lives in Redis without a refresh, ms. Slots of calls in flight are refreshed every
+   * third of it, so only the slots of a process that died expire (after at most this long). Default 30,000.
+   */
+  slotTtlMs?: number;
 }
 
 const BUDGET_EPSILON_USD = 1e-9;
@@ -28,13 +33,16 @@ function windowTtlMs(window: string): number {
 type Commands = {
   switchyardAcquire(...args: (string | number)[]): Promise<string[]>;
   switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  switchyardRefreshSlots(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
 
 /**
  * The {@link Limiter} shared by every replica, on Redis: one atomic Lua script per admission (one round trip), and
  * settlements batched into one script call every `settleEveryMs` (so a request costs about one round trip). Counters:
- * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets) and `<prefix>spend:<key id>:<window>` (settled and
- * reserved USD of a budget window, rebuilt from the ledger when missing). Tolerance is the in-process one (see
+ * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets), `<prefix>spend:<key id>:<window>` (settled and
+ * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
+ * slots of calls in flight: a sorted set scored by expiry, taken in the admission script, removed with `ZREM` when the
+ * call ends, refreshed while it runs, so that a dead process's slots expire after `slotTtlMs`). Tolerance is the in-process one (see
  * `Limiter`) and does not grow with the number of replicas. While Redis fails, `onError` decides (see options).
  * @see https://redis.io/docs/latest/commands/eval/
  */
@@ -43,10 +51,14 @@ export class RedisLimiter implements Limiter {
   readonly #options: RedisLimiterOptions;
   #pending: LimitSettlement[] = [];
   #timer: NodeJS.Timeout | undefined;
+  /** Slots held by calls in flight in this process: slot id -> key id. */
+  readonly #slots = new Map<string, string>();
+  #refresher: NodeJS.Timeout | undefined;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
-    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 3 });
+    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 4 });
     client.defineCommand('switchyardSettle', { lua: SETTLE_SCRIPT });
+    client.defineCommand('switchyardRefreshSlots', { lua: REFRESH_SLOTS_SCRIPT });
     this.#client = client as Redis & Commands;
     this.#options = options;
   }
@@ -56,13 +68,14 @@ export class RedisLimiter implements Limiter {
   }
 
   async acquire(request: LimitRequest): Promise<LimitDecision> {
-    const { budget } = request;
+    const { budget, concurrency } = request;
     let reply: string[];
     try {
       reply = await this.#client.switchyardAcquire(
         this.#key('rpm', request.keyId),
         this.#key('tpm', request.keyId),
         this.#key('spend', `${request.keyId}:${budget?.window ?? 'none'}`),
+        this.#key('slots', request.keyId),
         request.rpm ?? 0,
         request.tpm ?? 0,
         Math.max(0, Math.ceil(request.tokens)),
@@ -71,6 +84,9 @@ export class RedisLimiter implements Limiter {
         budget?.seedUsd ?? '',
         budget ? windowTtlMs(budget.window) : 0,
         BUDGET_EPSILON_USD,
+        concurrency?.limit ?? 0,
+        concurrency?.slot ?? '',
+        this.#slotTtlMs,
       );
     } catch (error) {
       this.#options.failures.report('Redis limits unavailable', error);
@@ -85,8 +101,50 @@ export class RedisLimiter implements Limiter {
       tokensRemaining: number(3) < 0 ? undefined : number(3),
       tokensResetMs: number(4),
     };
-    if (reply[0] === 'ok') return { ok: true, state };
-    return { ok: false, reason: reply[0] as 'requests' | 'tokens' | 'budget', state, retryAfterMs: number(5) };
+    if (reply[0] === 'ok') {
+      if (concurrency) this.#hold(concurrency.slot, request.keyId);
+      return { ok: true, state };
+    }
+    return { ok: false, reason: reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency', state, retryAfterMs: number(5) };
+  }
+
+  get #slotTtlMs(): number {
+    return this.#options.slotTtlMs ?? 30_000;
+  }
+
+  #hold(slot: string, keyId: string): void {
+    this.#slots.set(slot, keyId);
+    this.#refresher ??= setInterval(() => void this.#refreshSlots(), Math.max(1, Math.floor(this.#slotTtlMs / 3))).unref();
+  }
+
+  /** Pushes back the expiry of every slot this process holds, in one script call. */
+  async #refreshSlots(): Promise<void> {
+    if (this.#slots.size === 0) return;
+    const keys: string[] = [];
+    const slots: string[] = [];
+    for (const [slot, keyId] of this.#slots) {
+      keys.push(this.#key('slots', keyId));
+      slots.push(slot);
+    }
+    try {
+      await this.#client.switchyardRefreshSlots(keys.length, ...keys, this.#slotTtlMs, ...slots);
+    } catch (error) {
+      this.#options.failures.report('Redis limits unavailable (concurrency slots not refreshed)', error);
+    }
+  }
+
+  /** Removes the slot at once (one `ZREM`; not batched, so that the next call of the key finds it free). */
+  async release(keyId: string, slot: string): Promise<void> {
+    if (!this.#slots.delete(slot)) return;
+    if (this.#slots.size === 0) {
+      clearInterval(this.#refresher);
+      this.#refresher = undefined;
+    }
+    try {
+      await this.#client.zrem(this.#key('slots', keyId), slot);
+    } catch (error) {
+      this.#options.failures.report('Redis limits unavailable (a concurrency slot is left to expire)', error);
+    }
   }
 
   async settle(settlement: LimitSettlement): Promise<void> {
@@ -118,6 +176,8 @@ export class RedisLimiter implements Limiter {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#refresher);
+    this.#refresher = undefined;
     await this.flush();
   }
 }

@@ -104,9 +104,9 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     }
   }
 
-  /** The shared limiter (see {@link RedisLimiter}). */
-  limiter(): RedisLimiter {
-    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures });
+  /** The shared limiter (see {@link RedisLimiter}); `slotTtlMs` as there (default 30,000). */
+  limiter(options: { slotTtlMs?: number } = {}): RedisLimiter {
+    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures, ...options });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { LimitRequest } from '@switchyard/accounts';
-import { type TestRedisServer, startRedisServer } from '@switchyard/testkit';
+import { startRedisServer, type TestRedisServer } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SwitchyardRedis } from '../src/index.js';
 
@@ -61,6 +61,48 @@ describe('RedisLimiter (real redis-server)', () => {
     await lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } });
     await lb.flush();
     expect(await la.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.52 < 1
+  });
+
+  it('concurrency_limit 3: of 20 concurrent checks over two replicas 3 take a slot; a released slot is free at once', async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    const slot = (i: number) => ({ limit: 3, slot: `call-${i}` });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? la : lb).acquire(request({ concurrency: slot(i) }))));
+    const held = results.flatMap((r, i) => (r.ok ? [i] : []));
+    expect(held).toHaveLength(3);
+    expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, reason: 'concurrency', retryAfterMs: 1000 });
+    // Nothing else was taken by a refused check: an rpm bucket of the same key still has all its requests.
+    expect(await la.acquire(request({ rpm: 5, concurrency: slot(99) }))).toMatchObject({ ok: false, reason: 'concurrency' });
+    const first = held[0]!;
+    await (first % 2 ? la : lb).release('k', `call-${first}`);
+    expect(await lb.acquire(request({ rpm: 5, concurrency: slot(100) }))).toMatchObject({ ok: true, state: { requestsRemaining: 4 } });
+    expect(await la.acquire(request({ concurrency: slot(101) }))).toMatchObject({ ok: false, reason: 'concurrency' });
+    // Releasing a slot this replica does not hold (or twice) changes nothing.
+    await la.release('k', 'call-unknown');
+    await lb.release('k', 'call-100');
+    await lb.release('k', 'call-100');
+    expect(await la.acquire(request({ concurrency: slot(102) }))).toMatchObject({ ok: true });
+    expect(await la.acquire(request({ concurrency: slot(103) }))).toMatchObject({ ok: false, reason: 'concurrency' });
+  });
+
+  it("slots of calls in flight are refreshed; a dead replica's slots expire after the slot TTL", async () => {
+    const [a, b] = await pair();
+    const TTL = 300;
+    const [la, lb] = [a.limiter({ slotTtlMs: TTL }), b.limiter({ slotTtlMs: TTL })];
+    const concurrency = (slot: string) => ({ limit: 1, slot });
+    expect(await la.acquire(request({ concurrency: concurrency('long-stream') }))).toMatchObject({ ok: true });
+    // The holder refreshes its slot every TTL / 3: for four TTLs, the other replica finds no free slot.
+    const until = Date.now() + 4 * TTL;
+    while (Date.now() < until) {
+      expect(await lb.acquire(request({ concurrency: concurrency('other') }))).toMatchObject({ ok: false, reason: 'concurrency' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The holder dies without releasing (its connection and timers are gone): the slot expires by itself.
+    await la.close();
+    a.client.disconnect();
+    const died = Date.now();
+    await expect.poll(async () => (await lb.acquire(request({ concurrency: concurrency('other') }))).ok, { timeout: 5_000, interval: 50 }).toBe(true);
+    expect(Date.now() - died).toBeLessThan(TTL + 1_000);
   });
 
   it('broadcasts key changes and breaker state to every replica', async () => {

@@ -16,6 +16,7 @@ export const KEY_COLUMNS = [
   'models',
   'rpm_limit',
   'tpm_limit',
+  'concurrency_limit',
   'budget_usd',
   'budget_period',
   'expires_at',
@@ -26,7 +27,7 @@ export const KEY_COLUMNS = [
 
 /** Query parameters of a key, in {@link KEY_COLUMNS} order (jsonb sent as JSON text). */
 export function keyParams(key: VirtualKey): unknown[] {
-  return KEY_COLUMNS.map((column) => (column === 'metadata' ? (key.metadata === null ? null : JSON.stringify(key.metadata)) : key[column]));
+  return KEY_COLUMNS.map((column) => (column === 'metadata' ? (key.metadata === null ? null : JSON.stringify(key.metadata)) : (key[column] ?? null)));
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -85,4 +85,9 @@ ALTER TABLE switchyard_usage ADD COLUMN usage_estimated boolean NOT NULL DEFAULT
     name: 'ledger cache hits',
     sql: `ALTER TABLE switchyard_usage ADD COLUMN cache_hit boolean NOT NULL DEFAULT false;`,
   },
+  {
+    version: 6,
+    name: 'key concurrency limit',
+    sql: `ALTER TABLE switchyard_keys ADD COLUMN concurrency_limit integer;`,
+  },
 ];

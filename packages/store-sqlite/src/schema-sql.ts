@@ -35,6 +35,11 @@ CREATE INDEX IF NOT EXISTS usage_key_time ON usage (key_id, created_at);
 CREATE INDEX IF NOT EXISTS usage_time ON usage (created_at);
 `;
 
+/** Key columns added after the first release; missing ones are added at startup (`ALTER TABLE keys ADD COLUMN`). */
+export const ADDED_KEY_COLUMNS: Record<string, string> = {
+  concurrency_limit: 'INTEGER',
+};
+
 /** Ledger columns added after the first release; missing ones are added at startup (`ALTER TABLE usage ADD COLUMN`). */
 export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   price_source: 'TEXT',

@@ -1,10 +1,10 @@
 import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
-import { ADDED_USAGE_COLUMNS, SCHEMA_SQL } from './schema-sql.js';
+import { ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, SCHEMA_SQL } from './schema-sql.js';
 
 type KeyRow = Omit<VirtualKey, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
 
-const toRow = (key: VirtualKey): KeyRow => ({ ...key, models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
+const toRow = (key: VirtualKey): KeyRow => ({ ...key, concurrency_limit: key.concurrency_limit ?? null, models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
 const fromRow = (row: KeyRow): VirtualKey => ({ ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null });
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
@@ -30,6 +30,8 @@ export class SqliteAccountStore implements AccountStore {
     this.#db.exec(SCHEMA_SQL);
     const columns = new Set((this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS)) if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
+    const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#insertUsage = this.#db.prepare(
       `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit)
        VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit)`,
@@ -48,8 +50,8 @@ export class SqliteAccountStore implements AccountStore {
   async insertKey(key: VirtualKey): Promise<void> {
     this.#db
       .prepare(
-        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at)
-         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at)`,
+        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, concurrency_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at)
+         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @concurrency_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at)`,
       )
       .run(toRow(key));
   }
@@ -57,7 +59,7 @@ export class SqliteAccountStore implements AccountStore {
   async updateKey(key: VirtualKey): Promise<void> {
     this.#db
       .prepare(
-        `UPDATE keys SET name = @name, models = @models, rpm_limit = @rpm_limit, tpm_limit = @tpm_limit, budget_usd = @budget_usd,
+        `UPDATE keys SET name = @name, models = @models, rpm_limit = @rpm_limit, tpm_limit = @tpm_limit, concurrency_limit = @concurrency_limit, budget_usd = @budget_usd,
          budget_period = @budget_period, expires_at = @expires_at, metadata = @metadata, revoked_at = @revoked_at WHERE id = @id`,
       )
       .run(toRow(key));

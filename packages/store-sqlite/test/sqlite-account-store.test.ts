@@ -2,8 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Accounts } from '@switchyard/accounts';
-import Database from 'better-sqlite3';
 import { describeAccountStore } from '@switchyard/testkit/account-store';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SqliteAccountStore } from '../src/index.js';
 
@@ -39,6 +39,25 @@ describe('SqliteAccountStore', () => {
       ['old-1', null],
     ]);
     await store.close();
+  });
+
+  it('adds concurrency_limit to a keys table created before it existed: old keys are unlimited, new ones keep it', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'old-keys.db');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, key_prefix TEXT NOT NULL, models TEXT,
+      rpm_limit INTEGER, tpm_limit INTEGER, budget_usd REAL, budget_period TEXT NOT NULL, expires_at TEXT, metadata TEXT, created_at TEXT NOT NULL,
+      revoked_at TEXT)`);
+    old.prepare("INSERT INTO keys VALUES ('key_old', 'old', 'abc', 'sk-sy-abc…', NULL, 5, NULL, NULL, 'total', NULL, NULL, '2026-01-01T00:00:00.000Z', NULL)").run();
+    old.close();
+    const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
+    expect(accounts.getKey('key_old')).toMatchObject({ rpm_limit: 5, concurrency_limit: null });
+    const created = await accounts.createKey({ name: 'new', concurrency_limit: 4 });
+    await accounts.updateKey('key_old', { concurrency_limit: 2 });
+    await accounts.close();
+    const reopened = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
+    expect(reopened.getKey(created.id)).toMatchObject({ concurrency_limit: 4 });
+    expect(reopened.getKey('key_old')).toMatchObject({ concurrency_limit: 2 });
+    await reopened.close();
   });
 
   it('stores key hashes, never the secret, and survives a reopen', async () => {

@@ -11,6 +11,7 @@ const keyFields = {
   models: z.array(z.string()).nullable(),
   rpm_limit: z.number().int().nullable(),
   tpm_limit: z.number().int().nullable(),
+  concurrency_limit: z.number().int().nullable().meta({ description: 'Calls in flight at once; null = unlimited.' }),
   budget_usd: z.number().nullable(),
   budget_period: z.enum(['day', 'month', 'total']),
   expires_at: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { Accounts, type AccountStore, type UsageRow, type VirtualKey } from '@switchyard/accounts';
+import { type AccountStore, Accounts, type UsageRow, type VirtualKey } from '@switchyard/accounts';
 import { describe, expect, it } from 'vitest';
 
 /** How the shared suite gets stores of one implementation. */
@@ -21,6 +21,7 @@ const key = (id: string, overrides: Partial<VirtualKey> = {}): VirtualKey => ({
   models: null,
   rpm_limit: null,
   tpm_limit: null,
+  concurrency_limit: null,
   budget_usd: null,
   budget_period: 'total',
   expires_at: null,
@@ -72,6 +73,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         models: ['gpt-4o*', 'anthropic/*'],
         rpm_limit: 20,
         tpm_limit: 5000,
+        concurrency_limit: 4,
         budget_usd: 1.25,
         budget_period: 'month',
         expires_at: '2027-01-01T00:00:00.000Z',
@@ -82,7 +84,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.listKeys()).toEqual([key('key_1'), full]);
       expect(await store.getKey('key_2')).toEqual(full);
       expect(await store.getKey('key_missing')).toBeUndefined();
-      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z' };
+      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, concurrency_limit: 2, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z' };
       await store.updateKey(changed);
       expect(await store.getKey('key_2')).toEqual(changed);
       expect(await store.getKey('key_1')).toEqual(key('key_1'));
