@@ -21,10 +21,12 @@ let dir: string;
 const gateways: { running: RunningServer; logs: string[] }[] = [];
 
 async function startGateway(onError: 'open' | 'closed') {
+  // timeout_ms is generous: on a loaded machine a Redis answer can take more than 300 ms, and a timed-out check would
+  // admit (on_error: open) or refuse with 503 (closed). The outage below fails fast: the connection is refused.
   const yaml = `
 admin: { master_key: "${MASTER}" }
 store: { sqlite: "${join(dir, 'shared.db')}" }
-redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 300 }
+redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 3000 }
 server: { port: 0 }
 providers:
   openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }

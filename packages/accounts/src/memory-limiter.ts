@@ -14,9 +14,9 @@ interface KeyCounters {
 }
 
 /**
- * The in-process {@link Limiter}: token buckets per key (requests and tokens per minute, refilled continuously) and
- * the spend of the current budget window, and the concurrency slots held by calls in flight. Node runs one callback at a time, so check-and-take is atomic. Limits hold
- * for one process only; use `RedisLimiter` for several replicas.
+ * The in-process {@link Limiter}: token buckets per key (requests and tokens per minute, refilled continuously), the
+ * spend of the current budget window, and the concurrency slots held by calls in flight. Node runs one callback at a
+ * time, so check-and-take is atomic. Limits hold for one process only; use `RedisLimiter` for several replicas.
  */
 export class MemoryLimiter implements Limiter {
   readonly #keys = new Map<string, KeyCounters>();
