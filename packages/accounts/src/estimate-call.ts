@@ -8,6 +8,16 @@ import { estimatePromptTokens } from './estimate-tokens.js';
  */
 export const DEFAULT_COMPLETION_TOKENS = 1024;
 
+/**
+ * The request fields that cap completion tokens, per operation that generates text: chat completions, and the native
+ * pass-throughs of the Messages (`max_tokens`) and Responses (`max_output_tokens`) front doors.
+ */
+const COMPLETION_LIMITS: Partial<Record<CallOperation, readonly string[]>> = {
+  chatCompletions: ['max_completion_tokens', 'max_tokens'],
+  anthropicMessages: ['max_tokens'],
+  openaiResponses: ['max_output_tokens'],
+};
+
 /** The pre-call estimate of a call: prompt tokens (about 4 characters each), completion tokens, and the reservation. */
 export interface CallEstimateDetail {
   promptTokens: number;
@@ -20,16 +30,18 @@ export interface CallEstimateDetail {
 
 /**
  * Estimates a call before it runs: prompt tokens from the request's text (messages or `input`), completion tokens
- * from `max_completion_tokens`, else `max_tokens`, else {@link DEFAULT_COMPLETION_TOKENS}, times `n` (chat only;
- * other operations reserve no completion tokens), priced at the dearest deployment in `plan` (USD per million
- * tokens, configured else from the catalogue; unpriced deployments count 0).
+ * from `max_completion_tokens`, else `max_tokens`, else {@link DEFAULT_COMPLETION_TOKENS}, times `n` (chat; the Messages
+ * and Responses pass-throughs read `max_tokens` and `max_output_tokens`; other operations reserve no completion
+ * tokens), priced at the dearest deployment in `plan` (USD per million tokens, configured else from the catalogue;
+ * unpriced deployments count 0).
  */
 export function estimateCall(operation: CallOperation, request: Record<string, unknown>, plan: RoutePlan): CallEstimateDetail {
   const promptTokens = estimatePromptTokens(request);
   let completionTokens = 0;
-  if (operation === 'chatCompletions') {
-    const max = [request.max_completion_tokens, request.max_tokens].find((v): v is number => typeof v === 'number' && v >= 0);
-    const n = typeof request.n === 'number' && request.n >= 1 ? Math.floor(request.n) : 1;
+  const limits = COMPLETION_LIMITS[operation];
+  if (limits) {
+    const max = limits.map((field) => request[field]).find((v): v is number => typeof v === 'number' && v >= 0);
+    const n = operation === 'chatCompletions' && typeof request.n === 'number' && request.n >= 1 ? Math.floor(request.n) : 1;
     completionTokens = (max ?? DEFAULT_COMPLETION_TOKENS) * n;
   }
   let costUsd = 0;
