@@ -197,6 +197,16 @@ describe('stored responses with the native pass-through', () => {
     await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('keeps nothing with store: false, and answers 400 previous_response_not_found for an unknown id', async () => {
+    const unstored = await client.responses.create({ model: 'gpt', input: 'x', store: false });
+    expect(lastResponsesBody()).toMatchObject({ store: false });
+    await expect(client.responses.retrieve(unstored.id)).rejects.toMatchObject({ status: 404 });
+    const before = responsesCalls().length;
+    const missing = await client.responses.create({ model: 'gpt', input: 'x', previous_response_id: 'resp_nope' }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 400, param: 'previous_response_id', code: 'previous_response_not_found' });
+    expect(responsesCalls()).toHaveLength(before);
+  });
+
   it('continues a native response on another provider through translation with previous_response_id', async () => {
     const first = await client.responses.create({ model: 'gpt', input: 'Tell me a story.' });
     await client.responses.create({ model: 'claude', input: 'Now make it shorter.', previous_response_id: first.id });
