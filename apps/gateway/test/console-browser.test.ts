@@ -15,6 +15,8 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
  */
 const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The browser's Navigator as far as this test uses it (the gateway's tsconfig has Node's types, not the DOM's). */
+type BrowserNavigator = Navigator & { clipboard: { readText(): Promise<string> } };
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console');
 const MASTER = 'sk-master-key-browser-test-0123456789';
 const STATIC = 'sk-static-key-browser-test-0123456789';
@@ -134,7 +136,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     await page.getByRole('button', { name: 'Copy' }).click();
     await poll(() => page.getByText('Copied.').count()).toBe(1);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate(() => (navigator as BrowserNavigator).clipboard.readText())).toBe(secret);
     await shot('keys-secret');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByTestId('new-key-secret').count()).toBe(0);

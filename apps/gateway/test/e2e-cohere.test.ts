@@ -70,7 +70,7 @@ describe('Cohere through the official openai SDK', () => {
     });
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(final.choices[0]!.message.tool_calls!.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+    expect(final.choices[0]!.message.tool_calls!.filter((c) => c.type === 'function').map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([
       ['weather_e8p4pn45zt0t', 'weather', { location: 'San Francisco' }],
       ['cityAttractions_pyxssbwnq9fq', 'cityAttractions', { city: 'San Francisco' }],
     ]);

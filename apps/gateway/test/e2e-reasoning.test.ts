@@ -182,12 +182,12 @@ async function threeTurns(model: string) {
 describe('three-turn tool conversations with thinking', () => {
   it('Claude: the signed thinking block goes back before the tool_use on every later turn, and each turn is accepted', async () => {
     const { firstMessage } = await threeTurns('claude');
-    const signature = (clearThinking.content[0] as { signature: string }).signature;
+    const signature = (clearThinking.content[0]! as AnthropicBlock & { signature: string }).signature;
     expect(firstMessage.reasoning_details).toEqual([expect.objectContaining({ type: 'reasoning.text', signature })]);
     const requests = upstream.requestsTo('POST /v1/messages').slice(-3);
     for (const request of requests.slice(1)) {
       const assistant = (request.json as AnthropicBody).messages[1]!;
-      expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: (clearThinking.content[0] as { thinking: string }).thinking, signature });
+      expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: (clearThinking.content[0]! as AnthropicBlock & { thinking: string }).thinking, signature });
       expect(assistant.content[1]).toMatchObject({ type: 'tool_use', id: firstMessage.tool_calls![0]!.id });
     }
   });

@@ -57,12 +57,13 @@ describe('startMockUpstream', () => {
   });
 
   it('marks requests the client abandoned', async () => {
-    upstream = await startMockUpstream({ routes: { 'GET /h': { hang: true } } });
+    const mock = await startMockUpstream({ routes: { 'GET /h': { hang: true } } });
+    upstream = mock;
     const controller = new AbortController();
-    const pending = request(`${upstream.url}/h`, { signal: controller.signal });
-    await expect.poll(() => upstream.requests.length).toBe(1);
+    const pending = request(`${mock.url}/h`, { signal: controller.signal });
+    await expect.poll(() => mock.requests.length).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await expect.poll(() => upstream.requests[0]?.closedByClient).toBe(true);
+    await expect.poll(() => mock.requests[0]?.closedByClient).toBe(true);
   });
 });
