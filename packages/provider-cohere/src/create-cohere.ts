@@ -55,6 +55,7 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,
+      upstream: context.upstream,
       mapError: (status, text, headers) => mapOpenAIError(context.provider, status, text, headers, secrets),
     });
   return {

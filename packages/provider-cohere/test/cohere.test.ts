@@ -1,5 +1,5 @@
 import type { AdapterCallContext, ChatCompletion, ChatCompletionChunk, GatewayError, GatewayWarning } from '@switchyard/core';
-import { type MockUpstream, createFixtureReader, sseFrames, startMockUpstream } from '@switchyard/testkit';
+import { type MockUpstream, countingUpstream, createFixtureReader, sseFrames, startMockUpstream } from '@switchyard/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCohere, switchyardProvider } from '../src/index.js';
 
@@ -119,5 +119,19 @@ describe('Cohere embeddings', () => {
     expect(switchyardProvider.apiKeyEnv).toEqual(['COHERE_API_KEY', 'CO_API_KEY']);
     expect(switchyardProvider.settingsSchema.safeParse({ api_key: 'k', input_type: 'search_query' }).success).toBe(true);
     expect(switchyardProvider.settingsSchema.safeParse({ api_key: 'k', input_type: 'nope' }).success).toBe(false);
+  });
+});
+
+describe('Cohere upstream settings', () => {
+  it("calls through the gateway's dispatcher and answers 502 naming the provider and its body limit for an oversize answer", async () => {
+    upstream.route('POST /v2/chat', { json: { ...fixtures.json<Record<string, unknown>>('cohere/cohere-tool-call.json'), filler: 'x'.repeat(5000) } });
+    const counting = countingUpstream({ maxResponseBytes: 1000 });
+    const error = (await adapter()
+      .chatCompletions!({ model: 'command-a-03-2025', messages: [{ role: 'user', content: 'hi' }] }, { ...context(), upstream: counting.upstream })
+      .catch((e: unknown) => e)) as GatewayError;
+    expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
+    expect(error.message).toContain("'cohere'");
+    expect(error.message).toContain('1000 byte limit (providers.cohere.limits.max_response_bytes)');
+    expect(counting.dispatched).toBe(1);
   });
 });

@@ -54,6 +54,7 @@ export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
         body: request.file.data,
         signal: context.signal,
         timeouts: options.timeouts,
+        upstream: context.upstream,
         mapError: (status, text, headers) => mapDeepgramError(context.provider, status, text, headers, secrets),
       });
       const answer = await readUpstreamJson<DeepgramListenResponse>(context.provider, response, context.signal);

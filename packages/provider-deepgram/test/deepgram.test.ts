@@ -1,6 +1,6 @@
 import type { AdapterCallContext, GatewayWarning } from '@switchyard/core';
 import { GatewayError } from '@switchyard/core';
-import { type MockUpstream, createFixtureReader, makeWav, startMockUpstream } from '@switchyard/testkit';
+import { type MockUpstream, countingUpstream, createFixtureReader, makeWav, startMockUpstream } from '@switchyard/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeepgram, switchyardProvider } from '../src/index.js';
 
@@ -114,5 +114,17 @@ describe('Deepgram transcriptions', () => {
     expect(Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function')).toEqual(['transcriptions']);
     expect(switchyardProvider.apiKeyEnv).toEqual(['DEEPGRAM_API_KEY']);
     expect(switchyardProvider.settingsSchema.safeParse({}).success).toBe(false);
+  });
+});
+
+describe('Deepgram upstream settings', () => {
+  it("reads through the gateway's dispatcher and answers 502 naming the provider and its body limit for an oversize answer", async () => {
+    upstream.route('POST /v1/listen', { json: { ...recorded, filler: 'x'.repeat(5000) } });
+    const counting = countingUpstream({ maxResponseBytes: 1000 });
+    const error = (await adapter().transcriptions!({ model: 'nova-3', file }, { ...context(), upstream: counting.upstream }).catch((e: unknown) => e)) as GatewayError;
+    expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
+    expect(error.message).toContain("'deepgram'");
+    expect(error.message).toContain('1000 byte limit (providers.deepgram.limits.max_response_bytes)');
+    expect(counting.dispatched).toBe(1);
   });
 });

@@ -64,6 +64,7 @@ export function createElevenLabs(options: ElevenLabsOptions): ProviderAdapter {
         body: JSON.stringify(body),
         signal: context.signal,
         timeouts: options.timeouts,
+        upstream: context.upstream,
         mapError: (status, text, headers) => mapElevenLabsError(context.provider, status, text, headers, secrets),
       });
       const audio = pipeUpstreamBytes(context.provider, response.body, context.signal);

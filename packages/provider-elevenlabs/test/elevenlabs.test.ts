@@ -1,5 +1,5 @@
 import { type AdapterCallContext, GatewayError, type GatewayWarning } from '@switchyard/core';
-import { type MockUpstream, makeWav, startMockUpstream } from '@switchyard/testkit';
+import { type MockUpstream, countingUpstream, makeWav, startMockUpstream } from '@switchyard/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createElevenLabs, switchyardProvider } from '../src/index.js';
 
@@ -100,5 +100,17 @@ describe('ElevenLabs speech', () => {
     const built = switchyardProvider.create(switchyardProvider.settingsSchema.parse({ api_key: 'k', voices: { alloy: RACHEL } }));
     expect(Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function')).toEqual(['speech']);
     expect(switchyardProvider.apiKeyEnv).toEqual(['ELEVENLABS_API_KEY']);
+  });
+});
+
+describe('ElevenLabs upstream settings', () => {
+  it("calls through the gateway's dispatcher and answers 502 naming the provider and its error body limit", async () => {
+    upstream.route(STREAM, { status: 500, json: { detail: { status: 'error', message: 'x'.repeat(5000) } } });
+    const counting = countingUpstream({ maxErrorBytes: 1000 });
+    const error = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy' }, { ...context(), upstream: counting.upstream }).catch((e: unknown) => e)) as GatewayError;
+    expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
+    expect(error.message).toContain("'elevenlabs'");
+    expect(error.message).toContain('1000 byte limit (providers.elevenlabs.limits.max_error_bytes)');
+    expect(counting.dispatched).toBe(1);
   });
 });

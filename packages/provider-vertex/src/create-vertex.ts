@@ -90,6 +90,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
       body: JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,
+      upstream: context.upstream,
       mapError: mapError([token]),
     });
   };

@@ -1,8 +1,17 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdapterCallContext, ChatCompletion } from '@switchyard/core';
-import { type GoogleTokenMock, type MockUpstream, type TestServiceAccount, createTestServiceAccount, googleTokenMock, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import type { AdapterCallContext, ChatCompletion, GatewayError } from '@switchyard/core';
+import {
+  type GoogleTokenMock,
+  type MockUpstream,
+  type TestServiceAccount,
+  countingUpstream,
+  createTestServiceAccount,
+  googleTokenMock,
+  startMockUpstream,
+  testkitFixtures,
+} from '@switchyard/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createVertex, createVertexTokenSource, readCredentials, switchyardProvider } from '../src/index.js';
 
@@ -92,5 +101,21 @@ describe('Application Default Credentials', () => {
     const source = createVertexTokenSource(undefined, { GOOGLE_APPLICATION_CREDENTIALS: path });
     expect(await source.getToken()).toBe('ya29.test-token-1');
     expect(upstream.requestsTo('POST /token')).toHaveLength(1);
+  });
+});
+
+describe('Vertex upstream settings', () => {
+  it("calls through the gateway's dispatcher and answers 502 naming the provider and its body limit for an oversize answer", async () => {
+    upstream.route(GENERATE, tokens.requireToken(() => ({ json: { ...fixtures.json<Record<string, unknown>>('google/google-text.json'), filler: 'x'.repeat(5000) } })));
+    const counting = countingUpstream({ maxResponseBytes: 1000 });
+    const adapter = adapterWith(account.key);
+    const error = (await adapter
+      .chatCompletions!({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, { ...context(), upstream: counting.upstream })
+      .catch((e: unknown) => e)) as GatewayError;
+    expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
+    expect(error.message).toContain("'vertex'");
+    expect(error.message).toContain('1000 byte limit (providers.vertex.limits.max_response_bytes)');
+    // The generateContent call went through the gateway's dispatcher (the token fetch has its own client).
+    expect(counting.dispatched).toBe(1);
   });
 });

@@ -5,3 +5,4 @@ export * from './google/google-token-mock.js';
 export * from './mock-upstream/index.js';
 export * from './replays/openai-replay-routes.js';
 export * from './redis-server.js';
+export * from './upstream/counting-upstream.js';
