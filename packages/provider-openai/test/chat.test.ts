@@ -40,12 +40,30 @@ describe('chat completions over an OpenAI-compatible upstream', () => {
 
   it('yields each chunk as it arrives, before the upstream has finished', async () => {
     const lines = fixtures.chunkLines('openai/openai-text.chunks.txt').slice(0, 2);
-    upstream().route(ROUTE, { chunks: sseFrames(lines), chunkDelayMs: 300 });
-    const arrivals: number[] = [];
-    for await (const _chunk of await askStream()) arrivals.push(Date.now());
-    // Two more writes follow the first one, 300 ms apart: a buffering adapter would deliver both chunks at the end.
-    expect(arrivals).toHaveLength(2);
-    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(250);
+    // The upstream holds every write after the first until the test has seen the first chunk (or, for a buffering
+    // adapter that would never yield it, until a safety timer lets the stream finish so that the test fails instead
+    // of hanging).
+    let firstSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (firstSeen = resolve));
+    const safety = setTimeout(firstSeen, 3_000);
+    let laterWrites = 0;
+    upstream().route(ROUTE, {
+      chunks: sseFrames(lines),
+      beforeChunk: async (index) => {
+        if (index === 0) return;
+        await seen;
+        laterWrites++;
+      },
+    });
+    const writesBefore: number[] = [];
+    for await (const _chunk of await askStream()) {
+      writesBefore.push(laterWrites);
+      firstSeen();
+    }
+    clearTimeout(safety);
+    // The first chunk arrived while the upstream still held its other writes.
+    expect(writesBefore).toHaveLength(2);
+    expect(writesBefore[0]).toBe(0);
   });
 
   it('answers 502 when a stream was asked for but the upstream sent JSON', async () => {

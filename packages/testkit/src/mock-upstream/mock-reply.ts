@@ -17,6 +17,11 @@ export interface MockReply {
   chunks?: readonly (string | Uint8Array)[];
   /** Wait before each chunk after the first, ms. */
   chunkDelayMs?: number;
+  /**
+   * Awaited before writing chunk `index` (0-based, after `chunkDelayMs`), e.g. a promise the test resolves: orders a
+   * stream by events instead of wall-clock delays. The status line and headers are sent before chunk 0's wait.
+   */
+  beforeChunk?: (index: number) => void | Promise<void>;
   /** Wait before the status line, ms. */
   delayMs?: number;
   /** Destroy the connection without answering. */

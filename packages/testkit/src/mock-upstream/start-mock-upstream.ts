@@ -103,6 +103,7 @@ async function send(reply: MockReply, req: IncomingMessage, res: ServerResponse,
         return;
       }
       if (written > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs, undefined, { signal }).catch(() => {});
+      if (reply.beforeChunk) await reply.beforeChunk(written);
       if (signal.aborted) return;
       await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
       written++;
