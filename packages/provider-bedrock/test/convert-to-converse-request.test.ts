@@ -96,4 +96,19 @@ describe('convertToConverseRequest', () => {
     const { warnings } = convertToConverseRequest({ model: 'm', seed: 7, user: 'u1', messages: [{ role: 'user', content: 'x' }] });
     expect(warnings.map((w) => w.param)).toEqual(['seed', 'user']);
   });
+
+  it('warns that parallel_tool_calls, web_search_options and unknown fields were ignored (Converse has none of them)', () => {
+    const { warnings } = convertToConverseRequest({
+      model: 'm',
+      parallel_tool_calls: false,
+      web_search_options: {},
+      x_future_parameter: 1,
+      messages: [{ role: 'user', content: 'x' }],
+    } as Parameters<typeof convertToConverseRequest>[0]);
+    expect(warnings).toEqual([
+      { code: 'unsupported_parameter', param: 'parallel_tool_calls', message: "'parallel_tool_calls' is not supported by Bedrock models and was ignored." },
+      expect.objectContaining({ param: 'web_search_options' }),
+      expect.objectContaining({ param: 'x_future_parameter' }),
+    ]);
+  });
 });

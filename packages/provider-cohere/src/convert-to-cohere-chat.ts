@@ -1,7 +1,31 @@
-import { type ChatCompletionRequest, type GatewayWarning, invalidRequestError } from '@switchyard/core';
+import { type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, invalidRequestError, nonNeutral } from '@switchyard/core';
 
-/** Request fields Cohere has no equivalent for: dropped with a warning. */
-const DROPPED = ['user', 'logprobs', 'top_logprobs', 'logit_bias', 'parallel_tool_calls', 'service_tier', 'store', 'metadata'] as const;
+/** Request fields this conversion translates; every other one is dropped with a warning (see {@link convertToCohereChat}). */
+const HANDLED = new Set([
+  'model',
+  'messages',
+  'stream',
+  'stream_options',
+  'tools',
+  'tool_choice',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'stop',
+  'seed',
+  'frequency_penalty',
+  'presence_penalty',
+  'response_format',
+  'n',
+]);
+/** Answer-shaping parameters Cohere cannot honour, rejected when their value is not neutral. */
+const REFUSED: readonly RefusedParameter[] = [
+  { param: 'modalities', isSet: nonNeutral.nonTextModalities, why: 'Cohere answers with text only.' },
+  { param: 'audio', isSet: nonNeutral.present, why: 'Cohere answers with text only.' },
+  { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
+  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+];
 import type { CohereMessage } from './cohere-types.js';
 
 function text(content: unknown, param: string): string {
@@ -39,15 +63,15 @@ function toolChoice(choice: ChatCompletionRequest['tool_choice']): 'REQUIRED' | 
  * (same shape); `tool_choice` required/none -> `REQUIRED`/`NONE` (a named tool is a 400); `top_p` -> `p`, `stop` ->
  * `stop_sequences`, `max_completion_tokens`/`max_tokens` -> `max_tokens`; `response_format` json_object / json_schema
  * -> `{type: "json_object", json_schema?}`; `seed`, `temperature`, penalties as they are. `n` > 1 is a 400 (Cohere
- * answers one choice). `user`, `logprobs`, `top_logprobs`, `logit_bias`, `parallel_tool_calls`, `service_tier`, `store`
- * and `metadata` have no Cohere equivalent: dropped, each reported through `warn` (an `x-switchyard-warning`).
+ * answers one choice); audio output (`modalities`, `audio`) and legacy `functions` / `function_call` are 400s naming
+ * them. Every other field (`user`, `logprobs`, `top_logprobs`, `logit_bias`, `parallel_tool_calls`, `service_tier`,
+ * `store`, `metadata`, unknown ones) has no Cohere equivalent: dropped, each reported through `warn` (an
+ * `x-switchyard-warning`), per core's `checkRequestParameters`.
  * @see https://docs.cohere.com/reference/chat
  */
 export function convertToCohereChat(request: ChatCompletionRequest, warn: (warning: GatewayWarning) => void = () => {}): Record<string, unknown> {
   if ((request.n ?? 1) > 1) throw invalidRequestError('Cohere answers one choice per request; use n = 1.', 'n', 'unsupported_value');
-  for (const param of DROPPED) {
-    if ((request as Record<string, unknown>)[param] != null) warn({ code: 'unsupported_parameter', param, message: `Cohere has no '${param}'; it was ignored.` });
-  }
+  for (const warning of checkRequestParameters(request, { upstream: 'Cohere', handled: HANDLED, refused: REFUSED })) warn(warning);
   const messages: CohereMessage[] = request.messages.map((message, i) => {
     const param = `messages[${i}].content`;
     switch (message.role) {

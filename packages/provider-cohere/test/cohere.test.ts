@@ -135,3 +135,20 @@ describe('Cohere upstream settings', () => {
     expect(counting.dispatched).toBe(1);
   });
 });
+
+describe('Cohere parameters', () => {
+  it('warns about every field it does not translate, unknown ones included, and refuses audio output', async () => {
+    upstream.route('POST /v2/chat', { json: fixtures.json('cohere/cohere-tool-call.json') });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    await adapter().chatCompletions!({ model: 'command-a-03-2025', messages, prediction: { type: 'content', content: 'x' }, x_future_parameter: 1 } as never, context());
+    expect(warnings.map((w) => [w.code, w.param])).toEqual([
+      ['unsupported_parameter', 'prediction'],
+      ['unsupported_parameter', 'x_future_parameter'],
+    ]);
+    expect(upstream.requests[0]!.json).not.toHaveProperty('prediction');
+    const refused = (await adapter()
+      .chatCompletions!({ model: 'command-a-03-2025', messages, modalities: ['text', 'audio'] } as never, context())
+      .catch((e: unknown) => e)) as GatewayError;
+    expect(refused).toMatchObject({ status: 400, param: 'modalities', code: 'unsupported_parameter' });
+  });
+});

@@ -2,6 +2,7 @@ import {
   ADAPTER_SPEC_VERSION,
   type ProviderAdapter,
   type UpstreamTimeouts,
+  checkRequestParameters,
   invalidRequestError,
   readUpstreamJson,
   sendUpstreamRequest,
@@ -9,6 +10,9 @@ import {
 import type { DeepgramListenResponse } from './deepgram-types.js';
 import { mapDeepgramError } from './map-deepgram-error.js';
 import { toTranscriptionResult } from './to-transcription-result.js';
+
+/** Transcription fields this adapter translates (`timestamp_granularities[]` shapes verbose_json; see toTranscriptionResult). */
+const HANDLED = new Set(['model', 'language', 'response_format', 'timestamp_granularities[]']);
 
 /** Options of {@link createDeepgram}. */
 export interface DeepgramOptions {
@@ -25,8 +29,9 @@ export interface DeepgramOptions {
  * model such as `nova-3`). The uploaded file is sent as the raw body of `POST <baseURL>/v1/listen` with its content
  * type and the query `model`, `language` (or `detect_language=true` without one), `smart_format=true`,
  * `punctuate=true` and `utterances=true`; the answer is turned into the asked `response_format` (json, text, srt,
- * vtt, verbose_json; see toTranscriptionResult). `prompt` and `temperature` have no Deepgram equivalent and are
- * dropped with an `x-switchyard-warning`; `diarized_json` is rejected with 400 naming `response_format`.
+ * vtt, verbose_json; see toTranscriptionResult). `prompt`, `temperature` and every other field not translated
+ * (`stream`, `include[]`, unknown ones) have no Deepgram equivalent and are dropped with an `x-switchyard-warning`;
+ * `diarized_json` is rejected with 400 naming `response_format`.
  * Throws GatewayError: Deepgram's status and message (see mapDeepgramError), 502/504 on transport failures, the abort
  * reason when `context.signal` aborts.
  * @see https://developers.deepgram.com/reference/speech-to-text/listen-pre-recorded
@@ -41,9 +46,8 @@ export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
       if (request.response_format === 'diarized_json') {
         throw invalidRequestError("Deepgram transcriptions support response_format json, text, srt, vtt and verbose_json, not 'diarized_json'.", 'response_format', 'unsupported_value');
       }
-      for (const param of ['prompt', 'temperature'] as const) {
-        if (request[param] !== undefined) context.warn({ code: 'unsupported_parameter', param, message: `Deepgram has no '${param}'; it was ignored.` });
-      }
+      const { file: _file, ...fields } = request;
+      for (const warning of checkRequestParameters(fields, { upstream: 'Deepgram', handled: HANDLED })) context.warn(warning);
       const query = new URLSearchParams({ model: request.model, smart_format: 'true', punctuate: 'true', utterances: 'true' });
       if (request.language) query.set('language', request.language);
       else query.set('detect_language', 'true');

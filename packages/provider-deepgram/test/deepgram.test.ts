@@ -128,3 +128,15 @@ describe('Deepgram upstream settings', () => {
     expect(counting.dispatched).toBe(1);
   });
 });
+
+describe('Deepgram parameters', () => {
+  it('warns about every transcription field it does not translate, unknown ones included', async () => {
+    await adapter().transcriptions!({ model: 'nova-3', temperature: 0.2, stream: 'true', 'include[]': 'logprobs', file } as never, context());
+    expect(warnings.map((w) => [w.code, w.param])).toEqual([
+      ['unsupported_parameter', 'temperature'],
+      ['unsupported_parameter', 'stream'],
+      ['unsupported_parameter', 'include[]'],
+    ]);
+    expect(warnings[0]!.message).toBe("'temperature' is not supported by Deepgram and was ignored.");
+  });
+});

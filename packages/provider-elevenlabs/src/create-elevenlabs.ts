@@ -1,10 +1,25 @@
-import { ADAPTER_SPEC_VERSION, type ProviderAdapter, type UpstreamTimeouts, invalidRequestError, sendUpstreamRequest } from '@switchyard/core';
+import {
+  ADAPTER_SPEC_VERSION,
+  type ProviderAdapter,
+  type RefusedParameter,
+  type UpstreamTimeouts,
+  checkRequestParameters,
+  invalidRequestError,
+  sendUpstreamRequest,
+} from '@switchyard/core';
 import { pipeUpstreamBytes } from '@switchyard/provider-openai';
 import { mapElevenLabsError } from './map-elevenlabs-error.js';
 import { elevenLabsFormat, streamingWavHeader } from './speech-formats.js';
 
 /** OpenAI's built-in voice names; one of these must be mapped in `voices` to be used. */
 export const OPENAI_VOICES = ['alloy', 'ash', 'ballad', 'cedar', 'coral', 'echo', 'fable', 'marin', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
+
+/** Speech fields this adapter translates (`speed` as `voice_settings.speed`, `response_format` as `output_format`). */
+const HANDLED = new Set(['model', 'input', 'voice', 'response_format', 'speed', 'stream_format']);
+/** Speech fields refused when their value would change the answer. */
+const REFUSED: readonly RefusedParameter[] = [
+  { param: 'stream_format', isSet: (value) => value === 'sse', why: "ElevenLabs streams raw audio; use stream_format 'audio'." },
+];
 
 /** Options of {@link createElevenLabs}. */
 export interface ElevenLabsOptions {
@@ -30,7 +45,8 @@ async function* withPrefix(prefix: Uint8Array, body: AsyncIterable<Uint8Array>):
  * `voice` is an OpenAI voice name mapped through `voices`, a name or id listed there, or an ElevenLabs voice id
  * (`{ id }` or a string that is not an OpenAI voice name); an OpenAI name that is not mapped is a 400 naming `voice`.
  * `response_format`: see elevenLabsFormat (aac/flac: 400). `speed` is sent as `voice_settings.speed` (ElevenLabs
- * accepts 0.7..1.2; others: 400 naming `speed`); `instructions` is dropped with an `x-switchyard-warning`.
+ * accepts 0.7..1.2; others: 400 naming `speed`); `stream_format: "sse"` is a 400 naming it (the audio comes raw);
+ * `instructions` and every other field not translated are dropped with an `x-switchyard-warning`.
  * Throws GatewayError: ElevenLabs' status and message (mapElevenLabsError), 502/504 on transport failures (also
  * mid-stream), the abort reason when `context.signal` aborts.
  * @see https://elevenlabs.io/docs/api-reference/text-to-speech/stream
@@ -55,7 +71,7 @@ export function createElevenLabs(options: ElevenLabsOptions): ProviderAdapter {
       if (request.speed !== undefined && (request.speed < 0.7 || request.speed > 1.2)) {
         throw invalidRequestError(`ElevenLabs accepts speed from 0.7 to 1.2, not ${request.speed}.`, 'speed', 'unsupported_value');
       }
-      if (request.instructions !== undefined) context.warn({ code: 'unsupported_parameter', param: 'instructions', message: "ElevenLabs has no 'instructions'; it was ignored." });
+      for (const warning of checkRequestParameters(request, { upstream: 'ElevenLabs', handled: HANDLED, refused: REFUSED })) context.warn(warning);
       const body = { text: request.input, model_id: request.model, ...(request.speed !== undefined ? { voice_settings: { speed: request.speed } } : {}) };
       const response = await sendUpstreamRequest({
         provider: context.provider,

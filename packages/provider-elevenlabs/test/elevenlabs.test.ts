@@ -114,3 +114,13 @@ describe('ElevenLabs upstream settings', () => {
     expect(counting.dispatched).toBe(1);
   });
 });
+
+describe('ElevenLabs parameters', () => {
+  it('refuses SSE speech with 400 naming stream_format, and warns about fields it does not translate', async () => {
+    const refused = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'sse' }, context()).catch((e: unknown) => e)) as GatewayError;
+    expect(refused).toMatchObject({ status: 400, param: 'stream_format', code: 'unsupported_parameter' });
+    expect(upstream.requests).toHaveLength(0);
+    await collect((await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'audio', x_future_parameter: 1 } as never, context())).body);
+    expect(warnings.map((w) => [w.code, w.param])).toEqual([['unsupported_parameter', 'x_future_parameter']]);
+  });
+});

@@ -1,3 +1,4 @@
+export { checkGeminiParameters } from './check-gemini-parameters.js';
 export { cleanJsonSchema } from './clean-json-schema.js';
 export { type ConvertedParts, type ConvertedToolCall, convertCandidateParts } from './convert-gemini-candidate-parts.js';
 export { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';

@@ -15,6 +15,7 @@ import {
 import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicRequest, mapAnthropicError, readAnthropicMessage } from '@switchyard/provider-anthropic';
 import {
   type GeminiGenerateContentResponse,
+  checkGeminiParameters,
   convertGeminiResponse,
   convertGeminiStream,
   convertImagenResponse,
@@ -55,7 +56,9 @@ function isClaude(model: string): boolean {
  * - `chatCompletions`: model ids starting with `claude-` go to Anthropic's publisher (`.../publishers/anthropic/models/
  *   {model}:rawPredict`, `:streamRawPredict` for streams), with provider-anthropic's translation and the body's
  *   `anthropic_version: "vertex-2023-10-16"` instead of `model` (`n` > 1 is a 400 there); every other id goes to
- *   Google's publisher (`:generateContent`, `:streamGenerateContent?alt=sse`) with provider-google's translation.
+ *   Google's publisher (`:generateContent`, `:streamGenerateContent?alt=sse`) with provider-google's translation and
+ *   parameter rule (`checkGeminiParameters`: a non-empty `logit_bias` is a 400, other untranslated fields are dropped
+ *   with an `x-switchyard-warning`).
  * - `embeddings` -> `.../publishers/google/models/{model}:predict` (`text-embedding-005`...; see
  *   `convertToVertexEmbeddingRequest`).
  * - `imageGenerations` -> Imagen `.../publishers/google/models/{model}:predict` (see `convertToImagenRequest`).
@@ -131,6 +134,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
 
     async chatCompletions(request, context) {
       if (isClaude(request.model)) return claude(request, context);
+      checkGeminiParameters(request, context);
       const warnings: GatewayWarning[] = [];
       const body = convertToGeminiRequest(request, warnings);
       for (const warning of warnings) context.warn(warning);
