@@ -9,16 +9,18 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 // Regression tests of issue #22 that are not attacks: timeouts that did not apply, silent drops, honest 400s.
 const KEY = 'sk-switchyard-hardening-0123456789';
 const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
-// The first event, a 400 ms pause (4 keep-alive intervals of 100 ms), then the rest.
+// The first event, then the rest once the client has seen a keep-alive comment (see the keep-alive test).
 const frames = sseFrames(lines);
 const twoWrites = [frames[0]!, frames.slice(1).join('')];
+let sawKeepAlive!: () => void;
+const keptAlive = new Promise<void>((resolve) => (sawKeepAlive = resolve));
 let upstream: MockUpstream;
 let hung: MockUpstream;
 let running: RunningServer;
 
 beforeAll(async () => {
   upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
-  hung = await startMockUpstream({ routes: { 'GET /v1/models': { hang: true }, 'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))], chunkDelayMs: 100 }, 'POST /v1/chat/completions': { chunks: twoWrites, chunkDelayMs: 400 } } });
+  hung = await startMockUpstream({ routes: { 'GET /v1/models': { hang: true }, 'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))], chunkDelayMs: 100 }, 'POST /v1/chat/completions': { chunks: twoWrites, beforeChunk: (index) => (index === 1 ? keptAlive : undefined) } } });
   running = await startGatewayFromYaml(`
 keys: ["${KEY}"]
 server: { port: 0, stream_keepalive_ms: 100 }
@@ -70,7 +72,14 @@ describe('timeouts that apply', () => {
 
   it('sends : keep-alive comments while a stream is idle, and does not ask a stream_usage: false provider for usage', async () => {
     const res = await call('POST', '/chat/completions', { model: 'slow/gpt-4.1-nano', stream: true, messages: [{ role: 'user', content: 'hi' }] });
-    const text = await res.text();
+    // The upstream holds the rest of its stream until the client has seen a keep-alive comment: without one, it hangs.
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      text += decoder.decode(next.value);
+      if (text.includes(': keep-alive\n\n')) sawKeepAlive();
+    }
     expect(text).toContain(': keep-alive\n\n');
     expect(text).toContain('data: [DONE]');
     expect((hung.requestsTo('POST /v1/chat/completions').at(-1)!.json as { stream_options?: unknown }).stream_options).toBeUndefined();

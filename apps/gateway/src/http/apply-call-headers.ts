@@ -1,4 +1,4 @@
-import { type GatewayCallResult, type GatewayWarning, checkModelId } from '@switchyard/core';
+import { type AcceptedCall, type GatewayCallResult, type GatewayWarning, checkModelId } from '@switchyard/core';
 import type { Response } from 'express';
 import { locals } from './request-locals.js';
 
@@ -8,12 +8,26 @@ import { locals } from './request-locals.js';
  * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), with accounts the `x-ratelimit-*`
  * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), `x-switchyard-cache` (`hit` or `miss`, when the
  * response cache was used), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
+ * A stream whose headers went out when its upstream accepted it ({@link applyAcceptedHeaders}) keeps those.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   const requestLocals = locals(res);
   requestLocals.provider = result.provider;
   requestLocals.result = result;
   requestLocals.resultAt = performance.now();
+  if (!res.headersSent) setCallHeaders(res, result);
+}
+
+/**
+ * The headers of {@link applyCallHeaders} for a streamed call its upstream has just accepted (before its first chunk):
+ * they name the attempt that accepted it and count the attempts up to it.
+ */
+export function applyAcceptedHeaders(res: Response, accepted: AcceptedCall): void {
+  locals(res).provider = accepted.provider;
+  if (!res.headersSent) setCallHeaders(res, accepted);
+}
+
+function setCallHeaders(res: Response, result: AcceptedCall & Partial<Pick<GatewayCallResult<unknown>, 'costUsd' | 'cache'>>): void {
   res.set(result.headers);
   if (result.costUsd !== undefined) res.setHeader('x-switchyard-cost-usd', result.costUsd.toFixed(8));
   res.setHeader('x-switchyard-provider', result.provider);

@@ -12,10 +12,10 @@ const PROMPT_TOKENS = 8; // what the upstream reports for the prompt below (the 
 const PRICE = { input: 0, output: 100 }; // USD per million tokens: one call costs $0.10
 const CALL_COST = (MAX_TOKENS * PRICE.output) / 1e6;
 
+const ANSWER = { json: completion('gpt-4o', PROMPT_TOKENS, MAX_TOKENS) };
 let gw: AccountsGateway;
 beforeAll(async () => {
-  // Each answer takes 300 ms, so that all parallel calls are in flight together.
-  gw = await startAccountsGateway({ json: completion('gpt-4o', PROMPT_TOKENS, MAX_TOKENS), delayMs: 300 }, `
+  gw = await startAccountsGateway(ANSWER, `
 models:
   - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
   - { id: slow-stream, provider: openai, upstream: slow-stream, price: { input: 1000, output: 1000 } }
@@ -23,12 +23,42 @@ models:
 });
 afterAll(() => gw?.close());
 
+/**
+ * Runs `count` calls in parallel with the upstream's answers held until every call has either been refused or reached
+ * the upstream, so that all admitted calls are in flight together (ordered by events, not by a delay).
+ */
+async function burst<T>(count: number, call: () => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  gw.upstream.route('POST /v1/chat/completions', async () => {
+    await released;
+    return ANSWER;
+  });
+  try {
+    const before = gw.upstream.requests.length;
+    let refused = 0;
+    const calls = Array.from({ length: count }, () =>
+      call().catch((error: unknown) => {
+        refused++;
+        throw error;
+      }),
+    );
+    const settled = Promise.allSettled(calls);
+    await expect.poll(() => refused + gw.upstream.requests.length - before, { timeout: 10_000 }).toBe(count);
+    release();
+    return await settled;
+  } finally {
+    release();
+    gw.upstream.route('POST /v1/chat/completions', ANSWER);
+  }
+}
+
 const ask = (client: OpenAI) => client.chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a story.' }] });
 
 describe('security: reservations under 30 parallel calls', () => {
   it('holds a $1 budget within one call of tolerance', async () => {
     const { id, key } = await gw.createKey({ name: 'one-dollar', budget_usd: 1 });
-    const results = await Promise.allSettled(Array.from({ length: 30 }, () => ask(gw.client(key))));
+    const results = await burst(30, () => ask(gw.client(key)));
     const admitted = results.filter((r) => r.status === 'fulfilled').length;
     expect(admitted).toBe(10);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'insufficient_quota')).toBe(true);
@@ -40,7 +70,7 @@ describe('security: reservations under 30 parallel calls', () => {
     const TPM = 5000;
     const { id, key } = await gw.createKey({ name: 'tpm', tpm_limit: TPM });
     const started = Date.now();
-    const results = await Promise.allSettled(Array.from({ length: 30 }, () => ask(gw.client(key))));
+    const results = await burst(30, () => ask(gw.client(key)));
     const refilled = Math.ceil(((Date.now() - started) * TPM) / 60_000); // the bucket refills while the burst runs
     const admitted = results.filter((r) => r.status === 'fulfilled').length;
     expect(admitted).toBeGreaterThanOrEqual(1);
@@ -58,7 +88,7 @@ describe('security: reservations under 30 parallel calls', () => {
     const { key } = await gw.createKey({ name: 'tpm-n', tpm_limit: 5000 });
     const many = (n: number) => gw.client(key).chat.completions.create({ model: 'gpt-4o', n, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] });
     // Each call reserves 3 x 1,000 completion tokens: the second one in flight does not fit in 5,000.
-    const results = await Promise.allSettled([many(3), many(3)]);
+    const results = await burst(2, () => many(3));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { status: 429, code: 'rate_limit_exceeded' } });
   });
@@ -73,7 +103,10 @@ describe('security: reservations under 30 parallel calls', () => {
 
   it('books a stream the client cut with status 499 and the tokens it streamed (estimated)', async () => {
     const frame = (content: string) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'slow-stream', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-    gw.upstream.route('POST /v1/chat/completions', { chunks: sseFrames([frame('Once upon a time'), ...Array(50).fill(frame(' and then'))]), chunkDelayMs: 50 });
+    // Every chunk after the third waits until the client has cut the stream.
+    let cut!: () => void;
+    const wasCut = new Promise<void>((resolve) => (cut = resolve));
+    gw.upstream.route('POST /v1/chat/completions', { chunks: sseFrames([frame('Once upon a time'), ...Array(50).fill(frame(' and then'))]), beforeChunk: (index) => (index >= 3 ? wasCut : undefined) });
     try {
       const { id, key } = await gw.createKey({ name: 'aborter' });
       const controller = new AbortController();
@@ -84,6 +117,7 @@ describe('security: reservations under 30 parallel calls', () => {
       } catch {
         // the SDK may throw or end quietly on abort
       }
+      cut();
       expect(chunks).toBeLessThan(10);
       // The tokenizer loads on first use: allow for a slow machine.
       await expect.poll(async () => (await gw.usageByStatus(id))['499'], { timeout: 15_000 }).toMatchObject({ requests: 1, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) });
@@ -92,7 +126,7 @@ describe('security: reservations under 30 parallel calls', () => {
       expect(booked.cost_usd).toBeGreaterThan(0);
       expect((await gw.usageByStatus(id))['200']).toBeUndefined();
     } finally {
-      gw.upstream.route('POST /v1/chat/completions', { json: completion('gpt-4o', PROMPT_TOKENS, MAX_TOKENS), delayMs: 300 });
+      gw.upstream.route('POST /v1/chat/completions', ANSWER);
     }
   });
 
@@ -108,7 +142,7 @@ describe('security: reservations under 30 parallel calls', () => {
       await expect(call).rejects.toThrow();
       await expect.poll(async () => gw.usageByStatus(id), { timeout: 10_000 }).toMatchObject({ '499': { requests: 1, prompt_tokens: 4, completion_tokens: 0 } });
     } finally {
-      gw.upstream.route('POST /v1/chat/completions', { json: completion('gpt-4o', PROMPT_TOKENS, MAX_TOKENS), delayMs: 300 });
+      gw.upstream.route('POST /v1/chat/completions', ANSWER);
     }
   });
 });

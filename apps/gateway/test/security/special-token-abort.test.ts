@@ -13,10 +13,13 @@ const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt').filt
 let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
+let finish!: () => void;
+const finished = new Promise<void>((resolve) => (finish = resolve));
 
 beforeAll(async () => {
-  // The stream never ends on its own: the client has to cut it, before any usage arrives.
-  upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { chunks: sseFrames(lines), chunkDelayMs: 200 } } });
+  // The stream never ends on its own (every chunk after the first waits for the end of the file): the client has to
+  // cut it, before any usage arrives.
+  upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { chunks: sseFrames(lines), beforeChunk: (index) => (index > 0 ? finished : undefined) } } });
   running = await startGatewayFromYaml(`
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
@@ -29,6 +32,7 @@ models:
   origin = running.url.replace(/\/v1$/, '');
 });
 afterAll(async () => {
+  finish();
   await running?.close();
   await upstream?.close();
 });

@@ -45,6 +45,7 @@ import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
 import { settleStream } from './settle-stream.js';
+import { StreamAcceptance } from './stream-acceptance.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
@@ -78,8 +79,7 @@ export class Gateway {
     this.keys = new KeyRing(options.keys ?? []);
     this.#plans = new OperationPlans(this.router);
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ??
+    this.dispatcher = options.dispatcher ??
       new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
     this.#providerSettings = options.providerSettings ?? {};
     this.#accounting = options.accounting;
@@ -169,6 +169,7 @@ export class Gateway {
       metered = { ticket, attempts: [], startedAt, stream };
     }
     let warnings: GatewayWarning[] = [];
+    const acceptance = new StreamAcceptance(stream ? options.onAccepted : undefined, metered?.ticket.headers);
     try {
       const outcome = await executePlan<T>({
         plan,
@@ -180,15 +181,14 @@ export class Gateway {
         hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
         onAttempt: metered && ((report) => metered.attempts.push(report)),
         run: (target, signal, headers, accepted) => {
-          warnings = [];
-          const attemptWarnings = warnings;
+          const attemptWarnings: GatewayWarning[] = (warnings = []);
           return run(target.adapter, target, {
             signal,
             requestId,
             provider: target.provider,
             headers,
             warn: (w) => attemptWarnings.push(w),
-            upstream: this.#upstream(target.provider, acceptOnHeaders ? accepted : undefined),
+            upstream: this.#upstream(target.provider, acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined)),
           }).catch((error: unknown) => {
             throw upstreamErrorMeaning(target.provider, error);
           });

@@ -10,6 +10,7 @@ import type { UpstreamBodyLimits } from '../utils/upstream-body-limits.js';
 import type { CallAccounting } from './call-accounting.js';
 import type { CallTimeouts, ModelDefinition } from './model-definition.js';
 import type { RouteTarget } from './model-router.js';
+import type { AcceptedCall } from './stream-acceptance.js';
 import type { StreamSummary } from './wrap-chunk-stream.js';
 
 /** Options of {@link createGateway}. */
@@ -78,6 +79,14 @@ export interface GatewayCallOptions {
    * only served to the same scope. Without it, only models with `cache.shared` use the cache.
    */
   cacheScope?: string;
+  /**
+   * Streamed calls only: called once, as soon as the first upstream accepted the call (its status and headers arrived),
+   * before its first chunk - from then on the caller may send the response headers and keep-alive comments, so that a
+   * model thinking for a minute keeps its connection. The call may still fail afterwards (that attempt breaks off before its
+   * first chunk and no retry or fallback succeeds): it then rejects as usual, and a caller that has sent its headers
+   * must end the stream with an error event. Retries after it stay invisible to the client.
+   */
+  onAccepted?: (accepted: AcceptedCall) => void;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */

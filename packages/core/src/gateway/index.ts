@@ -12,3 +12,4 @@ export * from './call-accounting.js';
 export * from './model-capabilities.js';
 export * from './chat-completion-result.js';
 export * from './gateway-options.js';
+export * from './stream-acceptance.js';

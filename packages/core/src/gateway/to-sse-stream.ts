@@ -19,11 +19,19 @@ export async function* toSSEStream(
     for await (const chunk of chunks) yield encodeSSEData(chunk);
   } catch (error) {
     onError?.(error);
-    const body = GatewayError.isInstance(error)
-      ? redactGatewayError(error, secrets).toJSON()
-      : { error: { message: 'The upstream stream failed.', type: 'server_error', param: null, code: 'upstream_stream_error' } };
-    yield encodeSSEData(body);
+    yield encodeSSEError(error, secrets);
     return;
   }
   yield SSE_DONE;
+}
+
+/**
+ * The error event that ends a failed stream: `data: {"error":{message,type,param,code}}\n\n` for a GatewayError
+ * (`secrets` redacted from every field), else a generic 500-type `upstream_stream_error` that reveals nothing.
+ */
+export function encodeSSEError(error: unknown, secrets: readonly string[] = []): string {
+  const body = GatewayError.isInstance(error)
+    ? redactGatewayError(error, secrets).toJSON()
+    : { error: { message: 'The upstream stream failed.', type: 'server_error', param: null, code: 'upstream_stream_error' } };
+  return encodeSSEData(body);
 }

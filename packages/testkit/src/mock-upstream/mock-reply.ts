@@ -18,8 +18,9 @@ export interface MockReply {
   /** Wait before each chunk after the first, ms. */
   chunkDelayMs?: number;
   /**
-   * Awaited before writing chunk `index` (0-based, after `chunkDelayMs`), e.g. a promise the test resolves: orders a
-   * stream by events instead of wall-clock delays. The status line and headers are sent before chunk 0's wait.
+   * Awaited before chunk `index` (0-based) is written, or the connection reset in its place (`resetAfterChunks`), and
+   * before `chunkDelayMs`: e.g. a promise the test resolves, to order a stream by events instead of wall-clock delays.
+   * The status line and headers are sent before chunk 0's wait.
    */
   beforeChunk?: (index: number) => void | Promise<void>;
   /** Wait before the status line, ms. */

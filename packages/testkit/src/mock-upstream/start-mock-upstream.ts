@@ -98,12 +98,12 @@ async function send(reply: MockReply, req: IncomingMessage, res: ServerResponse,
     res.flushHeaders();
     let written = 0;
     for (const chunk of reply.chunks) {
+      if (reply.beforeChunk) await reply.beforeChunk(written);
       if (reply.resetAfterChunks !== undefined && written >= reply.resetAfterChunks) {
         req.socket.destroy();
         return;
       }
       if (written > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs, undefined, { signal }).catch(() => {});
-      if (reply.beforeChunk) await reply.beforeChunk(written);
       if (signal.aborted) return;
       await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
       written++;

@@ -1,17 +1,32 @@
 import { isChunkStream } from '@switchyard/core';
 import type { Router } from 'express';
-import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { sendJson } from '../send-json.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
 import type { RouteDeps } from './route-deps.js';
-import { sendSSE } from '../send-sse.js';
+import { failEventStream, openEventStreamWhenIdle, sendSSE } from '../send-sse.js';
 
-/** `POST /v1/chat/completions`: JSON answer, or SSE when `stream: true`. */
+/**
+ * `POST /v1/chat/completions`: JSON answer, or SSE when `stream: true`. A stream's status and headers go out with its
+ * first chunk, or, when an upstream accepted the call but its first chunk takes longer than the keep-alive interval,
+ * at that point (then `: keep-alive` comments until the first chunk); if the call fails after that (the attempt breaks
+ * off before its first chunk and no retry or fallback succeeds), the stream ends with an error event.
+ */
 export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf, secrets, sse }: RouteDeps): void {
   router.post('/chat/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const result = await gateway.chatCompletions(req.body, callOptions(req, res));
+    const options = callOptions(req, res);
+    if (req.body?.stream === true) {
+      options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
+    }
+    let result: Awaited<ReturnType<typeof gateway.chatCompletions>>;
+    try {
+      result = await gateway.chatCompletions(req.body, options);
+    } catch (error) {
+      if (failEventStream(res, error, secrets)) return;
+      throw error;
+    }
     applyCallHeaders(res, result);
     if (isChunkStream(result.data)) await sendSSE(res, result.data, { secrets, ...sse });
     else sendJson(res, result.data);

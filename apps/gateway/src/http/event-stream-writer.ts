@@ -1,0 +1,167 @@
+import { GatewayError } from '@switchyard/core';
+import type { Response } from 'express';
+import { locals } from './request-locals.js';
+
+/** Options of {@link EventStreamWriter} (and `sendEventStream` / `sendSSE`). */
+export interface SSEOptions {
+  /** Redacted from every field of a mid-stream error event (gateway and upstream keys); `sendSSE` only. */
+  secrets?: readonly string[];
+  /** A `: keep-alive` comment is sent after this long without any write, ms. Default 15,000 (`server.stream_keepalive_ms`). */
+  keepAliveMs?: number;
+  /**
+   * A client that reads nothing for this long while the gateway waits to write is disconnected, ms. Default 60,000
+   * (`server.client_write_timeout_ms`).
+   */
+  writeTimeoutMs?: number;
+}
+
+const writers = new WeakMap<Response, EventStreamWriter>();
+
+/**
+ * Writes one `text/event-stream` response. {@link open} sends status 200 and the SSE headers at once and starts the
+ * keep-alive: while nothing is sent for `keepAliveMs`, a `: keep-alive` comment goes out, so proxies keep the
+ * connection of a model that thinks for minutes ({@link openWhenIdle} does so for a call whose first event is late). {@link pipe} writes events as they arrive (events ready in the same
+ * event-loop turn share one socket write) and respects back-pressure: when a write is refused, reading from the source
+ * pauses until the socket drains, with one `drain`/`close` listener pair that is removed as soon as either fires (never
+ * a listener per slow write); a client that reads nothing for `writeTimeoutMs` is disconnected (logged as 408
+ * `client_write_timeout`), which stops the source. One writer per response ({@link EventStreamWriter.of}).
+ * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#authoring-notes
+ */
+export class EventStreamWriter {
+  readonly #res: Response;
+  readonly #keepAliveMs: number;
+  readonly #writeTimeoutMs: number;
+  #opened = false;
+  #pendingOpen?: NodeJS.Timeout;
+  #keepAlive?: NodeJS.Timeout;
+  #draining?: Promise<void>;
+  #batch = '';
+  #scheduled = false;
+
+  private constructor(res: Response, options: SSEOptions) {
+    this.#res = res;
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? 60_000;
+  }
+
+  /** The writer of `res`: the one made earlier for it (headers may be out already), else a new one with `options`. */
+  static of(res: Response, options: SSEOptions = {}): EventStreamWriter {
+    let writer = writers.get(res);
+    if (!writer) {
+      writer = new EventStreamWriter(res, options);
+      writers.set(res, writer);
+    }
+    return writer;
+  }
+
+  /** Whether the status line and headers were sent. */
+  get opened(): boolean {
+    return this.#opened;
+  }
+
+  /**
+   * Opens the stream once nothing else has been sent for `keepAliveMs`: then `beforeOpen` runs (to set headers), status
+   * 200 and the headers go out with a first `: keep-alive` comment, and the keep-alive continues. An earlier
+   * {@link open} or {@link pipe} (the first event is ready) or {@link cancel} (the call failed) makes it moot.
+   */
+  openWhenIdle(beforeOpen: () => void): void {
+    if (this.#opened || this.#pendingOpen || this.#res.destroyed) return;
+    this.#pendingOpen = setTimeout(() => {
+      this.#pendingOpen = undefined;
+      if (this.#opened || this.#res.destroyed) return;
+      beforeOpen();
+      this.open();
+      this.#write(': keep-alive\n\n');
+    }, this.#keepAliveMs);
+    this.#res.once('close', () => this.cancel());
+  }
+
+  /** Forgets a pending {@link openWhenIdle} (the stream will not be opened by it). */
+  cancel(): void {
+    clearTimeout(this.#pendingOpen);
+    this.#pendingOpen = undefined;
+  }
+
+  /** Sends status 200 and the SSE headers (with any set on the response before) and starts the keep-alive. Idempotent. */
+  open(): void {
+    this.cancel();
+    if (this.#opened || this.#res.destroyed) return;
+    this.#opened = true;
+    const res = this.#res;
+    res.status(200);
+    res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.flushHeaders();
+    this.#keepAlive = setInterval(() => {
+      if (!this.#draining && !res.destroyed) this.#write(': keep-alive\n\n');
+    }, this.#keepAliveMs);
+    res.once('close', () => clearInterval(this.#keepAlive));
+  }
+
+  /**
+   * Opens the stream if needed, writes every event of `events` (already encoded, `data: …\n\n`) and ends the response.
+   * When the client disconnects, iteration stops, which closes the source. The source must end a failed stream with
+   * its own error event (it should not throw).
+   */
+  async pipe(events: AsyncIterable<string>): Promise<void> {
+    this.open();
+    try {
+      for await (const event of events) {
+        if (this.#res.destroyed) break;
+        this.#batch += event;
+        if (!this.#scheduled) {
+          this.#scheduled = true;
+          setImmediate(this.#flush);
+        }
+        if (this.#draining) await this.#draining;
+      }
+      this.#flush();
+      this.#res.end();
+    } finally {
+      clearInterval(this.#keepAlive);
+    }
+  }
+
+  /** Ends an opened stream with one last event (an error event, already encoded). */
+  end(event: string): void {
+    this.#flush();
+    clearInterval(this.#keepAlive);
+    if (this.#res.destroyed) return;
+    this.#res.end(event);
+  }
+
+  readonly #flush = () => {
+    this.#scheduled = false;
+    if (this.#batch === '' || this.#res.destroyed) return;
+    const data = this.#batch;
+    this.#batch = '';
+    this.#write(data);
+  };
+
+  #write(data: string): void {
+    this.#keepAlive?.refresh();
+    if (!this.#res.write(data) && !this.#draining) {
+      this.#draining = this.#waitForDrain().finally(() => {
+        this.#draining = undefined;
+      });
+    }
+  }
+
+  #waitForDrain(): Promise<void> {
+    const res = this.#res;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        locals(res).error = new GatewayError({ status: 408, type: 'invalid_request_error', code: 'client_write_timeout', message: `The client read nothing for ${this.#writeTimeoutMs} ms.` });
+        res.destroy();
+        done();
+      }, this.#writeTimeoutMs);
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  }
+}
