@@ -1,0 +1,82 @@
+import { EventEmitter } from 'node:events';
+import type { Response } from 'express';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventStreamWriter } from '../src/http/event-stream-writer.js';
+
+/** The part of Express's Response the writer uses, recording what was sent (the clock is faked, so no socket). */
+class RecordingResponse extends EventEmitter {
+  statusCode = 0;
+  headers: Record<string, string> = {};
+  headersSent = false;
+  destroyed = false;
+  written: string[] = [];
+  status(code: number) {
+    this.statusCode = code;
+    return this;
+  }
+  set(headers: Record<string, string>) {
+    Object.assign(this.headers, headers);
+    return this;
+  }
+  flushHeaders() {
+    this.headersSent = true;
+  }
+  write(data: string) {
+    this.written.push(data);
+    return true;
+  }
+  end(data?: string) {
+    if (data) this.written.push(data);
+    this.emit('close');
+  }
+}
+
+const fake = () => new RecordingResponse();
+const asResponse = (res: RecordingResponse) => res as unknown as Response;
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('EventStreamWriter keep-alive', () => {
+  it('sends a : keep-alive comment after 15 s without a write by default, and again every 15 s', () => {
+    const res = fake();
+    EventStreamWriter.of(asResponse(res)).open();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    vi.advanceTimersByTime(14_999);
+    expect(res.written).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(res.written).toEqual([': keep-alive\n\n']);
+    vi.advanceTimersByTime(15_000);
+    expect(res.written).toEqual([': keep-alive\n\n', ': keep-alive\n\n']);
+    res.end();
+  });
+
+  it('uses the configured interval (server.stream_keepalive_ms)', () => {
+    const res = fake();
+    EventStreamWriter.of(asResponse(res), { keepAliveMs: 100 }).open();
+    vi.advanceTimersByTime(100);
+    expect(res.written).toEqual([': keep-alive\n\n']);
+    res.end();
+  });
+
+  it('opens a stream whose first event is late after one interval, with its headers and a keep-alive, unless cancelled', () => {
+    const late = fake();
+    EventStreamWriter.of(asResponse(late)).openWhenIdle(() => late.set({ 'x-switchyard-provider': 'openai' }));
+    vi.advanceTimersByTime(14_999);
+    expect(late.headersSent).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(late.headersSent).toBe(true);
+    expect(late.headers['x-switchyard-provider']).toBe('openai');
+    expect(late.written).toEqual([': keep-alive\n\n']);
+    late.end();
+
+    const failed = fake();
+    const writer = EventStreamWriter.of(asResponse(failed));
+    writer.openWhenIdle(() => {});
+    writer.cancel();
+    vi.advanceTimersByTime(60_000);
+    expect(failed.headersSent).toBe(false);
+    expect(failed.written).toEqual([]);
+  });
+});
