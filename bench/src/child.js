@@ -29,7 +29,24 @@ export function askRss(child) {
   });
 }
 
-/** In a child: samples RSS every 100 ms, answers RSS requests, and announces readiness. */
+/**
+ * Asks a child for the CPU time its process has used so far (user + system, microseconds). CPU time per request is
+ * the figure that stays meaningful when other work shares the cores (req/s then measures the machine's load).
+ */
+export function askCpu(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.cpuUs !== undefined) {
+        child.off('message', onMessage);
+        resolve(message.cpuUs);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'cpu' });
+  });
+}
+
+/** In a child: samples RSS every 100 ms, answers RSS and CPU requests, and announces readiness. */
 export function serveChild(ready) {
   let peakRss = process.memoryUsage.rss();
   setInterval(() => {
@@ -42,6 +59,10 @@ export function serveChild(ready) {
       process.send({ rss, peakRss });
     }
     if (message?.type === 'reset-peak') peakRss = process.memoryUsage.rss();
+    if (message?.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send({ cpuUs: user + system });
+    }
   });
   process.on('disconnect', () => process.exit(0));
   process.send({ ready });

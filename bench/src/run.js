@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { askRss, startChild } from './child.js';
+import { askCpu, askRss, startChild } from './child.js';
 import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey, embeddingsBody, streamBody } from './payloads.js';
 import { latencyTable, scaleOutTable, throughputTable } from './report.js';
 import { runJson } from './run-process.js';
@@ -28,6 +28,15 @@ const proxy = await startChild('bare-proxy-process.js', [upstream.ready.url]);
 const gateway = await startChild('gateway-process.js', [upstream.ready.url], process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []);
 const floor = process.env.BENCH_EXPRESS_FLOOR !== '0' ? await startChild('express-floor-process.js', [upstream.ready.url]) : undefined;
 const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url, ...(floor ? { expressFloor: floor.ready.url } : {}) };
+const processes = { direct: upstream, proxy, switchyard: gateway, expressFloor: floor };
+
+/** One load run against `url`, with the CPU time `child` spent on it (microseconds per request, `cpuUsPerRequest`). */
+async function measuredLoad(child, options) {
+  const cpuBefore = child && (await askCpu(child.child));
+  const result = await runJson('load-process.js', options);
+  if (child) result.cpuUsPerRequest = ((await askCpu(child.child)) - cpuBefore) / Math.max(1, result.total);
+  return result;
+}
 console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run`);
 
 const throughput = [];
@@ -36,11 +45,11 @@ for (const scenario of SCENARIOS) {
     const row = { scenario: scenario.name, connections };
     for (const [name, url] of Object.entries(targets)) {
       if (name === 'expressFloor' && scenario.name !== 'chat') continue; // the floor only implements non-streamed chat
-      row[name] = await runJson('load-process.js', { ...scenario, url, connections, duration, key: BENCH_KEY });
+      row[name] = await measuredLoad(processes[name], { ...scenario, url, connections, duration, key: BENCH_KEY });
     }
     throughput.push(row);
     console.error(
-      `  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)}${row.expressFloor ? `, express floor ${row.expressFloor.rps.toFixed(0)}` : ''} req/s`,
+      `  ${scenario.name} x${connections}: direct ${row.direct.rps.toFixed(0)}, proxy ${row.proxy.rps.toFixed(0)}, switchyard ${row.switchyard.rps.toFixed(0)}${row.expressFloor ? `, express floor ${row.expressFloor.rps.toFixed(0)}` : ''} req/s (switchyard / proxy ${(row.switchyard.rps / row.proxy.rps).toFixed(2)}; CPU per request: proxy ${row.proxy.cpuUsPerRequest.toFixed(0)} us, switchyard ${row.switchyard.cpuUsPerRequest.toFixed(0)} us)`,
     );
   }
 }
