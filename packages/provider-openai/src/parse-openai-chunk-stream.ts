@@ -2,11 +2,12 @@ import {
   type ChatCompletionChunk,
   GatewayError,
   StrayStreamTextError,
-  chatCompletionChunkSchema,
+  checkChatCompletionChunk,
   describeIssue,
   mapTransportError,
   parseSSEStream,
   redactSecrets,
+  rememberJsonText,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 
@@ -16,7 +17,9 @@ import {
  * redacted of `secrets`); a
  * connection that breaks throws 502/504; bad JSON, text that is not SSE (a bare JSON error body is mapped like an error
  * event), or a stream that ends without `[DONE]` before any finish_reason, throws 502 `upstream_invalid_response`.
- * Every chunk (after `fix`, a preset's repair) is checked with core's zod schema (502 `upstream_invalid_response` when it is not a chunk); named events
+ * Every chunk (after `fix`, a preset's repair) is checked against core's chunk schema (`checkChatCompletionChunk`; 502
+ * `upstream_invalid_response` when it is not a chunk); a chunk taken as it came keeps its event text
+ * (`rememberJsonText`), so the gateway forwards the upstream's bytes; named events
  * other than `error`, and events whose `object` is not `chat.completion.chunk`, are skipped. Reasoning fields
  * (`delta.reasoning_content` of DeepSeek, vLLM...) pass through untouched, with every other unknown field. Closing the iterator early destroys the upstream body.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
@@ -52,9 +55,11 @@ export async function* parseOpenAIChunkStream(
       if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
       const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
       // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
-      const checked = chatCompletionChunkSchema.safeParse(fix ? fix(raw) : raw);
+      const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
       if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
-      const chunk = checked.data as ChatCompletionChunk;
+      const chunk = checked.data;
+      // An event the gateway took as it came is forwarded as its own text (not serialised again).
+      if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
       if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
       yield chunk;
     }

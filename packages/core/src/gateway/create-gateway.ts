@@ -44,7 +44,7 @@ import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSet
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
-import { settleStream } from './settle-stream.js';
+import { streamSettler } from './settle-stream.js';
 import { StreamAcceptance } from './stream-acceptance.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
@@ -261,9 +261,9 @@ export class Gateway {
       const summary: StreamSummary = {};
       const guarded = cache.record(guardStream(value, outcome), outcome.target, warnings);
       const stripUsage = request.stream_options?.include_usage !== true;
-      const wrapped = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined);
       const ttfbMs = metered && performance.now() - metered.startedAt;
-      const { stream, finished } = settleStream(wrapped, { metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
+      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
+      const stream = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined, settle);
       return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();

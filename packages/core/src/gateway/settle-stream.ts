@@ -28,9 +28,7 @@ export interface StreamSettlement {
  * Returns the wrapped stream and the `finished` promise (never rejects).
  */
 export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSettlement): { stream: AsyncGenerator<T>; finished: Promise<StreamSummary> } {
-  let finish!: (summary: StreamSummary) => void;
-  const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
-  const { metered, target, signal, ttfbMs } = settlement;
+  const { settle, finished } = streamSettler(settlement);
   const settled = (async function* () {
     let failure: unknown;
     try {
@@ -39,23 +37,41 @@ export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSett
       failure = error;
       throw error;
     } finally {
-      const summary = settlement.summary();
-      if (failure !== undefined && summary.error === undefined) summary.error = failure;
-      if (metered) {
-        const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
-        metered.ticket.settle({
-          status,
-          target,
-          usage: summary.usage as CompletionUsage | undefined,
-          completionText: summary.text,
-          attempts: metered.attempts,
-          latencyMs: performance.now() - metered.startedAt,
-          ttfbMs,
-          stream: true,
-        });
-      }
-      finish(summary);
+      settle(failure);
     }
   })();
   return { stream: settled, finished };
+}
+
+/**
+ * The settlement of {@link settleStream} without a wrapping generator, for a stream that calls `settle` itself once
+ * it has ended, however it ended (`failure`: what it threw, if it threw; see `wrapChunkStream`'s `onEnd`): one
+ * generator fewer per chunk. `settle` books the call and resolves `finished`; only its first call counts.
+ */
+export function streamSettler(settlement: StreamSettlement): { settle: (failure?: unknown) => void; finished: Promise<StreamSummary> } {
+  let finish!: (summary: StreamSummary) => void;
+  const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
+  const { metered, target, signal, ttfbMs } = settlement;
+  let settled = false;
+  const settle = (failure?: unknown) => {
+    if (settled) return;
+    settled = true;
+    const summary = settlement.summary();
+    if (failure !== undefined && summary.error === undefined) summary.error = failure;
+    if (metered) {
+      const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
+      metered.ticket.settle({
+        status,
+        target,
+        usage: summary.usage as CompletionUsage | undefined,
+        completionText: summary.text,
+        attempts: metered.attempts,
+        latencyMs: performance.now() - metered.startedAt,
+        ttfbMs,
+        stream: true,
+      });
+    }
+    finish(summary);
+  };
+  return { settle, finished };
 }

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import { normalizeUsage } from './normalize-usage.js';
+import { normalizeUsageOf } from './normalize-usage.js';
 
 /** What a finished stream reported, for accounting and traces. */
 export interface StreamSummary {
@@ -22,12 +22,15 @@ export interface StreamSummary {
  * `stripUsage` is true (the gateway asked the upstream for usage that the client did not ask for), usage is removed
  * from the chunks and usage-only chunks (no choices) are dropped. With `collectText`, content deltas are appended to
  * `summary.text`. Closing the wrapper (early `return()`) closes the adapter's stream, which aborts the upstream request.
+ * `onEnd` is called once the stream has ended, however it ended (with what it threw, if it threw), after `summary` is
+ * complete: a caller that settles the call there needs no generator of its own around this one.
  */
 export async function* wrapChunkStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   summary: StreamSummary = {},
   stripUsage = false,
   collectText = false,
+  onEnd?: (failure?: unknown) => void,
 ): AsyncGenerator<ChatCompletionChunk> {
   try {
     for await (const chunk of chunks) {
@@ -36,7 +39,7 @@ export async function* wrapChunkStream(
         if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;
       }
       if (chunk.usage) {
-        summary.usage = normalizeUsage(chunk.usage);
+        summary.usage = normalizeUsageOf(chunk);
         if (stripUsage) {
           if (chunk.choices.length === 0) continue;
           const { usage: _usage, ...rest } = chunk;
@@ -50,5 +53,7 @@ export async function* wrapChunkStream(
   } catch (error) {
     summary.error = error;
     throw error;
+  } finally {
+    onEnd?.(summary.error);
   }
 }

@@ -9,6 +9,7 @@ export * from './chat-completion-message.js';
 export * from './chat-completion-request.js';
 export * from './chat-completion.js';
 export * from './chat-completion-chunk.js';
+export * from './check-chat-completion-chunk.js';
 export * from './embedding-request.js';
 export * from './embedding-response.js';
 export * from './transcription-request.js';

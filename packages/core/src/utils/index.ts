@@ -5,4 +5,5 @@ export * from './redact-secrets.js';
 export * from './parse-sse-stream.js';
 export * from './stray-stream-text-error.js';
 export * from './encode-sse.js';
+export * from './raw-json-text.js';
 export * from './embedding-encoding.js';

@@ -41,24 +41,27 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, 
     },
   });
   const decoder = new TextDecoder();
-  const drain = function* () {
-    while (pending.length > 0) {
-      const item = pending.shift()!;
-      if ('stray' in item) stray.push(item.stray);
-      else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
-      else yield item;
-    }
-  };
+  // The events of one network read are yielded from this loop itself (no nested generator per event), in order.
   for await (const chunk of body) {
     sinceEvent += chunk.length;
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     if (pending.length > 0) sinceEvent = 0;
     else if (sinceEvent > maxEventBytes) throw upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes);
-    yield* drain();
+    for (let i = 0; i < pending.length; i++) {
+      const item = pending[i]!;
+      if ('stray' in item) stray.push(item.stray);
+      else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
+      else yield item;
+    }
+    pending.length = 0;
   }
   // A body that ends right after its last data line (no blank line) still delivers that event.
   parser.feed(`${decoder.decode()}\n\n`);
   parser.reset({ consume: true });
-  yield* drain();
+  for (const item of pending) {
+    if ('stray' in item) stray.push(item.stray);
+    else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
+    else yield item;
+  }
   if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
 }

@@ -1,0 +1,34 @@
+/**
+ * The exact JSON text an upstream sent for an object the gateway parsed (a chat completion, a stream chunk, an
+ * embeddings answer), so that an answer the gateway does not change is forwarded as the upstream's bytes instead of
+ * being serialised again (`JSON.stringify` of a 16 x 1536 float answer costs more than everything else the gateway
+ * does for it). Held in a WeakMap, so the text goes away with the object, and spreads or copies of the object
+ * (`{...chunk}`) never carry it.
+ *
+ * Whoever changes such an object in place after it was remembered (usage normalised, fields rewritten) must call
+ * {@link forgetJsonText}, or the client gets the upstream's unchanged text.
+ */
+const texts = new WeakMap<object, string>();
+
+/**
+ * Remembers `text` as the JSON text of `value` (which `JSON.parse(text)` produced). Text spanning several lines is not
+ * remembered: it could not be one SSE `data:` line.
+ */
+export function rememberJsonText(value: object, text: string): void {
+  if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) texts.set(value, text);
+}
+
+/** The JSON text remembered for `value`, if any (see {@link rememberJsonText}). */
+export function jsonTextOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? texts.get(value) : undefined;
+}
+
+/** Forgets the JSON text of `value`, after it was changed in place. */
+export function forgetJsonText(value: object): void {
+  texts.delete(value);
+}
+
+/** `value` as JSON text: the upstream's own text when it was remembered and not forgotten, else `JSON.stringify(value)`. */
+export function toJsonText(value: unknown): string {
+  return jsonTextOf(value) ?? JSON.stringify(value);
+}
