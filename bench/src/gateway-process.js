@@ -1,4 +1,5 @@
-// Switchyard with a normal config: auth on, validation on, one log line per request at info (to /dev/null).
+// Switchyard with a normal config: auth on, validation on, metrics on, one log line per request at info (to /dev/null).
+// argv[2] is the mock upstream URL, argv[3] optional extra YAML (e.g. `metrics: { enabled: false }`).
 import { parseConfig, startServer } from '@switchyard/gateway';
 import { pino } from 'pino';
 import { serveChild } from './child.js';
@@ -17,6 +18,7 @@ models:
   - { id: embed, provider: openai, upstream: text-embedding-3-small }
   - { id: whisper, provider: openai, upstream: whisper-1 }
 log: { level: "\${BENCH_LOG_LEVEL:-info}" }
+${process.argv[3] ?? ''}
 `,
   'bench.yaml',
   process.env,

@@ -39,11 +39,18 @@ export function latencyTable(rows) {
   return lines.join('\n');
 }
 
-/** Scale-out rows (one process vs several workers, limiter kinds): req/s, latency and each row's ratio to the first. */
+/**
+ * Side-by-side rows (one process vs several workers, limiter kinds, metrics on and off): req/s, each row's ratio to the
+ * first, latency, and CPU time per request (microseconds) where it was measured.
+ */
 export function scaleOutTable(rows) {
-  const lines = ['| setup | req/s | vs first row | p50 ms | p99 ms | errors | non-2xx |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const cpu = rows.some((r) => r.cpuUsPerRequest !== undefined);
+  const lines = [
+    `| setup | req/s | vs first row |${cpu ? ' CPU us/req |' : ''} p50 ms | p99 ms | errors | non-2xx |`,
+    `| --- | ---: | ---: |${cpu ? ' ---: |' : ''} ---: | ---: | ---: | ---: |`,
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.label} | ${fmt(r.rps)} | ${fmt(r.rps / rows[0].rps, 2)} x | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.non2xx} |`);
+    lines.push(`| ${r.label} | ${fmt(r.rps)} | ${fmt(r.rps / rows[0].rps, 2)} x |${cpu ? ` ${fmt(r.cpuUsPerRequest)} |` : ''} ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.non2xx} |`);
   }
   return lines.join('\n');
 }

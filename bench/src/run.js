@@ -1,12 +1,15 @@
 // `pnpm bench`: the same load sent three ways (direct to the mock upstream, through a bare proxy, through Switchyard),
 // each server in its own process and the load generator in another; prints markdown tables and writes
 // bench/results/<date>.json. Environment: BENCH_DURATION (s per run, default 3), BENCH_CONNECTIONS (default 1,50,200),
-// BENCH_SCENARIOS (comma-separated names, including `workers` and `limiter` for the scale-out rows), BENCH_STREAMS (open streams for the memory scenario, default 10000).
+// BENCH_SCENARIOS (comma-separated names, including `workers`, `limiter` and `metrics` for the side-by-side rows),
+// BENCH_ROUNDS (alternating rounds of each side-by-side row, default 2), BENCH_STREAMS (open streams for the memory
+// scenario, default 10000), BENCH_LOAD_ONLY, BENCH_CPU_PROF, BENCH_EXPRESS_FLOOR=0.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { askCpu, askRss, startChild } from './child.js';
 import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey, embeddingsBody, streamBody } from './payloads.js';
+import { compareSetups } from './compare-setups.js';
 import { latencyTable, scaleOutTable, throughputTable } from './report.js';
 import { runJson } from './run-process.js';
 
@@ -54,29 +57,39 @@ for (const scenario of SCENARIOS) {
   }
 }
 
-// Scale-out (BENCH_SCENARIOS `workers`): the same chat load at 50 connections on one gateway process and on
-// `switchyard start --workers 2`, back to back.
-const scaleOut = [];
-const limiter = [];
-let limiterRatio;
+// Side-by-side rows (see compare-setups.js): chat at 50 connections, each pair in alternating rounds of one run.
+const SIDE_BY_SIDE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const chatLoad = { ...CHAT, connections: 50, duration };
+const logRows = (rows) => {
+  for (const r of rows) console.error(`  ${r.label}: chat x50 ${r.rps.toFixed(0)} req/s (rounds: ${r.runs.map((x) => x.toFixed(0)).join(', ')})`);
+};
+
+// Scale-out (BENCH_SCENARIOS `workers`): one gateway process vs `switchyard start --workers 2`.
+let scaleOut = [];
 if (!wanted || wanted.includes('workers')) {
   const workers = await startChild('cli-gateway-process.js', [upstream.ready.url, JSON.stringify(['--workers', '2'])]);
-  for (const [label, url] of [
-    ['switchyard, 1 process', targets.switchyard],
-    ['switchyard, --workers 2', workers.ready.url],
-  ]) {
-    const result = await runJson('load-process.js', { ...CHAT, url, connections: 50, duration, key: BENCH_KEY });
-    scaleOut.push({ label, scenario: 'chat', connections: 50, ...result });
-    console.error(`  ${label}: chat x50 ${result.rps.toFixed(0)} req/s`);
-  }
+  scaleOut = await compareSetups(
+    [
+      { label: 'switchyard, 1 process', url: targets.switchyard, key: BENCH_KEY },
+      { label: 'switchyard, --workers 2', url: workers.ready.url, key: BENCH_KEY },
+    ],
+    chatLoad,
+    SIDE_BY_SIDE_ROUNDS,
+  );
+  logRows(scaleOut);
   workers.child.kill('SIGTERM');
 }
 
-// Limiter cost (BENCH_SCENARIOS `limiter`): chat at 50 connections with a virtual key whose limits are checked on every
-// request but never reached, counted in process vs in Redis (`redis.url`), each on one gateway process, back to back.
+// Limiter cost (BENCH_SCENARIOS `limiter`, issue #13): a virtual key whose limits (rpm, tpm, budget) are checked on
+// every request but never reached, counted in process vs in Redis (`redis.url`, a real redis-server started here), each
+// gateway one process with the same config otherwise.
+let limiter = [];
+let limiterRatio;
 if (!wanted || wanted.includes('limiter')) {
   const redis = await startChild('redis-process.js');
   const accounts = `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { sqlite: ":memory:" }\n`;
+  const setups = [];
+  const started = [];
   for (const [label, yaml] of [
     ['limited key, in-process limiter', accounts],
     ['limited key, Redis limiter', `${accounts}redis: { url: "${redis.ready.url}" }\n`],
@@ -86,15 +99,34 @@ if (!wanted || wanted.includes('limiter')) {
       return undefined;
     });
     if (!gatewayWithKeys) continue;
+    started.push(gatewayWithKeys);
     const key = await createBenchKey(gatewayWithKeys.ready.url, { rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000, budget_usd: 1_000_000, budget_period: 'day' });
-    const result = await runJson('load-process.js', { ...CHAT, url: gatewayWithKeys.ready.url, connections: 50, duration, key });
-    limiter.push({ label, scenario: 'chat', connections: 50, ...result });
-    console.error(`  ${label}: chat x50 ${result.rps.toFixed(0)} req/s`);
-    gatewayWithKeys.child.kill('SIGTERM');
+    setups.push({ label, url: gatewayWithKeys.ready.url, key });
   }
+  limiter = await compareSetups(setups, chatLoad, SIDE_BY_SIDE_ROUNDS);
+  logRows(limiter);
+  for (const p of started) p.child.kill('SIGTERM');
   redis.child.kill('SIGTERM');
-  const [inProcess, onRedis] = limiter;
-  if (inProcess && onRedis) limiterRatio = onRedis.rps / inProcess.rps;
+  if (limiter.length === 2) limiterRatio = limiter[1].rps / limiter[0].rps;
+}
+
+// Metrics cost (BENCH_SCENARIOS `metrics`, issue #20): the bench gateway (`metrics: { enabled: true }`, the default)
+// beside the same config with `metrics: { enabled: false }`.
+let metricsRows = [];
+let metricsRatio;
+if (!wanted || wanted.includes('metrics')) {
+  const withoutMetrics = await startChild('gateway-process.js', [upstream.ready.url, 'metrics: { enabled: false }']);
+  metricsRows = await compareSetups(
+    [
+      { label: 'metrics on (default)', url: targets.switchyard, key: BENCH_KEY, child: gateway.child },
+      { label: 'metrics off', url: withoutMetrics.ready.url, key: BENCH_KEY, child: withoutMetrics.child },
+    ],
+    chatLoad,
+    SIDE_BY_SIDE_ROUNDS,
+  );
+  logRows(metricsRows);
+  withoutMetrics.child.kill('SIGTERM');
+  metricsRatio = metricsRows[0].rps / metricsRows[1].rps;
 }
 
 const latency = [];
@@ -141,6 +173,8 @@ const results = {
   scaleOut,
   limiter,
   limiterRatio,
+  metrics: metricsRows,
+  metricsRatio,
   latency,
   gateway: { rss: gatewayRss.rss, peakRss: gatewayRss.peakRss },
   memory,
@@ -156,6 +190,10 @@ if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${sca
 if (limiter.length) {
   console.log(`\n## Limiter cost (chat, 50 connections, one limited virtual key)\n\n${scaleOutTable(limiter)}`);
   if (limiterRatio !== undefined) console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
+}
+if (metricsRows.length) {
+  console.log(`\n## Metrics cost (chat, 50 connections)\n\n${scaleOutTable(metricsRows)}`);
+  console.log(`\nMetrics on / metrics off: ${metricsRatio.toFixed(3)} (req/s ratio, same run; issue #20 allows at most a 3 % drop).`);
 }
 console.log(`\n## Latency at 1 connection (ms, 2,000 sequential requests)\n\n${latencyTable(latency)}`);
 console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);

@@ -1,0 +1,47 @@
+// Side-by-side rows of one run (one process vs --workers 2, limiter kinds, metrics on and off): the same load on each
+// setup in turn, several rounds, the order reversed every other round (A B, B A, ...), so that a change in the
+// machine's load while they run hits every setup alike and the ratio between them stays meaningful.
+import { askCpu } from './child.js';
+import { runJson } from './run-process.js';
+
+/**
+ * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
+ * `rounds` times, after one short warm-up run each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
+ * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
+ * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds).
+ */
+export async function compareSetups(setups, load, rounds = 2) {
+  const results = setups.map(() => []);
+  const cpu = setups.map(() => ({ us: 0, requests: 0 }));
+  // A short unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
+  for (const { url, key } of setups) await runJson('load-process.js', { ...load, duration: Math.min(1, load.duration), url, key });
+  for (let round = 0; round < rounds; round++) {
+    const order = setups.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      const { url, key, child } = setups[i];
+      const before = child && (await askCpu(child));
+      const result = await runJson('load-process.js', { ...load, url, key });
+      if (child) {
+        cpu[i].us += (await askCpu(child)) - before;
+        cpu[i].requests += result.total;
+      }
+      results[i].push(result);
+    }
+  }
+  return setups.map(({ label }, i) => {
+    const runs = results[i];
+    const median = [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
+    const row = {
+      label,
+      rps: runs.reduce((sum, r) => sum + r.rps, 0) / runs.length,
+      runs: runs.map((r) => r.rps),
+      p50: median.p50,
+      p99: median.p99,
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    };
+    if (setups[i].child) row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
+    return row;
+  });
+}
