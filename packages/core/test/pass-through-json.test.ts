@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ChatCompletionChunk,
+  type EmbeddingResponse,
   chatCompletionChunkSchema,
+  chatCompletionSchema,
   checkChatCompletionChunk,
+  embeddingResponseSchema,
   encodeSSEData,
+  isPlainChatCompletion,
   isPlainChatCompletionChunk,
+  isPlainEmbeddingResponse,
+  normalizeEmbeddings,
   rememberJsonText,
   toJsonText,
   wrapChunkStream,
@@ -58,7 +64,55 @@ describe('the hand-written chunk check agrees with the zod schema', () => {
   }
 });
 
+const completion = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop', logprobs: null }] };
+const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };
+
+describe('the hand-written completion and embeddings checks agree with the zod schemas', () => {
+  const completions: [string, unknown][] = [
+    ['text answer', completion],
+    ['with usage and details', { ...completion, usage: { ...usage, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: null } }],
+    ['refusal and reasoning text', { ...completion, choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'no', reasoning_content: 'hm' }, finish_reason: 'stop' }] }],
+    ['finish_reason missing', { ...completion, choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }] }],
+    ['finish_reason null', { ...completion, choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: null }] }],
+    ['role not assistant', { ...completion, choices: [{ index: 0, message: { role: 'user', content: 'hi' }, finish_reason: 'stop' }] }],
+    ['usage with a fractional count', { ...completion, usage: { ...usage, total_tokens: 3.5 } }],
+    ['usage details of the wrong type', { ...completion, usage: { ...usage, prompt_tokens_details: { cached_tokens: '1' } } }],
+    ['tool calls (left to zod)', { ...completion, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] }],
+    ['wrong object', { ...completion, object: 'chat.completion.chunk' }],
+  ];
+  for (const [name, value] of completions) {
+    it(`completion: ${name}`, () => {
+      if (isPlainChatCompletion(value)) expect(chatCompletionSchema.safeParse(value).success).toBe(true);
+    });
+  }
+  it('accepts the common shapes on the fast path', () => {
+    expect(isPlainChatCompletion(completions[0]![1])).toBe(true);
+    expect(isPlainChatCompletion(completions[1]![1])).toBe(true);
+  });
+  const embeddings = (embedding: unknown, extra: object = {}) => ({ object: 'list', model: 'e', data: [{ object: 'embedding', index: 0, embedding }], usage: { prompt_tokens: 1, total_tokens: 1 }, ...extra });
+  const answers: [string, unknown, boolean][] = [
+    ['floats', embeddings([0.1, -2, 3e-5]), true],
+    ['base64', embeddings('AAAA'), true],
+    ['a string in the vector', embeddings([0.1, '2']), false],
+    ['usage missing', embeddings([1], { usage: undefined }), false],
+    ['object not embedding', { ...embeddings([1]), data: [{ object: 'x', index: 0, embedding: [1] }] }, false],
+  ];
+  for (const [name, value, plain] of answers) {
+    it(`embeddings: ${name}`, () => {
+      expect(isPlainEmbeddingResponse(value)).toBe(plain);
+      if (plain) expect(embeddingResponseSchema.safeParse(value).success).toBe(true);
+    });
+  }
+});
+
 describe('forwarding upstream JSON text', () => {
+  it('forgets the text of an embeddings answer converted to the asked encoding, and keeps it otherwise', () => {
+    const text = '{"object":"list","model":"e","data":[{"object":"embedding","index":0,"embedding":[0.5, 1]}],"usage":{"prompt_tokens":1,"total_tokens":1}}';
+    expect(toJsonText(normalizeEmbeddings(parsed<EmbeddingResponse>(text), 'float'))).toBe(text);
+    const converted = normalizeEmbeddings(parsed<EmbeddingResponse>(text), 'base64');
+    expect(JSON.parse(toJsonText(converted)).data[0].embedding).toBe(Buffer.from(Float32Array.from([0.5, 1]).buffer).toString('base64'));
+  });
+
   it('sends an unchanged chunk as the upstream sent it, and a changed or rebuilt one re-encoded', async () => {
     const text = '{"id":"c1", "object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"}}]}';
     const usageText = '{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":9}}';

@@ -13,6 +13,9 @@ import {
   parseSSEStream,
   embeddingResponseSchema,
   imagesResponseSchema,
+  isPlainChatCompletion,
+  isPlainEmbeddingResponse,
+  readUpstreamAnswer,
   readUpstreamJson,
   readUpstreamText,
   sendUpstreamRequest,
@@ -121,14 +124,15 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         }
         return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
-      // Checked after the preset's fixes (Mistral omits tool call types, for one).
+      // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
+      if (!quirks.fixCompletion) return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);
       const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
-      return checkUpstreamShape(context.provider, chatCompletionSchema, quirks.fixCompletion ? quirks.fixCompletion(completion) : completion);
+      return checkUpstreamShape(context.provider, chatCompletionSchema, quirks.fixCompletion(completion));
     },
 
     async embeddings(request, context) {
       const response = await postJson('/embeddings', request, context);
-      return readUpstreamJson<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema);
+      return readUpstreamAnswer<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
     },
 
     async transcriptions(request, context) {

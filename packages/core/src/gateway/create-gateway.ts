@@ -35,7 +35,7 @@ import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-pol
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
-import { normalizeUsage } from './normalize-usage.js';
+import { normalizeUsageOf } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
 import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
 import { ADMITTING, type Booking, type Metered, statusOf, } from './call-metering.js';
@@ -267,7 +267,7 @@ export class Gateway {
       return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();
-    if (value.usage) normalizeUsage(value.usage);
+    normalizeUsageOf(value);
     return cache.answered(toCallResult(request.model, outcome, warnings, value, metered), 'completion');
   }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type ChatCompletionChunk, chatCompletionChunkSchema } from './chat-completion-chunk.js';
+import { isPlainUsage } from './check-plain-answers.js';
 
 const ROLES = new Set(['assistant', 'developer', 'system', 'user', 'tool']);
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
@@ -9,16 +10,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * True when `value` certainly matches {@link chatCompletionChunkSchema}, checked by hand for the shapes that make up
- * nearly every stream (text deltas, a role, a finish reason): a streamed answer has one chunk per token, and zod's
- * check of each costs more than the rest of the gateway's work on it. False means "not sure": chunks with tool calls,
- * reasoning details or usage, and anything odd, are left to zod (see {@link checkChatCompletionChunk}).
+ * nearly every stream (text deltas, a role, a finish reason, usage): a streamed answer has one chunk per token, and
+ * zod's check of each costs more than the rest of the gateway's work on it. False means "not sure": chunks with tool
+ * calls or reasoning details, and anything odd, are left to zod (see {@link checkChatCompletionChunk}).
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function isPlainChatCompletionChunk(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (typeof value.id !== 'string' || value.object !== 'chat.completion.chunk' || typeof value.model !== 'string') return false;
   if (typeof value.created !== 'number' || !Number.isFinite(value.created)) return false;
-  if ((value.usage !== undefined && value.usage !== null) || !nullishString(value.system_fingerprint)) return false;
+  if ((value.usage !== undefined && value.usage !== null && !isPlainUsage(value.usage)) || !nullishString(value.system_fingerprint)) return false;
   const choices = value.choices;
   if (!Array.isArray(choices)) return false;
   for (const choice of choices) {

@@ -10,12 +10,9 @@
  */
 const texts = new WeakMap<object, string>();
 
-/**
- * Remembers `text` as the JSON text of `value` (which `JSON.parse(text)` produced). Text spanning several lines is not
- * remembered: it could not be one SSE `data:` line.
- */
+/** Remembers `text` as the JSON text of `value` (which `JSON.parse(text)` produced). */
 export function rememberJsonText(value: object, text: string): void {
-  if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) texts.set(value, text);
+  texts.set(value, text);
 }
 
 /** The JSON text remembered for `value`, if any (see {@link rememberJsonText}). */

@@ -15,6 +15,7 @@ import {
   upstreamResponseTooLargeError,
 } from './upstream-body-limits.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
+import { rememberJsonText } from './raw-json-text.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
 
 /**
@@ -164,6 +165,26 @@ export async function readUpstreamJson<T>(provider: string, response: Dispatcher
     throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
   }
   return schema ? checkUpstreamShape(provider, schema, value) : (value as T);
+}
+
+/**
+ * Reads a whole upstream answer that the adapter returns as it is (an OpenAI-compatible completion or embeddings
+ * answer): parses it, takes it when `isPlain` (a hand-written check, see `isPlainChatCompletion`) says it certainly
+ * matches `schema`, else checks it with `schema` like {@link checkUpstreamShape}. An answer taken as it came keeps the
+ * upstream's text (`rememberJsonText`), so the gateway forwards those bytes as long as nothing changes it. Limits and
+ * errors as {@link readUpstreamJson}.
+ */
+export async function readUpstreamAnswer<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
+  const text = await readUpstreamText(provider, response, signal);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
+  }
+  if (!isPlain(value)) return checkUpstreamShape(provider, schema, value);
+  rememberJsonText(value as object, text);
+  return value as T;
 }
 
 /**
