@@ -13,6 +13,7 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { embeddingRequestSchema } from '../schemas/embedding-request.js';
+import { isPlainChatCompletionRequest } from '../schemas/check-plain-chat-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
@@ -231,7 +232,7 @@ export class Gateway {
     if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
       throw invalidRequestError(`Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_CHAT_MESSAGES}.`, 'messages', 'array_above_max_length');
     }
-    const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body);
+    const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body, isPlainChatCompletionRequest);
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }

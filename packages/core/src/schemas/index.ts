@@ -11,6 +11,7 @@ export * from './chat-completion.js';
 export * from './chat-completion-chunk.js';
 export * from './check-chat-completion-chunk.js';
 export * from './check-plain-answers.js';
+export * from './check-plain-chat-request.js';
 export * from './embedding-request.js';
 export * from './embedding-response.js';
 export * from './transcription-request.js';
