@@ -5,7 +5,7 @@ import {
   checkChatCompletionChunk,
   describeIssue,
   mapTransportError,
-  parseSSEStream,
+  parseSSEBatches,
   redactSecrets,
   rememberJsonText,
   upstreamInvalidResponseError,
@@ -34,34 +34,37 @@ export async function* parseOpenAIChunkStream(
   let finished = false;
   let sawFinishReason = false;
   try {
-    for await (const event of parseSSEStream(body)) {
-      if (event.data === '[DONE]') {
-        finished = true;
-        return;
+    // One generator step per network read, not per event (a read often holds dozens of chunks).
+    for await (const events of parseSSEBatches(body)) {
+      for (const event of events) {
+        if (event.data === '[DONE]') {
+          finished = true;
+          return;
+        }
+        if (event.data.trim() === '') continue;
+        // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
+        if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') continue;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(event.data);
+        } catch (error) {
+          throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+        }
+        const upstreamError = streamError(provider, parsed, secrets);
+        if (upstreamError) throw upstreamError;
+        // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
+        const kind = (parsed as { object?: unknown }).object;
+        if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
+        const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
+        // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
+        const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
+        if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
+        const chunk = checked.data;
+        // An event the gateway took as it came is forwarded as its own text (not serialised again).
+        if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
+        if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
+        yield chunk;
       }
-      if (event.data.trim() === '') continue;
-      // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
-      if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(event.data);
-      } catch (error) {
-        throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
-      }
-      const upstreamError = streamError(provider, parsed, secrets);
-      if (upstreamError) throw upstreamError;
-      // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
-      const kind = (parsed as { object?: unknown }).object;
-      if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
-      const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
-      // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
-      const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
-      if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
-      const chunk = checked.data;
-      // An event the gateway took as it came is forwarded as its own text (not serialised again).
-      if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
-      if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
-      yield chunk;
     }
     finished = true;
     // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.

@@ -25,6 +25,40 @@ export interface ParseSSEOptions {
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
 export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent> {
+  const take = sseSplitter(body, options);
+  for await (const chunk of body) {
+    const { events, error } = take(chunk);
+    for (const event of events) yield event;
+    if (error) throw error;
+  }
+  const { events, error } = take(undefined);
+  for (const event of events) yield event;
+  if (error) throw error;
+}
+
+/**
+ * {@link parseSSEStream} one network read at a time: yields the events each read of `body` completed, as an array (no
+ * generator step per event, for a consumer that handles many small events, such as a chat stream's chunks). Same
+ * framing, limits and errors (the events before stray text are yielded before it is thrown).
+ */
+export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent[]> {
+  const take = sseSplitter(body, options);
+  for await (const chunk of body) {
+    const { events, error } = take(chunk);
+    if (events.length > 0) yield events;
+    if (error) throw error;
+  }
+  const { events, error } = take(undefined);
+  if (events.length > 0) yield events;
+  if (error) throw error;
+}
+
+/**
+ * The event splitter shared by {@link parseSSEStream} and {@link parseSSEBatches}: `take(chunk)` feeds one read of
+ * the body (`undefined` once it has ended) and returns the events it completed, in order, and the error to throw after
+ * them (stray text before a later event or at the end, an event over `maxEventBytes`).
+ */
+function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions): (chunk: Uint8Array | string | undefined) => { events: ServerSentEvent[]; error?: Error } {
   const info = upstreamBodyInfo(body);
   const provider = options.provider ?? info?.provider ?? 'upstream';
   const maxEventBytes = options.maxEventBytes ?? info?.limits.maxEventBytes ?? resolveBodyLimits().maxEventBytes;
@@ -41,27 +75,28 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, 
     },
   });
   const decoder = new TextDecoder();
-  // The events of one network read are yielded from this loop itself (no nested generator per event), in order.
-  for await (const chunk of body) {
-    sinceEvent += chunk.length;
-    parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    if (pending.length > 0) sinceEvent = 0;
-    else if (sinceEvent > maxEventBytes) throw upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes);
-    for (let i = 0; i < pending.length; i++) {
-      const item = pending[i]!;
+  return (chunk) => {
+    if (chunk === undefined) {
+      // A body that ends right after its last data line (no blank line) still delivers that event.
+      parser.feed(`${decoder.decode()}\n\n`);
+      parser.reset({ consume: true });
+    } else {
+      sinceEvent += chunk.length;
+      parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      if (pending.length > 0) sinceEvent = 0;
+      else if (sinceEvent > maxEventBytes) return { events: [], error: upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes) };
+    }
+    const events: ServerSentEvent[] = [];
+    let error: Error | undefined;
+    for (const item of pending) {
       if ('stray' in item) stray.push(item.stray);
-      else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
-      else yield item;
+      else if (stray.length > 0) {
+        error = new StrayStreamTextError(stray.join('\n'));
+        break;
+      } else events.push(item);
     }
     pending.length = 0;
-  }
-  // A body that ends right after its last data line (no blank line) still delivers that event.
-  parser.feed(`${decoder.decode()}\n\n`);
-  parser.reset({ consume: true });
-  for (const item of pending) {
-    if ('stray' in item) stray.push(item.stray);
-    else if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
-    else yield item;
-  }
-  if (stray.length > 0) throw new StrayStreamTextError(stray.join('\n'));
+    if (!error && chunk === undefined && stray.length > 0) error = new StrayStreamTextError(stray.join('\n'));
+    return { events, error };
+  };
 }

@@ -2,27 +2,28 @@
  * The exact JSON text an upstream sent for an object the gateway parsed (a chat completion, a stream chunk, an
  * embeddings answer), so that an answer the gateway does not change is forwarded as the upstream's bytes instead of
  * being serialised again (`JSON.stringify` of a 16 x 1536 float answer costs more than everything else the gateway
- * does for it). Held in a WeakMap, so the text goes away with the object, and spreads or copies of the object
- * (`{...chunk}`) never carry it.
+ * does for it). Held in a non-enumerable symbol property of the object (cheaper per chunk than a WeakMap), so the text
+ * goes away with the object, and spreads or copies of the object (`{...chunk}`, `Object.assign`, `structuredClone`)
+ * never carry it; `JSON.stringify` ignores it.
  *
  * Whoever changes such an object in place after it was remembered (usage normalised, fields rewritten) must call
  * {@link forgetJsonText}, or the client gets the upstream's unchanged text.
  */
-const texts = new WeakMap<object, string>();
+const TEXT = Symbol('switchyard.jsonText');
 
 /** Remembers `text` as the JSON text of `value` (which `JSON.parse(text)` produced). */
 export function rememberJsonText(value: object, text: string): void {
-  texts.set(value, text);
+  Object.defineProperty(value, TEXT, { value: text, writable: true, configurable: true, enumerable: false });
 }
 
 /** The JSON text remembered for `value`, if any (see {@link rememberJsonText}). */
 export function jsonTextOf(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? texts.get(value) : undefined;
+  return typeof value === 'object' && value !== null ? (value as { [TEXT]?: string })[TEXT] : undefined;
 }
 
 /** Forgets the JSON text of `value`, after it was changed in place. */
 export function forgetJsonText(value: object): void {
-  texts.delete(value);
+  if ((value as { [TEXT]?: string })[TEXT] !== undefined) (value as { [TEXT]?: string })[TEXT] = undefined;
 }
 
 /** `value` as JSON text: the upstream's own text when it was remembered and not forgotten, else `JSON.stringify(value)`. */
