@@ -14,6 +14,8 @@ export interface CacheLookup {
    * as a hit), else undefined (a miss: fetch, then {@link CacheLookup.record} or {@link CacheLookup.answered}).
    */
   hit?: Promise<GatewayCallResult<never> | undefined>;
+  /** True when {@link CacheLookup.record} keeps a copy of the chunks (the call uses the cache); else it returns them unchanged. */
+  records: boolean;
   /** Wraps the upstream's chunks so that a complete stream is stored (unchanged when the call does not use the cache). */
   record(chunks: AsyncIterable<ChatCompletionChunk>, target: RouteTarget, warnings: readonly GatewayWarning[]): AsyncIterable<ChatCompletionChunk>;
   /**
@@ -29,7 +31,7 @@ interface KeyedLookup extends CacheLookup {
   stored?: string;
 }
 
-const UNCACHED: CacheLookup = { record: (chunks) => chunks, answered: (result) => result };
+const UNCACHED: CacheLookup = { records: false, record: (chunks) => chunks, answered: (result) => result };
 
 /** Resolves with `promise`'s value, or with undefined as soon as `signal` aborts. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
@@ -135,6 +137,7 @@ export class CachedCalls {
 function cached(cache: ResponseCache, plan: CachePlan): Omit<KeyedLookup, 'hit'> {
   const lookup: Omit<KeyedLookup, 'hit'> = {
     key: plan.key,
+    records: true,
     record: (chunks, target, warnings) => cache.record(plan, chunks, cachedOrigin(target, warnings)),
     answered: (result, kind) => {
       if (kind) lookup.stored = cache.save(plan, { kind, body: result.data, ...cachedOrigin(result.target, result.warnings), storedAt: Date.now() });

@@ -38,7 +38,7 @@ import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsageOf } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
-import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
+import { type StreamSummary, wrapChunkStream, wrapGuardedChunkStream } from './wrap-chunk-stream.js';
 import { ADMITTING, type Booking, type Metered, statusOf, } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
@@ -260,11 +260,13 @@ export class Gateway {
     const value = outcome.value;
     if (isPeekedStream(value)) {
       const summary: StreamSummary = {};
-      const guarded = cache.record(guardStream(value, outcome), outcome.target, warnings);
       const stripUsage = request.stream_options?.include_usage !== true;
       const ttfbMs = metered && performance.now() - metered.startedAt;
       const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
-      const stream = wrapChunkStream(guarded, summary, stripUsage, metered !== undefined, settle);
+      // Without the cache's recorder between them, the idle guard and the usage wrapper run as one generator.
+      const stream = cache.records
+        ? wrapChunkStream(cache.record(guardStream(value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle)
+        : wrapGuardedChunkStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
       return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();

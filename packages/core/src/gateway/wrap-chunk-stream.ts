@@ -1,5 +1,7 @@
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
+import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
+import type { PlanOutcome } from '../routing/execute-plan.js';
 import { normalizeUsageOf } from './normalize-usage.js';
 
 /** What a finished stream reported, for accounting and traces. */
@@ -34,20 +36,8 @@ export async function* wrapChunkStream(
 ): AsyncGenerator<ChatCompletionChunk> {
   try {
     for await (const chunk of chunks) {
-      for (const choice of chunk.choices) {
-        if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
-        if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;
-      }
-      if (chunk.usage) {
-        summary.usage = normalizeUsageOf(chunk);
-        if (stripUsage) {
-          if (chunk.choices.length === 0) continue;
-          const { usage: _usage, ...rest } = chunk;
-          yield rest as ChatCompletionChunk;
-          continue;
-        }
-      }
-      yield chunk;
+      const out = noteChunk(chunk, summary, stripUsage, collectText);
+      if (out) yield out;
     }
     summary.completed = true;
   } catch (error) {
@@ -56,4 +46,55 @@ export async function* wrapChunkStream(
   } finally {
     onEnd?.(summary.error);
   }
+}
+
+/**
+ * {@link wrapChunkStream} and `guardStream` in one generator, for the chat path: yields a peeked stream under the
+ * attempt's idle timer (see `idleGuard`), noting usage and finish reasons as `wrapChunkStream` does. One generator
+ * step per chunk instead of two. Closing it early closes the adapter's stream; the attempt is released at the end.
+ */
+export async function* wrapGuardedChunkStream(
+  peeked: PeekedStream<ChatCompletionChunk>,
+  outcome: PlanOutcome<unknown>,
+  summary: StreamSummary = {},
+  stripUsage = false,
+  collectText = false,
+  onEnd?: (failure?: unknown) => void,
+): AsyncGenerator<ChatCompletionChunk> {
+  const guard = idleGuard(outcome);
+  try {
+    try {
+      let next = peeked.first;
+      while (!next.done) {
+        const out = noteChunk(next.value, summary, stripUsage, collectText);
+        if (out) yield out;
+        next = await guard.next(peeked.iterator);
+      }
+      summary.completed = true;
+    } finally {
+      await guard.close(peeked.iterator);
+    }
+  } catch (error) {
+    summary.error = error;
+    throw error;
+  } finally {
+    onEnd?.(summary.error);
+  }
+}
+
+/** Notes one chunk in `summary`; returns what to send (usage stripped when asked), or undefined to drop it. */
+function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean): ChatCompletionChunk | undefined {
+  for (const choice of chunk.choices) {
+    if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
+    if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;
+  }
+  if (chunk.usage) {
+    summary.usage = normalizeUsageOf(chunk);
+    if (stripUsage) {
+      if (chunk.choices.length === 0) return undefined;
+      const { usage: _usage, ...rest } = chunk;
+      return rest as ChatCompletionChunk;
+    }
+  }
+  return chunk;
 }

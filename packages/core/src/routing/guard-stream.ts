@@ -28,35 +28,62 @@ export async function peekStream<T>(stream: AsyncIterable<T>): Promise<PeekedStr
  * in-flight slot at the end.
  */
 export async function* guardStream<T>(peeked: PeekedStream<T>, outcome: PlanOutcome<unknown>): AsyncGenerator<T> {
-  // One timer for the whole stream, re-armed with refresh() (cheaper than a new timer per chunk). It only fires an
-  // abort while the stream is waiting on the upstream; time spent waiting on a slow client does not count.
+  const guard = idleGuard(outcome);
+  try {
+    if (peeked.first.done) return;
+    yield peeked.first.value;
+    for (;;) {
+      const next = await guard.next(peeked.iterator);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await guard.close(peeked.iterator);
+  }
+}
+
+/** The idle timer of {@link guardStream}, for a consumer that reads the peeked iterator in its own loop. */
+export interface IdleGuard {
+  /**
+   * Reads the next item of `iterator` under the idle timer (armed from the second item on). Throws what the iterator
+   * throws, or 504 `upstream_timeout` when the timer aborted the attempt.
+   */
+  next<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>>;
+  /** Stops the timer, closes `iterator` (errors ignored) and releases the attempt. Call once, at the end. */
+  close(iterator: AsyncIterator<unknown>): Promise<void>;
+}
+
+/**
+ * The idle timer of a stream's attempt: one timer for the whole stream, re-armed with refresh() (cheaper than a new
+ * timer per chunk). It only fires an abort while the stream is waiting on the upstream; time spent waiting on a slow
+ * client does not count.
+ */
+export function idleGuard(outcome: PlanOutcome<unknown>): IdleGuard {
   let waiting = false;
   let timer: NodeJS.Timeout | undefined;
   const onIdle = () => {
     if (!waiting) return;
     outcome.abort(new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream stream stalled for ${outcome.idleMs} ms.` }));
   };
-  try {
-    if (peeked.first.done) return;
-    yield peeked.first.value;
-    timer = setTimeout(onIdle, outcome.idleMs);
-    for (;;) {
+  const failed = (error: unknown) => {
+    waiting = false;
+    throw outcome.signal.aborted && GatewayError.isInstance(outcome.signal.reason) ? outcome.signal.reason : error;
+  };
+  const arrived = <T>(next: IteratorResult<T>) => {
+    waiting = false;
+    return next;
+  };
+  return {
+    next(iterator) {
+      timer ??= setTimeout(onIdle, outcome.idleMs);
       waiting = true;
       timer.refresh();
-      let next: IteratorResult<T>;
-      try {
-        next = await peeked.iterator.next();
-      } catch (error) {
-        throw outcome.signal.aborted && GatewayError.isInstance(outcome.signal.reason) ? outcome.signal.reason : error;
-      } finally {
-        waiting = false;
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    clearTimeout(timer);
-    await peeked.iterator.return?.()?.catch(() => {});
-    outcome.release();
-  }
+      return iterator.next().then(arrived, failed);
+    },
+    async close(iterator) {
+      clearTimeout(timer);
+      await iterator.return?.()?.catch(() => {});
+      outcome.release();
+    },
+  };
 }
