@@ -54,3 +54,38 @@ export function scaleOutTable(rows) {
   }
   return lines.join('\n');
 }
+
+/**
+ * The figures the issues set targets for (#14 hot path, #13 Redis limiter, #20 metrics), each measured in this run,
+ * with its target and whether it was met: ratios to the bare proxy at 50 connections, what the gateway adds at one
+ * connection (ms), the memory of idle streams, and the side-by-side ratios. A figure this run did not measure is `–`.
+ */
+export function targetsTable({ throughput, latency, memory, limiterRatio, metricsRatio, scaleOut }) {
+  const ratio = (scenario) => {
+    const row = throughput.find((r) => r.scenario === scenario && r.connections === 50);
+    return row && row.switchyard.rps / row.proxy.rps;
+  };
+  const added = (scenario, key) => {
+    const row = latency.find((r) => r.scenario === scenario);
+    return row && row.switchyard[key] - row.proxy[key];
+  };
+  const mib = memory && memory.streams > 1 ? memory.projectedRss10k / 1024 / 1024 : undefined;
+  const workers = scaleOut.length === 2 ? scaleOut[1].rps / scaleOut[0].rps : undefined;
+  const rows = [
+    ['chat, 50 connections, / bare proxy', ratio('chat'), 2, '>= 0.50', (v) => v >= 0.5],
+    ['chat streamed (100 chunks), 50 connections, / bare proxy', ratio('chat-stream-100'), 2, '>= 0.40', (v) => v >= 0.4],
+    ['embeddings 16 x 1536 float, 50 connections, / bare proxy', ratio('embeddings-16x1536-float'), 2, '>= 0.75', (v) => v >= 0.75],
+    ['chat, 1 connection, p50 added over the bare proxy (ms)', added('chat', 'ttlbP50'), 3, '<= 0.10', (v) => v <= 0.1],
+    ['streamed chat, 1 connection, time to first byte added over the proxy (ms)', added('chat-stream-100', 'ttfbP50'), 3, '<= 0.30', (v) => v <= 0.3],
+    ['10,000 idle streams, gateway RSS (MiB, projected from the streams held)', mib, 0, '<= 600', (v) => v <= 600],
+    ['Redis limiter / in-process limiter (chat, 50 connections)', limiterRatio, 2, '(one Redis round trip per request)', undefined],
+    ['metrics on / metrics off (chat, 50 connections)', metricsRatio, 3, '>= 0.97', (v) => v >= 0.97],
+    ['--workers 2 / one process (chat, 50 connections)', workers, 2, '(more than 1 where cores are free)', undefined],
+  ];
+  const lines = ['| figure | this run | target | met |', '| --- | ---: | --- | --- |'];
+  for (const [name, value, digits, target, met] of rows) {
+    const measured = value !== undefined && !Number.isNaN(value);
+    lines.push(`| ${name} | ${measured ? fmt(value, digits) : '–'} | ${target} | ${!measured || !met ? '' : met(value) ? 'yes' : '**no**'} |`);
+  }
+  return lines.join('\n');
+}

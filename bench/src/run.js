@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { askCpu, askRss, startChild } from './child.js';
 import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey, embeddingsBody, streamBody } from './payloads.js';
 import { compareSetups } from './compare-setups.js';
-import { latencyTable, scaleOutTable, throughputTable } from './report.js';
+import { latencyTable, scaleOutTable, targetsTable, throughputTable } from './report.js';
 import { runJson } from './run-process.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 3);
@@ -200,5 +200,6 @@ console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayR
 console.log(
   `${memory.open} of ${memory.streams} idle streams held open (${memory.failed} failed): gateway RSS ${mb(memory.rssBefore)} -> ${mb(memory.rssHeld)} MiB, ${(memory.perStreamBytes / 1024).toFixed(1)} KiB per stream, ${mb(memory.projectedRss10k)} MiB projected for 10,000.`,
 );
+console.log(`\n## Targets (issues #14, #13, #20; ratios from this run)\n\n${targetsTable(results)}`);
 console.log(`\nResults: ${file}`);
 process.exit(0);
