@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatCompletionChunk, encodeSSEData, GatewayError, parseSSEStream, SSE_DONE, StrayStreamTextError, toSSEStream } from '../src/index.js';
+import { type ChatCompletionChunk, encodeSSEData, GatewayError, parseSSEBatches, parseSSEStream, SSE_DONE, StrayStreamTextError, toSSEStream } from '../src/index.js';
 
 async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -17,6 +17,18 @@ const chunk = (content: string): ChatCompletionChunk => ({
   created: 1,
   model: 'm',
   choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+
+describe('parseSSEBatches', () => {
+  it('yields the events of each read together, in order, then throws stray text after the events before it', async () => {
+    const seen: string[][] = [];
+    const body = bytes('data: {"a":1}\n\ndata: {"b":2}\n\ndata: {"c"', ':3}\n\n', 'data: {"d":4}\n\n{\n  "error": {}\n}\n');
+    const error = await (async () => {
+      for await (const events of parseSSEBatches(body)) seen.push(events.map((e) => e.data));
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([['{"a":1}', '{"b":2}'], ['{"c":3}'], ['{"d":4}']]);
+    expect(StrayStreamTextError.isInstance(error)).toBe(true);
+  });
 });
 
 describe('parseSSEStream', () => {

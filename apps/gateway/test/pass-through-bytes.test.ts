@@ -1,0 +1,82 @@
+import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/start-server.js';
+import { startGatewayFromYaml } from './helpers/test-gateway.js';
+
+// Issue #14: what an OpenAI-family upstream sends and the gateway does not change reaches the client as the upstream's
+// own bytes (the extra spaces below would not survive a parse and re-serialisation); what it changes is re-encoded.
+const KEY = 'sk-switchyard-bytes-0123456789';
+const completion = (total: number) =>
+  `{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1-nano", "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": ${total}}}`;
+const chunk = (content: string, finish: string | null) =>
+  `{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1-nano", "choices": [{"index": 0, "delta": {"content": "${content}"}, "finish_reason": ${finish === null ? 'null' : `"${finish}"`}}]}`;
+const usageChunk = '{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1-nano", "choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 2, "total_tokens": 4}}';
+const embeddings = '{"object": "list", "model": "text-embedding-3-small", "data": [{"object": "embedding", "index": 0, "embedding": [0.5, -1]}], "usage": {"prompt_tokens": 1, "total_tokens": 1}}';
+
+let upstream: MockUpstream;
+let running: RunningServer;
+beforeAll(async () => {
+  upstream = await startMockUpstream({
+    routes: {
+      'POST /v1/chat/completions': (request) => {
+        const body = (request.json ?? {}) as { stream?: boolean; messages?: { content?: string }[] };
+        if (body.stream) return { headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`] };
+        // "wrong total" asks for an answer whose total_tokens the gateway must correct (2 + 1, not 7).
+        return { headers: { 'content-type': 'application/json' }, body: completion(body.messages?.[0]?.content === 'wrong total' ? 7 : 3) };
+      },
+      'POST /v1/embeddings': (request) => {
+        const format = (request.json as { encoding_format?: string } | undefined)?.encoding_format;
+        // The upstream answers floats even when base64 is asked: the gateway converts, so it must re-encode.
+        return { headers: { 'content-type': 'application/json' }, body: format === 'base64' || format === 'float' || format === undefined ? embeddings : '{}' };
+      },
+    },
+  });
+  running = await startGatewayFromYaml(`
+keys: ["${KEY}"]
+server: { port: 0 }
+providers:
+  openai: { adapter: openai, api_key: sk-up-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: chat, provider: openai, upstream: gpt-4.1-nano }
+  - { id: embed, provider: openai, upstream: text-embedding-3-small }
+log: { level: silent }
+`);
+});
+afterAll(async () => {
+  await running?.close();
+  await upstream?.close();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('upstream bytes forwarded unchanged', () => {
+  it('sends a chat completion the gateway did not change as the upstream sent it', async () => {
+    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(completion(3));
+  });
+
+  it('re-encodes a completion whose usage the gateway corrected', async () => {
+    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'wrong total' }] });
+    const text = await res.text();
+    expect(text).not.toBe(completion(7));
+    expect(JSON.parse(text).usage).toEqual({ prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 });
+  });
+
+  it('streams unchanged chunks as the upstream sent them, drops the usage chunk the client did not ask for, ends with [DONE]', async () => {
+    const res = await post('/chat/completions', { model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    expect(await res.text()).toBe(`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: [DONE]\n\n`);
+  });
+
+  it('streams the usage chunk as sent when the client asked for usage', async () => {
+    const res = await post('/chat/completions', { model: 'chat', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(await res.text()).toBe(`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`);
+  });
+
+  it('sends float embeddings as sent, and re-encodes them when it converts them to the base64 asked for', async () => {
+    expect(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'float' })).text()).toBe(embeddings);
+    const converted = JSON.parse(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'base64' })).text());
+    expect(converted.data[0].embedding).toBe(Buffer.from(Float32Array.from([0.5, -1]).buffer).toString('base64'));
+  });
+});
