@@ -40,6 +40,8 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
     capabilities: model.capabilities,
     maxConcurrency: model.max_concurrency,
     cache: model.cache && { ttlS: model.cache.ttl_s, shared: model.cache.shared, nondeterministic: model.cache.nondeterministic },
+    hedge: model.hedge && { afterMs: model.hedge.after_ms, after: model.hedge.after },
+    streamFailover: model.stream_failover,
   };
 }
 

@@ -8,11 +8,13 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 // Queue instead of failing (issue #18): max_concurrency per deployment, routing.queue_ms.
 const KEY = 'sk-switchyard-queue-0123456789';
 const CHAT = 'POST /v1/chat/completions';
-const completion = testkitFixtures().json('openai/openai-text.json');
+const completion = testkitFixtures().json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json');
 
 let upstream: MockUpstream;
 let active = 0;
 let peak = 0;
+/** The `cooling` deployment's next answer: a 500 (opens its breaker: one failure is enough) or a completion. */
+let coolingFails = false;
 const yamlFor = (queueMs: number) => `
 keys: ["${KEY}"]
 server: { port: 0 }
@@ -20,7 +22,8 @@ providers:
   slow: { adapter: openai, api_key: sk-slow-000000, base_url: "${upstream.url}/v1" }
 models:
   - { id: capped, targets: [{ provider: slow, upstream: gpt-4.1-nano, max_concurrency: 2 }] }
-routing: { queue_ms: ${queueMs} }
+  - { id: cooling, provider: slow, upstream: cooling-model, max_retries: 0 }
+routing: { queue_ms: ${queueMs}, cooldown: { failures: 1, seconds: 0.4 } }
 log: { level: silent }
 `;
 let queued: RunningServer;
@@ -30,7 +33,10 @@ beforeAll(async () => {
   // Each upstream call takes 150 ms; `active` counts calls the upstream is still answering.
   upstream = await startMockUpstream({
     routes: {
-      [CHAT]: async () => {
+      [CHAT]: async (request) => {
+        if ((request.json as { model?: string }).model === 'cooling-model') {
+          return coolingFails ? { status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } } : { json: completion };
+        }
         active++;
         peak = Math.max(peak, active);
         await sleep(150);
@@ -78,5 +84,37 @@ describe('queue instead of failing', () => {
       expect((r.reason as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ code: 'deployments_at_capacity' });
     }
     expect(peak).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('queue while every deployment is cooling down', () => {
+  const coolDown = async (server: RunningServer) => {
+    const client = new OpenAI({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
+    coolingFails = true;
+    await expect(client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 500 });
+    coolingFails = false;
+    return client;
+  };
+  const coolingCalls = () => upstream.requestsTo(CHAT).filter((r) => (r.json as { model?: string }).model === 'cooling-model');
+
+  it('queue 2 s: a request waits for the cooldown to end instead of hitting the cooling deployment, then is served', async () => {
+    const client = await coolDown(queued);
+    const started = Date.now();
+    const pending = client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] });
+    // While the breaker is open the deployment gets no request.
+    await sleep(150);
+    expect(coolingCalls()).toHaveLength(1);
+    const answer = await pending;
+    expect(answer.choices[0]?.message.content).toBe(completion.choices[0].message.content);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(coolingCalls()).toHaveLength(2);
+  });
+
+  it('queue_ms 0: the cooling deployment is tried at once, as without a queue', async () => {
+    const client = await coolDown(unqueued);
+    const started = Date.now();
+    await client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] });
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(coolingCalls()).toHaveLength(2);
   });
 });

@@ -63,6 +63,14 @@ export const cacheConfigSchema = z.strictObject({
   memory_bytes: z.number().int().positive().default(64 * 1024 * 1024),
 });
 
+/**
+ * Hedged requests (opt-in per model): `after_ms` (fixed delay, ms) and/or `after` (a percentile of the deployment's
+ * observed time to first byte; `after_ms`, else 1,000 ms, until 20 samples exist).
+ */
+const hedgeSchema = z
+  .strictObject({ after_ms: ms.optional(), after: z.enum(['p50', 'p75', 'p90', 'p95', 'p99']).optional() })
+  .refine((h) => h.after_ms !== undefined || h.after !== undefined, { message: "give 'after_ms' or 'after'" });
+
 /** One deployment of a model. */
 export const targetConfigSchema = z.strictObject({
   provider: z.string().min(1),
@@ -95,6 +103,10 @@ export const modelConfigSchema = z
     max_concurrency: z.number().int().positive().optional(),
     /** The response cache for this model (see {@link modelCacheConfigSchema}). */
     cache: modelCacheConfigSchema.optional(),
+    /** Hedged requests: a second deployment is started when the first sent no first byte after this long. */
+    hedge: hedgeSchema.optional(),
+    /** Mid-stream failover: a chat stream that breaks after content was sent continues on the next deployment. */
+    stream_failover: z.boolean().default(false),
   })
   .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
 

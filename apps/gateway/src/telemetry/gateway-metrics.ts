@@ -80,7 +80,7 @@ export class GatewayMetrics {
   });
   readonly #attempts = new Counter({
     name: 'switchyard_upstream_attempts_total',
-    help: 'Upstream attempts by outcome: ok, retry (same deployment again), fallback (next deployment or model), error.',
+    help: 'Upstream attempts by outcome: ok, retry (same deployment again), fallback (next deployment or model), error, hedge_lost (a hedged request\'s slower attempt, aborted).',
     labelNames: ['provider', 'model', 'outcome'] as const,
     registers: [this.registry],
   });
@@ -160,7 +160,7 @@ export class GatewayMetrics {
       if (counted) counted.count++;
       else this.#attemptCounts.set(key, { provider: event.provider, model: event.upstreamModel, outcome: event.outcome, count: 1 });
       if (this.#attemptCounts.size > MAX_PENDING) this.#flush();
-      if (event.outcome !== 'ok') this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
+      if (event.outcome !== 'ok' && event.outcome !== 'hedge_lost') this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
     },
     cooldownChanged: (event) => {
       this.#cooldown.set({ provider: event.provider, model: this.#models.value(event.upstreamModel) }, event.coolingDown ? 1 : 0);

@@ -34,6 +34,15 @@ export interface AttemptReport {
   billable: boolean;
   /** Duration of the attempt, ms. */
   latencyMs: number;
+  /** True when the attempt took part in a hedged request's race (the winner and the aborted loser). */
+  hedged?: boolean;
+  /**
+   * For an attempt whose answer was not used: the usage (tokens) its upstream reported, when it reported any (a hedge
+   * loser that had answered, a stream cut off after its usage). Accounting books these tokens instead of an estimate.
+   */
+  usage?: Partial<CompletionUsage>;
+  /** For an unused stream attempt (mid-stream failover): the text it delivered, to count when it reported no usage. */
+  completionText?: string;
 }
 
 /** How a call ended, reported once to {@link CallTicket.settle}. */

@@ -28,6 +28,20 @@ export interface CallTimeouts {
   totalMs?: number;
 }
 
+/**
+ * Hedged requests of one model (opt-in): when an attempt has sent no first byte after the hedge delay, the next
+ * deployment is started in parallel; the first to answer wins and the other is aborted. At most one extra attempt per
+ * request. The delay is `after_ms` (ms), or with `after` a percentile of the waiting deployment's observed time to
+ * first byte (its last {@link FIRST_BYTE_SAMPLES} successes); until it has {@link MIN_FIRST_BYTE_SAMPLES} of them,
+ * `afterMs` when given, else {@link DEFAULT_HEDGE_AFTER_MS}.
+ */
+export interface HedgePolicy {
+  /** Fixed hedge delay, ms; with `after`, the delay used until enough samples exist. */
+  afterMs?: number;
+  /** Hedge after this percentile of the deployment's observed time to first byte. */
+  after?: 'p50' | 'p75' | 'p90' | 'p95' | 'p99';
+}
+
 /** One deployment serving a model: a provider (config name), its model id, and a balancing weight (default 1). */
 export interface ModelTargetDefinition {
   provider: string;
@@ -69,4 +83,11 @@ export interface ModelDefinition {
   maxConcurrency?: number;
   /** The response cache for this model (TTL, sharing between keys, non-zero temperatures); unset: requests opt in. */
   cache?: ModelCacheSettings;
+  /** Hedged requests (opt-in); see {@link HedgePolicy}. */
+  hedge?: HedgePolicy;
+  /**
+   * Mid-stream failover (opt-in): a streamed chat that breaks after content reached the client continues on the next
+   * deployment, spliced into the same client stream. See `continueStream` in `stream-failover.ts`.
+   */
+  streamFailover?: boolean;
 }

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
 import type { ModelCapability } from './model-capabilities.js';
-import type { BalancingStrategy, CallTimeouts, ModelDefinition, ModelPrice } from './model-definition.js';
+import type { BalancingStrategy, CallTimeouts, HedgePolicy, ModelDefinition, ModelPrice } from './model-definition.js';
 
 /** One deployment a request may go to: the provider (config name and adapter) and the upstream's model id. */
 export interface RouteTarget {
@@ -32,6 +32,10 @@ export interface RoutedModel {
   strategy: BalancingStrategy;
   maxRetries?: number;
   timeouts?: CallTimeouts;
+  /** Hedged requests, when the model opted in. */
+  hedge?: HedgePolicy;
+  /** Mid-stream failover of chat streams, when the model opted in. */
+  streamFailover?: boolean;
 }
 
 /** Everything that may serve one request, in order: the requested model, then its fallbacks (transitively). */
@@ -118,7 +122,15 @@ export class ModelRouter {
           ('maxConcurrency' in t ? t.maxConcurrency : undefined) ?? definition.maxConcurrency,
         ),
       );
-      return { id, targets, strategy: definition.strategy ?? 'weighted', maxRetries: definition.maxRetries, timeouts: definition.timeouts };
+      return {
+        id,
+        targets,
+        strategy: definition.strategy ?? 'weighted',
+        maxRetries: definition.maxRetries,
+        timeouts: definition.timeouts,
+        hedge: definition.hedge,
+        streamFailover: definition.streamFailover,
+      };
     }
     const slash = id.indexOf('/');
     if (slash > 0 && slash < id.length - 1) {

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AttemptReport } from '../gateway/call-accounting.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import { type HedgeRaceResult, hedgeDelayMs, pickHedgeTarget, raceHedged } from './hedge-attempts.js';
 import { orderTargets } from './order-targets.js';
+import { type AttemptContext, PlanAttempt, safely } from './plan-attempt.js';
 import { isRetryableError, retryDelayMs } from './retry-delay.js';
 import type { AttemptOutcome } from './router-events.js';
 import type { RoutingPolicy } from './routing-policy.js';
@@ -79,6 +81,8 @@ export interface ExecutePlanOptions<T> {
   run(target: RouteTarget, signal: AbortSignal, headers: Record<string, string> | undefined, accepted: () => void): Promise<T>;
   /** Called after every attempt (success or failure), for metering each attempt's cost. */
   onAttempt?: (report: AttemptReport) => void;
+  /** Releases a value that arrived after its attempt lost a hedge race (e.g. closes a peeked stream). */
+  dispose?: (value: T) => void;
   random?: () => number;
   /** Observes attempts (metrics, traces); called synchronously. */
   hooks?: AttemptHooks;
@@ -113,13 +117,6 @@ function withAttempts(error: unknown, attempts: number, records?: AttemptRecord[
   return error;
 }
 
-function safely<R>(hook: () => R): R | undefined {
-  try {
-    return hook();
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Deadline budget of one deployment, as a Unix time (ms): when `targetsLeft` deployments (this one included) remain
@@ -146,6 +143,37 @@ export function deadlineSliceEnd(deadline: number, now: number, targetsLeft: num
  * passed), with `x-switchyard-attempts` in its headers and its attempts in {@link attemptRecordsOf}; the client's
  * abort reason when the client left.
  */
+/** True when every target is cooling down or at its `maxConcurrency` (nothing can take the call now). */
+function noneAvailable(ordered: readonly (readonly RouteTarget[])[], health: TargetHealth): boolean {
+  return ordered.every((targets) =>
+    targets.every((t) => health.isCoolingDown(t.key) || (t.maxConcurrency !== undefined && health.inFlight(t.key) >= t.maxConcurrency)),
+  );
+}
+
+/** The earliest time (unix ms) a cooling-down target of `ordered` comes back; Infinity when none is cooling down. */
+function nextCooldownEnd(ordered: readonly (readonly RouteTarget[])[], health: TargetHealth): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const targets of ordered) for (const t of targets) next = Math.min(next, health.cooldownEndsAt(t.key) || Number.POSITIVE_INFINITY);
+  return next;
+}
+
+/**
+ * Runs one request over a {@link RoutePlan}: for each model (the requested one, then its fallbacks) it orders the
+ * targets by the model's strategy, and tries each target up to `1 + maxRetries` times. Retryable failures
+ * (connection errors, timeouts, 408, 409, 429, 5xx) wait (`retry-after`, else backoff with full jitter) and retry,
+ * then move to the next target and model; errors marked `retry: 'other-target'` move on at once; any other error is
+ * thrown at once, and so is a timeout after the upstream accepted the call. Everything is bounded by the total
+ * deadline; a time-to-first-byte timer bounds each attempt until it is accepted (streams: until the first chunk), and
+ * no deployment may use more than its share of the deadline while others remain (see {@link deadlineSliceEnd}).
+ * Deployments at their `maxConcurrency` are skipped. With `policy.queueMs` above 0, a call that finds every deployment
+ * cooling down or at its cap waits up to `queueMs` for one to come back (a cooldown ending, a slot freed); past that,
+ * cooling-down deployments are tried last as without a queue, and a call that could try nothing throws 429
+ * `deployments_at_capacity`. When the requested model has `hedge`, an attempt without a first byte after the hedge
+ * delay gets one parallel attempt on the next deployment ({@link raceHedged}; at most one per call).
+ * Client overrides only lower the model's own limits. Throws the last error (504 `upstream_timeout` when the deadline
+ * passed), with `x-switchyard-attempts` in its headers and its attempts in {@link attemptRecordsOf}; the client's
+ * abort reason when the client left.
+ */
 export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<PlanOutcome<T>> {
   const { plan, health, policy, overrides = {} } = options;
   const first = plan.models[0]!;
@@ -168,6 +196,16 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
   let lastError: unknown;
   const { hooks } = options;
   const records: AttemptRecord[] = [];
+  const context: AttemptContext<T> = {
+    health,
+    hooks,
+    run: options.run,
+    onAttempt: options.onAttempt,
+    dispose: options.dispose,
+    callSignal,
+    clientSignal: options.signal,
+    records,
+  };
   // A failed attempt's outcome (retry, fallback or error) is known only when the router picks what comes next.
   let failed: { target: RouteTarget; attempt: number; fallback: boolean; durationMs: number; error: unknown } | undefined;
   const settleFailed = (next: RouteTarget | undefined) => {
@@ -175,6 +213,14 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     const outcome: AttemptOutcome = next === undefined ? 'error' : next.key === failed.target.key ? 'retry' : 'fallback';
     safely(() => hooks.end(failed!.target, failed!.attempt, failed!.fallback, outcome, failed!.durationMs, failed!.error));
     failed = undefined;
+  };
+  const firstByteOf = (model: RoutePlan['models'][number]) => model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
+  // A failure that does not decide what comes next (a hedge, or a primary whose hedge answered): booked at once.
+  const sideFailure = (attempt: PlanAttempt<T>, thrown: unknown) => {
+    const error = attempt.fail(thrown);
+    if (isRetryableError(error) && !options.signal.aborted) health.failure(attempt.target.key);
+    if (hooks) safely(() => hooks.end(attempt.target, attempt.number, attempt.fallback, 'fallback', attempt.record.durationMs, error));
+    lastError = error;
   };
 
   // Deadline budgets: the deployments still to try (this one included), so that each gets a fair slice of the time left.
@@ -184,9 +230,25 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     return orderTargets(model.targets, model.strategy, health, count, options.random);
   });
   const queueUntil = Math.min(deadline, Date.now() + (policy.queueMs ?? 0));
+  let hedged = false;
+  const launchHedge = (modelIndex: number, current: RouteTarget) => (): PlanAttempt<T> | undefined => {
+    const picked = pickHedgeTarget(ordered, modelIndex, current, health);
+    const budgetMs = picked && Math.min(firstByteOf(plan.models[picked.modelIndex]!), deadline - Date.now());
+    if (!picked || !budgetMs || budgetMs <= 0 || callSignal.aborted) return undefined;
+    hedged = true;
+    attempts++;
+    const fallback = picked.modelIndex > 0;
+    const headers = hooks ? safely(() => hooks.start(picked.target, attempts, fallback)) : undefined;
+    return new PlanAttempt(context, picked.target, attempts, fallback, budgetMs, headers);
+  };
 
   try {
    for (;;) {
+    // Every deployment cooling down or at its cap: wait (the queue) for a cooldown to end or a slot to free.
+    while (Date.now() < queueUntil && noneAvailable(ordered, health)) {
+      await health.whenSettled(Math.min(queueUntil, nextCooldownEnd(ordered, health)) - Date.now(), callSignal);
+      if (callSignal.aborted) throw callSignal.reason;
+    }
     // Deployments at their `maxConcurrency` are skipped; when that left nothing to try, wait for a slot (the queue).
     let atCapacity = false;
     let attempted = false;
@@ -195,7 +257,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
       const fallback = modelIndex > 0;
       const ownMaxRetries = model.maxRetries ?? policy.maxRetries;
       const maxRetries = overrides.maxRetries === undefined ? ownMaxRetries : Math.min(overrides.maxRetries, ownMaxRetries);
-      const firstByteMs = model.timeouts?.firstByteMs ?? first.timeouts?.firstByteMs ?? policy.timeouts.firstByteMs;
+      const firstByteMs = firstByteOf(model);
       const idleMs = model.timeouts?.idleMs ?? first.timeouts?.idleMs ?? policy.timeouts.idleMs;
       for (const target of ordered[modelIndex]!) {
         const sliceEnd = deadlineSliceEnd(deadline, Date.now(), targetsLeft--);
@@ -211,73 +273,45 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
           attempts++;
           settleFailed(target);
           const headers = hooks ? safely(() => hooks.start(target, attempts, fallback)) : undefined;
-          const attempt = new AbortController();
-          const onCallAbort = () => attempt.abort(callSignal.reason);
-          callSignal.addEventListener('abort', onCallAbort, { once: true });
-          const firstByteTimer = setTimeout(() => attempt.abort(timeoutError('sent no first byte in time', budgetMs)), budgetMs);
-          const signal = attempt.signal;
-          const started = Date.now();
-          const record: AttemptRecord = { model: target.model, provider: target.provider, upstreamModel: target.upstreamModel, accepted: false, outcome: 'error', durationMs: 0 };
-          records.push(record);
-          const accepted = () => {
-            record.accepted = true;
-            clearTimeout(firstByteTimer);
-          };
-          health.begin(target.key);
-          try {
-            const value = await options.run(target, signal, headers, accepted);
-            clearTimeout(firstByteTimer);
-            record.accepted = true;
-            record.outcome = 'success';
-            record.durationMs = Date.now() - started;
-            health.success(target.key, Date.now() - started);
-            if (hooks) safely(() => hooks.end(target, attempts, fallback, 'ok', Date.now() - started));
-            options.onAttempt?.({ target, status: 200, billable: true, latencyMs: Date.now() - started });
-            let released = false;
+          const attempt = new PlanAttempt(context, target, attempts, fallback, budgetMs, headers);
+          const hedgeDelay = first.hedge && !hedged ? hedgeDelayMs(first.hedge, health, target.key) : undefined;
+          const race: HedgeRaceResult<T> =
+            hedgeDelay !== undefined && hedgeDelay < budgetMs
+              ? await raceHedged(attempt, hedgeDelay, launchHedge(modelIndex, target), sideFailure)
+              : { attempt, result: await attempt.result };
+          if (race.primaryFailure !== undefined) sideFailure(attempt, race.primaryFailure);
+          const { result } = race;
+          if (result.ok) {
+            const winner = race.attempt;
+            winner.succeed();
             return {
-              value,
-              target,
+              value: result.value,
+              target: winner.target,
               attempts,
               records,
-              signal,
+              signal: winner.signal,
               idleMs,
-              abort: (reason) => attempt.abort(reason),
+              abort: (reason) => winner.controller.abort(reason),
               release: () => {
-                if (released) return;
-                released = true;
                 finish();
-                callSignal.removeEventListener('abort', onCallAbort);
-                health.settle(target.key);
+                winner.release();
               },
             };
-          } catch (thrown) {
-            clearTimeout(firstByteTimer);
-            callSignal.removeEventListener('abort', onCallAbort);
-            health.settle(target.key);
-            // An abort we caused (timeout) surfaces as whatever the adapter threw; report our reason instead.
-            const error = signal.aborted && !options.signal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
-            failed = { target, attempt: attempts, fallback, durationMs: Date.now() - started, error };
-            record.durationMs = Date.now() - started;
-            record.status = GatewayError.isInstance(error) ? error.status : undefined;
-            record.code = GatewayError.isInstance(error) ? error.code : undefined;
-            options.onAttempt?.({
-              target,
-              status: options.signal.aborted ? 499 : GatewayError.isInstance(error) ? error.status : 502,
-              billable: signal.aborted,
-              latencyMs: Date.now() - started,
-            });
-            if (options.signal.aborted) throw options.signal.reason ?? error;
-            if (!isRetryableError(error)) throw withAttempts(error, attempts, records);
-            // Accepted, then timed out: the upstream may still be generating (and billing) this answer.
-            if (record.accepted && GatewayError.isInstance(error) && error.status === 504) throw withAttempts(error, attempts, records);
-            health.failure(target.key);
-            lastError = error;
-            if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts, records);
-            if (retry === maxRetries || (GatewayError.isInstance(error) && error.retry === 'other-target')) break;
-            const wait = retryDelayMs(retry, error, policy.backoff, options.random);
-            if (Date.now() + wait >= Math.min(deadline, sliceEnd)) break;
-            await sleep(wait, undefined, { signal: callSignal }).catch(() => {});
           }
+          const error = attempt.fail(result.thrown);
+          const { record } = attempt;
+          failed = { target, attempt: attempt.number, fallback, durationMs: record.durationMs, error };
+          if (options.signal.aborted) throw options.signal.reason ?? error;
+          if (!isRetryableError(error)) throw withAttempts(error, attempts, records);
+          // Accepted, then timed out: the upstream may still be generating (and billing) this answer.
+          if (record.accepted && GatewayError.isInstance(error) && error.status === 504) throw withAttempts(error, attempts, records);
+          health.failure(target.key);
+          lastError = error;
+          if (total.signal.aborted) throw withAttempts(total.signal.reason, attempts, records);
+          if (retry === maxRetries || (GatewayError.isInstance(error) && error.retry === 'other-target')) break;
+          const wait = retryDelayMs(retry, error, policy.backoff, options.random);
+          if (Date.now() + wait >= Math.min(deadline, sliceEnd)) break;
+          await sleep(wait, undefined, { signal: callSignal }).catch(() => {});
         }
       }
     }

@@ -6,3 +6,5 @@ export * from './routing-policy.js';
 export * from './target-health.js';
 export * from './router-events.js';
 export * from './filter-capable-targets.js';
+export * from './hedge-attempts.js';
+export * from './plan-attempt.js';

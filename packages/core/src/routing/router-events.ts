@@ -3,9 +3,10 @@
  * - `ok`: it answered (for streams: the first chunk arrived);
  * - `retry`: it failed retryably and the same deployment is tried again;
  * - `fallback`: it failed retryably and the next deployment (another target or a fallback model) is tried;
- * - `error`: it failed and nothing else is tried (not retryable, retries exhausted, deadline or client gone).
+ * - `error`: it failed and nothing else is tried (not retryable, retries exhausted, deadline or client gone);
+ * - `hedge_lost`: a hedged request's other attempt answered first, and this one was aborted.
  */
-export type AttemptOutcome = 'ok' | 'retry' | 'fallback' | 'error';
+export type AttemptOutcome = 'ok' | 'retry' | 'fallback' | 'error' | 'hedge_lost';
 
 /** One upstream attempt as it starts. */
 export interface AttemptStartEvent {

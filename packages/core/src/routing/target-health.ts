@@ -25,8 +25,15 @@ export interface SharedCooldown {
 /** Most deployments whose breaker state is taken from other replicas without having been used here. */
 const MAX_REMOTE_ONLY = 10_000;
 
+/** First-byte times kept per deployment for percentiles (the most recent ones). */
+export const FIRST_BYTE_SAMPLES = 100;
+/** Fewest first-byte samples a deployment needs before {@link TargetHealth.firstBytePercentile} answers. */
+export const MIN_FIRST_BYTE_SAMPLES = 20;
+
 interface Health {
   inFlight: number;
+  /** Ring buffer of the last {@link FIRST_BYTE_SAMPLES} times to first byte, ms; `next` is the slot written next. */
+  samples?: { values: number[]; next: number };
   consecutiveFailures: number;
   cooldownUntil: number;
   /** Exponential moving average of time to first byte, ms (undefined before the first success). */
@@ -100,6 +107,24 @@ export class TargetHealth {
     return this.#state.get(key)?.latencyMs;
   }
 
+  /**
+   * The `percentile` (0-100, nearest rank) of the deployment's last {@link FIRST_BYTE_SAMPLES} times to first byte,
+   * ms; undefined until it has {@link MIN_FIRST_BYTE_SAMPLES} of them. Used by hedged requests (`hedge.after: p95`).
+   */
+  firstBytePercentile(key: string, percentile: number): number | undefined {
+    const values = this.#state.get(key)?.samples?.values;
+    if (!values || values.length < MIN_FIRST_BYTE_SAMPLES) return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    const rank = Math.min(sorted.length, Math.max(1, Math.ceil((percentile / 100) * sorted.length)));
+    return sorted[rank - 1];
+  }
+
+  /** Unix time (ms) at which the target's breaker closes again; 0 when it is not cooling down. */
+  cooldownEndsAt(key: string): number {
+    const until = this.#state.get(key)?.cooldownUntil ?? 0;
+    return until > this.now() ? until : 0;
+  }
+
   /** True while the target's breaker is open. */
   isCoolingDown(key: string): boolean {
     return (this.#state.get(key)?.cooldownUntil ?? 0) > this.now();
@@ -171,6 +196,9 @@ export class TargetHealth {
     }
     health.cooldownUntil = 0;
     health.latencyMs = health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
+    const samples = (health.samples ??= { values: [], next: 0 });
+    samples.values[samples.next] = firstByteMs;
+    samples.next = (samples.next + 1) % FIRST_BYTE_SAMPLES;
   }
 
   /** Records a retryable failure; opens the breaker after `policy.failures` in a row. */
