@@ -181,11 +181,6 @@ export class Gateway {
         counters: this.#counters,
         hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
         onAttempt: metered && ((report) => metered.attempts.push(report)),
-        dispose: (value) => {
-          // A hedge loser's answer that arrived anyway: close its stream (the upstream connection).
-          const peeked = (value as { peeked?: PeekedStream<unknown> } | null)?.peeked ?? (value as PeekedStream<unknown>);
-          if (typeof peeked?.iterator?.return === 'function') void peeked.iterator.return().catch(() => {});
-        },
         run: (target, signal, headers, accepted) => {
           const attemptWarnings: GatewayWarning[] = (warnings = []);
           return run(target.adapter, target, {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AttemptReport } from '../gateway/call-accounting.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import { closePeekedValue } from './guard-stream.js';
 import { type HedgeRaceResult, hedgeDelayMs, pickHedgeTarget, raceHedged } from './hedge-attempts.js';
 import { orderTargets } from './order-targets.js';
 import { type AttemptContext, PlanAttempt, safely } from './plan-attempt.js';
@@ -81,7 +82,7 @@ export interface ExecutePlanOptions<T> {
   run(target: RouteTarget, signal: AbortSignal, headers: Record<string, string> | undefined, accepted: () => void): Promise<T>;
   /** Called after every attempt (success or failure), for metering each attempt's cost. */
   onAttempt?: (report: AttemptReport) => void;
-  /** Releases a value that arrived after its attempt lost a hedge race (e.g. closes a peeked stream). */
+  /** Releases a value that arrived after its attempt lost a hedge race; default {@link closePeekedValue}. */
   dispose?: (value: T) => void;
   random?: () => number;
   /** Observes attempts (metrics, traces); called synchronously. */
@@ -201,7 +202,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
     hooks,
     run: options.run,
     onAttempt: options.onAttempt,
-    dispose: options.dispose,
+    dispose: options.dispose ?? closePeekedValue,
     callSignal,
     clientSignal: options.signal,
     records,

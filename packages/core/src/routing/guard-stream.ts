@@ -22,6 +22,15 @@ export async function peekStream<T>(stream: AsyncIterable<T>): Promise<PeekedStr
 }
 
 /**
+ * Closes the stream in an attempt's value that will not be used (a hedge loser's answer that arrived anyway): a
+ * {@link PeekedStream}, or an object holding one as `peeked`. Anything else is left alone.
+ */
+export function closePeekedValue(value: unknown): void {
+  const peeked = (value as { peeked?: PeekedStream<unknown> } | null)?.peeked ?? (value as PeekedStream<unknown> | null);
+  if (typeof peeked?.iterator?.return === 'function') void peeked.iterator.return().catch(() => {});
+}
+
+/**
  * Yields a peeked stream to the client with an idle timer: if the upstream sends no chunk for `outcome.idleMs` (ms,
  * counted only while waiting on the upstream), the attempt is aborted and the stream throws 504 `upstream_timeout`.
  * Closing the generator early (client gone) closes the upstream stream. Always releases the attempt's timers and
