@@ -86,6 +86,11 @@ describe('hedged requests', () => {
     expect(backup.requestsTo(CHAT)).toHaveLength(7);
     await expect.poll(() => primary.requestsTo(CHAT).every((r) => r.closedByClient)).toBe(true);
     await expect.poll(() => primary.openConnections).toBeLessThanOrEqual(1);
+    // Both attempts are in the ledger row: the winner's reported usage plus the aborted loser's prompt estimate.
+    const res = await fetch(`${running.url.replace(/\/v1$/, '')}/admin/requests?limit=1`, { headers: { authorization: `Bearer ${MASTER}` } });
+    const [row] = ((await res.json()) as { data: Record<string, unknown>[] }).data;
+    expect(row).toMatchObject({ model: 'hedged', provider: 'backup', status: 200, attempts: 2, hedged: true, usage_estimated: true });
+    expect(row!.prompt_tokens).toBeGreaterThan((completion as unknown as { usage: { prompt_tokens: number } }).usage.prompt_tokens);
   });
 
   it('streamed: the secondary\'s stream is the answer, the stalled primary is aborted', async () => {

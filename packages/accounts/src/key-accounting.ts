@@ -145,16 +145,29 @@ export class KeyAccounting implements CallAccounting {
         created_at: Date.now(),
         attempts: settlement.attempts.length,
         usage_estimated: booked.estimated,
+        ...(settlement.attempts.some((a) => a.hedged) && { hedged: true }),
+        ...(settlement.streamFailover && { stream_failover: true }),
       };
     };
-    // Attempts whose answer was not used but which the upstream may have worked on (timeouts, client gone): the prompt
-    // estimate at that deployment's price.
+    // Attempts whose answer was not used but which the upstream may have worked on (timeouts, client gone, a hedge's
+    // loser, a stream that broke before failing over), at that deployment's price: the usage its upstream reported,
+    // else the prompt estimate plus the text it delivered (characters / 4).
     const unused = answered ? settlement.attempts.slice(0, -1) : settlement.attempts;
     const base: Booked = { prompt: 0, completion: 0, costUsd: 0, estimated: false };
     for (const attempt of unused) {
       if (!attempt.billable) continue;
+      if (attempt.usage?.prompt_tokens !== undefined || attempt.usage?.completion_tokens !== undefined) {
+        const prompt = attempt.usage.prompt_tokens ?? 0;
+        const completion = attempt.usage.completion_tokens ?? 0;
+        base.prompt += prompt;
+        base.completion += completion;
+        base.costUsd += computeCostUsd(targetPrice(attempt.target, prompt).price, prompt, completion, attempt.usage);
+        continue;
+      }
+      const completion = Math.ceil((attempt.completionText ?? '').length / 4);
       base.prompt += estimate.promptTokens;
-      base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, 0);
+      base.completion += completion;
+      base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, completion);
       base.estimated = true;
     }
     const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({

@@ -34,6 +34,13 @@ export interface UsageRow {
   usage_estimated?: boolean;
   /** True when the answer came from the response cache (no upstream call: no tokens, cost 0). Default false. */
   cache_hit?: boolean;
+  /** True when the call was a hedged request that started a second attempt (`hedge`); both attempts are counted. */
+  hedged?: boolean;
+  /**
+   * True when the stream broke mid-way and continued on another deployment (`stream_failover`); `provider` is the one
+   * that finished it, and the tokens sum every attempt.
+   */
+  stream_failover?: boolean;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */

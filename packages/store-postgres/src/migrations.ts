@@ -90,4 +90,12 @@ ALTER TABLE switchyard_usage ADD COLUMN usage_estimated boolean NOT NULL DEFAULT
     name: 'key concurrency limit',
     sql: `ALTER TABLE switchyard_keys ADD COLUMN concurrency_limit integer;`,
   },
+  {
+    version: 7,
+    name: 'ledger hedged requests and stream failover',
+    sql: `
+ALTER TABLE switchyard_usage ADD COLUMN hedged boolean NOT NULL DEFAULT false;
+ALTER TABLE switchyard_usage ADD COLUMN stream_failover boolean NOT NULL DEFAULT false;
+`,
+  },
 ];

@@ -45,13 +45,14 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['attempts', 'integer'],
   ['usage_estimated', 'boolean'],
   ['cache_hit', 'boolean'],
+  ['hedged', 'boolean'],
+  ['stream_failover', 'boolean'],
 ];
 
-/** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage). */
+/** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
 function usageValue(row: UsageRow, column: keyof UsageRow): unknown {
   if (column === 'attempts') return row.attempts ?? 1;
-  if (column === 'usage_estimated') return row.usage_estimated ?? false;
-  if (column === 'cache_hit') return row.cache_hit ?? false;
+  if (column === 'usage_estimated' || column === 'cache_hit' || column === 'hedged' || column === 'stream_failover') return row[column] ?? false;
   return row[column] ?? null;
 }
 

@@ -46,4 +46,6 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   attempts: 'INTEGER NOT NULL DEFAULT 1',
   usage_estimated: 'INTEGER NOT NULL DEFAULT 0',
   cache_hit: 'INTEGER NOT NULL DEFAULT 0',
+  hedged: 'INTEGER NOT NULL DEFAULT 0',
+  stream_failover: 'INTEGER NOT NULL DEFAULT 0',
 };

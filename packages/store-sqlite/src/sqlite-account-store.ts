@@ -33,8 +33,8 @@ export class SqliteAccountStore implements AccountStore {
     const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, hedged, stream_failover)`,
     );
   }
 
@@ -68,7 +68,7 @@ export class SqliteAccountStore implements AccountStore {
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0 });
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0 });
       }
     })(rows);
   }
@@ -119,8 +119,21 @@ export class SqliteAccountStore implements AccountStore {
       params.before_id = query.before.request_id;
     } else add('created_at < @before', 'before', query.before?.created_at);
     const sql = `SELECT * FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, request_id DESC LIMIT @limit`;
-    type StoredRow = Omit<UsageRow, 'stream' | 'usage_estimated' | 'cache_hit'> & { stream: number; usage_estimated: number; cache_hit: number };
-    return (this.#db.prepare(sql).all(params) as StoredRow[]).map((r) => ({ ...r, stream: r.stream === 1, usage_estimated: r.usage_estimated === 1, cache_hit: r.cache_hit === 1 }));
+    type StoredRow = Omit<UsageRow, 'stream' | 'usage_estimated' | 'cache_hit' | 'hedged' | 'stream_failover'> & {
+      stream: number;
+      usage_estimated: number;
+      cache_hit: number;
+      hedged: number;
+      stream_failover: number;
+    };
+    return (this.#db.prepare(sql).all(params) as StoredRow[]).map((r) => ({
+      ...r,
+      stream: r.stream === 1,
+      usage_estimated: r.usage_estimated === 1,
+      cache_hit: r.cache_hit === 1,
+      hedged: r.hedged === 1,
+      stream_failover: r.stream_failover === 1,
+    }));
   }
 
   async close(): Promise<void> {

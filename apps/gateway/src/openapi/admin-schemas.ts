@@ -54,6 +54,8 @@ export const usageRowSchema = z.looseObject({
   stream: z.boolean(),
   created_at: z.number().int(),
   cache_hit: z.boolean().optional().meta({ description: 'True when the answer came from the response cache (no upstream call, no tokens, cost 0).' }),
+  hedged: z.boolean().optional().meta({ description: 'A hedged request that started a second attempt (hedge); tokens and cost count both.' }),
+  stream_failover: z.boolean().optional().meta({ description: 'The stream broke mid-way and continued on another deployment (stream_failover).' }),
 });
 
 /** `GET /admin/models` entries. */

@@ -67,6 +67,11 @@ export interface CallSettlement {
   stream: boolean;
   /** True when the answer came from the response cache: no upstream attempt, booked with no tokens and cost 0. */
   cacheHit?: boolean;
+  /**
+   * True when a stream broke mid-way and continued on another deployment (`stream_failover`): `target` and `usage` are
+   * the last attempt's; the broken attempts are in `attempts` with their `usage` or `completionText`.
+   */
+  streamFailover?: boolean;
 }
 
 /** What admission granted: the plan to run (models the caller may not use removed) and headers for the client. */

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import type { AttemptReport, CallTicket } from './call-accounting.js';
+import type { AttemptReport, CallAccounting, CallTicket } from './call-accounting.js';
+import type { GatewayCallOptions } from './gateway-options.js';
 
 /** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
 export interface Metered {
@@ -26,4 +28,34 @@ export function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
   const value = data as { usage?: Partial<CompletionUsage>; body?: { usage?: Partial<CompletionUsage> } } | null;
   const usage = value?.usage ?? value?.body?.usage;
   return usage && typeof usage === 'object' ? usage : undefined;
+}
+
+/**
+ * Runs one call so that, under `accounting`, a call refused before admission (invalid body 400, unknown model 404,
+ * unsupported operation 400, client gone 499) is still booked with its status. Calls that reached admission are booked
+ * there. Re-throws what `run` throws.
+ */
+export async function bookRefusal<T>(
+  accounting: CallAccounting | undefined,
+  body: unknown,
+  options: GatewayCallOptions,
+  run: (options: GatewayCallOptions) => Promise<T>,
+): Promise<T> {
+  if (!accounting) return run(options);
+  const booking: GatewayCallOptions & Booking = { ...options, requestId: options.requestId ?? randomUUID(), [ADMITTING]: { started: false } };
+  try {
+    return await run(booking);
+  } catch (error) {
+    if (!booking[ADMITTING].started) {
+      const model = (body as { model?: unknown } | null)?.model;
+      accounting.refuse?.({
+        caller: options.caller,
+        model: typeof model === 'string' ? model : '',
+        requestId: booking.requestId!,
+        stream: (body as { stream?: unknown } | null)?.stream === true,
+        status: options.signal?.aborted ? 499 : statusOf(error),
+      });
+    }
+    throw error;
+  }
 }

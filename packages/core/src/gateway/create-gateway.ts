@@ -28,8 +28,8 @@ import { filterCapableTargets } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
 import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
-import { type RouteTarget, ModelRouter } from './model-router.js';
-import { type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
+import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
@@ -39,7 +39,7 @@ import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { normalizeUsageOf } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
 import { type StreamSummary, wrapChunkStream, wrapGuardedChunkStream } from './wrap-chunk-stream.js';
-import { ADMITTING, type Booking, type Metered, statusOf, } from './call-metering.js';
+import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
@@ -47,6 +47,7 @@ import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
 import { streamSettler } from './settle-stream.js';
 import { StreamAcceptance } from './stream-acceptance.js';
+import { chatStreamChunks, planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
@@ -124,28 +125,9 @@ export class Gateway {
     return undefined;
   }
 
-  /**
-   * Runs one call so that, under accounting, a call refused before admission (invalid body 400, unknown model 404,
-   * unsupported operation 400) is still booked with its status. Calls that reached admission are booked there.
-   */
-  async #booked<T>(body: unknown, options: GatewayCallOptions, run: (options: GatewayCallOptions) => Promise<T>): Promise<T> {
-    if (!this.#accounting) return run(options);
-    const booking: GatewayCallOptions & Booking = { ...options, requestId: options.requestId ?? randomUUID(), [ADMITTING]: { started: false } };
-    try {
-      return await run(booking);
-    } catch (error) {
-      if (!booking[ADMITTING].started) {
-        const model = (body as { model?: unknown } | null)?.model;
-        this.#accounting.refuse?.({
-          caller: options.caller,
-          model: typeof model === 'string' ? model : '',
-          requestId: booking.requestId!,
-          stream: (body as { stream?: unknown } | null)?.stream === true,
-          status: options.signal?.aborted ? 499 : statusOf(error),
-        });
-      }
-      throw error;
-    }
+  /** Runs one call so that a call refused before admission is still booked (see {@link bookRefusal}). */
+  #booked<T>(body: unknown, options: GatewayCallOptions, run: (options: GatewayCallOptions) => Promise<T>): Promise<T> {
+    return bookRefusal(this.#accounting, body, options, run);
   }
 
   async #call<T>(
@@ -155,7 +137,7 @@ export class Gateway {
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
     acceptOnHeaders = true,
     needs: readonly RequiredCapability[] = [],
-  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered }> {
+  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered; resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>> }> {
     const model = request.model as string;
     const startedAt = performance.now();
     let plan = filterCapableTargets(this.#plans.planFor(operation, model), needs);
@@ -171,12 +153,13 @@ export class Gateway {
     }
     let warnings: GatewayWarning[] = [];
     const acceptance = new StreamAcceptance(stream ? options.onAccepted : undefined, metered?.ticket.headers);
-    try {
-      const outcome = await executePlan<T>({
+    const overrides = clampOverrides(this.policy, options);
+    const execute = (plan: RoutePlan, overrides: CallOverrides) =>
+      executePlan<T>({
         plan,
         health: this.health,
         policy: this.policy,
-        overrides: clampOverrides(this.policy, options),
+        overrides,
         signal: options.signal ?? new AbortController().signal,
         counters: this.#counters,
         hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
@@ -195,7 +178,11 @@ export class Gateway {
           });
         },
       });
-      return { outcome, warnings, metered };
+    try {
+      const outcome = await execute(plan, overrides);
+      // The rest of the plan within what is left of the deadline (mid-stream failover).
+      const resume = (exclude: ReadonlySet<string>) => execute(planWithout(plan, exclude), { ...overrides, timeoutMs: Math.max(1, outcome.deadline - Date.now()) });
+      return { outcome, warnings, metered, resume };
     } catch (error) {
       if (metered) {
         const status = options.signal?.aborted ? 499 : statusOf(error);
@@ -241,12 +228,13 @@ export class Gateway {
 
   /** Routes a validated chat request that the response cache did not answer (`cache` stores what it fetches). */
   async #fetchChat(request: ChatCompletionRequest, options: GatewayCallOptions, cache: CacheLookup): Promise<GatewayCallResult<ChatCompletionResult>> {
-    const { outcome, warnings, metered } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
+    let continuation: ((target: RouteTarget) => ChatCompletionRequest['messages']) | undefined;
+    const { outcome, warnings, metered, resume } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
       'chatCompletions',
       request,
       options,
       async (adapter, target, context) => {
-        const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel };
+        const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel, ...(continuation && { messages: continuation(target) }) };
         if (request.stream === true && this.#providerSettings[target.provider]?.streamUsage !== false) {
           upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
         }
@@ -262,11 +250,18 @@ export class Gateway {
       const summary: StreamSummary = {};
       const stripUsage = request.stream_options?.include_usage !== true;
       const ttfbMs = metered && performance.now() - metered.startedAt;
-      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
-      // Without the cache's recorder between them, the idle guard and the usage wrapper run as one generator.
-      const stream = cache.records
-        ? wrapChunkStream(cache.record(guardStream(value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle)
-        : wrapGuardedChunkStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
+      const resumeChat = (exclude: ReadonlySet<string>, messages: typeof continuation) => {
+        continuation = messages;
+        return resume(exclude) as Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
+      };
+      const first = outcome as PlanOutcome<PeekedStream<ChatCompletionChunk>>;
+      const failing = this.router.plan(request.model).models[0]!.streamFailover ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal: options.signal }, summary) : undefined;
+      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary, ...failing?.settlement });
+      // Without the cache's recorder or stream failover between them, the idle guard and the usage wrapper run as one generator.
+      const stream =
+        cache.records || failing
+          ? wrapChunkStream(cache.record(failing?.chunks ?? guardStream(value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle)
+          : wrapGuardedChunkStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
       return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();

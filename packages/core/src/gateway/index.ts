@@ -13,3 +13,4 @@ export * from './model-capabilities.js';
 export * from './chat-completion-result.js';
 export * from './gateway-options.js';
 export * from './stream-acceptance.js';
+export * from './stream-failover.js';

@@ -7,8 +7,10 @@ import type { StreamSummary } from './wrap-chunk-stream.js';
 export interface StreamSettlement {
   /** The admitted call being metered, when accounting is on (undefined: nothing is booked). */
   metered?: Metered;
-  /** The deployment that served the stream. */
-  target: RouteTarget;
+  /** The deployment that served the stream, or a function read when it ends (mid-stream failover may change it). */
+  target: RouteTarget | (() => RouteTarget);
+  /** True when the stream moved to another deployment mid-way (read when it ends). */
+  failedOver?: () => boolean;
   /** The client's abort signal: a stream closed after it fired is booked as 499. */
   signal?: AbortSignal;
   /** Time to first byte (ms since `metered.startedAt`), measured when the stream was accepted. */
@@ -51,7 +53,7 @@ export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSett
 export function streamSettler(settlement: StreamSettlement): { settle: (failure?: unknown) => void; finished: Promise<StreamSummary> } {
   let finish!: (summary: StreamSummary) => void;
   const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
-  const { metered, target, signal, ttfbMs } = settlement;
+  const { metered, signal, ttfbMs } = settlement;
   let settled = false;
   const settle = (failure?: unknown) => {
     if (settled) return;
@@ -62,13 +64,14 @@ export function streamSettler(settlement: StreamSettlement): { settle: (failure?
       const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
       metered.ticket.settle({
         status,
-        target,
+        target: typeof settlement.target === 'function' ? settlement.target() : settlement.target,
         usage: summary.usage as CompletionUsage | undefined,
         completionText: summary.text,
         attempts: metered.attempts,
         latencyMs: performance.now() - metered.startedAt,
         ttfbMs,
         stream: true,
+        ...(settlement.failedOver?.() && { streamFailover: true }),
       });
     }
     finish(summary);

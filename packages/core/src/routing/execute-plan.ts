@@ -58,6 +58,8 @@ export interface PlanOutcome<T> {
   abort(reason: unknown): void;
   /** Idle gap allowed between stream chunks, ms. */
   idleMs: number;
+  /** The call's total deadline, unix ms (a continuation of the answer must end by then too). */
+  deadline: number;
   /** Releases the deadline timer and the target's in-flight slot; call once the answer is fully sent. */
   release(): void;
 }
@@ -292,6 +294,7 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
               records,
               signal: winner.signal,
               idleMs,
+              deadline,
               abort: (reason) => winner.controller.abort(reason),
               release: () => {
                 finish();

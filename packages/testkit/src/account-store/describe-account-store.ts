@@ -50,6 +50,8 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   attempts: 1,
   usage_estimated: false,
   cache_hit: false,
+  hedged: false,
+  stream_failover: false,
 });
 
 /**
@@ -135,7 +137,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         { ...usageRow('k1', 'a', t, 0.1), request_id: 'r1', ttfb_ms: null },
         { ...usageRow('k1', 'b', t + 1, 0.1), request_id: 'r2', status: 429 },
         { ...usageRow('k2', 'a', t + 2, 0), request_id: 'r3', stream: true, price_source: 'none', prompt_tokens: 0, completion_tokens: 0, attempts: 0, cache_hit: true },
-        { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502 },
+        { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502, hedged: true, stream_failover: true },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r5' },
       ];
       await store.appendUsage(rows);
@@ -146,6 +148,8 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(all[4]).toEqual(rows[0]);
       expect(all.map((r) => r.price_source)).toEqual(['config', 'config', 'none', 'config', 'config']);
       expect(all.map((r) => r.cache_hit)).toEqual([false, false, true, false, false]);
+      expect(all[1]).toEqual(rows[3]);
+      expect(all.map((r) => [r.hedged, r.stream_failover])).toEqual([[false, false], [true, true], [false, false], [false, false], [false, false]]);
       expect(await store.usageTotals({}, 'key')).toMatchObject([
         { group: 'k1', requests: 4, cache_hits: 0 },
         { group: 'k2', requests: 1, cache_hits: 1, prompt_tokens: 0, cost_usd: 0 },
