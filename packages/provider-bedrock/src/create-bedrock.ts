@@ -7,6 +7,7 @@ import {
   readUpstreamJson,
   sendUpstreamRequest,
   upstreamInvalidResponseError,
+  reportCapabilities,
 } from '@switchyard/core';
 import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
 import { planBedrockEmbeddings } from './bedrock-embeddings.js';
@@ -126,8 +127,14 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
 
     async listModels(context) {
       const response = await send(`${control}/foundation-models`, context);
-      const list = await readUpstreamJson<{ modelSummaries?: { modelId: string }[] }>(context.provider, response, context.signal);
-      return (list.modelSummaries ?? []).map((m) => ({ id: m.modelId }));
+      const list = await readUpstreamJson<{ modelSummaries?: { modelId: string; inputModalities?: unknown }[] }>(context.provider, response, context.signal);
+      // `inputModalities` (TEXT, IMAGE, EMBEDDING) says whether a model takes images
+      // (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_FoundationModelSummary.html); nothing else we route on.
+      return (list.modelSummaries ?? []).map((m) => {
+        const inputs = Array.isArray(m.inputModalities) ? m.inputModalities : undefined;
+        const capabilities = reportCapabilities({ vision: inputs && inputs.includes('IMAGE') });
+        return { id: m.modelId, ...(capabilities && { capabilities }) };
+      });
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   readUpstreamJson,
   sendUpstreamRequest,
   type UpstreamTimeouts,
+  reportCapabilities,
 } from '@switchyard/core';
 import { checkGeminiParameters } from './check-gemini-parameters.js';
 import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
@@ -79,8 +80,12 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
     },
     async listModels(context) {
       const response = await send('models?pageSize=1000', context);
-      const list = await readUpstreamJson<{ models?: { name: string }[] }>(context.provider, response, context.signal);
-      return (list.models ?? []).map((m) => ({ id: m.name.replace(/^models\//, '') }));
+      const list = await readUpstreamJson<{ models?: { name: string; thinking?: unknown }[] }>(context.provider, response, context.signal);
+      // The list says whether a model thinks (`thinking`, https://ai.google.dev/api/models#Model); nothing else we route on.
+      return (list.models ?? []).map((m) => {
+        const capabilities = reportCapabilities({ reasoning: typeof m.thinking === 'boolean' ? m.thinking : undefined });
+        return { id: m.name.replace(/^models\//, ''), ...(capabilities && { capabilities }) };
+      });
     },
   };
 }

@@ -110,6 +110,13 @@ describe('Gemini embeddings, models, errors', () => {
     expect((await adapter().listModels!(context())).map((m) => m.id)).toEqual(['gemini-2.5-flash', 'text-embedding-004']);
   });
 
+  it('reports `thinking` from the model list as the reasoning capability, and nothing where the list says nothing', async () => {
+    upstream.route('GET /v1beta/models', { json: fixtures.json('google/google-models.json') });
+    const [flash, embedding] = await adapter().listModels!(context());
+    expect(flash!.capabilities).toEqual({ known: ['reasoning'], supported: ['reasoning'] });
+    expect(embedding!.capabilities).toBeUndefined();
+  });
+
   it('maps errors: status kept, invalid key -> 401, RetryInfo -> retry-after-ms, details never passed on', () => {
     const notFound = mapGeminiError('google', 404, fixtures.text('google/unary-failure-unknown-model.json'), {}, [KEY]);
     expect(notFound.toJSON().error).toMatchObject({ type: 'invalid_request_error', code: 'not_found', message: expect.stringContaining('is not found') });

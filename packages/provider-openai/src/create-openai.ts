@@ -21,6 +21,7 @@ import {
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
+import { type ListedModel, listedCapabilities } from './openrouter-capabilities.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
@@ -75,7 +76,8 @@ export interface OpenAIOptions {
  *   (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`) `{kind:'text'}` with the upstream
  *   content type.
  * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
- * - `listModels` -> `GET /models`: `[{id, created}]`.
+ * - `listModels` -> `GET /models`: `[{id, created}]`, with the capabilities OpenRouter-style lists report
+ *   ({@link listedCapabilities}).
  * - `openaiResponses` (only with `responses: 'native'`) -> `/responses`: the Responses request as it is; the `response`
  *   object or its events (see {@link passResponsesEvents}) back unchanged, with the usage for metering.
  *
@@ -156,8 +158,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async listModels(context) {
       const response = await send('/models', context, { method: 'GET' });
-      const list = await readUpstreamJson<{ data?: { id: string; created?: number }[] }>(context.provider, response, context.signal);
-      return (list.data ?? []).map((m) => ({ id: m.id, created: m.created }));
+      const list = await readUpstreamJson<{ data?: ListedModel[] }>(context.provider, response, context.signal);
+      return (list.data ?? []).map((m) => {
+        const capabilities = listedCapabilities(m);
+        return { id: m.id, created: m.created, ...(capabilities && { capabilities }) };
+      });
     },
   };
   if (options.responses === 'native') {

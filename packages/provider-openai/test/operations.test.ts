@@ -32,4 +32,16 @@ describe('embeddings, images and models', () => {
     upstream().route('GET /openai/v1/models', { json: { object: 'list', data: [fixtures.json('openai/spec-examples/retrievemodel-default.json')] } });
     expect(await adapter().listModels!(callContext())).toEqual([{ id: 'VAR_chat_model_id', created: 1686935002 }]);
   });
+
+  it('reads the capabilities an OpenRouter-style list reports (supported_parameters, architecture.input_modalities)', async () => {
+    upstream().route('GET /openai/v1/models', { json: fixtures.json('openai-compatible/openrouter-models.json') });
+    const listed = Object.fromEntries((await adapter().listModels!(callContext())).map((m) => [m.id, m.capabilities]));
+    const known = ['tools', 'json_schema', 'reasoning', 'vision', 'audio'];
+    expect(listed).toEqual({
+      'openai/gpt-4o-mini': { known, supported: ['tools', 'json_schema', 'vision'] },
+      'meta-llama/llama-3.3-70b-instruct': { known, supported: ['tools'] },
+      'deepseek/deepseek-r1': { known, supported: ['reasoning'] },
+      'openai/gpt-4o-audio-preview': { known, supported: ['tools', 'json_schema', 'audio'] },
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import type { ReportedCapabilities } from '../gateway/reported-capabilities.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
@@ -19,6 +20,8 @@ import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
 export interface UpstreamModel {
   id: string;
   created?: number;
+  /** What the provider's list says the model can do, where it says so (see {@link ReportedCapabilities}). */
+  capabilities?: ReportedCapabilities;
 }
 
 /**

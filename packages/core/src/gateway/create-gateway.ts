@@ -24,7 +24,7 @@ import { checkModelId } from '../schemas/model-id.js';
 import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
 import { type UploadedFile, transcriptionFieldsSchema } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
-import { filterCapableTargets } from '../routing/filter-capable-targets.js';
+import { filterCapableTargetsWithLists } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
 import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
@@ -140,7 +140,7 @@ export class Gateway {
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered; resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>> }> {
     const model = request.model as string;
     const startedAt = performance.now();
-    let plan = filterCapableTargets(this.#plans.planFor(operation, model), needs);
+    let plan = await filterCapableTargetsWithLists(this.#plans.planFor(operation, model), needs, this.catalog);
     const requestId = options.requestId ?? randomUUID();
     const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages' || operation === 'openaiResponses') && request.stream === true;
     let metered: Metered | undefined;

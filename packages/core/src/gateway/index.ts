@@ -14,3 +14,4 @@ export * from './chat-completion-result.js';
 export * from './gateway-options.js';
 export * from './stream-acceptance.js';
 export * from './stream-failover.js';
+export * from './reported-capabilities.js';

@@ -7,6 +7,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import type { ModelRouter } from './model-router.js';
+import type { ReportedCapabilities } from './reported-capabilities.js';
 
 interface Fetched {
   models: UpstreamModel[];
@@ -38,6 +39,10 @@ type ListContext = Pick<AdapterCallContext, 'signal' | 'requestId'>;
  */
 export class ModelCatalog {
   readonly #cache = new Map<string, CacheEntry>();
+  /** Per provider, the capabilities its last successful list reported, by upstream model id. */
+  readonly #reported = new Map<string, Map<string, ReportedCapabilities>>();
+  /** When each provider's list was last fetched for capabilities (unix ms), to retry a failing list at most once per TTL. */
+  readonly #capabilityFetches = new Map<string, number>();
   readonly #created = Math.floor(Date.now() / 1000);
   readonly #timeoutMs: number;
 
@@ -64,7 +69,10 @@ export class ModelCatalog {
       adapter.listModels(context),
       new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
     ])
-      .then((models) => ({ models }))
+      .then((models) => {
+        this.#reported.set(provider, new Map(models.flatMap((m) => (m.capabilities ? [[m.id, m.capabilities] as const] : []))));
+        return { models };
+      })
       .catch((error: unknown) => {
         this.onError?.(error, provider);
         this.#cache.delete(provider);
@@ -73,6 +81,37 @@ export class ModelCatalog {
       .finally(() => clearTimeout(timer));
     this.#cache.set(provider, { expires: now + this.ttlMs, fetched });
     return fetched;
+  }
+
+  /**
+   * What `provider`'s model list reported about `upstreamModel`'s capabilities (the last successful list, even past
+   * its TTL), or undefined when it reported nothing or was not fetched. Call {@link prepareCapabilities} first.
+   */
+  reportedCapabilities(provider: string, upstreamModel: string): ReportedCapabilities | undefined {
+    return this.#reported.get(provider)?.get(upstreamModel);
+  }
+
+  /**
+   * Makes the model lists of `providers` available to {@link reportedCapabilities} for capability-aware routing: a
+   * list past its TTL is refreshed in the background (the old one is used meanwhile); a list never fetched is fetched
+   * and waited for up to `waitMs` (ms). A failing list is tried again at most once per TTL. Never rejects.
+   */
+  async prepareCapabilities(providers: Iterable<string>, waitMs: number): Promise<void> {
+    const pending: Promise<Fetched>[] = [];
+    const now = Date.now();
+    for (const provider of providers) {
+      if (!this.router.providers.get(provider)?.listModels) continue;
+      const cached = this.#cache.get(provider);
+      if (cached && cached.expires > now) continue;
+      if (now - (this.#capabilityFetches.get(provider) ?? Number.NEGATIVE_INFINITY) < this.ttlMs) continue;
+      this.#capabilityFetches.set(provider, now);
+      const fetched = this.#fetch(provider);
+      if (!this.#reported.has(provider)) pending.push(fetched);
+    }
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
   }
 
   /** Waits for a fetch, or until the client's signal aborts (then throws its reason). */
