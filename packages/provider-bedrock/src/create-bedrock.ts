@@ -132,7 +132,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       // (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_FoundationModelSummary.html); nothing else we route on.
       return (list.modelSummaries ?? []).map((m) => {
         const inputs = Array.isArray(m.inputModalities) ? m.inputModalities : undefined;
-        const capabilities = reportCapabilities({ vision: inputs && inputs.includes('IMAGE') });
+        const capabilities = reportCapabilities({ vision: inputs?.includes('IMAGE') });
         return { id: m.modelId, ...(capabilities && { capabilities }) };
       });
     },

@@ -21,10 +21,10 @@ export function listedCapabilities(model: ListedModel): ReportedCapabilities | u
   const parameters = Array.isArray(model.supported_parameters) ? (model.supported_parameters as unknown[]) : undefined;
   const inputs = Array.isArray(model.architecture?.input_modalities) ? (model.architecture.input_modalities as unknown[]) : undefined;
   return reportCapabilities({
-    tools: parameters && parameters.includes('tools'),
-    json_schema: parameters && parameters.includes('structured_outputs'),
-    reasoning: parameters && parameters.includes('reasoning'),
-    vision: inputs && inputs.includes('image'),
-    audio: inputs && inputs.includes('audio'),
+    tools: parameters?.includes('tools'),
+    json_schema: parameters?.includes('structured_outputs'),
+    reasoning: parameters?.includes('reasoning'),
+    vision: inputs?.includes('image'),
+    audio: inputs?.includes('audio'),
   });
 }

@@ -23,5 +23,6 @@ export function reportCapabilities(flags: Partial<Record<ModelCapability, boolea
 
 /** True unless `reported` says the model lacks `capability`. */
 export function reportedCan(reported: ReportedCapabilities | undefined, capability: ModelCapability): boolean {
-  return !reported || !reported.known.includes(capability) || reported.supported.includes(capability);
+  if (!reported?.known.includes(capability)) return true;
+  return reported.supported.includes(capability);
 }
