@@ -106,7 +106,7 @@ export const modelConfigSchema = z
     /** Hedged requests: a second deployment is started when the first sent no first byte after this long. */
     hedge: hedgeSchema.optional(),
     /** Mid-stream failover: a chat stream that breaks after content was sent continues on the next deployment. */
-    stream_failover: z.boolean().default(false),
+    stream_failover: z.boolean().optional(),
   })
   .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
 

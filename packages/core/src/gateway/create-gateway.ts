@@ -140,7 +140,9 @@ export class Gateway {
   ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered; resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>> }> {
     const model = request.model as string;
     const startedAt = performance.now();
-    let plan = await filterCapableTargetsWithLists(this.#plans.planFor(operation, model), needs, this.catalog);
+    let plan = this.#plans.planFor(operation, model);
+    // Only a request that needs capabilities waits (model lists); others reach the upstream without a microtask's delay.
+    if (needs.length > 0) plan = await filterCapableTargetsWithLists(plan, needs, this.catalog);
     const requestId = options.requestId ?? randomUUID();
     const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages' || operation === 'openaiResponses') && request.stream === true;
     let metered: Metered | undefined;
