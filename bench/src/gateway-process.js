@@ -1,5 +1,6 @@
 // Switchyard with a normal config: auth on, validation on, metrics on, one log line per request at info (to /dev/null).
-// argv[2] is the mock upstream URL, argv[3] optional extra YAML (e.g. `metrics: { enabled: false }`).
+// argv[2] is the mock upstream URL, argv[3] optional extra YAML (e.g. `metrics: { enabled: false }`). `max_connections`
+// is raised from its default (4,096) so that the memory scenario can hold about 10,000 idle streams.
 import { parseConfig, startServer } from '@switchyard/gateway';
 import { pino } from 'pino';
 import { serveChild } from './child.js';
@@ -10,7 +11,7 @@ const upstream = process.argv[2];
 const config = parseConfig(
   `
 keys: ["${BENCH_KEY}"]
-server: { host: 127.0.0.1, port: 0 }
+server: { host: 127.0.0.1, port: 0, max_connections: 12000 }
 providers:
   openai: { adapter: openai, api_key: sk-bench-upstream-000, base_url: "${upstream}/v1" }
 models:
