@@ -2,6 +2,9 @@ import { GatewayError } from '@switchyard/core';
 import type { Response } from 'express';
 import { locals } from './request-locals.js';
 
+/** Largest batch of ready events written at once, characters (written at once beyond it, so back-pressure applies). */
+const MAX_BATCH_CHARS = 64 * 1024;
+
 /** Options of {@link EventStreamWriter} (and `sendEventStream` / `sendSSE`). */
 export interface SSEOptions {
   /** Redacted from every field of a mid-stream error event (gateway and upstream keys); `sendSSE` only. */
@@ -108,7 +111,10 @@ export class EventStreamWriter {
       for await (const event of events) {
         if (this.#res.destroyed) break;
         this.#batch += event;
-        if (!this.#scheduled) {
+        // A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure (and the
+        // slow-reader timeout) applies to what the client really fails to read, not to one huge write.
+        if (this.#batch.length >= MAX_BATCH_CHARS) this.#flush();
+        else if (!this.#scheduled) {
           this.#scheduled = true;
           setImmediate(this.#flush);
         }
