@@ -1,4 +1,4 @@
-import { GatewayError, redactSecrets } from '@switchyard/core';
+import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
 import type { AnthropicError } from './anthropic-response-schemas.js';
 
 /** Per Anthropic error type: the HTTP status it comes with, and the OpenAI `type` and `code` it becomes. */
@@ -42,13 +42,8 @@ export function mapAnthropicError(
 ): GatewayError {
   // Redacted as a whole before anything is read from it: every field, and any cut of it, is then free of the key.
   bodyText = redactSecrets(bodyText, secrets);
-  let error: AnthropicError | undefined;
-  try {
-    const body = JSON.parse(bodyText) as { error?: unknown };
-    if (typeof body?.error === 'object' && body.error !== null) error = body.error as AnthropicError;
-  } catch {
-    error = undefined;
-  }
+  const body = parseJsonOrUndefined(bodyText) as { error?: unknown } | null | undefined;
+  const error = typeof body?.error === 'object' && body.error !== null ? (body.error as AnthropicError) : undefined;
   const finalStatus = status === 529 ? 503 : status >= 400 && status <= 599 ? status : 502;
   const mapped = ERROR_TYPES[typeof error?.type === 'string' ? error.type : ''] ?? {
     type: finalStatus >= 500 ? 'server_error' : 'invalid_request_error',

@@ -1,4 +1,4 @@
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, parseJsonOrUndefined } from '@switchyard/core';
 import { mapOpenAIError } from '@switchyard/provider-openai';
 
 interface AzureFilterCategory {
@@ -40,12 +40,8 @@ export function mapAzureError(
   const msRetry = headers['x-ms-retry-after-ms'];
   const withRetry = typeof msRetry === 'string' && headers['retry-after-ms'] === undefined ? { ...headers, 'retry-after-ms': msRetry } : headers;
   const mapped = mapOpenAIError(provider, status, bodyText, withRetry, secrets);
-  let body: AzureErrorBody | undefined;
-  try {
-    body = JSON.parse(bodyText) as AzureErrorBody;
-  } catch {
-    return mapped;
-  }
+  const body = parseJsonOrUndefined(bodyText) as AzureErrorBody | null | undefined;
+  if (body === undefined) return mapped;
   const inner = body?.error?.innererror;
   const isFilter = body?.error?.code === 'content_filter' || inner?.code === 'ResponsibleAIPolicyViolation' || inner?.content_filter_result !== undefined;
   if (!isFilter) return mapped;

@@ -1,4 +1,4 @@
-import { GatewayError, redactSecrets } from '@switchyard/core';
+import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
 
 interface MappedType {
   status: number;
@@ -84,12 +84,7 @@ export function mapBedrockError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
-  let body: Record<string, unknown> | undefined;
-  try {
-    body = JSON.parse(bodyText) as Record<string, unknown>;
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonOrUndefined(bodyText) as Record<string, unknown> | undefined;
   const message = typeof body?.message === 'string' ? body.message : typeof body?.Message === 'string' ? body.Message : bodyText.slice(0, 200) || undefined;
   return mapBedrockException(provider, exceptionName(headers, body), message, status, secrets);
 }

@@ -1,4 +1,4 @@
-import type { GatewayError } from '@switchyard/core';
+import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
 import { mapOpenAIError } from '@switchyard/provider-openai';
 
 /**
@@ -14,12 +14,7 @@ export function mapDeepgramError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
-  let body: { err_code?: unknown; err_msg?: unknown } | undefined;
-  try {
-    body = JSON.parse(bodyText) as typeof body;
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonOrUndefined(bodyText) as { err_code?: unknown; err_msg?: unknown } | null | undefined;
   if (typeof body?.err_msg !== 'string') return mapOpenAIError(provider, status, bodyText, headers, secrets);
   const code = typeof body.err_code === 'string' ? body.err_code : null;
   return mapOpenAIError(provider, status, JSON.stringify({ error: { message: body.err_msg, code } }), headers, secrets);

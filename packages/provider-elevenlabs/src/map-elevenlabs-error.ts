@@ -1,4 +1,4 @@
-import type { GatewayError } from '@switchyard/core';
+import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
 import { mapOpenAIError } from '@switchyard/provider-openai';
 
 /**
@@ -15,12 +15,7 @@ export function mapElevenLabsError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
-  let detail: unknown;
-  try {
-    detail = (JSON.parse(bodyText) as { detail?: unknown }).detail;
-  } catch {
-    detail = undefined;
-  }
+  const detail = (parseJsonOrUndefined(bodyText) as { detail?: unknown } | null | undefined)?.detail;
   let message: string | undefined;
   let code: string | null = null;
   if (typeof detail === 'string') message = detail;

@@ -1,4 +1,4 @@
-import { GatewayError, redactSecrets } from '@switchyard/core';
+import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
 
 const TYPES: Record<string, { type: string; code: string | null }> = {
   INVALID_ARGUMENT: { type: 'invalid_request_error', code: null },
@@ -33,13 +33,8 @@ export function mapGeminiError(
   headers: Record<string, string | string[] | undefined>,
   secrets: readonly (string | undefined)[],
 ): GatewayError {
-  let error: GoogleError | undefined;
-  try {
-    // Redacted as a whole first: no field can carry the key (or a piece of it) on.
-    error = (JSON.parse(redactSecrets(bodyText, secrets)) as { error?: GoogleError }).error;
-  } catch {
-    error = undefined;
-  }
+  // Redacted as a whole first: no field can carry the key (or a piece of it) on.
+  const error = (parseJsonOrUndefined(redactSecrets(bodyText, secrets)) as { error?: GoogleError } | null | undefined)?.error;
   const invalidKey = error?.details?.some((d) => d.reason === 'API_KEY_INVALID') ?? false;
   const mapped = invalidKey ? TYPES.UNAUTHENTICATED! : (TYPES[error?.status ?? ''] ?? { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null });
   const out: Record<string, string> = {};

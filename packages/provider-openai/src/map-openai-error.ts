@@ -1,4 +1,4 @@
-import { GatewayError, redactSecrets } from '@switchyard/core';
+import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error',
@@ -29,12 +29,7 @@ export function mapOpenAIError(
 ): GatewayError {
   // Redacted as a whole before anything is read from it: every field, and any cut of it, is then free of the key.
   bodyText = redactSecrets(bodyText, secrets);
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText);
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonOrUndefined(bodyText);
   const raw = (body as { error?: unknown } | undefined)?.error ?? body;
   const error = (typeof raw === 'object' && raw !== null ? raw : { message: typeof raw === 'string' ? raw : undefined }) as Record<string, unknown>;
   const message =

@@ -7,3 +7,4 @@ export * from './stray-stream-text-error.js';
 export * from './encode-sse.js';
 export * from './raw-json-text.js';
 export * from './embedding-encoding.js';
+export * from './parse-json-or-undefined.js';
