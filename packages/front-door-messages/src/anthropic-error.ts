@@ -34,3 +34,12 @@ export function toAnthropicError(error: unknown): { status: number; headers: Rec
   const message = error.param && !error.message.includes(error.param) ? `${error.param}: ${error.message}` : error.message;
   return { status: error.status, headers: error.headers, body: { type: 'error', error: { type, message } } };
 }
+
+/**
+ * Any failure -> the Anthropic stream event that ends a failed stream, as SSE text:
+ * `event: error\ndata: {"type":"error","error":{"type","message"}}\n\n` (see {@link toAnthropicError}).
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events
+ */
+export function encodeAnthropicErrorEvent(error: unknown): string {
+  return `event: error\ndata: ${JSON.stringify(toAnthropicError(error).body)}\n\n`;
+}

@@ -1,4 +1,4 @@
-export { type AnthropicErrorBody, toAnthropicError } from './anthropic-error.js';
+export { type AnthropicErrorBody, encodeAnthropicErrorEvent, toAnthropicError } from './anthropic-error.js';
 export { type AnthropicContentBlock, type AnthropicMessage, type AnthropicUsage, toAnthropicUsage, toChatUsage, toStopReason } from './anthropic-message.js';
 export { convertChatCompletion, newMessageId, parseToolInput } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';

@@ -4,7 +4,7 @@ export { type ConversationItem, convertItemsToChatMessages } from './convert-ite
 export { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
 export { convertUsage } from './convert-usage.js';
 export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
-export { toResponseError } from './map-response-error-code.js';
+export { encodeResponseErrorEvent, toResponseError } from './map-response-error-code.js';
 export { MemoryResponseStore } from './memory-response-store.js';
 export { newId } from './new-id.js';
 export { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';

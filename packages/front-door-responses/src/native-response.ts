@@ -1,5 +1,5 @@
 import type { NativeSSEEvent } from '@switchyard/core';
-import { toResponseError } from './map-response-error-code.js';
+import { encodeResponseErrorEvent } from './map-response-error-code.js';
 import type { ResponseObject } from './response-object.js';
 import type { ResponsesRequest } from './responses-request-schema.js';
 
@@ -57,8 +57,6 @@ export async function* passNativeResponseEvents(
       yield `event: ${event.event}\ndata: ${data}\n\n`;
     }
   } catch (error) {
-    const failure = toResponseError(error);
-    const body = { type: 'error', code: failure.code, message: failure.message, param: failure.param, sequence_number: nextSequence };
-    yield `event: error\ndata: ${JSON.stringify(body)}\n\n`;
+    yield encodeResponseErrorEvent(error, nextSequence);
   }
 }

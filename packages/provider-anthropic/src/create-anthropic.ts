@@ -3,6 +3,7 @@ import {
   type AdapterCallContext,
   type ChatCompletion,
   type ChatCompletionChunk,
+  type GatewayError,
   type ProviderAdapter,
   parseSSEStream,
   invalidRequestError,
@@ -15,7 +16,7 @@ import { convertAnthropicResponse } from './convert-anthropic-response.js';
 import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
-import { mapAnthropicError } from './map-anthropic-error.js';
+import { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
 import { anthropicUsageToChat, passAnthropicEvents } from './pass-anthropic-events.js';
 import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
@@ -114,11 +115,16 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
     },
     async anthropicMessages(request, context) {
-      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers);
+      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream);
       if (request.stream === true) {
         let usage: Record<string, number> | undefined;
-        const events = passAnthropicEvents(parseSSEStream(response.body), (found) => (usage = { ...usage, ...found }));
-        return { events, usage: () => anthropicUsageToChat(usage) };
+        let failure: GatewayError | undefined;
+        const events = passAnthropicEvents(
+          parseSSEStream(response.body, { provider: context.provider }),
+          (found) => (usage = { ...usage, ...found }),
+          (error) => (failure ??= mapAnthropicStreamError(context.provider, error, secrets)),
+        );
+        return { events, usage: () => anthropicUsageToChat(usage), error: () => failure };
       }
       const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
       return { json, usage: anthropicUsageToChat(json?.usage) };

@@ -1,13 +1,23 @@
-import type { CompletionUsage, NativeSSEEvent, ServerSentEvent } from '@switchyard/core';
+import { type CompletionUsage, type NativeSSEEvent, type ServerSentEvent, parseJsonOrUndefined } from '@switchyard/core';
+import type { AnthropicError } from './anthropic-response-schemas.js';
 
 /**
  * Anthropic's stream events as they arrived (`event:` name, `data:` text), for the Messages pass-through: nothing is
  * parsed or changed, so thinking blocks, signatures and cache usage reach the client intact. Events without a name
- * take the `type` of their data, as Anthropic always names them.
+ * take the `type` of their data, as Anthropic always names them. An `error` event (`{"type":"error","error":{type,
+ * message}}`) is passed on too, and its `error` handed to `onError` (for booking the call as failed).
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export async function* passAnthropicEvents(events: AsyncIterable<ServerSentEvent>, onUsage?: (usage: Record<string, number>) => void): AsyncGenerator<NativeSSEEvent> {
+export async function* passAnthropicEvents(
+  events: AsyncIterable<ServerSentEvent>,
+  onUsage?: (usage: Record<string, number>) => void,
+  onError?: (error: AnthropicError) => void,
+): AsyncGenerator<NativeSSEEvent> {
   for await (const event of events) {
+    if (onError && event.event === 'error') {
+      const error = (parseJsonOrUndefined(event.data) as { error?: unknown } | undefined)?.error;
+      onError(typeof error === 'object' && error !== null ? (error as AnthropicError) : { type: 'api_error', message: 'The upstream stream reported an error.' });
+    }
     if (onUsage && (event.event === 'message_start' || event.event === 'message_delta')) {
       try {
         const data = JSON.parse(event.data) as { message?: { usage?: Record<string, number> }; usage?: Record<string, number> };

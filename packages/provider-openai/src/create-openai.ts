@@ -1,4 +1,5 @@
 import {
+  type GatewayError,
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
   type AdapterOperation,
@@ -25,6 +26,7 @@ import { type ListedModel, listedCapabilities } from './openrouter-capabilities.
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import { mapResponsesStreamError } from './map-responses-stream-error.js';
 import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 import { passResponsesEvents } from './pass-responses-events.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
@@ -175,8 +177,13 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
           throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
         let usage: Record<string, unknown> | undefined;
-        const events = passResponsesEvents(parseSSEStream(response.body, { provider: context.provider }), (found) => (usage = found));
-        return { events, usage: () => responsesUsageToChat(usage) };
+        let failure: GatewayError | undefined;
+        const events = passResponsesEvents(
+          parseSSEStream(response.body, { provider: context.provider }),
+          (found) => (usage = found),
+          (name, data) => (failure ??= mapResponsesStreamError(context.provider, name, data, secrets)),
+        );
+        return { events, usage: () => responsesUsageToChat(usage), error: () => failure };
       }
       const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
       return { json, usage: responsesUsageToChat(json?.usage) };

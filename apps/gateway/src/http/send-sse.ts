@@ -1,4 +1,4 @@
-import { type ChatCompletionChunk, encodeSSEError, toSSEStream } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, encodeSSEError, redactGatewayError, toSSEStream } from '@switchyard/core';
 import type { Response } from 'express';
 import { EventStreamWriter, type SSEOptions } from './event-stream-writer.js';
 import { locals } from './request-locals.js';
@@ -27,15 +27,16 @@ export function openEventStreamWhenIdle(res: Response, beforeOpen: () => void, o
 
 /**
  * Ends a stream opened by {@link openEventStreamWhenIdle} whose call then failed (before its first chunk, after
- * retries): one `data: {"error":{message,type,param,code}}` event (`secrets` redacted from every field), never a
- * success. Returns false when the stream was not opened (the caller answers with an ordinary error response instead).
+ * retries): one error event, never a success. `encode` gives the front door's own error event (default: chat's
+ * `data: {"error":{message,type,param,code}}`); it gets the error with `secrets` redacted from every field. Returns
+ * false when the stream was not opened (the caller answers with an ordinary error response instead).
  */
-export function failEventStream(res: Response, error: unknown, secrets: readonly string[] = []): boolean {
+export function failEventStream(res: Response, error: unknown, secrets: readonly string[] = [], encode: (error: unknown) => string = encodeSSEError): boolean {
   const writer = EventStreamWriter.of(res);
   writer.cancel();
   if (!writer.opened) return false;
   if (!res.destroyed) locals(res).error = error;
-  writer.end(encodeSSEError(error, secrets));
+  writer.end(encode(GatewayError.isInstance(error) ? redactGatewayError(error, secrets) : error));
   return true;
 }
 

@@ -2,9 +2,12 @@ import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { NativeMessagesResult, NativeSSEEvent } from '../adapter/native-messages.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import { type PeekedStream, guardStream, peekStream } from '../routing/guard-stream.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
+import { mapTransportError } from '../utils/upstream-request.js';
 import type { Metered } from './call-metering.js';
 import { toCallResult } from './call-result.js';
 import type { GatewayCallResult } from './gateway-options.js';
@@ -17,12 +20,13 @@ export type PassThroughOperation = 'anthropicMessages' | 'openaiResponses';
 /** What one pass-through attempt resolved with: the JSON answer, or the accepted (first event read) event stream. */
 export type PassThroughValue =
   | { json: unknown; usage?: CompletionUsage }
-  | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined };
+  | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined; error?: () => GatewayError | undefined };
 
 /**
  * One attempt of a pass-through on `target`: the body with `model` replaced by the upstream id, sent through the
  * adapter's `operation`; a stream counts as accepted once its first event has arrived (so that a failure before it can
- * still be retried or fall back). Throws what the adapter throws.
+ * still be retried or fall back). A transport failure of the stream (reset, stall) becomes the gateway's 502/504, so
+ * that one before the first event is retried like any other. Throws what the adapter throws.
  */
 export async function runPassThrough(
   operation: PassThroughOperation,
@@ -32,13 +36,24 @@ export async function runPassThrough(
   context: AdapterCallContext,
 ): Promise<PassThroughValue> {
   const result = await adapter[operation]!({ ...body, model: target.upstreamModel }, context);
-  return 'events' in result ? { peeked: await peekStream(result.events), usage: result.usage } : result;
+  if (!('events' in result)) return result;
+  return { peeked: await peekStream(mapStreamFailures(result.events, target.provider, context.signal)), usage: result.usage, error: result.error };
+}
+
+/** `events`, with a failure that is not already a GatewayError mapped by `mapTransportError` (and its meaning). */
+async function* mapStreamFailures(events: AsyncIterable<NativeSSEEvent>, provider: string, signal: AbortSignal): AsyncGenerator<NativeSSEEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw upstreamErrorMeaning(provider, GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
+  }
 }
 
 /**
  * The call result of a pass-through: JSON answers are released and settled at once (usage from the adapter); streams
  * are guarded like chat streams (idle timeout, release at the end) and settled when they end, booked with the usage
- * the adapter read from the events; `finished` resolves then.
+ * the adapter read from the events, and as a failure (its status) when the upstream reported one inside the stream (the
+ * adapter's `error`); `finished` resolves then.
  */
 export function passThroughResult(
   model: string,
@@ -51,12 +66,17 @@ export function passThroughResult(
   if ('peeked' in value) {
     const ttfbMs = metered && performance.now() - metered.startedAt;
     const readUsage = value.usage;
+    const readError = value.error;
     let completed = false;
     const guarded = (async function* () {
       yield* guardStream(value.peeked, outcome);
       completed = true;
     })();
-    const { stream, finished } = settleStream(guarded, { metered, target: outcome.target, signal, ttfbMs, summary: () => ({ usage: readUsage?.(), completed }) });
+    const summary = () => {
+      const error = readError?.();
+      return { usage: readUsage?.(), completed: completed && error === undefined, ...(error && { error }) };
+    };
+    const { stream, finished } = settleStream(guarded, { metered, target: outcome.target, signal, ttfbMs, summary });
     return { ...toCallResult(model, outcome, warnings, { events: stream }, metered), finished };
   }
   outcome.release();

@@ -1,21 +1,22 @@
 import { countTextTokens } from '@switchyard/accounts';
-import { isChunkStream, validateRequest } from '@switchyard/core';
+import { type GatewayWarning, isChunkStream, validateRequest } from '@switchyard/core';
 import {
   convertChatCompletion,
   convertChatStream,
   convertMessagesRequest,
   countTokensRequestSchema,
+  encodeAnthropicErrorEvent,
   messagesRequestSchema,
   passThroughEvents,
   promptText,
 } from '@switchyard/front-door-messages';
 import { Router } from 'express';
-import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { sendEventStream } from '../send-sse.js';
+import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
 import { sendJson } from '../send-json.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -24,7 +25,9 @@ import type { RouteDeps } from './route-deps.js';
  * key in `x-api-key` or `Authorization: Bearer`, answering errors in Anthropic's shape. A model whose first deployment
  * speaks the Messages API (the Anthropic adapter) gets the request as it is and answers unchanged (thinking blocks,
  * signatures, cache control kept); any other model is served through the canonical chat translation. Both go through
- * the gateway's routing, limits, metering and ledger.
+ * the gateway's routing, limits, metering and ledger. A stream's status and headers go out with its first event, or,
+ * when an upstream accepted the call but its first event takes longer than the keep-alive interval, at that point (then
+ * `: keep-alive` comments); if the call then fails, the stream ends with an Anthropic `error` event.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function createMessagesRouter(deps: RouteDeps): Router {
@@ -40,15 +43,29 @@ export function createMessagesRouter(deps: RouteDeps): Router {
   router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const request = validateRequest(messagesRequestSchema, req.body);
+    const options = callOptions(req, res);
+    let frontDoorWarnings: GatewayWarning[] = [];
+    if (request.stream === true) {
+      options.onAccepted = (accepted) =>
+        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }), { secrets: deps.secrets, ...deps.sse });
+    }
+    // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
+    const failed = (error: unknown): undefined => {
+      if (!failEventStream(res, error, deps.secrets, encodeAnthropicErrorEvent)) throw error;
+      return undefined;
+    };
     if (gateway.supportsAnthropicMessages(request.model)) {
-      const result = await gateway.anthropicMessages(request, callOptions(req, res));
+      const result = await gateway.anthropicMessages(request, options).catch(failed);
+      if (!result) return;
       applyCallHeaders(res, result);
       if ('events' in result.data) await sendEventStream(res, passThroughEvents(result.data.events), deps.sse);
       else sendJson(res, result.data.json);
       return;
     }
     const { chatRequest, warnings } = convertMessagesRequest(request);
-    const result = await gateway.chatCompletions(chatRequest, callOptions(req, res));
+    frontDoorWarnings = warnings;
+    const result = await gateway.chatCompletions(chatRequest, options).catch(failed);
+    if (!result) return;
     applyCallHeaders(res, { ...result, warnings: [...warnings, ...result.warnings] });
     if (isChunkStream(result.data)) await sendEventStream(res, convertChatStream(result.data, request.model), deps.sse);
     else sendJson(res, convertChatCompletion(result.data, request.model));

@@ -1,11 +1,11 @@
 import { isChunkStream } from '@switchyard/core';
-import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
+import { type ResponsesFrontDoor, encodeResponseErrorEvent } from '@switchyard/front-door-responses';
 import type { Router } from 'express';
-import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { keyOwner } from '../key-owner.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { sendEventStream } from '../send-sse.js';
+import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
 import { sendJson } from '../send-json.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -13,26 +13,40 @@ import type { RouteDeps } from './route-deps.js';
  * The Responses API: `POST /v1/responses` (JSON, or Responses events when `stream: true`), run as a chat completion
  * through the gateway (routing, retries, fallbacks, limits, metering) - or, when the model's first deployment is an
  * OpenAI provider with `responses: native`, passed through to its `/responses` through the same routing - and `GET`/`DELETE /v1/responses/{id}` and
- * `GET /v1/responses/{id}/input_items` for stored responses of the calling key.
+ * `GET /v1/responses/{id}/input_items` for stored responses of the calling key. A stream's status and headers go out
+ * with its first event, or, when an upstream accepted the call but its first event takes longer than the keep-alive
+ * interval, at that point (then `: keep-alive` comments); if the call then fails, the stream ends with an `error` event
+ * (`sequence_number` 0).
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses: ResponsesFrontDoor }): void {
   const { gateway, bodyLimit, providerOf, responses } = deps;
   router.post('/responses', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const { model } = responses.validate(req.body);
-    if (gateway.supportsOpenAIResponses(model)) {
+    const request = responses.validate(req.body);
+    const options = callOptions(req, res);
+    if (request.stream === true) {
+      options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets: deps.secrets, ...deps.sse });
+    }
+    // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
+    const failed = (error: unknown): undefined => {
+      if (!failEventStream(res, error, deps.secrets, (redacted) => encodeResponseErrorEvent(redacted))) throw error;
+      return undefined;
+    };
+    if (gateway.supportsOpenAIResponses(request.model)) {
       const native = await responses.prepareNative(req.body, keyOwner(req));
-      const result = await gateway.openaiResponses(native.upstreamRequest, callOptions(req, res));
+      const result = await gateway.openaiResponses(native.upstreamRequest, options).catch(failed);
+      if (!result) return;
       applyCallHeaders(res, result);
       if ('events' in result.data) await sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse);
       else sendJson(res, await responses.completeNative(native, result.data.json));
       return;
     }
     const prepared = await responses.prepare(req.body, keyOwner(req));
-    const result = await gateway.chatCompletions(prepared.chatRequest, callOptions(req, res)).catch((error: unknown) => {
-      throw responses.translateError(error);
-    });
+    const result = await gateway
+      .chatCompletions(prepared.chatRequest, options)
+      .catch((error: unknown) => failed(responses.translateError(error)));
+    if (!result) return;
     applyCallHeaders(res, result);
     if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, result.data), deps.sse);
     else sendJson(res, await responses.complete(prepared, result.data));
