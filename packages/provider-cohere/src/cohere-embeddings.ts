@@ -1,14 +1,27 @@
-import { type EmbeddingRequest, type EmbeddingResponse, invalidRequestError } from '@switchyard/core';
+import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
 import type { CohereEmbedResponse } from './cohere-types.js';
 
 /** Cohere's `input_type` values. @see https://docs.cohere.com/reference/embed#request.body.input_type */
 export const COHERE_INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering', 'image'] as const;
 
 /**
+ * What the Cohere adapter does with each OpenAI embeddings field: `model`, `input`, `dimensions` (-> `output_dimension`),
+ * `encoding_format` (the gateway encodes the float vectors) and Cohere's own `input_type` and `truncate` (extra fields)
+ * are translated; anything else (`user`, unknown fields) is dropped with an `unsupported_parameter` warning (core's
+ * `checkRequestParameters`).
+ * @see https://docs.cohere.com/reference/embed
+ */
+export const COHERE_EMBEDDING_PARAMETERS: ParameterRules = {
+  upstream: 'Cohere embedding models',
+  handled: new Set(['model', 'input', 'dimensions', 'encoding_format', 'input_type', 'truncate']),
+};
+
+/**
  * OpenAI embeddings request -> Cohere `POST /v2/embed` body `{model, texts, input_type, embedding_types: ["float"],
- * output_dimension?}`. `input_type` comes from the request's own `input_type` field when given, else
- * `defaultInputType` (config `input_type`, default `search_document`). Floats are always asked for: the gateway
- * encodes them as base64 when the client asked `encoding_format: "base64"`. Token-id input is a 400 naming `input`.
+ * output_dimension?, truncate?}`. `input_type` comes from the request's own `input_type` field when given, else
+ * `defaultInputType` (config `input_type`, default `search_document`); `truncate` (`NONE`, `START`, `END`) is passed on
+ * when given. Floats are always asked for: the gateway encodes them as base64 when the client asked
+ * `encoding_format: "base64"`. Token-id input is a 400 naming `input`.
  */
 export function convertToCohereEmbed(request: EmbeddingRequest, defaultInputType: string): Record<string, unknown> {
   const input = typeof request.input === 'string' ? [request.input] : request.input;
@@ -19,6 +32,8 @@ export function convertToCohereEmbed(request: EmbeddingRequest, defaultInputType
   }
   const body: Record<string, unknown> = { model: request.model, texts: input, input_type: inputType, embedding_types: ['float'] };
   if (request.dimensions != null) body.output_dimension = request.dimensions;
+  const truncate = (request as { truncate?: unknown }).truncate;
+  if (typeof truncate === 'string') body.truncate = truncate;
   return body;
 }
 

@@ -1,6 +1,7 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
+  checkRequestParameters,
   type ProviderAdapter,
   type RerankResponse,
   rerankResponseSchema,
@@ -11,7 +12,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { mapOpenAIError } from '@switchyard/provider-openai';
-import { convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
+import { COHERE_EMBEDDING_PARAMETERS, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
 import { convertCohereRerank, convertToCohereRerank } from './cohere-rerank.js';
 import type { CohereChatResponse, CohereEmbedResponse } from './cohere-types.js';
 import { convertCohereChat } from './convert-cohere-chat.js';
@@ -83,6 +84,7 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
       return convertCohereChat(context.provider, await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal), request.model);
     },
     async embeddings(request, context) {
+      for (const warning of checkRequestParameters(request, COHERE_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send('/v2/embed', context, convertToCohereEmbed(request, options.inputType ?? 'search_document'));
       return convertCohereEmbed(await readUpstreamJson<CohereEmbedResponse>(context.provider, response, context.signal), request.model);
     },

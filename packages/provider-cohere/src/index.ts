@@ -1,4 +1,4 @@
-export { COHERE_INPUT_TYPES, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
+export { COHERE_EMBEDDING_PARAMETERS, COHERE_INPUT_TYPES, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
 export type * from './cohere-types.js';
 export { convertCohereChat } from './convert-cohere-chat.js';
 export { convertCohereChatStream } from './convert-cohere-chat-stream.js';

@@ -1,6 +1,7 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
+  checkRequestParameters,
   type GatewayWarning,
   type ProviderAdapter,
   parseSSEStream,
@@ -10,7 +11,8 @@ import {
   reportCapabilities,
 } from '@switchyard/core';
 import { checkGeminiParameters } from './check-gemini-parameters.js';
-import { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+import { checkImagenParameters } from './check-imagen-parameters.js';
+import { GEMINI_EMBEDDING_PARAMETERS, convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
 import { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
 import { convertGeminiStream } from './convert-gemini-stream.js';
@@ -71,10 +73,12 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
     },
     async embeddings(request, context) {
       const model = request.model.replace(/^models\//, '');
+      for (const warning of checkRequestParameters(request, GEMINI_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send(`${modelPath(model)}:batchEmbedContents`, context, convertToGeminiBatchEmbed(request, model));
       return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal), request.model);
     },
     async imageGenerations(request, context) {
+      checkImagenParameters(request, context);
       const response = await send(`${modelPath(request.model)}:predict`, context, convertToImagenRequest(request));
       return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
     },

@@ -1,7 +1,8 @@
 export { checkGeminiParameters } from './check-gemini-parameters.js';
+export { IMAGEN_MAX_IMAGES, IMAGEN_PARAMETERS, checkImagenParameters } from './check-imagen-parameters.js';
 export { cleanJsonSchema } from './clean-json-schema.js';
 export { type ConvertedParts, type ConvertedToolCall, convertCandidateParts } from './convert-gemini-candidate-parts.js';
-export { convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+export { GEMINI_EMBEDDING_PARAMETERS, convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
 export { convertGeminiLogprobs, type OpenAILogprobs } from './convert-gemini-logprobs.js';
 export { convertGeminiResponse } from './convert-gemini-response.js';
 export { convertGeminiStream, mapGeminiStreamError } from './convert-gemini-stream.js';

@@ -1,6 +1,7 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
+  checkRequestParameters,
   type ChatCompletionRequest,
   GatewayError,
   type GatewayWarning,
@@ -16,6 +17,7 @@ import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicReq
 import {
   type GeminiGenerateContentResponse,
   checkGeminiParameters,
+  checkImagenParameters,
   convertGeminiResponse,
   convertGeminiStream,
   convertImagenResponse,
@@ -23,7 +25,7 @@ import {
   convertToImagenRequest,
   mapGeminiError,
 } from '@switchyard/provider-google';
-import { convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingResponse } from './vertex-embeddings.js';
+import { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingResponse } from './vertex-embeddings.js';
 import type { VertexTokenSource } from './vertex-token-source.js';
 
 /** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */
@@ -147,11 +149,13 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     },
 
     async embeddings(request, context) {
+      for (const warning of checkRequestParameters(request, VERTEX_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send(modelURL('google', request.model, 'predict'), convertToVertexEmbeddingRequest(request), context, googleErrors(context));
       return convertVertexEmbeddingResponse(await readUpstreamJson<VertexEmbeddingResponse>(context.provider, response, context.signal), request.model);
     },
 
     async imageGenerations(request, context) {
+      checkImagenParameters(request, context);
       const response = await send(modelURL('google', request.model, 'predict'), convertToImagenRequest(request), context, googleErrors(context));
       return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
     },

@@ -1,4 +1,4 @@
-import { type EmbeddingRequest, type EmbeddingResponse, invalidRequestError } from '@switchyard/core';
+import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
 
 /** The `:predict` body of a Vertex text-embedding model. */
 export interface VertexEmbeddingRequest {
@@ -10,6 +10,18 @@ export interface VertexEmbeddingRequest {
 export interface VertexEmbeddingResponse {
   predictions?: { embeddings?: { values?: number[]; statistics?: { token_count?: number; truncated?: boolean } } }[];
 }
+
+/**
+ * What the Vertex adapter does with each OpenAI embeddings field: `model`, `input`, `dimensions`
+ * (-> `outputDimensionality`), `encoding_format` (the gateway encodes the float vectors) and the extra field
+ * `task_type` are translated; anything else (`user`, unknown fields) is dropped with an `unsupported_parameter`
+ * warning (core's `checkRequestParameters`).
+ * @see https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings-api
+ */
+export const VERTEX_EMBEDDING_PARAMETERS: ParameterRules = {
+  upstream: 'Vertex AI embedding models',
+  handled: new Set(['model', 'input', 'dimensions', 'encoding_format', 'task_type']),
+};
 
 /**
  * OpenAI embeddings request -> Vertex `:predict` body for text-embedding models (`text-embedding-005`,
