@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { parseConfig } from '../src/config/load-config.js';
+import { type RunningServer, startServer } from '../src/start-server.js';
 
 // Issue #22: a native pass-through stream (Anthropic Messages, OpenAI Responses) whose upstream reports a failure
 // inside the stream (after its HTTP 200) was booked as a success (200). It is passed on to the client as it is, and
@@ -17,10 +18,12 @@ const typed = (payloads: readonly unknown[]) => sseFrames(payloads.map((p) => (t
 let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
+/** The gateway's log lines, parsed. */
+const logs: { level: number; path?: string; status?: number; err?: { message: string } }[] = [];
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
-  running = await startGatewayFromYaml(`
+  const yaml = `
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
@@ -31,7 +34,9 @@ models:
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
   - { id: gpt-native, provider: native, upstream: gpt-5.4 }
 routing: { max_retries: 0 }
-`);
+`;
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+  running = await startServer(parseConfig(yaml, 'test.yaml', {}), { logger });
   origin = running.url.replace(/\/v1$/, '');
 });
 afterAll(async () => {
@@ -73,6 +78,8 @@ describe('Anthropic Messages pass-through: an error event inside the stream', ()
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type, message: 'Overloaded' } });
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status, model: 'claude', provider: 'anthropic' })]);
+    // The request log line is an error naming the upstream's failure, as for a chat stream that fails.
+    await expect.poll(() => logs.findLast((l) => l.path === '/v1/messages')).toMatchObject({ level: 50, status: 200, err: { message: 'Overloaded' } });
   });
 
   it('books a stream that ends normally as 200', async () => {
@@ -83,6 +90,7 @@ describe('Anthropic Messages pass-through: an error event inside the stream', ()
     expect(await drain(await client.messages.create({ model: 'claude', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }), seen)).toBeUndefined();
     expect(seen.at(-1)).toBe('message_stop');
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status: 200 })]);
+    expect(logs.findLast((l) => l.path === '/v1/messages')).toMatchObject({ level: 30, status: 200 });
   });
 });
 
@@ -107,6 +115,7 @@ describe('OpenAI Responses pass-through: a failure inside the stream', () => {
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('The model failed.');
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status, model: 'gpt-native', provider: 'native' })]);
+    await expect.poll(() => logs.findLast((l) => l.path === '/v1/responses')).toMatchObject({ level: 50, err: { message: 'The model failed.' } });
   });
 
   it('a response.failed event is passed on and booked with the status its error code implies', async () => {

@@ -8,13 +8,18 @@ import { locals } from './request-locals.js';
  * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), with accounts the `x-ratelimit-*`
  * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), `x-switchyard-cache` (`hit` or `miss`, when the
  * response cache was used), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
- * A stream whose headers went out when its upstream accepted it ({@link applyAcceptedHeaders}) keeps those.
+ * A stream whose headers went out when its upstream accepted it ({@link applyAcceptedHeaders}) keeps those. A stream
+ * that then fails (whatever the front door sends for it: an error event of its own shape, or an upstream's error event
+ * passed through) is noted as the request's error for the log once it has been settled, before its response ends.
  */
 export function applyCallHeaders(res: Response, result: GatewayCallResult<unknown>): void {
   const requestLocals = locals(res);
   requestLocals.provider = result.provider;
   requestLocals.result = result;
   requestLocals.resultAt = performance.now();
+  result.finished?.then((summary) => {
+    if (summary.error !== undefined && !res.destroyed) requestLocals.error ??= summary.error;
+  });
   if (!res.headersSent) setCallHeaders(res, result);
 }
 
