@@ -27,7 +27,7 @@ import { buildTranscriptionForm } from './build-transcription-form.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { mapResponsesStreamError } from './map-responses-stream-error.js';
-import { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
+import { openAIChunkStream } from './openai-chunk-stream.js';
 import { passResponsesEvents } from './pass-responses-events.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
@@ -72,7 +72,8 @@ export interface OpenAIOptions {
  * ```
  * Operations, each `POST <baseURL><path>` with `Authorization: Bearer <apiKey>` and the gateway's `x-request-id`:
  * - `chatCompletions` -> `/chat/completions`: the request is forwarded as it is (unknown fields included); with
- *   `stream: true` the SSE chunks are yielded one by one as they arrive (see {@link parseOpenAIChunkStream}).
+ *   `stream: true` the SSE chunks are yielded one by one as they arrive (see {@link openAIChunkStream}; the gateway reads plain text deltas
+ *   without parsing them when the host needs no chunk fixes).
  * - `embeddings` -> `/embeddings`, `imageGenerations` -> `/images/generations`: JSON in, JSON out.
  * - `transcriptions` -> `/audio/transcriptions`: the file and every field re-sent as multipart; a JSON answer
  *   (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`) `{kind:'text'}` with the upstream
@@ -126,7 +127,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
           await response.body.dump().catch(() => {});
           throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
-        return parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
+        return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
       // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
       if (!quirks.fixCompletion) return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);

@@ -1,5 +1,7 @@
 import {
   type ChatCompletionChunk,
+  type ChunkBatch,
+  type ServerSentEvent,
   GatewayError,
   StrayStreamTextError,
   checkChatCompletionChunk,
@@ -10,6 +12,7 @@ import {
   rememberJsonText,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
+import { ChunkTemplate } from './chunk-template.js';
 
 /**
  * Turns an OpenAI chat stream (`text/event-stream`: `data: <chunk JSON>` events, then `data: [DONE]`) into chunks,
@@ -31,40 +34,59 @@ export async function* parseOpenAIChunkStream(
   secrets: readonly (string | undefined)[],
   fix?: (chunk: ChatCompletionChunk) => ChatCompletionChunk,
 ): AsyncGenerator<ChatCompletionChunk> {
+  for await (const batch of scanOpenAIChunkBatches(provider, body, signal, secrets, fix, false)) {
+    for (const item of batch) yield item.chunk!;
+  }
+}
+
+/**
+ * {@link parseOpenAIChunkStream} one network read at a time, as core's `ChunkBatch`es (same events skipped, same
+ * errors, same end). With `passPlain`, the plain text deltas that repeat the stream's last checked text delta but for
+ * their content (see {@link ChunkTemplate}) are not parsed: they come as their text and decoded content only, for the
+ * gateway's byte pass-through; every other event is parsed and checked as in {@link parseOpenAIChunkStream}.
+ */
+export async function* scanOpenAIChunkBatches(
+  provider: string,
+  body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
+  signal: AbortSignal,
+  secrets: readonly (string | undefined)[],
+  fix: ((chunk: ChatCompletionChunk) => ChatCompletionChunk) | undefined,
+  passPlain: boolean,
+): AsyncGenerator<ChunkBatch> {
   let finished = false;
   let sawFinishReason = false;
+  const template = passPlain && !fix ? new ChunkTemplate() : undefined;
   try {
     // One generator step per network read, not per event (a read often holds dozens of chunks).
     for await (const events of parseSSEBatches(body)) {
+      const batch: ChunkBatch = [];
       for (const event of events) {
         if (event.data === '[DONE]') {
           finished = true;
+          if (batch.length > 0) yield batch;
           return;
         }
-        if (event.data.trim() === '') continue;
-        // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
-        if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') continue;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(event.data);
-        } catch (error) {
-          throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+        if (template && event.event === undefined) {
+          const content = template.match(event.data);
+          if (content !== undefined) {
+            batch.push({ text: event.data, content });
+            continue;
+          }
         }
-        const upstreamError = streamError(provider, parsed, secrets);
-        if (upstreamError) throw upstreamError;
-        // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
-        const kind = (parsed as { object?: unknown }).object;
-        if (kind !== undefined && kind !== 'chat.completion.chunk') continue;
-        const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
-        // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
-        const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
-        if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
-        const chunk = checked.data;
-        // An event the gateway took as it came is forwarded as its own text (not serialised again).
-        if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
+        let chunk: ChatCompletionChunk | undefined;
+        try {
+          chunk = readChunkEvent(provider, event, secrets, fix);
+        } catch (error) {
+          // The chunks before a bad or error event still reach the client, then the stream fails.
+          if (batch.length > 0) yield batch;
+          throw error;
+        }
+        if (!chunk) continue;
         if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
-        yield chunk;
+        template?.learn(chunk, event.data);
+        batch.push({ text: event.data, chunk });
       }
+      if (batch.length > 0) yield batch;
     }
     finished = true;
     // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.
@@ -84,6 +106,41 @@ export async function* parseOpenAIChunkStream(
   } finally {
     if (!finished) body.destroy?.();
   }
+}
+
+/**
+ * One event of an OpenAI chat stream as a checked chunk (its text remembered when taken as it came), or undefined for
+ * an event that is not a chunk (blank data, named events other than `error`, objects of another kind). Throws 502
+ * `upstream_invalid_response` for bad JSON or a chunk of the wrong shape, the upstream's error for an error event.
+ */
+function readChunkEvent(
+  provider: string,
+  event: ServerSentEvent,
+  secrets: readonly (string | undefined)[],
+  fix: ((chunk: ChatCompletionChunk) => ChatCompletionChunk) | undefined,
+): ChatCompletionChunk | undefined {
+  if (event.data.trim() === '') return undefined;
+  // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
+  if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(event.data);
+  } catch (error) {
+    throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+  }
+  const upstreamError = streamError(provider, parsed, secrets);
+  if (upstreamError) throw upstreamError;
+  // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
+  const kind = (parsed as { object?: unknown }).object;
+  if (kind !== undefined && kind !== 'chat.completion.chunk') return undefined;
+  const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
+  // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
+  const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
+  if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
+  const chunk = checked.data;
+  // An event the gateway took as it came is forwarded as its own text (not serialised again).
+  if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
+  return chunk;
 }
 
 /** The GatewayError (502, the upstream's message, type and code) for an `{"error":{...}}` object sent mid-stream. */

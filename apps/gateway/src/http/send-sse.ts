@@ -1,4 +1,4 @@
-import { type ChatCompletionChunk, GatewayError, encodeSSEError, redactGatewayError, toSSEStream } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, encodeSSEError, hasSSEText, redactGatewayError, toSSEStream } from '@switchyard/core';
 import type { Response } from 'express';
 import { EventStreamWriter, type SSEOptions } from './event-stream-writer.js';
 import { locals } from './request-locals.js';
@@ -47,15 +47,10 @@ export function failEventStream(res: Response, error: unknown, secrets: readonly
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
 export function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletionChunk>, options: SSEOptions = {}): Promise<void> {
-  return sendEventStream(
-    res,
-    toSSEStream(
-      chunks,
-      (error) => {
-        if (!res.destroyed) locals(res).error = error;
-      },
-      options.secrets,
-    ),
-    options,
-  );
+  const onError = (error: unknown) => {
+    if (!res.destroyed) locals(res).error = error;
+  };
+  // A pass-through stream (OpenAI-family upstream) is written as the upstream's event text, one string per network read.
+  const events = hasSSEText(chunks) ? chunks.sseText(onError, options.secrets) : toSSEStream(chunks, onError, options.secrets);
+  return sendEventStream(res, events, options);
 }

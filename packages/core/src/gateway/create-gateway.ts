@@ -46,11 +46,17 @@ import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
 import { streamSettler } from './settle-stream.js';
+import { type ChunkBatch, chunkBatchesOf } from './chunk-batches.js';
+import { passThroughChatStream } from './pass-through-chat-stream.js';
 import { StreamAcceptance } from './stream-acceptance.js';
 import { chatStreamChunks, planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
+
+/** The first batch of an adapter's batched chat stream, peeked (see `BatchedChunkStream`). */
+type PeekedBatches = PeekedStream<ChunkBatch> & { batched?: true };
+const isPeekedBatches = (value: unknown): value is PeekedBatches => (value as PeekedBatches).batched === true;
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -231,7 +237,11 @@ export class Gateway {
   /** Routes a validated chat request that the response cache did not answer (`cache` stores what it fetches). */
   async #fetchChat(request: ChatCompletionRequest, options: GatewayCallOptions, cache: CacheLookup): Promise<GatewayCallResult<ChatCompletionResult>> {
     let continuation: ((target: RouteTarget) => ChatCompletionRequest['messages']) | undefined;
-    const { outcome, warnings, metered, resume } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk>>(
+    const failover = request.stream === true && this.router.plan(request.model).models[0]!.streamFailover === true;
+    // An adapter's batches (byte pass-through) are read when nothing between it and the client needs every chunk
+    // parsed: no mid-stream failover (it splices chunks) and no response cache recording the stream.
+    const batched = request.stream === true && !failover && !cache.records;
+    const { outcome, warnings, metered, resume } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk> | PeekedBatches>(
       'chatCompletions',
       request,
       options,
@@ -241,14 +251,27 @@ export class Gateway {
           upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
         }
         const result = await adapter.chatCompletions!(upstreamRequest, context);
-        return isChunkStream(result) ? peekStream(result) : result;
+        if (!isChunkStream(result)) return result;
+        const batches = batched ? chunkBatchesOf(result) : undefined;
+        if (!batches) return peekStream(result);
+        const peeked: PeekedBatches = await peekStream({ [Symbol.asyncIterator]: batches });
+        peeked.batched = true;
+        return peeked;
       },
       // A stream's first-byte timer runs until its first chunk (peeked above), a completion's until its headers.
       request.stream !== true,
       requiredCapabilities(request),
     );
     const value = outcome.value;
-    if (isPeekedStream(value)) {
+    if (isPeekedBatches(value)) {
+      const summary: StreamSummary = {};
+      const ttfbMs = metered && performance.now() - metered.startedAt;
+      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
+      const stripUsage = request.stream_options?.include_usage !== true;
+      const stream = passThroughChatStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
+      return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
+    }
+    if (isPeekedStream(value as ChatCompletion | PeekedStream<ChatCompletionChunk>)) {
       const summary: StreamSummary = {};
       const stripUsage = request.stream_options?.include_usage !== true;
       const ttfbMs = metered && performance.now() - metered.startedAt;
@@ -257,7 +280,8 @@ export class Gateway {
         return resume(exclude) as Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
       };
       const first = outcome as PlanOutcome<PeekedStream<ChatCompletionChunk>>;
-      const failing = this.router.plan(request.model).models[0]!.streamFailover ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal: options.signal }, summary) : undefined;
+      const value = first.value;
+      const failing = failover ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal: options.signal }, summary) : undefined;
       const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary, ...failing?.settlement });
       // Without the cache's recorder or stream failover between them, the idle guard and the usage wrapper run as one generator.
       const stream =
@@ -267,8 +291,9 @@ export class Gateway {
       return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
     }
     outcome.release();
-    normalizeUsageOf(value);
-    return cache.answered(toCallResult(request.model, outcome, warnings, value, metered), 'completion');
+    const completion = value as ChatCompletion;
+    normalizeUsageOf(completion);
+    return cache.answered(toCallResult(request.model, outcome, warnings, completion, metered), 'completion');
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */

@@ -15,3 +15,5 @@ export * from './gateway-options.js';
 export * from './stream-acceptance.js';
 export * from './stream-failover.js';
 export * from './reported-capabilities.js';
+export * from './chunk-batches.js';
+export * from './pass-through-chat-stream.js';

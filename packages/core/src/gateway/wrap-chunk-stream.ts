@@ -82,8 +82,11 @@ export async function* wrapGuardedChunkStream(
   }
 }
 
-/** Notes one chunk in `summary`; returns what to send (usage stripped when asked), or undefined to drop it. */
-function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean): ChatCompletionChunk | undefined {
+/**
+ * Notes one chunk in `summary` (finish reasons, usage, content text when `collectText`); returns what to send (usage
+ * stripped when `stripUsage`; a usage-only chunk then dropped: undefined).
+ */
+export function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean): ChatCompletionChunk | undefined {
   for (const choice of chunk.choices) {
     if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
     if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;

@@ -1,0 +1,36 @@
+import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+
+/**
+ * One event of an upstream chat stream as an adapter's byte scanner found it: `text` is the event's data (one line of
+ * chunk JSON, as the upstream sent it). `chunk` is the parsed, checked chunk (its text remembered) when the scanner
+ * parsed it: chunks with usage, a `finish_reason`, a role, tool calls, or anything else it could not vouch for. Without
+ * `chunk` the event is a plain text delta: it differs from a chunk the scanner parsed and checked earlier in the same
+ * stream only by the string of its `delta.content` (given decoded as `content`), so it is a valid chunk without usage,
+ * finish reason or error, and the gateway forwards `text` without parsing it.
+ */
+export interface ScannedChunk {
+  text: string;
+  chunk?: ChatCompletionChunk;
+  content?: string;
+}
+
+/** The chunk events one network read of an upstream stream completed, in order (never empty). */
+export type ChunkBatch = ScannedChunk[];
+
+/** Key of the method of a chunk stream that reads it one network read at a time (see {@link BatchedChunkStream}). */
+export const CHUNK_BATCHES: unique symbol = Symbol.for('switchyard.chunkBatches');
+
+/**
+ * A chat chunk stream an adapter also offers one network read at a time, as {@link ChunkBatch}es (for the byte
+ * pass-through of OpenAI-family streams). A consumer uses either `[Symbol.asyncIterator]` (chunks) or
+ * `[CHUNK_BATCHES]` (batches), once, never both. Both end, throw and close the upstream alike.
+ */
+export interface BatchedChunkStream extends AsyncIterable<ChatCompletionChunk> {
+  [CHUNK_BATCHES](): AsyncIterator<ChunkBatch>;
+}
+
+/** The batch reader of a chunk stream that offers one ({@link BatchedChunkStream}), else undefined. */
+export function chunkBatchesOf(stream: AsyncIterable<ChatCompletionChunk>): (() => AsyncIterator<ChunkBatch>) | undefined {
+  const batches = (stream as Partial<BatchedChunkStream>)[CHUNK_BATCHES];
+  return typeof batches === 'function' ? () => batches.call(stream) : undefined;
+}

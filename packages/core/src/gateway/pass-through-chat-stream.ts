@@ -1,0 +1,110 @@
+import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
+import type { PlanOutcome } from '../routing/execute-plan.js';
+import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
+import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
+import { rememberJsonText } from '../utils/raw-json-text.js';
+import type { ChunkBatch, ScannedChunk } from './chunk-batches.js';
+import { encodeSSEError } from './to-sse-stream.js';
+import { type StreamSummary, noteChunk } from './wrap-chunk-stream.js';
+
+/** Longest text {@link PassThroughChatStream.sseText} yields at once, characters (as the gateway's SSE writer batches). */
+const MAX_TEXT_CHARS = 64 * 1024;
+
+/**
+ * An accepted chat stream read one upstream network read at a time (see `BatchedChunkStream`): iterated as chunks by
+ * any consumer (front doors), or written as OpenAI SSE text by {@link sseText} without parsing the plain text deltas
+ * again (the byte pass-through of OpenAI-family streams).
+ */
+export interface PassThroughChatStream extends AsyncIterable<ChatCompletionChunk> {
+  /**
+   * The stream as `text/event-stream` text, one string per upstream read (longer reads in pieces of about 64 KiB): each event as the upstream sent it
+   * (`data: <its JSON>\n\n`), except chunks with usage when the client did not ask for it (usage removed, a usage-only
+   * chunk dropped); then `data: [DONE]\n\n`, or, when the stream fails, one error event (`secrets` redacted from every
+   * field; `onError` sees the failure) instead. Use it or the chunks, once.
+   */
+  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncGenerator<string>;
+}
+
+/** True when `stream` can be written as SSE text directly ({@link PassThroughChatStream}). */
+export function hasSSEText(stream: AsyncIterable<ChatCompletionChunk>): stream is PassThroughChatStream {
+  return typeof (stream as Partial<PassThroughChatStream>).sseText === 'function';
+}
+
+/**
+ * The client's side of a peeked batched stream: every batch read under the attempt's idle timer (`idleGuard`: a stall
+ * of `outcome.idleMs` between two reads aborts the attempt, 504), each chunk noted in `summary` as `wrapChunkStream`
+ * does (usage, finish reasons, content text when `collectText`; usage stripped when `stripUsage`). However it ends,
+ * the upstream is closed, the attempt released and `onEnd` called once (with what it threw, if it threw).
+ */
+export function passThroughChatStream(
+  peeked: PeekedStream<ChunkBatch>,
+  outcome: PlanOutcome<unknown>,
+  summary: StreamSummary,
+  stripUsage: boolean,
+  collectText: boolean,
+  onEnd: (failure?: unknown) => void,
+): PassThroughChatStream {
+  /** Reads every batch, handing each to `take`; settles the stream however it ends. */
+  async function* read(): AsyncGenerator<ChunkBatch> {
+    const guard = idleGuard(outcome);
+    try {
+      try {
+        let next = peeked.first;
+        while (!next.done) {
+          yield next.value;
+          next = await guard.next(peeked.iterator);
+        }
+        summary.completed = true;
+      } finally {
+        await guard.close(peeked.iterator);
+      }
+    } catch (error) {
+      summary.error = error;
+      throw error;
+    } finally {
+      onEnd(summary.error);
+    }
+  }
+  const plainChunk = (item: ScannedChunk): ChatCompletionChunk => {
+    const chunk = JSON.parse(item.text) as ChatCompletionChunk;
+    rememberJsonText(chunk, item.text);
+    return chunk;
+  };
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const batch of read()) {
+        for (const item of batch) {
+          const out = noteChunk(item.chunk ?? plainChunk(item), summary, stripUsage, collectText);
+          if (out) yield out;
+        }
+      }
+    },
+    async *sseText(onError, secrets = []) {
+      try {
+        for await (const batch of read()) {
+          let text = '';
+          for (const item of batch) {
+            if (item.chunk === undefined) {
+              if (collectText && item.content) summary.text = (summary.text ?? '') + item.content;
+              text += `data: ${item.text}\n\n`;
+            } else {
+              const out = noteChunk(item.chunk, summary, stripUsage, collectText);
+              if (out) text += encodeSSEData(out);
+            }
+            // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
+            if (text.length >= MAX_TEXT_CHARS) {
+              yield text;
+              text = '';
+            }
+          }
+          if (text !== '') yield text;
+        }
+      } catch (error) {
+        onError?.(error);
+        yield encodeSSEError(error, secrets);
+        return;
+      }
+      yield SSE_DONE;
+    },
+  };
+}
