@@ -23,8 +23,9 @@ const writers = new WeakMap<Response, EventStreamWriter>();
 /**
  * Writes one `text/event-stream` response. {@link open} sends status 200 and the SSE headers at once and starts the
  * keep-alive: while nothing is sent for `keepAliveMs`, a `: keep-alive` comment goes out, so proxies keep the
- * connection of a model that thinks for minutes ({@link openWhenIdle} does so for a call whose first event is late). {@link pipe} writes events as they arrive (events ready in the same
- * event-loop turn share one socket write) and respects back-pressure: when a write is refused, reading from the source
+ * connection of a model that thinks for minutes ({@link openWhenIdle} does so for a call whose first event is late).
+ * {@link pipe} writes events as they arrive (the headers with the first ones, the end with the last; events ready at
+ * the same time share one socket write) and respects back-pressure: when a write is refused, reading from the source
  * pauses until the socket drains, with one `drain`/`close` listener pair that is removed as soon as either fires (never
  * a listener per slow write); a client that reads nothing for `writeTimeoutMs` is disconnected (logged as 408
  * `client_write_timeout`), which stops the source. One writer per response ({@link EventStreamWriter.of}).
@@ -87,13 +88,18 @@ export class EventStreamWriter {
 
   /** Sends status 200 and the SSE headers (with any set on the response before) and starts the keep-alive. Idempotent. */
   open(): void {
+    this.#open(true);
+  }
+
+  /** {@link open}; with `flush` false the headers go out with the first write instead (one socket write fewer). */
+  #open(flush: boolean): void {
     this.cancel();
     if (this.#opened || this.#res.destroyed) return;
     this.#opened = true;
     const res = this.#res;
     res.status(200);
     res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.flushHeaders();
+    if (flush) res.flushHeaders();
     this.#keepAlive = setInterval(() => {
       if (!this.#draining && !res.destroyed) this.#write(': keep-alive\n\n');
     }, this.#keepAliveMs);
@@ -106,7 +112,9 @@ export class EventStreamWriter {
    * its own error event (it should not throw).
    */
   async pipe(events: AsyncIterable<string>): Promise<void> {
-    this.open();
+    // The headers go out with the first events (or alone, once what is ready now has been read: see #flush).
+    this.#open(false);
+    this.#schedule();
     try {
       for await (const event of events) {
         if (this.#res.destroyed) break;
@@ -114,14 +122,14 @@ export class EventStreamWriter {
         // A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure (and the
         // slow-reader timeout) applies to what the client really fails to read, not to one huge write.
         if (this.#batch.length >= MAX_BATCH_CHARS) this.#flush();
-        else if (!this.#scheduled) {
-          this.#scheduled = true;
-          setImmediate(this.#flush);
-        }
+        else this.#schedule();
         if (this.#draining) await this.#draining;
       }
-      this.#flush();
-      this.#res.end();
+      // What is still pending goes out with the end of the response (headers, events and end in one write at best).
+      const rest = this.#batch;
+      this.#batch = '';
+      if (rest !== '' && !this.#res.destroyed) this.#keepAlive?.refresh();
+      if (!this.#res.destroyed) this.#res.end(rest);
     } finally {
       clearInterval(this.#keepAlive);
     }
@@ -135,9 +143,21 @@ export class EventStreamWriter {
     this.#res.end(event);
   }
 
+  /** Writes the pending batch in the next event-loop turn (`setImmediate`): events ready in this one share one write. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(this.#flush);
+  }
+
   readonly #flush = () => {
     this.#scheduled = false;
-    if (this.#batch === '' || this.#res.destroyed) return;
+    if (this.#res.destroyed) return;
+    // No event was ready at once: the headers go out alone, so the client knows the stream is open.
+    if (this.#batch === '') {
+      if (!this.#res.headersSent) this.#res.flushHeaders();
+      return;
+    }
     const data = this.#batch;
     this.#batch = '';
     this.#write(data);
