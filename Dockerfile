@@ -32,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8787/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop) drains requests within server.shutdown_timeout_ms; give `docker stop -t` at least that long.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/cli.js", "start", "--host", "0.0.0.0", "--port", "8787"]
+CMD ["node", "--experimental-async-context-frame", "dist/cli.js", "start", "--host", "0.0.0.0", "--port", "8787"]
