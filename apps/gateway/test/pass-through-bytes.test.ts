@@ -13,6 +13,9 @@ const chunk = (content: string, finish: string | null) =>
 const usageChunk = '{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1-nano", "choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 2, "total_tokens": 4}}';
 const embeddings = '{"object": "list", "model": "text-embedding-3-small", "data": [{"object": "embedding", "index": 0, "embedding": [0.5, -1]}], "usage": {"prompt_tokens": 1, "total_tokens": 1}}';
 
+// Multi-byte UTF-8, an escape the gateway would write differently, and a line break between fields.
+const unicodeCompletion = completion(3).replace('"Hi"', '"Grüße, 😀 caf\\u00e9"').replace(', "usage"', ',\n "usage"');
+
 let upstream: MockUpstream;
 let running: RunningServer;
 beforeAll(async () => {
@@ -22,6 +25,7 @@ beforeAll(async () => {
         const body = (request.json ?? {}) as { stream?: boolean; messages?: { content?: string }[] };
         if (body.stream) return { headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`] };
         // "wrong total" asks for an answer whose total_tokens the gateway must correct (2 + 1, not 7).
+        if (body.messages?.[0]?.content === 'unicode') return { headers: { 'content-type': 'application/json' }, body: unicodeCompletion };
         return { headers: { 'content-type': 'application/json' }, body: completion(body.messages?.[0]?.content === 'wrong total' ? 7 : 3) };
       },
       'POST /v1/embeddings': (request) => {
@@ -55,6 +59,15 @@ describe('upstream bytes forwarded unchanged', () => {
     const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(completion(3));
+  });
+
+  it('sends the upstream bytes of a completion with multi-byte characters, escapes and line breaks unchanged', async () => {
+    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'unicode' }] });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(Buffer.from(unicodeCompletion, 'utf8'))).toBe(true);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8')).choices[0].message.content).toBe('Grüße, 😀 café');
   });
 
   it('re-encodes a completion whose usage the gateway corrected', async () => {

@@ -171,11 +171,12 @@ export async function readUpstreamJson<T>(provider: string, response: Dispatcher
  * Reads a whole upstream answer that the adapter returns as it is (an OpenAI-compatible completion or embeddings
  * answer): parses it, takes it when `isPlain` (a hand-written check, see `isPlainChatCompletion`) says it certainly
  * matches `schema`, else checks it with `schema` like {@link checkUpstreamShape}. An answer taken as it came keeps the
- * upstream's text (`rememberJsonText`), so the gateway forwards those bytes as long as nothing changes it. Limits and
+ * upstream's text and bytes (`rememberJsonText`), so the gateway forwards those bytes as long as nothing changes it. Limits and
  * errors as {@link readUpstreamJson}.
  */
 export async function readUpstreamAnswer<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
-  const text = await readUpstreamText(provider, response, signal);
+  const bytes = await readUpstreamBody(provider, response, signal);
+  const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -183,7 +184,7 @@ export async function readUpstreamAnswer<T>(provider: string, response: Dispatch
     throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
   }
   if (!isPlain(value)) return checkUpstreamShape(provider, schema, value);
-  rememberJsonText(value as object, text);
+  rememberJsonText(value as object, text, bytes);
   return value as T;
 }
 
