@@ -30,6 +30,7 @@ beforeAll(async () => {
       },
       'POST /v1/embeddings': (request) => {
         const format = (request.json as { encoding_format?: string } | undefined)?.encoding_format;
+        if ((request.json as { input?: string } | undefined)?.input === 'broken vector') return { headers: { 'content-type': 'application/json' }, body: embeddings.replace('[0.5, -1]', '[0.5, 1..2]') };
         // The upstream answers floats even when base64 is asked: the gateway converts, so it must re-encode.
         return { headers: { 'content-type': 'application/json' }, body: format === 'base64' || format === 'float' || format === undefined ? embeddings : '{}' };
       },
@@ -91,5 +92,13 @@ describe('upstream bytes forwarded unchanged', () => {
     expect(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'float' })).text()).toBe(embeddings);
     const converted = JSON.parse(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'base64' })).text());
     expect(converted.data[0].embedding).toBe(Buffer.from(Float32Array.from([0.5, -1]).buffer).toString('base64'));
+  });
+
+  it('answers 502 naming the provider when a float vector is not a list of JSON numbers', async () => {
+    const res = await post('/embeddings', { model: 'embed', input: 'broken vector' });
+    expect(res.status).toBe(502);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('upstream_invalid_response');
+    expect(error.message).toContain('openai');
   });
 });

@@ -17,6 +17,7 @@ import {
   isPlainChatCompletion,
   isPlainEmbeddingResponse,
   readUpstreamAnswer,
+  readUpstreamEmbeddings,
   readUpstreamJson,
   readUpstreamText,
   sendUpstreamRequest,
@@ -137,7 +138,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async embeddings(request, context) {
       const response = await postJson('/embeddings', request, context);
-      return readUpstreamAnswer<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
+      return readUpstreamEmbeddings<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
     },
 
     async transcriptions(request, context) {

@@ -1,5 +1,6 @@
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import { decodeEmbeddingBase64, encodeEmbeddingBase64 } from '../utils/embedding-encoding.js';
+import { isUnreadFloatVector } from '../utils/parse-embeddings-lazily.js';
 import { forgetJsonText } from '../utils/raw-json-text.js';
 
 /**
@@ -12,6 +13,8 @@ export function normalizeEmbeddings(response: EmbeddingResponse, encodingFormat:
   const wantBase64 = encodingFormat === 'base64';
   let changed = false;
   for (const item of response.data) {
+    // A float vector passed through unparsed (see `parseEmbeddingsLazily`) stays unparsed when floats were asked for.
+    if (!wantBase64 && isUnreadFloatVector(item)) continue;
     if (wantBase64 && Array.isArray(item.embedding)) {
       item.embedding = encodeEmbeddingBase64(item.embedding);
       changed = true;

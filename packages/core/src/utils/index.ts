@@ -8,3 +8,4 @@ export * from './encode-sse.js';
 export * from './raw-json-text.js';
 export * from './embedding-encoding.js';
 export * from './parse-json-or-undefined.js';
+export * from './parse-embeddings-lazily.js';

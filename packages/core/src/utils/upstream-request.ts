@@ -15,6 +15,7 @@ import {
   upstreamResponseTooLargeError,
 } from './upstream-body-limits.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
+import { parseEmbeddingsLazily } from './parse-embeddings-lazily.js';
 import { rememberJsonText } from './raw-json-text.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
 
@@ -176,7 +177,26 @@ export async function readUpstreamJson<T>(provider: string, response: Dispatcher
  */
 export async function readUpstreamAnswer<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
   const bytes = await readUpstreamBody(provider, response, signal);
+  return parseUpstreamAnswer(provider, bytes, bytes.toString('utf8'), schema, isPlain);
+}
+
+/**
+ * {@link readUpstreamAnswer} for an embeddings answer: float vectors are checked for syntax and left unparsed until
+ * read (`parseEmbeddingsLazily`), since the gateway forwards an unchanged answer as the upstream's bytes; any other
+ * answer (base64 vectors, unusual numbers, a shape `isPlain` refuses) is parsed whole and checked as
+ * {@link readUpstreamAnswer} does. Limits and errors as {@link readUpstreamJson}.
+ */
+export async function readUpstreamEmbeddings<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
+  const bytes = await readUpstreamBody(provider, response, signal);
   const text = bytes.toString('utf8');
+  const lazy = parseEmbeddingsLazily(text, isPlain);
+  if (lazy === undefined) return parseUpstreamAnswer(provider, bytes, text, schema, isPlain);
+  rememberJsonText(lazy as object, text, bytes);
+  return lazy as T;
+}
+
+/** Parses and checks an answer read by {@link readUpstreamAnswer} (`text` is `bytes` decoded). */
+function parseUpstreamAnswer<T>(provider: string, bytes: Buffer, text: string, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
