@@ -87,7 +87,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   });
   const metrics = new GatewayMetrics();
   metrics.cluster = clusterMetricsClient(metrics.registry);
-  gateway.observe(metrics.observer);
+  if (config.metrics.enabled) gateway.observe(metrics.observer);
   const tracing = await startTracing(gateway, config.telemetry);
   const inflight = new InflightRequests();
   let shuttingDown = false;
