@@ -47,7 +47,7 @@ describe('deploy/docker-compose.yml', () => {
       for (const dependency of dependencies) expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
     }
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/CMD \["node", "dist\/cli\.js", "start"/);
+    expect(dockerfile).toMatch(/CMD \["node", "--experimental-async-context-frame", "dist\/cli\.js", "start"/);
     expect(readFileSync(join(root, 'apps/gateway/tsup.config.ts'), 'utf8')).toContain("cli: 'src/cli.ts'");
     expect(existsSync(join(root, 'pnpm-lock.yaml'))).toBe(true);
   });

@@ -44,7 +44,8 @@ describe('Dockerfile (checked by inspection: no container engine runs here)', ()
 
   it('starts the CLI that the gateway package builds, listening on all interfaces', () => {
     const cmd = JSON.parse(instructions.find((line) => line.startsWith('CMD '))!.slice(4)) as string[];
-    expect(cmd.slice(0, 3)).toEqual(['node', 'dist/cli.js', 'start']);
+    // Node 22 runs AsyncLocalStorage on async context frames only with this flag (request ids on unhandled rejections).
+    expect(cmd.slice(0, 4)).toEqual(['node', '--experimental-async-context-frame', 'dist/cli.js', 'start']);
     expect(cmd).toEqual(expect.arrayContaining(['--host', '0.0.0.0']));
     const gatewayPackage = JSON.parse(readFileSync(join(root, 'apps/gateway/package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
     expect(gatewayPackage.bin.switchyard).toBe('./dist/cli.js');
