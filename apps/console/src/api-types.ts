@@ -14,6 +14,8 @@ export interface KeyView {
   models: string[] | null;
   rpm_limit: number | null;
   tpm_limit: number | null;
+  /** Calls of the key in flight at once; null: no limit. */
+  concurrency_limit?: number | null;
   budget_usd: number | null;
   budget_period: 'day' | 'month' | 'total';
   expires_at: string | null;
@@ -29,6 +31,7 @@ export interface KeyInput {
   models?: string[] | null;
   rpm_limit?: number | null;
   tpm_limit?: number | null;
+  concurrency_limit?: number | null;
   budget_usd?: number | null;
   budget_period?: 'day' | 'month' | 'total';
   expires_at?: string | null;
@@ -43,6 +46,8 @@ export interface UsageTotals {
   completion_tokens: number;
   total_tokens: number;
   cost_usd: number;
+  /** Requests answered from the response cache (counted in `requests` too); absent from older gateways. */
+  cache_hits?: number;
 }
 
 /** One ledger row of `GET /admin/requests` (ms; USD; `created_at` unix ms). */
@@ -63,6 +68,8 @@ export interface RequestRow {
   ttfb_ms: number | null;
   status: number;
   stream: boolean;
+  /** Answered from the response cache (no upstream call, cost 0). */
+  cache_hit?: boolean;
   created_at: number;
 }
 

@@ -157,6 +157,13 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await form.getByLabel('TPM limit').fill('100000');
     await form.getByRole('button', { name: 'Save' }).click();
     await poll(() => row.locator('td').nth(3).textContent()).toBe('100 RPM, 100,000 TPM');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel('Concurrency limit').fill('3');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await poll(() => row.locator('td').nth(3).textContent()).toBe('100 RPM, 100,000 TPM, 3 at once');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    expect(await form.getByLabel('Concurrency limit').inputValue()).toBe('3');
+    await form.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('shows the XSS key name as text, never as markup', async () => {
@@ -203,6 +210,24 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByLabel('To', { exact: true }).fill('2020-01-07');
     await poll(() => page.getByTestId('total-requests').textContent()).toBe('0');
     expect(await page.getByTestId('total-spend').textContent()).toBe('$0');
+  });
+
+  it('marks a call answered from the response cache in Requests and counts it in the Usage totals', async () => {
+    const ask = () =>
+      client(secret)
+        .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Remember this one.' }] }, { headers: { 'x-switchyard-cache': '60' } })
+        .withResponse();
+    expect((await ask()).response.headers.get('x-switchyard-cache')).toBe('miss');
+    expect((await ask()).response.headers.get('x-switchyard-cache')).toBe('hit');
+    await go('Requests');
+    const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
+    await page.getByLabel('Key', { exact: true }).selectOption({ label: XSS_NAME });
+    await poll(() => rows.count()).toBe(4);
+    expect(await rows.first().locator('td').nth(4).textContent()).toBe('200 (cache)');
+    expect(await rows.nth(1).locator('td').nth(4).textContent()).toBe('200');
+    await go('Usage');
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe('4');
+    expect(await page.getByTestId('total-cache-hits').textContent()).toBe('1');
   });
 
   it('shows models with targets, strategy, fallbacks and live deployment health', async () => {

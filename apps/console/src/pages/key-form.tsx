@@ -20,7 +20,7 @@ function toLocalInput(iso: string | null): string {
 
 /**
  * The form of "Create key" (submitted with "Create") and of "Edit" (submitted with "Save"): Name, Models (ids or
- * globs), RPM limit, TPM limit, Budget (USD), Budget period, Expires, Metadata (a JSON object). Empty fields mean no
+ * globs), RPM limit, TPM limit, Concurrency limit, Budget (USD), Budget period, Expires, Metadata (a JSON object). Empty fields mean no
  * limit. `onSubmit` gets the admin API body and shows its error, if any, under the form.
  */
 export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: KeyView; submitLabel: string; onSubmit: (input: KeyInput) => Promise<void>; onCancel: () => void }) {
@@ -28,6 +28,7 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
   const [models, setModels] = useState(initial?.models?.join(', ') ?? '');
   const [rpm, setRpm] = useState(initial?.rpm_limit?.toString() ?? '');
   const [tpm, setTpm] = useState(initial?.tpm_limit?.toString() ?? '');
+  const [concurrency, setConcurrency] = useState(initial?.concurrency_limit?.toString() ?? '');
   const [budget, setBudget] = useState(initial?.budget_usd?.toString() ?? '');
   const [period, setPeriod] = useState<KeyInput['budget_period']>(initial?.budget_period ?? 'total');
   const [expires, setExpires] = useState(toLocalInput(initial?.expires_at ?? null));
@@ -51,6 +52,7 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
         models: parseModelList(models),
         rpm_limit: optionalNumber(rpm, 'RPM limit', true),
         tpm_limit: optionalNumber(tpm, 'TPM limit', true),
+        concurrency_limit: optionalNumber(concurrency, 'Concurrency limit', true),
         budget_usd: optionalNumber(budget, 'Budget (USD)', false),
         budget_period: period,
         expires_at: expires ? new Date(expires).toISOString() : null,
@@ -80,6 +82,8 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       <input id="key-rpm" type="number" min="1" step="1" value={rpm} onInput={(e) => setRpm(e.currentTarget.value)} />
       <label for="key-tpm">TPM limit</label>
       <input id="key-tpm" type="number" min="1" step="1" value={tpm} onInput={(e) => setTpm(e.currentTarget.value)} />
+      <label for="key-concurrency">Concurrency limit</label>
+      <input id="key-concurrency" type="number" min="1" step="1" placeholder="calls in flight at once" value={concurrency} onInput={(e) => setConcurrency(e.currentTarget.value)} />
       <label for="key-budget">Budget (USD)</label>
       <input id="key-budget" type="number" min="0" step="any" value={budget} onInput={(e) => setBudget(e.currentTarget.value)} />
       <label for="key-period">Budget period</label>

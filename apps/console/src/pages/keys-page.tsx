@@ -8,7 +8,11 @@ import { useLoad } from '../use-load.js';
 import { KeyForm } from './key-form.js';
 
 function limits(key: KeyView): string {
-  const parts = [key.rpm_limit ? `${formatCount(key.rpm_limit)} RPM` : null, key.tpm_limit ? `${formatCount(key.tpm_limit)} TPM` : null].filter(Boolean);
+  const parts = [
+    key.rpm_limit ? `${formatCount(key.rpm_limit)} RPM` : null,
+    key.tpm_limit ? `${formatCount(key.tpm_limit)} TPM` : null,
+    key.concurrency_limit ? `${formatCount(key.concurrency_limit)} at once` : null,
+  ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'none';
 }
 

@@ -95,7 +95,10 @@ export function RequestsPage({ api }: { api: AdminApi }) {
               <td>{row.key_name ?? (row.key_id === 'static' ? 'static' : row.key_id)}</td>
               <td>{row.model}</td>
               <td>{row.provider ? `${row.provider}${row.upstream_model ? ` / ${row.upstream_model}` : ''}` : '—'}</td>
-              <td class={`num ${row.status >= 400 ? 'bad' : ''}`}>{row.status}</td>
+              <td class={`num ${row.status >= 400 ? 'bad' : ''}`} title={row.cache_hit ? 'answered from the response cache' : undefined}>
+                {row.status}
+                {row.cache_hit ? ' (cache)' : ''}
+              </td>
               <td class="num">{formatMs(row.latency_ms)}</td>
               <td class="num">{formatMs(row.ttfb_ms)}</td>
               <td class="num" title={`${row.prompt_tokens} prompt + ${row.completion_tokens} completion`}>

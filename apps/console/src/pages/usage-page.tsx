@@ -17,6 +17,7 @@ function TotalsTable({ title, label, rows, nameOf }: { title: string; label: str
           <tr>
             <th>{label}</th>
             <th class="num">Requests</th>
+            <th class="num">Cache hits</th>
             <th class="num">Prompt tokens</th>
             <th class="num">Completion tokens</th>
             <th class="num">Spend</th>
@@ -25,7 +26,7 @@ function TotalsTable({ title, label, rows, nameOf }: { title: string; label: str
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={5} class="empty">
+              <td colSpan={6} class="empty">
                 No requests in this range.
               </td>
             </tr>
@@ -34,6 +35,7 @@ function TotalsTable({ title, label, rows, nameOf }: { title: string; label: str
             <tr key={row.group}>
               <td>{nameOf(row.group ?? '')}</td>
               <td class="num">{formatCount(row.requests)}</td>
+              <td class="num">{formatCount(row.cache_hits ?? 0)}</td>
               <td class="num">{formatCount(row.prompt_tokens)}</td>
               <td class="num">{formatCount(row.completion_tokens)}</td>
               <td class="num">{formatUsd(row.cost_usd)}</td>
@@ -84,6 +86,10 @@ export function UsagePage({ api }: { api: AdminApi }) {
         <div>
           <dt>Requests</dt>
           <dd data-testid="total-requests">{formatCount(total?.requests ?? 0)}</dd>
+        </div>
+        <div>
+          <dt>Cache hits</dt>
+          <dd data-testid="total-cache-hits">{formatCount(total?.cache_hits ?? 0)}</dd>
         </div>
         <div>
           <dt>Prompt tokens</dt>
