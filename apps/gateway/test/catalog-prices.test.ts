@@ -1,8 +1,8 @@
-import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const MASTER = 'sk-master-key-for-catalog-0123456789';
 const KEY = 'sk-static-key-for-catalog-0123456789';
@@ -16,33 +16,33 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/chat/completions': { json: { ...recorded, usage: USAGE } },
-      'POST /ollama/v1/chat/completions': { json: { ...recorded, usage: USAGE } },
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1/chat/completions': { json: { ...recorded, usage: USAGE } },
+          'POST /ollama/v1/chat/completions': { json: { ...recorded, usage: USAGE } },
+        },
+      },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-openai-catalog-000000, base_url: "${upstream.url}/v1" }
-  local: { adapter: ollama, base_url: "${upstream.url}/ollama/v1" }
+  openai: { adapter: openai, api_key: sk-openai-catalog-000000, base_url: "${url.upstream}/v1" }
+  local: { adapter: ollama, base_url: "${url.upstream}/ollama/v1" }
 models:
   - { id: priced, provider: openai, upstream: gpt-4o-mini, price: { input: 1, output: 2, cached_input: 0.5 } }
   - { id: catalogued, provider: openai, upstream: gpt-4o-mini }
   - { id: unknown, provider: openai, upstream: my-finetune-that-no-catalogue-knows }
 routing: { max_retries: 0 }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running, openai: client } = gateway),
+);
 
 async function call(model: string): Promise<{ cost: number; source: string | null; id: string }> {
   const { data, response } = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();

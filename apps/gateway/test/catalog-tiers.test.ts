@@ -1,8 +1,8 @@
-import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Catalogue prices beyond input and output reach the cost header and the ledger: Claude's cache reads and writes
 // (through chat and through the Messages pass-through) and tiered prices above 200,000 prompt tokens (Gemini 2.5 Pro,
@@ -21,32 +21,32 @@ let client: OpenAI;
 let anthropicUsage: Record<string, number>;
 let geminiUsage: Record<string, number>;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/messages': () => ({ json: { ...fixtures.json<Record<string, unknown>>('anthropic/anthropic-text.json'), usage: anthropicUsage } }),
-      'POST /v1beta/models/*:generateContent': () => ({ json: { ...fixtures.json<Record<string, unknown>>('google/google-text.json'), usageMetadata: geminiUsage } }),
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1/messages': () => ({ json: { ...fixtures.json<Record<string, unknown>>('anthropic/anthropic-text.json'), usage: anthropicUsage } }),
+          'POST /v1beta/models/*:generateContent': () => ({ json: { ...fixtures.json<Record<string, unknown>>('google/google-text.json'), usageMetadata: geminiUsage } }),
+        },
+      },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  anthropic: { adapter: anthropic, api_key: sk-ant-tiers-0000, base_url: "${upstream.url}" }
-  google: { adapter: google, api_key: AIza-tiers-0000, base_url: "${upstream.url}/v1beta" }
+  anthropic: { adapter: anthropic, api_key: sk-ant-tiers-0000, base_url: "${url.upstream}" }
+  google: { adapter: google, api_key: AIza-tiers-0000, base_url: "${url.upstream}/v1beta" }
 models:
   - { id: sonnet, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
   - { id: pro, provider: google, upstream: gemini-2.5-pro }
 routing: { max_retries: 0 }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running, openai: client } = gateway),
+);
 
 async function chatCost(model: string): Promise<{ cost: number; source: string | null; id: string | null }> {
   const { response } = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();

@@ -1,43 +1,40 @@
-import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { type MockUpstream, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-anthropic-0123456789';
 const ANTHROPIC_KEY = 'sk-ant-e2e-secret-abcdef';
 const fixtures = testkitFixtures();
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/messages': (request) => {
-        const body = request.json as { stream?: boolean; tools?: unknown[] };
-        const name = body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
-        return body.stream ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') } : { json: fixtures.json(`anthropic/${name}.json`) };
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      anthropic: {
+        routes: {
+          'POST /v1/messages': (request) => {
+            const body = request.json as { stream?: boolean; tools?: unknown[] };
+            const name = body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
+            return body.stream ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') } : { json: fixtures.json(`anthropic/${name}.json`) };
+          },
+          'GET /v1/models': { json: fixtures.json('anthropic/anthropic-models.json') },
+        },
       },
-      'GET /v1/models': { json: fixtures.json('anthropic/anthropic-models.json') },
     },
-  });
-  const yaml = `
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  anthropic: { adapter: anthropic, api_key: "${ANTHROPIC_KEY}", base_url: "${upstream.url}", max_tokens: { default: 1024, claude-sonnet-4-5-20250929: 8192 } }
+  anthropic: { adapter: anthropic, api_key: "${ANTHROPIC_KEY}", base_url: "${url.anthropic}", max_tokens: { default: 1024, claude-sonnet-4-5-20250929: 8192 } }
 models:
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { anthropic: upstream }, openai: client } = gateway),
+);
 
 describe('Claude through the official openai SDK', () => {
   it('answers a chat completion, with the per-model max_tokens default', async () => {

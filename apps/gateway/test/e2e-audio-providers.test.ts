@@ -1,9 +1,8 @@
-import { type MockUpstream, createFixtureReader, makeWav, startMockUpstream } from '@switchyard/testkit';
+import { type MockUpstream, createFixtureReader, makeWav } from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-audio-0123456789';
 const DG_KEY = 'dg-upstream-secret-0123456789';
@@ -15,34 +14,33 @@ const recorded = deepgramFixtures.json<{ metadata: { duration: number }; results
 const transcript = recorded.results.channels[0]!.alternatives[0]!.transcript;
 const audio = makeWav({ durationMs: 300 });
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/listen': (request) =>
-        request.headers.authorization === `Token ${DG_KEY}` ? { json: recorded } : { status: 401, json: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.' } },
-      [`POST /v1/text-to-speech/${RACHEL}/stream`]: { headers: { 'content-type': 'audio/mpeg' }, chunks: [audio.subarray(0, 2000), audio.subarray(2000)], chunkDelayMs: 5 },
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1/listen': (request) =>
+            request.headers.authorization === `Token ${DG_KEY}` ? { json: recorded } : { status: 401, json: { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.' } },
+          [`POST /v1/text-to-speech/${RACHEL}/stream`]: { headers: { 'content-type': 'audio/mpeg' }, chunks: [audio.subarray(0, 2000), audio.subarray(2000)], chunkDelayMs: 5 },
+        },
+      },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  deepgram: { adapter: deepgram, api_key: ${DG_KEY}, base_url: "${upstream.url}" }
-  elevenlabs: { adapter: elevenlabs, api_key: ${XI_KEY}, base_url: "${upstream.url}", voices: { alloy: ${RACHEL} } }
+  deepgram: { adapter: deepgram, api_key: ${DG_KEY}, base_url: "${url.upstream}" }
+  elevenlabs: { adapter: elevenlabs, api_key: ${XI_KEY}, base_url: "${url.upstream}", voices: { alloy: ${RACHEL} } }
 models:
   - { id: nova-3, provider: deepgram }
   - { id: eleven, provider: elevenlabs, upstream: eleven_multilingual_v2 }
 routing: { max_retries: 0 }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 describe('transcription through Deepgram with the official openai SDK', () => {
   it('answers json', async () => {

@@ -1,16 +1,14 @@
-import { type MockReply, type MockRoute, type MockUpstream, type RecordedRequest, makeWav, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockReply, type MockRoute, type MockUpstream, type RecordedRequest, makeWav, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-azure-0123456789';
 const AZURE_KEY = 'azure-resource-key-0123456789abcdef';
 const API_VERSION = '2024-10-21';
 const fixtures = testkitFixtures();
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
 /**
@@ -29,33 +27,38 @@ function azure(route: MockRoute): MockRoute {
   };
 }
 
-beforeAll(async () => {
-  const openai = openaiReplayRoutes();
-  const chatStream = sseFrames(fixtures.chunkLines('azure/azure-model-router.1.chunks.txt'));
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /openai/deployments/my-gpt4o-deployment/chat/completions': azure((request) =>
-        (request.json as { stream?: boolean }).stream ? { chunks: chatStream } : { json: fixtures.json('azure/azure-chat.json') },
-      ),
-      'POST /openai/deployments/my-embedding/embeddings': azure(openai['POST /v1/embeddings']!),
-      'POST /openai/deployments/my-whisper/audio/transcriptions': azure(openai['POST /v1/audio/transcriptions']!),
-      'POST /openai/deployments/my-tts/audio/speech': azure(openai['POST /v1/audio/speech']!),
-      'POST /openai/deployments/my-dalle/images/generations': azure(openai['POST /v1/images/generations']!),
-      'GET /openai/models': azure({ json: { object: 'list', data: [{ id: 'gpt-4o-2024-08-06', created_at: 1722902400, object: 'model' }] } }),
-      'POST /openai/deployments/filtered/chat/completions': azure({ status: 400, json: fixtures.json('azure/azure-content-filter-error.json') }),
-      'POST /openai/deployments/throttled/chat/completions': azure((_request, call) =>
-        call === 0
-          ? { status: 429, headers: { 'x-ms-retry-after-ms': '300' }, json: { error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded call rate limit.' } } }
-          : { json: fixtures.json('azure/azure-chat.json') },
-      ),
+const openai = openaiReplayRoutes();
+
+const chatStream = sseFrames(fixtures.chunkLines('azure/azure-model-router.1.chunks.txt'));
+
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /openai/deployments/my-gpt4o-deployment/chat/completions': azure((request) =>
+            (request.json as { stream?: boolean }).stream ? { chunks: chatStream } : { json: fixtures.json('azure/azure-chat.json') },
+          ),
+          'POST /openai/deployments/my-embedding/embeddings': azure(openai['POST /v1/embeddings']!),
+          'POST /openai/deployments/my-whisper/audio/transcriptions': azure(openai['POST /v1/audio/transcriptions']!),
+          'POST /openai/deployments/my-tts/audio/speech': azure(openai['POST /v1/audio/speech']!),
+          'POST /openai/deployments/my-dalle/images/generations': azure(openai['POST /v1/images/generations']!),
+          'GET /openai/models': azure({ json: { object: 'list', data: [{ id: 'gpt-4o-2024-08-06', created_at: 1722902400, object: 'model' }] } }),
+          'POST /openai/deployments/filtered/chat/completions': azure({ status: 400, json: fixtures.json('azure/azure-content-filter-error.json') }),
+          'POST /openai/deployments/throttled/chat/completions': azure((_request, call) =>
+            call === 0
+              ? { status: 429, headers: { 'x-ms-retry-after-ms': '300' }, json: { error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded call rate limit.' } } }
+              : { json: fixtures.json('azure/azure-chat.json') },
+          ),
+        },
+      },
     },
-  });
-  const yaml = `
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  azure: { adapter: azure, api_key: ${AZURE_KEY}, base_url: "${upstream.url}", api_version: "${API_VERSION}" }
-  azure-wrong-key: { adapter: azure, api_key: not-the-key-000000, base_url: "${upstream.url}" }
+  azure: { adapter: azure, api_key: ${AZURE_KEY}, base_url: "${url.upstream}", api_version: "${API_VERSION}" }
+  azure-wrong-key: { adapter: azure, api_key: not-the-key-000000, base_url: "${url.upstream}" }
 models:
   - { id: gpt-4o, provider: azure, upstream: my-gpt4o-deployment }
   - { id: text-embedding-3-small, provider: azure, upstream: my-embedding }
@@ -66,14 +69,10 @@ models:
   - { id: throttled, provider: azure, upstream: throttled, max_retries: 1 }   # a header can only lower it (issue #22)
   - { id: wrong-key, provider: azure-wrong-key, upstream: my-gpt4o-deployment }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 describe('Azure OpenAI through the official openai SDK', () => {
   it('answers a chat completion from the deployment, with api-version and api-key', async () => {

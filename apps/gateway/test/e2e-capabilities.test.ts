@@ -1,8 +1,8 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
+import { describe, expect, it } from 'vitest';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Capability-aware routing (issue #18): a request needing vision never lands on a deployment without it.
 const KEY = 'sk-switchyard-capabilities-0123456789';
@@ -10,18 +10,20 @@ const CHAT = 'POST /v1/chat/completions';
 
 let textOnly: MockUpstream;
 let seeing: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  textOnly = await startMockUpstream({ routes: openaiReplayRoutes() });
-  seeing = await startMockUpstream({ routes: openaiReplayRoutes() });
-  const yaml = `
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      textOnly: { routes: openaiReplayRoutes() },
+      seeing: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  text: { adapter: openai, api_key: sk-text-000000, base_url: "${textOnly.url}/v1" }
-  seeing: { adapter: openai, api_key: sk-seeing-000000, base_url: "${seeing.url}/v1" }
+  text: { adapter: openai, api_key: sk-text-000000, base_url: "${url.textOnly}/v1" }
+  seeing: { adapter: openai, api_key: sk-seeing-000000, base_url: "${url.seeing}/v1" }
 models:
   - id: pair
     targets:
@@ -31,19 +33,12 @@ models:
   - { id: sees, provider: seeing, upstream: gpt-4.1-nano, capabilities: [vision] }
   - { id: text-only, provider: text, upstream: gpt-4.1-nano, capabilities: [tools] }
 log: { level: silent }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
-});
-beforeEach(() => {
-  textOnly.clear();
-  seeing.clear();
-});
-afterAll(async () => {
-  await running?.close();
-  await textOnly?.close();
-  await seeing?.close();
-});
+`,
+    clientTimeoutMs: 5000,
+    clearBetweenTests: true,
+  },
+  (gateway) => ({ upstreams: { textOnly, seeing }, openai: client } = gateway),
+);
 
 const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
 const visionMessages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'What is this?' }, image] }];

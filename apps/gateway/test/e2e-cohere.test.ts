@@ -1,8 +1,7 @@
-import { type MockUpstream, createFixtureReader, sseFrames, startMockUpstream } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { type MockUpstream, createFixtureReader, sseFrames } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-cohere-0123456789';
 const CO_KEY = 'co-upstream-secret-0123456789';
@@ -10,35 +9,34 @@ const CO_KEY = 'co-upstream-secret-0123456789';
 const fixtures = createFixtureReader(new URL('../../../packages/provider-cohere/fixtures/', import.meta.url));
 const embedding = fixtures.json<{ embeddings: { float: number[][] } }>('cohere/cohere-embedding.json');
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v2/embed': (request) => (request.headers.authorization === `Bearer ${CO_KEY}` ? { json: embedding } : { status: 401, json: { message: 'invalid api token' } }),
-      'POST /v2/chat': (request) =>
-        (request.json as { stream?: boolean }).stream
-          ? { chunks: sseFrames(fixtures.chunkLines('cohere/cohere-tool-call.chunks.txt'), 'typed') }
-          : { json: fixtures.json('cohere/cohere-text.json') },
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v2/embed': (request) => (request.headers.authorization === `Bearer ${CO_KEY}` ? { json: embedding } : { status: 401, json: { message: 'invalid api token' } }),
+          'POST /v2/chat': (request) =>
+            (request.json as { stream?: boolean }).stream
+              ? { chunks: sseFrames(fixtures.chunkLines('cohere/cohere-tool-call.chunks.txt'), 'typed') }
+              : { json: fixtures.json('cohere/cohere-text.json') },
+        },
+      },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  cohere: { adapter: cohere, api_key: ${CO_KEY}, base_url: "${upstream.url}", input_type: search_query }
+  cohere: { adapter: cohere, api_key: ${CO_KEY}, base_url: "${url.upstream}", input_type: search_query }
 models:
   - { id: embed, provider: cohere, upstream: embed-v4.0 }
   - { id: command, provider: cohere, upstream: command-a-03-2025 }
 routing: { max_retries: 0 }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 describe('Cohere through the official openai SDK', () => {
   it('embeds (the SDK asks base64 and decodes it) with the configured input_type', async () => {

@@ -1,42 +1,39 @@
-import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { type MockUpstream, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-google-0123456789';
 const fixtures = testkitFixtures();
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1beta/models/*:generateContent': (request) =>
-        ({ json: fixtures.json((request.json as { tools?: unknown }).tools ? 'google/google-tool-call.json' : 'google/google-text.json') }),
-      'POST /v1beta/models/*:streamGenerateContent': { chunks: sseFrames(fixtures.chunkLines('google/google-text.chunks.txt'), 'gemini') },
-      'POST /v1beta/models/*:batchEmbedContents': { json: fixtures.json('google/google-batch-embed.json') },
-      'GET /v1beta/models': { json: fixtures.json('google/google-models.json') },
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      google: {
+        routes: {
+          'POST /v1beta/models/*:generateContent': (request) =>
+            ({ json: fixtures.json((request.json as { tools?: unknown }).tools ? 'google/google-tool-call.json' : 'google/google-text.json') }),
+          'POST /v1beta/models/*:streamGenerateContent': { chunks: sseFrames(fixtures.chunkLines('google/google-text.chunks.txt'), 'gemini') },
+          'POST /v1beta/models/*:batchEmbedContents': { json: fixtures.json('google/google-batch-embed.json') },
+          'GET /v1beta/models': { json: fixtures.json('google/google-models.json') },
+        },
+      },
     },
-  });
-  const yaml = `
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  google: { adapter: google, api_key: AIza-e2e-secret-000000, base_url: "${upstream.url}/v1beta" }
+  google: { adapter: google, api_key: AIza-e2e-secret-000000, base_url: "${url.google}/v1beta" }
 models:
   - { id: gemini, provider: google, upstream: gemini-3-pro-preview }
   - { id: embed, provider: google, upstream: text-embedding-004 }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { google: upstream }, openai: client } = gateway),
+);
 
 describe('Gemini through the official openai SDK', () => {
   it('answers a chat completion with usage that adds up', async () => {

@@ -1,8 +1,8 @@
-import { type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockUpstream, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Hedged requests (issue #18): a slow primary gets one parallel attempt on the next deployment after `hedge.after_ms`.
 const KEY = 'sk-switchyard-hedge-0123456789';
@@ -19,34 +19,31 @@ let backup: MockUpstream;
 let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  primary = await startMockUpstream();
-  backup = await startMockUpstream({ routes: openaiReplayRoutes() });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      primary: {},
+      backup: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${primary.url}/v1" }
-  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${backup.url}/v1" }
+  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${url.primary}/v1" }
+  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${url.backup}/v1" }
 models:
   - { id: hedged, provider: primary, upstream: gpt-4.1-nano, fallbacks: [direct], hedge: { after_ms: ${HEDGE_AFTER_MS} }, price: { input: 1, output: 2 } }
   - { id: direct, provider: backup, upstream: gpt-4.1-nano, price: { input: 1, output: 2 } }
 routing: { max_retries: 0, cooldown: { failures: 1000, seconds: 1 } }
 log: { level: silent }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 10_000 });
-});
-beforeEach(() => {
-  primary.clear();
-  backup.clear();
-});
-afterAll(async () => {
-  await running?.close();
-  await primary?.close();
-  await backup?.close();
-});
+`,
+    clientTimeoutMs: 10_000,
+    clearBetweenTests: true,
+  },
+  (gateway) => ({ upstreams: { primary, backup }, running, openai: client } = gateway),
+);
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

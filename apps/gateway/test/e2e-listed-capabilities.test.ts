@@ -1,8 +1,7 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { type MockUpstream, openaiReplayRoutes, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Capability-aware routing from the provider's model list (issue #18): an OpenRouter-style list reports what each
 // model can do; deployments without `capabilities` in config use it.
@@ -11,16 +10,18 @@ const CHAT = 'POST /v1/chat/completions';
 const MODELS = 'GET /v1/models';
 
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { ...openaiReplayRoutes(), [MODELS]: { json: testkitFixtures().json('openai-compatible/openrouter-models.json') } } });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: { ...openaiReplayRoutes(), [MODELS]: { json: testkitFixtures().json('openai-compatible/openrouter-models.json') } } },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  openrouter: { adapter: openai, api_key: sk-or-000000, base_url: "${upstream.url}/v1" }
+  openrouter: { adapter: openai, api_key: sk-or-000000, base_url: "${url.upstream}/v1" }
 models:
   - id: mixed
     targets:
@@ -30,15 +31,12 @@ models:
     targets:
       - { provider: openrouter, upstream: meta-llama/llama-3.3-70b-instruct, capabilities: [tools, vision] }
 log: { level: silent }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 10_000 });
-});
+`,
+    clientTimeoutMs: 10_000,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 beforeEach(() => upstream.clear());
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
-
 const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
 const vision = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'What is this?' }, image] }];
 const sentModels = () => upstream.requestsTo(CHAT).map((r) => (r.json as { model: string }).model);

@@ -1,9 +1,8 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { multiProviderYaml, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 
 // `POST /v1/messages` with the official @anthropic-ai/sdk for the cases e2e-messages.test.ts does not cover: streaming,
 // images and tool round trips through Gemini, and tool results, images and stop sequences passed through to Anthropic.
@@ -15,21 +14,18 @@ const geminiStreamText = geminiChunks.flatMap((c) => c.candidates[0]!.content.pa
 const tools: Anthropic.Tool[] = [{ name: 'weather', description: 'Weather of a place', input_schema: { type: 'object', properties: { location: { type: 'string' } } } }];
 
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: Anthropic;
 
-beforeAll(async () => {
-  upstream = await startMultiProviderUpstream();
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: { multi: { routes: multiProviderRoutes() } },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
-${multiProviderYaml(upstream.url)}`);
-  client = new Anthropic({ baseURL: running.url.replace(/\/v1$/, ''), apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+${multiProviderYaml(url.multi)}`,
+  },
+  (gateway) => ({ upstreams: { multi: upstream }, anthropic: client } = gateway),
+);
 
 const lastBody = (key: string) => upstream.requestsTo(key).at(-1)!.json as Record<string, unknown>;
 

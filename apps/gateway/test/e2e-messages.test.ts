@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { multiProviderRoutes, multiProviderYaml, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 
 const KEY = 'sk-switchyard-messages-0123456789';
 const fixtures = testkitFixtures();
@@ -16,19 +16,17 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let client: Anthropic;
 
-beforeAll(async () => {
-  upstream = await startMultiProviderUpstream();
-  running = await startGatewayFromYaml(`
+// The Anthropic SDK appends /v1/messages itself and sends the key as x-api-key.
+useGatewayWithUpstreams(
+  {
+    upstreams: { multi: { routes: multiProviderRoutes() } },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
-${multiProviderYaml(upstream.url)}`);
-  // The SDK appends /v1/messages itself and sends the key as x-api-key.
-  client = new Anthropic({ baseURL: running.url.replace(/\/v1$/, ''), apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+${multiProviderYaml(url.multi)}`,
+  },
+  (gateway) => ({ upstreams: { multi: upstream }, running, anthropic: client } = gateway),
+);
 
 const lastBody = (key: string) => upstream.requestsTo(key).at(-1)!.json as Record<string, unknown> & { messages: { role: string; content: unknown }[] };
 const tools: Anthropic.Tool[] = [{ name: 'weather', description: 'Weather of a place', input_schema: { type: 'object', properties: { location: { type: 'string' } } } }];

@@ -1,44 +1,43 @@
-import { type MockUpstream, makeWav, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, makeWav, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-presets-0123456789';
 const GROQ_KEY = 'gsk_groq-upstream-secret-0123456789';
 const fixtures = testkitFixtures();
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  const transcription = fixtures.json<{ headers: Record<string, string>; body: string }>('groq/groq-transcription-text.json');
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /openai/v1/chat/completions': { chunks: sseFrames(fixtures.chunkLines('groq/groq-text.chunks.txt')) },
-      'POST /openai/v1/audio/transcriptions': { headers: transcription.headers, body: transcription.body },
-      'POST /mistral/v1/chat/completions': { chunks: sseFrames(fixtures.chunkLines('mistral/mistral-tool-call.chunks.txt')) },
-      'POST /deepseek/v1/chat/completions': { json: fixtures.json('deepseek/deepseek-reasoning.json') },
-      'POST /ollama/v1/chat/completions': { json: fixtures.json('openai/openai-text.json') },
+const transcription = fixtures.json<{ headers: Record<string, string>; body: string }>('groq/groq-transcription-text.json');
+
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /openai/v1/chat/completions': { chunks: sseFrames(fixtures.chunkLines('groq/groq-text.chunks.txt')) },
+          'POST /openai/v1/audio/transcriptions': { headers: transcription.headers, body: transcription.body },
+          'POST /mistral/v1/chat/completions': { chunks: sseFrames(fixtures.chunkLines('mistral/mistral-tool-call.chunks.txt')) },
+          'POST /deepseek/v1/chat/completions': { json: fixtures.json('deepseek/deepseek-reasoning.json') },
+          'POST /ollama/v1/chat/completions': { json: fixtures.json('openai/openai-text.json') },
+        },
+      },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  groq: { adapter: groq, api_key: ${GROQ_KEY}, base_url: "${upstream.url}/openai/v1" }
-  mistral: { adapter: mistral, api_key: mistral-key-0123456789, base_url: "${upstream.url}/mistral/v1" }
-  deepseek: { adapter: deepseek, api_key: deepseek-key-0123456789, base_url: "${upstream.url}/deepseek/v1" }
-  local: { adapter: ollama, base_url: "${upstream.url}/ollama/v1" }
+  groq: { adapter: groq, api_key: ${GROQ_KEY}, base_url: "${url.upstream}/openai/v1" }
+  mistral: { adapter: mistral, api_key: mistral-key-0123456789, base_url: "${url.upstream}/mistral/v1" }
+  deepseek: { adapter: deepseek, api_key: deepseek-key-0123456789, base_url: "${url.upstream}/deepseek/v1" }
+  local: { adapter: ollama, base_url: "${url.upstream}/ollama/v1" }
 routing: { max_retries: 0 }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 describe('OpenAI-compatible presets through the official openai SDK', () => {
   it('streams a Groq chat completion with the key sent as Bearer', async () => {

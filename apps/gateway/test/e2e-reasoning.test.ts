@@ -1,8 +1,7 @@
-import { type MockReply, type MockUpstream, type RecordedRequest, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockReply, type MockUpstream, type RecordedRequest, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 /**
  * Reasoning models end to end with the official `openai` SDK: thinking streams from Claude and Gemini arrive as
@@ -15,7 +14,6 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 const KEY = 'sk-switchyard-reasoning-0123456789';
 const fixtures = testkitFixtures();
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
 type AnthropicBlock = { type: string; [key: string]: unknown };
@@ -64,32 +62,31 @@ function geminiReply(request: RecordedRequest, stream: boolean): MockReply {
   return { json: fixtures.json(name) };
 }
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/messages': claudeReply,
-      'POST /v1beta/models/*:generateContent': (request) => geminiReply(request, false),
-      'POST /v1beta/models/*:streamGenerateContent': (request) => geminiReply(request, true),
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1/messages': claudeReply,
+          'POST /v1beta/models/*:generateContent': (request) => geminiReply(request, false),
+          'POST /v1beta/models/*:streamGenerateContent': (request) => geminiReply(request, true),
+        },
+      },
     },
-  });
-  const yaml = `
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  anthropic: { adapter: anthropic, api_key: sk-ant-e2e-secret-abcdef, base_url: "${upstream.url}" }
-  google: { adapter: google, api_key: AIza-e2e-secret-000000, base_url: "${upstream.url}/v1beta" }
+  anthropic: { adapter: anthropic, api_key: sk-ant-e2e-secret-abcdef, base_url: "${url.upstream}" }
+  google: { adapter: google, api_key: AIza-e2e-secret-000000, base_url: "${url.upstream}/v1beta" }
 models:
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
   - { id: gemini, provider: google, upstream: gemini-3-pro-preview }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 type ReasoningDelta = { content?: string | null; reasoning_content?: string | null; reasoning_details?: Record<string, unknown>[] };
 

@@ -1,8 +1,8 @@
-import { type MockReply, type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockReply, type MockUpstream, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-resilience-0123456789';
 const CHAT = 'POST /v1/chat/completions';
@@ -15,34 +15,30 @@ let running: RunningServer;
 let client: OpenAI;
 const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
-beforeAll(async () => {
-  primary = await startMockUpstream();
-  backup = await startMockUpstream({ routes: openaiReplayRoutes() });
-  const yaml = `
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      primary: {},
+      backup: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${primary.url}/v1" }
-  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${backup.url}/v1" }
+  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${url.primary}/v1" }
+  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${url.backup}/v1" }
 models:
   - { id: chat, provider: primary, upstream: gpt-4.1-nano, fallbacks: [chat-backup], timeouts: { first_byte_ms: 150, idle_ms: 150 } }
   - { id: chat-backup, provider: backup, upstream: gpt-4.1-nano }
   - { id: solo, provider: primary, timeouts: { first_byte_ms: 150, idle_ms: 150, total_ms: 1500 } }
 routing: { max_retries: 1, backoff: { base_ms: 5, max_ms: 20 }, cooldown: { failures: 1000, seconds: 1 } }
 log: { level: silent }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
-});
-beforeEach(() => {
-  primary.clear();
-  backup.clear();
-});
-afterAll(async () => {
-  await running.close();
-  await primary.close();
-  await backup.close();
-});
+`,
+    clientTimeoutMs: 5000,
+    clearBetweenTests: true,
+  },
+  (gateway) => ({ upstreams: { primary, backup }, running, openai: client } = gateway),
+);
 
 const ask = () => client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
 const askStream = () => client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] }).withResponse();

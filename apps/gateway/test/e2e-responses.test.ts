@@ -1,10 +1,10 @@
 import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { multiProviderRoutes, multiProviderYaml, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 import { expectOpenApiSchema, expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const KEY = 'sk-switchyard-responses-0123456789';
 const OTHER_KEY = 'sk-switchyard-responses-other-0000';
@@ -19,19 +19,19 @@ let running: RunningServer;
 let client: OpenAI;
 let other: OpenAI;
 
-beforeAll(async () => {
-  upstream = await startMultiProviderUpstream();
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: { multi: { routes: multiProviderRoutes() } },
+    config: (url) => `
 keys: ["${KEY}", "${OTHER_KEY}"]
 server: { port: 0 }
-${multiProviderYaml(upstream.url)}`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-  other = new OpenAI({ baseURL: running.url, apiKey: OTHER_KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+${multiProviderYaml(url.multi)}`,
+  },
+  (gateway) => {
+    ({ upstreams: { multi: upstream }, running, openai: client } = gateway);
+    other = gateway.openaiWithKey(OTHER_KEY);
+  },
+);
 
 const lastBody = (key: string) => upstream.requestsTo(key).at(-1)!.json as Record<string, unknown> & { messages?: { role: string; content: unknown }[] };
 

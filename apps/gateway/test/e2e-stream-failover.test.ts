@@ -1,8 +1,8 @@
-import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Mid-stream failover (issue #18): a stream that breaks after content reached the client continues on the next target.
 const KEY = 'sk-switchyard-failover-0123456789';
@@ -34,19 +34,22 @@ let claude: MockUpstream;
 let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  primary = await startMockUpstream({ routes: { [CHAT]: { chunks: sseFrames(first100), chunkDelayMs: 1, resetAfterChunks: 30 } } });
-  backup = await startMockUpstream({ routes: { [CHAT]: { chunks: sseFrames(recorded) } } });
-  claude = await startMockUpstream({ routes: { [MESSAGES]: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') } } });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      primary: { routes: { [CHAT]: { chunks: sseFrames(first100), chunkDelayMs: 1, resetAfterChunks: 30 } } },
+      backup: { routes: { [CHAT]: { chunks: sseFrames(recorded) } } },
+      claude: { routes: { [MESSAGES]: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') } } },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${primary.url}/v1" }
-  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${backup.url}/v1" }
-  claude: { adapter: anthropic, api_key: sk-ant-000000, base_url: "${claude.url}/v1" }
+  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${url.primary}/v1" }
+  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${url.backup}/v1" }
+  claude: { adapter: anthropic, api_key: sk-ant-000000, base_url: "${url.claude}/v1" }
 models:
   - id: chat
     targets: [{ provider: primary, upstream: gpt-4.1-nano }]
@@ -60,20 +63,12 @@ models:
   - { id: plain, provider: primary, upstream: gpt-4.1-nano, fallbacks: [chat-backup] }
 routing: { max_retries: 0, cooldown: { failures: 1000, seconds: 1 } }
 log: { level: silent }
-`);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 10_000 });
-});
-beforeEach(() => {
-  primary.clear();
-  backup.clear();
-  claude.clear();
-});
-afterAll(async () => {
-  await running?.close();
-  await primary?.close();
-  await backup?.close();
-  await claude?.close();
-});
+`,
+    clientTimeoutMs: 10_000,
+    clearBetweenTests: true,
+  },
+  (gateway) => ({ upstreams: { primary, backup, claude }, running, openai: client } = gateway),
+);
 
 const messages = [{ role: 'user' as const, content: 'Invent a holiday.' }];
 

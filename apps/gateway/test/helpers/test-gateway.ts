@@ -1,8 +1,9 @@
-import { type MockRoute, type MockUpstream, openaiReplayRoutes, startMockUpstream } from '@switchyard/testkit';
-import OpenAI from 'openai';
+import { type MockRoute, type MockUpstream, openaiReplayRoutes } from '@switchyard/testkit';
+import type OpenAI from 'openai';
 import { pino } from 'pino';
 import { parseConfig } from '../../src/config/load-config.js';
 import { type RunningServer, startServer } from '../../src/start-server.js';
+import { startGatewayWithUpstreams } from './gateway-with-upstreams.js';
 
 export const GATEWAY_KEY = 'sk-switchyard-test-key-0123456789';
 export const UPSTREAM_KEY = 'sk-upstream-secret-abcdef123456';
@@ -21,15 +22,17 @@ export interface TestGateway {
  * an official `openai` SDK client pointed at the gateway.
  */
 export async function startTestGateway(options: { routes?: Record<string, MockRoute>; extraYaml?: string } = {}): Promise<TestGateway> {
-  const upstream = await startMockUpstream({ routes: { ...openaiReplayRoutes(), ...options.routes } });
-  const yaml = `
+  const logs: string[] = [];
+  const gateway = await startGatewayWithUpstreams({
+    upstreams: { openai: { routes: { ...openaiReplayRoutes(), ...options.routes } } },
+    config: (url) => `
 server: { host: 127.0.0.1, port: 0 }
 keys: ["\${TEST_GATEWAY_KEY}"]
 providers:
   openai:
     adapter: openai
     api_key: \${TEST_UPSTREAM_KEY}
-    base_url: ${upstream.url}/v1
+    base_url: ${url.openai}/v1
   dead:
     adapter: openai
     api_key: sk-dead-upstream-0000
@@ -47,22 +50,12 @@ models:
     provider: openai
   - id: dall-e-3
     provider: openai
-${options.extraYaml ?? ''}`;
-  const config = parseConfig(yaml, 'test.yaml', { TEST_GATEWAY_KEY: GATEWAY_KEY, TEST_UPSTREAM_KEY: UPSTREAM_KEY });
-  const logs: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-  const running = await startServer(config, { logger });
-  const client = new OpenAI({ baseURL: running.url, apiKey: GATEWAY_KEY, maxRetries: 0, timeout: 10_000 });
-  return {
-    upstream,
-    running,
-    client,
-    logs,
-    async close() {
-      await running.close();
-      await upstream.close();
-    },
-  };
+${options.extraYaml ?? ''}`,
+    env: { TEST_GATEWAY_KEY: GATEWAY_KEY, TEST_UPSTREAM_KEY: UPSTREAM_KEY },
+    logger: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
+    clientTimeoutMs: 10_000,
+  });
+  return { upstream: gateway.upstreams.openai, running: gateway.running, client: gateway.openai, logs, close: gateway.close };
 }
 
 /** Starts the real gateway from YAML config text on an ephemeral port, logging nothing. */
