@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest';
 const demo = fileURLToPath(new URL('../dist/demo.js', import.meta.url));
 
 describe('the demo (README: ./dev demo)', () => {
-  it('asks OpenAI, Anthropic and Gemini models the same thing, calls every operation, shows metrics and a ledger row', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [demo, '--once', '--port', '0'], { timeout: 30_000 });
+  // The demo runs as a process that starts three mock upstreams and the gateway and makes a dozen calls: about 2 s
+  // here, but under heavy load it ran past the 20 s test timeout, which was shorter than the 30 s the process was
+  // allowed (so the failure said "timed out" instead of showing the demo's output). The process gets 50 s, the test 60 s.
+  it('asks OpenAI, Anthropic and Gemini models the same thing, calls every operation, shows metrics and a ledger row', { timeout: 60_000 }, async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [demo, '--once', '--port', '0'], { timeout: 50_000 });
     expect(stdout).toContain('REPLAY RECORDED');
     // The same SDK call answered by each provider's recorded reply, labelled.
     expect(stdout).toMatch(/OpenAI +gpt-4\.1-nano +\*\*Holiday Name:\*\* Galaxy Day/);

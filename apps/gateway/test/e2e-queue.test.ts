@@ -13,9 +13,15 @@ const completion = testkitFixtures().json<{ choices: { message: { content: strin
 let upstream: MockUpstream;
 let active = 0;
 let peak = 0;
+/** While set, `capped` calls wait for it after their 150 ms (so a test decides when the slots free up). */
+let hold: Promise<void> | undefined;
 /** The `cooling` deployment's next answer: a 500 (opens its breaker: one failure is enough) or a completion. */
 let coolingFails = false;
-const yamlFor = (queueMs: number) => `
+/** The queue of the `queued` gateway. */
+const QUEUE_MS = 2_000;
+/** The breaker's cooldown of the gateway without a queue: long, so that "tried at once" cannot be a wait for its end. */
+const UNQUEUED_COOLDOWN_S = 30;
+const yamlFor = (queueMs: number, cooldownSeconds = 0.5) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
@@ -23,7 +29,7 @@ providers:
 models:
   - { id: capped, targets: [{ provider: slow, upstream: gpt-4.1-nano, max_concurrency: 2 }] }
   - { id: cooling, provider: slow, upstream: cooling-model, max_retries: 0 }
-routing: { queue_ms: ${queueMs}, cooldown: { failures: 1, seconds: 0.5 } }
+routing: { queue_ms: ${queueMs}, cooldown: { failures: 1, seconds: ${cooldownSeconds} } }
 log: { level: silent }
 `;
 let queued: RunningServer;
@@ -40,13 +46,14 @@ beforeAll(async () => {
         active++;
         peak = Math.max(peak, active);
         await sleep(150);
+        await hold;
         active--;
         return { json: completion };
       },
     },
   });
-  queued = await startGatewayFromYaml(yamlFor(2000));
-  unqueued = await startGatewayFromYaml(yamlFor(0));
+  queued = await startGatewayFromYaml(yamlFor(QUEUE_MS));
+  unqueued = await startGatewayFromYaml(yamlFor(0, UNQUEUED_COOLDOWN_S));
 });
 beforeEach(() => {
   upstream.clear();
@@ -58,10 +65,16 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const six = (server: RunningServer) => {
+/** Six concurrent `capped` calls; `onRejected` runs as each one fails. */
+const six = (server: RunningServer, onRejected: () => void = () => {}) => {
   const client = new OpenAI({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
   return Promise.allSettled(
-    Array.from({ length: 6 }, () => client.chat.completions.create({ model: 'capped', messages: [{ role: 'user', content: 'hi' }] })),
+    Array.from({ length: 6 }, () =>
+      client.chat.completions.create({ model: 'capped', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => {
+        onRejected();
+        throw error;
+      }),
+    ),
   );
 };
 
@@ -74,7 +87,24 @@ describe('queue instead of failing', () => {
   });
 
   it('queue_ms 0 (the default): requests over the cap get 429 deployments_at_capacity at once', async () => {
-    const results = await six(unqueued);
+    // The two calls that got a slot keep it until the other four are answered, or 1 s after the sixth reached the
+    // gateway (so that a gateway that queued them would serve them and fail the test): on a loaded machine the 150 ms
+    // of an upstream call could otherwise end, freeing its slot, before the last of the six reached the gateway.
+    let release = () => {};
+    hold = new Promise((resolve) => (release = resolve));
+    let received = 0;
+    let backstop: NodeJS.Timeout | undefined;
+    const onRequest = () => {
+      if (++received === 6) backstop = setTimeout(() => release(), 1_000);
+    };
+    unqueued.server.on('request', onRequest);
+    let rejections = 0;
+    const results = await six(unqueued, () => ++rejections === 4 && release()).finally(() => {
+      unqueued.server.off('request', onRequest);
+      clearTimeout(backstop);
+      release();
+      hold = undefined;
+    });
     const fulfilled = results.filter((r) => r.status === 'fulfilled');
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(fulfilled).toHaveLength(2);
@@ -114,7 +144,9 @@ describe('queue while every deployment is cooling down', () => {
     const client = await coolDown(unqueued);
     const started = Date.now();
     await client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] });
-    expect(Date.now() - started).toBeLessThan(450);
+    // Served while the breaker stays open for another 30 s, and sooner than a queue of 2 s would have let it wait.
+    // (With a 0.5 s cooldown and a 450 ms bound, one round trip on a loaded machine was enough to fail.)
+    expect(Date.now() - started).toBeLessThan(QUEUE_MS);
     expect(coolingCalls()).toHaveLength(2);
   });
 });

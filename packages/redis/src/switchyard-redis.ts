@@ -57,18 +57,22 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     };
     this.client = new Redis(options.url, common);
     // The subscriber must queue its SUBSCRIBE until connected, and has no command timeout (it waits for messages).
-    this.#subscriber = new Redis(options.url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    // It subscribes again itself after a reconnect: ioredis' own re-SUBSCRIBE (`autoResubscribe`) has no rejection
+    // handler, so a connection closed before its reply was an unhandled rejection (redis/ioredis#2187, not released
+    // in 6.0.0), which ends a Node process.
+    this.#subscriber = new Redis(options.url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: false });
     const report = (error: Error) => this.#failures.report('Redis unreachable', error);
+    const subscribe = () => this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(() => {}, report);
     this.client.on('error', report);
     this.#subscriber.on('error', report);
     this.#subscriber.on('ready', () => {
-      if (this.#subscribedOnce) for (const listener of this.#keyListeners) listener(undefined);
+      if (this.#subscribedOnce) {
+        void subscribe();
+        for (const listener of this.#keyListeners) listener(undefined);
+      }
       this.#subscribedOnce = true;
     });
-    this.#subscribed = this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(
-      () => {},
-      (error: Error) => report(error),
-    );
+    this.#subscribed = subscribe();
     this.#subscriber.on('message', (channel: string, message: string) => this.#onMessage(channel, message));
   }
 

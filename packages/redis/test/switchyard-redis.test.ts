@@ -1,0 +1,38 @@
+import { startRedisServer, type TestRedisServer } from '@switchyard/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SwitchyardRedis } from '../src/index.js';
+
+let server: TestRedisServer;
+const open: SwitchyardRedis[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(open.map((r) => r.close()));
+  await server?.stop();
+});
+
+describe('SwitchyardRedis after Redis restarts', () => {
+  it('subscribes again by itself: listeners are told to reload every key, then hear key changes and breaker state again', async () => {
+    const connect = async () => {
+      const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'restart:', commandTimeoutMs: 2_000 });
+      open.push(redis);
+      return redis;
+    };
+    const [a, b] = [await connect(), await connect()];
+    const keys: (string | undefined)[] = [];
+    const breakers: [string, number][] = [];
+    b.subscribe((id) => keys.push(id));
+    b.subscribeCooldown((key, until) => breakers.push([key, until]));
+    await server.stop();
+    await server.start();
+    await expect.poll(() => keys, { timeout: 10_000 }).toContain(undefined);
+    await expect.poll(async () => {
+      await a.publish('key_after_restart').catch(() => {});
+      return keys.includes('key_after_restart');
+    }, { timeout: 10_000 }).toBe(true);
+    a.publishCooldown('openai/gpt-4o', 456);
+    await expect.poll(() => breakers).toContainEqual(['openai/gpt-4o', 456]);
+  });
+});
