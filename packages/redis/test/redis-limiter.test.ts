@@ -95,12 +95,14 @@ describe('RedisLimiter (real redis-server)', () => {
 
   it("slots of calls in flight are refreshed; a dead replica's slots expire after the slot TTL", async () => {
     const [a, b] = await pair();
-    const TTL = 300;
+    // 1 s: the holder refreshes every TTL / 3, so a refresh may come up to 2/3 TTL late before the slot lapses (with
+    // 300 ms, a timer 200 ms late on a loaded machine freed the slot of a call still in flight).
+    const TTL = 1_000;
     const [la, lb] = [a.limiter({ slotTtlMs: TTL }), b.limiter({ slotTtlMs: TTL })];
     const concurrency = (slot: string) => ({ limit: 1, slot });
     expect(await la.acquire(request({ concurrency: concurrency('long-stream') }))).toMatchObject({ ok: true });
-    // The holder refreshes its slot every TTL / 3: for four TTLs, the other replica finds no free slot.
-    const until = Date.now() + 4 * TTL;
+    // The holder refreshes its slot every TTL / 3: for three TTLs, the other replica finds no free slot.
+    const until = Date.now() + 3 * TTL;
     while (Date.now() < until) {
       expect(await lb.acquire(request({ concurrency: concurrency('other') }))).toMatchObject({ ok: false, reason: 'concurrency' });
       await new Promise((resolve) => setTimeout(resolve, 50));
