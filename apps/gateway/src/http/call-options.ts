@@ -32,6 +32,7 @@ function cacheHeader(req: Request): CacheDirective | undefined {
  */
 export function callOptions(req: Request, res: Response): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
+  let scope: string | undefined;
   return {
     signal,
     requestId,
@@ -39,6 +40,10 @@ export function callOptions(req: Request, res: Response): GatewayCallOptions {
     maxRetries: intHeader(req, 'x-switchyard-max-retries', 0),
     timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1),
     cache: cacheHeader(req),
-    cacheScope: keyOwner(req),
+    // A SHA-256 of the key, computed only for a call that would use the response cache.
+    get cacheScope() {
+      scope ??= keyOwner(req);
+      return scope;
+    },
   };
 }

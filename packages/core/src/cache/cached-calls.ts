@@ -75,7 +75,12 @@ export class CachedCalls {
    */
   lookup(operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions): CacheLookup {
     const cache = this.cache;
-    const plan = cache?.plan(operation, request, { directive: options.cache, scope: options.cacheScope });
+    const plan = cache?.plan(operation, request, {
+      directive: options.cache,
+      get scope() {
+        return options.cacheScope;
+      },
+    });
     if (!cache || !plan) return UNCACHED;
     const lookup: KeyedLookup = cached(cache, plan);
     lookup.hit = this.#hit(cache, plan, operation, request, options);

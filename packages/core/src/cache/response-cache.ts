@@ -31,7 +31,7 @@ export interface CacheRequestContext {
   directive?: CacheDirective;
   /**
    * Who calls (e.g. a hash of the caller's key): entries of models without `shared` are seen only by the same scope.
-   * Without it, only `shared` models use the cache.
+   * Without it, only `shared` models use the cache. Read only for a call that would use the cache, so it may be a getter.
    */
   scope?: string;
 }
@@ -63,7 +63,7 @@ export class ResponseCache {
 
   /** How `request` (validated, `model` being the id the client sent) uses the cache; undefined when it does not. */
   plan(operation: CacheableOperation, request: Record<string, unknown>, context: CacheRequestContext): CachePlan | undefined {
-    const { directive, scope } = context;
+    const { directive } = context;
     if (directive === 'no-cache') return undefined;
     const settings = this.#models.get(request.model as string);
     const ttlS = directive ? Math.min(directive.ttlS, this.#maxTtlS) : settings?.ttlS;
@@ -71,6 +71,8 @@ export class ResponseCache {
     const temperature = request.temperature;
     if (operation === 'chatCompletions' && typeof temperature === 'number' && temperature > 0 && settings?.nondeterministic !== true) return undefined;
     const shared = settings?.shared === true;
+    // Read last: the scope may be computed on demand (the gateway hashes the caller's key only for calls that cache).
+    const scope = shared ? undefined : context.scope;
     if (!shared && !scope) return undefined;
     return { key: responseCacheKey({ operation, request, scope: shared ? '' : scope! }), ttlMs: ttlS * 1000 };
   }

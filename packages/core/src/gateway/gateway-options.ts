@@ -76,7 +76,8 @@ export interface GatewayCallOptions {
   cache?: CacheDirective;
   /**
    * Who the caller is for the response cache (e.g. a hash of its key): entries of models without `cache.shared` are
-   * only served to the same scope. Without it, only models with `cache.shared` use the cache.
+   * only served to the same scope. Without it, only models with `cache.shared` use the cache. Read only by a call
+   * that would use the cache, so it may be a getter that computes it on demand.
    */
   cacheScope?: string;
   /**
