@@ -203,8 +203,11 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
       const ready = await fetch(`${a.origin}/readyz`);
       expect(ready.status).toBe(503);
       expect(JSON.stringify(await ready.json())).toContain('redis');
-      const warnings = a.logs.filter((l) => l.includes('Redis limits unavailable'));
-      expect(warnings).toHaveLength(1); // one line a minute, however many calls could not reach Redis
+      // One line a minute, however many calls could not reach Redis. The child's stdout reaches this process through a
+      // pipe, so wait for the line to arrive rather than expect it in the same instant.
+      const warnings = () => a.logs.filter((l) => l.includes('Redis limits unavailable'));
+      await expect.poll(() => warnings().length, { timeout: 5000, interval: 50 }).toBeGreaterThan(0);
+      expect(warnings()).toHaveLength(1);
       expect(a.logs.join('\n')).not.toContain(MASTER);
     } finally {
       await redis.start();
