@@ -1,4 +1,4 @@
-import { type BatchedChunkStream, CHUNK_BATCHES, type ChatCompletionChunk } from '@switchyard/core';
+import { type BatchedChunkStream, CHUNK_BATCHES, type ChatCompletionChunk, type ChunkBatch } from '@switchyard/core';
 import { parseOpenAIChunkStream, scanOpenAIChunkBatches } from './parse-openai-chunk-stream.js';
 
 /**
@@ -14,11 +14,24 @@ export function openAIChunkStream(
   secrets: readonly (string | undefined)[],
   fix?: (chunk: ChatCompletionChunk) => ChatCompletionChunk,
 ): AsyncIterable<ChatCompletionChunk> {
-  const chunks = () => parseOpenAIChunkStream(provider, body, signal, secrets, fix);
-  if (fix) return chunks();
-  const stream: BatchedChunkStream = {
-    [Symbol.asyncIterator]: () => chunks(),
-    [CHUNK_BATCHES]: () => scanOpenAIChunkBatches(provider, body, signal, secrets, undefined, true),
-  };
-  return stream;
+  if (fix) return parseOpenAIChunkStream(provider, body, signal, secrets, fix);
+  return new OpenAIChunkStream(provider, body, signal, secrets);
+}
+
+/** {@link openAIChunkStream} without chunk fixes: one object, no closures per stream. */
+class OpenAIChunkStream implements BatchedChunkStream {
+  constructor(
+    private readonly provider: string,
+    private readonly body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
+    private readonly signal: AbortSignal,
+    private readonly secrets: readonly (string | undefined)[],
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    return parseOpenAIChunkStream(this.provider, this.body, this.signal, this.secrets);
+  }
+
+  [CHUNK_BATCHES](): AsyncIterator<ChunkBatch> {
+    return scanOpenAIChunkBatches(this.provider, this.body, this.signal, this.secrets, undefined, true);
+  }
 }

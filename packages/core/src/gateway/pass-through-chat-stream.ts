@@ -44,9 +44,39 @@ export function passThroughChatStream(
   collectText: boolean,
   onEnd: (failure?: unknown) => void,
 ): PassThroughChatStream {
-  /** Reads every batch, handing each to `take`; settles the stream however it ends. */
-  async function* read(): AsyncGenerator<ChunkBatch> {
-    const guard = idleGuard(outcome);
+  return new BatchedChatStream(peeked, outcome, summary, stripUsage, collectText, onEnd);
+}
+
+/** {@link passThroughChatStream}'s stream: one object with its state in fields (no closures per stream). */
+class BatchedChatStream implements PassThroughChatStream {
+  readonly #peeked: PeekedStream<ChunkBatch>;
+  readonly #outcome: PlanOutcome<unknown>;
+  readonly #summary: StreamSummary;
+  readonly #stripUsage: boolean;
+  readonly #collectText: boolean;
+  readonly #onEnd: (failure?: unknown) => void;
+
+  constructor(
+    peeked: PeekedStream<ChunkBatch>,
+    outcome: PlanOutcome<unknown>,
+    summary: StreamSummary,
+    stripUsage: boolean,
+    collectText: boolean,
+    onEnd: (failure?: unknown) => void,
+  ) {
+    this.#peeked = peeked;
+    this.#outcome = outcome;
+    this.#summary = summary;
+    this.#stripUsage = stripUsage;
+    this.#collectText = collectText;
+    this.#onEnd = onEnd;
+  }
+
+  /** Reads every batch under the idle timer; settles the stream however it ends. */
+  async *#read(): AsyncGenerator<ChunkBatch> {
+    const peeked = this.#peeked;
+    const summary = this.#summary;
+    const guard = idleGuard(this.#outcome);
     try {
       try {
         let next = peeked.first;
@@ -62,49 +92,52 @@ export function passThroughChatStream(
       summary.error = error;
       throw error;
     } finally {
-      onEnd(summary.error);
+      this.#onEnd(summary.error);
     }
   }
-  const plainChunk = (item: ScannedChunk): ChatCompletionChunk => {
-    const chunk = JSON.parse(item.text) as ChatCompletionChunk;
-    rememberJsonText(chunk, item.text);
-    return chunk;
-  };
-  return {
-    async *[Symbol.asyncIterator]() {
-      for await (const batch of read()) {
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
+    for await (const batch of this.#read()) {
+      for (const item of batch) {
+        const out = noteChunk(item.chunk ?? plainChunk(item), this.#summary, this.#stripUsage, this.#collectText);
+        if (out) yield out;
+      }
+    }
+  }
+
+  async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string> {
+    const summary = this.#summary;
+    try {
+      for await (const batch of this.#read()) {
+        let text = '';
         for (const item of batch) {
-          const out = noteChunk(item.chunk ?? plainChunk(item), summary, stripUsage, collectText);
-          if (out) yield out;
-        }
-      }
-    },
-    async *sseText(onError, secrets = []) {
-      try {
-        for await (const batch of read()) {
-          let text = '';
-          for (const item of batch) {
-            if (item.chunk === undefined) {
-              if (collectText && item.content) summary.text = (summary.text ?? '') + item.content;
-              text += `data: ${item.text}\n\n`;
-            } else {
-              const out = noteChunk(item.chunk, summary, stripUsage, collectText);
-              if (out) text += encodeSSEData(out);
-            }
-            // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
-            if (text.length >= MAX_TEXT_CHARS) {
-              yield text;
-              text = '';
-            }
+          if (item.chunk === undefined) {
+            if (this.#collectText && item.content) summary.text = (summary.text ?? '') + item.content;
+            text += `data: ${item.text}\n\n`;
+          } else {
+            const out = noteChunk(item.chunk, summary, this.#stripUsage, this.#collectText);
+            if (out) text += encodeSSEData(out);
           }
-          if (text !== '') yield text;
+          // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
+          if (text.length >= MAX_TEXT_CHARS) {
+            yield text;
+            text = '';
+          }
         }
-      } catch (error) {
-        onError?.(error);
-        yield encodeSSEError(error, secrets);
-        return;
+        if (text !== '') yield text;
       }
-      yield SSE_DONE;
-    },
-  };
+    } catch (error) {
+      onError?.(error);
+      yield encodeSSEError(error, secrets);
+      return;
+    }
+    yield SSE_DONE;
+  }
+}
+
+/** A plain text delta as a chunk (parsed only for a consumer that iterates chunks), its text remembered. */
+function plainChunk(item: ScannedChunk): ChatCompletionChunk {
+  const chunk = JSON.parse(item.text) as ChatCompletionChunk;
+  rememberJsonText(chunk, item.text);
+  return chunk;
 }
