@@ -32,6 +32,8 @@ models:
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929 }
   - { id: gpt-native, provider: native, upstream: gpt-5.4 }
   - { id: gpt-chat, provider: openai, upstream: gpt-4.1-nano }
+  - { id: claude-stalls, provider: anthropic, upstream: claude-sonnet-4-5-20250929, timeouts: { first_byte_ms: 300, total_ms: 5000 } }
+  - { id: gpt-native-stalls, provider: native, upstream: gpt-5.4, timeouts: { first_byte_ms: 300, total_ms: 5000 } }
 routing: { max_retries: 1, backoff: { base_ms: 1, max_ms: 1 } }
 `);
   origin = running.url.replace(/\/v1$/, '');
@@ -189,5 +191,43 @@ describe('POST /v1/responses: early headers and keep-alive for a late first even
     expect(wire.text).toContain(': keep-alive\n\n');
     expect(wire.text).not.toContain('response.completed');
     expect(upstream.requestsTo(route).length - before).toBe(2);
+  });
+});
+
+describe('pass-through streams: first_byte_ms bounds the time to the first event, as for chat', () => {
+  // The upstream accepts (status and headers), then never sends its first event.
+  const stalls = (frame: string): MockReply => ({ chunks: [frame], beforeChunk: () => new Promise<void>(() => {}) });
+
+  it('Anthropic Messages: each attempt times out at first_byte_ms and is retried; then an Anthropic error event', async () => {
+    const wire = newWire();
+    upstream.route('POST /v1/messages', stalls(anthropicFrames[0]!));
+    const before = upstream.requestsTo('POST /v1/messages').length;
+    const stream = await anthropic(wire).messages.create({ model: 'claude-stalls', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const failure = await (async () => {
+      for await (const _ of stream);
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'timeout_error' } });
+    // routing.max_retries: 1 - two attempts of 300 ms, not one held until total_ms.
+    expect(upstream.requestsTo('POST /v1/messages').length - before).toBe(2);
+  });
+
+  it('OpenAI Responses: each attempt times out at first_byte_ms and is retried; then an error event', async () => {
+    const wire = newWire();
+    upstream.route('POST /v1/responses', stalls(responsesFrames[0]!));
+    const before = upstream.requestsTo('POST /v1/responses').length;
+    const stream = await openai(wire).responses.create({ model: 'gpt-native-stalls', input: 'Hi', stream: true });
+    const failure = await (async () => {
+      for await (const _ of stream);
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(wire.text).toContain('event: error');
+    expect(upstream.requestsTo('POST /v1/responses').length - before).toBe(2);
   });
 });

@@ -387,8 +387,14 @@ export class Gateway {
 
   #passThrough(operation: PassThroughOperation, body: Record<string, unknown> & { model: string }, options: GatewayCallOptions): Promise<GatewayCallResult<NativeMessagesResult>> {
     return this.#booked(body, options, async (booked) => {
-      const { outcome, warnings, metered } = await this.#call<PassThroughValue>(operation, body, booked, (adapter, target, context) =>
-        runPassThrough(operation, body, adapter, target, context));
+      // As for chat: a stream's first-byte timer runs until its first event (peeked by runPassThrough), JSON's until its headers.
+      const { outcome, warnings, metered } = await this.#call<PassThroughValue>(
+        operation,
+        body,
+        booked,
+        (adapter, target, context) => runPassThrough(operation, body, adapter, target, context),
+        body.stream !== true,
+      );
       return passThroughResult(body.model, outcome, warnings, metered, booked.signal);
     });
   }
