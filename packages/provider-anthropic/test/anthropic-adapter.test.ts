@@ -1,23 +1,18 @@
 import type { AdapterCallContext, ChatCompletion, ChatCompletionChunk } from '@switchyard/core';
-import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
 import { collectChunks } from '@switchyard/testkit/conformance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropic, mapAnthropicError, mapAnthropicStopReason } from '../src/index.js';
 
 const KEY = 'sk-ant-unit-secret-123456';
 const fixtures = testkitFixtures();
 const MESSAGES = 'POST /v1/messages';
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const context = (): AdapterCallContext => ({ signal: new AbortController().signal, requestId: 'req-1', provider: 'anthropic', warn: () => {} });
 const adapter = () => createAnthropic({ apiKey: KEY, baseURL: upstream.url });
 const ask = (extra: Record<string, unknown> = {}) => adapter().chatCompletions!({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hello' }], ...extra }, context());
 const stream = (name: string) => ({ chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') });
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('Anthropic responses', () => {
   it('sends x-api-key and anthropic-version, and translates a text answer', async () => {

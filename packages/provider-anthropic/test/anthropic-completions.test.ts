@@ -1,20 +1,14 @@
 import type { ChatCompletion } from '@switchyard/core';
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { type AnthropicOptions, createAnthropic, mapAnthropicStopReason } from '../src/index.js';
 import { callContext, chatRequest, fixtures, KEY, MESSAGES, recorded } from './support.js';
 
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const adapter = (options: Partial<AnthropicOptions> = {}) => createAnthropic({ apiKey: KEY, baseURL: upstream.url, ...options });
 const complete = async (extra: Record<string, unknown> = {}, options: Partial<AnthropicOptions> = {}) =>
   (await adapter(options).chatCompletions!(chatRequest(extra), callContext())) as ChatCompletion;
 const weatherTool = { type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } } };
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('the upstream request', () => {
   it('is POST /v1/messages with x-api-key, anthropic-version 2023-06-01 and a JSON body', async () => {

@@ -1,10 +1,11 @@
 import { GatewayError } from '@switchyard/core';
-import { type MockReply, type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MockReply } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropic } from '../src/index.js';
 import { callContext, chatRequest, fixtures, KEY, MESSAGES } from './support.js';
 
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const fail = async (reply: MockReply): Promise<GatewayError> => {
   upstream.route(MESSAGES, reply);
   const adapter = createAnthropic({ apiKey: KEY, baseURL: upstream.url });
@@ -16,12 +17,6 @@ const fail = async (reply: MockReply): Promise<GatewayError> => {
   return error as GatewayError;
 };
 const anthropicError = (type: string, message: string) => ({ type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' });
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('upstream errors', () => {
   it('529 overloaded (recorded shape) -> 503 server_error in OpenAI shape', async () => {

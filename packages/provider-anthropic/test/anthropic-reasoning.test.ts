@@ -1,11 +1,11 @@
 import type { ChatCompletion, ChatCompletionChunk } from '@switchyard/core';
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
 import { collectChunks } from '@switchyard/testkit/conformance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_THINKING_BUDGETS, createAnthropic } from '../src/index.js';
 import { callContext, chatRequest, fixtures, KEY, MESSAGES, recorded, replay } from './support.js';
 
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const adapter = () => createAnthropic({ apiKey: KEY, baseURL: upstream.url });
 const sentBody = () => upstream.requestsTo(MESSAGES).at(-1)!.json as Record<string, unknown>;
 const send = async (extra: Record<string, unknown>) => {
@@ -19,12 +19,6 @@ const recordedStreamSignature = fixtures
   .chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt')
   .map((line) => JSON.parse(line) as { delta?: { type: string; signature?: string } })
   .find((event) => event.delta?.type === 'signature_delta')!.delta!.signature!;
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('reasoning_effort -> thinking', () => {
   it('sends a thinking budget per level within max_tokens (Claude 4.5)', async () => {

@@ -1,11 +1,12 @@
 import type { ChatCompletionChunk } from '@switchyard/core';
-import { type MockReply, type MockUpstream, sseFrames, startMockUpstream } from '@switchyard/testkit';
+import { type MockReply, sseFrames } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
 import { collectChunks } from '@switchyard/testkit/conformance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropic } from '../src/index.js';
 import { callContext, chatRequest, fixtures, KEY, MESSAGES, replay } from './support.js';
 
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const stream = async (reply: MockReply, extra: Record<string, unknown> = {}, signal?: AbortSignal) => {
   upstream.route(MESSAGES, reply);
   const adapter = createAnthropic({ apiKey: KEY, baseURL: upstream.url });
@@ -22,12 +23,6 @@ const recordedText = (name: string) =>
     .map((e) => (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' ? (e.delta.text ?? '') : ''))
     .join('');
 const afterFinish = (chunks: ChatCompletionChunk[]) => chunks.slice(chunks.findIndex((c) => c.choices.some((ch) => ch.finish_reason)) + 1);
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('text streams', () => {
   it('start with the role, stream the text deltas, finish once with stop, then send usage', async () => {

@@ -1,15 +1,10 @@
 import { ADAPTER_SPEC_VERSION } from '@switchyard/core';
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicSettingsSchema, switchyardProvider } from '../src/index.js';
 import { callContext, chatRequest, KEY, MESSAGES, recorded } from './support.js';
 
-let upstream: MockUpstream;
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { [MESSAGES]: recorded('anthropic-text') } });
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
+const upstream = useMockUpstream({ routes: { [MESSAGES]: recorded('anthropic-text') }, clearBetweenTests: true });
 
 const sentMaxTokens = async (settings: Record<string, unknown>, model: string) => {
   const adapter = switchyardProvider.create(anthropicSettingsSchema.parse({ api_key: KEY, base_url: upstream.url, ...settings }));

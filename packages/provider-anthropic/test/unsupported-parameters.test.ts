@@ -1,14 +1,9 @@
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { checkUnsupportedParameters, createAnthropic } from '../src/index.js';
 import { callContext, chatRequest, KEY, MESSAGES, recorded } from './support.js';
 
-let upstream: MockUpstream;
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { [MESSAGES]: recorded('anthropic-text') } });
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
+const upstream = useMockUpstream({ routes: { [MESSAGES]: recorded('anthropic-text') }, clearBetweenTests: true });
 
 describe('parameters Anthropic cannot honour', () => {
   it.each([

@@ -1,14 +1,10 @@
-import { startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testkitFixtures } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { createAzure } from '../src/index.js';
-import type { MockUpstream } from '@switchyard/testkit';
 
 const context = { signal: new AbortController().signal, requestId: 'req-1', provider: 'azure', warn: () => {} };
-let upstream: MockUpstream;
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { 'POST /openai/deployments/*/chat/completions': { json: testkitFixtures().json('azure/azure-chat.json') } } });
-});
-afterAll(() => upstream.close());
+const upstream = useMockUpstream({ routes: { 'POST /openai/deployments/*/chat/completions': { json: testkitFixtures().json('azure/azure-chat.json') } } });
 
 describe('createAzure', () => {
   it('sends an Entra ID token as Authorization: Bearer instead of api-key, and the configured api-version', async () => {

@@ -1,15 +1,12 @@
 import type { GatewayWarning } from '@switchyard/core';
-import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testkitFixtures } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { createAzure } from '../src/index.js';
 
 // Audit (issue #22, silent drops): Azure OpenAI takes OpenAI's wire format, so the adapter drops nothing: every field,
 // unknown ones included, reaches the deployment as sent (Azure answers for itself), and no warning is needed.
-let upstream: MockUpstream;
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { 'POST /openai/deployments/*/chat/completions': { json: testkitFixtures().json('azure/azure-chat.json') } } });
-});
-afterAll(() => upstream.close());
+const upstream = useMockUpstream({ routes: { 'POST /openai/deployments/*/chat/completions': { json: testkitFixtures().json('azure/azure-chat.json') } } });
 
 describe('Azure adapter parameters', () => {
   it('forwards every field, unknown ones included, and warns about none', async () => {

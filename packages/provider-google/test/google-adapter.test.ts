@@ -1,23 +1,18 @@
 import type { AdapterCallContext, ChatCompletion, ChatCompletionChunk } from '@switchyard/core';
-import { type MockUpstream, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
 import { collectChunks } from '@switchyard/testkit/conformance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGoogle, decodeToolCallSignature, mapGeminiError, mapGeminiFinishReason } from '../src/index.js';
 
 const KEY = 'AIza-google-unit-secret-1234';
 const fixtures = testkitFixtures();
 const GENERATE = 'POST /v1beta/models/*:generateContent';
 const STREAM = 'POST /v1beta/models/*:streamGenerateContent';
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const context = (): AdapterCallContext => ({ signal: new AbortController().signal, requestId: 'req-1', provider: 'google', warn: () => {} });
 const adapter = () => createGoogle({ apiKey: KEY, baseURL: `${upstream.url}/v1beta` });
 const ask = (extra: Record<string, unknown> = {}) => adapter().chatCompletions!({ model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'How many r in strawberry?' }], ...extra }, context());
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('Gemini chat', () => {
   it('sends the key in x-goog-api-key only, and translates the answer and usage (thoughts count as completion)', async () => {

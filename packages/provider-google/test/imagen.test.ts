@@ -1,19 +1,13 @@
 import { GatewayError } from '@switchyard/core';
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { createGoogle } from '../src/index.js';
 
 const KEY = 'gemini-imagen-secret-0123456789';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
 const ROUTE = 'POST /v1beta/models/imagen-4.0-generate-001:predict';
-let upstream: MockUpstream;
+const upstream = useMockUpstream({ clearBetweenTests: true });
 const context = () => ({ signal: new AbortController().signal, requestId: 'r1', provider: 'google', warn: () => {} });
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
 
 describe('Imagen through the Gemini API', () => {
   it('calls models/{model}:predict with the key in x-goog-api-key and returns b64_json images', async () => {

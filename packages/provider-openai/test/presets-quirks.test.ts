@@ -1,16 +1,12 @@
 import { GatewayError } from '@switchyard/core';
-import { type MockUpstream, makeWav, sseFrames, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeWav, sseFrames } from '@switchyard/testkit';
+import { useMockUpstream } from '@switchyard/testkit/vitest';
+import { describe, expect, it } from 'vitest';
 import { switchyardProviders, toMistralToolCallId } from '../src/index.js';
 import { callContext, drain, fixtures } from './helpers/openai-test-upstream.js';
 
 const KEY = 'preset-secret-key-0123456789';
-let upstream: MockUpstream;
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-});
-beforeEach(() => upstream.clear());
-afterAll(() => upstream.close());
+const upstream = useMockUpstream({ clearBetweenTests: true });
 
 /** The preset's adapter pointed at the mock upstream under the preset's own base path. */
 function preset(name: string, settings: Record<string, unknown> = {}, path = '/v1') {
