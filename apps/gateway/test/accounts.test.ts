@@ -1,9 +1,9 @@
 import { countTextTokens } from '@switchyard/accounts';
-import { type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const MASTER = 'sk-master-key-for-tests-0123456789';
 const STATIC = 'sk-static-key-for-tests-0123456789';
@@ -16,27 +16,26 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
-  const yaml = `
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${STATIC}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${url.upstream}/v1" }
 models:
   - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
   - { id: gpt-4o-mini, provider: openai, price: { input: 0.15, output: 0.6 } }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-  origin = running.url.replace(/\/v1$/, '');
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running, origin } = gateway),
+);
 
 async function admin(method: string, path: string, body?: unknown, key = MASTER) {
   const res = await fetch(`${origin}/admin${path}`, {

@@ -1,8 +1,9 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const MASTER = 'sk-master-key-console-api-0123456789';
 const STATIC = 'sk-static-key-console-api-0123456789';
@@ -13,15 +14,18 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${STATIC}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${url.upstream}/v1" }
   dead: { adapter: openai, api_key: sk-dead-000000, base_url: "http://127.0.0.1:1/v1" }
 models:
   - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
@@ -32,13 +36,10 @@ models:
       - { provider: dead, upstream: gpt-4.1-nano, weight: 1 }
       - { provider: openai, upstream: gpt-4.1-nano, weight: 3, price: { input: 1, output: 1 } }
 routing: { max_retries: 0, cooldown: { failures: 1, seconds: 60 } }
-`);
-  origin = running.url.replace(/\/v1$/, '');
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running, origin } = gateway),
+);
 
 async function admin<T = Record<string, unknown>>(path: string, init: RequestInit = {}, key = MASTER): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await fetch(`${origin}/admin${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });

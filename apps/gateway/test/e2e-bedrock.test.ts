@@ -1,9 +1,8 @@
-import { type MockReply, type MockUpstream, type RecordedRequest, eventStreamFrames, startMockUpstream, testkitFixtures, verifySigV4 } from '@switchyard/testkit';
+import { type MockReply, type MockUpstream, type RecordedRequest, eventStreamFrames, testkitFixtures, verifySigV4 } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-bedrock-0123456789';
 const AWS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
@@ -12,7 +11,6 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const fixtures = testkitFixtures();
 const textLines = fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt');
 let upstream: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
 /**
@@ -36,38 +34,41 @@ function signed(reply: (request: RecordedRequest, call: number) => MockReply): (
 const eventStream = (chunks: Uint8Array[]): MockReply => ({ headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks });
 const throttled: MockReply = { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }, json: { message: 'Too many requests, please wait before trying again.' } };
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      [`POST ${CLAUDE}/converse`]: signed((request) => {
-        const body = request.json as { toolConfig?: unknown };
-        return { json: fixtures.json(body.toolConfig ? 'amazon-bedrock/amazon-bedrock-json-with-tool.1.json' : 'amazon-bedrock/amazon-bedrock-text.json') };
-      }),
-      [`POST ${CLAUDE}/converse-stream`]: signed(() => eventStream(eventStreamFrames(textLines))),
-      'POST /model/amazon.titan-embed-text-v2%3A0/invoke': signed((request) => {
-        const { inputText } = request.json as { inputText: string };
-        return { json: { embedding: [inputText.length / 10, 0.6, 0.8], inputTextTokenCount: inputText.split(' ').length } };
-      }),
-      'POST /model/cohere.embed-english-v3/invoke': signed((request) => {
-        const { texts } = request.json as { texts: string[] };
-        return { headers: { 'x-amzn-bedrock-input-token-count': String(texts.length * 3) }, json: { id: 'e1', response_type: 'embeddings_by_type', texts, embeddings: { float: texts.map((_, i) => [i, 0.5]) } } };
-      }),
-      'POST /model/amazon.nova-canvas-v1%3A0/invoke': signed((request) => {
-        const { imageGenerationConfig } = request.json as { imageGenerationConfig: { numberOfImages: number } };
-        return { json: { images: Array.from({ length: imageGenerationConfig.numberOfImages }, () => PNG) } };
-      }),
-      // ListFoundationModels answer shape from the API reference (docs.aws.amazon.com/bedrock/latest/APIReference/API_ListFoundationModels.html).
-      'GET /foundation-models': signed(() => ({
-        json: { modelSummaries: [{ modelId: 'anthropic.claude-3-5-sonnet-20241022-v2:0', providerName: 'Anthropic' }, { modelId: 'amazon.titan-embed-text-v2:0', providerName: 'Amazon' }] },
-      })),
+// ListFoundationModels answer shape from the API reference (docs.aws.amazon.com/bedrock/latest/APIReference/API_ListFoundationModels.html).
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          [`POST ${CLAUDE}/converse`]: signed((request) => {
+            const body = request.json as { toolConfig?: unknown };
+            return { json: fixtures.json(body.toolConfig ? 'amazon-bedrock/amazon-bedrock-json-with-tool.1.json' : 'amazon-bedrock/amazon-bedrock-text.json') };
+          }),
+          [`POST ${CLAUDE}/converse-stream`]: signed(() => eventStream(eventStreamFrames(textLines))),
+          'POST /model/amazon.titan-embed-text-v2%3A0/invoke': signed((request) => {
+            const { inputText } = request.json as { inputText: string };
+            return { json: { embedding: [inputText.length / 10, 0.6, 0.8], inputTextTokenCount: inputText.split(' ').length } };
+          }),
+          'POST /model/cohere.embed-english-v3/invoke': signed((request) => {
+            const { texts } = request.json as { texts: string[] };
+            return { headers: { 'x-amzn-bedrock-input-token-count': String(texts.length * 3) }, json: { id: 'e1', response_type: 'embeddings_by_type', texts, embeddings: { float: texts.map((_, i) => [i, 0.5]) } } };
+          }),
+          'POST /model/amazon.nova-canvas-v1%3A0/invoke': signed((request) => {
+            const { imageGenerationConfig } = request.json as { imageGenerationConfig: { numberOfImages: number } };
+            return { json: { images: Array.from({ length: imageGenerationConfig.numberOfImages }, () => PNG) } };
+          }),
+          'GET /foundation-models': signed(() => ({
+            json: { modelSummaries: [{ modelId: 'anthropic.claude-3-5-sonnet-20241022-v2:0', providerName: 'Anthropic' }, { modelId: 'amazon.titan-embed-text-v2:0', providerName: 'Amazon' }] },
+          })),
+        },
+      },
     },
-  });
-  const yaml = `
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  bedrock: { adapter: bedrock, region: us-east-1, access_key_id: ${AWS.accessKeyId}, secret_access_key: "${AWS.secretAccessKey}", session_token: "", base_url: "${upstream.url}", control_base_url: "${upstream.url}" }
-  bedrock-bad-secret: { adapter: bedrock, region: us-east-1, access_key_id: ${AWS.accessKeyId}, secret_access_key: not-the-secret-0000, base_url: "${upstream.url}", control_base_url: "${upstream.url}" }
+  bedrock: { adapter: bedrock, region: us-east-1, access_key_id: ${AWS.accessKeyId}, secret_access_key: "${AWS.secretAccessKey}", session_token: "", base_url: "${url.upstream}", control_base_url: "${url.upstream}" }
+  bedrock-bad-secret: { adapter: bedrock, region: us-east-1, access_key_id: ${AWS.accessKeyId}, secret_access_key: not-the-secret-0000, base_url: "${url.upstream}", control_base_url: "${url.upstream}" }
 models:
   - { id: claude-bedrock, provider: bedrock, upstream: "anthropic.claude-3-5-sonnet-20241022-v2:0" }
   - { id: claude-bad-secret, provider: bedrock-bad-secret, upstream: "anthropic.claude-3-5-sonnet-20241022-v2:0" }
@@ -75,14 +76,10 @@ models:
   - { id: cohere-embed, provider: bedrock, upstream: cohere.embed-english-v3 }
   - { id: nova-canvas, provider: bedrock, upstream: "amazon.nova-canvas-v1:0" }
 routing: { max_retries: 1, backoff: { base_ms: 1, max_ms: 5 } }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+);
 
 describe('Bedrock through the official openai SDK', () => {
   it('answers a chat completion through Converse, signed with SigV4', async () => {

@@ -1,8 +1,7 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { type MockUpstream, openaiReplayRoutes, testkitFixtures } from '@switchyard/testkit';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Deadline budgets (issue #18): a stalled primary must not eat the whole deadline when a fallback remains.
 const KEY = 'sk-switchyard-budgets-0123456789';
@@ -11,19 +10,21 @@ const recordedText = testkitFixtures().json<{ choices: { message: { content: str
 
 let primary: MockUpstream;
 let backup: MockUpstream;
-let running: RunningServer;
 let client: OpenAI;
 
-beforeAll(async () => {
-  primary = await startMockUpstream({ routes: { [CHAT]: { hang: true } } });
-  backup = await startMockUpstream({ routes: openaiReplayRoutes() });
-  // Default first-byte timeout (120 s) and retries (2): without budgets the stalled primary would take the whole 1.5 s.
-  const yaml = `
+// Default first-byte timeout (120 s) and retries (2): without budgets the stalled primary would take the whole 1.5 s.
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      primary: { routes: { [CHAT]: { hang: true } } },
+      backup: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${primary.url}/v1" }
-  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${backup.url}/v1" }
+  primary: { adapter: openai, api_key: sk-primary-000000, base_url: "${url.primary}/v1" }
+  backup: { adapter: openai, api_key: sk-backup-000000, base_url: "${url.backup}/v1" }
 models:
   - { id: chat, provider: primary, upstream: gpt-4.1-nano, fallbacks: [chat-backup], timeouts: { total_ms: 1500 } }
   - { id: chat-backup, provider: backup, upstream: gpt-4.1-nano }
@@ -31,19 +32,12 @@ models:
     targets: [{ provider: primary, upstream: gpt-4.1-nano, weight: 1000 }, { provider: backup, upstream: gpt-4.1-nano, weight: 0.001 }]
 routing: { backoff: { base_ms: 5, max_ms: 20 }, cooldown: { failures: 1000, seconds: 1 } }
 log: { level: silent }
-`;
-  running = await startGatewayFromYaml(yaml);
-  client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
-});
-beforeEach(() => {
-  primary.clear();
-  backup.clear();
-});
-afterAll(async () => {
-  await running?.close();
-  await primary?.close();
-  await backup?.close();
-});
+`,
+    clientTimeoutMs: 5000,
+    clearBetweenTests: true,
+  },
+  (gateway) => ({ upstreams: { primary, backup }, openai: client } = gateway),
+);
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 

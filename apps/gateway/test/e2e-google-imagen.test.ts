@@ -1,8 +1,8 @@
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import type { MockUpstream } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-imagen-0123456789';
 const GEMINI_KEY = 'gemini-upstream-secret-0123456789';
@@ -10,30 +10,31 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('bas
 let upstream: MockUpstream;
 let running: RunningServer;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1beta/models/imagen-4.0-generate-001:predict': (request) => {
-        if (request.headers['x-goog-api-key'] !== GEMINI_KEY) return { status: 403, json: { error: { code: 403, message: 'API key not valid.', status: 'PERMISSION_DENIED' } } };
-        const { parameters } = request.json as { parameters: { sampleCount: number } };
-        return { json: { predictions: Array.from({ length: parameters.sampleCount }, () => ({ bytesBase64Encoded: PNG, mimeType: 'image/png' })) } };
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1beta/models/imagen-4.0-generate-001:predict': (request) => {
+            if (request.headers['x-goog-api-key'] !== GEMINI_KEY) return { status: 403, json: { error: { code: 403, message: 'API key not valid.', status: 'PERMISSION_DENIED' } } };
+            const { parameters } = request.json as { parameters: { sampleCount: number } };
+            return { json: { predictions: Array.from({ length: parameters.sampleCount }, () => ({ bytesBase64Encoded: PNG, mimeType: 'image/png' })) } };
+          },
+        },
       },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  google: { adapter: google, api_key: ${GEMINI_KEY}, base_url: "${upstream.url}/v1beta" }
+  google: { adapter: google, api_key: ${GEMINI_KEY}, base_url: "${url.upstream}/v1beta" }
 models:
   - { id: imagen, provider: google, upstream: imagen-4.0-generate-001 }
 routing: { max_retries: 0 }
-`);
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+);
 
 describe('image generation through Gemini (Imagen) with the official openai SDK', () => {
   it('returns the generated images as b64_json', async () => {

@@ -1,7 +1,7 @@
-import { type MockUpstream, createFixtureReader, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockUpstream, createFixtureReader } from '@switchyard/testkit';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const KEY = 'sk-switchyard-rerank-0123456789';
 const CO_KEY = 'co-upstream-rerank-secret-0123456789';
@@ -18,24 +18,25 @@ const DOCUMENTS = [
 let upstream: MockUpstream;
 let running: RunningServer;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { 'POST /v2/rerank': { json: example } } });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: { 'POST /v2/rerank': { json: example } } },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  cohere: { adapter: cohere, api_key: ${CO_KEY}, base_url: "${upstream.url}" }
-  openai: { adapter: openai, api_key: sk-openai-rerank-0000, base_url: "${upstream.url}/v1" }
+  cohere: { adapter: cohere, api_key: ${CO_KEY}, base_url: "${url.upstream}" }
+  openai: { adapter: openai, api_key: sk-openai-rerank-0000, base_url: "${url.upstream}/v1" }
 models:
   - { id: rerank, provider: cohere, upstream: rerank-v3.5 }
   - { id: gpt, provider: openai, upstream: gpt-4.1-nano }
 routing: { max_retries: 0 }
-`);
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+);
 
 const rerank = (body: unknown) =>
   fetch(`${running.url}/rerank`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

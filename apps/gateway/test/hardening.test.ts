@@ -1,10 +1,10 @@
-import { type MockUpstream, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestScope } from '../src/http/request-scope.js';
 import { unhandledRejectionLogger } from '../src/log-unexpected-failures.js';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Regression tests of issue #22 that are not attacks: timeouts that did not apply, silent drops, honest 400s.
 const KEY = 'sk-switchyard-hardening-0123456789';
@@ -18,26 +18,26 @@ let upstream: MockUpstream;
 let hung: MockUpstream;
 let running: RunningServer;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
-  hung = await startMockUpstream({ routes: { 'GET /v1/models': { hang: true }, 'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))], chunkDelayMs: 100 }, 'POST /v1/chat/completions': { chunks: twoWrites, beforeChunk: (index) => (index === 1 ? keptAlive : undefined) } } });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: openaiReplayRoutes() },
+      hung: { routes: { 'GET /v1/models': { hang: true }, 'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))], chunkDelayMs: 100 }, 'POST /v1/chat/completions': { chunks: twoWrites, beforeChunk: (index) => (index === 1 ? keptAlive : undefined) } } },
+    },
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0, stream_keepalive_ms: 100 }
 providers:
-  openai: { adapter: openai, api_key: sk-up-000000, base_url: "${upstream.url}/v1" }
-  slow: { adapter: openai, api_key: sk-up-000000, base_url: "${hung.url}/v1", stream_usage: false }
-  google: { adapter: google, api_key: gm-up-000000, base_url: "${upstream.url}/v1beta" }
-  claude: { adapter: anthropic, api_key: sk-ant-000000, base_url: "${upstream.url}", max_n: 2 }
+  openai: { adapter: openai, api_key: sk-up-000000, base_url: "${url.upstream}/v1" }
+  slow: { adapter: openai, api_key: sk-up-000000, base_url: "${url.hung}/v1", stream_usage: false }
+  google: { adapter: google, api_key: gm-up-000000, base_url: "${url.upstream}/v1beta" }
+  claude: { adapter: anthropic, api_key: sk-ant-000000, base_url: "${url.upstream}", max_n: 2 }
 models:
   - { id: tts-slow, provider: slow, upstream: tts-1, timeouts: { total_ms: 1000 } }
-`);
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-  await hung?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream, hung }, running } = gateway),
+);
 
 const call = (method: string, path: string, body?: unknown) =>
   fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

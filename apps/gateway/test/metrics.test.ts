@@ -1,8 +1,8 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const STATIC = 'sk-switchyard-metrics-static-0123456789';
 const MASTER = 'sk-switchyard-metrics-master-0123456789';
@@ -34,30 +34,29 @@ async function scrape(key = MASTER): Promise<{ status: number; text: string; typ
   return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
 }
 
-beforeAll(async () => {
-  primary = await startMockUpstream();
-  backup = await startMockUpstream({ routes: openaiReplayRoutes() });
-  running = await startGatewayFromYaml(`
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      primary: {},
+      backup: { routes: openaiReplayRoutes() },
+    },
+    config: (url) => `
 keys: ["${STATIC}"]
 server: { port: 0 }
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 metrics: { auth: master }
 providers:
-  primary: { adapter: openai, api_key: sk-primary-secret-000000, base_url: "${primary.url}/v1" }
-  backup: { adapter: openai, api_key: sk-backup-secret-000000, base_url: "${backup.url}/v1" }
+  primary: { adapter: openai, api_key: sk-primary-secret-000000, base_url: "${url.primary}/v1" }
+  backup: { adapter: openai, api_key: sk-backup-secret-000000, base_url: "${url.backup}/v1" }
 models:
   - { id: chat, provider: primary, upstream: gpt-4.1-nano, fallbacks: [chat-backup], price: { input: 1, output: 2 } }
   - { id: chat-backup, provider: backup, upstream: gpt-4.1-nano, price: { input: 1, output: 2 } }
 routing: { max_retries: 1, backoff: { base_ms: 1, max_ms: 2 }, cooldown: { failures: 2, seconds: 60 } }
-`);
-  origin = new URL(running.url).origin;
-});
-afterAll(async () => {
-  await running?.close();
-  await primary?.close();
-  await backup?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { primary, backup }, running, origin } = gateway),
+);
 
 describe('GET /metrics', () => {
   it('needs the master key when metrics.auth is master', async () => {

@@ -1,7 +1,7 @@
-import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockUpstream } from '@switchyard/testkit';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 // Issue #14: what an OpenAI-family upstream sends and the gateway does not change reaches the client as the upstream's
 // own bytes (the extra spaces below would not survive a parse and re-serialisation); what it changes is re-encoded.
@@ -18,39 +18,40 @@ const unicodeCompletion = completion(3).replace('"Hi"', '"Grüße, 😀 caf\\u00
 
 let upstream: MockUpstream;
 let running: RunningServer;
-beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      'POST /v1/chat/completions': (request) => {
-        const body = (request.json ?? {}) as { stream?: boolean; messages?: { content?: string }[] };
-        if (body.stream) return { headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`] };
-        // "wrong total" asks for an answer whose total_tokens the gateway must correct (2 + 1, not 7).
-        if (body.messages?.[0]?.content === 'unicode') return { headers: { 'content-type': 'application/json' }, body: unicodeCompletion };
-        return { headers: { 'content-type': 'application/json' }, body: completion(body.messages?.[0]?.content === 'wrong total' ? 7 : 3) };
-      },
-      'POST /v1/embeddings': (request) => {
-        const format = (request.json as { encoding_format?: string } | undefined)?.encoding_format;
-        if ((request.json as { input?: string } | undefined)?.input === 'broken vector') return { headers: { 'content-type': 'application/json' }, body: embeddings.replace('[0.5, -1]', '[0.5, 1..2]') };
-        // The upstream answers floats even when base64 is asked: the gateway converts, so it must re-encode.
-        return { headers: { 'content-type': 'application/json' }, body: format === 'base64' || format === 'float' || format === undefined ? embeddings : '{}' };
+// "wrong total" asks for an answer whose total_tokens the gateway must correct (2 + 1, not 7).
+// The upstream answers floats even when base64 is asked: the gateway converts, so it must re-encode.
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: {
+        routes: {
+          'POST /v1/chat/completions': (request) => {
+            const body = (request.json ?? {}) as { stream?: boolean; messages?: { content?: string }[] };
+            if (body.stream) return { headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`] };
+            if (body.messages?.[0]?.content === 'unicode') return { headers: { 'content-type': 'application/json' }, body: unicodeCompletion };
+            return { headers: { 'content-type': 'application/json' }, body: completion(body.messages?.[0]?.content === 'wrong total' ? 7 : 3) };
+          },
+          'POST /v1/embeddings': (request) => {
+            const format = (request.json as { encoding_format?: string } | undefined)?.encoding_format;
+            if ((request.json as { input?: string } | undefined)?.input === 'broken vector') return { headers: { 'content-type': 'application/json' }, body: embeddings.replace('[0.5, -1]', '[0.5, 1..2]') };
+            return { headers: { 'content-type': 'application/json' }, body: format === 'base64' || format === 'float' || format === undefined ? embeddings : '{}' };
+          },
+        },
       },
     },
-  });
-  running = await startGatewayFromYaml(`
+    config: (url) => `
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-up-000000, base_url: "${upstream.url}/v1" }
+  openai: { adapter: openai, api_key: sk-up-000000, base_url: "${url.upstream}/v1" }
 models:
   - { id: chat, provider: openai, upstream: gpt-4.1-nano }
   - { id: embed, provider: openai, upstream: text-embedding-3-small }
 log: { level: silent }
-`);
-});
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+);
 
 const post = (path: string, body: unknown) =>
   fetch(`${running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,8 +1,8 @@
-import { type MockUpstream, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 
 const MASTER = 'sk-master-key-for-cost-0123456789';
 const PRICE = { input: 3, output: 15, cached_input: 0.3, cache_write: 3.75, reasoning: 20 }; // USD per million tokens
@@ -13,25 +13,25 @@ const usage = { ...recorded.usage, input_tokens: 51, cache_read_input_tokens: 10
 let upstream: MockUpstream;
 let running: RunningServer;
 
-beforeAll(async () => {
-  upstream = await startMockUpstream({ routes: { 'POST /v1/messages': { json: { ...recorded, usage } } } });
-  const yaml = `
+useGatewayWithUpstreams(
+  {
+    upstreams: {
+      upstream: { routes: { 'POST /v1/messages': { json: { ...recorded, usage } } } },
+    },
+    config: (url) => `
 keys: ["sk-static-key-for-cost-0123456789"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  anthropic: { adapter: anthropic, api_key: sk-ant-cost-secret-000, base_url: "${upstream.url}" }
+  anthropic: { adapter: anthropic, api_key: sk-ant-cost-secret-000, base_url: "${url.upstream}" }
 models:
   - { id: opus, provider: anthropic, upstream: claude-opus-5, price: { input: 3, output: 15, cached_input: 0.3, cache_write: 3.75, reasoning: 20 } }
 routing: { max_retries: 0 }
-`;
-  running = await startGatewayFromYaml(yaml);
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+`,
+  },
+  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+);
 
 describe('cost with cached, cache-write and reasoning tokens', () => {
   it('prices each kind of token at its configured price in x-switchyard-cost-usd', async () => {
