@@ -1,13 +1,13 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockUpstream, testkitFixtures } from '@switchyard/testkit';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { multiProviderYaml, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 
 const MASTER = 'sk-master-front-doors-0123456789';
 const GPT_PRICE = { input: 0.15, output: 0.6 }; // USD per million tokens, as in multiProviderYaml
@@ -19,20 +19,18 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
 
-beforeAll(async () => {
-  upstream = await startMultiProviderUpstream();
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-doors-'));
-  running = await startGatewayFromYaml(`
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-doors-'));
+useGatewayWithUpstreams(
+  {
+    upstreams: { multi: { routes: multiProviderRoutes() } },
+    config: (url) => `
 admin: { master_key: "${MASTER}" }
 store: { sqlite: "${join(dir, 'gateway.db')}" }
 server: { port: 0 }
-${multiProviderYaml(upstream.url).replace('models:\n', `  dead: { adapter: openai, api_key: sk-dead-0000, base_url: "http://127.0.0.1:1/v1" }\nmodels:\n  - { id: flaky, provider: dead, upstream: gpt-dead, fallbacks: [gpt] }\n`)}`);
-  origin = running.url.replace(/\/v1$/, '');
-});
-afterAll(async () => {
-  await running.close();
-  await upstream.close();
-});
+${multiProviderYaml(url.multi).replace('models:\n', `  dead: { adapter: openai, api_key: sk-dead-0000, base_url: "http://127.0.0.1:1/v1" }\nmodels:\n  - { id: flaky, provider: dead, upstream: gpt-dead, fallbacks: [gpt] }\n`)}`,
+  },
+  (gateway) => ({ upstreams: { multi: upstream }, running, origin } = gateway),
+);
 
 async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
   const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,13 +1,13 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockUpstream, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
-import { multiProviderRoutes, startMultiProviderUpstream } from './helpers/multi-provider-upstream.js';
+import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { multiProviderRoutes } from './helpers/multi-provider-upstream.js';
 import { expectOpenApiSchema, expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
-import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 // The OpenAI mock's Responses bodies are built from the OpenAPI examples (testkit fixtures/openai/README.md).
 const fixtures = testkitFixtures();
@@ -27,26 +27,30 @@ let origin: string;
 let client: OpenAI;
 let keyId: string;
 
-beforeAll(async () => {
-  upstream = await startMultiProviderUpstream();
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-native-responses-'));
-  running = await startGatewayFromYaml(`
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-native-responses-'));
+useGatewayWithUpstreams(
+  {
+    upstreams: { multi: { routes: multiProviderRoutes() } },
+    config: (url) => `
 admin: { master_key: "${MASTER}" }
 store: { sqlite: "${join(dir, 'gateway.db')}" }
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-upstream-openai-0000, base_url: "${upstream.url}/v1", responses: native }
-  translated: { adapter: openai, api_key: sk-upstream-openai-0000, base_url: "${upstream.url}/v1" }
+  openai: { adapter: openai, api_key: sk-upstream-openai-0000, base_url: "${url.multi}/v1", responses: native }
+  translated: { adapter: openai, api_key: sk-upstream-openai-0000, base_url: "${url.multi}/v1" }
   dead: { adapter: openai, api_key: sk-dead-0000, base_url: "http://127.0.0.1:1/v1", responses: native }
-  anthropic: { adapter: anthropic, api_key: sk-ant-upstream-0000, base_url: "${upstream.url}" }
+  anthropic: { adapter: anthropic, api_key: sk-ant-upstream-0000, base_url: "${url.multi}" }
 models:
   - { id: gpt, provider: openai, upstream: gpt-5.4, price: { input: ${PRICE.input}, output: ${PRICE.output}, cached_input: ${PRICE.cached_input} } }
   - { id: gpt-chat, provider: translated, upstream: gpt-4.1-nano }
   - { id: flaky, provider: dead, upstream: gpt-dead, fallbacks: [gpt] }
   - { id: claude, provider: anthropic, upstream: claude-sonnet-4-5-20250929, price: { input: 3, output: 15 } }
 routing: { max_retries: 0 }
-`);
-  origin = running.url.replace(/\/v1$/, '');
+`,
+  },
+  (gateway) => ({ upstreams: { multi: upstream }, running, origin } = gateway),
+);
+beforeAll(async () => {
   const created = await createKey('native-responses');
   keyId = created.id;
   client = new OpenAI({ baseURL: running.url, apiKey: created.key, maxRetries: 0 });
@@ -60,10 +64,6 @@ async function createKey(name: string): Promise<{ id: string; key: string }> {
   });
   return (await res.json()) as { id: string; key: string };
 }
-afterAll(async () => {
-  await running?.close();
-  await upstream?.close();
-});
 
 const responsesCalls = () => upstream.requestsTo('POST /v1/responses');
 const lastResponsesBody = () => responsesCalls().at(-1)!.json as Record<string, unknown> & { input: unknown };
