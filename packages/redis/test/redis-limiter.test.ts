@@ -1,18 +1,14 @@
 import type { LimitRequest } from '@switchyard/accounts';
-import { startRedisServer, type TestRedisServer } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedisServer } from '@switchyard/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SwitchyardRedis } from '../src/index.js';
 
-let server: TestRedisServer;
+const server = useRedisServer();
 const open: SwitchyardRedis[] = [];
 let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-});
 afterAll(async () => {
   await Promise.all(open.map((r) => r.close()));
-  await server?.stop();
 });
 
 /**

@@ -1,20 +1,16 @@
-import { type TestRedisServer, startRedisServer } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedisServer } from '@switchyard/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SwitchyardRedis } from '../src/index.js';
 
-let server: TestRedisServer;
+const server = useRedisServer();
 const open: SwitchyardRedis[] = [];
 
-beforeAll(async () => {
-  server = await startRedisServer();
-});
 afterAll(async () => {
   await Promise.all(open.map((r) => r.close()));
-  await server?.stop();
 });
 
 async function connect(warn?: (message: string, failures: number) => void) {
-  const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'cachestore:', commandTimeoutMs: 300, warn });
+  const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'cachestore:', commandTimeoutMs: 2_000, warn });
   open.push(redis);
   return redis;
 }

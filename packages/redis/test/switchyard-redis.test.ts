@@ -1,16 +1,12 @@
-import { startRedisServer, type TestRedisServer } from '@switchyard/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedisServer } from '@switchyard/testkit/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SwitchyardRedis } from '../src/index.js';
 
-let server: TestRedisServer;
+const server = useRedisServer();
 const open: SwitchyardRedis[] = [];
 
-beforeAll(async () => {
-  server = await startRedisServer();
-});
 afterAll(async () => {
   await Promise.all(open.map((r) => r.close()));
-  await server?.stop();
 });
 
 describe('SwitchyardRedis after Redis restarts', () => {

@@ -1,1 +1,3 @@
+export * from './started-in-before-all.js';
 export * from './use-mock-upstream.js';
+export * from './use-redis-server.js';
