@@ -1,7 +1,7 @@
-import { type MockRoute, type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import OpenAI from 'openai';
+import type { MockRoute, MockUpstream } from '@switchyard/testkit';
+import type OpenAI from 'openai';
 import type { RunningServer } from '../../src/start-server.js';
-import { startGatewayFromYaml } from '../helpers/test-gateway.js';
+import { startGatewayWithUpstreams } from '../helpers/gateway-with-upstreams.js';
 
 export const MASTER = 'sk-master-key-for-security-tests-0123';
 
@@ -35,18 +35,21 @@ export interface AccountsGateway {
  * upstream answering chat with `chat`) and `dead` (nothing listens there).
  */
 export async function startAccountsGateway(chat: MockRoute, modelsYaml: string): Promise<AccountsGateway> {
-  const upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': chat } });
-  const running = await startGatewayFromYaml(`
+  const gateway = await startGatewayWithUpstreams({
+    upstreams: { openai: { routes: { 'POST /v1/chat/completions': chat } } },
+    config: (url) => `
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
 server: { port: 0 }
 providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${url.openai}/v1" }
   dead: { adapter: openai, api_key: sk-dead-000000, base_url: "http://127.0.0.1:1/v1" }
 routing: { max_retries: 0 }
 ${modelsYaml}
-`);
-  const origin = running.url.replace(/\/v1$/, '');
+`,
+    clientTimeoutMs: 10_000,
+  });
+  const { running, origin } = gateway;
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${origin}/admin${path}`, {
       method,
@@ -56,7 +59,7 @@ ${modelsYaml}
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   return {
-    upstream,
+    upstream: gateway.upstreams.openai,
     running,
     admin,
     async createKey(input) {
@@ -64,15 +67,12 @@ ${modelsYaml}
       if (status !== 201) throw new Error(`key creation failed: ${JSON.stringify(body)}`);
       return { id: body.id as string, key: body.key as string };
     },
-    client: (key) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0, timeout: 10_000 }),
+    client: gateway.openaiWithKey,
     async usageByStatus(keyId) {
       const { body } = await admin('GET', `/usage?key=${keyId}&group_by=status`);
       const groups = body.data as { group: string; requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[];
       return Object.fromEntries(groups.map(({ group, ...totals }) => [group, totals]));
     },
-    async close() {
-      await running.close();
-      await upstream.close();
-    },
+    close: gateway.close,
   };
 }
