@@ -4,12 +4,12 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { recordedOpenAIStreamUsage as recordedStreamUsage } from './helpers/recorded-openai.js';
 
 const MASTER = 'sk-master-key-for-tests-0123456789';
 const STATIC = 'sk-static-key-for-tests-0123456789';
 const PRICE = { input: 2, output: 8 }; // USD per million tokens
 const recorded = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
-const recordedStreamUsage = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
 const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
 
 let upstream: MockUpstream;

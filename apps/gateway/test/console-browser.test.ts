@@ -7,6 +7,7 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { recordedOpenAIStreamUsage as streamed } from './helpers/recorded-openai.js';
 
 /**
  * The admin console in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by
@@ -24,7 +25,6 @@ const XSS_NAME = '<img src=x onerror=alert(1)>';
 const PRICE = { input: 2, output: 8 }; // USD per million tokens
 
 const plain = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
-const streamed = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
 const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
 /** The USD amount shown in `text` ("$0.00243"), checked against `usd` to the 3 significant digits the console shows. */
 const expectUsd = (text: string | null, usd: number) => expect(Math.abs(Number(/\$([\d.]+)/.exec(text ?? '')?.[1]) - usd) / usd).toBeLessThan(0.005);

@@ -1,16 +1,12 @@
 import { testkitFixtures } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_KEY, type TestGateway, startTestGateway } from './helpers/test-gateway.js';
+import { recordedOpenAIStreamText as recordedStreamText } from './helpers/recorded-openai.js';
 
 const fixtures = testkitFixtures();
 const recorded = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>(
   'openai/openai-text.json',
 );
-const recordedStreamText = fixtures
-  .chunkLines('openai/openai-text.chunks.txt')
-  .map((line) => JSON.parse(line) as { choices: { delta?: { content?: string } }[] })
-  .map((chunk) => chunk.choices[0]?.delta?.content ?? '')
-  .join('');
 
 let gw: TestGateway;
 beforeAll(async () => {

@@ -1,12 +1,12 @@
-import { type MockUpstream, openaiReplayRoutes, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes } from '@switchyard/testkit';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { recordedOpenAIText as recordedText } from './helpers/recorded-openai.js';
 
 // Deadline budgets (issue #18): a stalled primary must not eat the whole deadline when a fallback remains.
 const KEY = 'sk-switchyard-budgets-0123456789';
 const CHAT = 'POST /v1/chat/completions';
-const recordedText = testkitFixtures().json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json').choices[0]!.message.content;
 
 let primary: MockUpstream;
 let backup: MockUpstream;

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
+import { recordedOpenAIStreamUsage as recordedStream } from './helpers/recorded-openai.js';
 
 const MASTER = 'sk-master-front-doors-0123456789';
 const GPT_PRICE = { input: 0.15, output: 0.6 }; // USD per million tokens, as in multiProviderYaml
 const recorded = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
-const recordedStream = JSON.parse(testkitFixtures().chunkLines('openai/openai-text.chunks.txt').at(-1)!).usage as { prompt_tokens: number; completion_tokens: number };
 const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * GPT_PRICE.input + u.completion_tokens * GPT_PRICE.output) / 1e6;
 
 let upstream: MockUpstream;

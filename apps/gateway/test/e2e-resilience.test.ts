@@ -3,11 +3,11 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
+import { recordedOpenAIText as recordedText } from './helpers/recorded-openai.js';
 
 const KEY = 'sk-switchyard-resilience-0123456789';
 const CHAT = 'POST /v1/chat/completions';
 const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
-const recordedText = testkitFixtures().json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json').choices[0]!.message.content;
 
 let primary: MockUpstream;
 let backup: MockUpstream;

@@ -5,15 +5,11 @@ import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 import { expectOpenApiSchema, expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
+import { recordedOpenAIStreamText as openaiStreamText, recordedOpenAIText as openaiText } from './helpers/recorded-openai.js';
 
 const KEY = 'sk-switchyard-responses-0123456789';
 const OTHER_KEY = 'sk-switchyard-responses-other-0000';
 const fixtures = testkitFixtures();
-const openaiText = fixtures.json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json').choices[0]!.message.content;
-const openaiStreamText = fixtures
-  .chunkLines('openai/openai-text.chunks.txt')
-  .map((line) => (JSON.parse(line) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '')
-  .join('');
 let upstream: MockUpstream;
 let running: RunningServer;
 let client: OpenAI;

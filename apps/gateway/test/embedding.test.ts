@@ -2,15 +2,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ChatCompletion, type ChatCompletionChunk, createGateway, isChunkStream } from '@switchyard/core';
 import { createOpenAI } from '@switchyard/provider-openai';
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import { type MockUpstream, openaiReplayRoutes, startMockUpstream } from '@switchyard/testkit';
 import express from 'express';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createRouter, handleErrors, requestContext } from '../src/index.js';
+import { recordedOpenAIText as recorded } from './helpers/recorded-openai.js';
 
 const KEY = 'sk-embedded-gateway-0123456789';
-const recorded = testkitFixtures().json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json').choices[0]!.message.content;
 let upstream: MockUpstream;
 let server: Server;
 let origin: string;
