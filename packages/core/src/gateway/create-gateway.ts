@@ -36,27 +36,20 @@ import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-pol
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
-import { normalizeUsageOf } from './normalize-usage.js';
 import { validateRequest } from './validate-request.js';
-import { type StreamSummary, wrapChunkStream, wrapGuardedChunkStream } from './wrap-chunk-stream.js';
 import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
-import { type ChatCompletionResult, isChunkStream, isPeekedStream } from './chat-completion-result.js';
+import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
+import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans } from './operation-plans.js';
-import { streamSettler } from './settle-stream.js';
-import { type ChunkBatch, chunkBatchesOf } from './chunk-batches.js';
-import { passThroughChatStream } from './pass-through-chat-stream.js';
+import { chunkBatchesOf } from './chunk-batches.js';
 import { StreamAcceptance } from './stream-acceptance.js';
-import { chatStreamChunks, planWithout } from './stream-failover.js';
+import { planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
-
-/** The first batch of an adapter's batched chat stream, peeked (see `BatchedChunkStream`). */
-type PeekedBatches = PeekedStream<ChunkBatch> & { batched?: true };
-const isPeekedBatches = (value: unknown): value is PeekedBatches => (value as PeekedBatches).batched === true;
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -262,38 +255,7 @@ export class Gateway {
       request.stream !== true,
       requiredCapabilities(request),
     );
-    const value = outcome.value;
-    if (isPeekedBatches(value)) {
-      const summary: StreamSummary = {};
-      const ttfbMs = metered && performance.now() - metered.startedAt;
-      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary });
-      const stripUsage = request.stream_options?.include_usage !== true;
-      const stream = passThroughChatStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
-      return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
-    }
-    if (isPeekedStream(value as ChatCompletion | PeekedStream<ChatCompletionChunk>)) {
-      const summary: StreamSummary = {};
-      const stripUsage = request.stream_options?.include_usage !== true;
-      const ttfbMs = metered && performance.now() - metered.startedAt;
-      const resumeChat = (exclude: ReadonlySet<string>, messages: typeof continuation) => {
-        continuation = messages;
-        return resume(exclude) as Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
-      };
-      const first = outcome as PlanOutcome<PeekedStream<ChatCompletionChunk>>;
-      const value = first.value;
-      const failing = failover ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal: options.signal }, summary) : undefined;
-      const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: options.signal, ttfbMs, summary: () => summary, ...failing?.settlement });
-      // Without the cache's recorder or stream failover between them, the idle guard and the usage wrapper run as one generator.
-      const stream =
-        cache.records || failing
-          ? wrapChunkStream(cache.record(failing?.chunks ?? guardStream(value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle)
-          : wrapGuardedChunkStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
-      return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
-    }
-    outcome.release();
-    const completion = value as ChatCompletion;
-    normalizeUsageOf(completion);
-    return cache.answered(toCallResult(request.model, outcome, warnings, completion, metered), 'completion');
+    return chatCallResult({ request, outcome, warnings, metered, resume, signal: options.signal, cache, failover, continueWith: (messages) => (continuation = messages) });
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
