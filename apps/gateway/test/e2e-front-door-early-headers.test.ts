@@ -91,6 +91,17 @@ const openai = (wire: Wire) => new OpenAI({ baseURL: running.url, apiKey: KEY, m
 /** Index of the first event in the raw body (`event:` or `data:` line), -1 if none. */
 const firstEventAt = (text: string) => text.search(/^(event|data):/m);
 
+/** Reads `stream` to its end: the event types seen, and what the iteration threw (undefined when it ended normally). */
+async function readUntilFailure(stream: AsyncIterable<{ type: string }>): Promise<{ seen: string[]; failure: unknown }> {
+  const seen: string[] = [];
+  try {
+    for await (const event of stream) seen.push(event.type);
+    return { seen, failure: undefined };
+  } catch (error) {
+    return { seen, failure: error };
+  }
+}
+
 describe('POST /v1/messages: early headers and keep-alive for a late first event', () => {
   it.each([
     ['passed through to Anthropic', 'claude', 'POST /v1/messages', anthropicFrames],
@@ -127,13 +138,7 @@ describe('POST /v1/messages: early headers and keep-alive for a late first event
     upstream.route(route, breaksOff(frame, () => wire.headers));
     const before = upstream.requestsTo(route).length;
     const stream = await client.messages.create({ model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-    const seen: string[] = [];
-    const failure = await (async () => {
-      for await (const event of stream) seen.push(event.type);
-    })().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const { seen, failure } = await readUntilFailure(stream);
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(seen).toEqual([]);
     const last = wire.text.trim().split('\n\n').at(-1)!;
@@ -176,13 +181,7 @@ describe('POST /v1/responses: early headers and keep-alive for a late first even
     upstream.route(route, breaksOff(frame, () => wire.headers));
     const before = upstream.requestsTo(route).length;
     const stream = await client.responses.create({ model, input: 'Hi', stream: true });
-    const seen: string[] = [];
-    const failure = await (async () => {
-      for await (const event of stream) seen.push(event.type);
-    })().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const { seen, failure } = await readUntilFailure(stream);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(seen).toEqual([]);
     const last = wire.text.trim().split('\n\n').at(-1)!;

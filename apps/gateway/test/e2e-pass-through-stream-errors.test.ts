@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load-config.js';
 import { type RunningServer, startServer } from '../src/start-server.js';
+import { createAdminKey } from './helpers/admin-keys.js';
 
 // Issue #22: a native pass-through stream (Anthropic Messages, OpenAI Responses) whose upstream reports a failure
 // inside the stream (after its HTTP 200) was booked as a success (200). It is passed on to the client as it is, and
@@ -44,10 +45,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-async function newKey(name: string): Promise<{ id: string; key: string }> {
-  const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-  return (await res.json()) as { id: string; key: string };
-}
+const newKey = (name: string) => createAdminKey(origin, MASTER, name);
 /** The key's ledger rows (`GET /admin/requests`), newest first. */
 async function rows(keyId: string): Promise<{ status: number; model: string; provider: string }[]> {
   const res = await fetch(`${origin}/admin/requests?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { createAdminKey } from './helpers/admin-keys.js';
 
 // Issue #14, streams: an OpenAI-family upstream's chat stream reaches the client as the upstream's own event text
 // (the plain text deltas are not even parsed), except the usage chunk the gateway asked for and the client did not;
@@ -46,10 +47,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-async function newKey(name: string): Promise<{ id: string; key: string }> {
-  const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-  return (await res.json()) as { id: string; key: string };
-}
+const newKey = (name: string) => createAdminKey(origin, MASTER, name);
 const bookedUsage = async (id: string) => {
   const res = await fetch(`${origin}/admin/usage?key=${id}`, { headers: { authorization: `Bearer ${MASTER}` } });
   return ((await res.json()) as { data: Record<string, unknown>[] }).data;

@@ -1,0 +1,9 @@
+/**
+ * Creates a virtual key through the admin API of a running gateway (`POST {origin}/admin/keys` with the master key)
+ * and returns its id and secret. `origin` is the gateway's base URL without `/v1`. Throws when the API refuses.
+ */
+export async function createAdminKey(origin: string, masterKey: string, name: string): Promise<{ id: string; key: string }> {
+  const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  if (!res.ok) throw new Error(`POST /admin/keys answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { id: string; key: string };
+}
