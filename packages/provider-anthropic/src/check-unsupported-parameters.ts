@@ -1,4 +1,5 @@
 import {
+  LEGACY_FUNCTION_CALLING_REFUSED,
   type ChatCompletionRequest,
   type GatewayWarning,
   type RefusedParameter,
@@ -46,8 +47,7 @@ const REFUSED: readonly RefusedParameter[] = [
   { param: 'top_logprobs', isSet: nonNeutral.positive, why: 'Anthropic returns no log probabilities.' },
   { param: 'modalities', isSet: nonNeutral.nonTextModalities, why: 'Anthropic answers with text only.' },
   { param: 'audio', isSet: nonNeutral.present, why: 'Anthropic answers with text only.' },
-  { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
-  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+  ...LEGACY_FUNCTION_CALLING_REFUSED,
   { param: 'web_search_options', isSet: nonNeutral.present, why: 'web search is not translated for Anthropic models.' },
 ];
 

@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, nonNeutral } from '@switchyard/core';
+import { LEGACY_FUNCTION_CALLING_REFUSED, type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, nonNeutral } from '@switchyard/core';
 
 /** Request fields this adapter translates (or accepts at a neutral value). */
 const READ_FIELDS = new Set([
@@ -40,8 +40,7 @@ const REFUSED: readonly RefusedParameter[] = [
     isSet: (v) => typeof v === 'object' && v !== null && (v as { type?: string }).type !== 'text',
     why: 'Converse has no JSON mode; describe the JSON in a tool or the prompt.',
   },
-  { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
-  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+  ...LEGACY_FUNCTION_CALLING_REFUSED,
 ];
 
 /**

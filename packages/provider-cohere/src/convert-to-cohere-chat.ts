@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, invalidRequestError, nonNeutral } from '@switchyard/core';
+import { LEGACY_FUNCTION_CALLING_REFUSED, type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, invalidRequestError, nonNeutral } from '@switchyard/core';
 
 /** Request fields this conversion translates; every other one is dropped with a warning (see {@link convertToCohereChat}). */
 const HANDLED = new Set([
@@ -23,8 +23,7 @@ const HANDLED = new Set([
 const REFUSED: readonly RefusedParameter[] = [
   { param: 'modalities', isSet: nonNeutral.nonTextModalities, why: 'Cohere answers with text only.' },
   { param: 'audio', isSet: nonNeutral.present, why: 'Cohere answers with text only.' },
-  { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
-  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+  ...LEGACY_FUNCTION_CALLING_REFUSED,
 ];
 import type { CohereMessage } from './cohere-types.js';
 

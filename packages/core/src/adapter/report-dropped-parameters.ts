@@ -57,6 +57,16 @@ export const nonNeutral = {
   present: (value: unknown) => value != null,
 } as const;
 
+/**
+ * OpenAI's legacy function calling (`functions`, `function_call`), which no translating adapter maps: refused
+ * whenever set, pointing to `tools` / `tool_choice`. Adapters add these to their own {@link RefusedParameter} lists.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-functions
+ */
+export const LEGACY_FUNCTION_CALLING_REFUSED: readonly RefusedParameter[] = [
+  { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
+  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+];
+
 /** What {@link checkRequestParameters} checks a request against. */
 export interface ParameterRules {
   /** Who cannot honour the parameters, in messages: e.g. `Anthropic models`, `Bedrock models`. */
