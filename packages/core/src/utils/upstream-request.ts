@@ -158,13 +158,7 @@ export async function readUpstreamText(provider: string, response: Dispatcher.Re
  * `upstream_invalid_response` on bad JSON, or when `schema` (a zod schema: unknown fields kept) rejects the value.
  */
 export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal, schema?: z.ZodType<T>): Promise<T> {
-  const text = await readUpstreamText(provider, response, signal);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
-  }
+  const value = parseUpstreamJsonText(provider, await readUpstreamText(provider, response, signal));
   return schema ? checkUpstreamShape(provider, schema, value) : (value as T);
 }
 
@@ -195,14 +189,18 @@ export async function readUpstreamEmbeddings<T>(provider: string, response: Disp
   return lazy as T;
 }
 
-/** Parses and checks an answer read by {@link readUpstreamAnswer} (`text` is `bytes` decoded). */
-function parseUpstreamAnswer<T>(provider: string, bytes: Buffer, text: string, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
-  let value: unknown;
+/** `JSON.parse(text)` of an upstream body; throws 502 `upstream_invalid_response` naming the provider when it is not JSON. */
+function parseUpstreamJsonText(provider: string, text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw upstreamInvalidResponseError(provider, 'the body is not valid JSON.', error);
   }
+}
+
+/** Parses and checks an answer read by {@link readUpstreamAnswer} (`text` is `bytes` decoded). */
+function parseUpstreamAnswer<T>(provider: string, bytes: Buffer, text: string, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
+  const value = parseUpstreamJsonText(provider, text);
   if (!isPlain(value)) return checkUpstreamShape(provider, schema, value);
   rememberJsonText(value as object, text, bytes);
   return value as T;
