@@ -9,6 +9,7 @@ import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider-upstream.js';
 import { recordedOpenAIStreamUsage as recordedStream } from './helpers/recorded-openai.js';
+import { createAdminKey } from './helpers/admin-keys.js';
 
 const MASTER = 'sk-master-front-doors-0123456789';
 const GPT_PRICE = { input: 0.15, output: 0.6 }; // USD per million tokens, as in multiProviderYaml
@@ -32,10 +33,7 @@ ${multiProviderYaml(url.multi).replace('models:\n', `  dead: { adapter: openai, 
   (gateway) => ({ upstreams: { multi: upstream }, running, origin } = gateway),
 );
 
-async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  const res = await fetch(`${origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await res.json()) as { id: string; key: string };
-}
+const createKey = (body: Record<string, unknown>) => createAdminKey(origin, MASTER, body);
 async function usageOf(id: string): Promise<{ requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number } | undefined> {
   const res = await fetch(`${origin}/admin/usage?key=${id}`, { headers: { authorization: `Bearer ${MASTER}` } });
   return ((await res.json()) as { data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[] }).data[0];

@@ -45,7 +45,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const newKey = (name: string) => createAdminKey(origin, MASTER, name);
+const newKey = (name: string) => createAdminKey(origin, MASTER, { name });
 /** The key's ledger rows (`GET /admin/requests`), newest first. */
 async function rows(keyId: string): Promise<{ status: number; model: string; provider: string }[]> {
   const res = await fetch(`${origin}/admin/requests?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });

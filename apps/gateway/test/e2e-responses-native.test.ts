@@ -8,6 +8,7 @@ import type { RunningServer } from '../src/start-server.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { multiProviderRoutes } from './helpers/multi-provider-upstream.js';
 import { expectOpenApiSchema, expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
+import { createAdminKey } from './helpers/admin-keys.js';
 
 // The OpenAI mock's Responses bodies are built from the OpenAPI examples (testkit fixtures/openai/README.md).
 const fixtures = testkitFixtures();
@@ -56,14 +57,7 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: running.url, apiKey: created.key, maxRetries: 0 });
 });
 
-async function createKey(name: string): Promise<{ id: string; key: string }> {
-  const res = await fetch(`${origin}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return (await res.json()) as { id: string; key: string };
-}
+const createKey = (name: string) => createAdminKey(origin, MASTER, { name });
 
 const responsesCalls = () => upstream.requestsTo('POST /v1/responses');
 const lastResponsesBody = () => responsesCalls().at(-1)!.json as Record<string, unknown> & { input: unknown };

@@ -47,7 +47,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const newKey = (name: string) => createAdminKey(origin, MASTER, name);
+const newKey = (name: string) => createAdminKey(origin, MASTER, { name });
 const bookedUsage = async (id: string) => {
   const res = await fetch(`${origin}/admin/usage?key=${id}`, { headers: { authorization: `Bearer ${MASTER}` } });
   return ((await res.json()) as { data: Record<string, unknown>[] }).data;
