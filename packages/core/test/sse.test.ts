@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, encodeSSEData, GatewayError, parseSSEBatches, parseSSEStream, SSE_DONE, StrayStreamTextError, toSSEStream } from '../src/index.js';
 
@@ -28,6 +30,35 @@ describe('parseSSEBatches', () => {
     })().catch((e: unknown) => e);
     expect(seen).toEqual([['{"a":1}', '{"b":2}'], ['{"c":3}'], ['{"d":4}']]);
     expect(StrayStreamTextError.isInstance(error)).toBe(true);
+  });
+
+  it('decodes a character split between two reads and strips one leading BOM', async () => {
+    const encoded = new TextEncoder().encode('\uFEFFdata: {"t":"h\u00e9llo \u{1F600}"}\n\n');
+    async function* split(): AsyncGenerator<Uint8Array> {
+      // Inside the BOM, inside the two-byte é and inside the four-byte emoji.
+      yield encoded.subarray(0, 2);
+      yield encoded.subarray(2, 17);
+      yield encoded.subarray(17, 25);
+      yield encoded.subarray(25);
+    }
+    const seen: string[] = [];
+    for await (const events of parseSSEBatches(split())) seen.push(...events.map((e) => e.data));
+    expect(seen).toEqual(['{"t":"h\u00e9llo \u{1F600}"}']);
+  });
+
+  it('with drainOnReturn, reads a Node stream to its end instead of destroying it when the consumer stops early', async () => {
+    const make = () => Readable.from(['data: 1\n\n', 'data: [DONE]\n\n', ': trailing\n\n'], { objectMode: false });
+    const drained = make();
+    for await (const events of parseSSEBatches(drained, { drainOnReturn: true })) if (events.some((e) => e.data === '[DONE]')) break;
+    await once(drained, 'end');
+    expect(drained.readableEnded).toBe(true);
+    // Without it, stopping early destroys the unfinished stream.
+    const destroyed = make();
+    const errors: unknown[] = [];
+    destroyed.on('error', (e) => errors.push(e));
+    for await (const events of parseSSEBatches(destroyed)) if (events.some((e) => e.data === '[DONE]')) break;
+    expect(destroyed.destroyed).toBe(true);
+    expect(destroyed.readableEnded).toBe(false);
   });
 });
 

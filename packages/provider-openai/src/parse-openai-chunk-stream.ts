@@ -58,7 +58,7 @@ export async function* scanOpenAIChunkBatches(
   const template = passPlain && !fix ? new ChunkTemplate() : undefined;
   try {
     // One generator step per network read, not per event (a read often holds dozens of chunks).
-    for await (const events of parseSSEBatches(body)) {
+    for await (const events of parseSSEBatches(body, { drainOnReturn: true })) {
       const batch: ChunkBatch = [];
       for (const event of events) {
         if (event.data === '[DONE]') {

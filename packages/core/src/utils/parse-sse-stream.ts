@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } from './upstream-body-limits.js';
@@ -11,6 +13,13 @@ export interface ParseSSEOptions {
   provider?: string;
   /** Largest single event, bytes. Default: the provider's `maxEventBytes` (8 MiB unless configured). */
   maxEventBytes?: number;
+  /**
+   * {@link parseSSEBatches} only: when its consumer stops early without an error (it saw the stream's end marker, e.g.
+   * `data: [DONE]`), a Node stream `body` is not destroyed but read to its end and the rest discarded, so the upstream
+   * connection is reused without an abort (destroying an unfinished body costs an AbortError with a stack trace).
+   * A consumer that stops for any other reason (the client left) must destroy `body` itself. Default false.
+   */
+  drainOnReturn?: boolean;
 }
 
 /**
@@ -43,15 +52,31 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, 
  */
 export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent[]> {
   const take = sseSplitter(body, options);
-  for await (const chunk of body) {
-    const { events, error } = take(chunk);
+  const readable = options.drainOnReturn ? (body as Partial<Readable>) : undefined;
+  let settled = false;
+  try {
+    for await (const chunk of readable?.iterator ? readable.iterator({ destroyOnReturn: false }) : body) {
+      const { events, error } = take(chunk as Uint8Array | string);
+      if (events.length > 0) yield events;
+      if (error) throw error;
+    }
+    const { events, error } = take(undefined);
     if (events.length > 0) yield events;
     if (error) throw error;
+    settled = true;
+  } catch (error) {
+    settled = true;
+    throw error;
+  } finally {
+    // Returned early (the consumer saw the end marker): read the rest and discard it; a late error is the pool's concern.
+    if (!settled && readable?.resume && !readable.destroyed) {
+      readable.on?.('error', ignoreLateError);
+      readable.resume();
+    }
   }
-  const { events, error } = take(undefined);
-  if (events.length > 0) yield events;
-  if (error) throw error;
 }
+
+function ignoreLateError(): void {}
 
 /**
  * The event splitter shared by {@link parseSSEStream} and {@link parseSSEBatches}: `take(chunk)` feeds one read of
@@ -74,15 +99,17 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
       if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? '')) pending.push({ stray: error.line });
     },
   });
-  const decoder = new TextDecoder();
+  // StringDecoder (V8's UTF-8 decoding, partial characters kept for the next read) is cheaper than TextDecoder per read;
+  // eventsource-parser strips a leading BOM, as the SSE spec asks.
+  const decoder = new StringDecoder('utf8');
   return (chunk) => {
     if (chunk === undefined) {
       // A body that ends right after its last data line (no blank line) still delivers that event.
-      parser.feed(`${decoder.decode()}\n\n`);
+      parser.feed(`${decoder.end()}\n\n`);
       parser.reset({ consume: true });
     } else {
       sinceEvent += chunk.length;
-      parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      parser.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
       if (pending.length > 0) sinceEvent = 0;
       else if (sinceEvent > maxEventBytes) return { events: [], error: upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes) };
     }
