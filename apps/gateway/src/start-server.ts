@@ -11,6 +11,7 @@ import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
+import { expressMessageClasses } from './http/express-message-classes.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import { InflightRequests } from './http/inflight-requests.js';
 import { createLogger } from './logging/create-logger.js';
@@ -126,8 +127,10 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   });
   // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
   // `max_connections` sockets are open at once (more are closed on arrival), so descriptors never run out.
+  // Requests and responses are made with the app's prototypes (one hidden class for all, see expressMessageClasses).
   const server = createServer(
     {
+      ...expressMessageClasses(app),
       headersTimeout: settings.headers_timeout_ms,
       requestTimeout: settings.request_timeout_ms,
       connectionsCheckingInterval: Math.min(1_000, settings.headers_timeout_ms),
