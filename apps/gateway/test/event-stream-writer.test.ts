@@ -80,3 +80,20 @@ describe('EventStreamWriter keep-alive', () => {
     expect(failed.written).toEqual([]);
   });
 });
+
+describe('EventStreamWriter.pipe', () => {
+  it('writes the first event before it reads the next one, and the events ready together after it in one write', async () => {
+    vi.useRealTimers();
+    const res = fake();
+    let writtenWhenSecondRead: string[] | undefined;
+    async function* events() {
+      yield 'data: 1\n\n';
+      writtenWhenSecondRead = [...res.written];
+      yield 'data: 2\n\n';
+      yield 'data: 3\n\n';
+    }
+    await EventStreamWriter.of(asResponse(res)).pipe(events());
+    expect(writtenWhenSecondRead).toEqual(['data: 1\n\n']);
+    expect(res.written).toEqual(['data: 1\n\n', 'data: 2\n\ndata: 3\n\n']);
+  });
+});

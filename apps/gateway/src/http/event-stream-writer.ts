@@ -1,4 +1,5 @@
 import { GatewayError } from '@switchyard/core';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Response } from 'express';
 import { locals } from './request-locals.js';
 
@@ -41,6 +42,7 @@ export class EventStreamWriter {
   #draining?: Promise<void>;
   #batch = '';
   #scheduled = false;
+  #wroteEvents = false;
 
   private constructor(res: Response, options: SSEOptions) {
     this.#res = res;
@@ -119,9 +121,16 @@ export class EventStreamWriter {
       for await (const event of events) {
         if (this.#res.destroyed) break;
         this.#batch += event;
-        // A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure (and the
-        // slow-reader timeout) applies to what the client really fails to read, not to one huge write.
-        if (this.#batch.length >= MAX_BATCH_CHARS) this.#flush();
+        // The first events go out at once (the client's time to first token); later ones ready together share a
+        // write. A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure
+        // (and the slow-reader timeout) applies to what the client really fails to read, not to one huge write.
+        if (!this.#wroteEvents) {
+          this.#wroteEvents = true;
+          this.#flush();
+          // Node sends a response's first write on the next tick, which comes only once the source has read all it
+          // already holds: one event-loop turn lets it go out first.
+          await nextTurn();
+        } else if (this.#batch.length >= MAX_BATCH_CHARS) this.#flush();
         else this.#schedule();
         if (this.#draining) await this.#draining;
       }
