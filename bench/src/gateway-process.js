@@ -1,8 +1,8 @@
-// Switchyard with a normal config: auth on, validation on, metrics on, one log line per request at info (to /dev/null).
+// Switchyard with a normal config: auth on, validation on, metrics on, one log line per request at info (the gateway's
+// own JSON logger, as `switchyard start` builds it, writing to /dev/null).
 // argv[2] is the mock upstream URL, argv[3] optional extra YAML (e.g. `metrics: { enabled: false }`). `max_connections`
 // is raised from its default (4,096) so that the memory scenario can hold about 10,000 idle streams.
-import { parseConfig, startServer } from '@switchyard/gateway';
-import { pino } from 'pino';
+import { createLogger, parseConfig, startServer } from '@switchyard/gateway';
 import { serveChild } from './child.js';
 import { BENCH_KEY } from './payloads.js';
 
@@ -24,6 +24,6 @@ ${process.argv[3] ?? ''}
   'bench.yaml',
   process.env,
 );
-const running = await startServer(config, { logger: pino({ level: config.log.level }, pino.destination({ dest: '/dev/null', sync: false })) });
+const running = await startServer(config, { logger: await createLogger({ level: config.log.level, format: 'json' }, false, '/dev/null') });
 serveChild({ url: running.url.replace(/\/v1$/, '') });
 process.on('SIGTERM', () => process.exit(0));
