@@ -4,7 +4,7 @@ import type { Accounts } from '@switchyard/accounts';
 import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
 import type { Logger } from 'pino';
-import { SwitchyardRedis } from '@switchyard/redis';
+import type { SwitchyardRedis } from '@switchyard/redis';
 import { openAccounts } from './accounts/open-accounts.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
@@ -62,8 +62,9 @@ export interface StartServerOptions {
  */
 export async function startServer(config: GatewayConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? (await createLogger(config.log));
-  const redis = config.redis
-    ? await SwitchyardRedis.connect({
+  // Redis (and its client library) is loaded only when configured.
+  const redis: SwitchyardRedis | undefined = config.redis
+    ? await (await import('@switchyard/redis')).SwitchyardRedis.connect({
         url: config.redis.url,
         keyPrefix: config.redis.key_prefix,
         onError: config.redis.on_error,

@@ -1,7 +1,5 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import { Accounts, type AccountStore } from '@switchyard/accounts';
-import { PostgresAccountStore } from '@switchyard/store-postgres';
-import { SqliteAccountStore } from '@switchyard/store-sqlite';
 import type { SwitchyardRedis } from '@switchyard/redis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/config-schema.js';
@@ -27,16 +25,18 @@ export function sqlitePath(config: GatewayConfig, configPath?: string): string {
  * Opens the configured account store: Postgres for `store.postgres` (migrating it under an advisory lock), otherwise
  * SQLite at `store.sqlite` resolved against the config file's folder (`configPath`), default `switchyard.db` there (or
  * in the working directory without a config file). Throws when the store cannot be opened (e.g. Postgres unreachable
- * within `store.timeout_ms`).
+ * within `store.timeout_ms`). The store's package (and its driver) is loaded only here, when a store is configured.
  */
 export async function openStore(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<AccountStore> {
   if (config.store?.postgres) {
+    const { PostgresAccountStore } = await import('@switchyard/store-postgres');
     return PostgresAccountStore.open({
       connectionString: config.store.postgres,
       timeoutMs: config.store.timeout_ms,
       onError: (error) => logger.warn({ err: { message: message(error) } }, 'postgres connection lost'),
     });
   }
+  const { SqliteAccountStore } = await import('@switchyard/store-sqlite');
   return new SqliteAccountStore(sqlitePath(config, configPath));
 }
 

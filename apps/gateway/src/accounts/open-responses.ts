@@ -1,6 +1,4 @@
 import { MemoryResponseStore, type ResponseStore, ResponsesFrontDoor } from '@switchyard/front-door-responses';
-import { PostgresResponseStore } from '@switchyard/store-postgres';
-import { SqliteResponseStore } from '@switchyard/store-sqlite';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { accountsEnabled, sqlitePath } from './open-accounts.js';
 
@@ -14,13 +12,19 @@ export interface OpenedResponses {
  * The Responses front door with its store: with accounts (`admin` or `store` configured) stored responses go to the
  * accounts store (Postgres for `store.postgres`, else the SQLite file), otherwise to a bounded in-memory store
  * (`responses.max_in_memory` records). Records are kept `responses.retention_days` days. Throws when Postgres cannot
- * be reached within `store.timeout_ms`.
+ * be reached within `store.timeout_ms`. A store's package (and its driver) is loaded only when it is used.
  */
 export async function openResponses(config: GatewayConfig, configPath?: string): Promise<OpenedResponses> {
   const { retention_days, max_in_memory } = config.responses;
   let store: ResponseStore & { close?: () => Promise<void> };
-  if (config.store?.postgres) store = await PostgresResponseStore.open({ connectionString: config.store.postgres, timeoutMs: config.store.timeout_ms });
-  else if (accountsEnabled(config)) store = new SqliteResponseStore(sqlitePath(config, configPath));
-  else store = new MemoryResponseStore(max_in_memory);
+  if (config.store?.postgres) {
+    const { PostgresResponseStore } = await import('@switchyard/store-postgres');
+    store = await PostgresResponseStore.open({ connectionString: config.store.postgres, timeoutMs: config.store.timeout_ms });
+  } else if (accountsEnabled(config)) {
+    const { SqliteResponseStore } = await import('@switchyard/store-sqlite');
+    store = new SqliteResponseStore(sqlitePath(config, configPath));
+  } else {
+    store = new MemoryResponseStore(max_in_memory);
+  }
   return { frontDoor: new ResponsesFrontDoor({ store, retentionMs: retention_days * 24 * 60 * 60 * 1000 }), close: async () => store.close?.() };
 }
