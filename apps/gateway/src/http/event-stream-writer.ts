@@ -1,7 +1,7 @@
 import { GatewayError } from '@switchyard/core';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Response } from 'express';
-import { locals } from './request-locals.js';
+import { locals, onResponseClose } from './request-locals.js';
 
 /** Largest batch of ready events written at once, characters (written at once beyond it, so back-pressure applies). */
 const MAX_BATCH_CHARS = 64 * 1024;
@@ -79,7 +79,7 @@ export class EventStreamWriter {
       this.open();
       this.#write(': keep-alive\n\n');
     }, this.#keepAliveMs);
-    this.#res.once('close', () => this.cancel());
+    onResponseClose(this.#res, () => this.cancel());
   }
 
   /** Forgets a pending {@link openWhenIdle} (the stream will not be opened by it). */
@@ -105,7 +105,7 @@ export class EventStreamWriter {
     this.#keepAlive = setInterval(() => {
       if (!this.#draining && !res.destroyed) this.#write(': keep-alive\n\n');
     }, this.#keepAliveMs);
-    res.once('close', () => clearInterval(this.#keepAlive));
+    onResponseClose(res, () => clearInterval(this.#keepAlive));
   }
 
   /**

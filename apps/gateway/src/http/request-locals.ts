@@ -34,7 +34,8 @@ export interface RequestLocals {
  * `requestContext`, so that a request does not collect a listener per feature (metrics, traces, shutdown).
  */
 export function onResponseClose(res: Response, hook: () => void): void {
-  const hooks = locals(res).closeHooks;
+  // A response without Express's `locals` (a bare stand-in) gets its own listener, like one without requestContext.
+  const hooks = (res.locals as Partial<RequestLocals> | undefined)?.closeHooks;
   if (hooks) hooks.push(hook);
   else res.once('close', hook);
 }

@@ -36,7 +36,7 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
       if (size > maxBytes) {
@@ -45,10 +45,14 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.once('end', () => {
+      // A stream's request stays open for minutes: it keeps neither the read buffers nor this listener.
+      req.off('data', onData);
       if (failed) return;
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      chunks.length = 0;
       if (exceedsJsonDepth(bytes)) {
         next(error(400, 'json_too_deep', `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`));
         return;

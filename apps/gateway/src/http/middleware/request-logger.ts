@@ -1,7 +1,7 @@
 import { redactSecrets } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { locals } from '../request-locals.js';
+import { locals, onResponseClose } from '../request-locals.js';
 
 /** Longest error message logged, characters: upstream error bodies can be megabytes. */
 export const MAX_LOGGED_MESSAGE_CHARS = 2_000;
@@ -25,7 +25,7 @@ export function requestLogger(logger: Logger, secrets: readonly string[] = []): 
     locals(res).reportError = (failure, what) => {
       logger.error({ request_id: locals(res).requestId, err: { type: (failure as Error)?.name, message: clean(String((failure as Error)?.message ?? failure)) } }, what);
     };
-    res.once('close', () => {
+    onResponseClose(res, () => {
       const { requestId, model, provider, error } = locals(res);
       const status = res.statusCode;
       const aborted = !res.writableFinished;
