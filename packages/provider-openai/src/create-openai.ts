@@ -16,11 +16,12 @@ import {
   imagesResponseSchema,
   isPlainChatCompletion,
   isPlainEmbeddingResponse,
-  readUpstreamAnswer,
-  readUpstreamEmbeddings,
+  fetchUpstreamBody,
   readUpstreamJson,
   readUpstreamText,
   sendUpstreamRequest,
+  upstreamAnswerOf,
+  upstreamEmbeddingsOf,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { type ListedModel, listedCapabilities } from './openrouter-capabilities.js';
@@ -99,20 +100,23 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   if (options.organization) baseHeaders['openai-organization'] = options.organization;
   if (options.project) baseHeaders['openai-project'] = options.project;
 
+  const upstreamCall = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' }) => ({
+    provider: context.provider,
+    url: `${baseURL}${path}`,
+    method: init.method,
+    headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...init.headers },
+    body: init.body,
+    signal: context.signal,
+    upstream: context.upstream,
+    timeouts: options.timeouts,
+    mapError: (status: number, text: string, headers: Record<string, string | string[] | undefined>) => mapOpenAIError(context.provider, status, text, headers, secrets),
+  });
   const send = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' }) =>
-    sendUpstreamRequest({
-      provider: context.provider,
-      url: `${baseURL}${path}`,
-      method: init.method,
-      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...init.headers },
-      body: init.body,
-      signal: context.signal,
-      upstream: context.upstream,
-      timeouts: options.timeouts,
-      mapError: (status, text, headers) => mapOpenAIError(context.provider, status, text, headers, secrets),
-    });
-  const postJson = (path: string, body: unknown, context: AdapterCallContext) =>
-    send(path, context, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    sendUpstreamRequest(upstreamCall(path, context, init));
+  const jsonBody = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const postJson = (path: string, body: unknown, context: AdapterCallContext) => send(path, context, jsonBody(body));
+  /** POSTs JSON and reads the whole answer (no response stream): for answers that are never streamed. */
+  const postJsonForBody = async (path: string, body: unknown, context: AdapterCallContext) => (await fetchUpstreamBody(upstreamCall(path, context, jsonBody(body)))).bytes;
 
   const quirks = options.quirks ?? {};
   const adapter: ProviderAdapter = {
@@ -121,6 +125,10 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async chatCompletions(original, context) {
       const request = quirks.prepareRequest ? quirks.prepareRequest(original, context) : original;
+      // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
+      if (!request.stream && !quirks.fixCompletion) {
+        return upstreamAnswerOf(context.provider, await postJsonForBody('/chat/completions', request, context), chatCompletionSchema, isPlainChatCompletion);
+      }
       const response = await postJson('/chat/completions', request, context);
       if (request.stream) {
         const contentType = String(response.headers['content-type'] ?? '');
@@ -130,15 +138,13 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         }
         return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
-      // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
-      if (!quirks.fixCompletion) return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);
       const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
       return checkUpstreamShape(context.provider, chatCompletionSchema, quirks.fixCompletion(completion));
     },
 
     async embeddings(request, context) {
-      const response = await postJson('/embeddings', request, context);
-      return readUpstreamEmbeddings<EmbeddingResponse>(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
+      const bytes = await postJsonForBody('/embeddings', request, context);
+      return upstreamEmbeddingsOf<EmbeddingResponse>(context.provider, bytes, embeddingResponseSchema, isPlainEmbeddingResponse);
     },
 
     async transcriptions(request, context) {

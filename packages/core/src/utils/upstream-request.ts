@@ -170,7 +170,15 @@ export async function readUpstreamJson<T>(provider: string, response: Dispatcher
  * errors as {@link readUpstreamJson}.
  */
 export async function readUpstreamAnswer<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
-  const bytes = await readUpstreamBody(provider, response, signal);
+  return upstreamAnswerOf(provider, await readUpstreamBody(provider, response, signal), schema, isPlain);
+}
+
+/**
+ * {@link readUpstreamAnswer} for an answer already read whole (`bytes`, e.g. by `fetchUpstreamBody`): parsed, taken
+ * as it came when `isPlain` vouches for it (its text and bytes remembered), else checked with `schema`. Throws 502
+ * `upstream_invalid_response` naming the provider on bad JSON or a wrong shape.
+ */
+export function upstreamAnswerOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
   return parseUpstreamAnswer(provider, bytes, bytes.toString('utf8'), schema, isPlain);
 }
 
@@ -181,7 +189,11 @@ export async function readUpstreamAnswer<T>(provider: string, response: Dispatch
  * {@link readUpstreamAnswer} does. Limits and errors as {@link readUpstreamJson}.
  */
 export async function readUpstreamEmbeddings<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
-  const bytes = await readUpstreamBody(provider, response, signal);
+  return upstreamEmbeddingsOf(provider, await readUpstreamBody(provider, response, signal), schema, isPlain);
+}
+
+/** {@link readUpstreamEmbeddings} for an answer already read whole (`bytes`, e.g. by `fetchUpstreamBody`); same checks and errors. */
+export function upstreamEmbeddingsOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
   const text = bytes.toString('utf8');
   const lazy = parseEmbeddingsLazily(text, isPlain);
   if (lazy === undefined) return parseUpstreamAnswer(provider, bytes, text, schema, isPlain);

@@ -1,0 +1,120 @@
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../errors/gateway-error.js';
+import { type UpstreamBodyLimits, resolveBodyLimits, upstreamResponseTooLargeError } from './upstream-body-limits.js';
+import { getUpstreamDispatcher } from './upstream-dispatcher.js';
+import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
+
+/** A whole upstream answer read into memory by {@link fetchUpstreamBody} (status < 400). */
+export interface UpstreamBody {
+  statusCode: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The body, at most the provider's `maxResponseBytes` bytes. */
+  bytes: Buffer;
+}
+
+type Headers = UpstreamBody['headers'];
+
+/**
+ * One upstream call whose whole answer is read into memory (a JSON or text answer, never a stream), through undici's
+ * `dispatch` with a handler that only collects the bytes: the same call as `sendUpstreamRequest` followed by
+ * `readUpstreamBody`, without a response stream, its async iterator or an abort listener per read (about 18 us of CPU
+ * per call less on the 2-core bench machine). Same limits, hooks and errors: `upstream.onResponseHeaders` runs once an
+ * answer below 400 has its headers; an answer of 400 or more is read up to `maxErrorBytes` and thrown as `mapError`
+ * gives it; a body longer than its limit (by `content-length` or while reading) throws 502
+ * `upstream_response_too_large` naming the provider and the limit (the connection is closed); timeouts throw 504,
+ * unreachable or reset upstreams 502, and an abort of `signal` its reason. `body` must be a string or bytes.
+ * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherdispatchoptions-handler
+ */
+export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<UpstreamBody> {
+  const { provider, signal } = options;
+  if (signal?.aborted) return Promise.reject(mapTransportError(provider, signal.reason, signal));
+  const limits = resolveBodyLimits(options.limits || options.upstream?.limits ? { ...options.upstream?.limits, ...options.limits } : undefined);
+  const url = new URL(options.url);
+  const dispatcher = options.dispatcher ?? options.upstream?.dispatcher ?? getUpstreamDispatcher();
+  return new Promise<UpstreamBody>((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let statusCode = 0;
+    let headers: Headers = {};
+    let limit: keyof UpstreamBodyLimits = 'maxResponseBytes';
+    let maxBytes = limits.maxResponseBytes;
+    const parts: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const onAbort = () => controller?.abort(signal!.reason);
+    const settle = (error: unknown, body?: UpstreamBody) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (body) resolve(body);
+      else reject(error);
+    };
+    const fail = (error: unknown) => settle(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(started) {
+        controller = started;
+        if (signal?.aborted) started.abort(signal.reason);
+      },
+      onResponseStart(started, status, responseHeaders) {
+        if (status < 200) return;
+        statusCode = status;
+        headers = responseHeaders as Headers;
+        if (status >= 400) {
+          limit = 'maxErrorBytes';
+          maxBytes = limits.maxErrorBytes;
+        }
+        if (Number(headers['content-length']) > maxBytes) {
+          const error = upstreamResponseTooLargeError(provider, limit, maxBytes);
+          fail(error);
+          started.abort(error);
+          return;
+        }
+        if (status < 400) options.upstream?.onResponseHeaders?.();
+      },
+      onResponseData(started, chunk) {
+        if (settled) return;
+        size += chunk.length;
+        if (size > maxBytes) {
+          const error = upstreamResponseTooLargeError(provider, limit, maxBytes);
+          fail(error);
+          started.abort(error);
+          return;
+        }
+        parts.push(chunk);
+      },
+      onResponseEnd() {
+        if (settled) return;
+        const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+        if (statusCode < 400) {
+          settle(undefined, { statusCode, headers, bytes });
+          return;
+        }
+        try {
+          fail(options.mapError(statusCode, bytes.toString('utf8'), headers));
+        } catch (error) {
+          fail(error);
+        }
+      },
+      onResponseError(_controller, error) {
+        fail(error);
+      },
+    };
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+          headers: options.headers,
+          body: options.body as string | Uint8Array | undefined,
+          headersTimeout: options.timeouts?.headersMs,
+          bodyTimeout: options.timeouts?.bodyIdleMs,
+        },
+        handler,
+      );
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
