@@ -126,7 +126,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     async chatCompletions(original, context) {
       const request = quirks.prepareRequest ? quirks.prepareRequest(original, context) : original;
       // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
-      if (!request.stream && !quirks.fixCompletion) {
+      const { fixCompletion } = quirks;
+      if (!request.stream && !fixCompletion) {
         return upstreamAnswerOf(context.provider, await postJsonForBody('/chat/completions', request, context), chatCompletionSchema, isPlainChatCompletion);
       }
       const response = await postJson('/chat/completions', request, context);
@@ -139,7 +140,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
       const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
-      return checkUpstreamShape(context.provider, chatCompletionSchema, quirks.fixCompletion(completion));
+      return checkUpstreamShape(context.provider, chatCompletionSchema, fixCompletion ? fixCompletion(completion) : completion);
     },
 
     async embeddings(request, context) {
