@@ -8,14 +8,20 @@ export interface LogSettings {
 }
 
 /** JSON log lines are written once this many bytes are buffered (or {@link LOG_FLUSH_MS} passed), bytes. */
-export const LOG_BUFFER_BYTES = 4096;
+export const LOG_BUFFER_BYTES = 2048;
+/**
+ * Largest single write of buffered lines, bytes: whole lines only, at most PIPE_BUF (4,096 on Linux), so that a write
+ * to a pipe shared by several processes (`--workers`) is atomic and their lines never interleave.
+ */
+export const LOG_MAX_WRITE_BYTES = 4096;
 /** Longest time a JSON log line waits in the buffer before it is written, ms. */
 export const LOG_FLUSH_MS = 100;
 
 /**
  * The gateway's pino logger on stdout (or `dest`, a file path or descriptor): one JSON object per line (for log
- * collectors), written asynchronously in batches of {@link LOG_BUFFER_BYTES} bytes or every {@link LOG_FLUSH_MS} ms
- * (a request's line never costs a write of its own; pino flushes what is left when the process exits), or
+ * collectors), written asynchronously in batches of {@link LOG_BUFFER_BYTES} bytes or every {@link LOG_FLUSH_MS} ms,
+ * each write whole lines of at most {@link LOG_MAX_WRITE_BYTES} bytes (a request's line never costs a write of its
+ * own; pino flushes what is left when the process exits), or
  * pino-pretty's coloured lines for a person at a terminal, written at once (`format: auto` picks by
  * `process.stdout.isTTY`). pino-pretty is loaded only when used.
  * @see https://getpino.io/#/docs/asynchronous
@@ -24,7 +30,7 @@ export const LOG_FLUSH_MS = 100;
 export async function createLogger(settings: LogSettings, stdoutIsTTY = process.stdout.isTTY === true, dest: string | number = 1): Promise<Logger> {
   const format = settings.format ?? 'auto';
   const pretty = format === 'pretty' || (format === 'auto' && stdoutIsTTY);
-  if (!pretty) return pino({ level: settings.level }, pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  if (!pretty) return pino({ level: settings.level }, pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, maxWrite: LOG_MAX_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS }));
   const { default: prettyStream } = await import('pino-pretty');
   return pino({ level: settings.level }, prettyStream({ colorize: stdoutIsTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }));
 }
