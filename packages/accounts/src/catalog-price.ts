@@ -1,4 +1,4 @@
-import { calcPrice } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
 import type { ModelPrice, RouteTarget } from '@switchyard/core';
 
 /** Where the price of a ledger row came from: the model's `price` in config, the built-in catalogue, or nowhere (cost 0). */
@@ -28,6 +28,18 @@ interface CatalogPrices {
   cache_read_mtok?: CatalogPriceValue;
   cache_write_mtok?: CatalogPriceValue;
   output_reasoning_mtok?: CatalogPriceValue;
+}
+
+type GenaiPrices = typeof import('@pydantic/genai-prices');
+let genaiPrices: GenaiPrices | undefined;
+
+/**
+ * `@pydantic/genai-prices`, loaded (synchronously, its CommonJS build) on the first catalogue look-up: its catalogue
+ * takes about 5 MiB of memory, which a gateway whose models all have a `price` in config never needs.
+ */
+function loadGenaiPrices(): GenaiPrices {
+  genaiPrices ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+  return genaiPrices;
 }
 
 /**
@@ -66,6 +78,7 @@ function lookUp(adapter: string, model: string): CatalogPrices | undefined {
   const key = `${adapter}\u0000${model}`;
   if (cache.has(key)) return cache.get(key);
   let prices: CatalogPrices | undefined;
+  const { calcPrice } = loadGenaiPrices();
   try {
     const found = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { providerId: PROVIDER_IDS[adapter] ?? adapter });
     const candidate = found?.model_price as CatalogPrices | undefined;
