@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveChild } from './child.js';
-import { BENCH_KEY } from './payloads.js';
+import { BENCH_KEY } from './bench-keys.js';
 
 const [upstream, extraArgs = '[]', extraYaml = ''] = process.argv.slice(2);
 const cli = fileURLToPath(new URL('cli.js', import.meta.resolve('@switchyard/gateway')));

@@ -4,7 +4,7 @@
 // is raised from its default (4,096) so that the memory scenario can hold about 10,000 idle streams.
 import { createLogger, parseConfig, startServer } from '@switchyard/gateway';
 import { serveChild } from './child.js';
-import { BENCH_KEY } from './payloads.js';
+import { BENCH_KEY } from './bench-keys.js';
 
 
 const upstream = process.argv[2];

@@ -1,7 +1,7 @@
 // Opens argv[3] streaming chat requests to argv[2] that the upstream keeps open after the first chunk, waits until
 // every one has received that chunk, reports {open}, then keeps them open until the parent says stop.
 import { Agent, request } from 'undici';
-import { BENCH_KEY } from './payloads.js';
+import { BENCH_KEY } from './bench-keys.js';
 
 const [url, countText] = process.argv.slice(2);
 const count = Number(countText);

@@ -1,5 +1,6 @@
 // The requests and recorded-shape replies of the benchmark scenarios.
 import { testkitFixtures } from '@switchyard/testkit';
+import { BENCH_MASTER_KEY } from './bench-keys.js';
 
 const fixtures = testkitFixtures();
 export const completion = fixtures.json('openai/openai-text.json');
@@ -39,10 +40,7 @@ export function transcriptionUpload() {
   return { body: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The gateway key of the benchmark config (sent to every target; the upstream and the bare proxy ignore it). */
-export const BENCH_KEY = 'sk-switchyard-bench-0123456789';
-/** Admin master key of the limiter rows' gateways. */
-export const BENCH_MASTER_KEY = 'sk-switchyard-bench-master-0123456789';
+export { BENCH_KEY, BENCH_MASTER_KEY } from './bench-keys.js';
 
 /** Creates a virtual key with `limits` through the admin API of the gateway at `origin`; resolves with its secret. */
 export async function createBenchKey(origin, limits) {
