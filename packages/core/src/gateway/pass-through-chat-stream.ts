@@ -1,11 +1,11 @@
-import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
+import type { PeekedStream } from '../routing/guard-stream.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
 import { rememberJsonText } from '../utils/raw-json-text.js';
 import type { ChunkBatch, ScannedChunk } from './chunk-batches.js';
 import { encodeSSEError } from './to-sse-stream.js';
-import { type StreamSummary, noteChunk } from './wrap-chunk-stream.js';
+import { type StreamSummary, guardedItems, noteChunk } from './wrap-chunk-stream.js';
 
 /** Longest text {@link PassThroughChatStream.sseText} yields at once, characters (as the gateway's SSE writer batches). */
 const MAX_TEXT_CHARS = 64 * 1024;
@@ -49,73 +49,40 @@ export function passThroughChatStream(
 
 /** {@link passThroughChatStream}'s stream: one object with its state in fields (no closures per stream). */
 class BatchedChatStream implements PassThroughChatStream {
-  readonly #peeked: PeekedStream<ChunkBatch>;
-  readonly #outcome: PlanOutcome<unknown>;
-  readonly #summary: StreamSummary;
-  readonly #stripUsage: boolean;
-  readonly #collectText: boolean;
-  readonly #onEnd: (failure?: unknown) => void;
-
   constructor(
-    peeked: PeekedStream<ChunkBatch>,
-    outcome: PlanOutcome<unknown>,
-    summary: StreamSummary,
-    stripUsage: boolean,
-    collectText: boolean,
-    onEnd: (failure?: unknown) => void,
-  ) {
-    this.#peeked = peeked;
-    this.#outcome = outcome;
-    this.#summary = summary;
-    this.#stripUsage = stripUsage;
-    this.#collectText = collectText;
-    this.#onEnd = onEnd;
-  }
+    private readonly peeked: PeekedStream<ChunkBatch>,
+    private readonly outcome: PlanOutcome<unknown>,
+    private readonly summary: StreamSummary,
+    private readonly stripUsage: boolean,
+    private readonly collectText: boolean,
+    private readonly onEnd: (failure?: unknown) => void,
+  ) {}
 
   /** Reads every batch under the idle timer; settles the stream however it ends. */
-  async *#read(): AsyncGenerator<ChunkBatch> {
-    const peeked = this.#peeked;
-    const summary = this.#summary;
-    const guard = idleGuard(this.#outcome);
-    try {
-      try {
-        let next = peeked.first;
-        while (!next.done) {
-          yield next.value;
-          next = await guard.next(peeked.iterator);
-        }
-        summary.completed = true;
-      } finally {
-        await guard.close(peeked.iterator);
-      }
-    } catch (error) {
-      summary.error = error;
-      throw error;
-    } finally {
-      this.#onEnd(summary.error);
-    }
+  #read(): AsyncGenerator<ChunkBatch> {
+    return guardedItems(this.peeked, this.outcome, this.summary, sameBatch, this.onEnd);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
     for await (const batch of this.#read()) {
       for (const item of batch) {
-        const out = noteChunk(item.chunk ?? plainChunk(item), this.#summary, this.#stripUsage, this.#collectText);
+        const out = noteChunk(item.chunk ?? plainChunk(item), this.summary, this.stripUsage, this.collectText);
         if (out) yield out;
       }
     }
   }
 
   async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string> {
-    const summary = this.#summary;
+    const summary = this.summary;
     try {
       for await (const batch of this.#read()) {
         let text = '';
         for (const item of batch) {
           if (item.chunk === undefined) {
-            if (this.#collectText && item.content) summary.text = (summary.text ?? '') + item.content;
+            if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
             text += `data: ${item.text}\n\n`;
           } else {
-            const out = noteChunk(item.chunk, summary, this.#stripUsage, this.#collectText);
+            const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText);
             if (out) text += encodeSSEData(out);
           }
           // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
@@ -134,6 +101,8 @@ class BatchedChatStream implements PassThroughChatStream {
     yield SSE_DONE;
   }
 }
+
+const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 
 /** A plain text delta as a chunk (parsed only for a consumer that iterates chunks), its text remembered. */
 function plainChunk(item: ScannedChunk): ChatCompletionChunk {

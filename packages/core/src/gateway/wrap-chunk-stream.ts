@@ -53,7 +53,7 @@ export async function* wrapChunkStream(
  * attempt's idle timer (see `idleGuard`), noting usage and finish reasons as `wrapChunkStream` does. One generator
  * step per chunk instead of two. Closing it early closes the adapter's stream; the attempt is released at the end.
  */
-export async function* wrapGuardedChunkStream(
+export function wrapGuardedChunkStream(
   peeked: PeekedStream<ChatCompletionChunk>,
   outcome: PlanOutcome<unknown>,
   summary: StreamSummary = {},
@@ -61,13 +61,30 @@ export async function* wrapGuardedChunkStream(
   collectText = false,
   onEnd?: (failure?: unknown) => void,
 ): AsyncGenerator<ChatCompletionChunk> {
+  return guardedItems(peeked, outcome, summary, (chunk) => noteChunk(chunk, summary, stripUsage, collectText), onEnd);
+}
+
+/**
+ * Yields the items of a peeked stream under the attempt's idle timer (see `idleGuard`: a stall of `outcome.idleMs`
+ * between two items aborts the attempt, 504), each as `map` gives it (an item mapped to undefined is not yielded).
+ * However it ends, the upstream is closed, `summary` is settled (`completed` when it reached its end, `error` when it
+ * threw) and then `onEnd` is called once (with what it threw, if it threw). The one settlement loop of
+ * {@link wrapGuardedChunkStream} (chunks) and the byte pass-through (batches), one generator step per item.
+ */
+export async function* guardedItems<T, U>(
+  peeked: PeekedStream<T>,
+  outcome: PlanOutcome<unknown>,
+  summary: StreamSummary,
+  map: (item: T) => U | undefined,
+  onEnd?: (failure?: unknown) => void,
+): AsyncGenerator<U> {
   const guard = idleGuard(outcome);
   try {
     try {
       let next = peeked.first;
       while (!next.done) {
-        const out = noteChunk(next.value, summary, stripUsage, collectText);
-        if (out) yield out;
+        const out = map(next.value);
+        if (out !== undefined) yield out;
         next = await guard.next(peeked.iterator);
       }
       summary.completed = true;
