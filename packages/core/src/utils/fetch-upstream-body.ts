@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import { type UpstreamBodyLimits, resolveBodyLimits, upstreamResponseTooLargeError } from './upstream-body-limits.js';
+import { CappedBody, resolveBodyLimits } from './upstream-body-limits.js';
 import { getUpstreamDispatcher } from './upstream-dispatcher.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
@@ -36,20 +36,22 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
     let controller: Dispatcher.DispatchController | undefined;
     let statusCode = 0;
     let headers: Headers = {};
-    let limit: keyof UpstreamBodyLimits = 'maxResponseBytes';
-    let maxBytes = limits.maxResponseBytes;
-    const parts: Buffer[] = [];
-    let size = 0;
+    let body = new CappedBody(provider, 'maxResponseBytes', limits.maxResponseBytes);
     let settled = false;
     const onAbort = () => controller?.abort(signal!.reason);
-    const settle = (error: unknown, body?: UpstreamBody) => {
+    const settle = (error: unknown, answer?: UpstreamBody) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      if (body) resolve(body);
+      if (answer) resolve(answer);
       else reject(error);
     };
     const fail = (error: unknown) => settle(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
+    // A body over its limit: answered at once, and the connection closed (the rest is never read).
+    const tooLarge = (started: Dispatcher.DispatchController, error: unknown) => {
+      fail(error);
+      started.abort(error as Error);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
@@ -60,32 +62,26 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
         if (status < 200) return;
         statusCode = status;
         headers = responseHeaders as Headers;
-        if (status >= 400) {
-          limit = 'maxErrorBytes';
-          maxBytes = limits.maxErrorBytes;
-        }
-        if (Number(headers['content-length']) > maxBytes) {
-          const error = upstreamResponseTooLargeError(provider, limit, maxBytes);
-          fail(error);
-          started.abort(error);
+        if (status >= 400) body = new CappedBody(provider, 'maxErrorBytes', limits.maxErrorBytes);
+        try {
+          body.declare(headers['content-length']);
+        } catch (error) {
+          tooLarge(started, error);
           return;
         }
         if (status < 400) options.upstream?.onResponseHeaders?.();
       },
       onResponseData(started, chunk) {
         if (settled) return;
-        size += chunk.length;
-        if (size > maxBytes) {
-          const error = upstreamResponseTooLargeError(provider, limit, maxBytes);
-          fail(error);
-          started.abort(error);
-          return;
+        try {
+          body.add(chunk);
+        } catch (error) {
+          tooLarge(started, error);
         }
-        parts.push(chunk);
       },
       onResponseEnd() {
         if (settled) return;
-        const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+        const bytes = body.bytes();
         if (statusCode < 400) {
           settle(undefined, { statusCode, headers, bytes });
           return;

@@ -64,6 +64,40 @@ export function upstreamResponseTooLargeError(provider: string, limit: keyof Ups
   });
 }
 
+/**
+ * Collects an upstream body within one of its limits: {@link declare} checks a `content-length` before any byte is read,
+ * {@link add} each read. Both throw 502 `upstream_response_too_large` naming the provider and the limit
+ * ({@link upstreamResponseTooLargeError}) once the body is longer than `maxBytes`; the caller then stops reading and
+ * closes the connection. Shared by the stream and the `dispatch` readers of whole bodies.
+ */
+export class CappedBody {
+  readonly #parts: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    readonly provider: string,
+    readonly limit: keyof UpstreamBodyLimits,
+    readonly maxBytes: number,
+  ) {}
+
+  /** Checks the `content-length` the upstream announced (absent or not a number: nothing to check). */
+  declare(contentLength: string | string[] | undefined): void {
+    if (Number(contentLength) > this.maxBytes) throw upstreamResponseTooLargeError(this.provider, this.limit, this.maxBytes);
+  }
+
+  /** Adds one read of the body. */
+  add(part: Buffer): void {
+    this.#size += part.length;
+    if (this.#size > this.maxBytes) throw upstreamResponseTooLargeError(this.provider, this.limit, this.maxBytes);
+    this.#parts.push(part);
+  }
+
+  /** The body read so far, as one buffer. */
+  bytes(): Buffer {
+    return this.#parts.length === 1 ? this.#parts[0]! : Buffer.concat(this.#parts, this.#size);
+  }
+}
+
 interface BodyInfo {
   provider: string;
   limits: Required<UpstreamBodyLimits>;

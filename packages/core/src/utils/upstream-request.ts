@@ -7,12 +7,12 @@ import {
   upstreamUnreachableError,
 } from '../errors/common-errors.js';
 import {
+  CappedBody,
   type UpstreamBodyLimits,
   type UpstreamCallSettings,
   registerUpstreamBody,
   resolveBodyLimits,
   upstreamBodyInfo,
-  upstreamResponseTooLargeError,
 } from './upstream-body-limits.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { parseEmbeddingsLazily } from './parse-embeddings-lazily.js';
@@ -78,27 +78,16 @@ export function mapTransportError(provider: string, error: unknown, signal?: Abo
  * 502/504 when the body breaks off or stalls, the abort reason when `signal` aborts.
  */
 async function readCapped(provider: string, body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], limit: keyof UpstreamBodyLimits, bytes: number, signal?: AbortSignal): Promise<Buffer> {
-  const declared = Number(headers['content-length']);
-  if (declared > bytes) {
-    body.destroy();
-    throw upstreamResponseTooLargeError(provider, limit, bytes);
-  }
-  const parts: Buffer[] = [];
-  let size = 0;
+  const capped = new CappedBody(provider, limit, bytes);
   try {
-    for await (const part of body) {
-      size += (part as Buffer).length;
-      if (size > bytes) {
-        body.destroy();
-        throw upstreamResponseTooLargeError(provider, limit, bytes);
-      }
-      parts.push(part as Buffer);
-    }
+    capped.declare(headers['content-length']);
+    for await (const part of body) capped.add(part as Buffer);
   } catch (error) {
-    if (GatewayError.isInstance(error)) throw error;
-    throw mapTransportError(provider, error, signal);
+    if (!GatewayError.isInstance(error)) throw mapTransportError(provider, error, signal);
+    body.destroy();
+    throw error;
   }
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+  return capped.bytes();
 }
 
 /**
