@@ -22,6 +22,7 @@ import {
   sendUpstreamRequest,
   upstreamAnswerOf,
   upstreamEmbeddingsOf,
+  type UpstreamRequestOptions,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { type ListedModel, listedCapabilities } from './openrouter-capabilities.js';
@@ -100,7 +101,9 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   if (options.organization) baseHeaders['openai-organization'] = options.organization;
   if (options.project) baseHeaders['openai-project'] = options.project;
 
-  const upstreamCall = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' }) => ({
+  /** What differs between the calls of one adapter: body, extra headers, method. */
+  type UpstreamInit = { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' };
+  const upstreamCall = (path: string, context: AdapterCallContext, init: UpstreamInit): UpstreamRequestOptions => ({
     provider: context.provider,
     url: `${baseURL}${path}`,
     method: init.method,
@@ -109,9 +112,9 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     signal: context.signal,
     upstream: context.upstream,
     timeouts: options.timeouts,
-    mapError: (status: number, text: string, headers: Record<string, string | string[] | undefined>) => mapOpenAIError(context.provider, status, text, headers, secrets),
+    mapError: (status, text, headers) => mapOpenAIError(context.provider, status, text, headers, secrets),
   });
-  const send = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' }) =>
+  const send = (path: string, context: AdapterCallContext, init: UpstreamInit) =>
     sendUpstreamRequest(upstreamCall(path, context, init));
   const jsonBody = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const postJson = (path: string, body: unknown, context: AdapterCallContext) => send(path, context, jsonBody(body));
