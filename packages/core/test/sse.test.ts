@@ -26,7 +26,7 @@ describe('parseSSEBatches', () => {
     const seen: string[][] = [];
     const body = bytes('data: {"a":1}\n\ndata: {"b":2}\n\ndata: {"c"', ':3}\n\n', 'data: {"d":4}\n\n{\n  "error": {}\n}\n');
     const error = await (async () => {
-      for await (const events of parseSSEBatches(body)) seen.push(events.map((e) => e.data));
+      for await (const { events } of parseSSEBatches(body)) seen.push(events.map((e) => e.data));
     })().catch((e: unknown) => e);
     expect(seen).toEqual([['{"a":1}', '{"b":2}'], ['{"c":3}'], ['{"d":4}']]);
     expect(StrayStreamTextError.isInstance(error)).toBe(true);
@@ -42,23 +42,66 @@ describe('parseSSEBatches', () => {
       yield encoded.subarray(25);
     }
     const seen: string[] = [];
-    for await (const events of parseSSEBatches(split())) seen.push(...events.map((e) => e.data));
+    for await (const { events } of parseSSEBatches(split())) seen.push(...events.map((e) => e.data));
     expect(seen).toEqual(['{"t":"h\u00e9llo \u{1F600}"}']);
   });
 
   it('with drainOnReturn, reads a Node stream to its end instead of destroying it when the consumer stops early', async () => {
     const make = () => Readable.from(['data: 1\n\n', 'data: [DONE]\n\n', ': trailing\n\n'], { objectMode: false });
     const drained = make();
-    for await (const events of parseSSEBatches(drained, { drainOnReturn: true })) if (events.some((e) => e.data === '[DONE]')) break;
+    for await (const { events } of parseSSEBatches(drained, { drainOnReturn: true })) if (events.some((e) => e.data === '[DONE]')) break;
     await once(drained, 'end');
     expect(drained.readableEnded).toBe(true);
     // Without it, stopping early destroys the unfinished stream.
     const destroyed = make();
     const errors: unknown[] = [];
     destroyed.on('error', (e) => errors.push(e));
-    for await (const events of parseSSEBatches(destroyed)) if (events.some((e) => e.data === '[DONE]')) break;
+    for await (const { events } of parseSSEBatches(destroyed)) if (events.some((e) => e.data === '[DONE]')) break;
     expect(destroyed.destroyed).toBe(true);
     expect(destroyed.readableEnded).toBe(false);
+  });
+});
+
+describe('parseSSEBatches: plain reads', () => {
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('gives a plain read its own bytes and the offset past each event, and the same events as the parser', async () => {
+    const reads = ['data: {"a":1}\n\ndata: {"b":"x y"}\n\n', 'data: \n\ndata: [DONE]\n\n'];
+    const batches = await collect(parseSSEBatches(bytes(...reads)));
+    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([['{"a":1}', '{"b":"x y"}'], ['', '[DONE]']]);
+    expect(batches.map((b) => decode(b.bytes!))).toEqual(reads);
+    expect(batches.map((b) => b.ends)).toEqual([[15, 34], [8, 22]]);
+    expect(decode(batches[0]!.bytes!.subarray(batches[0]!.ends![0], batches[0]!.ends![1]))).toBe('data: {"b":"x y"}\n\n');
+    // The events are the ones eventsource-parser gives for the same text.
+    const parsed = await collect(parseSSEStream(bytes('\r\n', ...reads)));
+    expect(batches.flatMap((b) => b.events)).toEqual(parsed);
+  });
+
+  it('gives no bytes for reads that are not plain, and none after a read that ended inside an event', async () => {
+    const reads = [
+      'data: {"a":1}\n\ndata: {"b"', // ends inside an event
+      ':2}\n\n', // completes it: not plain
+      'data: {"c":"\u00e9"}\n\n', // not ASCII
+      'data: {"f":6}\r\n\r\n', // CRLF
+      'event: ping\ndata: {}\n\n', // another field
+      'data:{"d":4}\n\n', // no space after the colon
+      ': comment\n\ndata: {"e":5}\n\n', // a comment
+      'data: {"g":7}\n\n', // plain again
+    ];
+    const batches = await collect(parseSSEBatches(bytes(...reads)));
+    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([['{"a":1}'], ['{"b":2}'], ['{"c":"\u00e9"}'], ['{"f":6}'], ['{}'], ['{"d":4}'], ['{"e":5}'], ['{"g":7}']]);
+    expect(batches.map((b) => b.bytes !== undefined)).toEqual([false, false, false, false, false, false, false, true]);
+  });
+
+  it('still strips a leading BOM and still throws stray text after a plain read', async () => {
+    const bom = await collect(parseSSEBatches(bytes('\uFEFFdata: 1\n\n', 'data: 2\n\n')));
+    expect(bom.map((b) => b.events.map((e) => e.data))).toEqual([['1'], ['2']]);
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const { events } of parseSSEBatches(bytes('data: 1\n\n', '{"error":{}}\n', 'data: 2\n\n'))) seen.push(...events.map((e) => e.data));
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['1']);
+    expect(StrayStreamTextError.isInstance(error)).toBe(true);
   });
 });
 

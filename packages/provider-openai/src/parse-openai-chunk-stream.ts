@@ -1,6 +1,8 @@
 import {
   type ChatCompletionChunk,
   type ChunkBatch,
+  type ScannedChunk,
+  type ScannedRun,
   type ServerSentEvent,
   GatewayError,
   StrayStreamTextError,
@@ -43,7 +45,9 @@ export async function* parseOpenAIChunkStream(
  * {@link parseOpenAIChunkStream} one network read at a time, as core's `ChunkBatch`es (same events skipped, same
  * errors, same end). With `passPlain`, the plain text deltas that repeat the stream's last checked text delta but for
  * their content (see {@link ChunkTemplate}) are not parsed: they come as their text and decoded content only, for the
- * gateway's byte pass-through; every other event is parsed and checked as in {@link parseOpenAIChunkStream}.
+ * gateway's byte pass-through, and those that follow one another in a plain read (core's `SSEBatch` with bytes) are
+ * also given as a `ScannedRun` of the read's bytes; every other event is parsed and checked as in
+ * {@link parseOpenAIChunkStream}.
  */
 export async function* scanOpenAIChunkBatches(
   provider: string,
@@ -59,9 +63,13 @@ export async function* scanOpenAIChunkBatches(
   const template = passPlain && !fix ? new ChunkTemplate() : undefined;
   try {
     // One generator step per network read, not per event (a read often holds dozens of chunks).
-    for await (const events of parseSSEBatches(body, { drainOnReturn: true })) {
+    for await (const { events, bytes, ends } of parseSSEBatches(body, { drainOnReturn: true })) {
       let batch: ChunkBatch = [];
-      for (const event of events) {
+      // The run of plain text deltas the last one belongs to, and that one's index in `events`.
+      let run: ScannedRun | undefined;
+      let runLast = -2;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
         if (event.data === '[DONE]') {
           finished = true;
           if (batch.length > 0) yield batch;
@@ -70,7 +78,18 @@ export async function* scanOpenAIChunkBatches(
         if (template && event.event === undefined) {
           const content = template.match(event.data);
           if (content !== undefined) {
-            batch.push({ text: event.data, content });
+            const item: ScannedChunk = { text: event.data, content, run: undefined };
+            if (ends) {
+              if (run !== undefined && runLast === i - 1) {
+                run.count++;
+                run.end = ends[i]!;
+              } else {
+                run = { bytes: bytes!, start: i === 0 ? 0 : ends[i - 1]!, end: ends[i]!, count: 1 };
+                item.run = run;
+              }
+              runLast = i;
+            }
+            batch.push(item);
             continue;
           }
         }

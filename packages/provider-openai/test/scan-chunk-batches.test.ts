@@ -18,4 +18,31 @@ describe('scanOpenAIChunkBatches', () => {
     }
     expect(batches).toEqual([[events[0]], events.slice(1)]);
   });
+
+  it('gives the plain text deltas that follow one another in a plain read as runs of its bytes, and only those', async () => {
+    const text = (c: string) => chunk({ content: c });
+    const reads = [
+      // The role chunk and the first text delta, parsed (the scanner learns the stream's shape from it).
+      `data: ${chunk({ role: 'assistant', content: '' })}\n\ndata: ${text('a')}\n\n`,
+      `data: ${text('b')}\n\ndata: ${text('c')}\n\ndata: \n\ndata: ${text('d')}\n\n`,
+      `data: ${text('\u00e9')}\n\n`,
+      `data: ${text('e')}\n\ndata: ${chunk({}, 'stop')}\n\ndata: [DONE]\n\n`,
+    ];
+    async function* body(): AsyncGenerator<Uint8Array> {
+      for (const read of reads) yield new TextEncoder().encode(read);
+    }
+    const runs: { texts: string[]; bytes: string }[] = [];
+    const plain: string[] = [];
+    for await (const batch of scanOpenAIChunkBatches('openai', body(), new AbortController().signal, [], undefined, true)) {
+      for (const [i, item] of batch.entries()) {
+        if (item.chunk === undefined) plain.push(item.content!);
+        const run = item.run;
+        if (run) runs.push({ texts: batch.slice(i, i + run.count).map((x) => x.text), bytes: new TextDecoder().decode(run.bytes.subarray(run.start, run.end)) });
+      }
+    }
+    expect(plain).toEqual(['b', 'c', 'd', '\u00e9', 'e']);
+    // A blank event between c and d ends a run; the read that is not ASCII has none.
+    expect(runs.map((r) => r.texts)).toEqual([[text('b'), text('c')], [text('d')], [text('e')]]);
+    for (const run of runs) expect(run.bytes).toBe(run.texts.map((t) => `data: ${t}\n\n`).join(''));
+  });
 });

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Response } from 'express';
 import { locals, onResponseClose } from './request-locals.js';
 
-/** Largest batch of ready events written at once, characters (written at once beyond it, so back-pressure applies). */
+/** Largest batch of ready events written at once, characters or bytes (written at once beyond it, so back-pressure applies). */
 const MAX_BATCH_CHARS = 64 * 1024;
 
 /** Options of {@link EventStreamWriter} (and `sendEventStream` / `sendSSE`). */
@@ -40,7 +40,12 @@ export class EventStreamWriter {
   #pendingOpen?: NodeJS.Timeout;
   #keepAlive?: NodeJS.Timeout;
   #draining?: Promise<void>;
+  /** Encoded events ready to go, as one string. */
   #batch = '';
+  /** When some of the ready events are bytes: all of them in order but for `#batch`, which goes last. */
+  #parts?: (string | Uint8Array)[];
+  /** Bytes in `#parts`. */
+  #partsLength = 0;
   #scheduled = false;
   #wroteEvents = false;
 
@@ -109,18 +114,19 @@ export class EventStreamWriter {
   }
 
   /**
-   * Opens the stream if needed, writes every event of `events` (already encoded, `data: …\n\n`) and ends the response.
-   * When the client disconnects, iteration stops, which closes the source. The source must end a failed stream with
-   * its own error event (it should not throw).
+   * Opens the stream if needed, writes every event of `events` (already encoded, `data: …\n\n`, as text or as UTF-8
+   * bytes, which are written as they are) and ends the response. When the client disconnects, iteration stops, which
+   * closes the source. The source must end a failed stream with its own error event (it should not throw).
    */
-  async pipe(events: AsyncIterable<string>): Promise<void> {
+  async pipe(events: AsyncIterable<string | Uint8Array>): Promise<void> {
     // The headers go out with the first events (or alone, once what is ready now has been read: see #flush).
     this.#open(false);
     this.#schedule();
     try {
       for await (const event of events) {
         if (this.#res.destroyed) break;
-        this.#batch += event;
+        if (typeof event === 'string') this.#batch += event;
+        else this.#addBytes(event);
         // The first events go out at once (the client's time to first token); later ones ready together share a
         // write. A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure
         // (and the slow-reader timeout) applies to what the client really fails to read, not to one huge write.
@@ -130,11 +136,16 @@ export class EventStreamWriter {
           // Node sends a response's first write on the next tick, which comes only once the source has read all it
           // already holds: one event-loop turn lets it go out first.
           await nextTurn();
-        } else if (this.#batch.length >= MAX_BATCH_CHARS) this.#flush();
+        } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
         else this.#schedule();
         if (this.#draining) await this.#draining;
       }
       // What is still pending goes out with the end of the response (headers, events and end in one write at best).
+      if (this.#parts && !this.#res.destroyed) {
+        // The socket corked: the parts and the end leave in one socket write (end() uncorks it fully).
+        this.#res.socket?.cork();
+        this.#flush();
+      }
       const rest = this.#batch;
       this.#batch = '';
       if (rest !== '' && !this.#res.destroyed) this.#keepAlive?.refresh();
@@ -162,6 +173,15 @@ export class EventStreamWriter {
   readonly #flush = () => {
     this.#scheduled = false;
     if (this.#res.destroyed) return;
+    const parts = this.#parts;
+    if (parts !== undefined) {
+      this.#parts = undefined;
+      this.#partsLength = 0;
+      if (this.#batch !== '') parts.push(this.#batch);
+      this.#batch = '';
+      this.#writeParts(parts);
+      return;
+    }
     // No event was ready at once: the headers go out alone, so the client knows the stream is open.
     if (this.#batch === '') {
       if (!this.#res.headersSent) this.#res.flushHeaders();
@@ -172,7 +192,32 @@ export class EventStreamWriter {
     this.#write(data);
   };
 
-  #write(data: string): void {
+  /** Queues events given as bytes after those already ready. */
+  #addBytes(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    const parts = (this.#parts ??= []);
+    if (this.#batch !== '') parts.push(this.#batch);
+    this.#batch = '';
+    parts.push(bytes);
+    this.#partsLength += bytes.length;
+  }
+
+  /**
+   * Writes `parts` in order in one socket write. The socket is corked, not the response: Node's `res.cork()` holds
+   * chunked writes back in a buffer that `res.end()` sends after the last chunk, and so loses them.
+   */
+  #writeParts(parts: (string | Uint8Array)[]): void {
+    if (parts.length === 1) {
+      this.#write(parts[0]!);
+      return;
+    }
+    const socket = this.#res.socket;
+    socket?.cork();
+    for (const part of parts) this.#write(part);
+    socket?.uncork();
+  }
+
+  #write(data: string | Uint8Array): void {
     this.#keepAlive?.refresh();
     if (!this.#res.write(data) && !this.#draining) {
       this.#draining = this.#waitForDrain().finally(() => {

@@ -6,11 +6,11 @@ import { locals } from './request-locals.js';
 export type { SSEOptions } from './event-stream-writer.js';
 
 /**
- * Streams server-sent events already encoded as text (`data: …\n\n`, or `event: …\ndata: …\n\n`) with the response's
+ * Streams server-sent events already encoded (`data: …\n\n`, or `event: …\ndata: …\n\n`, as text or UTF-8 bytes) with the response's
  * {@link EventStreamWriter}: status 200 and `text/event-stream` headers at once (unless {@link openEventStreamWhenIdle}
  * sent them earlier), keep-alive comments while idle, back-pressure and the slow-reader timeout.
  */
-export function sendEventStream(res: Response, events: AsyncIterable<string>, options: SSEOptions = {}): Promise<void> {
+export function sendEventStream(res: Response, events: AsyncIterable<string | Uint8Array>, options: SSEOptions = {}): Promise<void> {
   return EventStreamWriter.of(res, options).pipe(events);
 }
 

@@ -12,6 +12,23 @@ export interface ScannedChunk {
   text: string;
   chunk?: ChatCompletionChunk;
   content?: string;
+  /** Set on the first plain text delta of a run of them sent together (see {@link ScannedRun}). */
+  run?: ScannedRun;
+}
+
+/**
+ * Plain text deltas (`count` of them: the item that holds this run and the next `count - 1` of its batch) that came
+ * one after the other in one upstream read, framed exactly as the gateway would write them (`data: <text>\n\n` each):
+ * `bytes.subarray(start, end)` is their text as the upstream sent it, byte for byte, which the gateway forwards
+ * without encoding it again.
+ */
+export interface ScannedRun {
+  bytes: Uint8Array;
+  /** Byte offset of the run's first event in `bytes`. */
+  start: number;
+  /** Byte offset just past the run's last event in `bytes`. */
+  end: number;
+  count: number;
 }
 
 /** The chunk events one network read of an upstream stream completed, in order (never empty). */

@@ -17,12 +17,14 @@ const MAX_TEXT_CHARS = 64 * 1024;
  */
 export interface PassThroughChatStream extends AsyncIterable<ChatCompletionChunk> {
   /**
-   * The stream as `text/event-stream` text, one string per upstream read (longer reads in pieces of about 64 KiB): each event as the upstream sent it
-   * (`data: <its JSON>\n\n`), except chunks with usage when the client did not ask for it (usage removed, a usage-only
-   * chunk dropped); then `data: [DONE]\n\n`, or, when the stream fails, one error event (`secrets` redacted from every
-   * field; `onError` sees the failure) instead. Use it or the chunks, once.
+   * The stream as `text/event-stream` text, about one piece per upstream read (longer reads in pieces of about 64 KiB):
+   * each event as the upstream sent it (`data: <its JSON>\n\n`), except chunks with usage when the client did not ask
+   * for it (usage removed, a usage-only chunk dropped); then `data: [DONE]\n\n`, or, when the stream fails, one error
+   * event (`secrets` redacted from every field; `onError` sees the failure) instead. A run of plain text deltas the
+   * scanner found in one read ({@link ScannedRun}) comes as the upstream's bytes (a `Uint8Array`), everything else as
+   * strings. Use it or the chunks, once.
    */
-  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncGenerator<string>;
+  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncGenerator<string | Uint8Array>;
 }
 
 /** True when `stream` can be written as SSE text directly ({@link PassThroughChatStream}). */
@@ -72,12 +74,22 @@ class BatchedChatStream implements PassThroughChatStream {
     }
   }
 
-  async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string> {
+  async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string | Uint8Array> {
     const summary = this.summary;
     try {
       for await (const batch of this.#read()) {
         let text = '';
-        for (const item of batch) {
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i]!;
+          const run = item.run;
+          if (run !== undefined) {
+            if (text !== '') yield text;
+            text = '';
+            if (this.collectText) for (let k = i; k < i + run.count; k++) if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
+            yield run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+            i += run.count - 1;
+            continue;
+          }
           if (item.chunk === undefined) {
             if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
             text += `data: ${item.text}\n\n`;

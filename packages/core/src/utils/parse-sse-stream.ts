@@ -1,11 +1,25 @@
+import { isAscii } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { splitPlainSSEText } from './split-plain-sse-text.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } from './upstream-body-limits.js';
 
 /** One server-sent event: `event` is the `event:` field (absent for plain `data:` events), `data` its data. */
 export type ServerSentEvent = EventSourceMessage;
+
+/**
+ * The events one network read of an SSE body completed ({@link parseSSEBatches}). When the read was plain (ASCII, only
+ * whole `data: <line>\n\n` events, none begun in an earlier read), `bytes` is the read as it came and `ends[i]` the
+ * byte offset just past event `i` in it, so that a consumer can forward a run of its events as the upstream's own
+ * bytes (`bytes.subarray(ends[i - 1] ?? 0, ends[j])` is events `i..j` exactly as sent).
+ */
+export interface SSEBatch {
+  events: ServerSentEvent[];
+  bytes?: Uint8Array;
+  ends?: number[];
+}
 
 /** Options of {@link parseSSEStream}. */
 export interface ParseSSEOptions {
@@ -46,23 +60,24 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, 
 }
 
 /**
- * {@link parseSSEStream} one network read at a time: yields the events each read of `body` completed, as an array (no
- * generator step per event, for a consumer that handles many small events, such as a chat stream's chunks). Same
- * framing, limits and errors (the events before stray text are yielded before it is thrown).
+ * {@link parseSSEStream} one network read at a time: yields the events each read of `body` completed, together (no
+ * generator step per event, for a consumer that handles many small events, such as a chat stream's chunks), with the
+ * read's bytes and event offsets when the read was plain (see {@link SSEBatch}). Same framing, limits and errors (the
+ * events before stray text are yielded before it is thrown).
  */
-export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent[]> {
+export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<SSEBatch> {
   const take = sseSplitter(body, options);
   const readable = options.drainOnReturn ? (body as Partial<Readable>) : undefined;
   let settled = false;
   try {
     for await (const chunk of readable?.iterator ? readable.iterator({ destroyOnReturn: false }) : body) {
-      const { events, error } = take(chunk as Uint8Array | string);
-      if (events.length > 0) yield events;
-      if (error) throw error;
+      const batch = take(chunk as Uint8Array | string);
+      if (batch.events.length > 0) yield batch;
+      if (batch.error) throw batch.error;
     }
-    const { events, error } = take(undefined);
-    if (events.length > 0) yield events;
-    if (error) throw error;
+    const batch = take(undefined);
+    if (batch.events.length > 0) yield batch;
+    if (batch.error) throw batch.error;
     settled = true;
   } catch (error) {
     settled = true;
@@ -81,9 +96,11 @@ function ignoreLateError(): void {}
 /**
  * The event splitter shared by {@link parseSSEStream} and {@link parseSSEBatches}: `take(chunk)` feeds one read of
  * the body (`undefined` once it has ended) and returns the events it completed, in order, and the error to throw after
- * them (stray text before a later event or at the end, an event over `maxEventBytes`).
+ * them (stray text before a later event or at the end, an event over `maxEventBytes`). A plain read (see
+ * {@link SSEBatch}) that starts where the last event ended is split by {@link splitPlainSSEText} and comes with its
+ * bytes and offsets; any other goes through eventsource-parser.
  */
-function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions): (chunk: Uint8Array | string | undefined) => { events: ServerSentEvent[]; error?: Error } {
+function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions): (chunk: Uint8Array | string | undefined) => SSEBatch & { error?: Error } {
   const info = upstreamBodyInfo(body);
   const provider = options.provider ?? info?.provider ?? 'upstream';
   const maxEventBytes = options.maxEventBytes ?? info?.limits.maxEventBytes ?? resolveBodyLimits().maxEventBytes;
@@ -102,6 +119,9 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
   // StringDecoder (V8's UTF-8 decoding, partial characters kept for the next read) is cheaper than TextDecoder per read;
   // eventsource-parser strips a leading BOM, as the SSE spec asks.
   const decoder = new StringDecoder('utf8');
+  // True while neither the parser nor the decoder holds part of an unfinished event (the last read ended with `\n\n`).
+  let atEventStart = true;
+  let parserStarted = false;
   return (chunk) => {
     if (chunk === undefined) {
       // A body that ends right after its last data line (no blank line) still delivers that event.
@@ -109,7 +129,21 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
       parser.reset({ consume: true });
     } else {
       sinceEvent += chunk.length;
-      parser.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      if (atEventStart && stray.length === 0 && typeof chunk !== 'string' && isAscii(chunk)) {
+        const events: ServerSentEvent[] = [];
+        const ends: number[] = [];
+        if (splitPlainSSEText(text, events, ends)) {
+          sinceEvent = 0;
+          // The parser's check for a leading BOM ends here too (an ASCII read has none): a later read is not the start.
+          if (!parserStarted) parser.feed('\n');
+          parserStarted = true;
+          return { events, bytes: chunk, ends };
+        }
+      }
+      parserStarted = true;
+      parser.feed(text);
+      atEventStart = text.endsWith('\n\n');
       if (pending.length > 0) sinceEvent = 0;
       else if (sinceEvent > maxEventBytes) return { events: [], error: upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes) };
     }
