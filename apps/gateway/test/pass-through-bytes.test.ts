@@ -16,6 +16,12 @@ const embeddings = '{"object": "list", "model": "text-embedding-3-small", "data"
 // Multi-byte UTF-8, an escape the gateway would write differently, and a line break between fields.
 const unicodeCompletion = completion(3).replace('"Hi"', '"Grüße, 😀 caf\\u00e9"').replace(', "usage"', ',\n "usage"');
 
+// OpenAI's own compact form (no spaces), the one whose plain text deltas the gateway recognises without parsing them.
+const compactChunk = (content: string, finish: string | null) =>
+  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-nano', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+const manyEvents = [compactChunk('Hel', null), compactChunk('lo', null), compactChunk(' wörld 😀', null), compactChunk('!', null), compactChunk('', 'stop'), usageChunk];
+const manyReads = [manyEvents.slice(0, 3), manyEvents.slice(3, 4), [...manyEvents.slice(4), '[DONE]']].map((events) => events.map((e) => `data: ${e}\n\n`).join(''));
+
 let upstream: MockUpstream;
 let running: RunningServer;
 // "wrong total" asks for an answer whose total_tokens the gateway must correct (2 + 1, not 7).
@@ -27,6 +33,8 @@ useGatewayWithUpstreams(
         routes: {
           'POST /v1/chat/completions': (request) => {
             const body = (request.json ?? {}) as { stream?: boolean; messages?: { content?: string }[] };
+            // Text deltas over three network reads: the plain ones after the first go out as the upstream's bytes.
+            if (body.stream && body.messages?.[0]?.content === 'many') return { headers: { 'content-type': 'text/event-stream' }, chunks: manyReads };
             if (body.stream) return { headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`] };
             if (body.messages?.[0]?.content === 'unicode') return { headers: { 'content-type': 'application/json' }, body: unicodeCompletion };
             return { headers: { 'content-type': 'application/json' }, body: completion(body.messages?.[0]?.content === 'wrong total' ? 7 : 3) };
@@ -82,6 +90,12 @@ describe('upstream bytes forwarded unchanged', () => {
   it('streams unchanged chunks as the upstream sent them, drops the usage chunk the client did not ask for, ends with [DONE]', async () => {
     const res = await post('/chat/completions', { model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     expect(await res.text()).toBe(`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: [DONE]\n\n`);
+  });
+
+  it('streams runs of plain text deltas, in several reads and beyond ASCII, as the upstream sent them', async () => {
+    const res = await post('/chat/completions', { model: 'chat', stream: true, messages: [{ role: 'user', content: 'many' }] });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(Buffer.from(`${manyEvents.slice(0, 5).map((e) => `data: ${e}\n\n`).join('')}data: [DONE]\n\n`))).toBe(true);
   });
 
   it('streams the usage chunk as sent when the client asked for usage', async () => {

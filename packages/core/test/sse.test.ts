@@ -81,7 +81,7 @@ describe('parseSSEBatches: plain reads', () => {
     const reads = [
       'data: {"a":1}\n\ndata: {"b"', // ends inside an event
       ':2}\n\n', // completes it: not plain
-      'data: {"c":"\u00e9"}\n\n', // not ASCII
+      'data: {"c":"\u00e9"}\n\n', // after a read that was not plain
       'data: {"f":6}\r\n\r\n', // CRLF
       'event: ping\ndata: {}\n\n', // another field
       'data:{"d":4}\n\n', // no space after the colon
@@ -90,7 +90,21 @@ describe('parseSSEBatches: plain reads', () => {
     ];
     const batches = await collect(parseSSEBatches(bytes(...reads)));
     expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([['{"a":1}'], ['{"b":2}'], ['{"c":"\u00e9"}'], ['{"f":6}'], ['{}'], ['{"d":4}'], ['{"e":5}'], ['{"g":7}']]);
-    expect(batches.map((b) => b.bytes !== undefined)).toEqual([false, false, false, false, false, false, false, true]);
+    expect(batches.map((b) => b.bytes !== undefined)).toEqual([false, false, true, false, false, false, false, true]);
+  });
+
+  it('gives the byte offsets of a read beyond ASCII, and no bytes for a read that is not valid UTF-8', async () => {
+    const read = 'data: {"t":"\u00e9"}\n\ndata: {"t":"\u{1F600} \u4f60"}\n\n';
+    const [batch] = await collect(parseSSEBatches(bytes(read)));
+    expect(batch!.events.map((e) => e.data)).toEqual(['{"t":"\u00e9"}', '{"t":"\u{1F600} \u4f60"}']);
+    expect(batch!.ends).toEqual([18, 18 + 24]);
+    expect(decode(batch!.bytes!.subarray(18, 42))).toBe('data: {"t":"\u{1F600} \u4f60"}\n\n');
+    async function* invalid(): AsyncGenerator<Uint8Array> {
+      yield Uint8Array.from([...new TextEncoder().encode('data: {"t":"'), 0xff, ...new TextEncoder().encode('"}\n\n')]);
+    }
+    const [bad] = await collect(parseSSEBatches(invalid()));
+    expect(bad!.events.map((e) => e.data)).toEqual(['{"t":"\uFFFD"}']);
+    expect(bad!.bytes).toBeUndefined();
   });
 
   it('still strips a leading BOM and still throws stray text after a plain read', async () => {

@@ -41,8 +41,8 @@ describe('scanOpenAIChunkBatches', () => {
       }
     }
     expect(plain).toEqual(['b', 'c', 'd', '\u00e9', 'e']);
-    // A blank event between c and d ends a run; the read that is not ASCII has none.
-    expect(runs.map((r) => r.texts)).toEqual([[text('b'), text('c')], [text('d')], [text('e')]]);
+    // A blank event between c and d ends a run; a read beyond ASCII has runs too.
+    expect(runs.map((r) => r.texts)).toEqual([[text('b'), text('c')], [text('d')], [text('\u00e9')], [text('e')]]);
     for (const run of runs) expect(run.bytes).toBe(run.texts.map((t) => `data: ${t}\n\n`).join(''));
   });
 });

@@ -1,4 +1,4 @@
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -10,8 +10,8 @@ import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } fr
 export type ServerSentEvent = EventSourceMessage;
 
 /**
- * The events one network read of an SSE body completed ({@link parseSSEBatches}). When the read was plain (ASCII, only
- * whole `data: <line>\n\n` events, none begun in an earlier read), `bytes` is the read as it came and `ends[i]` the
+ * The events one network read of an SSE body completed ({@link parseSSEBatches}). When the read was plain (valid UTF-8,
+ * only whole `data: <line>\n\n` events, none begun in an earlier read), `bytes` is the read as it came and `ends[i]` the
  * byte offset just past event `i` in it, so that a consumer can forward a run of its events as the upstream's own
  * bytes (`bytes.subarray(ends[i - 1] ?? 0, ends[j])` is events `i..j` exactly as sent).
  */
@@ -130,10 +130,16 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
     } else {
       sinceEvent += chunk.length;
       const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      if (atEventStart && stray.length === 0 && typeof chunk !== 'string' && isAscii(chunk)) {
+      // Only a read of valid UTF-8: its bytes are then exactly the encoding of its text.
+      const candidate = atEventStart && stray.length === 0 && typeof chunk !== 'string';
+      const ascii = candidate && isAscii(chunk);
+      if (ascii || (candidate && isUtf8(chunk))) {
         const events: ServerSentEvent[] = [];
         const ends: number[] = [];
         if (splitPlainSSEText(text, events, ends)) {
+          // Beyond ASCII, characters and bytes differ: each event ends at the next line feed's blank line (a line feed
+          // byte is never part of a longer UTF-8 sequence, and a plain event's data holds none).
+          if (!ascii) for (let i = 0, at = 0; i < ends.length; i++) ends[i] = at = chunk.indexOf(10, at) + 2;
           sinceEvent = 0;
           // The parser's check for a leading BOM ends here too (an ASCII read has none): a later read is not the start.
           if (!parserStarted) parser.feed('\n');

@@ -9,8 +9,8 @@ const LF = 10;
  * other fields, no `\r`), the last event complete. Pushes each event (as eventsource-parser would give it:
  * `{ id: undefined, event: undefined, data }`) to `events` and the index just past its `\n\n` to `ends`, and returns
  * true; returns false, leaving whatever it pushed for the caller to drop, for any other text (which then goes to
- * eventsource-parser). With ASCII text the indexes are byte offsets into the read, so that a run of its events can be
- * forwarded as the upstream's own bytes.
+ * eventsource-parser). With ASCII text the indexes are also byte offsets into the read (the caller finds them for
+ * other text), so that a run of its events can be forwarded as the upstream's own bytes.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
 export function splitPlainSSEText(text: string, events: EventSourceMessage[], ends: number[]): boolean {
