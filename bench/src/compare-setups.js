@@ -6,15 +6,15 @@ import { runJson } from './run-process.js';
 
 /**
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
- * `rounds` times, after one short warm-up run each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
+ * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
  * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
  * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds).
  */
-export async function compareSetups(setups, load, rounds = 2) {
+export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1) {
   const results = setups.map(() => []);
   const cpu = setups.map(() => ({ us: 0, requests: 0 }));
-  // A short unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
-  for (const { url, key } of setups) await runJson('load-process.js', { ...load, duration: Math.min(1, load.duration), url, key });
+  // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
+  for (const { url, key } of setups) if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
   for (let round = 0; round < rounds; round++) {
     const order = setups.map((_, i) => i);
     if (round % 2 === 1) order.reverse();

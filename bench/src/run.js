@@ -2,8 +2,9 @@
 // each server in its own process and the load generator in another; prints markdown tables and writes
 // bench/results/<date>.json. Environment: BENCH_DURATION (s per run, default 3), BENCH_CONNECTIONS (default 1,50,200),
 // BENCH_SCENARIOS (comma-separated names, including `workers`, `limiter` and `metrics` for the side-by-side rows),
-// BENCH_ROUNDS (alternating rounds of each side-by-side row, default 2), BENCH_STREAMS (open streams for the memory
-// scenario, default 10000), BENCH_LOAD_ONLY, BENCH_CPU_PROF, BENCH_EXPRESS_FLOOR=0.
+// BENCH_ROUNDS (alternating rounds of each side-by-side row, default 3), BENCH_STREAMS (open streams for the memory
+// scenario, default 10000), BENCH_WARMUP (s of unmeasured load on every server before each scenario, default 3),
+// BENCH_LOAD_ONLY, BENCH_CPU_PROF, BENCH_EXPRESS_FLOOR=0.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { latencyTable, scaleOutTable, targetsTable, throughputTable } from './re
 import { runJson } from './run-process.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 3);
+const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '1,50,200').split(',').map(Number);
 const wanted = process.env.BENCH_SCENARIOS?.split(',');
 const CHAT = { name: 'chat', method: 'POST', path: '/v1/chat/completions', body: chatBody };
@@ -40,10 +42,16 @@ async function measuredLoad(child, options) {
   if (child) result.cpuUsPerRequest = ((await askCpu(child.child)) - cpuBefore) / Math.max(1, result.total);
   return result;
 }
-console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run`);
+console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run, ${warmup}s warm-up per scenario and server`);
 
 const throughput = [];
 for (const scenario of SCENARIOS) {
+  // Every server gets the same unmeasured load first (JIT tiers, inline caches, connection pools), so that the
+  // measured runs compare steady states: without it the first run of a scenario measures mostly its warm-up.
+  for (const [name, url] of warmup > 0 ? Object.entries(targets) : []) {
+    if (name === 'expressFloor' && scenario.name !== 'chat') continue;
+    await runJson('load-process.js', { ...scenario, url, connections: 50, duration: warmup, key: BENCH_KEY });
+  }
   for (const connections of connectionCounts) {
     const row = { scenario: scenario.name, connections };
     for (const [name, url] of Object.entries(targets)) {
@@ -58,7 +66,7 @@ for (const scenario of SCENARIOS) {
 }
 
 // Side-by-side rows (see compare-setups.js): chat at 50 connections, each pair in alternating rounds of one run.
-const SIDE_BY_SIDE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SIDE_BY_SIDE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const chatLoad = { ...CHAT, connections: 50, duration };
 const logRows = (rows) => {
   for (const r of rows) console.error(`  ${r.label}: chat x50 ${r.rps.toFixed(0)} req/s (rounds: ${r.runs.map((x) => x.toFixed(0)).join(', ')})`);
@@ -75,6 +83,7 @@ if (!wanted || wanted.includes('workers')) {
     ],
     chatLoad,
     SIDE_BY_SIDE_ROUNDS,
+    warmup,
   );
   logRows(scaleOut);
   workers.child.kill('SIGTERM');
@@ -103,28 +112,32 @@ if (!wanted || wanted.includes('limiter')) {
     const key = await createBenchKey(gatewayWithKeys.ready.url, { rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000, budget_usd: 1_000_000, budget_period: 'day' });
     setups.push({ label, url: gatewayWithKeys.ready.url, key });
   }
-  limiter = await compareSetups(setups, chatLoad, SIDE_BY_SIDE_ROUNDS);
+  limiter = await compareSetups(setups, chatLoad, SIDE_BY_SIDE_ROUNDS, warmup);
   logRows(limiter);
   for (const p of started) p.child.kill('SIGTERM');
   redis.child.kill('SIGTERM');
   if (limiter.length === 2) limiterRatio = limiter[1].rps / limiter[0].rps;
 }
 
-// Metrics cost (BENCH_SCENARIOS `metrics`, issue #20): the bench gateway (`metrics: { enabled: true }`, the default)
-// beside the same config with `metrics: { enabled: false }`.
+// Metrics cost (BENCH_SCENARIOS `metrics`, issue #20): the bench config (`metrics: { enabled: true }`, the default)
+// beside the same config with `metrics: { enabled: false }`, each in a fresh process (the bench gateway carries the
+// heap of every scenario before, which the other would not).
 let metricsRows = [];
 let metricsRatio;
 if (!wanted || wanted.includes('metrics')) {
+  const withMetrics = await startChild('gateway-process.js', [upstream.ready.url]);
   const withoutMetrics = await startChild('gateway-process.js', [upstream.ready.url, 'metrics: { enabled: false }']);
   metricsRows = await compareSetups(
     [
-      { label: 'metrics on (default)', url: targets.switchyard, key: BENCH_KEY, child: gateway.child },
+      { label: 'metrics on (default)', url: withMetrics.ready.url, key: BENCH_KEY, child: withMetrics.child },
       { label: 'metrics off', url: withoutMetrics.ready.url, key: BENCH_KEY, child: withoutMetrics.child },
     ],
     chatLoad,
     SIDE_BY_SIDE_ROUNDS,
+    warmup,
   );
   logRows(metricsRows);
+  withMetrics.child.kill('SIGTERM');
   withoutMetrics.child.kill('SIGTERM');
   metricsRatio = metricsRows[0].rps / metricsRows[1].rps;
 }
@@ -173,6 +186,7 @@ const results = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryBytes: totalmem(), node: process.version },
   durationSeconds: duration,
+  warmupSeconds: warmup,
   throughput,
   scaleOut,
   limiter,
@@ -189,7 +203,7 @@ const file = `${dir}${results.date.slice(0, 10)}.json`;
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 
 const mb = (b) => (b / 1024 / 1024).toFixed(0);
-console.log(`\n## Throughput (${duration} s per run; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
+console.log(`\n## Throughput (${duration} s per run after ${warmup} s of warm-up per scenario; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
 if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${scaleOutTable(scaleOut)}`);
 if (limiter.length) {
   console.log(`\n## Limiter cost (chat, 50 connections, one limited virtual key)\n\n${scaleOutTable(limiter)}`);
