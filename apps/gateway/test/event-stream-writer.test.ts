@@ -10,6 +10,8 @@ class RecordingResponse extends EventEmitter {
   headersSent = false;
   destroyed = false;
   written: string[] = [];
+  /** Writes between `<cork>` and `<uncork>` leave in one socket write. */
+  socket = { cork: () => this.written.push('<cork>'), uncork: () => this.written.push('<uncork>') };
   status(code: number) {
     this.statusCode = code;
     return this;
@@ -21,8 +23,8 @@ class RecordingResponse extends EventEmitter {
   flushHeaders() {
     this.headersSent = true;
   }
-  write(data: string) {
-    this.written.push(data);
+  write(data: string | Uint8Array) {
+    this.written.push(typeof data === 'string' ? data : `<${data.length} bytes>`);
     return true;
   }
   end(data?: string) {
@@ -95,5 +97,22 @@ describe('EventStreamWriter.pipe', () => {
     await EventStreamWriter.of(asResponse(res)).pipe(events());
     expect(writtenWhenSecondRead).toEqual(['data: 1\n\n']);
     expect(res.written).toEqual(['data: 1\n\n', 'data: 2\n\ndata: 3\n\n']);
+  });
+
+  it('writes a source that has much ready at once in pieces of about 64 KiB, counting text and bytes alike', async () => {
+    vi.useRealTimers();
+    const res = fake();
+    const text = `data: ${'x'.repeat(40 * 1024)}\n\n`;
+    async function* events() {
+      yield 'data: first\n\n';
+      yield text;
+      yield Buffer.alloc(30 * 1024, 'y');
+      yield text;
+      yield Buffer.alloc(30 * 1024, 'y');
+    }
+    await EventStreamWriter.of(asResponse(res)).pipe(events());
+    // The first event alone; then 40 KiB of text and 30 KiB of bytes reach the limit together, twice.
+    const piece = ['<cork>', text, '<30720 bytes>', '<uncork>'];
+    expect(res.written).toEqual(['data: first\n\n', ...piece, ...piece]);
   });
 });

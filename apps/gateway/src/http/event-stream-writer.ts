@@ -44,7 +44,7 @@ export class EventStreamWriter {
   #batch = '';
   /** When some of the ready events are bytes: all of them in order but for `#batch`, which goes last. */
   #parts?: (string | Uint8Array)[];
-  /** Bytes in `#parts`. */
+  /** Size of `#parts`: characters of its text and bytes of its bytes (for `MAX_BATCH_CHARS`). */
   #partsLength = 0;
   #scheduled = false;
   #wroteEvents = false;
@@ -196,7 +196,10 @@ export class EventStreamWriter {
   #addBytes(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     const parts = (this.#parts ??= []);
-    if (this.#batch !== '') parts.push(this.#batch);
+    if (this.#batch !== '') {
+      parts.push(this.#batch);
+      this.#partsLength += this.#batch.length;
+    }
     this.#batch = '';
     parts.push(bytes);
     this.#partsLength += bytes.length;
