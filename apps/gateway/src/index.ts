@@ -4,6 +4,7 @@ export { configFromEnv } from './config/config-from-env.js';
 export { type GatewayConfig, gatewayConfigSchema } from './config/config-schema.js';
 export { loadConfigFile, parseConfig } from './config/load-config.js';
 export { type AppOptions, createApp } from './http/create-app.js';
+export { type ExpressMessageClasses, expressMessageClasses } from './http/express-message-classes.js';
 export { type ReadinessCheck, type ReadinessResult, readinessHandler } from './http/readiness.js';
 export { type RouterOptions, createRouter } from './http/create-router.js';
 export { handleErrors } from './http/middleware/handle-errors.js';
