@@ -23,7 +23,7 @@ export const LOG_FLUSH_MS = 100;
  * collectors), written asynchronously in batches of {@link LOG_BUFFER_BYTES} bytes or every {@link LOG_FLUSH_MS} ms,
  * each write whole lines of at most {@link LOG_MAX_WRITE_BYTES} bytes (a request's line never costs a write of its
  * own; pino flushes what is left when the process exits). The writes run in pino's file transport, a worker thread:
- * the request thread only copies each line into the transport's shared buffer (in the bench, 13-15 us of CPU time per
+ * the request thread only copies each line into the transport's shared buffer (in the bench, about 8-13 us of CPU time per
  * chat call less than writing from the request thread through libuv's file thread pool). Or
  * pino-pretty's coloured lines for a person at a terminal, written at once (`format: auto` picks by
  * `process.stdout.isTTY`). pino-pretty is loaded only when used.
