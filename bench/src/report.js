@@ -34,8 +34,10 @@ export function latencyTable(rows) {
       ['TTFB p99', 'ttfbP99'],
       ['last byte p50', 'ttlbP50'],
     ]) {
+      // Measured in rounds: what the gateway adds is the median of each round's difference (see run.js).
+      const addedVsProxy = r.added?.switchyard?.[key] ?? r.switchyard[key] - r.proxy[key];
       lines.push(
-        `| ${r.scenario} | ${metric} | ${fmt(r.direct[key], 3)} | ${fmt(r.proxy[key], 3)} | ${fmt(r.expressFloor?.[key], 3)} | ${fmt(r.switchyard[key], 3)} | ${fmt(r.switchyard[key] - r.direct[key], 3)} | ${fmt(r.switchyard[key] - r.proxy[key], 3)} |`,
+        `| ${r.scenario} | ${metric} | ${fmt(r.direct[key], 3)} | ${fmt(r.proxy[key], 3)} | ${fmt(r.expressFloor?.[key], 3)} | ${fmt(r.switchyard[key], 3)} | ${fmt(r.switchyard[key] - r.direct[key], 3)} | ${fmt(addedVsProxy, 3)} |`,
       );
     }
   }
@@ -64,14 +66,17 @@ export function scaleOutTable(rows) {
  * connection (ms), the memory of idle streams, and the side-by-side ratios, plus the Express floor's own figure where
  * the floor runs that scenario. A figure this run did not measure is `–`.
  */
-export function targetsTable({ throughput, latency, memory, limiterRatio, metricsRatio, scaleOut }) {
+export function targetsTable({ throughput, targetRows = {}, latency, memory, limiterRatio, metricsRatio, scaleOut }) {
+  // The side-by-side rounds when they ran (BENCH_SCENARIOS `targets`), else the single runs of the throughput table.
   const ratio = (scenario, who = 'switchyard') => {
+    const sideBySide = targetRows[scenario];
+    if (sideBySide) return sideBySide[who] && sideBySide[who].rps / sideBySide.proxy.rps;
     const row = throughput.find((r) => r.scenario === scenario && r.connections === 50);
     return row?.[who] && row[who].rps / row.proxy.rps;
   };
   const added = (scenario, key, who = 'switchyard') => {
     const row = latency.find((r) => r.scenario === scenario);
-    return row?.[who] && row[who][key] - row.proxy[key];
+    return row?.added?.[who]?.[key] ?? (row?.[who] && row[who][key] - row.proxy[key]);
   };
   const mib = memory && memory.streams > 1 ? memory.projectedRss10k / 1024 / 1024 : undefined;
   const workers = scaleOut.length === 2 ? scaleOut[1].rps / scaleOut[0].rps : undefined;
@@ -91,6 +96,24 @@ export function targetsTable({ throughput, latency, memory, limiterRatio, metric
   for (const [name, value, digits, target, met, floor] of rows) {
     const measured = value !== undefined && !Number.isNaN(value);
     lines.push(`| ${name} | ${measured ? fmt(value, digits) : '–'} | ${target} | ${!measured || !met ? '' : met(value) ? 'yes' : '**no**'} | ${floor === undefined ? '' : fmt(floor, digits)} |`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The side-by-side rounds of the issue #14 ratios (chat, streamed chat, float embeddings at 50 connections): each
+ * server's mean req/s over the rounds, its ratio to the bare proxy (of the means, and the lowest and highest of the
+ * rounds' own ratios) and its CPU time per request (microseconds).
+ */
+export function sideBySideTable(targetRows) {
+  const lines = ['| scenario (50 connections) | server | req/s (mean of rounds) | rounds | / bare proxy | ratios of the rounds (min - max) | CPU us/req |', '| --- | --- | ---: | --- | ---: | --- | ---: |'];
+  for (const [scenario, rows] of Object.entries(targetRows)) {
+    for (const row of Object.values(rows)) {
+      const ratios = row.roundRatios ?? [];
+      lines.push(
+        `| ${scenario} | ${row.label} | ${fmt(row.rps)} | ${row.runs.map((x) => fmt(x)).join(', ')} | ${fmt(row.rps / rows.proxy.rps, 2)} | ${ratios.length ? `${fmt(Math.min(...ratios), 2)} - ${fmt(Math.max(...ratios), 2)}` : '–'} | ${fmt(row.cpuUsPerRequest)} |`,
+      );
+    }
   }
   return lines.join('\n');
 }
