@@ -186,13 +186,13 @@ if (!wanted || wanted.includes('metrics')) {
 const latency = [];
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 2000);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// The fresh processes of the side-by-side rows when they ran (see above), else the bench's own.
+const latencyTargets = { ...targets, ...Object.fromEntries(Object.entries(targetProcesses ?? {}).map(([name, p]) => [name, p.ready.url])) };
 for (const [scenario, body] of process.env.BENCH_LOAD_ONLY ? [] : [
   ['chat', chatBody],
   ['chat-stream-100', streamBody],
 ]) {
-  // The fresh processes of the side-by-side rows when they ran (see above), else the bench's own. The Express floor
-  // implements non-streamed chat only.
-  const latencyTargets = { ...targets, ...Object.fromEntries(Object.entries(targetProcesses ?? {}).map(([name, p]) => [name, p.ready.url])) };
+  // The Express floor implements non-streamed chat only.
   const names = Object.keys(latencyTargets).filter((name) => name !== 'expressFloor' || scenario === 'chat');
   const rounds = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
