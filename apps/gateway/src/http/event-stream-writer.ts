@@ -1,5 +1,4 @@
 import { GatewayError } from '@switchyard/core';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Response } from 'express';
 import { locals, onResponseClose } from './request-locals.js';
 
@@ -133,9 +132,9 @@ export class EventStreamWriter {
         if (!this.#wroteEvents) {
           this.#wroteEvents = true;
           this.#flush();
-          // Node sends a response's first write on the next tick, which comes only once the source has read all it
-          // already holds: one event-loop turn lets it go out first.
-          await nextTurn();
+          // Node holds a response's write (its socket corked) until the next tick, which comes only once the source has
+          // read all it already holds: uncorked now, the first events leave at once, without waiting a turn of the loop.
+          this.#res.socket?.uncork();
         } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
         else this.#schedule();
         if (this.#draining) await this.#draining;
