@@ -20,6 +20,7 @@ import {
   readUpstreamJson,
   readUpstreamText,
   sendUpstreamRequest,
+  streamUpstreamBody,
   upstreamAnswerOf,
   upstreamEmbeddingsOf,
   type UpstreamRequestOptions,
@@ -133,15 +134,17 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       if (!request.stream && !fixCompletion) {
         return upstreamAnswerOf(context.provider, await postJsonForBody('/chat/completions', request, context), chatCompletionSchema, isPlainChatCompletion);
       }
-      const response = await postJson('/chat/completions', request, context);
       if (request.stream) {
+        // Read as undici hands the reads over (no Node Readable in between): see streamUpstreamBody.
+        const response = await streamUpstreamBody(upstreamCall('/chat/completions', context, jsonBody(request)));
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('text/event-stream')) {
-          await response.body.dump().catch(() => {});
+          response.body.destroy();
           throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
         }
         return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
       }
+      const response = await postJson('/chat/completions', request, context);
       const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
       return checkUpstreamShape(context.provider, chatCompletionSchema, fixCompletion ? fixCompletion(completion) : completion);
     },

@@ -1,6 +1,7 @@
 export * from './upstream-dispatcher.js';
 export * from './upstream-request.js';
 export * from './fetch-upstream-body.js';
+export * from './stream-upstream-body.js';
 export * from './upstream-body-limits.js';
 export * from './redact-secrets.js';
 export * from './parse-sse-stream.js';
