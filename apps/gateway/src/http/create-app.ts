@@ -1,7 +1,7 @@
 import type { Accounts } from '@switchyard/accounts';
 import type { Gateway } from '@switchyard/core';
 import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import { type Logger, pino } from 'pino';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
 import { openApiRoute } from '../openapi/openapi-route.js';
@@ -10,6 +10,7 @@ import { serveConsole } from './console/serve-console.js';
 import { createRouter } from './create-router.js';
 import { type ReadinessCheck, readinessHandler } from './readiness.js';
 import type { InflightRequests } from './inflight-requests.js';
+import { composeMiddleware } from './middleware/compose-middleware.js';
 import { handleErrors } from './middleware/handle-errors.js';
 import { measureRequests } from './middleware/measure-requests.js';
 import { requestContext } from './middleware/request-context.js';
@@ -57,18 +58,20 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext());
-  app.get('/healthz', (_req, res) => {
+  // The operational routes in a router of their own, which only GET and HEAD requests enter.
+  const operational = Router();
+  operational.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/openapi.json', openApiRoute());
-  app.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
-  if (options.accounts && options.consoleDir) app.use('/ui', serveConsole(options.consoleDir));
-  if (options.metrics) app.get('/metrics', metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined));
-  if (options.inflight) app.use(options.inflight.middleware());
-  app.use(requestLogger(options.logger ?? pino(), options.secrets));
-  if (options.metrics) app.use('/v1', measureRequests(options.metrics));
-  if (options.tracing) app.use('/v1', options.tracing.middleware());
+  operational.get('/openapi.json', openApiRoute());
+  operational.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
+  if (options.accounts && options.consoleDir) operational.use('/ui', serveConsole(options.consoleDir));
+  if (options.metrics) operational.get('/metrics', metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined));
+  const serveOperational: RequestHandler = (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? operational(req, res, next) : next());
+  // Request id and signal, the operational routes, then (for every other request) in-flight tracking and the request
+  // log: one layer of the app's router (see composeMiddleware), and one more for the `/v1` metrics and tracing.
+  app.use(composeMiddleware([requestContext(), serveOperational, options.inflight?.middleware(), requestLogger(options.logger ?? pino(), options.secrets)]));
+  if (options.metrics || options.tracing) app.use('/v1', composeMiddleware([options.metrics && measureRequests(options.metrics), options.tracing?.middleware()]));
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
   app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses, secrets: options.secrets, sse: options.sse }));
   app.use((req) => {
