@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash as digestOf, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { authenticationError, type CallAccounting, KeyRing } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
@@ -59,7 +59,8 @@ export interface AccountsOptions {
 }
 
 const PREFIX = 'sk-sy-';
-const hash = (key: string) => createHash('sha256').update(key).digest('hex');
+// One-shot `crypto.hash`: no Hash object per call (a key is hashed on every request).
+const hash = (key: string) => digestOf('sha256', key, 'hex');
 
 /**
  * The gateway's own accounts: virtual keys (`sk-sy-…`, stored as SHA-256 hashes, held in memory and compared in

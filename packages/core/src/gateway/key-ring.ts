@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { authenticationError } from '../errors/common-errors.js';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+// One-shot `crypto.hash`: no Hash object per call (the presented key is hashed on every request).
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /**
  * The gateway's own API keys (never upstream keys). Keys are held as SHA-256 digests and compared in constant
