@@ -71,7 +71,7 @@ for (const scenario of SCENARIOS) {
 const SIDE_BY_SIDE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 // The figures issue #14 sets targets for (BENCH_SCENARIOS `targets`), measured side by side on fresh processes: a new
-// bare proxy, Express floor and gateway, each warmed with BENCH_TARGET_WARMUP s (default 10) of the scenario's load,
+// mock upstream, bare proxy, Express floor and gateway, each warmed with BENCH_TARGET_WARMUP s (default 10) of the scenario's load,
 // then in alternating rounds (BENCH_ROUNDS) of `duration` s at 50 connections; the one-connection latency rows below
 // use the same processes. Why: one 3 s run of each after the other swings by 20 % or more on a shared 2-core machine
 // (the proxy alone measured 2,760 and 3,358 req/s a minute apart); a gateway given 3 s of warm-up was still speeding
@@ -82,10 +82,14 @@ const targetRows = {};
 let targetProcesses;
 if (!wanted || wanted.includes('targets')) {
   const targetWarmup = Number(process.env.BENCH_TARGET_WARMUP ?? 10);
+  // A fresh mock upstream too (the latency rows' `direct`): the bench's own, after the scenarios above, answered one
+  // connection's chat in 0.55 ms at the median where a fresh one takes 0.23-0.35 ms, and slower for everyone behind it.
+  const targetUpstream = await startChild('upstream-process.js');
   targetProcesses = {
-    proxy: await startChild('bare-proxy-process.js', [upstream.ready.url]),
-    ...(floor ? { expressFloor: await startChild('express-floor-process.js', [upstream.ready.url]) } : {}),
-    switchyard: await startChild('gateway-process.js', [upstream.ready.url]),
+    direct: targetUpstream,
+    proxy: await startChild('bare-proxy-process.js', [targetUpstream.ready.url]),
+    ...(floor ? { expressFloor: await startChild('express-floor-process.js', [targetUpstream.ready.url]) } : {}),
+    switchyard: await startChild('gateway-process.js', [targetUpstream.ready.url]),
   };
   const sideBySide = [
     ['chat', chatBody, ['proxy', 'expressFloor', 'switchyard']],
