@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import { CappedBody, resolveBodyLimits } from './upstream-body-limits.js';
-import { getUpstreamDispatcher } from './upstream-dispatcher.js';
+import { CappedBody } from './upstream-body-limits.js';
+import { abortLink, dispatchUpstreamRequest, upstreamCallLimits } from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** A whole upstream answer read into memory by {@link fetchUpstreamBody} (status < 400). */
@@ -29,20 +29,17 @@ type Headers = UpstreamBody['headers'];
 export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<UpstreamBody> {
   const { provider, signal } = options;
   if (signal?.aborted) return Promise.reject(mapTransportError(provider, signal.reason, signal));
-  const limits = resolveBodyLimits(options.limits || options.upstream?.limits ? { ...options.upstream?.limits, ...options.limits } : undefined);
-  const url = new URL(options.url);
-  const dispatcher = options.dispatcher ?? options.upstream?.dispatcher ?? getUpstreamDispatcher();
+  const limits = upstreamCallLimits(options);
   return new Promise<UpstreamBody>((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
     let statusCode = 0;
     let headers: Headers = {};
     let body = new CappedBody(provider, 'maxResponseBytes', limits.maxResponseBytes);
     let settled = false;
-    const onAbort = () => controller?.abort(signal!.reason);
+    const link = abortLink(signal);
     const settle = (error: unknown, answer?: UpstreamBody) => {
       if (settled) return;
       settled = true;
-      signal?.removeEventListener('abort', onAbort);
+      link.unlink();
       if (answer) resolve(answer);
       else reject(error);
     };
@@ -52,11 +49,9 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
       fail(error);
       started.abort(error as Error);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
-        controller = started;
-        if (signal?.aborted) started.abort(signal.reason);
+        link.started(started);
       },
       onResponseStart(started, status, responseHeaders) {
         if (status < 200) return;
@@ -97,18 +92,7 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
       },
     };
     try {
-      dispatcher.dispatch(
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-          headers: options.headers,
-          body: options.body as string | Uint8Array | undefined,
-          headersTimeout: options.timeouts?.headersMs,
-          bodyTimeout: options.timeouts?.bodyIdleMs,
-        },
-        handler,
-      );
+      dispatchUpstreamRequest(options, handler);
     } catch (error) {
       fail(error);
     }

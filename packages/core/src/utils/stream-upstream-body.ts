@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import { CappedBody, registerUpstreamBody, resolveBodyLimits } from './upstream-body-limits.js';
-import { getUpstreamDispatcher } from './upstream-dispatcher.js';
+import { CappedBody, registerUpstreamBody } from './upstream-body-limits.js';
+import { abortLink, dispatchUpstreamRequest, upstreamCallLimits } from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** Bytes an {@link UpstreamBodyStream} holds unread before it pauses the upstream connection (back-pressure). */
@@ -28,28 +28,23 @@ export interface UpstreamStreamResponse {
 export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<UpstreamStreamResponse> {
   const { provider, signal } = options;
   if (signal?.aborted) return Promise.reject(mapTransportError(provider, signal.reason, signal));
-  const limits = resolveBodyLimits(options.limits || options.upstream?.limits ? { ...options.upstream?.limits, ...options.limits } : undefined);
-  const url = new URL(options.url);
-  const dispatcher = options.dispatcher ?? options.upstream?.dispatcher ?? getUpstreamDispatcher();
+  const limits = upstreamCallLimits(options);
   return new Promise<UpstreamStreamResponse>((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
     let statusCode = 0;
     let headers: UpstreamStreamResponse['headers'] = {};
     let errorBody: CappedBody | undefined;
     let body: UpstreamBodyStream | undefined;
     let settled = false;
-    const onAbort = () => controller?.abort(signal!.reason);
+    const link = abortLink(signal);
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      signal?.removeEventListener('abort', onAbort);
+      link.unlink();
       reject(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
-        controller = started;
-        if (signal?.aborted) started.abort(signal.reason);
+        link.started(started);
       },
       onResponseStart(started, status, responseHeaders) {
         if (status < 200) return;
@@ -66,7 +61,7 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
           return;
         }
         settled = true;
-        body = new UpstreamBodyStream(provider, started, signal, () => signal?.removeEventListener('abort', onAbort));
+        body = new UpstreamBodyStream(provider, started, signal, link.unlink);
         registerUpstreamBody(body, provider, limits);
         options.upstream?.onResponseHeaders?.();
         resolve({ statusCode, headers, body });
@@ -100,18 +95,7 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
       },
     };
     try {
-      dispatcher.dispatch(
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-          headers: options.headers,
-          body: options.body as string | Uint8Array | undefined,
-          headersTimeout: options.timeouts?.headersMs,
-          bodyTimeout: options.timeouts?.bodyIdleMs,
-        },
-        handler,
-      );
+      dispatchUpstreamRequest(options, handler);
     } catch (error) {
       fail(error);
     }
