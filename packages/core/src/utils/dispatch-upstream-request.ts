@@ -59,3 +59,15 @@ export function abortLink(signal: AbortSignal | undefined): AbortLink {
     },
   };
 }
+
+/**
+ * The error an upstream answer of 400 or more becomes for the dispatch readers: what `options.mapError` makes of its
+ * text (`bytes` as UTF-8, at most `maxErrorBytes`), or what `mapError` threw.
+ */
+export function mappedUpstreamError(options: UpstreamRequestOptions, status: number, bytes: Buffer, headers: Record<string, string | string[] | undefined>): unknown {
+  try {
+    return options.mapError(status, bytes.toString('utf8'), headers);
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import { CappedBody } from './upstream-body-limits.js';
-import { abortLink, dispatchUpstreamRequest, upstreamCallLimits } from './dispatch-upstream-request.js';
+import { abortLink, dispatchUpstreamRequest, mappedUpstreamError, upstreamCallLimits } from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** A whole upstream answer read into memory by {@link fetchUpstreamBody} (status < 400). */
@@ -81,11 +81,7 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
           settle(undefined, { statusCode, headers, bytes });
           return;
         }
-        try {
-          fail(options.mapError(statusCode, bytes.toString('utf8'), headers));
-        } catch (error) {
-          fail(error);
-        }
+        fail(mappedUpstreamError(options, statusCode, bytes, headers));
       },
       onResponseError(_controller, error) {
         fail(error);

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import { CappedBody, registerUpstreamBody } from './upstream-body-limits.js';
-import { abortLink, dispatchUpstreamRequest, upstreamCallLimits } from './dispatch-upstream-request.js';
+import { abortLink, dispatchUpstreamRequest, mappedUpstreamError, upstreamCallLimits } from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** Bytes an {@link UpstreamBodyStream} holds unread before it pauses the upstream connection (back-pressure). */
@@ -42,6 +42,11 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
       link.unlink();
       reject(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
     };
+    // An error body over its limit: answered at once, and the connection closed (the rest is never read).
+    const tooLarge = (started: Dispatcher.DispatchController, error: unknown) => {
+      fail(error);
+      started.abort(error as Error);
+    };
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(started) {
         link.started(started);
@@ -55,8 +60,7 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
           try {
             errorBody.declare(headers['content-length']);
           } catch (error) {
-            fail(error);
-            started.abort(error as Error);
+            tooLarge(started, error);
           }
           return;
         }
@@ -72,8 +76,7 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
           try {
             errorBody.add(chunk);
           } catch (error) {
-            fail(error);
-            started.abort(error as Error);
+            tooLarge(started, error);
           }
         }
       },
@@ -82,12 +85,7 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
           body.end();
           return;
         }
-        if (settled || !errorBody) return;
-        try {
-          fail(options.mapError(statusCode, errorBody.bytes().toString('utf8'), headers));
-        } catch (error) {
-          fail(error);
-        }
+        if (!settled && errorBody) fail(mappedUpstreamError(options, statusCode, errorBody.bytes(), headers));
       },
       onResponseError(_controller, error) {
         if (body) body.fail(error);
