@@ -127,7 +127,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     sse: { keepAliveMs: settings.stream_keepalive_ms, writeTimeoutMs: settings.client_write_timeout_ms },
   });
   // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
-  // `max_connections` sockets are open at once (more are closed on arrival), so descriptors never run out.
+  // `max_connections` sockets are open at once (more are closed on arrival), so descriptors never run out. A burst of
+  // new connections waits in the kernel's queue of `backlog` until accepted instead of being reset.
   // Requests and responses are made with the app's prototypes (one hidden class for all, see expressMessageClasses).
   const server = createServer(
     {
@@ -139,7 +140,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     app,
   );
   server.maxConnections = settings.max_connections;
-  server.listen(settings.port, settings.host);
+  server.listen({ port: settings.port, host: settings.host, backlog: settings.backlog });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -31,6 +31,7 @@ describe('config', () => {
       body_limit: '20mb',
       shutdown_timeout_ms: 30_000,
       max_connections: 4096,
+      backlog: 4096,
       headers_timeout_ms: 20_000,
       request_timeout_ms: 300_000,
       stream_keepalive_ms: 15_000,
@@ -50,6 +51,7 @@ describe('config', () => {
   it('names the bad path of a schema error', () => {
     expect(configError(`${base}models:\n  - { id: x, provider: openai, price: { input: -1, output: 1 } }\n`)).toContain('models.0.price.input');
     expect(configError(`${base}server: { port: 99999 }\n`)).toContain('server.port');
+    expect(configError(`${base}server: { backlog: 0 }\n`)).toContain('server.backlog');
     expect(configError(`${base}models:\n  - { id: x, provider: nobody }\n`)).toContain("models.0.provider: 'nobody' is not a key of providers");
   });
 

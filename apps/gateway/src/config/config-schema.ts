@@ -153,7 +153,7 @@ export const storeConfigSchema = z
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, headers_timeout_ms,
+ * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, backlog, headers_timeout_ms,
  * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
  * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
@@ -171,6 +171,11 @@ export const gatewayConfigSchema = z.strictObject({
       shutdown_timeout_ms: z.number().int().min(0).default(30_000),
       /** Most client connections open at once; more are closed on arrival. Keep it well below `ulimit -n`. */
       max_connections: z.number().int().positive().default(4096),
+      /**
+       * Connections the kernel completes and queues while the gateway is busy, before it accepts them (the `listen`
+       * backlog; Linux caps it at `net.core.somaxconn`). Node's default, 511, reset some of a burst of thousands.
+       */
+      backlog: z.number().int().positive().default(4096),
       /** A client must send its request headers within this time, ms. */
       headers_timeout_ms: ms.default(20_000),
       /** A client must send its whole request (headers and body) within this time, ms. */
