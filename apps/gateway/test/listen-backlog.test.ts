@@ -30,7 +30,7 @@ providers:
 models:
   - { id: gpt-4o-mini, provider: openai }
 `);
-  return { listened: listen.mock.calls.filter((call, i) => listen.mock.contexts[i] === running!.server), running };
+  return { listened: listen.mock.calls.filter((_call, i) => listen.mock.contexts[i] === running!.server), running };
 }
 
 describe('server.backlog', () => {
