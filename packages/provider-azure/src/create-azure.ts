@@ -5,7 +5,6 @@ import {
   type EmbeddingResponse,
   type ImagesResponse,
   type ProviderAdapter,
-  type UpstreamFormData,
   type UpstreamTimeouts,
   readUpstreamJson,
   sendUpstreamRequest,
@@ -58,12 +57,12 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
   const auth: Record<string, string> = options.azureADToken ? { authorization: `Bearer ${options.azureADToken}` } : { 'api-key': options.apiKey as string };
   const baseHeaders = { ...options.headers, ...auth };
 
-  const send = (path: string, context: AdapterCallContext, init: { body?: string | UpstreamFormData; json?: boolean; method?: 'GET' | 'POST' }) =>
+  const send = (path: string, context: AdapterCallContext, init: { body?: string | Uint8Array | readonly Uint8Array[]; headers?: Record<string, string>; json?: boolean; method?: 'GET' | 'POST' }) =>
     sendUpstreamRequest({
       provider: context.provider,
       url: `${root}/${path}?api-version=${apiVersion}`,
       method: init.method,
-      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}), ...init.headers },
       body: init.body,
       signal: context.signal,
       upstream: context.upstream,
@@ -97,7 +96,7 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
     },
 
     async transcriptions(request, context) {
-      const response = await send(deployment(request.model, 'audio/transcriptions'), context, { body: buildTranscriptionForm(request) });
+      const response = await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request));
       const contentType = String(response.headers['content-type'] ?? '');
       if (contentType.includes('json')) {
         return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };

@@ -1,17 +1,18 @@
-import { type TranscriptionRequest, UpstreamFormData } from '@switchyard/core';
+import { type MultipartFormBody, type MultipartPart, type TranscriptionRequest, multipartFormBody } from '@switchyard/core';
 
 /**
- * The multipart form OpenAI's `/audio/transcriptions` expects: the file (name and content type kept) plus every
- * text field of the request (arrays as repeated fields, e.g. `timestamp_granularities[]`).
+ * The multipart form OpenAI's `/audio/transcriptions` expects, as a body ready to send (`{ body, headers }` with the
+ * `content-type` that names its boundary): every text field of the request (arrays as repeated fields, e.g.
+ * `timestamp_granularities[]`), then the file with its name and content type, its bytes copied once.
  * @see https://platform.openai.com/docs/api-reference/audio/createTranscription
  */
-export function buildTranscriptionForm(request: TranscriptionRequest): UpstreamFormData {
-  const form = new UpstreamFormData();
+export function buildTranscriptionForm(request: TranscriptionRequest): MultipartFormBody {
   const { file, ...fields } = request;
+  const parts: MultipartPart[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) form.append(name, typeof item === 'string' ? item : String(item));
+    for (const item of Array.isArray(value) ? value : [value]) parts.push({ name, value: typeof item === 'string' ? item : String(item) });
   }
-  form.append('file', new Blob([file.data as Uint8Array<ArrayBuffer>], { type: file.contentType }), file.filename);
-  return form;
+  parts.push({ name: 'file', data: file.data, filename: file.filename, contentType: file.contentType });
+  return multipartFormBody(parts);
 }

@@ -7,7 +7,6 @@ import {
   type EmbeddingResponse,
   type ImagesResponse,
   type ProviderAdapter,
-  type UpstreamFormData,
   type UpstreamTimeouts,
   chatCompletionSchema,
   checkUpstreamShape,
@@ -103,7 +102,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   if (options.project) baseHeaders['openai-project'] = options.project;
 
   /** What differs between the calls of one adapter: body, extra headers, method. */
-  type UpstreamInit = { body?: string | UpstreamFormData; headers?: Record<string, string>; method?: 'GET' | 'POST' };
+  type UpstreamInit = { body?: string | Uint8Array | readonly Uint8Array[]; headers?: Record<string, string>; method?: 'GET' | 'POST' };
   const upstreamCall = (path: string, context: AdapterCallContext, init: UpstreamInit): UpstreamRequestOptions => ({
     provider: context.provider,
     url: `${baseURL}${path}`,
@@ -155,7 +154,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     },
 
     async transcriptions(request, context) {
-      const response = await send('/audio/transcriptions', context, { body: buildTranscriptionForm(request) });
+      const response = await send('/audio/transcriptions', context, buildTranscriptionForm(request));
       const contentType = String(response.headers['content-type'] ?? '');
       if (contentType.includes('json')) {
         return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };

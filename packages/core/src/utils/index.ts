@@ -11,3 +11,4 @@ export * from './raw-json-text.js';
 export * from './embedding-encoding.js';
 export * from './parse-json-or-undefined.js';
 export * from './parse-embeddings-lazily.js';
+export * from './multipart-form-body.js';

@@ -18,6 +18,7 @@ import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { parseEmbeddingsLazily } from './parse-embeddings-lazily.js';
 import { rememberJsonText } from './raw-json-text.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
+import type { MultipartFormBody } from './multipart-form-body.js';
 
 /**
  * The multipart body type of upstream requests: undici's `FormData` (undici's `request` refuses Node's global one).
@@ -38,8 +39,11 @@ export interface UpstreamRequestOptions {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
-  /** Request body: a JSON string, bytes, or an {@link UpstreamFormData} (sent as multipart/form-data). */
-  body?: string | Uint8Array | UndiciFormData;
+  /**
+   * Request body: a JSON string, bytes, buffers sent one after the other (give their total `content-length` in
+   * `headers`, e.g. a {@link MultipartFormBody}), or an {@link UpstreamFormData} (sent as multipart/form-data).
+   */
+  body?: string | Uint8Array | readonly Uint8Array[] | UndiciFormData;
   /** The client's abort signal; aborting closes the upstream connection at once. */
   signal?: AbortSignal;
   /** Turns a >= 400 answer into a GatewayError; its body has been read (text). */
