@@ -41,6 +41,15 @@ describe('multipartFormBody', () => {
     expect((form.get('file') as File).size).toBe(3);
   });
 
+  it('lowercases a file type, and sends application/octet-stream for one that would add a header line', async () => {
+    const injected = multipartFormBody([{ name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'audio/wav\r\nX-Injected: 1' }]);
+    const text = Buffer.concat(injected.body).toString('latin1');
+    expect(text).not.toContain('X-Injected');
+    expect(text).toContain('Content-Type: application/octet-stream\r\n\r\n');
+    const upper = multipartFormBody([{ name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'Audio/WAV' }]);
+    expect(((await parse(upper.body, upper.headers['content-type'])).get('file') as File).type).toBe('audio/wav');
+  });
+
   it('gives each body its own boundary, and sendUpstreamRequest sends it with its length, not chunked, byte for byte', async () => {
     const a = multipartFormBody([{ name: 'x', value: '1' }, { name: 'file', data: Buffer.alloc(100_000, 7), filename: 'a.wav' }]);
     const b = multipartFormBody([{ name: 'x', value: '1' }]);

@@ -8,7 +8,7 @@ export type MultipartPart =
       /** The file's bytes, sent as they are (not copied into a `Blob` first). */
       data: Uint8Array;
       filename: string;
-      /** The part's `Content-Type`; default `application/octet-stream`. */
+      /** The part's `Content-Type`, lowercased; default (and instead of one with a character outside printable ASCII) `application/octet-stream`. */
       contentType?: string;
     };
 
@@ -25,6 +25,9 @@ export interface MultipartFormBody {
 // Names and file names are quoted strings in Content-Disposition: line breaks and quotes are percent-encoded, as the
 // HTML standard's multipart/form-data encoding does (and as undici's and browsers' FormData send them).
 const escapeName = (name: string): string => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
+// A file's type as a `Blob` keeps it: lowercased, and dropped when a character is outside printable ASCII (so a type
+// the client sent cannot add header lines to the part).
+const fileType = (type: string | undefined): string => (type && /^[\x20-\x7e]+$/.test(type) ? type.toLowerCase() : 'application/octet-stream');
 // A field's value has its line breaks normalised to CRLF, as FormData does when it builds its entry list.
 const normalizeLineBreaks = (value: string): string => value.replace(/\r\n|\r|\n/g, '\r\n');
 
@@ -49,7 +52,7 @@ export function multipartFormBody(parts: readonly MultipartPart[]): MultipartFor
       text += `\r\n\r\n${normalizeLineBreaks(part.value)}\r\n`;
       continue;
     }
-    text += `; filename="${escapeName(part.filename)}"\r\nContent-Type: ${part.contentType || 'application/octet-stream'}\r\n\r\n`;
+    text += `; filename="${escapeName(part.filename)}"\r\nContent-Type: ${fileType(part.contentType)}\r\n\r\n`;
     chunks.push(Buffer.from(text, 'utf8'), part.data);
     text = '\r\n';
   }
