@@ -3,7 +3,8 @@ import { type MultipartFormBody, type MultipartPart, type TranscriptionRequest, 
 /**
  * The multipart form OpenAI's `/audio/transcriptions` expects, as a body ready to send (`{ body, headers }` with the
  * `content-type` that names its boundary): every text field of the request (arrays as repeated fields, e.g.
- * `timestamp_granularities[]`), then the file with its name and content type, its bytes copied once.
+ * `timestamp_granularities[]`), then the file with its name and content type, its bytes not copied (see
+ * `multipartFormBody`).
  * @see https://platform.openai.com/docs/api-reference/audio/createTranscription
  */
 export function buildTranscriptionForm(request: TranscriptionRequest): MultipartFormBody {
