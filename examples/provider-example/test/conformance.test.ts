@@ -38,5 +38,5 @@ describeAdapterConformance({
       });
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations'],
 });

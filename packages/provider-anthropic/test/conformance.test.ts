@@ -68,5 +68,5 @@ describeAdapterConformance({
       },
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations'],
 });

@@ -10,7 +10,7 @@ import {
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import { buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readUpstreamText } from '@switchyard/provider-openai';
+import { buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult } from '@switchyard/provider-openai';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
 
@@ -40,7 +40,7 @@ export interface AzureOptions {
  * - `chatCompletions` -> `chat/completions` (streams: Azure's prompt-filter preamble chunk is dropped; the
  *   `finish_reason: "content_filter"` and `content_filter_results` Azure adds pass through);
  * - `embeddings` -> `embeddings`, `imageGenerations` -> `images/generations`, `speech` -> `audio/speech` (bytes piped),
- *   `transcriptions` -> `audio/transcriptions` (multipart);
+ *   `transcriptions` -> `audio/transcriptions`, `translations` -> `audio/translations` (multipart);
  * - `listModels` -> `GET {baseURL}/openai/models?api-version=...`: the models the resource can deploy (Azure's data
  *   plane has no deployment list; address deployments by name).
  * Bodies and answers are OpenAI's wire format, so provider-openai's stream parser, form builder and error mapping are
@@ -96,12 +96,11 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
     },
 
     async transcriptions(request, context) {
-      const response = await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request));
-      const contentType = String(response.headers['content-type'] ?? '');
-      if (contentType.includes('json')) {
-        return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };
-      }
-      return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(context.provider, response, context.signal) };
+      return readTranscriptionResult(context.provider, await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request)), context.signal);
+    },
+
+    async translations(request, context) {
+      return readTranscriptionResult(context.provider, await send(deployment(request.model, 'audio/translations'), context, buildTranscriptionForm(request)), context.signal);
     },
 
     async speech(request, context) {

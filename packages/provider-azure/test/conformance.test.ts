@@ -42,5 +42,11 @@ describeAdapterConformance({
     reply: { json: fixtures.json('openai/openai-embedding.json') },
     expect: { count: 2, dimensions: 5 },
   },
+  // OpenAI's documented answer (no recording of a translation exists), on the deployment's path.
+  translations: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/audio/translations',
+    reply: { json: fixtures.json('openai/spec-examples/createtranslation-default.json') },
+    expect: { text: /^Hello, my name is Wolfgang/ },
+  },
   unsupported: [],
 });

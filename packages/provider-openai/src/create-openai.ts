@@ -17,7 +17,6 @@ import {
   isPlainEmbeddingResponse,
   fetchUpstreamBody,
   readUpstreamJson,
-  readUpstreamText,
   sendUpstreamRequest,
   streamUpstreamBody,
   upstreamAnswerOf,
@@ -27,6 +26,7 @@ import {
 } from '@switchyard/core';
 import { type ListedModel, listedCapabilities } from './openrouter-capabilities.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
+import { readTranscriptionResult } from './read-transcription-result.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { mapResponsesStreamError } from './map-responses-stream-error.js';
@@ -34,6 +34,9 @@ import { openAIChunkStream } from './openai-chunk-stream.js';
 import { passResponsesEvents } from './pass-responses-events.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
+
+/** The operations an `operations` list may leave out (`openaiResponses` comes with `responses: 'native'` only). */
+const OPTIONAL_OPERATIONS = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'listModels'] as const;
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -55,7 +58,7 @@ export interface OpenAIOptions {
   timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
   /** The adapter's kind as reported in `adapter` (metrics, conformance matrix). Default `openai`; presets use their name. */
   adapter?: string;
-  /** The operations to offer (default: all six); the others are absent, so the gateway answers 400 `unsupported_operation`. */
+  /** The operations to offer (default: all of them); the others are absent, so the gateway answers 400 `unsupported_operation`. */
   operations?: readonly AdapterOperation[];
   /** A host's request/answer fix-ups (see the presets, e.g. Mistral's tool-call ids). */
   quirks?: ChatQuirks;
@@ -78,9 +81,9 @@ export interface OpenAIOptions {
  *   `stream: true` the SSE chunks are yielded one by one as they arrive (see {@link openAIChunkStream}; the gateway reads plain text deltas
  *   without parsing them when the host needs no chunk fixes).
  * - `embeddings` -> `/embeddings`, `imageGenerations` -> `/images/generations`: JSON in, JSON out.
- * - `transcriptions` -> `/audio/transcriptions`: the file and every field re-sent as multipart; a JSON answer
- *   (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`) `{kind:'text'}` with the upstream
- *   content type.
+ * - `transcriptions` -> `/audio/transcriptions`, `translations` -> `/audio/translations`: the file and every field
+ *   re-sent as multipart; a JSON answer (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`)
+ *   `{kind:'text'}` with the upstream content type.
  * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
  * - `listModels` -> `GET /models`: `[{id, created}]`, with the capabilities OpenRouter-style lists report
  *   ({@link listedCapabilities}).
@@ -154,12 +157,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     },
 
     async transcriptions(request, context) {
-      const response = await send('/audio/transcriptions', context, buildTranscriptionForm(request));
-      const contentType = String(response.headers['content-type'] ?? '');
-      if (contentType.includes('json')) {
-        return { kind: 'json', body: await readUpstreamJson<{ text: string }>(context.provider, response, context.signal) };
-      }
-      return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(context.provider, response, context.signal) };
+      return readTranscriptionResult(context.provider, await send('/audio/transcriptions', context, buildTranscriptionForm(request)), context.signal);
+    },
+
+    async translations(request, context) {
+      return readTranscriptionResult(context.provider, await send('/audio/translations', context, buildTranscriptionForm(request)), context.signal);
     },
 
     async speech(request, context) {
@@ -204,7 +206,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     };
   }
   if (options.operations) {
-    for (const operation of ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'] as const) {
+    for (const operation of OPTIONAL_OPERATIONS) {
       if (!options.operations.includes(operation)) delete adapter[operation];
     }
   }

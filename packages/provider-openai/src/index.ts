@@ -1,4 +1,5 @@
 export { buildTranscriptionForm } from './build-transcription-form.js';
+export { readTranscriptionResult } from './read-transcription-result.js';
 export { type OpenAIOptions, createOpenAI } from './create-openai.js';
 export { mapOpenAIError } from './map-openai-error.js';
 export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';

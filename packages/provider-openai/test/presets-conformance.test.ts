@@ -5,7 +5,8 @@ import { expect } from 'vitest';
 import { OPENAI_COMPATIBLE_PRESETS, switchyardProviders } from '../src/index.js';
 
 const fixtures = testkitFixtures();
-const ALL: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels'];
+const ALL: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'listModels'];
+const translation = fixtures.json<{ text: string }>('openai/spec-examples/createtranslation-default.json');
 
 /**
  * The recording each preset is tested on: its own host's where one exists (fixtures/<host>/), else OpenAI's
@@ -55,6 +56,10 @@ for (const preset of OPENAI_COMPATIBLE_PRESETS) {
         expect: { name: 'weather', arguments: { location: 'San Francisco' } },
       },
     },
+    // OpenAI's documented answer (no recording of a translation exists), on the preset's own path.
+    ...(preset.operations.includes('translations') && {
+      translations: { route: `POST ${basePath}/audio/translations`, reply: { json: translation }, expect: { text: translation.text } },
+    }),
     unsupported: ALL.filter((operation) => !preset.operations.includes(operation)),
   });
 }

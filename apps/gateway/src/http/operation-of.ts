@@ -2,6 +2,7 @@ const OPERATIONS: Record<string, string> = {
   '/chat/completions': 'chat.completions',
   '/embeddings': 'embeddings',
   '/audio/transcriptions': 'audio.transcriptions',
+  '/audio/translations': 'audio.translations',
   '/audio/speech': 'audio.speech',
   '/images/generations': 'images.generations',
   '/models': 'models',

@@ -14,6 +14,7 @@ import {
   rerankResponseSchema,
   speechRequestSchema,
   transcriptionFieldsSchema,
+  translationFieldsSchema,
 } from '@switchyard/core';
 import { countTokensRequestSchema, messagesRequestSchema } from '@switchyard/front-door-messages';
 import { responsesRequestSchema } from '@switchyard/front-door-responses';
@@ -148,6 +149,27 @@ export function buildOpenApiDocument(version: string): JsonObject {
         responses: {
           '200': {
             description: 'JSON (json, verbose_json, diarized_json) or text (text, srt, vtt)',
+            content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } }, 'text/plain': { schema: { type: 'string' } } },
+          },
+          ...errors,
+        },
+      },
+    },
+    '/v1/audio/translations': {
+      post: {
+        summary: 'Speech in any language to English text (multipart form with the audio file)',
+        security: api,
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { allOf: [ref('TranslationFields', translationFieldsSchema, 'input'), { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } }] },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'JSON (json, verbose_json) or text (text, srt, vtt)',
             content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } }, 'text/plain': { schema: { type: 'string' } } },
           },
           ...errors,

@@ -9,6 +9,7 @@ export const GEN_AI_OPERATION: Record<string, string> = {
   imageGenerations: 'generate_content',
   speech: 'text_to_speech',
   transcriptions: 'speech_to_text',
+  translations: 'speech_translation',
   rerank: 'rerank',
 };
 
@@ -19,6 +20,7 @@ export const GEN_AI_OPERATION_OF_ROUTE: Record<string, string> = {
   'images.generations': 'generate_content',
   'audio.speech': 'text_to_speech',
   'audio.transcriptions': 'speech_to_text',
+  'audio.translations': 'speech_translation',
   rerank: 'rerank',
 };
 

@@ -11,6 +11,7 @@ import type { RerankResponse } from '../schemas/rerank-response.js';
 import type { SpeechRequest, SpeechResult } from '../schemas/speech-request.js';
 import type { TranscriptionRequest } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
+import type { TranslationRequest } from '../schemas/translation-request.js';
 import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
 import type { NativeResponsesResult } from './native-responses.js';
@@ -51,6 +52,12 @@ export interface ProviderAdapter {
   embeddings?(request: EmbeddingRequest, context: AdapterCallContext): Promise<EmbeddingResponse>;
   /** `POST /v1/audio/transcriptions`: the uploaded file plus form fields. */
   transcriptions?(request: TranscriptionRequest, context: AdapterCallContext): Promise<TranscriptionResult>;
+  /**
+   * `POST /v1/audio/translations`: the uploaded audio plus form fields; the answer is English text in the shapes of a
+   * transcription (JSON for `json`/`verbose_json`, text for `text`/`srt`/`vtt`).
+   * @see https://platform.openai.com/docs/api-reference/audio/createTranslation
+   */
+  translations?(request: TranslationRequest, context: AdapterCallContext): Promise<TranscriptionResult>;
   /** `POST /v1/audio/speech`: audio bytes, streamed. */
   speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
   /** `POST /v1/images/generations`. */

@@ -50,6 +50,11 @@ import { planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
+import type { CallRunner } from './call-runner.js';
+import { translationsCall } from './translations-call.js';
+
+/** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
+const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'anthropicMessages', 'openaiResponses']);
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -73,6 +78,12 @@ export class Gateway {
   readonly #accounting?: CallAccounting;
   readonly #plans: OperationPlans;
   readonly #cached: CachedCalls; // the response cache (GatewayOptions.responseCache)
+  /** The call pipeline for the operations kept in their own modules (translations, ...). */
+  readonly #runner: CallRunner = {
+    booked: (body, options, run) => this.#booked(body, options, run),
+    simple: (operation, request, options, run) => this.#simple(operation, request, options, run),
+    call: (operation, request, options, run, acceptOnHeaders, needs) => this.#call(operation, request, options, run, acceptOnHeaders, needs),
+  };
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -143,7 +154,7 @@ export class Gateway {
     // Only a request that needs capabilities waits (model lists); others reach the upstream without a microtask's delay.
     if (needs.length > 0) plan = await filterCapableTargetsWithLists(plan, needs, this.catalog);
     const requestId = options.requestId ?? randomUUID();
-    const stream = (operation === 'chatCompletions' || operation === 'anthropicMessages' || operation === 'openaiResponses') && request.stream === true;
+    const stream = STREAMING_OPERATIONS.has(operation) && request.stream === true;
     let metered: Metered | undefined;
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
@@ -195,7 +206,7 @@ export class Gateway {
 
   /** Runs a non-streaming operation through the plan and releases the attempt. */
   async #simple<T>(
-    operation: Exclude<CallOperation, 'chatCompletions'>,
+    operation: CallOperation,
     request: Record<string, unknown>,
     options: GatewayCallOptions,
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
@@ -280,6 +291,11 @@ export class Gateway {
         adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
       );
     });
+  }
+
+  /** `POST /v1/audio/translations`: as {@link transcriptions}, the answer in English (see `translationsCall`). */
+  translations(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
+    return translationsCall(this.#runner, fields, file, options);
   }
 
   /**

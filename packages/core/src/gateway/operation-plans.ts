@@ -10,6 +10,7 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   chatCompletions: 'chat completions',
   embeddings: 'embeddings',
   transcriptions: 'audio transcriptions',
+  translations: 'audio translations',
   speech: 'audio speech',
   imageGenerations: 'image generations',
   rerank: 'rerank',

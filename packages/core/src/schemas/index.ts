@@ -16,6 +16,7 @@ export * from './embedding-request.js';
 export * from './embedding-response.js';
 export * from './transcription-request.js';
 export * from './transcription-response.js';
+export * from './translation-request.js';
 export * from './speech-request.js';
 export * from './image-generation-request.js';
 export * from './images-response.js';

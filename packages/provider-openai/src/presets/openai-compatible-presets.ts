@@ -18,7 +18,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     baseURL: 'https://api.groq.com/openai/v1',
     apiKeyEnv: 'GROQ_API_KEY',
     baseURLEnv: 'GROQ_BASE_URL',
-    operations: [...CHAT, 'transcriptions', 'speech'],
+    operations: [...CHAT, 'transcriptions', 'translations', 'speech'],
     docs: 'https://console.groq.com/docs/openai',
   },
   {

@@ -23,6 +23,7 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'reasoning', titles: /^streams reasoning|^round-trips reasoning_details/ },
   { heading: 'embeddings', titles: /^translates embeddings/ },
   { heading: 'transcriptions', titles: /^translates a transcription/ },
+  { heading: 'translations', titles: /^translates an audio translation/ },
   { heading: 'speech', titles: /^translates speech/ },
   { heading: 'images', titles: /^translates an image generation/ },
   { heading: 'error mapping', titles: /maps an upstream error/ },

@@ -95,6 +95,8 @@ export interface AdapterConformanceOptions {
   embeddings?: RecordedExchange & { expect: { count: number; dimensions: number } };
   /** A transcription exchange (`json` format), when the adapter implements `transcriptions`. */
   transcriptions?: RecordedExchange & { expect: { text: string | RegExp } };
+  /** A translation exchange (`json` format, English text), when the adapter implements `translations`. */
+  translations?: RecordedExchange & { expect: { text: string | RegExp } };
   /** A speech exchange, when the adapter implements `speech`: the voice to ask for and the audio expected back. */
   speech?: RecordedExchange & { voice?: string; expect: { contentType: string | RegExp; bytes: Uint8Array } };
   /** An image generation exchange, when the adapter implements `imageGenerations`: how many images come back. */

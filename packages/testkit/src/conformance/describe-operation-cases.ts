@@ -36,7 +36,7 @@ async function drain(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
 
 /**
  * The conformance cases of the non-chat operations, registered inside describeAdapterConformance's block for each
- * exchange the options give: transcriptions (the file reaches the upstream, `json` text), speech (audio streamed with
+ * exchange the options give: transcriptions and translations (the file reaches the upstream, `json` text), speech (audio streamed with
  * its content type, byte for byte), image generation (the image count); for each, the key travels in a header only,
  * a connection reset is a 502, and an abort closes the upstream request. `operationError` checks error mapping
  * (status, OpenAI shape, no key) for adapters without chat.
@@ -50,6 +50,23 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
       cases.adapter().transcriptions!({ model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } }, cases.context(signal));
     calls.push({ name: 'transcription', exchange, call });
     it('translates a transcription (json) and sends the audio', async () => {
+      cases.upstream().route(exchange.route, exchange.reply);
+      const result = await call();
+      expect(result.kind).toBe('json');
+      const text = (result as { body: { text: string } }).body.text;
+      if (typeof exchange.expect.text === 'string') expect(text).toBe(exchange.expect.text);
+      else expect(text).toMatch(exchange.expect.text);
+      const sent = cases.upstream().requestsTo(exchange.route)[0];
+      keyInHeaderOnly(sent, cases.apiKey);
+      expect(sent!.body.includes(wav), 'the uploaded audio reached the upstream').toBe(true);
+    });
+  }
+  if (options.translations) {
+    const exchange = options.translations;
+    const call = (signal?: AbortSignal) =>
+      cases.adapter().translations!({ model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } }, cases.context(signal));
+    calls.push({ name: 'translation', exchange, call });
+    it('translates an audio translation (json) and sends the audio', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
       const result = await call();
       expect(result.kind).toBe('json');

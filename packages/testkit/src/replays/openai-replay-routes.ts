@@ -16,6 +16,8 @@ export function multipartField(request: RecordedRequest, name: string): string |
  *   choice is repeated at indexes 0..n-1 (no multi-choice recording exists).
  * - embeddings `openai-embedding.json`; transcriptions `spec-examples/createtranscription-default.json` (json),
  *   `openai-transcription.json` (verbose_json) or the recorded text `groq-transcription-text.json` (text, srt, vtt);
+ *   translations `spec-examples/createtranslation-default.json` (json, verbose_json; OpenAI's documented example, no
+ *   recording exists) or the same recorded text;
  *   images `openai-image.json`;
  *   models `spec-examples/retrievemodel-default.json` as a one-model list.
  * - speech: a synthetic 250 ms WAV tone (no audio recording exists), as `audio/wav`.
@@ -56,6 +58,11 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
       const format = multipartField(request, 'response_format') ?? 'json';
       if (format === 'json') return { json: fixtures.json('openai/spec-examples/createtranscription-default.json') };
       if (format === 'verbose_json') return { json: fixtures.json('openai/openai-transcription.json') };
+      return { headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' }, body: textTranscription.body };
+    },
+    'POST /v1/audio/translations': (request) => {
+      const format = multipartField(request, 'response_format') ?? 'json';
+      if (format === 'json' || format === 'verbose_json') return { json: fixtures.json('openai/spec-examples/createtranslation-default.json') };
       return { headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' }, body: textTranscription.body };
     },
     'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: [makeWav({ durationMs: 250 })] },
