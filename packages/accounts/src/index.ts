@@ -4,7 +4,7 @@ export { budgetWindowStart } from './budget-window.js';
 export { CATALOG_CACHE_LIMIT, catalogCacheSize, catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice } from './catalog-price.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';
-export { MAX_TOKENIZED_CHARS, countTextTokens, estimatePromptTokens, promptText } from './estimate-tokens.js';
+export { MAX_QUEUED_CHARS, MAX_TOKENIZED_CHARS, TOKENIZE_BUDGET_MS, countTextTokens, estimatePromptTokens, promptText } from './estimate-tokens.js';
 export { filterPlanForKey, modelNotPricedError } from './filter-plan.js';
 export { KeyAccounting } from './key-accounting.js';
 export type { KeyChangeFeed } from './key-change-feed.js';
