@@ -116,9 +116,12 @@ describe('POST /v1/responses through the official openai SDK', () => {
     ]);
   });
 
-  it('rejects built-in tools and unknown input items with a 400 naming the field', async () => {
-    const tool = await client.responses.create({ model: 'gpt', input: 'x', tools: [{ type: 'web_search' }] }).catch((e: unknown) => e);
-    expect(tool).toMatchObject({ status: 400, param: 'tools[0].type' });
+  it('drops hosted tools with a warning instead of a 400, and rejects unknown input items naming the field', async () => {
+    const { data, response } = await client.responses.create({ model: 'gpt', input: 'x', tools: [{ type: 'web_search' }, { type: 'code_interpreter', container: { type: 'auto' } }] }).withResponse();
+    expect(data.status).toBe('completed');
+    expect(lastBody('POST /v1/chat/completions').tools).toBeUndefined();
+    expect(response.headers.get('x-switchyard-warning')).toContain("unsupported_tool: the hosted tool 'web_search' was dropped");
+    expect(response.headers.get('x-switchyard-warning')).toContain("'code_interpreter'");
     const item = await client.responses.create({ model: 'gpt', input: [{ type: 'item_reference', id: 'x' }] }).catch((e: unknown) => e);
     expect(item).toMatchObject({ status: 400, param: 'input[0]' });
     const missing = await client.responses.create({ model: 'gpt', input: 'x', previous_response_id: 'resp_nope' }).catch((e: unknown) => e);

@@ -1,16 +1,19 @@
 import type { ChatCompletion } from '@switchyard/core';
 import { convertUsage } from './convert-usage.js';
 import { finishResponse } from './finish-response.js';
+import { toToolCallItem } from './convert-tool-call-item.js';
 import { newId } from './new-id.js';
 import type { OutputItem, ResponseObject } from './response-object.js';
+import { ToolNameMap } from './responses-tool-names.js';
 
 /**
  * A chat completion -> the finished `response`: the first choice's text (and refusal) become one assistant `message`
- * item with `output_text` (and `refusal`) parts, each tool call a `function_call` item (`call_id` = the tool call id);
+ * item with `output_text` (and `refusal`) parts, each tool call a `function_call` item (`call_id` = the tool call id),
+ * or a `custom_tool_call` for a custom tool, mapped back through `names` (see `toToolCallItem`);
  * usage and status follow. `response` is the in-progress object from `newResponseObject`; it is mutated and returned.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
-export function convertChatCompletion(completion: ChatCompletion, response: ResponseObject): ResponseObject {
+export function convertChatCompletion(completion: ChatCompletion, response: ResponseObject, names: ToolNameMap = new ToolNameMap()): ResponseObject {
   const choice = completion.choices[0];
   const output: OutputItem[] = [];
   const message = choice?.message;
@@ -27,7 +30,7 @@ export function convertChatCompletion(completion: ChatCompletion, response: Resp
     });
   }
   for (const call of message?.tool_calls ?? []) {
-    output.push({ type: 'function_call', id: newId('fc'), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+    output.push(toToolCallItem(call.id, call.function.name, call.function.arguments, names, 'completed'));
   }
   response.output = output;
   const usage = convertUsage(completion.usage);

@@ -2,9 +2,11 @@ import type { ChatCompletionChunk, CompletionUsage, FinishReason } from '@switch
 import { convertUsage } from './convert-usage.js';
 import { finishResponse } from './finish-response.js';
 import { toResponseError } from './map-response-error-code.js';
+import { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
 import { newId } from './new-id.js';
-import type { FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
+import type { CustomToolCallItem, FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
 import type { ResponsesStreamEvent } from './responses-stream-event.js';
+import { ToolNameMap } from './responses-tool-names.js';
 
 type Event = Omit<ResponsesStreamEvent, 'sequence_number'>;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -22,6 +24,7 @@ export async function* convertChatStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   response: ResponseObject,
   onDone?: (response: ResponseObject) => void | Promise<void>,
+  names: ToolNameMap = new ToolNameMap(),
 ): AsyncGenerator<ResponsesStreamEvent> {
   let sequence = 0;
   const event = (e: Event): ResponsesStreamEvent => ({ ...e, sequence_number: sequence++ }) as ResponsesStreamEvent;
@@ -29,7 +32,8 @@ export async function* convertChatStream(
   yield event({ type: 'response.in_progress', response: clone(response) });
 
   let message: { item: OutputMessageItem; index: number; part: OutputTextPart } | undefined;
-  const calls = new Map<number, { item: FunctionCallItem; index: number }>();
+  /** Open tool calls by chat index; `args` collects a custom tool's JSON arguments until its input can be read. */
+  const calls = new Map<number, { item: FunctionCallItem | CustomToolCallItem; index: number; args: string }>();
   let finishReason: FinishReason | null | undefined;
   let usage: Partial<CompletionUsage> | undefined;
 
@@ -65,15 +69,18 @@ export async function* convertChatStream(
         let open = calls.get(call.index);
         if (!open) {
           yield* closeMessage();
-          const item: FunctionCallItem = { type: 'function_call', id: newId('fc'), call_id: call.id ?? newId('call'), name: call.function?.name ?? '', arguments: '', status: 'in_progress' };
-          open = { item, index: response.output.push(item) - 1 };
+          const item = toToolCallItem(call.id ?? newId('call'), call.function?.name ?? '', '', names, 'in_progress');
+          open = { item, index: response.output.push(item) - 1, args: '' };
           calls.set(call.index, open);
           yield event({ type: 'response.output_item.added', output_index: open.index, item: clone(item) });
         }
         const piece = call.function?.arguments;
         if (piece) {
-          open.item.arguments += piece;
-          yield event({ type: 'response.function_call_arguments.delta', item_id: open.item.id, output_index: open.index, delta: piece });
+          open.args += piece;
+          if (open.item.type === 'function_call') {
+            open.item.arguments += piece;
+            yield event({ type: 'response.function_call_arguments.delta', item_id: open.item.id, output_index: open.index, delta: piece });
+          }
         }
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -87,8 +94,14 @@ export async function* convertChatStream(
     return;
   }
   yield* closeMessage();
-  for (const { item, index } of calls.values()) {
-    yield event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+  for (const { item, index, args } of calls.values()) {
+    if (item.type === 'function_call') {
+      yield event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    } else {
+      item.input = customInputOf(args);
+      yield event({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: index, delta: item.input });
+      yield event({ type: 'response.custom_tool_call_input.done', item_id: item.id, output_index: index, input: item.input });
+    }
     item.status = 'completed';
     yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
   }

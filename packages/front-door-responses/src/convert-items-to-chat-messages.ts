@@ -1,5 +1,6 @@
-import { type ChatCompletionMessage, type ContentPart, invalidRequestError } from '@switchyard/core';
-import type { ResponsesContentPart } from './responses-request-schema.js';
+import { type ChatCompletionMessage, type ContentPart, type GatewayWarning, invalidRequestError } from '@switchyard/core';
+import { HOSTED_TOOL_ITEM_TYPES, type ResponsesContentPart } from './responses-request-schema.js';
+import { flattenToolName } from './responses-tool-names.js';
 
 /** An item of a conversation: an input item, or an output item of an earlier response. */
 export interface ConversationItem {
@@ -8,7 +9,9 @@ export interface ConversationItem {
   content?: string | readonly ResponsesContentPart[] | readonly { type: string; text?: string; refusal?: string }[];
   call_id?: string;
   name?: string;
+  namespace?: string | null;
   arguments?: string;
+  input?: string;
   output?: string | readonly ResponsesContentPart[];
 }
 
@@ -41,13 +44,22 @@ function textOf(content: string | readonly { type: string; text?: string }[] | u
 
 /**
  * Responses items -> chat messages, in order: messages keep their role (`developer` stays `developer`) with
- * `input_text`/`output_text` -> `text` and `input_image` -> `image_url` parts; consecutive `function_call` items
- * become one assistant message with `tool_calls` (joined to the assistant message just before them); each
- * `function_call_output` becomes a `tool` message. Reasoning items are dropped (no other provider can read them).
- * `param` names the request field in errors (`input`). Throws 400 for parts that cannot be translated.
+ * `input_text`/`output_text` -> `text` and `input_image` -> `image_url` parts; consecutive `function_call` and
+ * `custom_tool_call` items become one assistant message with `tool_calls` (joined to the assistant message just before
+ * them; a call in a namespace is named `<namespace>__<name>`, a custom call's raw `input` becomes the arguments
+ * `{"input": ...}`, as `convertResponsesTools` declares them); each `function_call_output` and
+ * `custom_tool_call_output` becomes a `tool` message. Reasoning items (OpenAI's encrypted reasoning) and calls of
+ * OpenAI's hosted tools are dropped: no other provider can read them; one warning per dropped item type is pushed to
+ * `warnings`. `param` names the request field in errors (`input`). Throws 400 for parts that cannot be translated.
  */
-export function convertItemsToChatMessages(items: readonly ConversationItem[], param = 'input'): ChatCompletionMessage[] {
+export function convertItemsToChatMessages(items: readonly ConversationItem[], param = 'input', warnings?: GatewayWarning[]): ChatCompletionMessage[] {
   const messages: ChatCompletionMessage[] = [];
+  const dropped = new Set<string>();
+  const pushCall = (call: { id: string; type: 'function'; function: { name: string; arguments: string } }) => {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') (last.tool_calls ??= []).push(call);
+    else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+  };
   items.forEach((item, index) => {
     const type = item.type ?? 'message';
     const at = `${param}[${index}]`;
@@ -69,19 +81,24 @@ export function convertItemsToChatMessages(items: readonly ConversationItem[], p
       messages.push({ role: 'user', content: parts });
       return;
     }
-    if (type === 'function_call') {
-      const call = { id: item.call_id!, type: 'function' as const, function: { name: item.name!, arguments: item.arguments ?? '' } };
-      const last = messages.at(-1);
-      if (last?.role === 'assistant') (last.tool_calls ??= []).push(call);
-      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    if (type === 'function_call' || type === 'custom_tool_call') {
+      const name = flattenToolName(item.name!, item.namespace);
+      const args = type === 'custom_tool_call' ? JSON.stringify({ input: item.input ?? '' }) : (item.arguments ?? '');
+      pushCall({ id: item.call_id!, type: 'function', function: { name, arguments: args } });
       return;
     }
-    if (type === 'function_call_output') {
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id!, content: textOf(item.output) });
       return;
     }
-    if (type === 'reasoning') return;
+    if (type === 'reasoning' || HOSTED_TOOL_ITEM_TYPES.has(type)) {
+      dropped.add(type);
+      return;
+    }
     throw invalidRequestError(`Input items of type '${type}' are not supported by this gateway.`, at, 'unsupported_value');
   });
+  for (const type of dropped) {
+    warnings?.push({ code: 'dropped_input_item', param, message: `'${type}' items were dropped: only OpenAI can read them` });
+  }
   return messages;
 }

@@ -1,9 +1,13 @@
 export { convertChatCompletion } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';
 export { type ConversationItem, convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
-export { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
+export { CHAT_TO_RESPONSES_PARAM, type ConvertResponsesOptions, convertResponsesRequest } from './convert-responses-request.js';
+export { type ConvertedTools, type HostedToolSupport, convertResponsesToolChoice, convertResponsesTools } from './convert-responses-tools.js';
+export { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
+export { NAMESPACE_SEPARATOR, type ResponsesToolRef, ToolNameMap, flattenToolName } from './responses-tool-names.js';
 export { convertUsage } from './convert-usage.js';
 export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
+export { forwardedResponsesHeaders } from './forwarded-headers.js';
 export { encodeResponseErrorEvent, toResponseError } from './map-response-error-code.js';
 export { MemoryResponseStore } from './memory-response-store.js';
 export { newId } from './new-id.js';

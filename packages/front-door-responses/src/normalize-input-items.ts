@@ -1,6 +1,6 @@
 import { invalidRequestError } from '@switchyard/core';
 import { newId } from './new-id.js';
-import { type ResponsesInputItem, type ResponsesRequest, responsesInputItemSchema } from './responses-request-schema.js';
+import { HOSTED_TOOL_ITEM_TYPES, type ResponsesInputItem, type ResponsesRequest, responsesInputItemSchema } from './responses-request-schema.js';
 
 /**
  * An input item as the gateway stores and lists it (`GET /v1/responses/{id}/input_items`): always with `id`, messages
@@ -8,12 +8,19 @@ import { type ResponsesInputItem, type ResponsesRequest, responsesInputItemSchem
  */
 export type StoredInputItem = ResponsesInputItem & { id: string };
 
-const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc', function_call_output: 'fco', reasoning: 'rs' };
+const ID_PREFIX: Record<string, string> = {
+  message: 'msg',
+  function_call: 'fc',
+  function_call_output: 'fco',
+  custom_tool_call: 'ctc',
+  custom_tool_call_output: 'ctco',
+  reasoning: 'rs',
+};
 
 /**
  * `input` (a string, or items) -> stored input items with ids. A string is one user message with an `input_text` part.
- * Throws 400 naming `input[i]` for an item type the gateway cannot translate (`item_reference`, built-in tool calls…)
- * or a malformed item.
+ * Throws 400 naming `input[i]` for an item type the gateway cannot translate (`item_reference`, unknown types) or a
+ * malformed item.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
 export function normalizeInputItems(input: ResponsesRequest['input']): StoredInputItem[] {
@@ -24,11 +31,11 @@ export function normalizeInputItems(input: ResponsesRequest['input']): StoredInp
     const parsed = responsesInputItemSchema.safeParse(raw);
     if (!parsed.success) {
       const type = raw.type ?? 'message';
-      const known = type === 'message' || type in ID_PREFIX;
+      const known = type === 'message' || type in ID_PREFIX || HOSTED_TOOL_ITEM_TYPES.has(type);
       throw invalidRequestError(
         known
           ? `Invalid input item at 'input[${index}]': ${parsed.error.issues[0]?.message ?? 'malformed'} (${parsed.error.issues[0]?.path.join('.') ?? ''}).`
-          : `Input items of type '${type}' are not supported by this gateway: it translates 'message', 'function_call' and 'function_call_output' items.`,
+          : `Input items of type '${type}' are not supported by this gateway: it translates messages, function and custom tool calls and their outputs, and reasoning and hosted tool call items (dropped).`,
         `input[${index}]`,
         known ? 'invalid_value' : 'unsupported_value',
       );

@@ -3,6 +3,7 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionMessage,
   GatewayError,
+  type GatewayWarning,
   type NativeSSEEvent,
   invalidRequestError,
   validateRequest,
@@ -11,15 +12,18 @@ import { convertChatCompletion } from './convert-chat-completion.js';
 import { convertChatStream } from './convert-chat-stream.js';
 import { convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
 import { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
+import type { HostedToolSupport } from './convert-responses-tools.js';
 import { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
 import { nativeRequestBody, storedNativeInputItems } from './native-request.js';
 import { passNativeResponseEvents, presentNativeResponse } from './native-response.js';
 import { newId } from './new-id.js';
 import { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
+import { encodeResponseErrorEvent } from './map-response-error-code.js';
 import { type ResponseObject, newResponseObject } from './response-object.js';
 import type { ResponseStore, StoredResponse } from './response-store.js';
 import { type ResponsesStreamEvent, encodeResponsesEvent } from './responses-stream-event.js';
 import { type ResponsesRequest, responsesRequestSchema } from './responses-request-schema.js';
+import { ToolNameMap } from './responses-tool-names.js';
 
 /** Options of {@link ResponsesFrontDoor}. */
 export interface ResponsesFrontDoorOptions {
@@ -39,6 +43,10 @@ export interface PreparedResponse {
   owner: string;
   inputItems: StoredInputItem[];
   history: StoredResponse['history'];
+  /** The function names declared upstream, to map the model's calls back (namespaces, custom tools). */
+  names: ToolNameMap;
+  /** What the translation dropped (hosted tools, reasoning items, `include` values), for `x-switchyard-warning`. */
+  warnings: GatewayWarning[];
 }
 
 /** A validated Responses request, ready to pass through to an upstream that speaks the Responses API. */
@@ -81,18 +89,20 @@ export class ResponsesFrontDoor {
   }
 
   /**
-   * Validates a `POST /v1/responses` body for `owner` and builds the chat request. Throws 400 naming the field for
-   * invalid or untranslatable input, and 400 `previous_response_not_found` when `previous_response_id` is unknown,
-   * expired or another key's.
+   * Validates a `POST /v1/responses` body for `owner` and builds the chat request (`hosted`: which hosted tools the
+   * serving provider maps, see `convertResponsesTools`). Throws 400 naming the field for invalid or untranslatable
+   * input, and 400 `previous_response_not_found` when `previous_response_id` is unknown, expired or another key's.
    */
-  async prepare(body: unknown, owner: string): Promise<PreparedResponse> {
+  async prepare(body: unknown, owner: string, hosted: HostedToolSupport = {}): Promise<PreparedResponse> {
     const request = validateRequest(responsesRequestSchema, body);
     const inputItems = normalizeInputItems(request.input);
     const history = await this.#history(request, owner);
-    const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id');
-    const chatRequest = convertResponsesRequest(request, historyMessages, convertItemsToChatMessages(inputItems));
+    const warnings: GatewayWarning[] = [];
+    const names = new ToolNameMap();
+    const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id', warnings);
+    const chatRequest = convertResponsesRequest(request, historyMessages, convertItemsToChatMessages(inputItems, 'input', warnings), { names, warnings, hosted });
     const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
-    return { request, chatRequest, response, owner, inputItems, history };
+    return { request, chatRequest, response, owner, inputItems, history, names, warnings };
   }
 
   /**
@@ -155,7 +165,7 @@ export class ResponsesFrontDoor {
 
   /** A whole chat completion -> the finished `response` (stored when `store` is not false). */
   async complete(prepared: PreparedResponse, completion: ChatCompletion): Promise<ResponseObject> {
-    const response = convertChatCompletion(completion, prepared.response);
+    const response = convertChatCompletion(completion, prepared.response, prepared.names);
     await this.#save(prepared, response);
     return response;
   }
@@ -165,7 +175,7 @@ export class ResponsesFrontDoor {
    * `response.completed` is sent, so a client may continue from it at once.
    */
   events(prepared: PreparedResponse, chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ResponsesStreamEvent> {
-    return convertChatStream(chunks, prepared.response, (response) => this.#save(prepared, response));
+    return convertChatStream(chunks, prepared.response, (response) => this.#save(prepared, response), prepared.names);
   }
 
   /** Chat chunks -> SSE text (`event:` + `data:` per event). */
@@ -191,6 +201,17 @@ export class ResponsesFrontDoor {
     const record = await this.store.getResponse(id, owner);
     if (!record) throw notFound(id);
     return listInputItems(record.input_items, query);
+  }
+
+  /**
+   * The SSE text that ends a stream whose call failed after its headers went out, before any Responses event: an
+   * `error` event and a `response.failed` carrying the request's response object with the error (see
+   * `encodeResponseErrorEvent`). For a pass-through request (no translated response object yet) one is made from it.
+   */
+  failureSse(error: unknown, prepared: PreparedResponse | PreparedNativeResponse): string {
+    const response =
+      'response' in prepared ? prepared.response : newResponseObject(newId('resp'), prepared.request, Math.floor(Date.now() / 1000), prepared.request.store !== false);
+    return encodeResponseErrorEvent(error, 0, response);
   }
 
   /** Renames chat parameter names in a 4xx error (e.g. `response_format` -> `text.format`) to the ones the client sent. */

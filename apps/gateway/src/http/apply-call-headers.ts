@@ -43,6 +43,17 @@ function setCallHeaders(res: Response, result: AcceptedCall & Partial<Pick<Gatew
   if (result.warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(result.warnings));
 }
 
+/**
+ * Adds warnings of the front door itself (what a translation dropped) to the `x-switchyard-warning` header, after any
+ * the adapters reported; a no-op once the headers went out or when there are none.
+ */
+export function addWarningHeader(res: Response, warnings: readonly GatewayWarning[]): void {
+  if (res.headersSent || warnings.length === 0) return;
+  const current = res.getHeader('x-switchyard-warning');
+  const added = formatWarnings(warnings);
+  res.setHeader('x-switchyard-warning', typeof current === 'string' && current !== '' ? `${current}, ${added}` : added);
+}
+
 /** The `x-switchyard-warning` header value: `code: message` per warning, comma-separated, on one line. */
 export function formatWarnings(warnings: readonly GatewayWarning[]): string {
   return warnings.map((w) => `${w.code}: ${w.message}`.replace(/[\r\n,]+/g, ' ')).join(', ');

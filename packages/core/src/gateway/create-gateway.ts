@@ -182,7 +182,7 @@ export class Gateway {
             signal,
             requestId,
             provider: target.provider,
-            headers,
+            headers: options.upstreamHeaders ? { ...options.upstreamHeaders, ...headers } : headers,
             warn: (w) => attemptWarnings.push(w),
             upstream: this.#upstream(target.provider, acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined)),
           }).catch((error: unknown) => {

@@ -88,6 +88,12 @@ export interface GatewayCallOptions {
    * must end the stream with an error event. Retries after it stay invisible to the client.
    */
   onAccepted?: (accepted: AcceptedCall) => void;
+  /**
+   * Headers of the client's request to send on to the upstream (e.g. Codex's `session-id`, `originator` and
+   * `x-codex-*` on the Responses pass-through): added to every attempt's upstream request (`AdapterCallContext.headers`),
+   * below the adapter's own headers (authentication, content type), which win on a clash.
+   */
+  upstreamHeaders?: Record<string, string>;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */

@@ -1,7 +1,7 @@
-import { isChunkStream } from '@switchyard/core';
-import { type ResponsesFrontDoor, encodeResponseErrorEvent } from '@switchyard/front-door-responses';
+import { type GatewayWarning, isChunkStream } from '@switchyard/core';
+import { type ResponsesFrontDoor, encodeResponseErrorEvent, forwardedResponsesHeaders } from '@switchyard/front-door-responses';
 import type { Router } from 'express';
-import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { addWarningHeader, applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { keyOwner } from '../key-owner.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
@@ -16,7 +16,9 @@ import type { RouteDeps } from './route-deps.js';
  * `GET /v1/responses/{id}/input_items` for stored responses of the calling key. A stream's status and headers go out
  * with its first event, or, when an upstream accepted the call but its first event takes longer than the keep-alive
  * interval, at that point (then `: keep-alive` comments); if the call then fails, the stream ends with an `error` event
- * (`sequence_number` 0).
+ * (`sequence_number` 0) and `response.failed` (OpenAI's error codes, see `toResponseError`). On the pass-through,
+ * Codex's `session-id`, `originator` and `x-codex-*` headers go on to the upstream; on translation, what was dropped
+ * (hosted tools, reasoning items) is named in `x-switchyard-warning`.
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses: ResponsesFrontDoor }): void {
@@ -25,16 +27,29 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
     noteModel(res, req.body?.model, providerOf);
     const request = responses.validate(req.body);
     const options = callOptions(req, res);
+    // Set once the request is prepared: what the translation dropped, and how a stream that fails once open ends.
+    let warnings: readonly GatewayWarning[] = [];
+    let failureSse: (error: unknown) => string = (error) => encodeResponseErrorEvent(error);
     if (request.stream === true) {
-      options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets: deps.secrets, ...deps.sse });
+      options.onAccepted = (accepted) =>
+        openEventStreamWhenIdle(
+          res,
+          () => {
+            applyAcceptedHeaders(res, accepted);
+            addWarningHeader(res, warnings);
+          },
+          { secrets: deps.secrets, ...deps.sse },
+        );
     }
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
     const failed = (error: unknown): undefined => {
-      if (!failEventStream(res, error, deps.secrets, (redacted) => encodeResponseErrorEvent(redacted))) throw error;
+      if (!failEventStream(res, error, deps.secrets, (redacted) => failureSse(redacted))) throw error;
       return undefined;
     };
     if (gateway.supportsOpenAIResponses(request.model)) {
       const native = await responses.prepareNative(req.body, keyOwner(req));
+      failureSse = (error) => responses.failureSse(error, native);
+      options.upstreamHeaders = forwardedResponsesHeaders(req.headers);
       const result = await gateway.openaiResponses(native.upstreamRequest, options).catch(failed);
       if (!result) return;
       applyCallHeaders(res, result);
@@ -43,11 +58,14 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       return;
     }
     const prepared = await responses.prepare(req.body, keyOwner(req));
+    warnings = prepared.warnings;
+    failureSse = (error) => responses.failureSse(error, prepared);
     const result = await gateway
       .chatCompletions(prepared.chatRequest, options)
       .catch((error: unknown) => failed(responses.translateError(error)));
     if (!result) return;
     applyCallHeaders(res, result);
+    addWarningHeader(res, warnings);
     if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, result.data), deps.sse);
     else sendJson(res, await responses.complete(prepared, result.data));
   });
