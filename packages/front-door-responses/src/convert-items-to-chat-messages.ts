@@ -12,6 +12,7 @@ export interface ConversationItem {
   namespace?: string | null;
   arguments?: string;
   input?: string;
+  tools?: { type: string }[];
   output?: string | readonly ResponsesContentPart[];
 }
 
@@ -48,7 +49,8 @@ function textOf(content: string | readonly { type: string; text?: string }[] | u
  * `custom_tool_call` items become one assistant message with `tool_calls` (joined to the assistant message just before
  * them; a call in a namespace is named `<namespace>__<name>`, a custom call's raw `input` becomes the arguments
  * `{"input": ...}`, as `convertResponsesTools` declares them); each `function_call_output` and
- * `custom_tool_call_output` becomes a `tool` message. Reasoning items (OpenAI's encrypted reasoning) and calls of
+ * `custom_tool_call_output` becomes a `tool` message; `additional_tools` items give no message (see
+ * {@link declaredTools}). Reasoning items (OpenAI's encrypted reasoning) and calls of
  * OpenAI's hosted tools are dropped: no other provider can read them; one warning per dropped item type is pushed to
  * `warnings`. `param` names the request field in errors (`input`). Throws 400 for parts that cannot be translated.
  */
@@ -91,6 +93,8 @@ export function convertItemsToChatMessages(items: readonly ConversationItem[], p
       messages.push({ role: 'tool', tool_call_id: item.call_id!, content: textOf(item.output) });
       return;
     }
+    // Declared tools, not a message: `declaredTools` collects them for the request's tools.
+    if (type === 'additional_tools') return;
     if (type === 'reasoning' || HOSTED_TOOL_ITEM_TYPES.has(type)) {
       dropped.add(type);
       return;
@@ -101,4 +105,12 @@ export function convertItemsToChatMessages(items: readonly ConversationItem[], p
     warnings?.push({ code: 'dropped_input_item', param, message: `'${type}' items were dropped: only OpenAI can read them` });
   }
   return messages;
+}
+
+/**
+ * The tools that `additional_tools` items of a conversation declare, in order (Codex's newer models declare their
+ * tools this way instead of in `tools`); translation adds them after the request's `tools`.
+ */
+export function declaredTools(items: readonly ConversationItem[]): { type: string }[] {
+  return items.flatMap((item) => (item.type === 'additional_tools' && Array.isArray(item.tools) ? item.tools : []));
 }

@@ -1,6 +1,6 @@
 export { convertChatCompletion } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';
-export { type ConversationItem, convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
+export { type ConversationItem, convertItemsToChatMessages, declaredTools } from './convert-items-to-chat-messages.js';
 export { CHAT_TO_RESPONSES_PARAM, type ConvertResponsesOptions, convertResponsesRequest } from './convert-responses-request.js';
 export { type ConvertedTools, type HostedToolSupport, convertResponsesToolChoice, convertResponsesTools } from './convert-responses-tools.js';
 export { customInputOf, toToolCallItem } from './convert-tool-call-item.js';

@@ -15,6 +15,7 @@ const ID_PREFIX: Record<string, string> = {
   custom_tool_call: 'ctc',
   custom_tool_call_output: 'ctco',
   reasoning: 'rs',
+  additional_tools: 'at',
 };
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@switchyard/core';
 import { convertChatCompletion } from './convert-chat-completion.js';
 import { convertChatStream } from './convert-chat-stream.js';
-import { convertItemsToChatMessages } from './convert-items-to-chat-messages.js';
+import { convertItemsToChatMessages, declaredTools } from './convert-items-to-chat-messages.js';
 import { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
 import type { HostedToolSupport } from './convert-responses-tools.js';
 import { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
@@ -100,7 +100,10 @@ export class ResponsesFrontDoor {
     const warnings: GatewayWarning[] = [];
     const names = new ToolNameMap();
     const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id', warnings);
-    const chatRequest = convertResponsesRequest(request, historyMessages, convertItemsToChatMessages(inputItems, 'input', warnings), { names, warnings, hosted });
+    const inputMessages = convertItemsToChatMessages(inputItems, 'input', warnings);
+    const extraTools = declaredTools([...history, ...inputItems]);
+    const withTools = extraTools.length > 0 ? { ...request, tools: [...(request.tools ?? []), ...extraTools] } : request;
+    const chatRequest = convertResponsesRequest(withTools, historyMessages, inputMessages, { names, warnings, hosted });
     const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
     return { request, chatRequest, response, owner, inputItems, history, names, warnings };
   }

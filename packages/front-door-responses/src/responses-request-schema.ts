@@ -67,6 +67,16 @@ export const responsesCustomToolCallOutputItemSchema = z.looseObject({
 });
 
 /**
+ * Tools declared in the conversation instead of in `tools` (Codex's newer models send their tools, in namespaces, this
+ * way): `{type:"additional_tools", id?, role?, tools: Tool[]}`. Translation declares them as it does `tools`.
+ */
+export const responsesAdditionalToolsItemSchema = z.looseObject({
+  type: z.literal('additional_tools'),
+  id: z.string().optional(),
+  tools: z.array(z.looseObject({ type: z.string() })),
+});
+
+/**
  * A call of one of OpenAI's hosted tools from an earlier response (`web_search_call`, `file_search_call`,
  * `code_interpreter_call`, `image_generation_call`, `tool_search_call`/`_output`, `computer_call`/`_output`, ...):
  * kept in the store, dropped (with a warning) when translating, as no other provider ran it.
@@ -101,6 +111,7 @@ export const responsesInputItemSchema = z.union([
   responsesCustomToolCallItemSchema,
   responsesCustomToolCallOutputItemSchema,
   responsesReasoningItemSchema,
+  responsesAdditionalToolsItemSchema,
   hostedToolItemSchema,
 ]);
 

@@ -1,0 +1,172 @@
+import { newResponseObject, responsesRequestSchema } from '@switchyard/front-door-responses';
+import { type MockReply, type MockRoute, type RecordedRequest, sseFrames } from '@switchyard/testkit';
+
+/**
+ * The shell call a scripted upstream answers a coding agent's first turn with: the agent's shell tool by name (Codex:
+ * `exec_command`, Claude Code: `Bash`) and its JSON arguments (e.g. `{cmd: "ls"}`).
+ */
+export interface ScriptedShellCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The reply text of the second turn: quotes what the tool returned (first 300 characters, trimmed). */
+export const quoteToolResult = (result: string) => `The command printed: ${result.trim().slice(0, 300)}`;
+/** The reply text of a turn without tools, or whose tools lack the scripted shell tool. */
+export const SCRIPTED_PLAIN_TEXT = 'Hello from the scripted upstream.';
+const USAGE = { input: 42, output: 7 };
+
+type Turn = { kind: 'call'; call: ScriptedShellCall } | { kind: 'text'; text: string };
+
+/** What to answer: text quoting the tool result when there is one, else the shell call when the tool is offered, else text. */
+function nextTurn(result: string | undefined, offered: readonly string[], shell: ScriptedShellCall): Turn {
+  if (result !== undefined) return { kind: 'text', text: quoteToolResult(result) };
+  if (offered.includes(shell.tool)) return { kind: 'call', call: shell };
+  return { kind: 'text', text: SCRIPTED_PLAIN_TEXT };
+}
+
+const textOf = (content: unknown): string => {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : textOf(part?.content))).join('');
+};
+
+/**
+ * OpenAI chat completions (`POST /v1/chat/completions`), scripted for an agent's tool round trip: a request whose last
+ * message is a `tool` result gets text quoting it; one that offers `shell.tool` gets one call of it; anything else gets
+ * {@link SCRIPTED_PLAIN_TEXT}. Streams chunks (with a usage chunk) when the request has `stream: true`, else JSON.
+ */
+export function scriptedChatRoute(shell: ScriptedShellCall): MockRoute {
+  return (request: RecordedRequest): MockReply => {
+    const body = request.json as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+    const last = body.messages.at(-1);
+    const turn = nextTurn(last?.role === 'tool' ? textOf(last.content) : undefined, (body.tools ?? []).map((t) => t.function.name), shell);
+    const id = `chatcmpl-scripted-${request.bodyText.length}`;
+    const usage = { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output };
+    const toolCall = turn.kind === 'call' ? { id: 'call_scripted_1', type: 'function', function: { name: turn.call.tool, arguments: JSON.stringify(turn.call.arguments) } } : undefined;
+    const finish = toolCall ? 'tool_calls' : 'stop';
+    if (!body.stream) {
+      const message = toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: (turn as { text: string }).text };
+      return { json: { id, object: 'chat.completion', created: 1_760_000_000, model: body.model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage } };
+    }
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_760_000_000, model: body.model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }], ...extra });
+    const payloads = [chunk({ role: 'assistant', content: '' })];
+    if (toolCall) {
+      const args = toolCall.function.arguments;
+      payloads.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }));
+      payloads.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 5) } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }));
+    } else {
+      const text = (turn as { text: string }).text;
+      payloads.push(chunk({ content: text.slice(0, 10) }), chunk({ content: text.slice(10) }));
+    }
+    payloads.push(chunk({}, finish), JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_760_000_000, model: body.model, choices: [], usage }));
+    return { chunks: sseFrames(payloads, 'openai') };
+  };
+}
+
+/**
+ * Anthropic Messages (`POST /v1/messages`), scripted like {@link scriptedChatRoute}: the last user message holding a
+ * `tool_result` gets text quoting it; a request offering `shell.tool` gets one `tool_use`; streams Anthropic's events
+ * when `stream: true`, else a JSON message.
+ */
+export function scriptedAnthropicRoute(shell: ScriptedShellCall): MockRoute {
+  return (request: RecordedRequest): MockReply => {
+    const body = request.json as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; tools?: { name: string }[] };
+    const last = body.messages.at(-1);
+    const toolResult = Array.isArray(last?.content) ? (last.content as { type: string; content?: unknown }[]).find((b) => b.type === 'tool_result') : undefined;
+    const turn = nextTurn(toolResult ? textOf(toolResult.content) : undefined, (body.tools ?? []).map((t) => t.name), shell);
+    const id = `msg_scripted_${request.bodyText.length}`;
+    const block = turn.kind === 'call' ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments } : { type: 'text', text: turn.text };
+    const stop = turn.kind === 'call' ? 'tool_use' : 'end_turn';
+    if (!body.stream) {
+      return {
+        json: { id, type: 'message', role: 'assistant', model: body.model, content: [block], stop_reason: stop, stop_sequence: null, usage: { input_tokens: USAGE.input, output_tokens: USAGE.output } },
+      };
+    }
+    const events: Record<string, unknown>[] = [
+      { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: USAGE.input, output_tokens: 1 } } },
+    ];
+    if (block.type === 'tool_use') {
+      const json = JSON.stringify((block as { input: unknown }).input);
+      events.push(
+        { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, 4) } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(4) } },
+      );
+    } else {
+      const text = (block as { text: string }).text;
+      events.push(
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, 10) } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(10) } },
+      );
+    }
+    events.push(
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: USAGE.output } },
+      { type: 'message_stop' },
+    );
+    return { chunks: sseFrames(events.map((e) => JSON.stringify(e)), 'typed') };
+  };
+}
+
+/** The encrypted reasoning the scripted Responses upstream puts before its first turn's call (Codex replays it). */
+export const SCRIPTED_ENCRYPTED_REASONING = 'gAAAAB-scripted-encrypted-reasoning';
+
+/**
+ * OpenAI Responses (`POST /v1/responses`), scripted like {@link scriptedChatRoute}: input ending with a
+ * `function_call_output` gets a message quoting it; one offering `shell.tool` (a function tool) gets a `reasoning` item
+ * (with `encrypted_content` {@link SCRIPTED_ENCRYPTED_REASONING}) and one `function_call`. Streams OpenAI's event
+ * sequence (`response.created` ... `response.completed`, sequence numbers from 0) when `stream: true`, else the JSON
+ * response object; response objects carry every field of OpenAI's `Response` schema.
+ */
+export function scriptedResponsesRoute(shell: ScriptedShellCall): MockRoute {
+  return (request: RecordedRequest): MockReply => {
+    const request_ = responsesRequestSchema.parse(request.json);
+    const input = typeof request_.input === 'string' ? [] : (request_.input as { type?: string; output?: unknown }[]);
+    const last = input.at(-1);
+    const offered = (request_.tools ?? []).flatMap((t) => (t.type === 'function' && typeof t.name === 'string' ? [t.name] : []));
+    const turn = nextTurn(last?.type === 'function_call_output' ? textOf(last.output) : undefined, offered, shell);
+    const n = request.bodyText.length;
+    const response = { ...newResponseObject(`resp_scripted_${n}`, request_, 1_760_000_000, request_.store !== false), model: request_.model } as Record<string, unknown>;
+    const items: Record<string, unknown>[] =
+      turn.kind === 'call'
+        ? [
+            { type: 'reasoning', id: `rs_scripted_${n}`, summary: [], encrypted_content: SCRIPTED_ENCRYPTED_REASONING },
+            { type: 'function_call', id: `fc_scripted_${n}`, call_id: 'call_scripted_1', name: turn.call.tool, arguments: JSON.stringify(turn.call.arguments), status: 'completed' },
+          ]
+        : [{ type: 'message', id: `msg_scripted_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] }];
+    const usage = { input_tokens: USAGE.input, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: USAGE.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: USAGE.input + USAGE.output };
+    const text = turn.kind === 'text' ? turn.text : '';
+    const done = { ...response, status: 'completed', completed_at: 1_760_000_001, output: items, output_text: text, usage };
+    if (!request_.stream) return { json: done };
+    const events: Record<string, unknown>[] = [
+      { type: 'response.created', response },
+      { type: 'response.in_progress', response },
+    ];
+    items.forEach((item, index) => {
+      if (item.type === 'message') {
+        const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
+        events.push(
+          { type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', content: [] } },
+          { type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part },
+          { type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta: text, logprobs: [] },
+          { type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] },
+          { type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part: { ...part, text } },
+        );
+      } else if (item.type === 'function_call') {
+        events.push(
+          { type: 'response.output_item.added', output_index: index, item: { ...item, arguments: '', status: 'in_progress' } },
+          { type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: item.arguments },
+          { type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments },
+        );
+      } else {
+        events.push({ type: 'response.output_item.added', output_index: index, item });
+      }
+      events.push({ type: 'response.output_item.done', output_index: index, item });
+    });
+    events.push({ type: 'response.completed', response: done });
+    return { chunks: sseFrames(events.map((e, i) => JSON.stringify({ ...e, sequence_number: i })), 'typed') };
+  };
+}
