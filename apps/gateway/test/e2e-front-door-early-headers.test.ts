@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
 
 // Issue #22: "send headers as soon as the upstream accepted the call, so proxies do not cut a model that thinks for a
 // minute" - on the Anthropic Messages and Responses front doors too (pass-through and translated), each failing in its
@@ -175,7 +176,7 @@ describe('POST /v1/responses: early headers and keep-alive for a late first even
   it.each([
     ['passed through natively', 'gpt-native', 'POST /v1/responses', responsesFrames[0]!],
     ['translated from chat', 'gpt-chat', 'POST /v1/chat/completions', chatFrames[0]!],
-  ])('%s: every attempt breaking off after acceptance ends the stream with an error event (sequence_number 0)', async (_name, model, route, frame) => {
+  ])('%s: every attempt breaking off after acceptance ends the stream with an error event (sequence_number 0) and response.failed', async (_name, model, route, frame) => {
     const wire = newWire();
     const client = openai(wire);
     upstream.route(route, breaksOff(frame, () => wire.headers));
@@ -184,9 +185,14 @@ describe('POST /v1/responses: early headers and keep-alive for a late first even
     const { seen, failure } = await readUntilFailure(stream);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(seen).toEqual([]);
-    const last = wire.text.trim().split('\n\n').at(-1)!;
-    expect(last.split('\n')[0]).toBe('event: error');
-    expect(JSON.parse(last.split('\n')[1]!.replace(/^data: /, ''))).toEqual({ type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 0 });
+    const [error, failed] = wire.text.trim().split('\n\n').slice(-2);
+    expect(error!.split('\n')[0]).toBe('event: error');
+    expect(JSON.parse(error!.split('\n')[1]!.replace(/^data: /, ''))).toEqual({ type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 0 });
+    // Then the response's end, as OpenAI sends it: Codex reads the error code there.
+    expect(failed!.split('\n')[0]).toBe('event: response.failed');
+    const failedEvent = JSON.parse(failed!.split('\n')[1]!.replace(/^data: /, ''));
+    expect(failedEvent).toMatchObject({ type: 'response.failed', sequence_number: 1, response: { status: 'failed', model, error: { code: 'server_error' } } });
+    expectOpenApiStreamEvent(failedEvent);
     expect(wire.text).toContain(': keep-alive\n\n');
     expect(wire.text).not.toContain('response.completed');
     expect(upstream.requestsTo(route).length - before).toBe(2);
