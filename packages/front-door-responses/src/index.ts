@@ -9,13 +9,21 @@ export { convertUsage } from './convert-usage.js';
 export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
 export { forwardedResponsesHeaders } from './forwarded-headers.js';
 export { encodeResponseErrorEvent, toResponseError } from './map-response-error-code.js';
-export { MemoryResponseStore } from './memory-response-store.js';
+export { DEFAULT_MEMORY_STORE_BYTES, MemoryResponseStore, type MemoryResponseStoreOptions } from './memory-response-store.js';
+export { type StoredItem, loadConversation, resolveItemReferences } from './load-conversation.js';
 export { newId } from './new-id.js';
 export { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
 export type * from './response-object.js';
 export { collectOutputText, newResponseObject } from './response-object.js';
-export type { ResponseStore, StoredResponse } from './response-store.js';
-export { nativeRequestBody, storedNativeInputItems } from './native-request.js';
+export {
+  DEFAULT_MAX_BYTES_PER_OWNER,
+  itemOfResponse,
+  type ResponseStore,
+  type ResponseStoreLimits,
+  type StoredResponse,
+  storedItemIds,
+} from './response-store.js';
+export { nativeRequestBody, storedNativeInputItems, toUpstreamItem } from './native-request.js';
 export { passNativeResponseEvents, presentNativeResponse } from './native-response.js';
 export {
   type DeletedResponse,

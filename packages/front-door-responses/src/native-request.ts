@@ -26,7 +26,7 @@ export function storedNativeInputItems(input: ResponsesRequest['input']): Stored
  * outputs lose the gateway's ids and statuses (OpenAI would look ids up in its own store); reasoning items are kept only
  * with `encrypted_content` (without it OpenAI cannot use them); any other item is sent as stored.
  */
-function toUpstreamItem(item: StoredInputItem | OutputItem): Record<string, unknown> | undefined {
+export function toUpstreamItem(item: StoredInputItem | OutputItem): Record<string, unknown> | undefined {
   const { id: _id, status: _status, ...rest } = item as Record<string, unknown> & { id?: unknown; status?: unknown };
   switch (rest.type ?? 'message') {
     case 'message':
@@ -43,13 +43,18 @@ function toUpstreamItem(item: StoredInputItem | OutputItem): Record<string, unkn
 /**
  * The body to pass through to OpenAI's `POST /responses`: the client's request as it is (unknown fields kept), except
  * that `previous_response_id`, which names a response in the gateway's store (made by any provider), is expanded: its
- * conversation (`history`) is put before `input` and the field is removed.
+ * conversation (`history`) is put before `input` and the field is removed. `input`, when given, replaces the request's
+ * own (its `item_reference` items resolved from the gateway's store).
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-export function nativeRequestBody(request: ResponsesRequest, history: readonly (StoredInputItem | OutputItem)[]): Record<string, unknown> & { model: string } {
-  if (!request.previous_response_id) return { ...request };
+export function nativeRequestBody(
+  request: ResponsesRequest,
+  history: readonly (StoredInputItem | OutputItem)[],
+  input?: readonly unknown[],
+): Record<string, unknown> & { model: string } {
+  if (!request.previous_response_id) return input === undefined ? { ...request } : { ...request, input: [...input] };
   const { previous_response_id: _previous, ...rest } = request;
-  const current = typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
+  const current = input ?? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input);
   const earlier = history.map(toUpstreamItem).filter((item) => item !== undefined);
   return { ...rest, input: [...earlier, ...current] };
 }

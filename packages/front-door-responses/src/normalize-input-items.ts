@@ -18,10 +18,16 @@ const ID_PREFIX: Record<string, string> = {
   additional_tools: 'at',
 };
 
+/** `{"type":"item_reference","id":"..."}` as stored; throws 400 naming `input[i].id` without a string id. */
+function itemReference(raw: Record<string, unknown>, index: number): StoredInputItem {
+  if (typeof raw.id !== 'string' || raw.id === '') throw invalidRequestError("An 'item_reference' needs an 'id' (a string).", `input[${index}].id`, 'invalid_value');
+  return { type: 'item_reference', id: raw.id } as unknown as StoredInputItem;
+}
+
 /**
  * `input` (a string, or items) -> stored input items with ids. A string is one user message with an `input_text` part.
- * Throws 400 naming `input[i]` for an item type the gateway cannot translate (`item_reference`, unknown types) or a
- * malformed item.
+ * An `item_reference` is kept as `{type, id}` (it is resolved from the store when the request runs). Throws 400 naming
+ * `input[i]` for an item type the gateway cannot translate (unknown types) or a malformed item.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
 export function normalizeInputItems(input: ResponsesRequest['input']): StoredInputItem[] {
@@ -29,6 +35,7 @@ export function normalizeInputItems(input: ResponsesRequest['input']): StoredInp
     return [{ id: newId('msg'), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
   }
   return input.map((raw, index) => {
+    if (raw.type === 'item_reference') return itemReference(raw, index);
     const parsed = responsesInputItemSchema.safeParse(raw);
     if (!parsed.success) {
       const type = raw.type ?? 'message';

@@ -14,13 +14,14 @@ import { convertItemsToChatMessages, declaredTools } from './convert-items-to-ch
 import { CHAT_TO_RESPONSES_PARAM, convertResponsesRequest } from './convert-responses-request.js';
 import type { HostedToolSupport } from './convert-responses-tools.js';
 import { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
-import { nativeRequestBody, storedNativeInputItems } from './native-request.js';
+import { type StoredItem, loadConversation, resolveItemReferences } from './load-conversation.js';
+import { nativeRequestBody, storedNativeInputItems, toUpstreamItem } from './native-request.js';
 import { passNativeResponseEvents, presentNativeResponse } from './native-response.js';
 import { newId } from './new-id.js';
 import { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';
 import { encodeResponseErrorEvent } from './map-response-error-code.js';
 import { type ResponseObject, newResponseObject } from './response-object.js';
-import type { ResponseStore, StoredResponse } from './response-store.js';
+import type { ResponseStore } from './response-store.js';
 import { type ResponsesStreamEvent, encodeResponsesEvent } from './responses-stream-event.js';
 import { type ResponsesRequest, responsesRequestSchema } from './responses-request-schema.js';
 import { ToolNameMap } from './responses-tool-names.js';
@@ -41,8 +42,10 @@ export interface PreparedResponse {
   /** The in-progress response object (id, echoed settings). */
   response: ResponseObject;
   owner: string;
+  /** This request's input as stored (`item_reference` items as sent). */
   inputItems: StoredInputItem[];
-  history: StoredResponse['history'];
+  /** The conversation before it (from `previous_response_id`), references resolved. */
+  history: StoredItem[];
   /** The function names declared upstream, to map the model's calls back (namespaces, custom tools). */
   names: ToolNameMap;
   /** What the translation dropped (hosted tools, reasoning items, `include` values), for `x-switchyard-warning`. */
@@ -56,7 +59,7 @@ export interface PreparedNativeResponse {
   upstreamRequest: Record<string, unknown> & { model: string };
   owner: string;
   inputItems: StoredInputItem[];
-  history: StoredResponse['history'];
+  history: StoredItem[];
 }
 
 /** The answer of `DELETE /v1/responses/{id}`. */
@@ -91,17 +94,21 @@ export class ResponsesFrontDoor {
   /**
    * Validates a `POST /v1/responses` body for `owner` and builds the chat request (`hosted`: which hosted tools the
    * serving provider maps, see `convertResponsesTools`). Throws 400 naming the field for invalid or untranslatable
-   * input, and 400 `previous_response_not_found` when `previous_response_id` is unknown, expired or another key's.
+   * input, 400 `previous_response_not_found` when `previous_response_id` (or a response before it) is unknown,
+   * expired, evicted or another key's, 400 `item_not_found` naming `input[i]` for such an `item_reference`, and 400
+   * naming `store` when the input alone is larger than a key may keep.
    */
   async prepare(body: unknown, owner: string, hosted: HostedToolSupport = {}): Promise<PreparedResponse> {
     const request = validateRequest(responsesRequestSchema, body);
     const inputItems = normalizeInputItems(request.input);
-    const history = await this.#history(request, owner);
+    this.#checkQuota(request, inputItems);
+    const history = await loadConversation(this.store, request.previous_response_id, owner);
+    const current = await resolveItemReferences(inputItems, this.store, owner, (index) => `input[${index}]`);
     const warnings: GatewayWarning[] = [];
     const names = new ToolNameMap();
     const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id', warnings);
-    const inputMessages = convertItemsToChatMessages(inputItems, 'input', warnings);
-    const extraTools = declaredTools([...history, ...inputItems]);
+    const inputMessages = convertItemsToChatMessages(current, 'input', warnings);
+    const extraTools = declaredTools([...history, ...current]);
     const withTools = extraTools.length > 0 ? { ...request, tools: [...(request.tools ?? []), ...extraTools] } : request;
     const chatRequest = convertResponsesRequest(withTools, historyMessages, inputMessages, { names, warnings, hosted });
     const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
@@ -119,13 +126,39 @@ export class ResponsesFrontDoor {
   /**
    * Builds the pass-through request for an upstream that speaks the Responses API: the client's body as it is, with
    * `previous_response_id` (a response of the gateway's store, made by any provider) expanded into `input`. Input items
-   * the translation would reject are kept. Throws 400 `previous_response_not_found` as {@link prepare}.
+   * the translation would reject are kept; `item_reference` items are resolved from the gateway's store (the upstream
+   * never sees the gateway's ids). Throws 400 as {@link prepare}.
    */
   async prepareNative(body: unknown, owner: string): Promise<PreparedNativeResponse> {
     const request = validateRequest(responsesRequestSchema, body);
     const inputItems = storedNativeInputItems(request.input);
-    const history = await this.#history(request, owner);
-    return { request, upstreamRequest: nativeRequestBody(request, history), owner, inputItems, history };
+    this.#checkQuota(request, inputItems);
+    const history = await loadConversation(this.store, request.previous_response_id, owner);
+    const input = await this.#nativeInput(request, owner);
+    return { request, upstreamRequest: nativeRequestBody(request, history, input), owner, inputItems, history };
+  }
+
+  /** The request's input with `item_reference` items replaced by the stored items (undefined when it has none). */
+  async #nativeInput(request: ResponsesRequest, owner: string): Promise<unknown[] | undefined> {
+    const input = request.input;
+    if (typeof input === 'string' || !input.some((item) => item.type === 'item_reference')) return undefined;
+    const resolved = await resolveItemReferences(input, this.store, owner, (index) => `input[${index}]`);
+    return resolved
+      .map((item, index) => (input[index]?.type === 'item_reference' ? toUpstreamItem(item as StoredItem) : item))
+      .filter((item) => item !== undefined);
+  }
+
+  /** Throws 400 naming `store` when a stored request's input alone is larger than a key may keep in the store. */
+  #checkQuota(request: ResponsesRequest, inputItems: readonly StoredInputItem[]): void {
+    if (request.store === false) return;
+    const limit = this.store.limits.maxBytesPerOwner;
+    const bytes = Buffer.byteLength(JSON.stringify(inputItems));
+    if (bytes <= limit) return;
+    throw invalidRequestError(
+      `This request's input is ${bytes} bytes, more than the ${limit} bytes a key may keep in stored responses (responses.max_stored_bytes_per_key). Send 'store': false to run it without storing it.`,
+      'store',
+      'stored_bytes_quota_exceeded',
+    );
   }
 
   /** An upstream `response` object (pass-through) -> what the client sees, stored when `store` is not false. */
@@ -142,17 +175,7 @@ export class ResponsesFrontDoor {
     return passNativeResponseEvents(events, prepared.request, (response) => this.#save(prepared, response));
   }
 
-  /** The conversation before this request: that of `previous_response_id` (throws 400 when unknown), else empty. */
-  async #history(request: ResponsesRequest, owner: string): Promise<StoredResponse['history']> {
-    if (!request.previous_response_id) return [];
-    const previous = await this.store.getResponse(request.previous_response_id, owner);
-    if (!previous) {
-      throw invalidRequestError(`Previous response with id '${request.previous_response_id}' not found.`, 'previous_response_id', 'previous_response_not_found');
-    }
-    return [...previous.history, ...previous.input_items, ...(previous.response.output ?? [])];
-  }
-
-  async #save(prepared: Pick<PreparedResponse, 'request' | 'owner' | 'inputItems' | 'history'>, response: ResponseObject): Promise<void> {
+  async #save(prepared: Pick<PreparedResponse, 'request' | 'owner' | 'inputItems'>, response: ResponseObject): Promise<void> {
     if (prepared.request.store === false || typeof response.id !== 'string') return;
     const now = Date.now();
     await this.store.putResponse({
@@ -162,7 +185,7 @@ export class ResponsesFrontDoor {
       expires_at: now + this.retentionMs,
       response,
       input_items: prepared.inputItems,
-      history: prepared.history,
+      previous_response_id: prepared.request.previous_response_id ?? null,
     });
   }
 

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { listInputItems, MemoryResponseStore, newResponseObject, normalizeInputItems, type StoredResponse } from '../src/index.js';
 
-const record = (id: string, expiresIn = 60_000): StoredResponse => ({
+const record = (id: string, expiresIn = 60_000, extra: Partial<StoredResponse> = {}): StoredResponse => ({
   id,
   owner: 'o',
   created_at: Date.now(),
   expires_at: Date.now() + expiresIn,
   response: newResponseObject(id, { model: 'm', input: 'x' }, 1, true),
   input_items: [],
-  history: [],
+  previous_response_id: null,
+  ...extra,
 });
+/** A record whose input is one user message of `bytes` characters. */
+const sized = (id: string, bytes: number, owner = 'o') => record(id, 60_000, { owner, input_items: normalizeInputItems('x'.repeat(bytes)) });
 
 describe('MemoryResponseStore', () => {
   it('keeps at most maxEntries records, dropping the oldest', async () => {
@@ -18,6 +21,38 @@ describe('MemoryResponseStore', () => {
     expect(store.size).toBe(2);
     expect(await store.getResponse('a', 'o')).toBeUndefined();
     expect((await store.getResponse('c', 'o'))?.id).toBe('c');
+  });
+
+  it('keeps at most maxBytes bytes, dropping the oldest, and maxBytesPerOwner per owner, dropping that owner\'s oldest', async () => {
+    const store = new MemoryResponseStore({ maxBytes: 40_000, maxBytesPerOwner: 25_000 });
+    await store.putResponse(sized('a', 10_000, 'o'));
+    await store.putResponse(sized('b', 10_000, 'p'));
+    await store.putResponse(sized('c', 10_000, 'o'));
+    expect(store.bytes).toBeLessThanOrEqual(40_000);
+    await store.putResponse(sized('d', 10_000, 'o'));
+    // Owner o holds c and d (a dropped for o's quota); p keeps b.
+    expect(await store.getResponse('a', 'o')).toBeUndefined();
+    expect((await store.getResponse('b', 'p'))?.id).toBe('b');
+    expect((await store.getResponse('d', 'o'))?.id).toBe('d');
+    await store.putResponse(sized('e', 10_000, 'q'));
+    // 40,000 bytes in all: the oldest (b) goes.
+    expect(await store.getResponse('b', 'p')).toBeUndefined();
+    expect(store.bytes).toBeLessThanOrEqual(40_000);
+    expect(await store.putResponse(sized('huge', 30_000, 'o'))).toBe(false);
+    expect(await store.getResponse('huge', 'o')).toBeUndefined();
+  });
+
+  it('keeps the responses a record continues from as long as the record, and finds items by id for their owner', async () => {
+    const store = new MemoryResponseStore();
+    await store.putResponse(record('first', 50));
+    await store.putResponse(record('second', 60_000, { previous_response_id: 'first', input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]) }));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await store.getResponse('first', 'o'))?.id).toBe('first');
+    expect((await store.findResponseWithItem('msg_in', 'o'))?.id).toBe('second');
+    expect(await store.findResponseWithItem('msg_in', 'someone-else')).toBeUndefined();
+    expect(await store.findResponseWithItem('msg_none', 'o')).toBeUndefined();
+    await store.deleteResponse('second', 'o');
+    expect(await store.findResponseWithItem('msg_in', 'o')).toBeUndefined();
   });
 
   it('hides expired records and other owners', async () => {

@@ -9,7 +9,9 @@ export interface Migration {
 /**
  * The schema of the Postgres store, as an append-only list: `switchyard_keys` (SHA-256 hashes, never secrets) and
  * `switchyard_usage` (the ledger, indexed for the usage queries: by key and time, by model and time, by time),
- * `switchyard_responses` (stored Responses API responses, one JSON record each, with their owner and expiry).
+ * `switchyard_responses` (stored Responses API responses, one JSON record each, with their owner and expiry; since
+ * version 8 each holds its own items and a link to the response it continued, with its size in bytes) and
+ * `switchyard_response_items` (which response holds an item id, for `item_reference`).
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -96,6 +98,31 @@ ALTER TABLE switchyard_usage ADD COLUMN usage_estimated boolean NOT NULL DEFAULT
     sql: `
 ALTER TABLE switchyard_usage ADD COLUMN hedged boolean NOT NULL DEFAULT false;
 ALTER TABLE switchyard_usage ADD COLUMN stream_failover boolean NOT NULL DEFAULT false;
+`,
+  },
+  {
+    version: 8,
+    name: 'stored responses linked, sized and item-indexed',
+    // Rows written before keep their copy of the conversation (record.history) and stay readable and continuable.
+    sql: `
+ALTER TABLE switchyard_responses ADD COLUMN previous_response_id text;
+ALTER TABLE switchyard_responses ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+UPDATE switchyard_responses SET bytes = octet_length(record::text);
+CREATE INDEX switchyard_responses_owner_time ON switchyard_responses (owner, created_at);
+CREATE TABLE switchyard_response_items (
+  owner text NOT NULL,
+  item_id text NOT NULL,
+  response_id text NOT NULL REFERENCES switchyard_responses (id) ON DELETE CASCADE,
+  PRIMARY KEY (owner, item_id, response_id)
+);
+CREATE INDEX switchyard_response_items_response ON switchyard_response_items (response_id);
+INSERT INTO switchyard_response_items (owner, item_id, response_id)
+  SELECT r.owner, i->>'id', r.id FROM switchyard_responses r, jsonb_array_elements(coalesce(r.record->'input_items', '[]'::jsonb)) i
+  WHERE i->>'id' IS NOT NULL AND coalesce(i->>'type', '') <> 'item_reference'
+  UNION
+  SELECT r.owner, o->>'id', r.id FROM switchyard_responses r, jsonb_array_elements(coalesce(r.record->'response'->'output', '[]'::jsonb)) o
+  WHERE o->>'id' IS NOT NULL
+ON CONFLICT DO NOTHING;
 `,
   },
 ];

@@ -1,7 +1,8 @@
-import { type StoredResponse, newResponseObject } from '@switchyard/front-door-responses';
+import { type StoredResponse, loadConversation, newResponseObject, normalizeInputItems } from '@switchyard/front-door-responses';
 import { startPostgres } from '@switchyard/testkit/servers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresAccountStore, PostgresResponseStore } from '../src/index.js';
+import pg from 'pg';
+import { MIGRATIONS, PostgresAccountStore, PostgresResponseStore, migrate } from '../src/index.js';
 
 const postgres = await startPostgres();
 afterAll(() => postgres.close());
@@ -13,7 +14,14 @@ const record = (id: string, owner: string, expiresIn: number): StoredResponse =>
   expires_at: Date.now() + expiresIn,
   response: newResponseObject(id, { model: 'm', input: 'hi' }, 1, true),
   input_items: [{ id: 'msg_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
-  history: [],
+  previous_response_id: null,
+});
+
+/** A record of `owner` whose input is one user message of `bytes` characters, continuing `previous`. */
+const sized = (id: string, owner: string, bytes: number, previous: string | null = null): StoredResponse => ({
+  ...record(id, owner, 60_000),
+  input_items: normalizeInputItems([{ id: `msg_${id}`, role: 'user', content: 'x'.repeat(bytes) }]),
+  previous_response_id: previous,
 });
 
 describe('PostgresResponseStore', () => {
@@ -32,6 +40,54 @@ describe('PostgresResponseStore', () => {
       expect(await a.getResponse('resp_a', 'owner-1')).toBeUndefined();
     } finally {
       await Promise.all([a.close(), b.close(), accounts.close()]);
+    }
+  });
+
+  it('keeps at most maxBytesPerOwner bytes per owner (oldest dropped first), finds items by id, extends the chain', async () => {
+    const url = await postgres.createDatabase('responses_quota');
+    const store = await PostgresResponseStore.open({ connectionString: url, maxBytesPerOwner: 25_000 });
+    try {
+      await store.putResponse(sized('a', 'o', 10_000));
+      await store.putResponse(sized('b', 'p', 10_000));
+      await store.putResponse(sized('c', 'o', 10_000));
+      await store.putResponse(sized('d', 'o', 10_000));
+      expect(await store.getResponse('a', 'o')).toBeUndefined();
+      expect((await store.getResponse('c', 'o'))?.id).toBe('c');
+      expect((await store.getResponse('b', 'p'))?.id).toBe('b');
+      expect(await store.putResponse(sized('huge', 'o', 30_000))).toBe(false);
+      expect(await store.findResponseWithItem('msg_a', 'o')).toBeUndefined();
+      expect((await store.findResponseWithItem('msg_d', 'o'))?.id).toBe('d');
+      expect(await store.findResponseWithItem('msg_d', 'p')).toBeUndefined();
+      await store.putResponse({ ...sized('first', 'q', 10), expires_at: Date.now() + 50 });
+      await store.putResponse(sized('second', 'q', 10, 'first'));
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect((await loadConversation(store, 'second', 'q')).map((item) => item.id)).toEqual(['msg_first', 'msg_second']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates rows of the first layout: they stay readable, continuable and findable', async () => {
+    const url = await postgres.createDatabase('responses_legacy');
+    const pool = new pg.Pool({ connectionString: url });
+    await migrate(pool, MIGRATIONS.filter((m) => m.version < 8));
+    const legacy = { ...record('resp_old', 'o', 60_000), previous_response_id: undefined, history: normalizeInputItems([{ id: 'msg_early', role: 'user', content: 'earlier' }]) };
+    await pool.query('INSERT INTO switchyard_responses (id, owner, created_at, expires_at, record) VALUES ($1, $2, $3, $4, $5)', [
+      legacy.id,
+      legacy.owner,
+      legacy.created_at,
+      legacy.expires_at,
+      JSON.stringify(legacy),
+    ]);
+    await pool.end();
+    const store = await PostgresResponseStore.open({ connectionString: url });
+    try {
+      expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
+      expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');
+      await store.putResponse(sized('resp_new', 'o', 10, 'resp_old'));
+      expect((await loadConversation(store, 'resp_new', 'o')).map((item) => item.id)).toEqual(['msg_early', 'msg_1', 'msg_resp_new']);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type StoredResponse, newResponseObject } from '@switchyard/front-door-responses';
+import { type StoredResponse, loadConversation, newResponseObject, normalizeInputItems } from '@switchyard/front-door-responses';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SqliteResponseStore } from '../src/index.js';
 
@@ -12,7 +13,14 @@ const record = (id: string, owner: string, expiresIn: number): StoredResponse =>
   expires_at: Date.now() + expiresIn,
   response: newResponseObject(id, { model: 'm', input: 'hi' }, 1, true),
   input_items: [{ id: 'msg_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
-  history: [],
+  previous_response_id: null,
+});
+
+/** A record of `owner` whose input is one user message of `bytes` characters, continuing `previous`. */
+const sized = (id: string, owner: string, bytes: number, previous: string | null = null): StoredResponse => ({
+  ...record(id, owner, 60_000),
+  input_items: normalizeInputItems([{ id: `msg_${id}`, role: 'user', content: 'x'.repeat(bytes) }]),
+  previous_response_id: previous,
 });
 
 describe('SqliteResponseStore', () => {
@@ -37,5 +45,57 @@ describe('SqliteResponseStore', () => {
     expect(await store.getResponse('resp_old', 'o')).toBeUndefined();
     expect((await store.getResponse('resp_new', 'o'))?.id).toBe('resp_new');
     await store.close();
+  });
+
+  it('keeps at most maxBytesPerOwner bytes per owner, dropping that owner\'s oldest rows, and refuses a record larger than that', async () => {
+    const store = new SqliteResponseStore(':memory:', { maxBytesPerOwner: 25_000 });
+    await store.putResponse(sized('a', 'o', 10_000));
+    await store.putResponse(sized('b', 'p', 10_000));
+    await store.putResponse(sized('c', 'o', 10_000));
+    await store.putResponse(sized('d', 'o', 10_000));
+    expect(await store.getResponse('a', 'o')).toBeUndefined();
+    expect((await store.getResponse('c', 'o'))?.id).toBe('c');
+    expect((await store.getResponse('b', 'p'))?.id).toBe('b');
+    expect(await store.putResponse(sized('huge', 'o', 30_000))).toBe(false);
+    expect(await store.getResponse('huge', 'o')).toBeUndefined();
+    await store.close();
+  });
+
+  it('finds items by id for their owner only, and keeps the responses a record continues from as long as it', async () => {
+    const store = new SqliteResponseStore(':memory:');
+    await store.putResponse({ ...sized('first', 'o', 10), expires_at: Date.now() + 50 });
+    await store.putResponse(sized('second', 'o', 10, 'first'));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await store.getResponse('first', 'o'))?.id).toBe('first');
+    expect((await store.findResponseWithItem('msg_second', 'o'))?.id).toBe('second');
+    expect(await store.findResponseWithItem('msg_second', 'p')).toBeUndefined();
+    expect((await loadConversation(store, 'second', 'o')).map((item) => item.id)).toEqual(['msg_first', 'msg_second']);
+    expect(await store.deleteResponse('second', 'o')).toBe(true);
+    expect(await store.findResponseWithItem('msg_second', 'o')).toBeUndefined();
+    await store.close();
+  });
+
+  it('migrates a database of the first layout: old rows (with their copied history) stay readable, continuable and findable', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'switchyard-resp-')), 'accounts.db');
+    const old = new Database(path);
+    old.exec('CREATE TABLE responses (id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL); CREATE INDEX responses_expiry ON responses (expires_at);');
+    const legacy = {
+      ...record('resp_old', 'o', 60_000),
+      previous_response_id: undefined,
+      history: normalizeInputItems([{ id: 'msg_early', role: 'user', content: 'earlier' }]),
+    };
+    old.prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?)').run(legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy));
+    old.close();
+    const store = new SqliteResponseStore(path);
+    expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
+    expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');
+    await store.putResponse(sized('resp_new', 'o', 10, 'resp_old'));
+    const conversation = await loadConversation(store, 'resp_new', 'o');
+    expect(conversation.map((item) => item.id)).toEqual(['msg_early', 'msg_1', ...legacy.response.output.map((item) => item.id), 'msg_resp_new']);
+    await store.close();
+    // Opening a migrated file again changes nothing.
+    const again = new SqliteResponseStore(path);
+    expect((await again.getResponse('resp_old', 'o'))?.id).toBe('resp_old');
+    await again.close();
   });
 });

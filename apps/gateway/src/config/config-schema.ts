@@ -155,7 +155,7 @@ export const storeConfigSchema = z
  * The gateway's YAML config (after `${VAR}` substitution):
  * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, backlog, headers_timeout_ms,
  * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
- * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory}`, `log {level, format}`, `metrics {enabled, auth}`,
+ * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory, memory_bytes, max_stored_bytes_per_key}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
 export const gatewayConfigSchema = z.strictObject({
@@ -207,9 +207,19 @@ export const gatewayConfigSchema = z.strictObject({
   redis: redisConfigSchema.optional(),
   /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */
   cache: cacheConfigSchema.prefault({}),
-  /** Stored responses of the Responses API: kept `retention_days` days; without accounts at most `max_in_memory` of them, in memory. */
+  /**
+   * Stored responses of the Responses API: kept `retention_days` days (and while a later response continues from
+   * them); at most `max_stored_bytes_per_key` bytes per key in every store (default 64 MiB; a key's oldest go first);
+   * without accounts in memory, at most `max_in_memory` of them and `memory_bytes` bytes in all (default 256 MiB; the
+   * oldest go first). Bytes are those of the records' JSON.
+   */
   responses: z
-    .strictObject({ retention_days: z.number().positive().default(30), max_in_memory: z.number().int().positive().default(1000) })
+    .strictObject({
+      retention_days: z.number().positive().default(30),
+      max_in_memory: z.number().int().positive().default(1000),
+      memory_bytes: z.number().int().positive().default(256 * 1024 * 1024),
+      max_stored_bytes_per_key: z.number().int().positive().default(64 * 1024 * 1024),
+    })
     .prefault({}),
   /**
    * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
