@@ -8,6 +8,7 @@ import { KeyState } from './key-state.js';
 import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
+import { budgetRefusal } from './budget-refusal.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
@@ -35,6 +36,12 @@ export interface Admission {
 export interface CallEstimate {
   tokens: number;
   costUsd: number;
+  /** Prompt tokens of the estimate, for a refusal's message. */
+  promptTokens?: number;
+  /** Completion tokens of the estimate, for a refusal's message. */
+  completionTokens?: number;
+  /** Where `completionTokens` came from (see `CallEstimateDetail.completionBasis`), for a refusal's message. */
+  completionBasis?: string;
 }
 
 /** Options of {@link Accounts.open}. */
@@ -159,13 +166,15 @@ export class Accounts {
   /**
    * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD): throws 403 when the key may not
    * use the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
-   * `insufficient_quota` when the budget is spent (its settled spend plus what calls in flight reserved), 429
+   * `insufficient_quota` when the budget is spent, or when calls in flight reserved so much of it that this call's
+   * estimate does not fit (the message says which; see `budgetRefusal`), 429
    * `concurrency_limit_exceeded` when `concurrency_limit` calls of the key are in flight. On success one request, the
    * token estimate, the cost estimate and a concurrency slot are reserved atomically in the {@link Limiter}; give the
    * slot back with {@link release} when the call ends.
    */
   async admit(principal: Principal, model: string, estimate: CallEstimate | number): Promise<Admission> {
-    const { tokens, costUsd } = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
+    const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
+    const { tokens, costUsd } = detail;
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
     const { key } = principal.state;
     if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
@@ -187,7 +196,7 @@ export class Accounts {
     if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the spend of key ${key.id}.`);
     const headers = rateLimitHeaders(key, decision.state);
     if (!decision.ok) {
-      if (decision.reason === 'budget') throw rateLimitError(`This key's budget of ${key.budget_usd} USD per ${key.budget_period} is spent.`, 'insufficient_quota', headers, 'budget');
+      if (decision.reason === 'budget') throw budgetRefusal(key, decision.budget, detail, headers);
       if (decision.reason === 'concurrency') {
         throw rateLimitError(`Too many concurrent requests: this key allows ${key.concurrency_limit} at a time. Retry when one has finished.`, 'concurrency_limit_exceeded', { ...headers, 'retry-after': '1' }, 'concurrency');
       }
@@ -206,18 +215,20 @@ export class Accounts {
 
   /**
    * Gives back the concurrency slot of an admitted call (once it has ended: answered, failed, stream finished or
-   * aborted). Does nothing for calls without a slot; a failure goes to `onError` (a Redis slot then expires by itself).
+   * aborted); resolves once it is given back. Does nothing for calls without a slot; a failure goes to `onError` (a
+   * Redis slot then expires by itself). Never rejects.
    */
-  release(principal: Principal, admission: Admission): void {
-    if (principal.kind !== 'virtual' || !admission.slot) return;
-    this.limiter.release(principal.state.key.id, admission.slot).catch(this.#onError);
+  release(principal: Principal, admission: Admission): Promise<void> {
+    if (principal.kind !== 'virtual' || !admission.slot) return Promise.resolve();
+    return this.limiter.release(principal.state.key.id, admission.slot).catch(this.#onError);
   }
 
   /**
    * Records a finished call: settles the token and cost estimates against actual usage in the limiter (failures go
-   * to `onError`), and queues the ledger row.
+   * to `onError`), and queues the ledger row. Resolves once the limiter has applied the settlement. Never rejects.
    */
-  settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): void {
+  settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): Promise<void> {
+    let settled = Promise.resolve();
     if (principal.kind === 'virtual') {
       const { key } = principal.state;
       const settlement: LimitSettlement = {
@@ -227,9 +238,10 @@ export class Accounts {
         tokensUsed: key.tpm_limit ? row.prompt_tokens + row.completion_tokens : 0,
         budget: admission.budgetWindow ? { window: admission.budgetWindow, reservedUsd: admission.reservedUsd, costUsd: row.cost_usd } : null,
       };
-      this.limiter.settle(settlement).catch(this.#onError);
+      settled = this.limiter.settle(settlement).catch(this.#onError);
     }
     this.record({ ...row, key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static' });
+    return settled;
   }
 
   readonly #pending = new Set<Promise<unknown>>();

@@ -22,6 +22,12 @@ const COMPLETION_LIMITS: Partial<Record<CallOperation, readonly string[]>> = {
 export interface CallEstimateDetail {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Where `completionTokens` came from: the request field that capped them (`max_tokens`, `max_completion_tokens`,
+   * `max_output_tokens`), `default` ({@link DEFAULT_COMPLETION_TOKENS} per choice: no such field was set), or `none`
+   * (an operation that generates no text).
+   */
+  completionBasis: string;
   /** Tokens reserved against tpm: prompt + completion. */
   tokens: number;
   /** USD reserved against the budget: the dearest deployment of the plan at these token counts. */
@@ -38,11 +44,13 @@ export interface CallEstimateDetail {
 export function estimateCall(operation: CallOperation, request: Record<string, unknown>, plan: RoutePlan): CallEstimateDetail {
   const promptTokens = estimatePromptTokens(request);
   let completionTokens = 0;
+  let completionBasis = 'none';
   const limits = COMPLETION_LIMITS[operation];
   if (limits) {
-    const max = limits.map((field) => request[field]).find((v): v is number => typeof v === 'number' && v >= 0);
+    const field = limits.find((name) => typeof request[name] === 'number' && (request[name] as number) >= 0);
     const n = operation === 'chatCompletions' && typeof request.n === 'number' && request.n >= 1 ? Math.floor(request.n) : 1;
-    completionTokens = (max ?? DEFAULT_COMPLETION_TOKENS) * n;
+    completionTokens = (field ? (request[field] as number) : DEFAULT_COMPLETION_TOKENS) * n;
+    completionBasis = field ?? 'default';
   }
   let costUsd = 0;
   for (const model of plan.models) {
@@ -53,5 +61,5 @@ export function estimateCall(operation: CallOperation, request: Record<string, u
       costUsd = Math.max(costUsd, (promptTokens * price.input + completionTokens * output) / 1_000_000);
     }
   }
-  return { promptTokens, completionTokens, tokens: promptTokens + completionTokens, costUsd };
+  return { promptTokens, completionTokens, completionBasis, tokens: promptTokens + completionTokens, costUsd };
 }

@@ -79,6 +79,7 @@ export class KeyAccounting implements CallAccounting {
       throw error;
     }
     let settled = false;
+    let written: Promise<unknown> = Promise.resolve();
     const headers = { ...admission.headers };
     return {
       plan,
@@ -86,8 +87,13 @@ export class KeyAccounting implements CallAccounting {
       settle: (settlement) => {
         if (settled) return undefined;
         settled = true;
-        this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
-        return this.#settle(principal, admission, request, estimate, settlement, headers);
+        const released = this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
+        const { costUsd, limits } = this.#settle(principal, admission, request, estimate, settlement, headers);
+        written = Promise.all([released, limits]);
+        return costUsd;
+      },
+      settled: async () => {
+        await written;
       },
     };
   }
@@ -99,10 +105,10 @@ export class KeyAccounting implements CallAccounting {
     estimate: CallEstimateDetail,
     settlement: CallSettlement,
     headers: Record<string, string>,
-  ): number | undefined {
+  ): { costUsd: number | undefined; limits: Promise<void> } {
     if (settlement.cacheHit) {
       // Served from the response cache: no upstream attempt, no tokens, no cost (the rpm limit counted it at admission).
-      this.accounts.settle(principal, admission, {
+      const limits = this.accounts.settle(principal, admission, {
         request_id: request.requestId,
         model: request.model,
         provider: settlement.target?.provider ?? null,
@@ -121,7 +127,7 @@ export class KeyAccounting implements CallAccounting {
         cache_hit: true,
       });
       if (!settlement.stream) headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
-      return 0;
+      return { costUsd: 0, limits };
     }
     const answered = settlement.target !== undefined;
     // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
@@ -180,14 +186,12 @@ export class KeyAccounting implements CallAccounting {
     if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
     if (!answered || reported) {
       const booked = answered ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false) : finish(0, 0, false);
-      this.accounts.settle(principal, admission, row(booked));
-      return booked.costUsd;
+      return { costUsd: booked.costUsd, limits: this.accounts.settle(principal, admission, row(booked)) };
     }
     if (!settlement.stream) {
       // An answer without usage (e.g. speech, images): the prompt estimate, no completion tokens.
       const booked = finish(estimate.promptTokens, 0, true);
-      this.accounts.settle(principal, admission, row(booked));
-      return booked.costUsd;
+      return { costUsd: booked.costUsd, limits: this.accounts.settle(principal, admission, row(booked)) };
     }
     // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
     // count with the tokenizer, off the response path.
@@ -198,9 +202,9 @@ export class KeyAccounting implements CallAccounting {
       } catch {
         booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
       }
-      this.accounts.settle(principal, admission, row(booked));
+      await this.accounts.settle(principal, admission, row(booked));
     })();
     this.accounts.track(task);
-    return undefined;
+    return { costUsd: undefined, limits: task };
   }
 }

@@ -43,7 +43,15 @@ export interface LimitState {
 export type LimitDecision =
   /** Admitted; `unreserved` when nothing could be counted (the backend failed and fails open). */
   | { ok: true; state: LimitState; unreserved?: boolean }
-  | { ok: false; reason: 'requests' | 'tokens' | 'budget' | 'concurrency'; state: LimitState; /** ms until a retry may pass. */ retryAfterMs: number }
+  | {
+      ok: false;
+      reason: 'requests' | 'tokens' | 'budget' | 'concurrency';
+      state: LimitState;
+      /** ms until a retry may pass. */
+      retryAfterMs: number;
+      /** For `budget`: where the window stood, USD (settled spend, and what calls in flight reserved). */
+      budget?: { spentUsd: number; reservedUsd: number };
+    }
   /** The limiter does not know the budget window's spend yet: call again with `budget.seedUsd` from the ledger. */
   | { ok: false; reason: 'seed' };
 
@@ -60,15 +68,17 @@ export interface LimitSettlement {
 
 /**
  * Counts limits of virtual keys. {@link MemoryLimiter} (one process, the default) and `RedisLimiter` (shared by every
- * replica) implement it. Tolerance: a call is admitted while the key's settled spend plus its reservations is below
- * the budget, and while the token bucket holds the call's estimate; so budgets and tpm are exceeded only by what
- * calls in flight use beyond their estimates (and a budget by at most the last admitted call's own estimate). The
- * concurrency limit has no tolerance: a slot is taken in the same atomic check.
+ * replica) implement it. A call is admitted while the token bucket holds the call's estimate, and while the key's
+ * settled spend is below the budget and, when other calls of the key are in flight, their reservations plus this
+ * call's estimate fit in it. Tolerance: budgets and tpm are exceeded only by what calls use beyond their estimates,
+ * and a budget by at most the cost of one call admitted while no other call of the key was in flight. The
+ * concurrency limit has no tolerance: a slot is taken in the same atomic check. {@link Limiter.settle} resolves once
+ * the settlement is applied, so that a client's next call sees it.
  */
 export interface Limiter {
   /** Checks and takes atomically; see {@link LimitRequest}. Rejects when the limiter's backend fails. */
   acquire(request: LimitRequest): Promise<LimitDecision>;
-  /** Settles one admitted call. Rejects when the backend fails (the caller logs it). */
+  /** Settles one admitted call; resolves once it is applied. Rejects when the backend fails (the caller logs it). */
   settle(settlement: LimitSettlement): Promise<void>;
   /**
    * Gives back the concurrency slot `slot` of key `keyId` taken by an admitted call (see {@link LimitRequest.concurrency}).

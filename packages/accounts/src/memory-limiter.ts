@@ -4,6 +4,15 @@ import { TokenBucket } from './token-bucket.js';
 /** Sums of float USD amounts drift (10 x 0.1 < 1): spend within this of the budget counts as the whole budget. */
 export const BUDGET_EPSILON_USD = 1e-9;
 
+/**
+ * The budget rule of every {@link Limiter}: a call is admitted while the settled spend is below the budget and, when
+ * calls in flight hold reservations, those reservations plus this call's estimate fit in what is left (all USD).
+ */
+export function budgetAdmits(spentUsd: number, reservedUsd: number, estimateUsd: number, limitUsd: number): boolean {
+  if (spentUsd >= limitUsd - BUDGET_EPSILON_USD) return false;
+  return reservedUsd <= BUDGET_EPSILON_USD || spentUsd + reservedUsd + estimateUsd <= limitUsd + BUDGET_EPSILON_USD;
+}
+
 interface KeyCounters {
   requests?: TokenBucket;
   tokens?: TokenBucket;
@@ -60,8 +69,8 @@ export class MemoryLimiter implements Limiter {
     if (requests && requests.remaining < 1) return { ok: false, reason: 'requests', state: state(), retryAfterMs: requests.msUntil(1) };
     const wanted = tokens ? Math.min(request.tokens, tokens.capacity) : 0;
     if (tokens && tokens.remaining < wanted) return { ok: false, reason: 'tokens', state: state(), retryAfterMs: tokens.msUntil(wanted) };
-    if (request.budget && window && window.spentUsd + window.reservedUsd >= request.budget.limitUsd - BUDGET_EPSILON_USD) {
-      return { ok: false, reason: 'budget', state: state(), retryAfterMs: 0 };
+    if (request.budget && window && !budgetAdmits(window.spentUsd, window.reservedUsd, request.budget.reserveUsd, request.budget.limitUsd)) {
+      return { ok: false, reason: 'budget', state: state(), retryAfterMs: 0, budget: { spentUsd: window.spentUsd, reservedUsd: window.reservedUsd } };
     }
     requests?.tryTake(1);
     tokens?.tryTake(wanted);

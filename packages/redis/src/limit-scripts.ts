@@ -35,8 +35,9 @@ end
  * none), tokens to reserve, budget USD (-1 = none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 =
  * none), epsilon USD, concurrency limit (0 = none), this call's slot id, slot TTL ms. Expired slots (of a process that
  * died without releasing them) are dropped first. Returns `{'seed'}` when the budget window is unknown and no seed was
- * given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms}`
- * with outcome `ok`, `concurrency`, `requests`, `tokens` or `budget` (remaining -1 = no such limit).
+ * given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms,
+ * spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`, `tokens` or `budget` (remaining -1 = no such
+ * limit; spent and reserved: the budget window before this call, 0 without a budget).
  */
 export const ACQUIRE_SCRIPT = `${COMMON}
 local rpm = tonumber(ARGV[1])
@@ -83,8 +84,11 @@ elseif rl ~= nil and rl < 1 then
 elseif tl ~= nil and tl < want then
   outcome = 'tokens'
   retry = msUntil(tl, tpm, want)
-elseif limit >= 0 and spent + reserved >= limit - tonumber(ARGV[8]) then
-  outcome = 'budget'
+elseif limit >= 0 then
+  -- The budget rule of MemoryLimiter (budgetAdmits): spend below the budget and, with reservations in flight, room
+  -- for them and this call's estimate.
+  local eps = tonumber(ARGV[8])
+  if spent >= limit - eps or (reserved > eps and spent + reserved + tonumber(ARGV[5]) > limit + eps) then outcome = 'budget' end
 end
 if outcome == 'ok' then
   if rl ~= nil then
@@ -109,7 +113,7 @@ local rr = 0
 local tr = 0
 if rl ~= nil then rr = msUntil(rl, rpm, rpm) end
 if tl ~= nil then tr = msUntil(tl, tpm, tpm) end
-return {outcome, remaining(rl), tostring(rr), remaining(tl), tostring(tr), tostring(retry)}
+return {outcome, remaining(rl), tostring(rr), remaining(tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}
 `;
 
 /**

@@ -11,7 +11,11 @@ export interface RedisLimiterOptions {
   onError: RedisFailureMode;
   /** Where failures are reported (at most once a minute). */
   failures: FailureReporter;
-  /** How often pending settlements are sent, in one round trip for all, ms. Default 50. */
+  /**
+   * How long settlements wait to be sent together, in one round trip for all, ms. Default 0: those of one event-loop
+   * turn go together at its end, so that a call's reservation is settled before its answer ends (a larger value delays
+   * the end of every answer by up to that long).
+   */
   settleEveryMs?: number;
   /**
    * How long a concurrency slot lives in Redis without a refresh, ms. Slots of calls in flight are refreshed every
@@ -21,6 +25,18 @@ export interface RedisLimiterOptions {
 }
 
 const BUDGET_EPSILON_USD = 1e-9;
+
+/** The settlements of one batch: `written` resolves once they are sent. */
+interface Batch {
+  written: Promise<void>;
+  resolve: () => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  const written = new Promise<void>((r) => (resolve = r));
+  return { written, resolve };
+}
 const DAY_MS = 86_400_000;
 
 /** How long a budget window's counters are kept after it began: two days, 32 days, or for ever (`total`). */
@@ -38,7 +54,8 @@ type Commands = {
 
 /**
  * The {@link Limiter} shared by every replica, on Redis: one atomic Lua script per admission (one round trip), and
- * settlements batched into one script call every `settleEveryMs` (so a request costs about one round trip). Counters:
+ * the settlements of one event-loop turn batched into one script call, awaited before the answer ends (so a request
+ * costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens). Counters:
  * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets), `<prefix>spend:<key id>:<window>` (settled and
  * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
  * slots of calls in flight: a sorted set scored by expiry, taken in the admission script, removed with `ZREM` when the
@@ -50,7 +67,9 @@ export class RedisLimiter implements Limiter {
   readonly #client: Redis & Commands;
   readonly #options: RedisLimiterOptions;
   #pending: LimitSettlement[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  /** Resolved once the pending settlements are written. */
+  #batch: Batch | undefined;
+  #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   /** Slots held by calls in flight in this process: slot id -> key id. */
   readonly #slots = new Map<string, string>();
   #refresher: NodeJS.Timeout | undefined;
@@ -105,7 +124,8 @@ export class RedisLimiter implements Limiter {
       if (concurrency) this.#hold(concurrency.slot, request.keyId);
       return { ok: true, state };
     }
-    return { ok: false, reason: reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency', state, retryAfterMs: number(5) };
+    const reason = reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency';
+    return { ok: false, reason, state, retryAfterMs: number(5), ...(reason === 'budget' && { budget: { spentUsd: number(6), reservedUsd: number(7) } }) };
   }
 
   get #slotTtlMs(): number {
@@ -147,21 +167,34 @@ export class RedisLimiter implements Limiter {
     }
   }
 
+  /**
+   * Queues the settlement for the next batch and resolves once that batch is written (or failed: reported, never
+   * rejected). Settlements of one event-loop turn share one script call (or every `settleEveryMs` when set).
+   */
   async settle(settlement: LimitSettlement): Promise<void> {
     const delta = settlement.tokensReserved - settlement.tokensUsed;
     if (delta === 0 && !settlement.budget) return;
     this.#pending.push(settlement);
+    this.#batch ??= newBatch();
+    const written = this.#batch.written;
     if (this.#pending.length >= 500) void this.flush();
-    else this.#timer ??= setTimeout(() => void this.flush(), this.#options.settleEveryMs ?? 50).unref();
+    else if (this.#timer === undefined) {
+      const every = this.#options.settleEveryMs ?? 0;
+      this.#timer = every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
+    }
+    return written;
   }
 
   /** Sends every pending settlement now, in one script call. Failures are reported; those settlements are lost. */
   async flush(): Promise<void> {
-    clearTimeout(this.#timer);
+    clearTimeout(this.#timer as NodeJS.Timeout | undefined);
+    clearImmediate(this.#timer as NodeJS.Immediate | undefined);
     this.#timer = undefined;
     const batch = this.#pending;
+    const done = this.#batch;
     this.#pending = [];
-    if (batch.length === 0) return;
+    this.#batch = undefined;
+    if (batch.length === 0) return done?.resolve();
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const s of batch) {
@@ -172,6 +205,8 @@ export class RedisLimiter implements Limiter {
       await this.#client.switchyardSettle(keys.length, ...keys, ...args);
     } catch (error) {
       this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) lost)`, error);
+    } finally {
+      done?.resolve();
     }
   }
 

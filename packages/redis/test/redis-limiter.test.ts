@@ -59,12 +59,16 @@ describe('RedisLimiter (real redis-server)', () => {
     const budget = { limitUsd: 1, window: 'month:0', reserveUsd: 0.4 };
     expect(await la.acquire(request({ budget }))).toEqual({ ok: false, reason: 'seed' });
     expect(await la.acquire(request({ budget: { ...budget, seedUsd: 0.5 } }))).toMatchObject({ ok: true });
-    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.5 + 0.4 < 1
-    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: false, reason: 'budget' }); // 0.5 + 0.8 >= 1
-    await lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } });
-    await lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } });
-    await lb.flush();
-    expect(await la.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.52 < 1
+    // With 0.4 reserved in flight, an estimate must fit in what is left: 0.5 + 0.4 + 0.4 > 1, 0.5 + 0.4 + 0.1 <= 1.
+    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0.5, reservedUsd: 0.4 } });
+    expect(await lb.acquire(request({ budget: { ...budget, reserveUsd: 0.1 } }))).toMatchObject({ ok: true });
+    // Both settle (one batch, written when the settle calls resolve): 0.52 spent, nothing reserved.
+    await Promise.all([
+      lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } }),
+      lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.1, costUsd: 0.01 } }),
+    ]);
+    expect(await la.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.52 < 1, nothing in flight
+    expect(await la.acquire(request({ budget: { ...budget, reserveUsd: 0.5 } }))).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0.52 } });
   });
 
   it('concurrency_limit 3: of 20 concurrent checks over two replicas 3 take a slot; a released slot is free at once', async () => {

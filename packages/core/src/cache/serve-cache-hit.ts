@@ -45,6 +45,7 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
     if (admitting) admitting.started = true;
     const requestId = options.requestId ?? randomUUID();
     ticket = await accounting.admit({ caller: options.caller, operation, model: plan.model, plan, request, requestId, stream });
+    if (admitting) admitting.ticket = ticket;
   }
   const target = servingTarget(ticket?.plan ?? plan, entry);
   const result = {
@@ -77,6 +78,7 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
     } finally {
       const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : 500;
       ticket?.settle({ status, target, attempts: [], latencyMs: performance.now() - startedAt, ttfbMs, stream: true, cacheHit: true });
+      await ticket?.settled?.();
       finish(summary);
     }
   })();

@@ -86,6 +86,13 @@ export interface CallTicket {
    * may add response headers to `headers` (e.g. `x-switchyard-price-source`), which are read after it returns.
    */
   settle(settlement: CallSettlement): number | undefined;
+  /**
+   * Resolves once what {@link settle} booked in the limits is written (the call's reservation of tokens and USD
+   * settled against its usage, its concurrency slot released), for a client that sends its next call as soon as this
+   * one has ended; at once when `settle` has not been called yet. Core awaits it before a non-streamed answer or an
+   * error is handed over and before a stream ends. Never rejects. Optional: without it nothing is awaited.
+   */
+  settled?(): Promise<void>;
 }
 
 /**

@@ -15,7 +15,8 @@ export interface Metered {
 export const ADMITTING = Symbol('admitting');
 /** Per-call flag: set once admission started (from then on, admission and settlement book the call). */
 export interface Booking {
-  [ADMITTING]: { started: boolean };
+  /** `ticket`: the call's admission ticket once admitted (its settlement is awaited before the call resolves). */
+  [ADMITTING]: { started: boolean; ticket?: CallTicket };
 }
 
 /** The HTTP status a failed call is booked with: a GatewayError's own, else 500. */
@@ -33,7 +34,8 @@ export function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
 /**
  * Runs one call so that, under `accounting`, a call refused before admission (invalid body 400, unknown model 404,
  * unsupported operation 400, client gone 499) is still booked with its status. Calls that reached admission are booked
- * there. Re-throws what `run` throws.
+ * there; what their settlement wrote in the limits is awaited (`CallTicket.settled`) before the call resolves or
+ * throws, so that the client's next call finds the reservation settled. Re-throws what `run` throws.
  */
 export async function bookRefusal<T>(
   accounting: CallAccounting | undefined,
@@ -44,8 +46,11 @@ export async function bookRefusal<T>(
   if (!accounting) return run(options);
   const booking: GatewayCallOptions & Booking = { ...options, requestId: options.requestId ?? randomUUID(), [ADMITTING]: { started: false } };
   try {
-    return await run(booking);
+    const result = await run(booking);
+    await booking[ADMITTING].ticket?.settled?.();
+    return result;
   } catch (error) {
+    await booking[ADMITTING].ticket?.settled?.();
     if (!booking[ADMITTING].started) {
       const model = (body as { model?: unknown } | null)?.model;
       accounting.refuse?.({

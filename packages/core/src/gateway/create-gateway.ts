@@ -160,6 +160,7 @@ export class Gateway {
       const admitting = (options as Partial<Booking>)[ADMITTING];
       if (admitting) admitting.started = true;
       const ticket = await this.#accounting.admit({ caller: options.caller, operation, model, plan, request, requestId, stream });
+      if (admitting) admitting.ticket = ticket;
       plan = ticket.plan;
       metered = { ticket, attempts: [], startedAt, stream };
     }

@@ -44,7 +44,7 @@ export function passThroughChatStream(
   summary: StreamSummary,
   stripUsage: boolean,
   collectText: boolean,
-  onEnd: (failure?: unknown) => void,
+  onEnd: (failure?: unknown) => void | Promise<void>,
 ): PassThroughChatStream {
   return new BatchedChatStream(peeked, outcome, summary, stripUsage, collectText, onEnd);
 }
@@ -57,7 +57,7 @@ class BatchedChatStream implements PassThroughChatStream {
     private readonly summary: StreamSummary,
     private readonly stripUsage: boolean,
     private readonly collectText: boolean,
-    private readonly onEnd: (failure?: unknown) => void,
+    private readonly onEnd: (failure?: unknown) => void | Promise<void>,
   ) {}
 
   /** Reads every batch under the idle timer; settles the stream however it ends. */

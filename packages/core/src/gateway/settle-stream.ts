@@ -39,7 +39,7 @@ export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSett
       failure = error;
       throw error;
     } finally {
-      settle(failure);
+      await settle(failure);
     }
   })();
   return { stream: settled, finished };
@@ -48,14 +48,16 @@ export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSett
 /**
  * The settlement of {@link settleStream} without a wrapping generator, for a stream that calls `settle` itself once
  * it has ended, however it ended (`failure`: what it threw, if it threw; see `wrapChunkStream`'s `onEnd`): one
- * generator fewer per chunk. `settle` books the call and resolves `finished`; only its first call counts.
+ * generator fewer per chunk. `settle` books the call, then resolves (and resolves `finished`) once what it booked in the
+ * limits is written (`CallTicket.settled`), so that the stream ends after its reservation is settled; only its first
+ * call counts (later calls resolve at once). Never rejects.
  */
-export function streamSettler(settlement: StreamSettlement): { settle: (failure?: unknown) => void; finished: Promise<StreamSummary> } {
+export function streamSettler(settlement: StreamSettlement): { settle: (failure?: unknown) => Promise<void>; finished: Promise<StreamSummary> } {
   let finish!: (summary: StreamSummary) => void;
   const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
   const { metered, signal, ttfbMs } = settlement;
   let settled = false;
-  const settle = (failure?: unknown) => {
+  const settle = async (failure?: unknown) => {
     if (settled) return;
     settled = true;
     const summary = settlement.summary();
@@ -73,6 +75,7 @@ export function streamSettler(settlement: StreamSettlement): { settle: (failure?
         stream: true,
         ...(settlement.failedOver?.() && { streamFailover: true }),
       });
+      await metered.ticket.settled?.();
     }
     finish(summary);
   };

@@ -25,14 +25,15 @@ export interface StreamSummary {
  * from the chunks and usage-only chunks (no choices) are dropped. With `collectText`, content deltas are appended to
  * `summary.text`. Closing the wrapper (early `return()`) closes the adapter's stream, which aborts the upstream request.
  * `onEnd` is called once the stream has ended, however it ended (with what it threw, if it threw), after `summary` is
- * complete: a caller that settles the call there needs no generator of its own around this one.
+ * complete, and awaited before the stream ends: a caller that settles the call there needs no generator of its own
+ * around this one.
  */
 export async function* wrapChunkStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   summary: StreamSummary = {},
   stripUsage = false,
   collectText = false,
-  onEnd?: (failure?: unknown) => void,
+  onEnd?: (failure?: unknown) => void | Promise<void>,
 ): AsyncGenerator<ChatCompletionChunk> {
   try {
     for await (const chunk of chunks) {
@@ -44,7 +45,7 @@ export async function* wrapChunkStream(
     summary.error = error;
     throw error;
   } finally {
-    onEnd?.(summary.error);
+    await onEnd?.(summary.error);
   }
 }
 
@@ -59,7 +60,7 @@ export function wrapGuardedChunkStream(
   summary: StreamSummary = {},
   stripUsage = false,
   collectText = false,
-  onEnd?: (failure?: unknown) => void,
+  onEnd?: (failure?: unknown) => void | Promise<void>,
 ): AsyncGenerator<ChatCompletionChunk> {
   return guardedItems(peeked, outcome, summary, (chunk) => noteChunk(chunk, summary, stripUsage, collectText), onEnd);
 }
@@ -68,7 +69,7 @@ export function wrapGuardedChunkStream(
  * Yields the items of a peeked stream under the attempt's idle timer (see `idleGuard`: a stall of `outcome.idleMs`
  * between two items aborts the attempt, 504), each as `map` gives it (an item mapped to undefined is not yielded).
  * However it ends, the upstream is closed, `summary` is settled (`completed` when it reached its end, `error` when it
- * threw) and then `onEnd` is called once (with what it threw, if it threw). The one settlement loop of
+ * threw) and then `onEnd` is called once (with what it threw, if it threw) and awaited. The one settlement loop of
  * {@link wrapGuardedChunkStream} (chunks) and the byte pass-through (batches), one generator step per item.
  */
 export async function* guardedItems<T, U>(
@@ -76,7 +77,7 @@ export async function* guardedItems<T, U>(
   outcome: PlanOutcome<unknown>,
   summary: StreamSummary,
   map: (item: T) => U | undefined,
-  onEnd?: (failure?: unknown) => void,
+  onEnd?: (failure?: unknown) => void | Promise<void>,
 ): AsyncGenerator<U> {
   const guard = idleGuard(outcome);
   try {
@@ -95,7 +96,7 @@ export async function* guardedItems<T, U>(
     summary.error = error;
     throw error;
   } finally {
-    onEnd?.(summary.error);
+    await onEnd?.(summary.error);
   }
 }
 

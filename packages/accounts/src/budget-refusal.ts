@@ -1,0 +1,54 @@
+import type { GatewayError } from '@switchyard/core';
+import { rateLimitError } from './rate-limit-error.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/** USD for a message: at most 6 significant digits, never in exponent notation (0.00011, 0.005001, 12.5). */
+export function formatUsd(usd: number): string {
+  const rounded = Number(Math.max(0, usd).toPrecision(6));
+  return rounded !== 0 && rounded < 1e-6 ? rounded.toFixed(12).replace(/0+$/, '') : String(rounded);
+}
+
+/** The estimate of a refused call (see `RefusedEstimate`): USD, and the tokens it counts. */
+export interface RefusedEstimate {
+  costUsd: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  completionBasis?: string;
+}
+
+const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+
+/** What the completion tokens of an estimate were taken from, in words. */
+function basisOf(estimate: RefusedEstimate): string {
+  const completion = count(estimate.completionTokens ?? 0, 'completion token');
+  if (estimate.completionBasis === 'default') return `${completion}, the default when the request sets no max_tokens`;
+  if (estimate.completionBasis && estimate.completionBasis !== 'none') return `${completion} from ${estimate.completionBasis}`;
+  return completion;
+}
+
+/**
+ * 429 `insufficient_quota` for a call the budget refused, saying which refusal it is: "spent" only when the window's
+ * settled spend has reached the budget; otherwise calls in flight hold reservations and this call's estimate does not
+ * fit in what they leave, and the message gives the estimate (USD, with its tokens and where the completion tokens
+ * came from: `max_tokens`, `max_completion_tokens`, `max_output_tokens` or the default of 1,024), the remaining USD,
+ * the spend and the reservations. `window` is where the window stood (USD); without it the budget counts as spent.
+ * @see https://platform.openai.com/docs/guides/error-codes#api-errors
+ */
+export function budgetRefusal(key: VirtualKey, window: { spentUsd: number; reservedUsd: number } | undefined, estimate: RefusedEstimate, headers: Record<string, string>): GatewayError {
+  const budget = `budget of ${key.budget_usd} USD per ${key.budget_period}`;
+  const limit = key.budget_usd ?? 0;
+  if (!window || window.spentUsd >= limit - 1e-9) {
+    const spent = window ? ` (${formatUsd(window.spentUsd)} USD spent)` : '';
+    return rateLimitError(`This key's ${budget} is spent${spent}.`, 'insufficient_quota', headers, 'budget');
+  }
+  const remaining = limit - window.spentUsd - window.reservedUsd;
+  const tokens = estimate.promptTokens !== undefined ? ` (${count(estimate.promptTokens, 'prompt token')} and ${basisOf(estimate)})` : '';
+  return rateLimitError(
+    `This call's estimate of ${formatUsd(estimate.costUsd)} USD${tokens} exceeds the remaining ${formatUsd(remaining)} USD of this key's ${budget} ` +
+      `(${formatUsd(window.spentUsd)} USD spent, ${formatUsd(window.reservedUsd)} USD reserved by calls in flight). ` +
+      'Retry when calls in flight have ended, or lower max_tokens.',
+    'insufficient_quota',
+    { ...headers, 'retry-after': '1' },
+    'budget',
+  );
+}
