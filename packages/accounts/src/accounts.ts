@@ -189,8 +189,7 @@ export class Accounts {
     };
     let decision = await this.limiter.acquire(request);
     if (!decision.ok && decision.reason === 'seed' && request.budget && window) {
-      await this.ledger.flush();
-      request.budget.seedUsd = await this.store.spendSince(key.id, window.start);
+      request.budget.seedUsd = await this.#spendSince(key.id, window.start);
       decision = await this.limiter.acquire(request);
     }
     if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the spend of key ${key.id}.`);
@@ -211,6 +210,26 @@ export class Accounts {
       slot: reserved ? request.concurrency?.slot : undefined,
       headers,
     };
+  }
+
+  readonly #seeds = new Map<string, Promise<number>>();
+
+  /**
+   * The key's spend since `start` (unix ms) from the ledger, pending rows written first; concurrent calls of one key
+   * share one store query (a burst on a key whose window the limiter does not know yet would otherwise take one
+   * connection of the store's pool per call).
+   */
+  #spendSince(keyId: string, start: number): Promise<number> {
+    const id = `${keyId}:${start}`;
+    let seed = this.#seeds.get(id);
+    if (!seed) {
+      seed = (async () => {
+        await this.ledger.flush();
+        return this.store.spendSince(keyId, start);
+      })().finally(() => this.#seeds.delete(id));
+      this.#seeds.set(id, seed);
+    }
+    return seed;
   }
 
   /**
