@@ -1,16 +1,21 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
-  type ChatCompletion,
-  type EmbeddingResponse,
-  type ImagesResponse,
   type ProviderAdapter,
   type UpstreamTimeouts,
+  chatCompletionSchema,
+  embeddingResponseSchema,
+  imagesResponseSchema,
+  isPlainChatCompletion,
+  isPlainEmbeddingResponse,
+  readUpstreamAnswer,
+  readUpstreamEmbeddings,
   readUpstreamJson,
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult } from '@switchyard/provider-openai';
+import { azureModelListSchema } from './azure-api.js';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
 
@@ -45,7 +50,9 @@ export interface AzureOptions {
  *   plane has no deployment list; address deployments by name).
  * Bodies and answers are OpenAI's wire format, so provider-openai's stream parser, form builder and error mapping are
  * reused. Throws GatewayError: see {@link mapAzureError} (content filter -> 400 `content_filter`, `x-ms-retry-after-ms`
- * honoured), 502/504 for transport failures, the abort reason when `context.signal` aborts.
+ * honoured), 502/504 for transport failures, 502 `upstream_invalid_response` naming the provider for an answer or
+ * stream event that is not JSON or not of the documented shape (core's zod schemas and {@link azureModelListSchema},
+ * unknown fields kept), the abort reason when `context.signal` aborts.
  * Throws a plain Error at creation when neither `apiKey` nor `azureADToken` is given.
  * @see https://learn.microsoft.com/en-us/azure/ai-services/openai/reference
  */
@@ -87,12 +94,12 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
         }
         return dropPromptFilterChunks(parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets));
       }
-      return readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
+      return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);
     },
 
     async embeddings(request, context) {
       const response = await postJson(request.model, 'embeddings', request, context);
-      return readUpstreamJson<EmbeddingResponse>(context.provider, response, context.signal);
+      return readUpstreamEmbeddings(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
     },
 
     async transcriptions(request, context) {
@@ -110,12 +117,12 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
 
     async imageGenerations(request, context) {
       const response = await postJson(request.model, 'images/generations', request, context);
-      return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal);
+      return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
     },
 
     async listModels(context) {
       const response = await send('models', context, { method: 'GET' });
-      const list = await readUpstreamJson<{ data?: { id: string; created_at?: number }[] }>(context.provider, response, context.signal);
+      const list = await readUpstreamJson(context.provider, response, context.signal, azureModelListSchema);
       return (list.data ?? []).map((m) => ({ id: m.id, created: m.created_at }));
     },
   };

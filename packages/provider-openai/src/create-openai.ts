@@ -9,7 +9,6 @@ import {
   type ProviderAdapter,
   type UpstreamTimeouts,
   chatCompletionSchema,
-  checkUpstreamShape,
   parseSSEStream,
   embeddingResponseSchema,
   imagesResponseSchema,
@@ -20,11 +19,13 @@ import {
   sendUpstreamRequest,
   streamUpstreamBody,
   upstreamAnswerOf,
+  upstreamFixedAnswerOf,
   upstreamEmbeddingsOf,
   type UpstreamRequestOptions,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import { type ListedModel, listedCapabilities } from './openrouter-capabilities.js';
+import { listedCapabilities } from './openrouter-capabilities.js';
+import { openaiModelListSchema, responsesAnswerSchema } from './openai-api.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import { readTranscriptionResult } from './read-transcription-result.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
@@ -133,22 +134,19 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       const request = quirks.prepareRequest ? quirks.prepareRequest(original, context) : original;
       // Taken as it came (its bytes forwarded) unless a preset fixes it; checked after the fixes (Mistral omits tool call types, for one).
       const { fixCompletion } = quirks;
-      if (!request.stream && !fixCompletion) {
-        return upstreamAnswerOf(context.provider, await postJsonForBody('/chat/completions', request, context), chatCompletionSchema, isPlainChatCompletion);
+      if (!request.stream) {
+        const bytes = await postJsonForBody('/chat/completions', request, context);
+        if (fixCompletion) return upstreamFixedAnswerOf<ChatCompletion>(context.provider, bytes, chatCompletionSchema, fixCompletion);
+        return upstreamAnswerOf(context.provider, bytes, chatCompletionSchema, isPlainChatCompletion);
       }
-      if (request.stream) {
-        // Read as undici hands the reads over (no Node Readable in between): see streamUpstreamBody.
-        const response = await streamUpstreamBody(upstreamCall('/chat/completions', context, jsonBody(request)));
-        const contentType = String(response.headers['content-type'] ?? '');
-        if (!contentType.startsWith('text/event-stream')) {
-          response.body.destroy();
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
-        }
-        return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
+      // Read as undici hands the reads over (no Node Readable in between): see streamUpstreamBody.
+      const response = await streamUpstreamBody(upstreamCall('/chat/completions', context, jsonBody(request)));
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (!contentType.startsWith('text/event-stream')) {
+        response.body.destroy();
+        throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
       }
-      const response = await postJson('/chat/completions', request, context);
-      const completion = await readUpstreamJson<ChatCompletion>(context.provider, response, context.signal);
-      return checkUpstreamShape(context.provider, chatCompletionSchema, fixCompletion ? fixCompletion(completion) : completion);
+      return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
     },
 
     async embeddings(request, context) {
@@ -176,7 +174,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async listModels(context) {
       const response = await send('/models', context, { method: 'GET' });
-      const list = await readUpstreamJson<{ data?: ListedModel[] }>(context.provider, response, context.signal);
+      const list = await readUpstreamJson(context.provider, response, context.signal, openaiModelListSchema);
       return (list.data ?? []).map((m) => {
         const capabilities = listedCapabilities(m);
         return { id: m.id, created: m.created, ...(capabilities && { capabilities }) };
@@ -201,8 +199,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         );
         return { events, usage: () => responsesUsageToChat(usage), error: () => failure };
       }
-      const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
-      return { json, usage: responsesUsageToChat(json?.usage) };
+      const json = await readUpstreamJson(context.provider, response, context.signal, responsesAnswerSchema);
+      return { json, usage: responsesUsageToChat(json.usage) };
     };
   }
   if (options.operations) {

@@ -1,6 +1,7 @@
 export { buildTranscriptionForm } from './build-transcription-form.js';
 export { readTranscriptionResult } from './read-transcription-result.js';
 export { type OpenAIOptions, createOpenAI } from './create-openai.js';
+export { openaiModelListSchema, openaiTranscriptionJsonSchema, responsesAnswerSchema, responsesFinalEventSchema, responsesUsageSchema } from './openai-api.js';
 export { mapOpenAIError } from './map-openai-error.js';
 export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 export { pipeUpstreamBytes } from './pipe-upstream-bytes.js';

@@ -5,7 +5,7 @@ export interface ListedModel {
   id: string;
   created?: number;
   /** OpenRouter: `{input_modalities: ["text", "image", "audio", "file", ...], output_modalities: [...]}`. */
-  architecture?: { input_modalities?: unknown };
+  architecture?: { input_modalities?: unknown } | null;
   /** OpenRouter: request parameters the model accepts, e.g. `tools`, `structured_outputs`, `reasoning`. */
   supported_parameters?: unknown;
 }

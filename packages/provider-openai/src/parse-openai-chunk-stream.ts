@@ -161,7 +161,7 @@ function readChunkEvent(
   if (kind !== undefined && kind !== 'chat.completion.chunk') return undefined;
   const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
   // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
-  const checked = checkChatCompletionChunk(fix ? fix(raw) : raw);
+  const checked = checkChatCompletionChunk(fix ? fixChunk(provider, raw, fix) : raw);
   if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
   const chunk = checked.data;
   // An event the gateway took as it came is forwarded as its own text (not serialised again).
@@ -182,4 +182,18 @@ function streamError(provider: string, parsed: unknown, secrets: readonly (strin
     param: text(upstreamError.param) ?? null,
     message: text(upstreamError.message) ?? `The upstream provider '${provider}' failed mid-stream.`,
   });
+}
+
+/**
+ * A preset's fix of one chunk; a fix that throws (it read a field the event lacks, e.g. `choices` that is not an array)
+ * makes the event itself the one checked, so that the 502 `upstream_invalid_response` names what is wrong.
+ */
+function fixChunk(provider: string, raw: ChatCompletionChunk, fix: (chunk: ChatCompletionChunk) => ChatCompletionChunk): unknown {
+  try {
+    return fix(raw);
+  } catch (error) {
+    const checked = checkChatCompletionChunk(raw);
+    const detail = checked.success ? 'it could not be read' : describeIssue(checked.error);
+    throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${detail}).`, error);
+  }
 }

@@ -1,8 +1,5 @@
 import { type TranscriptionResult, readUpstreamJson, readUpstreamText, type sendUpstreamRequest } from '@switchyard/core';
-import { z } from 'zod';
-
-/** The JSON answer of `/audio/transcriptions` and `/audio/translations` (`json`, `verbose_json`): `text`, other fields kept. */
-const transcriptionJsonSchema = z.looseObject({ text: z.string() });
+import { openaiTranscriptionJsonSchema } from './openai-api.js';
 
 /**
  * Reads the answer of OpenAI's `/audio/transcriptions` or `/audio/translations`: a JSON body (`json`, `verbose_json`:
@@ -13,6 +10,6 @@ const transcriptionJsonSchema = z.looseObject({ text: z.string() });
  */
 export async function readTranscriptionResult(provider: string, response: Awaited<ReturnType<typeof sendUpstreamRequest>>, signal: AbortSignal): Promise<TranscriptionResult> {
   const contentType = String(response.headers['content-type'] ?? '');
-  if (contentType.includes('json')) return { kind: 'json', body: await readUpstreamJson(provider, response, signal, transcriptionJsonSchema) };
+  if (contentType.includes('json')) return { kind: 'json', body: await readUpstreamJson(provider, response, signal, openaiTranscriptionJsonSchema) };
   return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(provider, response, signal) };
 }

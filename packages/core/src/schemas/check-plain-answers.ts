@@ -11,16 +11,18 @@ const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const nullishString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
-const optionalInt = (value: unknown) => value === undefined || Number.isSafeInteger(value);
+/** A token count: a non-negative safe integer. */
+const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+const optionalCount = (value: unknown) => value === undefined || isCount(value);
 
-/** True when `value` certainly matches `completionUsageSchema` (token counts are safe integers). */
+/** True when `value` certainly matches `completionUsageSchema` (token counts are non-negative safe integers). */
 export function isPlainUsage(value: unknown): boolean {
   if (!isObject(value)) return false;
-  if (!Number.isSafeInteger(value.prompt_tokens) || !Number.isSafeInteger(value.completion_tokens) || !Number.isSafeInteger(value.total_tokens)) return false;
+  if (!isCount(value.prompt_tokens) || !isCount(value.completion_tokens) || !isCount(value.total_tokens)) return false;
   const prompt = value.prompt_tokens_details;
-  if (prompt !== undefined && prompt !== null && (!isObject(prompt) || !optionalInt(prompt.cached_tokens) || !optionalInt(prompt.cache_write_tokens))) return false;
+  if (prompt !== undefined && prompt !== null && (!isObject(prompt) || !optionalCount(prompt.cached_tokens) || !optionalCount(prompt.cache_write_tokens))) return false;
   const completion = value.completion_tokens_details;
-  if (completion !== undefined && completion !== null && (!isObject(completion) || !optionalInt(completion.reasoning_tokens))) return false;
+  if (completion !== undefined && completion !== null && (!isObject(completion) || !optionalCount(completion.reasoning_tokens))) return false;
   return true;
 }
 
@@ -49,7 +51,7 @@ export function isPlainChatCompletion(value: unknown): boolean {
 export function isPlainEmbeddingResponse(value: unknown): boolean {
   if (!isObject(value) || value.object !== 'list' || typeof value.model !== 'string') return false;
   const usage = value.usage;
-  if (!isObject(usage) || !Number.isSafeInteger(usage.prompt_tokens) || !Number.isSafeInteger(usage.total_tokens)) return false;
+  if (!isObject(usage) || !isCount(usage.prompt_tokens) || !isCount(usage.total_tokens)) return false;
   if (!Array.isArray(value.data)) return false;
   for (const item of value.data) {
     if (!isObject(item) || item.object !== 'embedding' || !Number.isSafeInteger(item.index)) return false;

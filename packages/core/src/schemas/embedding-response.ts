@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenCountSchema } from './completion-usage.js';
 
 /**
  * The embeddings answer (CreateEmbeddingResponse): `{object:"list", data[{object:"embedding", index, embedding}], model,
@@ -16,7 +17,7 @@ export const embeddingResponseSchema = z.looseObject({
     }),
   ),
   model: z.string(),
-  usage: z.looseObject({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+  usage: z.looseObject({ prompt_tokens: tokenCountSchema, total_tokens: tokenCountSchema }),
 });
 
 /** The embeddings answer. */

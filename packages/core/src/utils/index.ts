@@ -1,5 +1,6 @@
 export * from './upstream-dispatcher.js';
 export * from './upstream-request.js';
+export * from './read-upstream-event.js';
 export * from './fetch-upstream-body.js';
 export * from './stream-upstream-body.js';
 export * from './upstream-body-limits.js';

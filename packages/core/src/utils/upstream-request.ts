@@ -147,12 +147,22 @@ export async function readUpstreamText(provider: string, response: Dispatcher.Re
 }
 
 /**
- * Reads a whole upstream body as JSON; limits and errors as {@link readUpstreamBody}. Throws 502
- * `upstream_invalid_response` on bad JSON, or when `schema` (a zod schema: unknown fields kept) rejects the value.
+ * Reads a whole upstream body as JSON through `schema` (required: a zod schema of the fields the adapter reads, unknown
+ * fields kept, e.g. `z.looseObject({data: z.array(...)})`) and returns the parsed value; nothing an upstream sent is
+ * taken by a cast. Limits and errors as {@link readUpstreamBody}; throws 502 `upstream_invalid_response` naming the
+ * provider on bad JSON, or when `schema` rejects the value (the first offending field named).
  */
 export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal, schema?: z.ZodType<T>): Promise<T> {
-  const value = parseUpstreamJsonText(provider, await readUpstreamText(provider, response, signal));
-  return schema ? checkUpstreamShape(provider, schema, value) : (value as T);
+  if (!schema) return parseUpstreamJsonText(provider, await readUpstreamText(provider, response, signal)) as T;
+  return upstreamJsonOf(provider, await readUpstreamBody(provider, response, signal), schema);
+}
+
+/**
+ * {@link readUpstreamJson} for a body already read whole (`bytes`, e.g. by `fetchUpstreamBody`): parsed and checked
+ * with `schema`. Throws 502 `upstream_invalid_response` naming the provider on bad JSON or a wrong shape.
+ */
+export function upstreamJsonOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>): T {
+  return checkUpstreamShape(provider, schema, parseUpstreamJsonText(provider, bytes.toString('utf8')));
 }
 
 /**
@@ -173,6 +183,34 @@ export async function readUpstreamAnswer<T>(provider: string, response: Dispatch
  */
 export function upstreamAnswerOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
   return parseUpstreamAnswer(provider, bytes, bytes.toString('utf8'), schema, isPlain);
+}
+
+/**
+ * {@link upstreamAnswerOf} for an answer a preset repairs before it is checked (`fix`, e.g. Mistral's tool calls without
+ * `type`): parsed, given to `fix`, and the result checked with `schema`. A `fix` that throws on a body of the wrong
+ * shape (a `TypeError` reading `choices` of a body without it) is reported as that body's shape error. Throws 502
+ * `upstream_invalid_response` naming the provider on bad JSON or a wrong shape, before or after the fix.
+ */
+export function upstreamFixedAnswerOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, fix: (value: T) => T): T {
+  return fixThenCheck(provider, schema, parseUpstreamJsonText(provider, bytes.toString('utf8')), fix, checkUpstreamShape);
+}
+
+/**
+ * Gives an upstream value to a preset's `fix` and checks the result with `schema` through `check`
+ * ({@link checkUpstreamShape}, `checkUpstreamEvent`...). When `fix` throws (it read a field the value lacks), the value
+ * itself is checked, so the 502 names the offending field; one `schema` accepts anyway, the fix's error is reported
+ * as 502 `upstream_invalid_response`. Never throws a `TypeError` of the fix.
+ */
+export function fixThenCheck<T>(provider: string, schema: z.ZodType<T>, value: unknown, fix: (value: T) => T, check: (provider: string, schema: z.ZodType<T>, value: unknown) => T): T {
+  let fixed: T;
+  try {
+    // The fix reads the value as the type it repairs; whatever it lacks makes it throw, handled below.
+    fixed = fix(value as T);
+  } catch (error) {
+    check(provider, schema, value);
+    throw upstreamInvalidResponseError(provider, 'the answer could not be read.', error);
+  }
+  return check(provider, schema, fixed);
 }
 
 /**
