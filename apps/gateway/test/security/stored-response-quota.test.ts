@@ -1,12 +1,13 @@
+import { type TestPostgres, startPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayWithUpstreams, startGatewayWithUpstreams } from '../helpers/gateway-with-upstreams.js';
 import { completion } from './accounts-gateway.js';
 
-// Attack (issue #38, item 3): one key could fill the response store (memory or database) for everyone. Every store now
-// keeps at most `responses.max_stored_bytes_per_key` bytes per key (the key's oldest responses go first), the memory
-// store at most `responses.memory_bytes` in all, and a continuation of a response that is gone is a 400 in OpenAI's
-// shape naming `previous_response_id`.
+// Attack (issue #38, item 3): one key could fill the response store (memory or database) for everyone. Every store
+// (memory, SQLite and Postgres are each tried) now keeps at most `responses.max_stored_bytes_per_key` bytes per key
+// (the key's oldest responses go first), the memory store at most `responses.memory_bytes` in all, and a continuation
+// of a response that is gone is a 400 in OpenAI's shape naming `previous_response_id`.
 
 const KEY = 'sk-switchyard-quota-a-0123456789';
 const OTHER = 'sk-switchyard-quota-b-0123456789';
@@ -22,14 +23,25 @@ async function failure(call: Promise<unknown>): Promise<InstanceType<typeof Open
   return error as InstanceType<typeof OpenAI.APIError>;
 }
 
+let postgres: TestPostgres | undefined;
+afterAll(() => postgres?.close());
+
 describe.each([
-  ['in memory', ''],
-  ['on SQLite', 'store: { sqlite: ":memory:" }'],
-])('per-key quota of stored bytes %s', (_name, storeYaml) => {
+  ['in memory', async () => ''],
+  ['on SQLite', async () => 'store: { sqlite: ":memory:" }'],
+  [
+    'on Postgres',
+    async () => {
+      postgres = await startPostgres();
+      return `store: { postgres: "${await postgres.createDatabase('quota')}" }`;
+    },
+  ],
+])('per-key quota of stored bytes %s', (_name, storeConfig) => {
   let gateway: GatewayWithUpstreams<'openai'>;
   let a: OpenAI;
   let b: OpenAI;
   beforeAll(async () => {
+    const storeYaml = await storeConfig();
     gateway = await startGatewayWithUpstreams({
       upstreams: { openai: { routes: { 'POST /v1/chat/completions': { json: completion('m', 1, 1) } } } },
       config: (url) => `
@@ -46,7 +58,7 @@ models:
     });
     a = gateway.openai;
     b = gateway.openaiWithKey(OTHER);
-  });
+  }, 120_000);
   afterAll(() => gateway?.close());
 
   it("drops a key's oldest responses beyond its quota; continuing one that is gone is a 400 naming previous_response_id", async () => {
