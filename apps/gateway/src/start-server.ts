@@ -11,6 +11,7 @@ import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
+import { guardConnections } from './http/connection-fairness.js';
 import { expressMessageClasses } from './http/express-message-classes.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import { InflightRequests } from './http/inflight-requests.js';
@@ -127,19 +128,24 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     sse: { keepAliveMs: settings.stream_keepalive_ms, writeTimeoutMs: settings.client_write_timeout_ms },
   });
   // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
-  // `max_connections` sockets are open at once (more are closed on arrival), so descriptors never run out. A burst of
-  // new connections waits in the kernel's queue of `backlog` until accepted instead of being reset.
+  // `max_connections` sockets are open at once, `max_connections_per_client` of one client address, with a room for
+  // health probes beyond (see guardConnections), so descriptors never run out and one address cannot take them all. A
+  // burst of new connections waits in the kernel's queue of `backlog` until accepted instead of being reset.
   // Requests and responses are made with the app's prototypes (one hidden class for all, see expressMessageClasses).
-  const server = createServer(
-    {
-      ...expressMessageClasses(app),
-      headersTimeout: settings.headers_timeout_ms,
-      requestTimeout: settings.request_timeout_ms,
-      connectionsCheckingInterval: Math.min(1_000, settings.headers_timeout_ms),
-    },
-    app,
+  const server = createServer({
+    ...expressMessageClasses(app),
+    headersTimeout: settings.headers_timeout_ms,
+    requestTimeout: settings.request_timeout_ms,
+    connectionsCheckingInterval: Math.min(1_000, settings.headers_timeout_ms),
+  });
+  server.on(
+    'request',
+    guardConnections(
+      server,
+      { maxConnections: settings.max_connections, maxPerClient: settings.max_connections_per_client, trustProxy: settings.trust_proxy },
+      app,
+    ),
   );
-  server.maxConnections = settings.max_connections;
   server.listen({ port: settings.port, host: settings.host, backlog: settings.backlog });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

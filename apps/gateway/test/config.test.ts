@@ -31,6 +31,8 @@ describe('config', () => {
       body_limit: '20mb',
       shutdown_timeout_ms: 30_000,
       max_connections: 4096,
+      max_connections_per_client: 1024,
+      trust_proxy: [],
       backlog: 4096,
       headers_timeout_ms: 20_000,
       request_timeout_ms: 300_000,

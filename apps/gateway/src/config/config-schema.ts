@@ -1,5 +1,15 @@
+import { isIP } from 'node:net';
 import { MODEL_CAPABILITIES, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
+
+/** Whether `entry` is an IP address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+function isCidrOrAddress(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const bytes = z.number().int().positive();
 
@@ -153,7 +163,7 @@ export const storeConfigSchema = z
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
- * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, backlog, headers_timeout_ms,
+ * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, max_connections_per_client, trust_proxy, backlog, headers_timeout_ms,
  * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
  * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory, memory_bytes, max_stored_bytes_per_key}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
@@ -169,8 +179,23 @@ export const gatewayConfigSchema = z.strictObject({
       workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
       /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
       shutdown_timeout_ms: z.number().int().min(0).default(30_000),
-      /** Most client connections open at once; more are closed on arrival. Keep it well below `ulimit -n`. */
+      /**
+       * Most client connections open at once; beyond it, 32 more for `/healthz` and `/readyz` only. Keep it well below
+       * `ulimit -n`.
+       */
       max_connections: z.number().int().positive().default(4096),
+      /**
+       * Most connections open at once from one client address (an IPv6 client: its /64); the client's oldest idle one
+       * is closed to make room for a new one. Not applied to `trust_proxy` addresses.
+       */
+      max_connections_per_client: z.number().int().positive().default(1024),
+      /**
+       * Addresses or CIDR ranges of reverse proxies in front of the gateway: their connections are not capped per
+       * client (every client behind a proxy shares its address; bound them at the proxy).
+       */
+      trust_proxy: z
+        .array(z.string().refine((entry) => isCidrOrAddress(entry), { message: 'an IP address or CIDR range (10.0.0.0/8, fd00::/8)' }))
+        .default([]),
       /**
        * Connections the kernel completes and queues while the gateway is busy, before it accepts them (the `listen`
        * backlog; Linux caps it at `net.core.somaxconn`). Node's default, 511, reset some of a burst of thousands.
