@@ -62,6 +62,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
     providerSettings,
     connectTimeoutMs: routing.timeouts.connect_ms,
     models: config.models.map(toModelDefinition),
+    aliases: config.aliases,
     keys: config.keys,
     onBackgroundError: options.onBackgroundError,
     accounting: options.accounting,

@@ -17,14 +17,17 @@ export function modelNotPricedError(model: string): GatewayError {
 
 /**
  * The part of a plan a key may use: models outside its allow-list (`models` globs) are left out, fallbacks
- * included; for a key with a budget, deployments without a price (configured, else from the catalogue) are left out
+ * included. The allow-list is matched against what the requested model resolves to (`plan.models[0].id`: an alias's
+ * target, the requested id itself for a pattern match or `<provider>/<id>`), never the alias name, so an alias cannot
+ * lead a key to a model it may not use; for a key with a budget, deployments without a price (configured, else from the catalogue) are left out
  * too (their cost could not be counted).
  * Throws 403 `model_not_allowed` when the requested model itself is not allowed, and 403 `model_not_priced` when a
  * budgeted key is left with nothing.
  */
 export function filterPlanForKey(plan: RoutePlan, key: VirtualKey): RoutePlan {
   const allowed = (id: string) => !key.models || matchesModelGlob(id, key.models);
-  if (!allowed(plan.model)) throw modelNotAllowedError(plan.model);
+  const resolved = plan.models[0]?.id ?? plan.model;
+  if (!allowed(resolved)) throw modelNotAllowedError(plan.model, resolved);
   const budgeted = key.budget_usd !== null;
   const models = plan.models
     .filter((m) => allowed(m.id))

@@ -73,7 +73,8 @@ export class KeyAccounting implements CallAccounting {
     try {
       if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
       estimate = estimateCall(request.operation, request.request, plan);
-      admission = await this.accounts.admit(principal, request.model, estimate);
+      // Allow-lists name the model the request resolved to (an alias's target), never the alias.
+      admission = await this.accounts.admit(principal, request.plan.models[0]?.id ?? request.model, estimate);
     } catch (error) {
       this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream);
       throw error;

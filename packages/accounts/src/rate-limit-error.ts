@@ -24,8 +24,9 @@ export function rateLimitKind(error: unknown): RateLimitKind | undefined {
 }
 
 /** 403: the key may not use this model. */
-export function modelNotAllowedError(model: string): GatewayError {
-  return new GatewayError({ status: 403, type: 'invalid_request_error', code: 'model_not_allowed', param: 'model', message: `This API key is not allowed to use the model '${model}'.` });
+export function modelNotAllowedError(model: string, resolved: string = model): GatewayError {
+  const what = resolved === model ? `'${model}'` : `'${model}' (an alias of '${resolved}')`;
+  return new GatewayError({ status: 403, type: 'invalid_request_error', code: 'model_not_allowed', param: 'model', message: `This API key is not allowed to use the model ${what}.` });
 }
 
 /** Formats a wait in ms as OpenAI's reset headers do, e.g. `1s`, `6m0s`. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { MODEL_CAPABILITIES, type ModelCapability } from '@switchyard/core';
+import { MAX_MODEL_ID_LENGTH, MODEL_CAPABILITIES, MODEL_ID_PATTERN, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
 
 /** Whether `entry` is an IP address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
@@ -92,13 +92,17 @@ export const targetConfigSchema = z.strictObject({
   max_concurrency: z.number().int().positive().optional(),
 });
 
+/** A model id of config: what a client may send (printable ASCII without spaces, at most 256 characters). */
+const modelNameSchema = z.string().min(1).max(MAX_MODEL_ID_LENGTH).regex(MODEL_ID_PATTERN, 'model ids are printable ASCII characters without spaces');
+
 /**
- * One entry of `models`: what clients send (`id`), served by one `provider` (+ `upstream`) or by several `targets`
+ * One entry of `models`: what clients send (`id`; with `*`, a pattern: any id it matches is served with that id as the
+ * upstream id, e.g. `claude-*`; exact ids win over patterns, the longest pattern among patterns), served by one `provider` (+ `upstream`) or by several `targets`
  * balanced by `strategy`, with ordered `fallbacks` (other model ids), `max_retries`, `timeouts` and `price`.
  */
 export const modelConfigSchema = z
   .strictObject({
-    id: z.string().min(1),
+    id: modelNameSchema,
     provider: z.string().min(1).optional(),
     upstream: z.string().min(1).optional(),
     targets: z.array(targetConfigSchema).min(1).optional(),
@@ -118,7 +122,12 @@ export const modelConfigSchema = z
     /** Mid-stream failover: a chat stream that breaks after content was sent continues on the next deployment. */
     stream_failover: z.boolean().optional(),
   })
-  .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] });
+  .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] })
+  .refine((m) => !m.id.includes('*') || m.upstream === undefined, { message: "a pattern's upstream id is the id the client asked for; remove 'upstream'", path: ['upstream'] })
+  .refine((m) => !m.id.includes('*') || !m.targets?.some((t) => t.upstream !== undefined), {
+    message: "a pattern's upstream id is the id the client asked for; remove the targets' 'upstream'",
+    path: ['targets'],
+  });
 
 /** Gateway-wide retries, backoff, cooldown, timeouts and the ceilings of per-request overrides. */
 export const routingConfigSchema = z.strictObject({
@@ -164,7 +173,7 @@ export const storeConfigSchema = z
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
  * `server {host, port, body_limit, workers, shutdown_timeout_ms, max_connections, max_connections_per_client, trust_proxy, backlog, headers_timeout_ms,
- * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`,
+ * request_timeout_ms, stream_keepalive_ms, client_write_timeout_ms}`, `keys` (gateway-issued bearer keys), `providers`, `models`, `aliases`,
  * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory, memory_bytes, max_stored_bytes_per_key}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
@@ -214,6 +223,12 @@ export const gatewayConfigSchema = z.strictObject({
   keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
   providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerConfigSchema),
   models: z.array(modelConfigSchema).default([]),
+  /**
+   * Other names clients may use: `<alias>: <model>`, where `<model>` is a configured model id, an id matching a model
+   * pattern, or `<provider>/<upstream id>` (never another alias). The alias is routed, priced, limited and allow-listed
+   * as the model it names.
+   */
+  aliases: z.record(modelNameSchema, modelNameSchema).default({}),
   routing: routingConfigSchema.prefault({}),
   /**
    * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { type GatewayConfig, gatewayConfigSchema } from './config-schema.js';
+import { checkModelNames } from './check-model-names.js';
 import { formatZodIssues } from './format-zod-issues.js';
 import { substituteEnv } from './substitute-env.js';
 
@@ -24,20 +25,8 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   }
   const result = gatewayConfigSchema.safeParse(substituted);
   if (!result.success) throw new ConfigError(`${source}: invalid config:\n${formatZodIssues(result.error)}`);
-  const ids = new Set(result.data.models.map((m) => m.id));
-  for (const [i, model] of result.data.models.entries()) {
-    if (model.provider !== undefined && !(model.provider in result.data.providers)) {
-      throw new ConfigError(`${source}: invalid config:\n  models.${i}.provider: '${model.provider}' is not a key of providers.`);
-    }
-    for (const [j, target] of (model.targets ?? []).entries()) {
-      if (!(target.provider in result.data.providers)) {
-        throw new ConfigError(`${source}: invalid config:\n  models.${i}.targets.${j}.provider: '${target.provider}' is not a key of providers.`);
-      }
-    }
-    for (const [j, fallback] of model.fallbacks.entries()) {
-      if (!ids.has(fallback)) throw new ConfigError(`${source}: invalid config:\n  models.${i}.fallbacks.${j}: '${fallback}' is not a model id.`);
-    }
-  }
+  const problems = checkModelNames(result.data);
+  if (problems.length > 0) throw new ConfigError(`${source}: invalid config:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return result.data;
 }
 

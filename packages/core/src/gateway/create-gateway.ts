@@ -87,7 +87,7 @@ export class Gateway {
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
-    this.router = new ModelRouter(options.providers, options.models ?? []);
+    this.router = new ModelRouter(options.providers, options.models ?? [], options.aliases);
     this.keys = new KeyRing(options.keys ?? []);
     this.#plans = new OperationPlans(this.router);
     this.#ownsDispatcher = options.dispatcher === undefined;

@@ -19,6 +19,11 @@ export interface GatewayOptions {
   providers: Record<string, ProviderAdapter>;
   /** Model ids clients may send, each mapped to a provider. `<provider>/<upstream id>` always works too. */
   models?: readonly ModelDefinition[];
+  /**
+   * Other names of models: alias -> the model id it stands for (a configured id, a match of a pattern model, or
+   * `<provider>/<id>`). See `ModelRouter` for the order of resolution.
+   */
+  aliases?: Readonly<Record<string, string>>;
   /** The gateway's own API keys (`Authorization: Bearer <key>`); never upstream keys. */
   keys?: readonly string[];
   /** How long provider model lists are cached, ms. Default 60,000. */

@@ -17,3 +17,4 @@ export * from './stream-failover.js';
 export * from './reported-capabilities.js';
 export * from './chunk-batches.js';
 export * from './pass-through-chat-stream.js';
+export * from './model-pattern.js';
