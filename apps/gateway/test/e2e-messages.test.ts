@@ -114,7 +114,8 @@ describe('POST /v1/messages passed through to Anthropic', () => {
       messages: [{ role: 'user' as const, content: 'What is 925 / 5?' }],
     };
     const message = await client.messages.create(request);
-    expect(message).toEqual(fixtures.json('anthropic/anthropic-clear-thinking.1.json'));
+    // Unchanged but for `model`: the id the client asked for (the upstream's is in x-switchyard-upstream-model).
+    expect(message).toEqual({ ...fixtures.json<object>('anthropic/anthropic-clear-thinking.1.json'), model: 'claude' });
     expect(lastBody('POST /v1/messages')).toEqual({ ...request, model: 'claude-sonnet-4-5-20250929' });
   });
 

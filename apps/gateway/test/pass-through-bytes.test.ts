@@ -53,8 +53,8 @@ server: { port: 0 }
 providers:
   openai: { adapter: openai, api_key: sk-up-000000, base_url: "${url.upstream}/v1" }
 models:
-  - { id: chat, provider: openai, upstream: gpt-4.1-nano }
-  - { id: embed, provider: openai, upstream: text-embedding-3-small }
+  - { id: gpt-4.1-nano, provider: openai }
+  - { id: text-embedding-3-small, provider: openai }
 log: { level: silent }
 `,
   },
@@ -66,13 +66,13 @@ const post = (path: string, body: unknown) =>
 
 describe('upstream bytes forwarded unchanged', () => {
   it('sends a chat completion the gateway did not change as the upstream sent it', async () => {
-    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(completion(3));
   });
 
   it('sends the upstream bytes of a completion with multi-byte characters, escapes and line breaks unchanged', async () => {
-    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'unicode' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', messages: [{ role: 'user', content: 'unicode' }] });
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.equals(Buffer.from(unicodeCompletion, 'utf8'))).toBe(true);
@@ -81,36 +81,36 @@ describe('upstream bytes forwarded unchanged', () => {
   });
 
   it('re-encodes a completion whose usage the gateway corrected', async () => {
-    const res = await post('/chat/completions', { model: 'chat', messages: [{ role: 'user', content: 'wrong total' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', messages: [{ role: 'user', content: 'wrong total' }] });
     const text = await res.text();
     expect(text).not.toBe(completion(7));
     expect(JSON.parse(text).usage).toEqual({ prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 });
   });
 
   it('streams unchanged chunks as the upstream sent them, drops the usage chunk the client did not ask for, ends with [DONE]', async () => {
-    const res = await post('/chat/completions', { model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     expect(await res.text()).toBe(`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: [DONE]\n\n`);
   });
 
   it('streams runs of plain text deltas, in several reads and beyond ASCII, as the upstream sent them', async () => {
-    const res = await post('/chat/completions', { model: 'chat', stream: true, messages: [{ role: 'user', content: 'many' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', stream: true, messages: [{ role: 'user', content: 'many' }] });
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.equals(Buffer.from(`${manyEvents.slice(0, 5).map((e) => `data: ${e}\n\n`).join('')}data: [DONE]\n\n`))).toBe(true);
   });
 
   it('streams the usage chunk as sent when the client asked for usage', async () => {
-    const res = await post('/chat/completions', { model: 'chat', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await post('/chat/completions', { model: 'gpt-4.1-nano', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
     expect(await res.text()).toBe(`data: ${chunk('Hel', null)}\n\ndata: ${chunk('lo', 'stop')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`);
   });
 
   it('sends float embeddings as sent, and re-encodes them when it converts them to the base64 asked for', async () => {
-    expect(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'float' })).text()).toBe(embeddings);
-    const converted = JSON.parse(await (await post('/embeddings', { model: 'embed', input: 'x', encoding_format: 'base64' })).text());
+    expect(await (await post('/embeddings', { model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' })).text()).toBe(embeddings);
+    const converted = JSON.parse(await (await post('/embeddings', { model: 'text-embedding-3-small', input: 'x', encoding_format: 'base64' })).text());
     expect(converted.data[0].embedding).toBe(Buffer.from(Float32Array.from([0.5, -1]).buffer).toString('base64'));
   });
 
   it('answers 502 naming the provider when a float vector is not a list of JSON numbers', async () => {
-    const res = await post('/embeddings', { model: 'embed', input: 'broken vector' });
+    const res = await post('/embeddings', { model: 'text-embedding-3-small', input: 'broken vector' });
     expect(res.status).toBe(502);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('upstream_invalid_response');

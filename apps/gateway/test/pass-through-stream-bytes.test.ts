@@ -36,7 +36,7 @@ server: { port: 0 }
 providers:
   openai: { adapter: openai, api_key: ${UPSTREAM_KEY}, base_url: "${upstream.url}/v1" }
 models:
-  - { id: chat, provider: openai, upstream: gpt-4.1-nano, price: { input: 2, output: 8 } }
+  - { id: gpt-4.1-nano-2025-04-14, provider: openai, price: { input: 2, output: 8 } }
 routing: { max_retries: 0 }
 log: { level: silent }
 `);
@@ -56,14 +56,14 @@ const rawStream = async (key: string, extra: Record<string, unknown> = {}) => {
   const res = await fetch(`${running.url}/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+    body: JSON.stringify({ model: 'gpt-4.1-nano-2025-04-14', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra }),
   });
   expect(res.status).toBe(200);
   return res.text();
 };
 const openai = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
 const streamWithSdk = (key: string, extra: Record<string, unknown> = {}) =>
-  openai(key).chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra });
+  openai(key).chat.completions.create({ model: 'gpt-4.1-nano-2025-04-14', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra });
 
 describe('streamed chat: upstream bytes passed through', () => {
   it("forwards every chunk as the upstream's bytes, without the usage chunk the client did not ask for, and books that usage", async () => {

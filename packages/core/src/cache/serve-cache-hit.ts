@@ -69,7 +69,7 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
   let finish!: (summary: StreamSummary) => void;
   const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
   const includeUsage = (request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-  const wrapped = wrapChunkStream(replayChunks(entry), summary, !includeUsage);
+  const wrapped = wrapChunkStream(replayChunks(entry), summary, !includeUsage, false, undefined, plan.model);
   const ttfbMs = performance.now() - startedAt;
   const signal = options.signal;
   const settled = (async function* () {

@@ -13,6 +13,7 @@ import type { GatewayCallResult } from './gateway-options.js';
 import type { RouteTarget } from './model-router.js';
 import { normalizeUsageOf } from './normalize-usage.js';
 import { passThroughChatStream } from './pass-through-chat-stream.js';
+import { presentModel } from './present-model.js';
 import { streamSettler } from './settle-stream.js';
 import { chatStreamChunks } from './stream-failover.js';
 import { type StreamSummary, wrapChunkStream, wrapGuardedChunkStream } from './wrap-chunk-stream.js';
@@ -48,7 +49,8 @@ export interface ChatCallParts {
  * The gateway's result of a routed chat call: for a completion, the answer with its usage normalised (stored in the
  * response cache when it records); for a stream, the chunks the client gets (the byte pass-through of batches, or the
  * parsed chunks through the idle guard, the usage wrapper, the cache's recorder and mid-stream failover when those
- * apply), with `finished` resolving once the stream is settled (metered, released).
+ * apply), with `finished` resolving once the stream is settled (metered, released). The answer and every chunk name
+ * the model the client asked for (`request.model`; the upstream's id is the result's `upstreamModel`).
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function chatCallResult(parts: ChatCallParts): GatewayCallResult<ChatCompletionResult> {
@@ -59,7 +61,7 @@ export function chatCallResult(parts: ChatCallParts): GatewayCallResult<ChatComp
     const summary: StreamSummary = {};
     const ttfbMs = metered && performance.now() - metered.startedAt;
     const { settle, finished } = streamSettler({ metered, target: outcome.target, signal, ttfbMs, summary: () => summary });
-    const stream = passThroughChatStream(value, outcome, summary, stripUsage, metered !== undefined, settle);
+    const stream = passThroughChatStream(value, outcome, summary, stripUsage, metered !== undefined, settle, request.model);
     return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
   }
   if (isPeekedStream(value as ChatCompletion | PeekedStream<ChatCompletionChunk>)) {
@@ -75,12 +77,12 @@ export function chatCallResult(parts: ChatCallParts): GatewayCallResult<ChatComp
     // Without the cache's recorder or stream failover between them, the idle guard and the usage wrapper run as one generator.
     const stream =
       cache.records || failing
-        ? wrapChunkStream(cache.record(failing?.chunks ?? guardStream(first.value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle)
-        : wrapGuardedChunkStream(first.value, outcome, summary, stripUsage, metered !== undefined, settle);
+        ? wrapChunkStream(cache.record(failing?.chunks ?? guardStream(first.value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle, request.model)
+        : wrapGuardedChunkStream(first.value, outcome, summary, stripUsage, metered !== undefined, settle, request.model);
     return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
   }
   outcome.release();
-  const completion = value as ChatCompletion;
+  const completion = presentModel(value as ChatCompletion, request.model);
   normalizeUsageOf(completion);
   return cache.answered(toCallResult(request.model, outcome, warnings, completion, metered), 'completion');
 }

@@ -36,6 +36,7 @@ import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-pol
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
+import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
 import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
@@ -275,7 +276,7 @@ export class Gateway {
     return this.#booked(body, options, async (booked) => {
       const request = validateRequest(embeddingRequestSchema, body);
       return this.#cached.through('embeddings', request, booked, () => this.#simple('embeddings', request, booked, async (adapter, target, context) =>
-        normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format),
+        presentModel(normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format), request.model),
       ), 'embeddings');
     });
   }

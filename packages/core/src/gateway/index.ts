@@ -18,3 +18,4 @@ export * from './reported-capabilities.js';
 export * from './chunk-batches.js';
 export * from './pass-through-chat-stream.js';
 export * from './model-pattern.js';
+export * from './present-model.js';

@@ -13,6 +13,7 @@ import { toCallResult } from './call-result.js';
 import type { GatewayCallResult } from './gateway-options.js';
 import type { RouteTarget } from './model-router.js';
 import { settleStream } from './settle-stream.js';
+import { presentMessagesModel, presentModel } from './present-model.js';
 
 /** The adapter methods that pass a front door's own request through unchanged. */
 export type PassThroughOperation = 'anthropicMessages' | 'openaiResponses';
@@ -24,7 +25,8 @@ export type PassThroughValue =
 
 /**
  * One attempt of a pass-through on `target`: the body with `model` replaced by the upstream id, sent through the
- * adapter's `operation`; a stream counts as accepted once its first event has arrived (so that a failure before it can
+ * adapter's `operation`; the answer names the model the client asked for (`body.model`: a JSON answer's `model`, an
+ * Anthropic stream's `message_start.message.model`; the Responses front door presents its own events); a stream counts as accepted once its first event has arrived (so that a failure before it can
  * still be retried or fall back). A transport failure of the stream (reset, stall) becomes the gateway's 502/504, so
  * that one before the first event is retried like any other. Throws what the adapter throws.
  */
@@ -36,8 +38,10 @@ export async function runPassThrough(
   context: AdapterCallContext,
 ): Promise<PassThroughValue> {
   const result = await adapter[operation]!({ ...body, model: target.upstreamModel }, context);
-  if (!('events' in result)) return result;
-  return { peeked: await peekStream(mapStreamFailures(result.events, target.provider, context.signal)), usage: result.usage, error: result.error };
+  const model = body.model as string;
+  if (!('events' in result)) return { ...result, json: presentModel(result.json, model) };
+  const events = operation === 'anthropicMessages' ? presentMessagesModel(result.events, model) : result.events;
+  return { peeked: await peekStream(mapStreamFailures(events, target.provider, context.signal)), usage: result.usage, error: result.error };
 }
 
 /** `events`, with a failure that is not already a GatewayError mapped by `mapTransportError` (and its meaning). */

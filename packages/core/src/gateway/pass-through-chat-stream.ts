@@ -36,7 +36,10 @@ export function hasSSEText(stream: AsyncIterable<ChatCompletionChunk>): stream i
  * The client's side of a peeked batched stream: every batch read under the attempt's idle timer (`idleGuard`: a stall
  * of `outcome.idleMs` between two reads aborts the attempt, 504), each chunk noted in `summary` as `wrapChunkStream`
  * does (usage, finish reasons, content text when `collectText`; usage stripped when `stripUsage`). However it ends,
- * the upstream is closed, the attempt released and `onEnd` called once (with what it threw, if it threw).
+ * the upstream is closed, the attempt released and `onEnd` called once (with what it threw, if it threw). With `model`
+ * (the id the client asked for), every chunk names it: parsed chunks as `noteChunk` does, and the plain text deltas,
+ * which share the model text of the parsed chunk before them, by replacing that text (only when it differs: an
+ * upstream that answers with the requested id keeps the byte pass-through of its runs).
  */
 export function passThroughChatStream(
   peeked: PeekedStream<ChunkBatch>,
@@ -45,8 +48,9 @@ export function passThroughChatStream(
   stripUsage: boolean,
   collectText: boolean,
   onEnd: (failure?: unknown) => void | Promise<void>,
+  model?: string,
 ): PassThroughChatStream {
-  return new BatchedChatStream(peeked, outcome, summary, stripUsage, collectText, onEnd);
+  return new BatchedChatStream(peeked, outcome, summary, stripUsage, collectText, onEnd, model);
 }
 
 /** {@link passThroughChatStream}'s stream: one object with its state in fields (no closures per stream). */
@@ -58,6 +62,7 @@ class BatchedChatStream implements PassThroughChatStream {
     private readonly stripUsage: boolean,
     private readonly collectText: boolean,
     private readonly onEnd: (failure?: unknown) => void | Promise<void>,
+    private readonly model?: string,
   ) {}
 
   /** Reads every batch under the idle timer; settles the stream however it ends. */
@@ -68,7 +73,7 @@ class BatchedChatStream implements PassThroughChatStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
     for await (const batch of this.#read()) {
       for (const item of batch) {
-        const out = noteChunk(item.chunk ?? plainChunk(item), this.summary, this.stripUsage, this.collectText);
+        const out = noteChunk(item.chunk ?? plainChunk(item), this.summary, this.stripUsage, this.collectText, this.model);
         if (out) yield out;
       }
     }
@@ -76,13 +81,17 @@ class BatchedChatStream implements PassThroughChatStream {
 
   async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string | Uint8Array> {
     const summary = this.summary;
+    const model = this.model;
+    // Once a parsed chunk named another model: its `"model":"<id>"` text, and what replaces it in plain deltas.
+    let upstreamModelText: string | undefined;
+    let modelText = '';
     try {
       for await (const batch of this.#read()) {
         let text = '';
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           const run = item.run;
-          if (run !== undefined) {
+          if (run !== undefined && upstreamModelText === undefined) {
             if (text !== '') yield text;
             text = '';
             if (this.collectText) for (let k = i; k < i + run.count; k++) if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
@@ -92,9 +101,13 @@ class BatchedChatStream implements PassThroughChatStream {
           }
           if (item.chunk === undefined) {
             if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
-            text += `data: ${item.text}\n\n`;
+            text += `data: ${upstreamModelText === undefined ? item.text : item.text.replace(upstreamModelText, modelText)}\n\n`;
           } else {
-            const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText);
+            if (model !== undefined && item.chunk.model !== model && upstreamModelText === undefined) {
+              upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
+              modelText = `"model":${JSON.stringify(model)}`;
+            }
+            const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
             if (out) text += encodeSSEData(out);
           }
           // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
@@ -113,6 +126,12 @@ class BatchedChatStream implements PassThroughChatStream {
     yield SSE_DONE;
   }
 }
+
+/**
+ * The first `"model": "<id>"` member of a chunk's JSON text. A chunk's text cannot hold `"model"` followed by `:`
+ * inside a string (its quotes would be escaped), and a plain text delta has no nested object with a `model` member.
+ */
+const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
 
 const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 

@@ -3,6 +3,7 @@ import type { CompletionUsage } from '../schemas/completion-usage.js';
 import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import { normalizeUsageOf } from './normalize-usage.js';
+import { presentModel } from './present-model.js';
 
 /** What a finished stream reported, for accounting and traces. */
 export interface StreamSummary {
@@ -26,7 +27,7 @@ export interface StreamSummary {
  * `summary.text`. Closing the wrapper (early `return()`) closes the adapter's stream, which aborts the upstream request.
  * `onEnd` is called once the stream has ended, however it ended (with what it threw, if it threw), after `summary` is
  * complete, and awaited before the stream ends: a caller that settles the call there needs no generator of its own
- * around this one.
+ * around this one. With `model` (the id the client asked for), every chunk names it (see `presentModel`).
  */
 export async function* wrapChunkStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
@@ -34,10 +35,11 @@ export async function* wrapChunkStream(
   stripUsage = false,
   collectText = false,
   onEnd?: (failure?: unknown) => void | Promise<void>,
+  model?: string,
 ): AsyncGenerator<ChatCompletionChunk> {
   try {
     for await (const chunk of chunks) {
-      const out = noteChunk(chunk, summary, stripUsage, collectText);
+      const out = noteChunk(chunk, summary, stripUsage, collectText, model);
       if (out) yield out;
     }
     summary.completed = true;
@@ -61,8 +63,9 @@ export function wrapGuardedChunkStream(
   stripUsage = false,
   collectText = false,
   onEnd?: (failure?: unknown) => void | Promise<void>,
+  model?: string,
 ): AsyncGenerator<ChatCompletionChunk> {
-  return guardedItems(peeked, outcome, summary, (chunk) => noteChunk(chunk, summary, stripUsage, collectText), onEnd);
+  return guardedItems(peeked, outcome, summary, (chunk) => noteChunk(chunk, summary, stripUsage, collectText, model), onEnd);
 }
 
 /**
@@ -102,9 +105,11 @@ export async function* guardedItems<T, U>(
 
 /**
  * Notes one chunk in `summary` (finish reasons, usage, content text when `collectText`); returns what to send (usage
- * stripped when `stripUsage`; a usage-only chunk then dropped: undefined).
+ * stripped when `stripUsage`; a usage-only chunk then dropped: undefined), naming `model` when given (the id the client
+ * asked for, see `presentModel`).
  */
-export function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean): ChatCompletionChunk | undefined {
+export function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean, model?: string): ChatCompletionChunk | undefined {
+  if (model !== undefined && chunk.model !== model) presentModel(chunk, model);
   for (const choice of chunk.choices) {
     if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
     if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;

@@ -1,0 +1,42 @@
+import type { NativeSSEEvent } from '../adapter/native-messages.js';
+import { forgetJsonText } from '../utils/raw-json-text.js';
+
+/**
+ * Makes an answer name the model the client asked for: when `answer` is an object whose `model` is a string other
+ * than `model` (an upstream id behind an alias or a pattern, or a dated id such as `gpt-4o-mini-2024-07-18`), its
+ * `model` becomes `model` and the upstream JSON text remembered for it is forgotten (see `rememberJsonText`), so the
+ * client gets the changed object. The upstream's id goes to the client in `x-switchyard-upstream-model`. Mutates and
+ * returns `answer`; anything else is returned as it is.
+ */
+export function presentModel<T>(answer: T, model: string): T {
+  if (answer === null || typeof answer !== 'object') return answer;
+  const object = answer as { model?: unknown };
+  if (typeof object.model === 'string' && object.model !== model) {
+    object.model = model;
+    forgetJsonText(object);
+  }
+  return answer;
+}
+
+/**
+ * Anthropic's stream events with `message_start.message.model` made the model the client asked for (the only event
+ * naming the model); every other event, and a `message_start` that already names it or is not JSON, passes unchanged.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+export async function* presentMessagesModel(events: AsyncIterable<NativeSSEEvent>, model: string): AsyncGenerator<NativeSSEEvent> {
+  for await (const event of events) {
+    yield event.event === 'message_start' ? { ...event, data: withMessageModel(event.data, model) } : event;
+  }
+}
+
+function withMessageModel(data: string, model: string): string {
+  let parsed: { message?: { model?: unknown } };
+  try {
+    parsed = JSON.parse(data) as { message?: { model?: unknown } };
+  } catch {
+    return data;
+  }
+  if (!parsed?.message || typeof parsed.message !== 'object' || typeof parsed.message.model !== 'string' || parsed.message.model === model) return data;
+  parsed.message.model = model;
+  return JSON.stringify(parsed);
+}
