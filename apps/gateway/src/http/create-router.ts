@@ -8,7 +8,7 @@ import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addRerankRoute } from './routes/rerank-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
 import { createMessagesRouter } from './routes/messages-router.js';
-import { addModelsRoutes } from './routes/models-route.js';
+import { createModelsRouter } from './routes/models-route.js';
 import { addResponsesRoutes } from './routes/responses-route.js';
 import { createRouteDeps, type RouteDeps } from './routes/route-deps.js';
 import { addSpeechRoute } from './routes/speech-route.js';
@@ -37,6 +37,8 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   const router = Router();
   const deps: RouteDeps = { ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts), secrets: options.secrets ?? [], sse: options.sse };
   router.use('/messages', createMessagesRouter(deps));
+  // Before the bearer check: Anthropic clients list models with `x-api-key`.
+  router.use('/models', createModelsRouter(deps));
   router.use(authenticate(gateway));
   addChatCompletionsRoute(router, deps);
   addEmbeddingsRoute(router, deps);
@@ -45,7 +47,6 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addImageGenerationsRoute(router, deps);
   addRerankRoute(router, deps);
   addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
-  addModelsRoutes(router, deps);
   addUsageRoute(router, deps);
   router.use((req) => {
     throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });

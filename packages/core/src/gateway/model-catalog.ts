@@ -6,6 +6,8 @@ import { modelNotFoundError } from '../errors/common-errors.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
+import type { ModelDefinition } from './model-definition.js';
+import { isModelPattern } from './model-pattern.js';
 import type { ModelRouter } from './model-router.js';
 import type { ReportedCapabilities } from './reported-capabilities.js';
 
@@ -27,12 +29,17 @@ export interface ModelCatalogOptions {
   upstream?: (provider: string) => UpstreamCallSettings;
 }
 
+/** The provider named first by a configured model. */
+const ownerOf = (m: ModelDefinition): string => m.provider ?? m.targets?.[0]?.provider ?? 'switchyard';
+/** Every provider a configured model names. */
+const providersOf = (m: ModelDefinition): string[] => (m.provider ? [m.provider] : (m.targets ?? []).map((t) => t.provider));
+
 /** What a listing client waits on: its own signal, never the shared fetch's. */
 type ListContext = Pick<AdapterCallContext, 'signal' | 'requestId'>;
 
 /**
- * `GET /v1/models`: configured models (`owned_by` = provider name) followed by each provider's own list as
- * `<provider>/<upstream id>`. Each provider's list is fetched with the catalog's own abort signal and deadline
+ * `GET /v1/models`: configured models and aliases (`owned_by` = provider name), the upstream models pattern models
+ * serve, then each provider's own list as `<provider>/<upstream id>`. Each provider's list is fetched with the catalog's own abort signal and deadline
  * (`timeoutMs`), never a client's, and cached for `ttlMs` (ms) when it succeeded; a provider whose list fails or times
  * out is left out with a `provider_unavailable` warning (and reported through `onError`) rather than failing or
  * stalling the whole answer. A client that disconnects stops waiting; the fetch goes on for the others.
@@ -124,21 +131,43 @@ export class ModelCatalog {
     });
   }
 
-  /** The whole list, `{object:"list", data: Model[]}`, and a warning for each provider left out. */
+  /**
+   * The whole list, `{object:"list", data: Model[]}`, and a warning for each provider left out: configured model ids,
+   * then aliases, then what each pattern model's providers list upstream that the pattern serves (ids the router
+   * sends to that pattern, by their own id), then every provider's list as `<provider>/<id>`; each id once.
+   */
   async listWithWarnings(context: ListContext): Promise<{ list: ModelList; warnings: GatewayWarning[] }> {
-    const data: Model[] = this.router.models.map((m) => ({ id: m.id, object: 'model', created: this.#created, owned_by: m.provider ?? m.targets?.[0]?.provider ?? 'switchyard' }));
+    const data: Model[] = [];
+    const listed = new Set<string>();
+    const add = (model: Model) => {
+      if (listed.has(model.id)) return;
+      listed.add(model.id);
+      data.push(model);
+    };
+    for (const m of this.router.models) if (!isModelPattern(m.id)) add({ id: m.id, object: 'model', created: this.#created, owned_by: ownerOf(m) });
+    for (const alias of this.router.aliases.keys()) {
+      add({ id: alias, object: 'model', created: this.#created, owned_by: this.router.peek(alias)?.models[0]?.targets[0]?.provider ?? 'switchyard' });
+    }
     const providers = [...this.router.providers.keys()];
     const lists = await Promise.all(providers.map((p) => this.#wait(this.#fetch(p), context.signal)));
     const warnings: GatewayWarning[] = [];
+    const patterned = this.router.models.some((m) => isModelPattern(m.id));
     providers.forEach((provider, i) => {
-      const { models, error } = lists[i]!;
+      const { error, models } = lists[i]!;
       if (error !== undefined) {
         const why = GatewayError.isInstance(error) && error.status === 504 ? 'timed out' : 'failed';
         warnings.push({ code: 'provider_unavailable', param: provider, message: `the model list of provider '${provider}' ${why}; its models are not listed` });
       }
+      if (!patterned) return;
       for (const m of models) {
-        data.push({ id: `${provider}/${m.id}`, object: 'model', created: m.created ?? this.#created, owned_by: provider });
+        const definition = this.router.definitionOf(m.id);
+        if (definition && isModelPattern(definition.id) && providersOf(definition).includes(provider)) {
+          add({ id: m.id, object: 'model', created: m.created ?? this.#created, owned_by: provider });
+        }
       }
+    });
+    providers.forEach((provider, i) => {
+      for (const m of lists[i]!.models) add({ id: `${provider}/${m.id}`, object: 'model', created: m.created ?? this.#created, owned_by: provider });
     });
     return { list: { object: 'list', data }, warnings };
   }
@@ -148,10 +177,14 @@ export class ModelCatalog {
     return (await this.listWithWarnings(context)).list;
   }
 
-  /** One model by id (configured id or `<provider>/<upstream id>`); throws 404 `model_not_found`. */
+  /**
+   * One model by id (a configured id or alias as configured; a match of a model pattern or `<provider>/<upstream id>`
+   * when its provider's list has it, or the provider lists nothing); throws 404 `model_not_found`.
+   */
   async retrieve(id: string, context: ListContext): Promise<Model> {
-    const configured = this.router.models.find((m) => m.id === id);
-    if (configured) return { id, object: 'model', created: this.#created, owned_by: configured.provider ?? configured.targets?.[0]?.provider ?? 'switchyard' };
+    const configured = isModelPattern(id) ? undefined : this.router.models.find((m) => m.id === id);
+    if (configured) return { id, object: 'model', created: this.#created, owned_by: ownerOf(configured) };
+    if (this.router.aliases.has(id)) return { id, object: 'model', created: this.#created, owned_by: this.router.resolve(id).provider };
     const target = this.router.resolve(id);
     const adapter = target.adapter;
     if (!adapter.listModels) return { id, object: 'model', created: this.#created, owned_by: target.provider };
