@@ -114,7 +114,8 @@ describe('messages passed through to Anthropic', () => {
     };
     const second = await client.messages.create(request);
     expect(lastBody('POST /v1/messages')).toEqual({ ...request, model: 'claude-sonnet-4-5-20250929' });
-    expect(second).toEqual(fixtures.json('anthropic/anthropic-tool-no-args.json'));
+    // Unchanged but for `model`: the id the client asked for.
+    expect(second).toEqual({ ...fixtures.json<object>('anthropic/anthropic-tool-no-args.json'), model: 'claude' });
   });
 
   it('streams text unchanged: the SDK assembles the recorded text', async () => {
