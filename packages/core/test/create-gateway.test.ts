@@ -34,7 +34,8 @@ describe('Gateway', () => {
     expect(result).toMatchObject({ provider: 'fake', upstreamModel: 'up-1', warnings: [{ code: 'unsupported_parameter' }] });
     expect(isChunkStream(result.data)).toBe(false);
     expect((result.data as ChatCompletion).usage).toMatchObject({ total_tokens: 7 });
-    expect((result.data as ChatCompletion).model).toBe('up-1');
+    // The answer names the model the client asked for; the upstream's id is the result's upstreamModel.
+    expect((result.data as ChatCompletion).model).toBe('alias');
   });
 
   it('sums usage on stream chunks', async () => {
