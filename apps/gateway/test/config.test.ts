@@ -85,3 +85,34 @@ describe('routing config', () => {
     expect(configError(`${base}models:\n  - { id: a, provider: openai, strategy: random }\n`)).toContain('models.0.strategy');
   });
 });
+
+describe('aliases and model patterns', () => {
+  const models = `models:\n  - { id: cheap, provider: openai, upstream: gpt-4o-mini }\n  - { id: "claude-*", provider: openai }\n`;
+
+  it('accepts aliases naming a model id, a match of a pattern or <provider>/<id>, and fallbacks naming either', () => {
+    const config = parseConfig(
+      `${base}${models}  - { id: main, provider: openai, fallbacks: [fast, claude-x] }\naliases:\n  fast: cheap\n  claude-opus-5-5: claude-sonnet-4-5\n  raw: openai/gpt-4o\n`,
+      'x.yaml',
+      env,
+    );
+    expect(config.aliases).toEqual({ fast: 'cheap', 'claude-opus-5-5': 'claude-sonnet-4-5', raw: 'openai/gpt-4o' });
+    expect(parseConfig(base, 'x.yaml', env).aliases).toEqual({});
+  });
+
+  it.each([
+    ['an alias naming nothing', `aliases: { fast: nothing }\n`, "aliases.fast: 'nothing' is neither a model id, a match of a model pattern nor '<provider>/<model>' of a configured provider."],
+    ['an alias naming an unconfigured provider', `aliases: { fast: groq/llama }\n`, "aliases.fast: 'groq/llama' is neither"],
+    ['an alias that is also a model id', `aliases: { cheap: claude-x }\n`, "aliases.cheap: 'cheap' is also a model id; remove one of them."],
+    ['an alias naming an alias', `aliases: { a: cheap, b: a }\n`, "aliases.b: 'a' is an alias; an alias must name a model, not another alias."],
+    ['an alias holding *', `aliases: { "x*": cheap }\n`, "aliases.x*: an alias names one model; '*' is not allowed."],
+    ['an alias with a space', `aliases: { "a b": cheap }\n`, 'aliases.a b: model ids are printable ASCII characters without spaces'],
+  ])('names the path of %s', (_what, yaml, message) => {
+    expect(configError(`${base}${models}${yaml}`)).toContain(message);
+  });
+
+  it('names a pattern with an upstream id, and a model id given twice', () => {
+    expect(configError(`${base}models:\n  - { id: "gpt-*", provider: openai, upstream: gpt-4o }\n`)).toContain("models.0.upstream: a pattern's upstream id is the id the client asked for");
+    expect(configError(`${base}models:\n  - { id: "gpt-*", targets: [{ provider: openai, upstream: gpt-4o }] }\n`)).toContain('models.0.targets: a pattern');
+    expect(configError(`${base}models:\n  - { id: a, provider: openai }\n  - { id: a, provider: openai }\n`)).toContain("models.1.id: 'a' is given twice");
+  });
+});

@@ -1,10 +1,10 @@
-import { isModelPattern, modelPattern } from '@switchyard/core';
+import { MAX_MODEL_ID_LENGTH, MODEL_ID_PATTERN, isModelPattern, modelPattern } from '@switchyard/core';
 import type { GatewayConfig } from './config-schema.js';
 
 /**
  * The cross-checks of `models` and `aliases` that one entry's schema cannot make, as `<path>: <problem>` lines (empty
  * when all is well): a model id given twice; a model, target or alias naming a provider that is not configured; a
- * fallback that resolves to nothing; an alias that is also a model id, names another alias, or names something that
+ * fallback that resolves to nothing; an alias name that is not a valid model id, is also a model id, names another alias, or names something that
  * is neither a model id, a match of a model pattern nor `<provider>/<upstream id>`.
  */
 export function checkModelNames(config: Pick<GatewayConfig, 'models' | 'aliases' | 'providers'>): string[] {
@@ -30,7 +30,8 @@ export function checkModelNames(config: Pick<GatewayConfig, 'models' | 'aliases'
     }
   }
   for (const [name, target] of Object.entries(config.aliases)) {
-    if (ids.has(name)) problems.push(`aliases.${name}: '${name}' is also a model id; remove one of them.`);
+    if (!MODEL_ID_PATTERN.test(name) || name.length > MAX_MODEL_ID_LENGTH) problems.push(`aliases.${name}: model ids are printable ASCII characters without spaces, at most ${MAX_MODEL_ID_LENGTH}.`);
+    else if (ids.has(name)) problems.push(`aliases.${name}: '${name}' is also a model id; remove one of them.`);
     else if (isModelPattern(name) || isModelPattern(target)) problems.push(`aliases.${name}: an alias names one model; '*' is not allowed.`);
     else if (target in config.aliases) problems.push(`aliases.${name}: '${target}' is an alias; an alias must name a model, not another alias.`);
     else if (!resolves(target)) problems.push(`aliases.${name}: '${target}' is neither a model id, a match of a model pattern nor '<provider>/<model>' of a configured provider.`);

@@ -228,7 +228,7 @@ export const gatewayConfigSchema = z.strictObject({
    * pattern, or `<provider>/<upstream id>` (never another alias). The alias is routed, priced, limited and allow-listed
    * as the model it names.
    */
-  aliases: z.record(modelNameSchema, modelNameSchema).default({}),
+  aliases: z.record(z.string(), modelNameSchema).default({}),
   routing: routingConfigSchema.prefault({}),
   /**
    * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.
