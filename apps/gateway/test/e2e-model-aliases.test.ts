@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminKey } from './helpers/admin-keys.js';
 import { type GatewayWithUpstreams, startGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
@@ -215,5 +216,24 @@ describe('GET /v1/models', () => {
     const badLimit = await fetch(`${gw.url}/models?limit=0`, { headers });
     expect(badLimit.status).toBe(400);
     expect(await badLimit.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it("answers as /openapi.json documents it, in both shapes", async () => {
+    const document = (await (await fetch(`${gw.origin}/openapi.json`)).json()) as Record<string, unknown>;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema(document, 'gateway');
+    const check = async (schema: string, res: Response) => {
+      const validate = ajv.getSchema(`gateway#/components/schemas/${schema}`)!;
+      const body = await res.json();
+      expect(validate(body) ? [] : validate.errors?.slice(0, 3), schema).toEqual([]);
+      return body as { data?: unknown[] };
+    };
+    const openai = await check('ModelList', await fetch(`${gw.url}/models`, { headers: { authorization: `Bearer ${KEY}` } }));
+    expect(openai.data!.length).toBeGreaterThan(10);
+    await check('AnthropicModelList', await fetch(`${gw.url}/models?limit=1000`, { headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }));
+    await check('Model', await fetch(`${gw.url}/models/sneaky`, { headers: { authorization: `Bearer ${KEY}` } }));
+    await check('AnthropicModel', await fetch(`${gw.url}/models/sneaky`, { headers: { 'x-api-key': KEY } }));
+    // The schemas do reject an entry without its prices.
+    expect(ajv.getSchema('gateway#/components/schemas/Model')!({ id: 'x', object: 'model', created: 1, owned_by: 'o' })).toBe(false);
   });
 });

@@ -4,8 +4,8 @@ import type { GatewayConfig } from './config-schema.js';
 /**
  * The cross-checks of `models` and `aliases` that one entry's schema cannot make, as `<path>: <problem>` lines (empty
  * when all is well): a model id given twice; a model, target or alias naming a provider that is not configured; a
- * fallback that resolves to nothing; an alias name that is not a valid model id, is also a model id, names another alias, or names something that
- * is neither a model id, a match of a model pattern nor `<provider>/<upstream id>`.
+ * fallback that resolves to nothing; an alias whose name is not a valid model id or is also a model id, that names
+ * another alias, or names what is neither a model id, a match of a model pattern nor `<provider>/<upstream id>`.
  */
 export function checkModelNames(config: Pick<GatewayConfig, 'models' | 'aliases' | 'providers'>): string[] {
   const problems: string[] = [];

@@ -8,8 +8,6 @@ import {
   errorBodySchema,
   imageGenerationRequestSchema,
   imagesResponseSchema,
-  modelListSchema,
-  modelSchema,
   rerankRequestSchema,
   rerankResponseSchema,
   speechRequestSchema,
@@ -19,6 +17,7 @@ import {
 import { countTokensRequestSchema, messagesRequestSchema } from '@switchyard/front-door-messages';
 import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
+import { anthropicModelListSchema, anthropicModelSchema, pricedModelListSchema, pricedModelSchema } from './model-schemas.js';
 import { configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
 type JsonObject = Record<string, unknown>;
@@ -176,13 +175,31 @@ export function buildOpenApiDocument(version: string): JsonObject {
         },
       },
     },
-    '/v1/models': { get: { summary: 'Models clients may send', security: api, responses: { '200': { description: 'OK', ...json(ref('ModelList', modelListSchema, 'output')) }, ...errors } } },
+    '/v1/models': {
+      get: {
+        summary: 'Models clients may send: configured ids, aliases, what pattern models serve, <provider>/<id>; each with its prices',
+        description:
+          "OpenAI's list shape, or Anthropic's (one page: `limit` 1-1000, default 20; `after_id`, `before_id`) when the request carries `x-api-key` or `anthropic-version`, authenticated by `x-api-key` then.",
+        security: api,
+        parameters: [
+          { name: 'x-api-key', in: 'header', required: false, schema: { type: 'string' }, description: "A gateway key (Anthropic clients); answers in Anthropic's shape." },
+          { name: 'anthropic-version', in: 'header', required: false, schema: { type: 'string' }, description: "Answers in Anthropic's shape." },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: "Anthropic's shape only: entries per page (default 20)." },
+          { name: 'after_id', in: 'query', required: false, schema: { type: 'string' }, description: "Anthropic's shape only: the page after this id." },
+          { name: 'before_id', in: 'query', required: false, schema: { type: 'string' }, description: "Anthropic's shape only: the page before this id." },
+        ],
+        responses: {
+          '200': { description: 'OK', ...json({ oneOf: [ref('ModelList', pricedModelListSchema, 'output'), ref('AnthropicModelList', anthropicModelListSchema, 'output')] }) },
+          ...errors,
+        },
+      },
+    },
     '/v1/models/{model}': {
       get: {
-        summary: 'One model',
+        summary: 'One model, with its prices',
         security: api,
         parameters: [{ name: 'model', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'OK', ...json(ref('Model', modelSchema, 'output')) }, ...errors },
+        responses: { '200': { description: 'OK', ...json({ oneOf: [ref('Model', pricedModelSchema, 'output'), ref('AnthropicModel', anthropicModelSchema, 'output')] }) }, ...errors },
       },
     },
     '/v1/usage': {
