@@ -37,11 +37,13 @@ models:
   - { id: expensive, provider: openai, upstream: gpt-5, price: { input: 10, output: 40 } }
   - { id: "gpt-*", provider: openai }
   - { id: text-embedding-3-small, provider: openai }
+  - { id: cached, provider: openai, upstream: gpt-4.1-nano, cache: { ttl_s: 60, shared: true } }
 aliases:
   claude-opus-5-5: claude-sonnet-4-5
   claude-free: expensive
   sneaky: expensive
   embed: text-embedding-3-small
+  cached-alias: cached
 routing: { max_retries: 0 }
 `,
   });
@@ -98,6 +100,15 @@ describe("the answer's model is the id the client asked for", () => {
     expect(viaPattern.data.model).toBe('claude-haiku-4-5');
     expect(viaPattern.response.headers.get('x-switchyard-upstream-model')).toBe('claude-haiku-4-5');
     expect(lastUpstreamModel('anthropic', 'POST /v1/messages')).toBe('claude-haiku-4-5');
+  });
+
+  it("an alias uses its target's response cache settings, and a cached answer names the alias", async () => {
+    const ask = () => gw.openai.chat.completions.create({ model: 'cached-alias', messages: [{ role: 'user', content: 'cache me' }] }).withResponse();
+    const first = await ask();
+    const second = await ask();
+    expect(first.response.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(second.response.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(second.data.model).toBe('cached-alias');
   });
 
   it('embeddings through an alias', async () => {
@@ -158,10 +169,12 @@ describe('GET /v1/models', () => {
       'cheap',
       'expensive',
       'text-embedding-3-small',
+      'cached',
       'claude-opus-5-5',
       'claude-free',
       'sneaky',
       'embed',
+      'cached-alias',
       'claude-sonnet-4-5-20250929',
       'claude-haiku-4-5-20251001',
       'openai/VAR_chat_model_id',

@@ -2,6 +2,7 @@ import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { CallAccounting } from '../gateway/call-accounting.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions } from '../gateway/gateway-options.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import type { ModelDefinition } from '../gateway/model-definition.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type CachedResponse, cachedOrigin, parseCachedResponse } from './cached-response.js';
 import { type CachePlan, type CacheableOperation, ResponseCache, entryServes } from './response-cache.js';
@@ -59,12 +60,16 @@ export class CachedCalls {
   /** Non-streamed misses being fetched, by cache key: resolve with the stored entry's text (undefined if none). */
   readonly #inflight = new Map<string, Promise<string | undefined>>();
 
-  /** `options`: the gateway's (`responseCache`, `models`, `accounting`); `planFor` resolves a hit's route plan. */
+  /**
+   * `options`: the gateway's (`responseCache`, `models`, `accounting`); `planFor` resolves a hit's route plan; `resolve`
+   * the configured model whose `cache` settings apply to a requested id (see `ResponseCache`).
+   */
   constructor(
     options: Pick<GatewayOptions, 'responseCache' | 'models' | 'accounting'>,
     private readonly planFor: (operation: CacheableOperation, model: string) => RoutePlan,
+    resolve?: (model: string) => ModelDefinition | undefined,
   ) {
-    if (options.responseCache !== false) this.cache = new ResponseCache(options.responseCache, options.models);
+    if (options.responseCache !== false) this.cache = new ResponseCache(options.responseCache, options.models, resolve);
     this.#accounting = options.accounting;
   }
 

@@ -54,18 +54,31 @@ export class ResponseCache {
   readonly #maxEntryBytes: number;
   readonly #models: ReadonlyMap<string, ModelCacheSettings>;
 
-  constructor(options: ResponseCacheOptions = {}, models: readonly ModelDefinition[] = []) {
+  /**
+   * `resolve` gives the configured model a requested id resolves to (an alias's target, the pattern it matches), whose
+   * `cache` settings apply; without it, settings are looked up by the requested id.
+   */
+  constructor(options: ResponseCacheOptions = {}, models: readonly ModelDefinition[] = [], resolve?: (model: string) => ModelDefinition | undefined) {
     this.store = options.store ?? new LruResponseCacheStore();
     this.#maxTtlS = options.maxTtlS ?? DEFAULT_CACHE_MAX_TTL_S;
     this.#maxEntryBytes = options.maxEntryBytes ?? DEFAULT_CACHE_MAX_ENTRY_BYTES;
     this.#models = new Map(models.flatMap((m) => (m.cache ? [[m.id, m.cache] as const] : [])));
+    this.#resolve = resolve;
+  }
+
+  readonly #resolve?: (model: string) => ModelDefinition | undefined;
+
+  /** The cache settings of the model `model` resolves to (none when no model has any: nothing to resolve). */
+  #settingsOf(model: string): ModelCacheSettings | undefined {
+    if (this.#models.size === 0) return undefined;
+    return this.#resolve ? this.#resolve(model)?.cache : this.#models.get(model);
   }
 
   /** How `request` (validated, `model` being the id the client sent) uses the cache; undefined when it does not. */
   plan(operation: CacheableOperation, request: Record<string, unknown>, context: CacheRequestContext): CachePlan | undefined {
     const { directive } = context;
     if (directive === 'no-cache') return undefined;
-    const settings = this.#models.get(request.model as string);
+    const settings = this.#settingsOf(request.model as string);
     const ttlS = directive ? Math.min(directive.ttlS, this.#maxTtlS) : settings?.ttlS;
     if (!ttlS || ttlS <= 0) return undefined;
     const temperature = request.temperature;

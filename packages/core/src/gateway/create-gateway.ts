@@ -96,7 +96,7 @@ export class Gateway {
       new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
     this.#providerSettings = options.providerSettings ?? {};
     this.#accounting = options.accounting;
-    this.#cached = new CachedCalls(options, (operation, model) => this.#plans.planFor(operation, model));
+    this.#cached = new CachedCalls(options, (operation, model) => this.#plans.planFor(operation, model), (model) => this.router.resolvedDefinition(model));
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError, {
       timeoutMs: options.modelListTimeoutMs,
       upstream: (provider) => this.#upstream(provider),

@@ -162,6 +162,20 @@ export class ModelRouter {
     return this.#models.get(id) ?? this.#patterns.find((p) => p.matcher.matches(id))?.definition;
   }
 
+  /**
+   * The configured model (exact or pattern) a requested id resolves to, aliases followed; undefined for
+   * `<provider>/<id>` and unknown ids. Uses (and fills) the plan cache.
+   */
+  resolvedDefinition(model: string): ModelDefinition | undefined {
+    let plan: RoutePlan;
+    try {
+      plan = this.plan(model);
+    } catch {
+      return undefined;
+    }
+    return this.definitionOf(plan.models[0]!.id);
+  }
+
   /** `id` routed: an alias as the model it names, anything else as itself. */
   #routed(id: string): RoutedModel | undefined {
     const alias = this.#aliases.get(id);
