@@ -11,6 +11,11 @@ export interface AccountStore {
   /** Every key, revoked ones included. */
   listKeys(): Promise<VirtualKey[]>;
   getKey(id: string): Promise<VirtualKey | undefined>;
+  /**
+   * The key whose secret hashes to `keyHash` (SHA-256, hex), revoked ones included; undefined when there is none. Used
+   * for a key another replica created that this one has not heard of yet (see `Accounts.authenticate`).
+   */
+  getKeyByHash(keyHash: string): Promise<VirtualKey | undefined>;
   insertKey(key: VirtualKey): Promise<void>;
   /** Replaces a stored key (same id). */
   updateKey(key: VirtualKey): Promise<void>;

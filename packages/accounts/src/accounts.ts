@@ -3,6 +3,7 @@ import { authenticationError, type CallAccounting, KeyRing } from '@switchyard/c
 import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
 import type { KeyChangeFeed } from './key-change-feed.js';
+import { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
 import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
@@ -60,12 +61,16 @@ export interface AccountsOptions {
   limiter?: Limiter;
   /** Carries key changes to and from other replicas (e.g. Redis pub/sub). */
   keyChanges?: KeyChangeFeed;
+  /** Limits on store look-ups of keys this replica does not know yet (see {@link Accounts.authenticate}). */
+  keyLookups?: KeyLookupLimiterOptions;
   onError?: (error: unknown) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
 }
 
 const PREFIX = 'sk-sy-';
+/** A virtual key as {@link Accounts.createKey} makes them: the prefix and 24 random bytes in base64url. */
+const VIRTUAL_KEY = /^sk-sy-[A-Za-z0-9_-]{32}$/;
 // One-shot `crypto.hash`: no Hash object per call (a key is hashed on every request).
 const hash = (key: string) => digestOf('sha256', key, 'hex');
 
@@ -102,10 +107,14 @@ export class Accounts {
     this.limiter = options.limiter ?? new MemoryLimiter();
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;
+    this.#lookups = new KeyLookupLimiter(options.keyLookups);
     this.#keyChanges?.subscribe((id) => void this.#reload(id).catch(this.#onError));
   }
 
   readonly #keyChanges?: KeyChangeFeed;
+  readonly #lookups: KeyLookupLimiter;
+  /** Store look-ups in flight by key hash: concurrent requests with one unknown key share one. */
+  readonly #lookingUp = new Map<string, Promise<KeyState | undefined>>();
 
   /** Reloads one key from the store (or every key when `id` is undefined) after another replica changed it. */
   async #reload(id: string | undefined): Promise<void> {
@@ -151,16 +160,61 @@ export class Accounts {
     return state && timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(state.key.key_hash, 'hex')) ? state : undefined;
   }
 
-  /** Identifies the caller; throws 401 for a missing, unknown, revoked or expired key (never echoing it). */
-  authenticate(authorization: string | undefined): Principal {
+  /**
+   * Identifies the caller; throws 401 for a missing, unknown, revoked or expired key (never echoing it). A virtual key
+   * this replica does not hold in memory (created on another replica a moment ago, before its announcement arrived) is
+   * looked up in the store before the 401, so a key whose creation has returned works on every replica at once: the
+   * answer is then a promise. Look-ups are limited per `clientAddress` (see {@link KeyLookupLimiter}) and made only for
+   * tokens shaped like a virtual key; past the limit an unknown key gets its 401 at once. A key found is kept in
+   * memory; revocations still arrive through the key change feed.
+   */
+  authenticate(authorization: string | undefined, clientAddress?: string): Principal | Promise<Principal> {
     const state = this.identify(authorization);
-    if (state) {
-      if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
-      if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
-      return { kind: 'virtual', state };
+    if (state) return this.#principal(state);
+    try {
+      this.#static.authenticate(authorization);
+      return { kind: 'static' };
+    } catch (error) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      if (!token || !VIRTUAL_KEY.test(token)) throw error;
+      const digest = hash(token);
+      let lookup = this.#lookingUp.get(digest);
+      if (!lookup) {
+        if (!this.#lookups.tryStart(clientAddress)) throw error;
+        lookup = this.#lookUp(digest).finally(() => {
+          this.#lookups.end();
+          this.#lookingUp.delete(digest);
+        });
+        this.#lookingUp.set(digest, lookup);
+      }
+      return lookup.then((found) => {
+        if (!found) throw error;
+        return this.#principal(found);
+      });
     }
-    this.#static.authenticate(authorization);
-    return { kind: 'static' };
+  }
+
+  /** Loads the key with hash `digest` from the store and remembers it; undefined when there is none or the store fails. */
+  async #lookUp(digest: string): Promise<KeyState | undefined> {
+    let key: VirtualKey | undefined;
+    try {
+      key = await this.store.getKeyByHash(digest);
+    } catch (error) {
+      this.#onError(error);
+      return undefined;
+    }
+    if (!key) return undefined;
+    const known = this.#keys.get(key.id);
+    if (known) return known;
+    const state = new KeyState(key);
+    this.#remember(state);
+    return state;
+  }
+
+  #principal(state: KeyState): Principal {
+    if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
+    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
+    return { kind: 'virtual', state };
   }
 
   /**

@@ -8,6 +8,7 @@ export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from
 export { MAX_QUEUED_CHARS, MAX_TOKENIZED_CHARS, TOKENIZE_BUDGET_MS, countTextTokens, estimatePromptTokens, promptText } from './estimate-tokens.js';
 export { filterPlanForKey, modelNotPricedError } from './filter-plan.js';
 export { KeyAccounting } from './key-accounting.js';
+export { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 export type { KeyChangeFeed } from './key-change-feed.js';
 export { type CreateKeyInput, type UpdateKeyInput, createKeyInputSchema, updateKeyInputSchema } from './key-input-schema.js';
 export { KeyState } from './key-state.js';

@@ -47,12 +47,16 @@ export class KeyAccounting implements CallAccounting {
     });
   }
 
-  authenticate(authorization: string | undefined, context: { requestId: string }): Principal {
-    try {
-      return this.accounts.authenticate(authorization);
-    } catch (error) {
+  authenticate(authorization: string | undefined, context: { requestId: string; clientAddress?: string }): Principal | Promise<Principal> {
+    const refused = (error: unknown): never => {
       this.#refused(context.requestId, this.accounts.identify(authorization)?.key.id ?? 'unauthenticated', '', statusOf(error), false);
       throw error;
+    };
+    try {
+      const principal = this.accounts.authenticate(authorization, context.clientAddress);
+      return principal instanceof Promise ? principal.catch(refused) : principal;
+    } catch (error) {
+      return refused(error);
     }
   }
 

@@ -23,7 +23,7 @@ describe('Accounts', () => {
     expect(accounts.authenticate('Bearer sk-static-key-0123456789')).toEqual({ kind: 'static' });
     const key = await accounts.createKey({ name: 'a' });
     expect(key.key).toMatch(/^sk-sy-/);
-    expect(accounts.authenticate(`Bearer ${key.key}`).kind).toBe('virtual');
+    expect((await accounts.authenticate(`Bearer ${key.key}`)).kind).toBe('virtual');
     await accounts.revokeKey(key.id);
     expect(() => accounts.authenticate(`Bearer ${key.key}`)).toThrow(expect.objectContaining({ status: 401, message: 'This API key has been revoked.' }));
     const expired = await accounts.createKey({ name: 'b', expires_at: new Date(Date.now() - 1000).toISOString() });
@@ -31,10 +31,26 @@ describe('Accounts', () => {
     expect(() => accounts.authenticate('Bearer sk-sy-made-up')).toThrow(expect.objectContaining({ status: 401 }));
   });
 
+  it('looks a key another replica created up in the store before a 401, at most perMinute times per client address', async () => {
+    const store = memoryStore();
+    const [a, b] = await Promise.all([Accounts.open({ store, staticKeys: [] }), Accounts.open({ store, staticKeys: [], keyLookups: { perMinute: 2 } })]);
+    const created = await a.createKey({ name: 'fresh' });
+    // b has not heard of it (no key change feed): the store answers, once.
+    const looked = b.authenticate(`Bearer ${created.key}`, '10.0.0.1');
+    expect(looked).toBeInstanceOf(Promise);
+    expect(await looked).toMatchObject({ kind: 'virtual', state: { key: { id: created.id } } });
+    expect(b.authenticate(`Bearer ${created.key}`, '10.0.0.1')).toMatchObject({ kind: 'virtual' }); // now in memory
+    // Guessed keys: one look-up left for 10.0.0.1, then 401 at once; another address has its own bucket.
+    const guess = () => `Bearer sk-sy-${'x'.repeat(32)}`;
+    await expect(b.authenticate(guess(), '10.0.0.1')).rejects.toMatchObject({ status: 401 });
+    expect(() => b.authenticate(guess(), '10.0.0.1')).toThrow(expect.objectContaining({ status: 401 }));
+    await expect(b.authenticate(guess(), '10.0.0.2')).rejects.toMatchObject({ status: 401 });
+  });
+
   it('never admits more than rpm_limit requests, however many arrive at once', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', rpm_limit: 5 });
-    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const results = await Promise.allSettled(Array.from({ length: 50 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
@@ -45,7 +61,7 @@ describe('Accounts', () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', concurrency_limit: 2, rpm_limit: 100 });
     expect(accounts.getKey(key.id)).toMatchObject({ concurrency_limit: 2 });
-    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const results = await Promise.allSettled(Array.from({ length: 10 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
     const admitted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     expect(admitted).toHaveLength(2);
@@ -65,7 +81,7 @@ describe('Accounts', () => {
   it('enforces tokens per minute from the estimate, then from actual usage', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', tpm_limit: 100 });
-    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const admission = await accounts.admit(principal, 'gpt-4o', 10);
     accounts.settle(principal, admission, usage(60, 60, 0));
     await expect.poll(() => accounts.admit(principal, 'gpt-4o', 10).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
@@ -75,14 +91,14 @@ describe('Accounts', () => {
     const store = memoryStore();
     const accounts = await Accounts.open({ store, staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', budget_usd: 0.01, models: ['gpt-4o*'] });
-    const principal = accounts.authenticate(`Bearer ${key.key}`);
+    const principal = await accounts.authenticate(`Bearer ${key.key}`);
     await expect(accounts.admit(principal, 'claude', 1)).rejects.toMatchObject({ status: 403 });
     accounts.settle(principal, await accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));
     await expect.poll(() => accounts.admit(principal, 'gpt-4o', 1).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'insufficient_quota' });
     await accounts.ledger.flush();
     expect(store.rows).toHaveLength(1);
     const reopened = await Accounts.open({ store, staticKeys: [] });
-    await expect(reopened.admit(reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).rejects.toMatchObject({ code: 'insufficient_quota' });
+    await expect(reopened.admit(await reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).rejects.toMatchObject({ code: 'insufficient_quota' });
   });
 
   it('checks the master key in constant time', async () => {

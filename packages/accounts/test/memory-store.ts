@@ -8,6 +8,7 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     rows,
     listKeys: async () => [...keys.values()],
     getKey: async (id) => keys.get(id),
+    getKeyByHash: async (hash) => [...keys.values()].find((k) => k.key_hash === hash),
     insertKey: async (k) => void keys.set(k.id, k),
     updateKey: async (k) => void keys.set(k.id, k),
     appendUsage: async (r) => void rows.push(...r),

@@ -115,6 +115,11 @@ export class PostgresAccountStore implements AccountStore {
     return rows[0] && keyFromRow(rows[0]);
   }
 
+  async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
+    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys WHERE key_hash = $1', [keyHash]);
+    return rows[0] && keyFromRow(rows[0]);
+  }
+
   async insertKey(key: VirtualKey): Promise<void> {
     await this.#pool.query(
       `INSERT INTO switchyard_keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,

@@ -47,6 +47,11 @@ export class SqliteAccountStore implements AccountStore {
     return row && fromRow(row);
   }
 
+  async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
+    const row = this.#db.prepare('SELECT * FROM keys WHERE key_hash = ?').get(keyHash) as KeyRow | undefined;
+    return row && fromRow(row);
+  }
+
   async insertKey(key: VirtualKey): Promise<void> {
     this.#db
       .prepare(

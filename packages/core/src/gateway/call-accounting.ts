@@ -103,9 +103,11 @@ export interface CallTicket {
 export interface CallAccounting {
   /**
    * Identifies the caller from an `Authorization` header value. Throws a 401 `GatewayError` (and books it) for a
-   * missing, unknown, revoked or expired key.
+   * missing, unknown, revoked or expired key. May answer a promise (of the caller, or rejected with the 401) when the
+   * key must be looked up first (e.g. created on another replica a moment ago); `clientAddress` (the client's IP
+   * address) lets such look-ups be limited per client.
    */
-  authenticate(authorization: string | undefined, context: { requestId: string }): unknown;
+  authenticate(authorization: string | undefined, context: { requestId: string; clientAddress?: string }): unknown;
   /**
    * Admits a call: throws 403 (model not allowed or not priced for a key with a budget), 429 (rate or budget
    * limit; booked with its status) or 503 (limits unavailable). Resolves with the ticket to settle afterwards.

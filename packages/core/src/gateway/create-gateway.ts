@@ -128,10 +128,12 @@ export class Gateway {
   /**
    * Checks an `Authorization` header and returns the caller to pass as {@link GatewayCallOptions.caller}: with
    * `accounting`, its principal (virtual or static key); else undefined once the header holds one of `keys`.
-   * Throws 401 when it holds no valid key.
+   * Throws 401 when it holds no valid key. With `accounting` the answer may be a promise of the caller (rejected with
+   * the 401) when the key has to be looked up first (see {@link CallAccounting.authenticate}); `clientAddress` is the
+   * client's IP address, for limits on such look-ups.
    */
-  authenticate(authorization: string | undefined, context: { requestId?: string } = {}): unknown {
-    if (this.#accounting) return this.#accounting.authenticate(authorization, { requestId: context.requestId ?? randomUUID() });
+  authenticate(authorization: string | undefined, context: { requestId?: string; clientAddress?: string } = {}): unknown {
+    if (this.#accounting) return this.#accounting.authenticate(authorization, { requestId: context.requestId ?? randomUUID(), clientAddress: context.clientAddress });
     this.keys.authenticate(authorization);
     return undefined;
   }

@@ -86,6 +86,8 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.listKeys()).toEqual([key('key_1'), full]);
       expect(await store.getKey('key_2')).toEqual(full);
       expect(await store.getKey('key_missing')).toBeUndefined();
+      expect(await store.getKeyByHash(full.key_hash)).toEqual(full);
+      expect(await store.getKeyByHash('0'.repeat(64))).toBeUndefined();
       const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, concurrency_limit: 2, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z' };
       await store.updateKey(changed);
       expect(await store.getKey('key_2')).toEqual(changed);
@@ -171,12 +173,12 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
       const created = await accounts.createKey({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
       await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
-      const principal = accounts.authenticate(`Bearer ${created.key}`);
+      const principal = await accounts.authenticate(`Bearer ${created.key}`);
       const admission = await accounts.admit(principal, 'gpt-4o', 1);
       accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
       await accounts.close();
       const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
-      const again = reopened.authenticate(`Bearer ${created.key}`);
+      const again = await reopened.authenticate(`Bearer ${created.key}`);
       expect(again).toMatchObject({ kind: 'virtual' });
       expect(reopened.getKey(created.id)).toMatchObject({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
       expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));

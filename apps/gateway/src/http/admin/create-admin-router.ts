@@ -22,10 +22,10 @@ const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_
  */
 export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   const router = Router();
-  router.use((req, _res, next) => {
+  router.use(async (req, _res, next) => {
     const authorization = req.get('authorization');
     if (accounts.isMaster(authorization)) return next();
-    accounts.authenticate(authorization); // 401 unless it is some valid key
+    await accounts.authenticate(authorization, req.ip); // 401 unless it is some valid key
     throw new GatewayError({ status: 403, type: 'invalid_request_error', code: 'forbidden', message: 'The admin API needs the master key.' });
   });
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
