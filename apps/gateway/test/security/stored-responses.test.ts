@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
-import { freePort } from '@switchyard/testkit/servers';
+import { type TestPostgres, freePort, startPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SpawnedGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { completion } from './accounts-gateway.js';
@@ -100,6 +102,38 @@ describe('stored responses grow with the new items of each turn, not with the co
       expect(after - atFive).toBeLessThan(1 * MB);
     } finally {
       await gateway.stop();
+    }
+  }, 180_000);
+
+  it('on Postgres: a 2 MB input and 20 follow-ups add about one copy of it to the tables', async () => {
+    let postgres: TestPostgres | undefined;
+    let gateway: SpawnedGateway | undefined;
+    try {
+      postgres = await startPostgres();
+      const url = await postgres.createDatabase('stored_growth');
+      gateway = await spawnGateway(await yaml(`store: { postgres: "${url}" }`));
+      const db = new pg.Pool({ connectionString: url, max: 1 });
+      // Table, TOAST and indexes of both stored-response tables, bytes.
+      const size = async () =>
+        Number(
+          (await db.query<{ bytes: string }>("SELECT pg_total_relation_size('switchyard_responses') + pg_total_relation_size('switchyard_response_items') AS bytes")).rows[0]!
+            .bytes,
+        );
+      try {
+        const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
+        await client.responses.create({ model: 'm', input: 'warm up' });
+        const before = await size();
+        // Random base64 barely compresses, so TOAST cannot hide copies.
+        await conversation(client, randomBytes(1.5 * MB).toString('base64'), 20, async () => {});
+        const after = await size();
+        // Copies would add 20 x 2 MB = 40 MB; the input once (compressed a little) is under 2 MB.
+        expect(after - before).toBeLessThan(4 * MB);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await gateway?.stop();
+      await postgres?.close();
     }
   }, 180_000);
 });
