@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { type MockReply, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminKey } from './helpers/admin-keys.js';
@@ -13,13 +13,27 @@ const KEY = 'sk-switchyard-test-key-aliases-0001';
 const MASTER = 'sk-master-key-aliases-0123456789';
 /** The model id the recorded OpenAI chat stream names. */
 const RECORDED_OPENAI_MODEL = 'gpt-4.1-nano-2025-04-14';
+/** OpenAI's compact chunks in one network write: the plain text deltas after the first reach the gateway as one run. */
+const compactChunk = (content: string, finish: string | null) =>
+  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: RECORDED_OPENAI_MODEL, choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+const ONE_READ = sseFrames([compactChunk('Hel', null), compactChunk('lo', null), compactChunk(' wörld 😀', null), compactChunk('!', null), compactChunk('', 'stop')]).join('');
 
 let gw: GatewayWithUpstreams<'openai' | 'anthropic'>;
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-aliases-'));
   gw = await startGatewayWithUpstreams({
     upstreams: {
-      openai: { routes: openaiReplayRoutes() },
+      openai: {
+        routes: {
+          ...openaiReplayRoutes(),
+          // The recorded stream in one network write: its plain text deltas reach the gateway as runs of one read.
+          'POST /v1/chat/completions': (request) => {
+            const body = request.json as { stream?: boolean; messages: { content: string }[] };
+            if (body.messages[0]?.content === 'one read') return { headers: { 'content-type': 'text/event-stream' }, chunks: [ONE_READ] };
+            return (openaiReplayRoutes()['POST /v1/chat/completions'] as (r: typeof request) => MockReply)(request);
+          },
+        },
+      },
       anthropic: { routes: { ...multiProviderRoutes(), 'GET /v1/models': { json: fixtures.json('anthropic/anthropic-models.json') } } },
     },
     config: (url) => `
@@ -88,6 +102,17 @@ describe("the answer's model is the id the client asked for", () => {
     });
     expect(res.headers.get('x-switchyard-upstream-model')).toBe(RECORDED_OPENAI_MODEL);
     expect(await res.text()).toBe(sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt')).join(''));
+  });
+
+  it("rewrites only the model text of a stream's runs of plain deltas, byte for byte otherwise", async () => {
+    const res = await fetch(`${gw.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sneaky', messages: [{ role: 'user', content: 'one read' }], stream: true, stream_options: { include_usage: true } }),
+    });
+    const expected = ONE_READ.replaceAll(`"model":"${RECORDED_OPENAI_MODEL}"`, '"model":"sneaky"');
+    expect(expected).not.toBe(ONE_READ);
+    expect(await res.text()).toBe(expected);
   });
 
   it('Anthropic messages passed through, JSON and streamed, through an alias and a pattern', async () => {

@@ -39,7 +39,8 @@ export function hasSSEText(stream: AsyncIterable<ChatCompletionChunk>): stream i
  * the upstream is closed, the attempt released and `onEnd` called once (with what it threw, if it threw). With `model`
  * (the id the client asked for), every chunk names it: parsed chunks as `noteChunk` does, and the plain text deltas,
  * which share the model text of the parsed chunk before them, by replacing that text (only when it differs: an
- * upstream that answers with the requested id keeps the byte pass-through of its runs).
+ * upstream that answers with the requested id keeps the byte pass-through of its runs untouched; otherwise a run's
+ * bytes are copied once with the text replaced, never decoded).
  */
 export function passThroughChatStream(
   peeked: PeekedStream<ChunkBatch>,
@@ -85,17 +86,19 @@ class BatchedChatStream implements PassThroughChatStream {
     // Once a parsed chunk named another model: its `"model":"<id>"` text, and what replaces it in plain deltas.
     let upstreamModelText: string | undefined;
     let modelText = '';
+    let modelBytes: { upstream: Buffer; requested: Buffer } | undefined;
     try {
       for await (const batch of this.#read()) {
         let text = '';
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           const run = item.run;
-          if (run !== undefined && upstreamModelText === undefined) {
+          if (run !== undefined) {
             if (text !== '') yield text;
             text = '';
             if (this.collectText) for (let k = i; k < i + run.count; k++) if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
-            yield run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+            const bytes = run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+            yield modelBytes === undefined ? bytes : replaceBytes(bytes, modelBytes.upstream, modelBytes.requested);
             i += run.count - 1;
             continue;
           }
@@ -106,6 +109,7 @@ class BatchedChatStream implements PassThroughChatStream {
             if (model !== undefined && item.chunk.model !== model && upstreamModelText === undefined) {
               upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
               modelText = `"model":${JSON.stringify(model)}`;
+              if (upstreamModelText !== undefined) modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(modelText) };
             }
             const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
             if (out) text += encodeSSEData(out);
@@ -132,6 +136,25 @@ class BatchedChatStream implements PassThroughChatStream {
  * inside a string (its quotes would be escaped), and a plain text delta has no nested object with a `model` member.
  */
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
+
+/**
+ * `bytes` with every `needle` replaced by `replacement` (a new buffer; `bytes` itself when it holds none): the model
+ * text of a run of plain deltas, found with `Buffer.indexOf` without decoding the run.
+ */
+function replaceBytes(bytes: Uint8Array, needle: Buffer, replacement: Buffer): Uint8Array {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = buffer.indexOf(needle);
+  if (at < 0) return bytes;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(buffer.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = buffer.indexOf(needle, from);
+  }
+  parts.push(buffer.subarray(from));
+  return Buffer.concat(parts);
+}
 
 const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 
