@@ -38,5 +38,5 @@ describeAdapterConformance({
       });
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations'],
 });

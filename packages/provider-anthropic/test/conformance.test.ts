@@ -68,5 +68,5 @@ describeAdapterConformance({
       },
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations'],
 });

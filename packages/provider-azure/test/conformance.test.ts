@@ -48,5 +48,5 @@ describeAdapterConformance({
     reply: { json: fixtures.json('openai/spec-examples/createtranslation-default.json') },
     expect: { text: /^Hello, my name is Wolfgang/ },
   },
-  unsupported: [],
+  unsupported: ['moderations'],
 });

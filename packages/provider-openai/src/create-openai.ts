@@ -30,6 +30,7 @@ import { buildTranscriptionForm } from './build-transcription-form.js';
 import { readTranscriptionResult } from './read-transcription-result.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import { type ModerationDialect, openAIModerationDialect } from './moderation-dialect.js';
 import { mapResponsesStreamError } from './map-responses-stream-error.js';
 import { openAIChunkStream } from './openai-chunk-stream.js';
 import { passResponsesEvents } from './pass-responses-events.js';
@@ -37,7 +38,7 @@ import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
 
 /** The operations an `operations` list may leave out (`openaiResponses` comes with `responses: 'native'` only). */
-const OPTIONAL_OPERATIONS = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'listModels'] as const;
+const OPTIONAL_OPERATIONS = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'] as const;
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -63,6 +64,8 @@ export interface OpenAIOptions {
   operations?: readonly AdapterOperation[];
   /** A host's request/answer fix-ups (see the presets, e.g. Mistral's tool-call ids). */
   quirks?: ChatQuirks;
+  /** How the host speaks `/moderations` when not as OpenAI does (the Mistral preset's `mistralModerationDialect`). */
+  moderation?: ModerationDialect;
   /**
    * How `/v1/responses` reaches this upstream: `translate` (default) runs it as a chat completion; `native` passes the
    * Responses request to the upstream's own `POST /responses` (the adapter then has `openaiResponses`). Only for
@@ -86,6 +89,8 @@ export interface OpenAIOptions {
  *   re-sent as multipart; a JSON answer (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`)
  *   `{kind:'text'}` with the upstream content type.
  * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
+ * - `moderations` -> `/moderations`: JSON in, JSON out (checked against OpenAI's moderation schema), or through the
+ *   host's `moderation` dialect.
  * - `listModels` -> `GET /models`: `[{id, created}]`, with the capabilities OpenRouter-style lists report
  *   ({@link listedCapabilities}).
  * - `openaiResponses` (only with `responses: 'native'`) -> `/responses`: the Responses request as it is; the `response`
@@ -170,6 +175,12 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     async imageGenerations(request, context) {
       const response = await postJson('/images/generations', request, context);
       return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
+    },
+
+    async moderations(request, context) {
+      const dialect = options.moderation ?? openAIModerationDialect;
+      const response = await postJson('/moderations', dialect.prepareRequest(request, context), context);
+      return dialect.readAnswer(context.provider, await readUpstreamJson<unknown>(context.provider, response, context.signal));
     },
 
     async listModels(context) {

@@ -15,3 +15,5 @@ export { type PresetSettings, presetFactory, switchyardProviders } from './prese
 export { fixXaiUsage, xaiQuirks } from './presets/xai-quirks.js';
 export { passResponsesEvents } from './pass-responses-events.js';
 export { responsesUsageToChat } from './responses-usage-to-chat.js';
+export { type ModerationDialect, openAIModerationDialect } from './moderation-dialect.js';
+export { OPENAI_MODERATION_CATEGORIES, mistralModerationDialect } from './presets/mistral-moderation.js';

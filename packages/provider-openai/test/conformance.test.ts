@@ -50,6 +50,8 @@ describeAdapterConformance({
   transcriptions: { route: 'POST /v1/audio/transcriptions', reply: { json: fixtures.json('openai/openai-transcription.json') }, expect: { text: fixtures.json<{ text: string }>('openai/openai-transcription.json').text } },
   // OpenAI's documented answer (no recording of a translation exists).
   translations: { route: 'POST /v1/audio/translations', reply: { json: fixtures.json('openai/spec-examples/createtranslation-default.json') }, expect: { text: /^Hello, my name is Wolfgang/ } },
+  // OpenAI's documented answer (no recording of a moderation exists).
+  moderations: { route: 'POST /v1/moderations', reply: { json: fixtures.json('openai/spec-examples/createmoderation-image-and-text.json') }, expect: { count: 1, flagged: [true] } },
   speech: { route: 'POST /v1/audio/speech', reply: { headers: { 'content-type': 'audio/mpeg' }, chunks: [speechAudio.subarray(0, 300), speechAudio.subarray(300)] }, expect: { contentType: 'audio/mpeg', bytes: speechAudio } },
   imageGenerations: { route: 'POST /v1/images/generations', reply: { json: fixtures.json('openai/openai-image.json') }, expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length } },
   unsupported: [],

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { OPENAI_COMPATIBLE_PRESETS, switchyardProviders } from '../src/index.js';
 
 const fixtures = testkitFixtures();
-const ALL: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'listModels'];
+const ALL: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'];
 const translation = fixtures.json<{ text: string }>('openai/spec-examples/createtranslation-default.json');
 
 /**
@@ -59,6 +59,10 @@ for (const preset of OPENAI_COMPATIBLE_PRESETS) {
     // OpenAI's documented answer (no recording of a translation exists), on the preset's own path.
     ...(preset.operations.includes('translations') && {
       translations: { route: `POST ${basePath}/audio/translations`, reply: { json: translation }, expect: { text: translation.text } },
+    }),
+    // Mistral's moderation answer (built from a documented answer, fixtures/mistral/README.md), mapped to OpenAI's shape.
+    ...(preset.name === 'mistral' && {
+      moderations: { route: `POST ${basePath}/moderations`, reply: { json: fixtures.json('mistral/mistral-moderation.json') }, expect: { count: 1, flagged: [false] } },
     }),
     unsupported: ALL.filter((operation) => !preset.operations.includes(operation)),
   });

@@ -6,6 +6,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addRerankRoute } from './routes/rerank-route.js';
+import { addModerationsRoute } from './routes/moderations-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
 import { createMessagesRouter } from './routes/messages-router.js';
 import { createModelsRouter } from './routes/models-route.js';
@@ -46,6 +47,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addSpeechRoute(router, deps);
   addImageGenerationsRoute(router, deps);
   addRerankRoute(router, deps);
+  addModerationsRoute(router, deps);
   addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
   addUsageRoute(router, deps);
   router.use((req) => {

@@ -10,6 +10,7 @@ const OPERATIONS: Record<string, string> = {
   '/messages': 'messages',
   '/responses': 'responses',
   '/rerank': 'rerank',
+  '/moderations': 'moderations',
 };
 
 /**

@@ -8,6 +8,8 @@ import {
   errorBodySchema,
   imageGenerationRequestSchema,
   imagesResponseSchema,
+  moderationRequestSchema,
+  moderationResponseSchema,
   rerankRequestSchema,
   rerankResponseSchema,
   speechRequestSchema,
@@ -124,6 +126,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
     },
     '/v1/embeddings': jsonOperation('Embeddings', ref('EmbeddingRequest', embeddingRequestSchema, 'input'), ref('EmbeddingResponse', embeddingResponseSchema, 'output')),
     '/v1/rerank': jsonOperation('Rerank documents by relevance to a query (Cohere shape)', ref('RerankRequest', rerankRequestSchema, 'input'), ref('RerankResponse', rerankResponseSchema, 'output')),
+    '/v1/moderations': jsonOperation('Classify text and image inputs (model default omni-moderation-latest)', ref('ModerationRequest', moderationRequestSchema, 'input'), ref('ModerationResponse', moderationResponseSchema, 'output')),
     '/v1/images/generations': jsonOperation('Image generation', ref('ImageGenerationRequest', imageGenerationRequestSchema, 'input'), ref('ImagesResponse', imagesResponseSchema, 'output')),
     '/v1/audio/speech': {
       post: {

@@ -11,6 +11,7 @@ export const GEN_AI_OPERATION: Record<string, string> = {
   transcriptions: 'speech_to_text',
   translations: 'speech_translation',
   rerank: 'rerank',
+  moderations: 'moderation',
 };
 
 /** The same for API operations as named in metrics (`chat.completions`, ...). */
@@ -22,6 +23,7 @@ export const GEN_AI_OPERATION_OF_ROUTE: Record<string, string> = {
   'audio.transcriptions': 'speech_to_text',
   'audio.translations': 'speech_translation',
   rerank: 'rerank',
+  moderations: 'moderation',
 };
 
 const PROVIDER_NAMES: Record<string, string> = {

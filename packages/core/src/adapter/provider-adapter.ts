@@ -12,6 +12,8 @@ import type { SpeechRequest, SpeechResult } from '../schemas/speech-request.js';
 import type { TranscriptionRequest } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import type { TranslationRequest } from '../schemas/translation-request.js';
+import type { ModerationRequest } from '../schemas/moderation-request.js';
+import type { ModerationResponse } from '../schemas/moderation-response.js';
 import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
 import type { NativeResponsesResult } from './native-responses.js';
@@ -62,6 +64,13 @@ export interface ProviderAdapter {
   speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
   /** `POST /v1/images/generations`. */
   imageGenerations?(request: ImageGenerationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
+  /**
+   * `POST /v1/moderations`: classifies `request.input` (text, or text and image parts); answers in OpenAI's shape, one
+   * result per input, with `flagged`, `categories` and `category_scores`. An adapter whose upstream has another taxonomy
+   * maps it (see the Mistral preset) and may add `usage` (tokens) for metering.
+   * @see https://platform.openai.com/docs/api-reference/moderations/create
+   */
+  moderations?(request: ModerationRequest, context: AdapterCallContext): Promise<ModerationResponse>;
   /**
    * `POST /v1/rerank` (Cohere's shape): `request.documents` ordered by relevance to `request.query`, most relevant
    * first, each result naming the document's index in the request.

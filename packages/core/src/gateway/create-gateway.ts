@@ -21,8 +21,8 @@ import { rerankRequestSchema } from '../schemas/rerank-request.js';
 import type { RerankResponse } from '../schemas/rerank-response.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import { checkModelId } from '../schemas/model-id.js';
-import { type SpeechResult, speechRequestSchema } from '../schemas/speech-request.js';
-import { type UploadedFile, transcriptionFieldsSchema } from '../schemas/transcription-request.js';
+import type { SpeechResult } from '../schemas/speech-request.js';
+import type { UploadedFile } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import { filterCapableTargetsWithLists } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
@@ -31,7 +31,7 @@ import { ModelCatalog } from './model-catalog.js';
 import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
 import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
-import { guardStream, peekStream, type PeekedStream } from '../routing/guard-stream.js';
+import { peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
@@ -52,7 +52,11 @@ import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
 import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
 import type { CallRunner } from './call-runner.js';
-import { translationsCall } from './translations-call.js';
+import { transcriptionsCall, translationsCall } from './audio-upload-calls.js';
+import { jsonOperationCall } from './json-operation-call.js';
+import { speechCall } from './speech-call.js';
+import type { ModerationResponse } from '../schemas/moderation-response.js';
+import { moderationRequestSchema } from '../schemas/moderation-request.js';
 
 /** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
 const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'anthropicMessages', 'openaiResponses']);
@@ -283,18 +287,9 @@ export class Gateway {
     });
   }
 
-  /**
-   * `POST /v1/audio/transcriptions`: `fields` are the multipart text fields, `file` the upload.
-   * Throws 400 naming `file` when there is no file.
-   */
-  async transcriptions(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
-    return this.#booked(fields, options, async (booked) => {
-      const request = validateRequest(transcriptionFieldsSchema, fields);
-      if (!file) throw invalidRequestError("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
-      return this.#simple('transcriptions', request, booked, (adapter, target, context) =>
-        adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
-      );
-    });
+  /** `POST /v1/audio/transcriptions`: `fields` the multipart text fields, `file` the upload (see `transcriptionsCall`). */
+  transcriptions(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
+    return transcriptionsCall(this.#runner, fields, file, options);
   }
 
   /** `POST /v1/audio/translations`: as {@link transcriptions}, the answer in English (see `translationsCall`). */
@@ -302,42 +297,27 @@ export class Gateway {
     return translationsCall(this.#runner, fields, file, options);
   }
 
-  /**
-   * `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type. The attempt is held until the
-   * audio ends: the first bytes count as the first byte, then the model's `idleMs` bounds every gap and `totalMs` the
-   * whole call; past either, the body throws 504 `upstream_timeout`.
-   */
-  async speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
-    return this.#booked(body, options, (booked) => this.#speech(body, booked));
-  }
-
-  async #speech(body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<SpeechResult>> {
-    const request = validateRequest(speechRequestSchema, body);
-    const run = async (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => {
-      const result = await adapter.speech!({ ...request, model: target.upstreamModel }, context);
-      return { contentType: result.contentType, peeked: await peekStream(result.body) };
-    };
-    const { outcome, warnings, metered } = await this.#call('speech', request, options, run, false);
-    const { contentType, peeked } = outcome.value;
-    return toCallResult(request.model, outcome, warnings, { contentType, body: guardStream(peeked, outcome) }, metered);
+  /** `POST /v1/audio/speech`: audio bytes streamed with the upstream's content type (see `speechCall`). */
+  speech(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<SpeechResult>> {
+    return speechCall(this.#runner, body, options);
   }
 
   /** `POST /v1/rerank` (Cohere's shape): `documents` ordered by relevance to `query`. */
-  async rerank(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<RerankResponse>> {
-    return this.#booked(body, options, async (booked) => {
-      const request = validateRequest(rerankRequestSchema, body);
-      return this.#simple('rerank', request, booked, (adapter, target, context) => adapter.rerank!({ ...request, model: target.upstreamModel }, context));
-    });
+  rerank(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<RerankResponse>> {
+    return jsonOperationCall(this.#runner, 'rerank', rerankRequestSchema, body, options, (adapter, request, context) => adapter.rerank!(request, context));
+  }
+
+  /**
+   * `POST /v1/moderations`: `model` defaults to `omni-moderation-latest` (route it in the config like any model); 400
+   * naming `input` when it is missing, empty or of another type.
+   */
+  moderations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ModerationResponse>> {
+    return jsonOperationCall(this.#runner, 'moderations', moderationRequestSchema, body, options, (adapter, request, context) => adapter.moderations!(request, context));
   }
 
   /** `POST /v1/images/generations`. */
-  async imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
-    return this.#booked(body, options, async (booked) => {
-      const request = validateRequest(imageGenerationRequestSchema, body);
-      return this.#simple('imageGenerations', request, booked, (adapter, target, context) =>
-        adapter.imageGenerations!({ ...request, model: target.upstreamModel }, context),
-      );
-    });
+  imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
+    return jsonOperationCall(this.#runner, 'imageGenerations', imageGenerationRequestSchema, body, options, (adapter, request, context) => adapter.imageGenerations!(request, context));
   }
 
   /**

@@ -14,6 +14,7 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   speech: 'audio speech',
   imageGenerations: 'image generations',
   rerank: 'rerank',
+  moderations: 'moderations',
   anthropicMessages: 'Anthropic messages',
   openaiResponses: 'OpenAI responses',
 };

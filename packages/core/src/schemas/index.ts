@@ -17,6 +17,8 @@ export * from './embedding-response.js';
 export * from './transcription-request.js';
 export * from './transcription-response.js';
 export * from './translation-request.js';
+export * from './moderation-request.js';
+export * from './moderation-response.js';
 export * from './speech-request.js';
 export * from './image-generation-request.js';
 export * from './images-response.js';

@@ -1,4 +1,5 @@
 import type { AdapterCallContext, AdapterOperation, ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '@switchyard/core';
+import type { ModerationDialect } from '../moderation-dialect.js';
 
 /**
  * Request and answer fix-ups one OpenAI-compatible host needs on top of the plain OpenAI wire format. Each hook is
@@ -47,6 +48,8 @@ export interface OpenAICompatiblePreset {
   readonly headerSettings?: Readonly<Record<string, string>>;
   /** Request/answer fix-ups; see {@link ChatQuirks}. */
   readonly quirks?: ChatQuirks;
+  /** How the host speaks `/moderations`, when it serves them in its own shape (Mistral). */
+  readonly moderation?: ModerationDialect;
   /** Where the host documents its OpenAI compatibility. */
   readonly docs: string;
 }

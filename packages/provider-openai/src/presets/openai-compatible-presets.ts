@@ -1,4 +1,5 @@
 import type { AdapterOperation } from '@switchyard/core';
+import { mistralModerationDialect } from './mistral-moderation.js';
 import { mistralQuirks } from './mistral-quirks.js';
 import type { OpenAICompatiblePreset } from './openai-compatible-preset.js';
 import { xaiQuirks } from './xai-quirks.js';
@@ -9,7 +10,7 @@ const CHAT: AdapterOperation[] = ['chatCompletions', 'listModels'];
  * The named presets of the OpenAI-compatible adapter, one entry per host (`adapter: <name>` in config). Operations
  * list only what the host documents under its OpenAI-compatible base URL. DeepSeek's and xAI's `reasoning_content`
  * (in messages and stream deltas) needs no quirk: the adapter forwards unknown fields both ways. Quirks: Mistral
- * ({@link mistralQuirks}), xAI ({@link xaiQuirks}), OpenRouter (`http_referer`/`x_title` settings).
+ * ({@link mistralQuirks}; moderations through {@link mistralModerationDialect}), xAI ({@link xaiQuirks}), OpenRouter (`http_referer`/`x_title` settings).
  */
 export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
   {
@@ -27,8 +28,9 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     baseURL: 'https://api.mistral.ai/v1',
     apiKeyEnv: 'MISTRAL_API_KEY',
     baseURLEnv: 'MISTRAL_BASE_URL',
-    operations: [...CHAT, 'embeddings', 'transcriptions'],
+    operations: [...CHAT, 'embeddings', 'transcriptions', 'moderations'],
     quirks: mistralQuirks,
+    moderation: mistralModerationDialect,
     docs: 'https://docs.mistral.ai/api/',
   },
   {

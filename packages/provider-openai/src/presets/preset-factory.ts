@@ -75,6 +75,7 @@ export function presetFactory(preset: OpenAICompatiblePreset): ProviderFactory<P
         headers: { ...headers, ...settings.headers },
         operations: preset.operations,
         quirks: preset.quirks,
+        moderation: preset.moderation,
         timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
       });
     },

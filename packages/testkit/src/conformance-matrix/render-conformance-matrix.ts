@@ -26,6 +26,7 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'translations', titles: /^translates an audio translation/ },
   { heading: 'speech', titles: /^translates speech/ },
   { heading: 'images', titles: /^translates an image generation/ },
+  { heading: 'moderations', titles: /^translates a moderation/ },
   { heading: 'error mapping', titles: /maps an upstream error/ },
   { heading: 'abort', titles: /stops at once and closes the upstream request when aborted/ },
 ];

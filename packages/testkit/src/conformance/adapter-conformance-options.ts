@@ -97,6 +97,11 @@ export interface AdapterConformanceOptions {
   transcriptions?: RecordedExchange & { expect: { text: string | RegExp } };
   /** A translation exchange (`json` format, English text), when the adapter implements `translations`. */
   translations?: RecordedExchange & { expect: { text: string | RegExp } };
+  /**
+   * A moderation exchange, when the adapter implements `moderations`: the suite sends two text inputs and expects `count`
+   * results, each with `flagged`, every OpenAI category in `categories` and `category_scores`, and `flagged` as given.
+   */
+  moderations?: RecordedExchange & { expect: { count: number; flagged: boolean[] } };
   /** A speech exchange, when the adapter implements `speech`: the voice to ask for and the audio expected back. */
   speech?: RecordedExchange & { voice?: string; expect: { contentType: string | RegExp; bytes: Uint8Array } };
   /** An image generation exchange, when the adapter implements `imageGenerations`: how many images come back. */

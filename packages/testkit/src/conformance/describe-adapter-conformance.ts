@@ -19,7 +19,7 @@ import { describeChatCapabilityCases } from './describe-chat-capability-cases.js
 import { describeOperationCases } from './describe-operation-cases.js';
 
 const API_KEY = 'sk-conformance-secret-0123456789';
-const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'listModels'];
+const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'];
 
 function context(signal: AbortSignal = new AbortController().signal, warn: AdapterCallContext['warn'] = () => {}): AdapterCallContext {
   return { signal, requestId: 'conformance-request', provider: 'conformance', warn };

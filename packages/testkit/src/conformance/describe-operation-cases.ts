@@ -4,6 +4,9 @@ import { makeWav } from '../audio/make-wav.js';
 import type { MockUpstream, RecordedRequest } from '../mock-upstream/index.js';
 import type { AdapterConformanceOptions, RecordedExchange } from './adapter-conformance-options.js';
 
+/** OpenAI's moderation categories: every result carries each of them (CreateModerationResponse). */
+const OPENAI_MODERATION_CATEGORIES = ['harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'illicit', 'illicit/violent', 'self-harm', 'self-harm/intent', 'self-harm/instructions', 'sexual', 'sexual/minors', 'violence', 'violence/graphic'];
+
 /** What the operation cases need from the enclosing suite (created in its `beforeAll`). */
 export interface OperationCaseContext {
   upstream(): MockUpstream;
@@ -101,6 +104,26 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
       expect(result.data).toHaveLength(exchange.expect.count);
       for (const image of result.data) expect(image.b64_json ?? image.url).toEqual(expect.any(String));
       keyInHeaderOnly(cases.upstream().requestsTo(exchange.route)[0], cases.apiKey);
+    });
+  }
+  if (options.moderations) {
+    const exchange = options.moderations;
+    const call = (signal?: AbortSignal) => cases.adapter().moderations!({ model: options.model, input: ['I want to kill them.', 'A sunny day.'] }, cases.context(signal));
+    calls.push({ name: 'moderation', exchange, call });
+    it("translates a moderation into OpenAI's shape", async () => {
+      cases.upstream().route(exchange.route, exchange.reply);
+      const result = await call();
+      expect(result.results).toHaveLength(exchange.expect.count);
+      expect(result.results.map((r) => r.flagged)).toEqual(exchange.expect.flagged);
+      for (const r of result.results) {
+        for (const category of OPENAI_MODERATION_CATEGORIES) {
+          expect(typeof r.categories[category], category).toBe('boolean');
+          expect(typeof r.category_scores[category], category).toBe('number');
+        }
+      }
+      const sent = cases.upstream().requestsTo(exchange.route)[0];
+      keyInHeaderOnly(sent, cases.apiKey);
+      expect(JSON.stringify(sent!.json)).toContain('I want to kill them.');
     });
   }
   for (const { name, exchange, call } of calls) {

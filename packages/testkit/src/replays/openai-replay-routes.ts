@@ -18,7 +18,8 @@ export function multipartField(request: RecordedRequest, name: string): string |
  *   `openai-transcription.json` (verbose_json) or the recorded text `groq-transcription-text.json` (text, srt, vtt);
  *   translations `spec-examples/createtranslation-default.json` (json, verbose_json; OpenAI's documented example, no
  *   recording exists) or the same recorded text;
- *   images `openai-image.json`;
+ *   images `openai-image.json`; moderations `spec-examples/createmoderation-image-and-text.json` (OpenAI's documented
+ *   example);
  *   models `spec-examples/retrievemodel-default.json` as a one-model list.
  * - speech: a synthetic 250 ms WAV tone (no audio recording exists), as `audio/wav`.
  * - responses (`POST /v1/responses`): built from the OpenAPI examples, not recordings -
@@ -67,6 +68,7 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
     },
     'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: [makeWav({ durationMs: 250 })] },
     'POST /v1/images/generations': { json: fixtures.json('openai/openai-image.json') },
+    'POST /v1/moderations': { json: fixtures.json('openai/spec-examples/createmoderation-image-and-text.json') },
     'GET /v1/models': { json: { object: 'list', data: [model] } },
   };
 }
