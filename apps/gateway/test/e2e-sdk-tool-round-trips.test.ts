@@ -99,32 +99,54 @@ describe.each([
   });
 });
 
-describe.each(RESPONSES_ROUTES)('AI SDK @ai-sdk/openai Responses provider on the $route route', ({ route, model }) => {
-  it('runs the tool loop (streamText, store: false) to the text quoting the tool result', async () => {
-    const runs: unknown[] = [];
-    recordAgentClientCell({ client: 'AI SDK @ai-sdk/openai (Responses)', version: `${versionOf('@ai-sdk/openai')} (ai ${versionOf('ai')})`, route, detail: () => `${runs.length} tool run, 2 steps, store: false` });
-    const provider = createOpenAI({ baseURL: url, apiKey: KEY });
-    const result = streamText({
-      model: provider.responses(model),
-      prompt: 'List the files.',
-      tools: {
-        run_shell: tool({
-          description: 'Runs a shell command.',
-          inputSchema: jsonSchema<{ cmd: string }>({ type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }),
-          execute: async (input) => {
-            runs.push(input);
-            return TOOL_OUTPUT;
-          },
-        }),
-      },
-      stopWhen: stepCountIs(3),
-      // The AI SDK's default store: true refers back to stored items with item_reference; resolving those is not on main yet.
-      providerOptions: { openai: { store: false } },
+describe.each(RESPONSES_ROUTES.flatMap((r) => [{ ...r, store: true }, { ...r, store: false }]))(
+  'AI SDK @ai-sdk/openai Responses provider on the $route route (store: $store)',
+  ({ route, model, store }) => {
+    it('runs the tool loop (streamText) to the text quoting the tool result', async () => {
+      const runs: unknown[] = [];
+      // store: true is the AI SDK's default: step 2 refers back to step 1's items with item_reference.
+      if (store) {
+        recordAgentClientCell({
+          client: 'AI SDK @ai-sdk/openai (Responses)',
+          version: `${versionOf('@ai-sdk/openai')} (ai ${versionOf('ai')})`,
+          route,
+          detail: () => `${runs.length} tool run, 2 steps, store: true${model === 'native-model' ? ', reasoning by item_reference' : ''}`,
+        });
+      }
+      const sent: string[] = [];
+      const provider = createOpenAI({
+        baseURL: url,
+        apiKey: KEY,
+        fetch: (input, init) => {
+          sent.push(String(init?.body ?? ''));
+          return fetch(input, init);
+        },
+      });
+      const result = streamText({
+        model: provider.responses(model),
+        prompt: 'List the files.',
+        tools: {
+          run_shell: tool({
+            description: 'Runs a shell command.',
+            inputSchema: jsonSchema<{ cmd: string }>({ type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }),
+            execute: async (input) => {
+              runs.push(input);
+              return TOOL_OUTPUT;
+            },
+          }),
+        },
+        stopWhen: stepCountIs(3),
+        providerOptions: { openai: { store } },
+      });
+      const text = await result.text;
+      expect(runs).toEqual([SHELL.arguments]);
+      // The second step's text quotes the tool output the AI SDK sent back (it sends a string result as it is).
+      expect(text).toBe(quoteToolResult(TOOL_OUTPUT));
+      expect((await result.steps).length).toBe(2);
+      // What the AI SDK sent for step 2: with store it refers to step 1's reasoning item (only the pass-through's upstream
+      // returns one) by item_reference, resolved from the gateway's store; function calls go by value either way.
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.includes('"item_reference"')).toBe(store && model === 'native-model');
     });
-    const text = await result.text;
-    expect(runs).toEqual([SHELL.arguments]);
-    // The second step's text quotes the tool output the AI SDK sent back (it sends a string result as it is).
-    expect(text).toBe(quoteToolResult(TOOL_OUTPUT));
-    expect((await result.steps).length).toBe(2);
-  });
-});
+  },
+);
