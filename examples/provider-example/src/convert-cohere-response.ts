@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '@switchyard/core';
-import type { CohereChatResponse } from './cohere-types.js';
+import type { CohereChatResponse } from './cohere-api.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
 

@@ -1,5 +1,5 @@
 import { ADAPTER_SPEC_VERSION, type ProviderAdapter, parseSSEStream, readUpstreamJson, sendUpstreamRequest } from '@switchyard/core';
-import type { CohereChatResponse } from './cohere-types.js';
+import { cohereChatResponseSchema } from './cohere-api.js';
 import { convertCohereResponse } from './convert-cohere-response.js';
 import { convertCohereStream } from './convert-cohere-stream.js';
 import { convertToCohereChatRequest } from './convert-to-cohere-chat-request.js';
@@ -39,7 +39,7 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
         mapError: (status, text) => mapCohereError(context.provider, status, text, secrets),
       });
       if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
-      const body = await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal);
+      const body = await readUpstreamJson(context.provider, response, context.signal, cohereChatResponseSchema);
       return convertCohereResponse(body, request.model);
     },
   };

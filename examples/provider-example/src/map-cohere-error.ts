@@ -1,4 +1,5 @@
-import { GatewayError, redactSecrets } from '@switchyard/core';
+import { GatewayError, parseJsonOrUndefined, redactSecrets } from '@switchyard/core';
+import { cohereErrorSchema } from './cohere-api.js';
 
 const TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 422: 'invalid_request_error', 429: 'rate_limit_error' };
 
@@ -8,12 +9,8 @@ const TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'auth
  * @see https://docs.cohere.com/reference/errors
  */
 export function mapCohereError(provider: string, status: number, bodyText: string, secrets: readonly (string | undefined)[]): GatewayError {
-  let message: string | undefined;
-  try {
-    message = (JSON.parse(bodyText) as { message?: string }).message;
-  } catch {
-    message = undefined;
-  }
+  const body = cohereErrorSchema.safeParse(parseJsonOrUndefined(bodyText));
+  const message = body.success ? body.data.message : undefined;
   return new GatewayError({
     status,
     type: TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),

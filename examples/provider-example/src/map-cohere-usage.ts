@@ -1,5 +1,5 @@
 import type { CompletionUsage } from '@switchyard/core';
-import type { CohereUsage } from './cohere-types.js';
+import type { CohereUsage } from './cohere-api.js';
 
 /**
  * Cohere usage -> OpenAI usage, in tokens. Uses `tokens` (what the model processed, like OpenAI's counts), falling

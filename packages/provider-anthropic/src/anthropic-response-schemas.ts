@@ -1,18 +1,20 @@
+import { tokenCountSchema } from '@switchyard/core';
 import { z } from 'zod';
 
 /**
  * Token usage of a message, in tokens. `input_tokens` excludes the prompt tokens read from or written to the cache
  * (`cache_read_input_tokens`, `cache_creation_input_tokens`). In a stream, `message_start` carries the input counts
- * and `message_delta` the cumulative output count (and sometimes updated input counts). Counts may be null.
+ * and `message_delta` the cumulative output count (and sometimes updated input counts). Counts may be null; a count
+ * that is not a non-negative safe integer is refused (502 `upstream_invalid_response`), never metered.
  * @see https://docs.anthropic.com/en/api/messages#response-usage
  */
 export const anthropicUsageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
+  input_tokens: tokenCountSchema.nullish(),
+  output_tokens: tokenCountSchema.nullish(),
+  cache_creation_input_tokens: tokenCountSchema.nullish(),
+  cache_read_input_tokens: tokenCountSchema.nullish(),
   /** `thinking_tokens`: output tokens spent thinking (reported by newer models), included in `output_tokens`. */
-  output_tokens_details: z.looseObject({ thinking_tokens: z.number().nullish() }).nullish(),
+  output_tokens_details: z.looseObject({ thinking_tokens: tokenCountSchema.nullish() }).nullish(),
 });
 
 /**
@@ -42,6 +44,23 @@ export const anthropicMessageSchema = z.looseObject({
   content: z.array(anthropicResponseBlockSchema),
   stop_reason: z.string().nullish(),
   usage: anthropicUsageSchema.nullish(),
+});
+
+/**
+ * What the Messages pass-through reads of an answer (`POST /v1/messages` without a stream), of a `message_start` event
+ * (`message.usage`) and of a `message_delta` event (`usage`): the usage to meter; the rest is forwarded as it came.
+ * @see https://docs.anthropic.com/en/api/messages#response-usage
+ */
+export const anthropicUsageCarrierSchema = z.looseObject({ usage: anthropicUsageSchema.nullish(), message: z.looseObject({ usage: anthropicUsageSchema.nullish() }).optional() });
+
+/**
+ * `GET /v1/models` (one page): `data[]` of `{id, created_at (RFC 3339)}`, `has_more`, `last_id`.
+ * @see https://docs.anthropic.com/en/api/models-list
+ */
+export const anthropicModelPageSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.string(), created_at: z.string().optional() })),
+  has_more: z.boolean().optional(),
+  last_id: z.string().nullish(),
 });
 
 /** The `error` object of an error body or of a stream's `error` event: `{type, message}`. */

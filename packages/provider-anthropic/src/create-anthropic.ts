@@ -17,6 +17,7 @@ import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
+import { type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
 import { anthropicUsageToChat, passAnthropicEvents } from './pass-anthropic-events.js';
 import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
@@ -117,17 +118,18 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
     async anthropicMessages(request, context) {
       const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream);
       if (request.stream === true) {
-        let usage: Record<string, number> | undefined;
+        let usage: AnthropicUsage | undefined;
         let failure: GatewayError | undefined;
         const events = passAnthropicEvents(
           parseSSEStream(response.body, { provider: context.provider }),
           (found) => (usage = { ...usage, ...found }),
           (error) => (failure ??= mapAnthropicStreamError(context.provider, error, secrets)),
+          context.provider,
         );
         return { events, usage: () => anthropicUsageToChat(usage), error: () => failure };
       }
-      const json = await readUpstreamJson<{ usage?: Record<string, unknown> }>(context.provider, response, context.signal);
-      return { json, usage: anthropicUsageToChat(json?.usage) };
+      const json = await readUpstreamJson(context.provider, response, context.signal, anthropicUsageCarrierSchema);
+      return { json, usage: anthropicUsageToChat(json.usage ?? undefined) };
     },
     listModels(context: AdapterCallContext) {
       return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream), context.signal);

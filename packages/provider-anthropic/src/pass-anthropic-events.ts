@@ -1,17 +1,21 @@
-import { type CompletionUsage, type NativeSSEEvent, type ServerSentEvent, parseJsonOrUndefined } from '@switchyard/core';
-import type { AnthropicError } from './anthropic-response-schemas.js';
+import { type CompletionUsage, type NativeSSEEvent, type ServerSentEvent, parseJsonOrUndefined, readUpstreamEvent } from '@switchyard/core';
+import { type AnthropicError, type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
 
 /**
  * Anthropic's stream events as they arrived (`event:` name, `data:` text), for the Messages pass-through: nothing is
  * parsed or changed, so thinking blocks, signatures and cache usage reach the client intact. Events without a name
  * take the `type` of their data, as Anthropic always names them. An `error` event (`{"type":"error","error":{type,
- * message}}`) is passed on too, and its `error` handed to `onError` (for booking the call as failed).
+ * message}}`) is passed on too, and its `error` handed to `onError` (for booking the call as failed). The usage of
+ * `message_start` and `message_delta` events goes to `onUsage` once read through `anthropicUsageCarrierSchema`; an
+ * event whose usage is not JSON or not of that shape throws 502 `upstream_invalid_response` naming `provider` (the
+ * gateway ends the stream with an error event).
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export async function* passAnthropicEvents(
   events: AsyncIterable<ServerSentEvent>,
-  onUsage?: (usage: Record<string, number>) => void,
+  onUsage?: (usage: AnthropicUsage) => void,
   onError?: (error: AnthropicError) => void,
+  provider = 'anthropic',
 ): AsyncGenerator<NativeSSEEvent> {
   for await (const event of events) {
     if (onError && event.event === 'error') {
@@ -19,13 +23,10 @@ export async function* passAnthropicEvents(
       onError(typeof error === 'object' && error !== null ? (error as AnthropicError) : { type: 'api_error', message: 'The upstream stream reported an error.' });
     }
     if (onUsage && (event.event === 'message_start' || event.event === 'message_delta')) {
-      try {
-        const data = JSON.parse(event.data) as { message?: { usage?: Record<string, number> }; usage?: Record<string, number> };
-        const found = data.message?.usage ?? data.usage;
-        if (found) onUsage(found);
-      } catch {
-        // Not JSON: passed on unchanged.
-      }
+      // The usage is metered: read through its schema (a count that is not a token count is a 502, never booked).
+      const data = readUpstreamEvent(provider, anthropicUsageCarrierSchema, event.data, `a '${event.event}' event`);
+      const found = data.message?.usage ?? data.usage;
+      if (found) onUsage(found);
     }
     const name = event.event ?? (/"type"\s*:\s*"([^"]+)"/.exec(event.data)?.[1] ?? 'message');
     yield { event: name, data: event.data };

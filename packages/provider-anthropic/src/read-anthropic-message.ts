@@ -1,4 +1,4 @@
-import { readUpstreamJson, type sendUpstreamRequest, upstreamInvalidResponseError } from '@switchyard/core';
+import { readUpstreamJson, type sendUpstreamRequest } from '@switchyard/core';
 import { type AnthropicMessagesResponse, anthropicMessageSchema } from './anthropic-response-schemas.js';
 
 /**
@@ -8,8 +8,5 @@ import { type AnthropicMessagesResponse, anthropicMessageSchema } from './anthro
  * @see https://docs.anthropic.com/en/api/messages#response
  */
 export async function readAnthropicMessage(provider: string, response: Awaited<ReturnType<typeof sendUpstreamRequest>>, signal: AbortSignal): Promise<AnthropicMessagesResponse> {
-  const json = await readUpstreamJson<unknown>(provider, response, signal);
-  const parsed = anthropicMessageSchema.safeParse(json);
-  if (!parsed.success) throw upstreamInvalidResponseError(provider, `the answer is not a message (${parsed.error.issues[0]?.message ?? 'invalid'}).`, parsed.error);
-  return parsed.data;
+  return readUpstreamJson(provider, response, signal, anthropicMessageSchema);
 }

@@ -1,12 +1,15 @@
+import type { z } from 'zod';
+import { bedrockCohereEmbedResponseSchema, titanEmbeddingResponseSchema } from './bedrock-api.js';
 import { type EmbeddingRequest, invalidRequestError } from '@switchyard/core';
 
 /** One InvokeModel call of an embeddings request: its body, and how to read the vectors and token count back. */
 export interface EmbeddingInvocation {
   body: unknown;
-  /** The vectors in the answer, in input order. */
-  vectors(answer: unknown): number[][];
-  /** Input tokens from the answer's body, when it reports them (Titan); else the caller reads the response header. */
-  tokens(answer: unknown): number | undefined;
+  /**
+   * The answer's schema, read as its vectors (in input order) and its input tokens when the body reports them (Titan;
+   * else the caller reads the `x-amzn-bedrock-input-token-count` header).
+   */
+  schema: z.ZodType<{ vectors: number[][]; tokens: number | undefined }>;
 }
 
 function textInputs(request: EmbeddingRequest): string[] {
@@ -50,11 +53,7 @@ export function planBedrockEmbeddings(request: EmbeddingRequest): EmbeddingInvoc
     return [
       {
         body: { texts, input_type: typeof inputType === 'string' ? inputType : 'search_document', embedding_types: ['float'] },
-        vectors: (answer) => {
-          const embeddings = (answer as { embeddings?: number[][] | { float?: number[][] } }).embeddings;
-          return (Array.isArray(embeddings) ? embeddings : embeddings?.float) ?? [];
-        },
-        tokens: () => undefined,
+        schema: bedrockCohereEmbedResponseSchema,
       },
     ];
   }
@@ -64,7 +63,6 @@ export function planBedrockEmbeddings(request: EmbeddingRequest): EmbeddingInvoc
 function titan(body: Record<string, unknown>): EmbeddingInvocation {
   return {
     body,
-    vectors: (answer) => [(answer as { embedding?: number[] }).embedding ?? []],
-    tokens: (answer) => (answer as { inputTextTokenCount?: number }).inputTextTokenCount,
+    schema: titanEmbeddingResponseSchema,
   };
 }

@@ -30,33 +30,3 @@ export interface ConverseRequest {
   /** Model-specific fields, e.g. Claude's `thinking`. */
   additionalModelRequestFields?: Record<string, unknown>;
 }
-
-/** Token counts of a Converse answer (tokens). */
-export interface ConverseUsage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens?: number;
-  cacheReadInputTokens?: number;
-  cacheWriteInputTokens?: number;
-}
-
-/** The answer of `converse`. */
-export interface ConverseResponse {
-  output?: { message?: { role: 'assistant'; content?: Partial<Record<string, unknown>>[] } };
-  stopReason?: string;
-  usage?: ConverseUsage;
-  metrics?: { latencyMs?: number };
-}
-
-/** The payload of each `converse-stream` event, keyed by its `:event-type` header. */
-export interface ConverseStreamEvents {
-  messageStart: { role: 'assistant' };
-  contentBlockStart: { contentBlockIndex: number; start?: { toolUse?: { toolUseId: string; name: string } } };
-  contentBlockDelta: {
-    contentBlockIndex: number;
-    delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string; signature?: string; redactedContent?: string } };
-  };
-  contentBlockStop: { contentBlockIndex: number };
-  messageStop: { stopReason?: string };
-  metadata: { usage?: ConverseUsage; metrics?: { latencyMs?: number } };
-}

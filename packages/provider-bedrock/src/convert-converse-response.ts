@@ -1,6 +1,6 @@
 import type { ChatCompletion, ChatCompletionMessageToolCall, ReasoningDetail } from '@switchyard/core';
 import { bedrockReasoningDetail } from './bedrock-reasoning.js';
-import type { ConverseResponse } from './bedrock-types.js';
+import type { ConverseResponse } from './bedrock-api.js';
 import { mapConverseStopReason } from './map-converse-stop-reason.js';
 import { mapConverseUsage } from './map-converse-usage.js';
 
@@ -23,7 +23,7 @@ export function convertConverseResponse(response: ConverseResponse, model: strin
       reasoning += detail.text ?? '';
     }
     if (typeof block.text === 'string') text += block.text;
-    const toolUse = block.toolUse as { toolUseId: string; name: string; input?: unknown } | undefined;
+    const toolUse = block.toolUse;
     if (toolUse) toolCalls.push({ id: toolUse.toolUseId, type: 'function', function: { name: toolUse.name, arguments: JSON.stringify(toolUse.input ?? {}) } });
   }
   return {

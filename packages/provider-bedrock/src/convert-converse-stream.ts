@@ -1,7 +1,8 @@
 import type { Message } from '@smithy/eventstream-codec';
-import { type ChatCompletionChunk, GatewayError, mapTransportError, upstreamInvalidResponseError } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, parseJsonOrUndefined, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
 import { bedrockReasoningDetail } from './bedrock-reasoning.js';
-import type { ConverseStreamEvents, ConverseUsage } from './bedrock-types.js';
+import type { z } from 'zod';
+import { type ConverseStreamEvents, type ConverseUsage, bedrockExceptionPayloadSchema, converseStreamEventSchemas } from './bedrock-api.js';
 import { mapBedrockException } from './map-bedrock-error.js';
 import { mapConverseStopReason } from './map-converse-stop-reason.js';
 import { mapConverseUsage } from './map-converse-usage.js';
@@ -43,28 +44,23 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
     const messageType = header(message, ':message-type');
     const payloadText = decoder.decode(message.body);
     if (messageType === 'exception' || messageType === 'error') {
-      let payload: { message?: string; Message?: string } = {};
-      try {
-        payload = JSON.parse(payloadText) as typeof payload;
-      } catch {
-        // The message may be in the headers instead (`:error-message`).
-      }
+      // The message may be in the headers instead (`:error-message`) when the payload is not one.
+      const checked = bedrockExceptionPayloadSchema.safeParse(parseJsonOrUndefined(payloadText));
+      const payload = checked.success ? checked.data : {};
       const name = header(message, ':exception-type') ?? header(message, ':error-code');
       throw mapBedrockException(options.provider, name, payload.message ?? payload.Message ?? header(message, ':error-message'), 502, options.secrets);
     }
-    const type = header(message, ':event-type') as keyof ConverseStreamEvents | undefined;
-    let event: ConverseStreamEvents[keyof ConverseStreamEvents];
-    try {
-      event = JSON.parse(payloadText || '{}') as typeof event;
-    } catch (error) {
-      throw upstreamInvalidResponseError(options.provider, `the '${type}' event is not valid JSON.`, error);
-    }
+    const type = header(message, ':event-type');
+    if (type === undefined || !Object.hasOwn(converseStreamEventSchemas, type)) continue; // events this adapter does not translate.
+    const read = <K extends keyof ConverseStreamEvents>(name: K): ConverseStreamEvents[K] =>
+      readUpstreamEvent(options.provider, converseStreamEventSchemas[name] as z.ZodType<ConverseStreamEvents[K]>, payloadText || '{}', `the '${name}' event`);
     switch (type) {
       case 'messageStart':
+        read('messageStart');
         if (!started) yield chunk({ content: '' });
         break;
       case 'contentBlockStart': {
-        const { contentBlockIndex, start } = event as ConverseStreamEvents['contentBlockStart'];
+        const { contentBlockIndex, start } = read('contentBlockStart');
         if (start?.toolUse) {
           const index = toolIndexByBlock.size;
           toolIndexByBlock.set(contentBlockIndex, index);
@@ -73,7 +69,7 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         break;
       }
       case 'contentBlockDelta': {
-        const { contentBlockIndex, delta } = event as ConverseStreamEvents['contentBlockDelta'];
+        const { contentBlockIndex, delta } = read('contentBlockDelta');
         const reasoning = delta?.reasoningContent;
         if (reasoning) {
           const open = reasoningBlocks.get(contentBlockIndex) ?? { text: '', signature: '' };
@@ -92,7 +88,7 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         break;
       }
       case 'contentBlockStop': {
-        const { contentBlockIndex } = event as ConverseStreamEvents['contentBlockStop'];
+        const { contentBlockIndex } = read('contentBlockStop');
         const open = reasoningBlocks.get(contentBlockIndex);
         if (open) {
           reasoningBlocks.delete(contentBlockIndex);
@@ -102,14 +98,12 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         break;
       }
       case 'messageStop':
-        stopReason = (event as ConverseStreamEvents['messageStop']).stopReason ?? 'end_turn';
+        stopReason = read('messageStop').stopReason ?? 'end_turn';
         yield chunk({}, mapConverseStopReason(stopReason));
         break;
       case 'metadata':
-        usage = (event as ConverseStreamEvents['metadata']).usage ?? usage;
+        usage = read('metadata').usage ?? usage;
         break;
-      default:
-        break; // events this adapter does not translate.
     }
   }
   if (stopReason === undefined) throw upstreamInvalidResponseError(options.provider, 'the stream ended before messageStop.');
@@ -124,7 +118,9 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
  * event -> one usage-only chunk (it may come after `messageStop`, so the stream is read to its end). Reasoning deltas
  * -> `delta.reasoning_content` pieces (before the answer's text), and at the reasoning block's `contentBlockStop` one
  * `delta.reasoning_details` entry with the whole text and its signature (or the redacted content). An exception frame (`:message-type: exception`, e.g. `throttlingException`, `modelStreamErrorException`)
- * throws its mapped GatewayError, never a clean end; a stream that ends before `messageStop`, or breaks, throws 502/504.
+ * throws its mapped GatewayError, never a clean end; an event whose payload is not JSON or not of the documented shape
+ * (`converseStreamEventSchemas`) throws 502 `upstream_invalid_response`; a stream that ends before `messageStop`, or
+ * breaks, throws 502/504.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
 export async function* convertConverseStream(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {

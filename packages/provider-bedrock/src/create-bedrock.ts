@@ -11,7 +11,7 @@ import {
 } from '@switchyard/core';
 import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
 import { planBedrockEmbeddings } from './bedrock-embeddings.js';
-import type { ConverseResponse } from './bedrock-types.js';
+import { bedrockImageResponseSchema, bedrockModelListSchema, converseResponseSchema } from './bedrock-api.js';
 import { convertConverseResponse } from './convert-converse-response.js';
 import { convertConverseStream } from './convert-converse-stream.js';
 import { convertToConverseRequest } from './convert-to-converse-request.js';
@@ -45,7 +45,9 @@ export interface BedrockOptions {
  * - `imageGenerations` -> `POST /model/{modelId}/invoke` for Amazon Nova Canvas and Titan Image Generator (base64).
  * - `listModels` -> `GET {controlBaseURL}/foundation-models` (ListFoundationModels): the region's foundation models.
  * Audio is absent (400 `unsupported_operation`). Throws GatewayError: Bedrock exceptions mapped by
- * {@link mapBedrockError}; 502/504 for transport failures; the abort reason when `context.signal` aborts.
+ * {@link mapBedrockError}; 502 `upstream_invalid_response` naming the provider for an answer or event payload that is
+ * not JSON or not of the documented shape (the zod schemas of `bedrock-api.ts`, unknown fields kept); 502/504 for
+ * transport failures; the abort reason when `context.signal` aborts.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
  */
 export function createBedrock(options: BedrockOptions): ProviderAdapter {
@@ -96,7 +98,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       }
       const response = await send(modelURL(request.model, 'converse'), context, body);
       const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
-      return convertConverseResponse(await readUpstreamJson<ConverseResponse>(context.provider, response, context.signal), request.model, requestId);
+      return convertConverseResponse(await readUpstreamJson(context.provider, response, context.signal, converseResponseSchema), request.model, requestId);
     },
 
     async embeddings(request, context) {
@@ -104,9 +106,9 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const answers = await Promise.all(
         invocations.map(async (invocation) => {
           const response = await send(modelURL(request.model, 'invoke'), context, invocation.body);
-          const answer = await readUpstreamJson<unknown>(context.provider, response, context.signal);
+          const answer = await readUpstreamJson(context.provider, response, context.signal, invocation.schema);
           const headerTokens = Number(response.headers['x-amzn-bedrock-input-token-count']);
-          return { vectors: invocation.vectors(answer), tokens: invocation.tokens(answer) ?? (Number.isFinite(headerTokens) ? headerTokens : 0) };
+          return { vectors: answer.vectors, tokens: answer.tokens ?? (Number.isSafeInteger(headerTokens) && headerTokens >= 0 ? headerTokens : 0) };
         }),
       );
       const vectors = answers.flatMap((a) => a.vectors);
@@ -122,12 +124,12 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
 
     async imageGenerations(request, context) {
       const response = await send(modelURL(request.model, 'invoke'), context, convertToBedrockImageRequest(request));
-      return convertBedrockImageResponse(await readUpstreamJson(context.provider, response, context.signal));
+      return convertBedrockImageResponse(await readUpstreamJson(context.provider, response, context.signal, bedrockImageResponseSchema));
     },
 
     async listModels(context) {
       const response = await send(`${control}/foundation-models`, context);
-      const list = await readUpstreamJson<{ modelSummaries?: { modelId: string; inputModalities?: unknown }[] }>(context.provider, response, context.signal);
+      const list = await readUpstreamJson(context.provider, response, context.signal, bedrockModelListSchema);
       // `inputModalities` (TEXT, IMAGE, EMBEDDING) says whether a model takes images
       // (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_FoundationModelSummary.html); nothing else we route on.
       return (list.modelSummaries ?? []).map((m) => {

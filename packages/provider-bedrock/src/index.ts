@@ -1,4 +1,5 @@
 export type * from './bedrock-types.js';
+export * from './bedrock-api.js';
 export { type EmbeddingInvocation, planBedrockEmbeddings } from './bedrock-embeddings.js';
 export { applyBedrockReasoning, BEDROCK_REASONING_FORMAT, bedrockReasoningBlocks, bedrockReasoningDetail } from './bedrock-reasoning.js';
 export { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';

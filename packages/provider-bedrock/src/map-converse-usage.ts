@@ -1,5 +1,5 @@
 import type { CompletionUsage } from '@switchyard/core';
-import type { ConverseUsage } from './bedrock-types.js';
+import type { ConverseUsage } from './bedrock-api.js';
 
 /**
  * Converse `usage` -> OpenAI usage (tokens): `prompt_tokens` = `inputTokens` + cache reads + cache writes (Bedrock

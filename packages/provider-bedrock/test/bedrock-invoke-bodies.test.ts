@@ -9,8 +9,11 @@ describe('planBedrockEmbeddings', () => {
       { inputText: 'a', dimensions: 512, normalize: true },
       { inputText: 'b', dimensions: 512, normalize: true },
     ]);
-    expect(calls[0]!.vectors({ embedding: [0.6, 0.8], inputTextTokenCount: 1 })).toEqual([[0.6, 0.8]]);
-    expect(calls[0]!.tokens({ embedding: [], inputTextTokenCount: 7 })).toBe(7);
+    expect(calls[0]!.schema.parse({ embedding: [0.6, 0.8], inputTextTokenCount: 1 })).toEqual({ vectors: [[0.6, 0.8]], tokens: 1 });
+    expect(calls[0]!.schema.parse({ embedding: [], inputTextTokenCount: 7 }).tokens).toBe(7);
+    // A malformed answer is refused, not read as an empty vector or a made-up count.
+    expect(calls[0]!.schema.safeParse({ embeddings: [0.6] }).success).toBe(false);
+    expect(calls[0]!.schema.safeParse({ embedding: [0.6], inputTextTokenCount: -1 }).success).toBe(false);
   });
 
   it('Titan v2 refuses a dimension it cannot give; v1 refuses dimensions at all', () => {
@@ -23,8 +26,9 @@ describe('planBedrockEmbeddings', () => {
     const [call, ...rest] = planBedrockEmbeddings({ model: 'us.cohere.embed-multilingual-v3', input: ['x', 'y'], input_type: 'search_query' } as never);
     expect(rest).toEqual([]);
     expect(call!.body).toEqual({ texts: ['x', 'y'], input_type: 'search_query', embedding_types: ['float'] });
-    expect(call!.vectors({ embeddings: { float: [[1], [2]] } })).toEqual([[1], [2]]);
-    expect(call!.vectors({ embeddings: [[3], [4]] })).toEqual([[3], [4]]);
+    expect(call!.schema.parse({ embeddings: { float: [[1], [2]] } }).vectors).toEqual([[1], [2]]);
+    expect(call!.schema.parse({ embeddings: [[3], [4]] }).vectors).toEqual([[3], [4]]);
+    expect(call!.schema.safeParse({ embeddings: [['3']] }).success).toBe(false);
   });
 
   it('refuses token arrays and models it does not know', () => {

@@ -1,5 +1,5 @@
 import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
-import type { CohereEmbedResponse } from './cohere-types.js';
+import type { CohereEmbedResponse } from './cohere-api.js';
 
 /** Cohere's `input_type` values. @see https://docs.cohere.com/reference/embed#request.body.input_type */
 export const COHERE_INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering', 'image'] as const;

@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '@switchyard/core';
-import type { CohereChatResponse } from './cohere-types.js';
+import type { CohereChatResponse } from './cohere-api.js';
 import { mapCohereFinishReason, mapCohereUsage } from './map-cohere-finish.js';
 
 /**

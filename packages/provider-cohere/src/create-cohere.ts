@@ -3,7 +3,6 @@ import {
   type AdapterCallContext,
   checkRequestParameters,
   type ProviderAdapter,
-  type RerankResponse,
   rerankResponseSchema,
   type UpstreamTimeouts,
   parseSSEStream,
@@ -14,7 +13,7 @@ import {
 import { mapOpenAIError } from '@switchyard/provider-openai';
 import { COHERE_EMBEDDING_PARAMETERS, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
 import { convertCohereRerank, convertToCohereRerank } from './cohere-rerank.js';
-import type { CohereChatResponse, CohereEmbedResponse } from './cohere-types.js';
+import { cohereChatResponseSchema, cohereEmbedResponseSchema, cohereModelListSchema } from './cohere-api.js';
 import { convertCohereChat } from './convert-cohere-chat.js';
 import { convertCohereChatStream } from './convert-cohere-chat-stream.js';
 import { convertToCohereChat } from './convert-to-cohere-chat.js';
@@ -81,21 +80,21 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
           }
         })();
       }
-      return convertCohereChat(context.provider, await readUpstreamJson<CohereChatResponse>(context.provider, response, context.signal), request.model);
+      return convertCohereChat(context.provider, await readUpstreamJson(context.provider, response, context.signal, cohereChatResponseSchema), request.model);
     },
     async embeddings(request, context) {
       for (const warning of checkRequestParameters(request, COHERE_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send('/v2/embed', context, convertToCohereEmbed(request, options.inputType ?? 'search_document'));
-      return convertCohereEmbed(await readUpstreamJson<CohereEmbedResponse>(context.provider, response, context.signal), request.model);
+      return convertCohereEmbed(await readUpstreamJson(context.provider, response, context.signal, cohereEmbedResponseSchema), request.model);
     },
     async rerank(request, context) {
       const response = await send('/v2/rerank', context, convertToCohereRerank(request));
-      const answer = await readUpstreamJson<RerankResponse>(context.provider, response, context.signal, rerankResponseSchema);
+      const answer = await readUpstreamJson(context.provider, response, context.signal, rerankResponseSchema);
       return convertCohereRerank(answer, request, request.model);
     },
     async listModels(context) {
       const response = await send('/v1/models?page_size=1000', context);
-      const list = await readUpstreamJson<{ models?: { name: string }[] }>(context.provider, response, context.signal);
+      const list = await readUpstreamJson(context.provider, response, context.signal, cohereModelListSchema);
       return (list.models ?? []).map((m) => ({ id: m.name }));
     },
   };

@@ -1,5 +1,5 @@
 import { type CompletionUsage, GatewayError } from '@switchyard/core';
-import type { CohereUsage } from './cohere-types.js';
+import type { CohereUsage } from './cohere-api.js';
 
 /**
  * Cohere `finish_reason` -> OpenAI: COMPLETE and STOP_SEQUENCE -> `stop`, MAX_TOKENS -> `length`, TOOL_CALL ->

@@ -1,4 +1,4 @@
-import type { DeepgramUtterance, DeepgramWord } from './deepgram-types.js';
+import type { DeepgramUtterance, DeepgramWord } from './deepgram-api.js';
 
 /** One OpenAI transcription segment (TranscriptionSegment); `start`/`end` in seconds. */
 export interface TranscriptionSegment {

@@ -7,7 +7,7 @@ import {
   readUpstreamJson,
   sendUpstreamRequest,
 } from '@switchyard/core';
-import type { DeepgramListenResponse } from './deepgram-types.js';
+import { deepgramListenResponseSchema } from './deepgram-api.js';
 import { mapDeepgramError } from './map-deepgram-error.js';
 import { toTranscriptionResult } from './to-transcription-result.js';
 
@@ -32,8 +32,9 @@ export interface DeepgramOptions {
  * vtt, verbose_json; see toTranscriptionResult). `prompt`, `temperature` and every other field not translated
  * (`stream`, `include[]`, unknown ones) have no Deepgram equivalent and are dropped with an `x-switchyard-warning`;
  * `diarized_json` is rejected with 400 naming `response_format`.
- * Throws GatewayError: Deepgram's status and message (see mapDeepgramError), 502/504 on transport failures, the abort
- * reason when `context.signal` aborts.
+ * Throws GatewayError: Deepgram's status and message (see mapDeepgramError), 502 `upstream_invalid_response` naming
+ * the provider for an answer that is not JSON or not of the documented shape (`deepgramListenResponseSchema`), 502/504
+ * on transport failures, the abort reason when `context.signal` aborts.
  * @see https://developers.deepgram.com/reference/speech-to-text/listen-pre-recorded
  */
 export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
@@ -61,7 +62,7 @@ export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
         upstream: context.upstream,
         mapError: (status, text, headers) => mapDeepgramError(context.provider, status, text, headers, secrets),
       });
-      const answer = await readUpstreamJson<DeepgramListenResponse>(context.provider, response, context.signal);
+      const answer = await readUpstreamJson(context.provider, response, context.signal, deepgramListenResponseSchema);
       return toTranscriptionResult(answer, request);
     },
   };

@@ -1,6 +1,6 @@
 export { buildSegments, type TranscriptionSegment } from './build-segments.js';
 export { createDeepgram, type DeepgramOptions } from './create-deepgram.js';
-export type * from './deepgram-types.js';
+export * from './deepgram-api.js';
 export { toSrt, toVtt } from './format-subtitles.js';
 export { mapDeepgramError } from './map-deepgram-error.js';
 export { type DeepgramSettings, deepgramSettingsSchema, switchyardProvider } from './switchyard-provider.js';

@@ -1,6 +1,6 @@
 import type { TranscriptionRequest, TranscriptionResult } from '@switchyard/core';
 import { buildSegments } from './build-segments.js';
-import type { DeepgramListenResponse } from './deepgram-types.js';
+import type { DeepgramListenResponse } from './deepgram-api.js';
 import { toSrt, toVtt } from './format-subtitles.js';
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);

@@ -1,5 +1,5 @@
 import { GOOGLE_REASONING_FORMAT, type ReasoningDetail } from '@switchyard/core';
-import type { GeminiPart } from './gemini-types.js';
+import type { GeminiResponsePart } from './gemini-types.js';
 import { encodeToolCallId } from './tool-call-id.js';
 
 /** An OpenAI tool call made from a Gemini `functionCall` part. */
@@ -28,7 +28,7 @@ export interface ConvertedParts {
  * when it came on a function call part). `firstIndex` numbers the entries (a stream counts on from earlier events).
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
  */
-export function convertCandidateParts(parts: readonly GeminiPart[] | undefined, firstIndex = 0): ConvertedParts {
+export function convertCandidateParts(parts: readonly GeminiResponsePart[] | undefined, firstIndex = 0): ConvertedParts {
   const out: ConvertedParts = { text: '', reasoning: '', toolCalls: [], details: [] };
   for (const part of parts ?? []) {
     let callId: string | undefined;

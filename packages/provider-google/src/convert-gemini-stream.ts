@@ -1,8 +1,9 @@
-import { type ChatCompletionChunk, GatewayError, mapTransportError, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, readUpstreamEvent, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
 import { convertGeminiLogprobs } from './convert-gemini-logprobs.js';
-import type { GeminiGenerateContentResponse, GeminiUsageMetadata } from './gemini-types.js';
+import { geminiStreamEventSchema } from './gemini-api.js';
+import type { GeminiUsageMetadata } from './gemini-types.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
@@ -17,12 +18,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
   const detailCount = new Map<number, number>();
   let first = true;
   for await (const sse of events) {
-    let event: GeminiGenerateContentResponse & { error?: { code?: number; message?: string; status?: string } };
-    try {
-      event = JSON.parse(sse.data) as typeof event;
-    } catch (error) {
-      throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
-    }
+    const event = readUpstreamEvent(provider, geminiStreamEventSchema, sse.data);
     if (event.error) throw mapGeminiStreamError(provider, JSON.stringify(event), event.error.code, secrets);
     if (first) {
       checkPromptFeedback(event);
@@ -73,7 +69,8 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
  * `reasoning_details` entries (when they arrive), function calls as complete `tool_calls` entries (indexes counted
  * per candidate), `logprobs` when asked, the finish reason on its last chunk; then one usage-only chunk from the last
  * (cumulative) `usageMetadata`. A blocked prompt throws 400; an `error` object in the stream, or a bare JSON error
- * body after the events ({@link mapGeminiStreamError}), throws its mapped error; a stream that ends with no
+ * body after the events ({@link mapGeminiStreamError}), throws its mapped error; an event that is not JSON or not of
+ * the documented shape (`geminiStreamEventSchema`) throws 502 `upstream_invalid_response`; a stream that ends with no
  * finishReason, or breaks, throws 502/504 rather than ending quietly.
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */

@@ -17,7 +17,7 @@ import { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
 import { convertGeminiStream } from './convert-gemini-stream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
-import type { GeminiGenerateContentResponse } from './gemini-types.js';
+import { geminiBatchEmbedResponseSchema, geminiGenerateContentResponseSchema, geminiModelListSchema, imagenPredictResponseSchema } from './gemini-api.js';
 import { mapGeminiError } from './map-gemini-error.js';
 
 /** Options of {@link createGoogle}. */
@@ -34,7 +34,9 @@ export interface GoogleOptions {
  * An adapter for the Gemini API: OpenAI-format chat completions (`generateContent`, `streamGenerateContent?alt=sse`),
  * embeddings (`batchEmbedContents`), image generation with Imagen (`models/{model}:predict`, e.g.
  * `imagen-4.0-generate-001`; see convertToImagenRequest) and the model list. Audio is absent (400
- * `unsupported_operation`).
+ * `unsupported_operation`). Every answer and stream event is read through the zod schemas of `gemini-api.ts` (the
+ * fields read, unknown ones kept): one that is not JSON or not of that shape throws 502 `upstream_invalid_response`
+ * naming the provider; upstream errors are mapped by `mapGeminiError`.
  * @see https://ai.google.dev/api
  * @see https://ai.google.dev/gemini-api/docs/imagen
  */
@@ -69,22 +71,22 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
         return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal, secrets);
       }
       const response = await send(`${modelPath(request.model)}:generateContent`, context, body);
-      return convertGeminiResponse(await readUpstreamJson<GeminiGenerateContentResponse>(context.provider, response, context.signal), request.model);
+      return convertGeminiResponse(await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema), request.model);
     },
     async embeddings(request, context) {
       const model = request.model.replace(/^models\//, '');
       for (const warning of checkRequestParameters(request, GEMINI_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send(`${modelPath(model)}:batchEmbedContents`, context, convertToGeminiBatchEmbed(request, model));
-      return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal), request.model);
+      return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal, geminiBatchEmbedResponseSchema), request.model);
     },
     async imageGenerations(request, context) {
       checkImagenParameters(request, context);
       const response = await send(`${modelPath(request.model)}:predict`, context, convertToImagenRequest(request));
-      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
+      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
     },
     async listModels(context) {
       const response = await send('models?pageSize=1000', context);
-      const list = await readUpstreamJson<{ models?: { name: string; thinking?: unknown }[] }>(context.provider, response, context.signal);
+      const list = await readUpstreamJson(context.provider, response, context.signal, geminiModelListSchema);
       // The list says whether a model thinks (`thinking`, https://ai.google.dev/api/models#Model); nothing else we route on.
       return (list.models ?? []).map((m) => {
         const capabilities = reportCapabilities({ reasoning: typeof m.thinking === 'boolean' ? m.thinking : undefined });

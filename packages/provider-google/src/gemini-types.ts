@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { geminiCandidateSchema, geminiGenerateContentResponseSchema, geminiPartSchema, geminiUsageMetadataSchema } from './gemini-api.js';
+
 /**
  * The parts of the Gemini API (generativelanguage.googleapis.com, v1beta) this adapter uses.
  * @see https://ai.google.dev/api/generate-content
@@ -52,27 +55,14 @@ export interface GeminiGenerateContentRequest {
   toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
 }
 
-/** Token counts; `usageMetadata` is cumulative within a stream. */
-export interface GeminiUsageMetadata {
-  promptTokenCount?: number;
-  candidatesTokenCount?: number;
-  thoughtsTokenCount?: number;
-  cachedContentTokenCount?: number;
-  totalTokenCount?: number;
-}
-
-/** A token and its log probability. */
-export interface GeminiLogprobsCandidate {
-  token?: string;
-  tokenId?: number;
-  logProbability?: number;
-}
+/** Token counts; `usageMetadata` is cumulative within a stream (the schema: `geminiUsageMetadataSchema`). */
+export type GeminiUsageMetadata = z.infer<typeof geminiUsageMetadataSchema>;
 
 /** `logprobsResult` of a candidate. */
-export interface GeminiLogprobsResult {
-  chosenCandidates?: GeminiLogprobsCandidate[];
-  topCandidates?: { candidates?: GeminiLogprobsCandidate[] }[];
-}
+export type GeminiLogprobsResult = NonNullable<GeminiCandidate['logprobsResult']>;
+
+/** One part of an answer's candidate, as read (the schema: `geminiPartSchema`). */
+export type GeminiResponsePart = z.infer<typeof geminiPartSchema>;
 
 /**
  * `thinkingConfig`: `thinkingBudget` (tokens; Gemini 2.5: 0 turns thinking off where the model allows, -1 dynamic),
@@ -86,20 +76,8 @@ export interface GeminiThinkingConfig {
   [key: string]: unknown;
 }
 
-/** One candidate answer. */
-export interface GeminiCandidate {
-  content?: GeminiContent;
-  /** With `responseLogprobs`: the chosen tokens and, with `logprobs` > 0, the top alternatives per step. */
-  logprobsResult?: GeminiLogprobsResult;
-  finishReason?: string;
-  index?: number;
-}
+/** One candidate answer (the schema: `geminiCandidateSchema`). */
+export type GeminiCandidate = z.infer<typeof geminiCandidateSchema>;
 
-/** `generateContent` answer, and each event of `streamGenerateContent?alt=sse`. */
-export interface GeminiGenerateContentResponse {
-  candidates?: GeminiCandidate[];
-  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
-  usageMetadata?: GeminiUsageMetadata;
-  modelVersion?: string;
-  responseId?: string;
-}
+/** `generateContent` answer, and each event of `streamGenerateContent?alt=sse` (the schema: `geminiGenerateContentResponseSchema`). */
+export type GeminiGenerateContentResponse = z.infer<typeof geminiGenerateContentResponseSchema>;

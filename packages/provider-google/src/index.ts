@@ -12,6 +12,7 @@ export { createGoogle, type GoogleOptions } from './create-google.js';
 export { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 export { GEMINI_THINKING_BUDGETS, geminiThinkingConfig } from './gemini-thinking-config.js';
 export type * from './gemini-types.js';
+export * from './gemini-api.js';
 export { mapGeminiError } from './map-gemini-error.js';
 export { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 export { mapGeminiUsage } from './map-gemini-usage.js';

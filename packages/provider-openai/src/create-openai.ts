@@ -207,6 +207,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
           parseSSEStream(response.body, { provider: context.provider }),
           (found) => (usage = found),
           (name, data) => (failure ??= mapResponsesStreamError(context.provider, name, data, secrets)),
+          context.provider,
         );
         return { events, usage: () => responsesUsageToChat(usage), error: () => failure };
       }

@@ -15,7 +15,8 @@ import {
 } from '@switchyard/core';
 import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicRequest, mapAnthropicError, readAnthropicMessage } from '@switchyard/provider-anthropic';
 import {
-  type GeminiGenerateContentResponse,
+  geminiGenerateContentResponseSchema,
+  imagenPredictResponseSchema,
   checkGeminiParameters,
   checkImagenParameters,
   convertGeminiResponse,
@@ -25,7 +26,8 @@ import {
   convertToImagenRequest,
   mapGeminiError,
 } from '@switchyard/provider-google';
-import { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingResponse } from './vertex-embeddings.js';
+import { vertexEmbeddingResponseSchema } from './vertex-api.js';
+import { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse } from './vertex-embeddings.js';
 import type { VertexTokenSource } from './vertex-token-source.js';
 
 /** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */
@@ -65,8 +67,10 @@ function isClaude(model: string): boolean {
  *   `convertToVertexEmbeddingRequest`).
  * - `imageGenerations` -> Imagen `.../publishers/google/models/{model}:predict` (see `convertToImagenRequest`).
  * Audio and the model list are absent (400 `unsupported_operation`). Errors: Google's `{"error":{code,message,status}}`
- * through provider-google's `mapGeminiError` (Claude's through provider-anthropic's `mapAnthropicError`); 502/504 for
- * transport failures; the abort reason when `context.signal` aborts.
+ * through provider-google's `mapGeminiError` (Claude's through provider-anthropic's `mapAnthropicError`); 502
+ * `upstream_invalid_response` naming the provider for an answer or stream event that is not JSON or not of the
+ * documented shape (provider-google's and provider-anthropic's zod schemas, `vertexEmbeddingResponseSchema`); 502/504
+ * for transport failures; the abort reason when `context.signal` aborts.
  * @see https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest
  * @see https://docs.anthropic.com/en/api/claude-on-vertex-ai
  */
@@ -145,19 +149,19 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
         return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
       }
       const response = await send(modelURL('google', request.model, 'generateContent'), body, context, googleErrors(context));
-      return convertGeminiResponse(await readUpstreamJson<GeminiGenerateContentResponse>(context.provider, response, context.signal), request.model);
+      return convertGeminiResponse(await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema), request.model);
     },
 
     async embeddings(request, context) {
       for (const warning of checkRequestParameters(request, VERTEX_EMBEDDING_PARAMETERS)) context.warn(warning);
       const response = await send(modelURL('google', request.model, 'predict'), convertToVertexEmbeddingRequest(request), context, googleErrors(context));
-      return convertVertexEmbeddingResponse(await readUpstreamJson<VertexEmbeddingResponse>(context.provider, response, context.signal), request.model);
+      return convertVertexEmbeddingResponse(await readUpstreamJson(context.provider, response, context.signal, vertexEmbeddingResponseSchema), request.model);
     },
 
     async imageGenerations(request, context) {
       checkImagenParameters(request, context);
       const response = await send(modelURL('google', request.model, 'predict'), convertToImagenRequest(request), context, googleErrors(context));
-      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal));
+      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
     },
   };
 }

@@ -1,5 +1,6 @@
 export { VERTEX_ANTHROPIC_VERSION, type VertexOptions, createVertex } from './create-vertex.js';
-export { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingRequest, type VertexEmbeddingResponse } from './vertex-embeddings.js';
+export { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingRequest } from './vertex-embeddings.js';
+export { type VertexEmbeddingResponse, vertexEmbeddingResponseSchema } from './vertex-api.js';
 /** Imagen's request and answer conversion, shared with the Gemini API adapter (`@switchyard/provider-google`). */
 export { convertImagenResponse, convertToImagenRequest } from '@switchyard/provider-google';
 export { CLOUD_PLATFORM_SCOPE, type ServiceAccountKey, type VertexTokenSource, createVertexTokenSource, readCredentials } from './vertex-token-source.js';

@@ -1,14 +1,10 @@
 import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
+import type { VertexEmbeddingResponse } from './vertex-api.js';
 
 /** The `:predict` body of a Vertex text-embedding model. */
 export interface VertexEmbeddingRequest {
   instances: { content: string; task_type?: string }[];
   parameters?: { outputDimensionality?: number };
-}
-
-/** The `:predict` answer of a Vertex text-embedding model. */
-export interface VertexEmbeddingResponse {
-  predictions?: { embeddings?: { values?: number[]; statistics?: { token_count?: number; truncated?: boolean } } }[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { MockReply } from '@switchyard/testkit';
+import type { MockReply, MockRoute } from '@switchyard/testkit';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { useGatewayWithUpstreams } from './gateway-with-upstreams.js';
@@ -72,10 +72,10 @@ export function malformedVariants(valid: unknown, paths: readonly JsonPath[], co
   for (const path of [...paths, ...counts]) {
     if (valueAt(valid, path) === undefined) throw new Error(`the sample has no ${path.join('.')}`);
   }
-  const wrongKind = fc.constantFrom(...paths).chain((path) => wrongKindOf(valueAt(valid, path)).map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` })));
-  if (counts.length === 0) return wrongKind;
-  const badCount = fc.constantFrom(...counts).chain((path) => badTokenCount.map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` })));
-  return fc.oneof(wrongKind, badCount);
+  const variants: fc.Arbitrary<MalformedBody>[] = [];
+  if (paths.length > 0) variants.push(fc.constantFrom(...paths).chain((path) => wrongKindOf(valueAt(valid, path)).map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` }))));
+  if (counts.length > 0) variants.push(fc.constantFrom(...counts).chain((path) => badTokenCount.map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` }))));
+  return fc.oneof(...variants);
 }
 
 /** Bodies that are not a JSON object at all: text that is not JSON, or a JSON string, number, boolean, null or array. */
@@ -154,13 +154,14 @@ export interface ScriptedGateway {
 
 /**
  * Registers (in `beforeAll`/`afterAll`) a gateway started from `config(upstreamUrl)` in front of one mock upstream
- * answering every method and path with the reply last given to {@link ScriptedGateway.answer} (404 until then).
+ * answering every method and path with the reply last given to {@link ScriptedGateway.answer} (404 until then), but
+ * for `fixedRoutes` (e.g. a token endpoint), matched first.
  */
-export function useScriptedUpstream(config: (upstreamUrl: string) => string, env: Record<string, string> = {}): ScriptedGateway {
+export function useScriptedUpstream(config: (upstreamUrl: string) => string, fixedRoutes: Record<string, MockRoute> = {}): ScriptedGateway {
   let current: MockReply = { status: 404, body: 'no reply set' };
   const scripted = { url: '', origin: '', answer: (reply: MockReply) => void (current = reply) };
   useGatewayWithUpstreams(
-    { upstreams: { upstream: { routes: { '*': () => current }, record: false } }, config: (urls) => config(urls.upstream), env },
+    { upstreams: { upstream: { routes: { ...fixedRoutes, '*': () => current }, record: false } }, config: (urls) => config(urls.upstream) },
     (gateway) => {
       scripted.url = gateway.url;
       scripted.origin = gateway.origin;
