@@ -4,11 +4,14 @@ import {
   ADAPTER_SPEC_VERSION,
   type ChatCompletion,
   type ChatCompletionChunk,
-  type EmbeddingResponse,
   GatewayError,
   type ProviderAdapter,
   mapTransportError,
   parseSSEStream,
+  chatCompletionChunkSchema,
+  chatCompletionSchema,
+  embeddingResponseSchema,
+  readUpstreamEvent,
   readUpstreamJson,
   redactSecrets,
   sendUpstreamRequest,
@@ -21,7 +24,7 @@ async function* chunksOf(provider: string, body: AsyncIterable<Uint8Array> & { d
   try {
     for await (const event of parseSSEStream(body)) {
       if (event.data === '[DONE]') return;
-      yield JSON.parse(event.data) as ChatCompletionChunk;
+      yield readUpstreamEvent(provider, chatCompletionChunkSchema, event.data);
     }
   } catch (error) {
     throw mapTransportError(provider, error, signal);
@@ -49,10 +52,10 @@ function createTinyAdapter(baseURL: string, apiKey: string): ProviderAdapter {
     async chatCompletions(request, { signal, provider }) {
       const response = await post('/chat/completions', request, signal, provider);
       if (request.stream) return chunksOf(provider, response.body, signal);
-      return readUpstreamJson<ChatCompletion>(provider, response, signal);
+      return readUpstreamJson(provider, response, signal, chatCompletionSchema);
     },
     async embeddings(request, { signal, provider }) {
-      return readUpstreamJson<EmbeddingResponse>(provider, await post('/embeddings', request, signal, provider), signal);
+      return readUpstreamJson(provider, await post('/embeddings', request, signal, provider), signal, embeddingResponseSchema);
     },
   };
 }

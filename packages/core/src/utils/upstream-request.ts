@@ -152,8 +152,7 @@ export async function readUpstreamText(provider: string, response: Dispatcher.Re
  * taken by a cast. Limits and errors as {@link readUpstreamBody}; throws 502 `upstream_invalid_response` naming the
  * provider on bad JSON, or when `schema` rejects the value (the first offending field named).
  */
-export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal, schema?: z.ZodType<T>): Promise<T> {
-  if (!schema) return parseUpstreamJsonText(provider, await readUpstreamText(provider, response, signal)) as T;
+export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>): Promise<T> {
   return upstreamJsonOf(provider, await readUpstreamBody(provider, response, signal), schema);
 }
 
