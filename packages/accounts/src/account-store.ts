@@ -21,6 +21,11 @@ export interface AccountStore {
   updateKey(key: VirtualKey): Promise<void>;
   /** Appends ledger rows in one transaction. */
   appendUsage(rows: readonly UsageRow[]): Promise<void>;
+  /**
+   * What a key used since `since` (unix ms): `requests` admitted (rows with an upstream attempt or a cache hit; not the
+   * refusals) and their `tokens` (prompt + completion). Rebuilds rate-limit buckets after a Redis restart.
+   */
+  recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }>;
   /** Spend of a key since `since` (unix ms), USD. */
   spendSince(keyId: string, since: number): Promise<number>;
   /** Totals per group (or one total when `groupBy` is absent). */

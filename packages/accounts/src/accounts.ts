@@ -6,9 +6,11 @@ import type { KeyChangeFeed } from './key-change-feed.js';
 import { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
 import { KeyState } from './key-state.js';
+import { LedgerSeeds } from './ledger-seeds.js';
 import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
+import type { Admission, CallEstimate } from './admission.js';
 import { budgetRefusal } from './budget-refusal.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
@@ -16,34 +18,10 @@ import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import { toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
 
+export type { Admission, CallEstimate } from './admission.js';
+
 /** Who is calling: a static key from the config file, or a virtual key (with its live limits). */
 export type Principal = { kind: 'static' } | { kind: 'virtual'; state: KeyState };
-
-/** What {@link Accounts.admit} reserved; pass it to {@link Accounts.settle}. */
-export interface Admission {
-  /** Tokens reserved from the tokens-per-minute bucket (the pre-call estimate, capped at the limit). */
-  reservedTokens: number;
-  /** USD reserved from the budget (the pre-call cost estimate). */
-  reservedUsd: number;
-  /** The budget window the reservation was made in (see {@link KeyState.budgetWindow}). */
-  budgetWindow?: string;
-  /** The concurrency slot the call holds until {@link Accounts.release} (keys with a `concurrency_limit`). */
-  slot?: string;
-  /** `x-ratelimit-*` response headers. */
-  headers: Record<string, string>;
-}
-
-/** The pre-call estimate of one call: tokens (prompt + completion) and cost in USD. */
-export interface CallEstimate {
-  tokens: number;
-  costUsd: number;
-  /** Prompt tokens of the estimate, for a refusal's message. */
-  promptTokens?: number;
-  /** Completion tokens of the estimate, for a refusal's message. */
-  completionTokens?: number;
-  /** Where `completionTokens` came from (see `CallEstimateDetail.completionBasis`), for a refusal's message. */
-  completionBasis?: string;
-}
 
 /** Options of {@link Accounts.open}. */
 export interface AccountsOptions {
@@ -105,6 +83,7 @@ export class Accounts {
       onDropped: options.onLedgerDropped,
     });
     this.limiter = options.limiter ?? new MemoryLimiter();
+    this.#ledgerSeeds = new LedgerSeeds(store, this.ledger);
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;
     this.#lookups = new KeyLookupLimiter(options.keyLookups);
@@ -113,6 +92,7 @@ export class Accounts {
 
   readonly #keyChanges?: KeyChangeFeed;
   readonly #lookups: KeyLookupLimiter;
+  readonly #ledgerSeeds: LedgerSeeds;
   /** Store look-ups in flight by key hash: concurrent requests with one unknown key share one. */
   readonly #lookingUp = new Map<string, Promise<KeyState | undefined>>();
 
@@ -242,11 +222,15 @@ export class Accounts {
       budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     };
     let decision = await this.limiter.acquire(request);
-    if (!decision.ok && decision.reason === 'seed' && request.budget && window) {
-      request.budget.seedUsd = await this.#spendSince(key.id, window.start);
+    // The limiter may need the ledger: the budget window's spend, or the key's use in the last minute (a Redis that
+    // came back empty, or is away): at most once each.
+    for (let asked = 0; !decision.ok && decision.reason === 'seed' && asked < 2; asked++) {
+      if (decision.what === 'recent' && !request.recent) request.recent = await this.#ledgerSeeds.recentUse(key.id);
+      else if (decision.what !== 'recent' && request.budget && window && request.budget.seedUsd === undefined) request.budget.seedUsd = await this.#ledgerSeeds.spendSince(key.id, window.start);
+      else break;
       decision = await this.limiter.acquire(request);
     }
-    if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the spend of key ${key.id}.`);
+    if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the ledger of key ${key.id}.`);
     const headers = rateLimitHeaders(key, decision.state);
     if (!decision.ok) {
       if (decision.reason === 'budget') throw budgetRefusal(key, decision.budget, detail, headers);
@@ -258,32 +242,13 @@ export class Accounts {
     }
     const reserved = !decision.unreserved;
     return {
+      local: decision.local,
       reservedTokens: key.tpm_limit && reserved ? Math.min(tokens, key.tpm_limit) : 0,
       reservedUsd: request.budget && reserved ? costUsd : 0,
       budgetWindow: window?.id,
       slot: reserved ? request.concurrency?.slot : undefined,
       headers,
     };
-  }
-
-  readonly #seeds = new Map<string, Promise<number>>();
-
-  /**
-   * The key's spend since `start` (unix ms) from the ledger, pending rows written first; concurrent calls of one key
-   * share one store query (a burst on a key whose window the limiter does not know yet would otherwise take one
-   * connection of the store's pool per call).
-   */
-  #spendSince(keyId: string, start: number): Promise<number> {
-    const id = `${keyId}:${start}`;
-    let seed = this.#seeds.get(id);
-    if (!seed) {
-      seed = (async () => {
-        await this.ledger.flush();
-        return this.store.spendSince(keyId, start);
-      })().finally(() => this.#seeds.delete(id));
-      this.#seeds.set(id, seed);
-    }
-    return seed;
   }
 
   /**
@@ -306,6 +271,7 @@ export class Accounts {
       const { key } = principal.state;
       const settlement: LimitSettlement = {
         keyId: key.id,
+        local: admission.local,
         tpm: key.tpm_limit,
         tokensReserved: admission.reservedTokens,
         tokensUsed: key.tpm_limit ? row.prompt_tokens + row.completion_tokens : 0,

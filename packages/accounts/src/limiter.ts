@@ -16,6 +16,12 @@ export interface LimitRequest {
    * {@link Limiter.release}. Absent or null = unlimited.
    */
   concurrency?: { limit: number; slot: string } | null;
+  /**
+   * What the ledger says the key used in the last minute (requests admitted, tokens): pass it after a `seed` answer
+   * asking for `recent`, to start a bucket the limiter does not hold (e.g. a Redis that came back empty) at its limit
+   * less that use instead of full.
+   */
+  recent?: { requests: number; tokens: number };
   /** The key's budget, when it has one. */
   budget: {
     /** USD per window. */
@@ -41,8 +47,11 @@ export interface LimitState {
 
 /** Outcome of {@link Limiter.acquire}. */
 export type LimitDecision =
-  /** Admitted; `unreserved` when nothing could be counted (the backend failed and fails open). */
-  | { ok: true; state: LimitState; unreserved?: boolean }
+  /**
+   * Admitted; `unreserved` when nothing could be counted (the backend failed and fails open); `local` when this
+   * process counted it on its own (a shared backend unreachable): pass it back in {@link LimitSettlement.local}.
+   */
+  | { ok: true; state: LimitState; unreserved?: boolean; local?: boolean }
   | {
       ok: false;
       reason: 'requests' | 'tokens' | 'budget' | 'concurrency';
@@ -52,12 +61,17 @@ export type LimitDecision =
       /** For `budget`: where the window stood, USD (settled spend, and what calls in flight reserved). */
       budget?: { spentUsd: number; reservedUsd: number };
     }
-  /** The limiter does not know the budget window's spend yet: call again with `budget.seedUsd` from the ledger. */
-  | { ok: false; reason: 'seed' };
+  /**
+   * The limiter needs the ledger: the budget window's spend (`what: 'spend'`, the default: call again with
+   * `budget.seedUsd`) or the key's use in the last minute (`what: 'recent'`: call again with `recent`).
+   */
+  | { ok: false; reason: 'seed'; what?: 'spend' | 'recent' };
 
 /** What a finished call gives back or adds: the token estimate against actual use, the reserved USD against the cost. */
 export interface LimitSettlement {
   keyId: string;
+  /** The call was admitted with `local: true` (counted in this process). */
+  local?: boolean;
   tpm: number | null;
   /** Tokens reserved at admission. */
   tokensReserved: number;

@@ -29,8 +29,18 @@ interface KeyCounters {
  */
 export class MemoryLimiter implements Limiter {
   readonly #keys = new Map<string, KeyCounters>();
+  readonly #seedRecent: boolean;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `seedRecent`: a key's new rpm and tpm buckets start at their limit less the key's use in the last minute
+   * (`LimitRequest.recent`, asked for with a `seed` answer) instead of full (used while a shared limiter is away).
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    options: { seedRecent?: boolean } = {},
+  ) {
+    this.#seedRecent = options.seedRecent ?? false;
+  }
 
   #counters(keyId: string): KeyCounters {
     let counters = this.#keys.get(keyId);
@@ -38,17 +48,23 @@ export class MemoryLimiter implements Limiter {
     return counters;
   }
 
-  #bucket(current: TokenBucket | undefined, limit: number | null): TokenBucket | undefined {
+  #bucket(current: TokenBucket | undefined, limit: number | null, used = 0): TokenBucket | undefined {
     if (!limit) return undefined;
-    if (!current) return new TokenBucket(limit, 60_000, this.now);
+    if (!current) {
+      const bucket = new TokenBucket(limit, 60_000, this.now);
+      if (this.#seedRecent && used > 0) bucket.adjust(-Math.min(limit, used));
+      return bucket;
+    }
     if (current.capacity !== limit) current.resize(limit);
     return current;
   }
 
   async acquire(request: LimitRequest): Promise<LimitDecision> {
     const counters = this.#counters(request.keyId);
-    const requests = (counters.requests = this.#bucket(counters.requests, request.rpm));
-    const tokens = (counters.tokens = this.#bucket(counters.tokens, request.tpm));
+    const fresh = (!counters.requests && !!request.rpm) || (!counters.tokens && !!request.tpm);
+    if (this.#seedRecent && fresh && !request.recent) return { ok: false, reason: 'seed', what: 'recent' };
+    const requests = (counters.requests = this.#bucket(counters.requests, request.rpm, request.recent?.requests));
+    const tokens = (counters.tokens = this.#bucket(counters.tokens, request.tpm, request.recent?.tokens));
     let window: { spentUsd: number; reservedUsd: number } | undefined;
     if (request.budget) {
       window = counters.windows.get(request.budget.window);

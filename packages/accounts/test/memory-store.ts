@@ -12,6 +12,10 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     insertKey: async (k) => void keys.set(k.id, k),
     updateKey: async (k) => void keys.set(k.id, k),
     appendUsage: async (r) => void rows.push(...r),
+    recentUsage: async (id, since) => {
+      const used = rows.filter((r) => r.key_id === id && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit));
+      return { requests: used.length, tokens: used.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0) };
+    },
     spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
     usageTotals: async () => [],
     ping: async () => {},

@@ -31,11 +31,14 @@ end
 `;
 
 /**
- * Admission. KEYS: requests bucket, tokens bucket, budget window, concurrency slots. ARGV: rpm (0 = none), tpm (0 =
- * none), tokens to reserve, budget USD (-1 = none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 =
- * none), epsilon USD, concurrency limit (0 = none), this call's slot id, slot TTL ms. Expired slots (of a process that
- * died without releasing them) are dropped first. Returns `{'seed'}` when the budget window is unknown and no seed was
- * given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms,
+ * Admission. KEYS: requests bucket, tokens bucket, budget window, concurrency slots, epoch (when this Redis began
+ * counting, unix ms). ARGV: rpm (0 = none), tpm (0 = none), tokens to reserve, budget USD (-1 = none), USD to
+ * reserve, seed USD ('' = none), budget window TTL ms (0 = none), epsilon USD, concurrency limit (0 = none), this
+ * call's slot id, slot TTL ms, requests and tokens of the key in the last minute from the ledger ('' = none).
+ * Expired slots (of a process that died without releasing them) are dropped first. Returns `{'seed', 'recent'}` when
+ * this Redis began counting less than a minute ago (it came back empty), a bucket of the key is missing and no recent
+ * use was given (the bucket then starts at its limit less that use); `{'seed', 'spend'}` when the budget window is
+ * unknown and no seed was given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms,
  * spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`, `tokens` or `budget` (remaining -1 = no such
  * limit; spent and reserved: the budget window before this call, 0 without a budget).
  */
@@ -46,9 +49,28 @@ local want = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local rl = nil
 local tl = nil
-if rpm > 0 then rl = level(KEYS[1], rpm) end
+-- A Redis that came back empty (epoch under a minute old) does not start a key's missing buckets full: they start at
+-- what the ledger says the key used in the last minute (ARGV[12] requests, ARGV[13] tokens; asked for with 'seed').
+local epoch = tonumber(redis.call('GET', KEYS[5]))
+if epoch == nil then
+  epoch = now
+  redis.call('SET', KEYS[5], now)
+end
+local fresh = now - epoch < WINDOW
+local function seeded(key, cap, used)
+  local l = cap - tonumber(used)
+  if l < 0 then l = 0 end
+  store(key, l, cap)
+  return l
+end
+if fresh and ARGV[12] == '' and ((rpm > 0 and redis.call('EXISTS', KEYS[1]) == 0) or (tpm > 0 and redis.call('EXISTS', KEYS[2]) == 0)) then
+  return {'seed', 'recent'}
+end
+if rpm > 0 then
+  if fresh and redis.call('EXISTS', KEYS[1]) == 0 then rl = seeded(KEYS[1], rpm, ARGV[12]) else rl = level(KEYS[1], rpm) end
+end
 if tpm > 0 then
-  tl = level(KEYS[2], tpm)
+  if fresh and redis.call('EXISTS', KEYS[2]) == 0 then tl = seeded(KEYS[2], tpm, ARGV[13]) else tl = level(KEYS[2], tpm) end
   if want > tpm then want = tpm end
 else
   want = 0
@@ -58,7 +80,7 @@ local reserved = 0
 if limit >= 0 then
   local b = redis.call('HMGET', KEYS[3], 's', 'r')
   if b[1] == false then
-    if ARGV[6] == '' then return {'seed'} end
+    if ARGV[6] == '' then return {'seed', 'spend'} end
     spent = tonumber(ARGV[6])
     redis.call('HSET', KEYS[3], 's', ARGV[6], 'r', '0')
     if tonumber(ARGV[7]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[7]) end

@@ -1,4 +1,4 @@
-import type { LimitDecision, Limiter, LimitRequest, LimitSettlement } from '@switchyard/accounts';
+import { type LimitDecision, type Limiter, type LimitRequest, type LimitSettlement, MemoryLimiter } from '@switchyard/accounts';
 import type { Redis } from 'ioredis';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
@@ -22,6 +22,11 @@ export interface RedisLimiterOptions {
    * third of it, so only the slots of a process that died expire (after at most this long). Default 30,000.
    */
   slotTtlMs?: number;
+  /**
+   * How many replicas share this Redis, as its heartbeat last counted them (undefined when unknown): while Redis is
+   * unreachable with `onError: open`, each replica enforces limit / replicas of every rpm, tpm and concurrency limit.
+   */
+  replicas?: () => number | undefined;
 }
 
 const BUDGET_EPSILON_USD = 1e-9;
@@ -60,7 +65,9 @@ type Commands = {
  * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
  * slots of calls in flight: a sorted set scored by expiry, taken in the admission script, removed with `ZREM` when the
  * call ends, refreshed while it runs, so that a dead process's slots expire after `slotTtlMs`). Tolerance is the in-process one (see
- * `Limiter`) and does not grow with the number of replicas. While Redis fails, `onError` decides (see options).
+ * `Limiter`) and does not grow with the number of replicas. While Redis fails, `onError` decides (see options): with
+ * `open` each replica counts its share of the limits in its own memory (see `replicas`). A Redis that comes back
+ * empty rebuilds each key's buckets from the ledger's last minute (`<prefix>epoch` tells when it began counting).
  * @see https://redis.io/docs/latest/commands/eval/
  */
 export class RedisLimiter implements Limiter {
@@ -72,10 +79,13 @@ export class RedisLimiter implements Limiter {
   #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   /** Slots held by calls in flight in this process: slot id -> key id. */
   readonly #slots = new Map<string, string>();
+  /** Counts this replica's share of the limits while Redis is unreachable (see {@link RedisLimiter.acquire}). */
+  #local = new MemoryLimiter(Date.now, { seedRecent: true });
+  #down = false;
   #refresher: NodeJS.Timeout | undefined;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
-    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 4 });
+    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 5 });
     client.defineCommand('switchyardSettle', { lua: SETTLE_SCRIPT });
     client.defineCommand('switchyardRefreshSlots', { lua: REFRESH_SLOTS_SCRIPT });
     this.#client = client as Redis & Commands;
@@ -95,6 +105,7 @@ export class RedisLimiter implements Limiter {
         this.#key('tpm', request.keyId),
         this.#key('spend', `${request.keyId}:${budget?.window ?? 'none'}`),
         this.#key('slots', request.keyId),
+        `${this.#options.keyPrefix}epoch`,
         request.rpm ?? 0,
         request.tpm ?? 0,
         Math.max(0, Math.ceil(request.tokens)),
@@ -106,13 +117,21 @@ export class RedisLimiter implements Limiter {
         concurrency?.limit ?? 0,
         concurrency?.slot ?? '',
         this.#slotTtlMs,
+        request.recent ? Math.ceil(request.recent.requests) : '',
+        request.recent ? Math.ceil(request.recent.tokens) : '',
       );
     } catch (error) {
       this.#options.failures.report('Redis limits unavailable', error);
       if (this.#options.onError === 'closed') throw limitsUnavailableError();
-      return { ok: true, state: {}, unreserved: true };
+      this.#down = true;
+      return this.#acquireLocally(request);
     }
-    if (reply[0] === 'seed') return { ok: false, reason: 'seed' };
+    if (this.#down) {
+      // Redis is back: the local counters of the outage are dropped (a later outage seeds new ones from the ledger).
+      this.#down = false;
+      this.#local = new MemoryLimiter(Date.now, { seedRecent: true });
+    }
+    if (reply[0] === 'seed') return { ok: false, reason: 'seed', what: reply[1] === 'recent' ? 'recent' : 'spend' };
     const number = (i: number) => Number(reply[i]);
     const state = {
       requestsRemaining: number(1) < 0 ? undefined : number(1),
@@ -126,6 +145,26 @@ export class RedisLimiter implements Limiter {
     }
     const reason = reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency';
     return { ok: false, reason, state, retryAfterMs: number(5), ...(reason === 'budget' && { budget: { spentUsd: number(6), reservedUsd: number(7) } }) };
+  }
+
+  /**
+   * While Redis is unreachable (`onError: open`): this replica's share of the key's limits, counted in this process.
+   * rpm, tpm and concurrency are divided by the replicas Redis last counted (see {@link RedisLimiterOptions.replicas};
+   * the whole limit when unknown), rounded down, at least 1; the buckets start at that share less the share of what the
+   * ledger says the key used in the last minute (a `seed` answer asks for it); a budget is checked against the
+   * ledger's spend of its window and what this replica spends meanwhile.
+   */
+  async #acquireLocally(request: LimitRequest): Promise<LimitDecision> {
+    const replicas = Math.max(1, this.#options.replicas?.() ?? 1);
+    const share = (limit: number | null | undefined) => (limit ? Math.max(1, Math.floor(limit / replicas)) : null);
+    const decision = await this.#local.acquire({
+      ...request,
+      rpm: share(request.rpm),
+      tpm: share(request.tpm),
+      concurrency: request.concurrency ? { ...request.concurrency, limit: share(request.concurrency.limit) ?? 1 } : null,
+      recent: request.recent && { requests: request.recent.requests / replicas, tokens: request.recent.tokens / replicas },
+    });
+    return decision.ok ? { ...decision, local: true } : decision;
   }
 
   get #slotTtlMs(): number {
@@ -155,7 +194,7 @@ export class RedisLimiter implements Limiter {
 
   /** Removes the slot at once (one `ZREM`; not batched, so that the next call of the key finds it free). */
   async release(keyId: string, slot: string): Promise<void> {
-    if (!this.#slots.delete(slot)) return;
+    if (!this.#slots.delete(slot)) return this.#local.release(keyId, slot);
     if (this.#slots.size === 0) {
       clearInterval(this.#refresher);
       this.#refresher = undefined;
@@ -172,6 +211,7 @@ export class RedisLimiter implements Limiter {
    * rejected). Settlements of one event-loop turn share one script call (or every `settleEveryMs` when set).
    */
   async settle(settlement: LimitSettlement): Promise<void> {
+    if (settlement.local) return this.#local.settle(settlement);
     const delta = settlement.tokensReserved - settlement.tokensUsed;
     if (delta === 0 && !settlement.budget) return;
     this.#pending.push(settlement);

@@ -1,5 +1,6 @@
 import type { KeyChangeFeed } from '@switchyard/accounts';
 import type { SharedCooldown } from '@switchyard/core';
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { FailureReporter, type RedisFailureMode } from './limits-unavailable.js';
 import { RedisLimiter } from './redis-limiter.js';
@@ -20,6 +21,16 @@ export interface SwitchyardRedisOptions {
 }
 
 const KEYS_CHANNEL = 'keys';
+
+/** KEYS[1]: the replicas' sorted set; ARGV: this replica's id, entry TTL ms. Returns the replicas not expired. */
+const HEARTBEAT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+return redis.call('ZCARD', KEYS[1])
+`;
 const COOLDOWN_CHANNEL = 'cooldown';
 
 /**
@@ -91,6 +102,8 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
       }),
     ]);
     clearTimeout(timer);
+    await redis.#beat();
+    redis.#heartbeat = setInterval(() => void redis.#beat(), 5_000).unref();
     return redis;
   }
 
@@ -110,7 +123,29 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
 
   /** The shared limiter (see {@link RedisLimiter}); `slotTtlMs` as there (default 30,000). */
   limiter(options: { slotTtlMs?: number } = {}): RedisLimiter {
-    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures, ...options });
+    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures, replicas: () => this.replicas, ...options });
+  }
+
+  /**
+   * How many gateway replicas use this Redis, as the last heartbeat counted them: every replica adds itself to the
+   * sorted set `<prefix>replicas` every 5 s, scored by when its entry expires (15 s later, Redis time), and counts the
+   * entries not expired. Undefined before the first heartbeat answered.
+   */
+  get replicas(): number | undefined {
+    return this.#replicas;
+  }
+
+  #replicas: number | undefined;
+  readonly #replicaId = randomUUID();
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  async #beat(): Promise<void> {
+    try {
+      const count = await this.client.eval(HEARTBEAT_SCRIPT, 1, `${this.#prefix}replicas`, this.#replicaId, 15_000);
+      this.#replicas = Number(count);
+    } catch {
+      // Redis unreachable: the last count is kept (the connection's own error is reported).
+    }
   }
 
   /**
@@ -146,8 +181,10 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     await this.client.ping();
   }
 
-  /** Closes both connections. */
+  /** Closes both connections (leaving the replicas' heartbeat set first). */
   async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    await this.client.zrem(`${this.#prefix}replicas`, this.#replicaId).catch(() => {});
     await Promise.allSettled([this.client.quit(), this.#subscriber.quit()]);
     this.client.disconnect();
     this.#subscriber.disconnect();

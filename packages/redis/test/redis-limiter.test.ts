@@ -30,7 +30,8 @@ async function pair(options: { onError?: 'open' | 'closed'; warn?: (message: str
   return [await make(), await make()] as const;
 }
 
-const request = (overrides: Partial<LimitRequest> = {}): LimitRequest => ({ keyId: 'k', rpm: null, tpm: null, tokens: 0, budget: null, ...overrides });
+/** A check of key `k`; `recent` (the ledger's last minute, as Accounts passes it when asked) says nothing was used. */
+const request = (overrides: Partial<LimitRequest> = {}): LimitRequest => ({ keyId: 'k', rpm: null, tpm: null, tokens: 0, budget: null, recent: { requests: 0, tokens: 0 }, ...overrides });
 
 describe('RedisLimiter (real redis-server)', () => {
   it('admits exactly rpm_limit of 60 concurrent checks spread over two replicas', async () => {
@@ -57,7 +58,7 @@ describe('RedisLimiter (real redis-server)', () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];
     const budget = { limitUsd: 1, window: 'month:0', reserveUsd: 0.4 };
-    expect(await la.acquire(request({ budget }))).toEqual({ ok: false, reason: 'seed' });
+    expect(await la.acquire(request({ budget }))).toEqual({ ok: false, reason: 'seed', what: 'spend' });
     expect(await la.acquire(request({ budget: { ...budget, seedUsd: 0.5 } }))).toMatchObject({ ok: true });
     // With 0.4 reserved in flight, an estimate must fit in what is left: 0.5 + 0.4 + 0.4 > 1, 0.5 + 0.4 + 0.1 <= 1.
     expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0.5, reservedUsd: 0.4 } });
@@ -140,7 +141,10 @@ describe('RedisLimiter while Redis is down', () => {
     expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
     await server.stop();
     try {
-      for (let i = 0; i < 5; i++) expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: true, unreserved: true });
+      // Counted in this process meanwhile: its share of rpm 1 (rpm / the replicas it last counted, at least 1).
+      expect(openRedis.replicas).toBeGreaterThanOrEqual(1);
+      expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: true, local: true });
+      for (let i = 0; i < 4; i++) expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
       await expect(closedLimiter.acquire(request({ rpm: 1 }))).rejects.toMatchObject({ status: 503, code: 'limits_unavailable' });
       expect(warnings.length).toBe(1);
     } finally {
@@ -151,7 +155,10 @@ describe('RedisLimiter while Redis is down', () => {
     let attempt = 0;
     let fresh = '';
     await expect.poll(() => closedLimiter.acquire(request({ keyId: `k-${++attempt}`, rpm: 1 })).then((r) => r.ok, (e) => e.code), { timeout: 5_000 }).toBe(true);
-    await expect.poll(() => openLimiter.acquire(request({ keyId: (fresh = `fresh-${++attempt}`), rpm: 1 })).then((r) => r.ok && !('unreserved' in r && r.unreserved)), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => openLimiter.acquire(request({ keyId: (fresh = `fresh-${++attempt}`), rpm: 1 })).then((r) => r.ok && !('local' in r && r.local)), { timeout: 5_000 }).toBe(true);
     expect(await openLimiter.acquire(request({ keyId: fresh, rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
+    // Redis came back empty less than a minute ago: a key's missing bucket starts from the ledger's last minute.
+    expect(await openLimiter.acquire({ keyId: 'seeded', rpm: 2, tpm: null, tokens: 0, budget: null })).toEqual({ ok: false, reason: 'seed', what: 'recent' });
+    expect(await openLimiter.acquire(request({ keyId: 'seeded', rpm: 2, recent: { requests: 2, tokens: 0 } }))).toMatchObject({ ok: false, reason: 'requests' });
   });
 });

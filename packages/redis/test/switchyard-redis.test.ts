@@ -32,3 +32,23 @@ describe('SwitchyardRedis after Redis restarts', () => {
     await expect.poll(() => breakers).toContainEqual(['openai/gpt-4o', 456]);
   });
 });
+
+describe('SwitchyardRedis heartbeat', () => {
+  it('counts the replicas sharing a Redis (each closed one leaves at once)', async () => {
+    const connect = async () => {
+      const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'beat:' });
+      open.push(redis);
+      return redis;
+    };
+    const a = await connect();
+    expect(a.replicas).toBe(1);
+    const b = await connect();
+    expect(b.replicas).toBe(2);
+    const c = await connect();
+    expect(c.replicas).toBe(3);
+    await c.close();
+    open.pop();
+    const d = await connect();
+    expect(d.replicas).toBe(3);
+  });
+});

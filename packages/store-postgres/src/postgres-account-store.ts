@@ -146,6 +146,14 @@ export class PostgresAccountStore implements AccountStore {
     await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => usageValue(row, column)))]);
   }
 
+  async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
+    const { rows } = await this.#pool.query<{ requests: number; tokens: number }>(
+      'SELECT COUNT(*)::int AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0)::float8 AS tokens FROM switchyard_usage WHERE key_id = $1 AND created_at >= $2 AND (attempts > 0 OR cache_hit)',
+      [keyId, since],
+    );
+    return { requests: rows[0]?.requests ?? 0, tokens: rows[0]?.tokens ?? 0 };
+  }
+
   async spendSince(keyId: string, since: number): Promise<number> {
     const { rows } = await this.#pool.query<{ spend: number }>(
       'SELECT COALESCE(SUM(cost_usd), 0)::float8 AS spend FROM switchyard_usage WHERE key_id = $1 AND created_at >= $2',

@@ -78,6 +78,13 @@ export class SqliteAccountStore implements AccountStore {
     })(rows);
   }
 
+  async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
+    const row = this.#db
+      .prepare('SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens FROM usage WHERE key_id = ? AND created_at >= ? AND (attempts > 0 OR cache_hit = 1)')
+      .get(keyId, since) as { requests: number; tokens: number };
+    return { requests: row.requests, tokens: row.tokens };
+  }
+
   async spendSince(keyId: string, since: number): Promise<number> {
     const row = this.#db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spend FROM usage WHERE key_id = ? AND created_at >= ?').get(keyId, since) as { spend: number };
     return row.spend;

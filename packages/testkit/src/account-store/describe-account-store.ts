@@ -117,6 +117,11 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.spendSince('k1', day + 1)).toBe(0.25);
       expect(await store.spendSince('k1', 0)).toBe(0.75);
       expect(await store.spendSince('nobody', 0)).toBe(0);
+      // Recent use counts admitted calls (an upstream attempt or a cache hit), not refusals.
+      await store.appendUsage([{ ...usageRow('k1', 'a', day + 86_400_001, 0), attempts: 0, status: 429, prompt_tokens: 0, completion_tokens: 0 }]);
+      await store.appendUsage([{ ...usageRow('k1', 'a', day + 86_400_002, 0), attempts: 0, cache_hit: true }]);
+      expect(await store.recentUsage('k1', day + 1)).toEqual({ requests: 2, tokens: 30 });
+      expect(await store.recentUsage('nobody', 0)).toEqual({ requests: 0, tokens: 0 });
       await store.close();
     });
 
