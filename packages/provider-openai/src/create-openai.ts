@@ -25,7 +25,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { listedCapabilities } from './openrouter-capabilities.js';
-import { openaiModelListSchema, responsesAnswerSchema } from './openai-api.js';
+import { moderationAnswerSchema, openaiModelListSchema, responsesAnswerSchema } from './openai-api.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import { readTranscriptionResult } from './read-transcription-result.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
@@ -180,7 +180,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     async moderations(request, context) {
       const dialect = options.moderation ?? openAIModerationDialect;
       const response = await postJson('/moderations', dialect.prepareRequest(request, context), context);
-      return dialect.readAnswer(context.provider, await readUpstreamJson<unknown>(context.provider, response, context.signal));
+      return dialect.readAnswer(context.provider, await readUpstreamJson(context.provider, response, context.signal, moderationAnswerSchema));
     },
 
     async listModels(context) {

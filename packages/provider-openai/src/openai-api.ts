@@ -57,5 +57,13 @@ export const responsesAnswerSchema = z.looseObject({ usage: responsesUsageSchema
  */
 export const responsesFinalEventSchema = z.looseObject({ response: z.looseObject({ usage: responsesUsageSchema.nullish() }) });
 
+/**
+ * A moderation answer as first read, before its dialect's own check (`ModerationDialect.readAnswer`: OpenAI's
+ * `moderationResponseSchema`, Mistral's): an object with a `results` array, as both dialects answer.
+ * @see https://platform.openai.com/docs/api-reference/moderations/object
+ * @see https://docs.mistral.ai/api/#tag/classifiers/operation/moderations_v1_moderations_post
+ */
+export const moderationAnswerSchema = z.looseObject({ results: z.array(z.unknown()) });
+
 /** Responses usage as read. */
 export type ResponsesUsage = z.infer<typeof responsesUsageSchema>;
