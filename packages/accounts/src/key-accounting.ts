@@ -199,7 +199,9 @@ export class KeyAccounting implements CallAccounting {
       return { costUsd: booked.costUsd, limits: this.accounts.settle(principal, admission, row(booked)) };
     }
     // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
-    // count with the tokenizer, off the response path.
+    // count with the tokenizer, off the response path. Its settlement is not awaited before the stream ends (`limits`
+    // resolves at once): a count can take seconds under load, and a client that stops reading at a failure event
+    // would otherwise close the stream before its failure is noted.
     const task = (async () => {
       let booked: Booked;
       try {
@@ -210,6 +212,6 @@ export class KeyAccounting implements CallAccounting {
       await this.accounts.settle(principal, admission, row(booked));
     })();
     this.accounts.track(task);
-    return { costUsd: undefined, limits: task };
+    return { costUsd: undefined, limits: Promise.resolve() };
   }
 }
