@@ -16,6 +16,13 @@ export interface AdapterCallContext {
    * to every upstream request they make for this call. Absent when there are none.
    */
   headers?: Record<string, string>;
+  /**
+   * Headers of the client's request that the front door's protocol says to forward on a pass-through (lower-case
+   * names), e.g. `anthropic-beta` and `anthropic-version` on `/v1/messages`. Absent when there are none. Adapters
+   * that pass a request through send them in the form their upstream takes (see each adapter); others ignore them.
+   * @see https://code.claude.com/docs/en/llm-gateway-protocol
+   */
+  clientHeaders?: Readonly<Record<string, string>>;
   /** Records a {@link GatewayWarning} (sent as a response header, never in the body). */
   warn(warning: GatewayWarning): void;
   /**

@@ -86,6 +86,19 @@ export interface ProviderAdapter {
    */
   anthropicMessages?(request: Record<string, unknown>, context: AdapterCallContext): Promise<NativeMessagesResult>;
   /**
+   * `POST /v1/messages/count_tokens` for deployments that pass Anthropic's Messages API through: `request` is the
+   * count_tokens body (`model` already the upstream id), asked of the upstream's own counter; resolves with its
+   * `input_tokens` (tokens). Adapters without it get an estimate from the gateway. Errors as for `chatCompletions`.
+   * @see https://docs.anthropic.com/en/api/messages-count-tokens
+   */
+  anthropicCountTokens?(request: Record<string, unknown>, context: AdapterCallContext): Promise<{ input_tokens: number }>;
+  /**
+   * Which upstream models a pass-through method serves, for adapters whose upstream speaks a front door's protocol for
+   * some models only (Claude on Vertex and Bedrock: `anthropicMessages` and `anthropicCountTokens` for Claude ids).
+   * Absent: every model the method is called for.
+   */
+  passesThrough?(operation: 'anthropicMessages' | 'anthropicCountTokens' | 'openaiResponses', upstreamModel: string): boolean;
+  /**
    * OpenAI Responses pass-through for the `/v1/responses` front door: `request` is a Responses API request body
    * (`model` already the upstream id, `previous_response_id` already expanded into `input` by the front door), sent as
    * it is to the upstream's `POST /responses`; the answer comes back unchanged (the `response` object, or its events
@@ -100,4 +113,14 @@ export interface ProviderAdapter {
 }
 
 /** The operations of {@link ProviderAdapter}, as method names. */
-export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter'>;
+export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter' | 'passesThrough'>;
+
+/**
+ * True when `adapter` implements `operation` for `upstreamModel`: the method exists and, for a pass-through, the
+ * adapter's {@link ProviderAdapter.passesThrough} (when it has one) accepts the model.
+ */
+export function adapterServes(adapter: ProviderAdapter, operation: AdapterOperation, upstreamModel: string): boolean {
+  if (typeof adapter[operation] !== 'function') return false;
+  if (operation !== 'anthropicMessages' && operation !== 'anthropicCountTokens' && operation !== 'openaiResponses') return true;
+  return adapter.passesThrough?.(operation, upstreamModel) ?? true;
+}

@@ -24,6 +24,18 @@ export interface GatewayErrorOptions {
    * Default: `same-target` for 408, 409, 429 and 5xx, else `never`.
    */
   retry?: GatewayErrorRetry;
+  /**
+   * The upstream's own error answer, for front doors that pass a protocol through and must return its errors unchanged
+   * (Anthropic's gateway protocol: status, body and `request-id` byte for byte). Set by pass-through adapters only.
+   */
+  upstreamAnswer?: UpstreamAnswer;
+}
+
+/** An upstream's error answer as it came: status, the headers a client may act on (lower-case names), body text. */
+export interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /** How a failed attempt may be retried: see {@link GatewayErrorOptions.retry}. */
@@ -43,6 +55,7 @@ export class GatewayError extends Error {
   readonly param: string | null;
   readonly headers: Record<string, string>;
   readonly retry: GatewayErrorRetry;
+  readonly upstreamAnswer?: UpstreamAnswer;
 
   constructor(options: GatewayErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -52,6 +65,7 @@ export class GatewayError extends Error {
     this.code = options.code ?? null;
     this.param = options.param ?? null;
     this.headers = options.headers ?? {};
+    if (options.upstreamAnswer) this.upstreamAnswer = options.upstreamAnswer;
     const status = this.status;
     this.retry = options.retry ?? (status === 408 || status === 409 || status === 429 || status >= 500 ? 'same-target' : 'never');
   }

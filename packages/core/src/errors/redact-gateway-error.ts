@@ -3,7 +3,7 @@ import { GatewayError } from './gateway-error.js';
 
 /**
  * The same error with `secrets` (and pieces of them, see `redactSecrets`) removed from every string field a client
- * sees: `message`, `type`, `param`, `code` and header values. Returns `error` itself when nothing had to change.
+ * sees: `message`, `type`, `param`, `code`, header values and the kept upstream answer's body. Returns `error` itself when nothing had to change.
  * The gateway's last line of defence before an error body or a mid-stream error event is written.
  */
 export function redactGatewayError(error: GatewayError, secrets: readonly (string | undefined)[]): GatewayError {
@@ -14,7 +14,14 @@ export function redactGatewayError(error: GatewayError, secrets: readonly (strin
   const param = clean(error.param);
   const code = clean(error.code);
   const headers = Object.fromEntries(Object.entries(error.headers).map(([k, v]) => [k, redactSecrets(v, secrets)]));
-  const same = message === error.message && type === error.type && param === error.param && code === error.code && Object.entries(headers).every(([k, v]) => v === error.headers[k]);
+  const answer = error.upstreamAnswer && { ...error.upstreamAnswer, body: redactSecrets(error.upstreamAnswer.body, secrets) };
+  const same =
+    message === error.message &&
+    type === error.type &&
+    param === error.param &&
+    code === error.code &&
+    answer?.body === error.upstreamAnswer?.body &&
+    Object.entries(headers).every(([k, v]) => v === error.headers[k]);
   if (same) return error;
-  return new GatewayError({ status: error.status, message, type, param, code, headers, cause: error, retry: error.retry });
+  return new GatewayError({ status: error.status, message, type, param, code, headers, cause: error, retry: error.retry, upstreamAnswer: answer });
 }

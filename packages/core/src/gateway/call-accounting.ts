@@ -5,6 +5,18 @@ import type { RoutePlan, RouteTarget } from './model-router.js';
 /** Operations that run through a plan (everything but listing models). */
 export type CallOperation = Exclude<AdapterOperation, 'listModels'>;
 
+/**
+ * How the client labels its calls, recorded on the ledger row: Claude Code's `x-claude-code-session-id`,
+ * `x-claude-code-agent-id` and `x-claude-code-parent-agent-id` (a session, a subagent, the agent that started it).
+ * The front door bounds each value's length.
+ * @see https://code.claude.com/docs/en/llm-gateway-protocol
+ */
+export interface CallLabels {
+  session_id?: string;
+  agent_id?: string;
+  parent_agent_id?: string;
+}
+
 /** What the gateway tells an accountant before a call runs. */
 export interface CallAdmissionRequest {
   /** Who calls: what {@link CallAccounting.authenticate} returned for the request's `Authorization` header. */
@@ -19,6 +31,8 @@ export interface CallAdmissionRequest {
   requestId: string;
   /** True for `stream: true` chat calls. */
   stream: boolean;
+  /** The client's labels of the call, when it sent any. */
+  labels?: CallLabels;
 }
 
 /** One upstream attempt of a call, as the router saw it. */
@@ -117,5 +131,5 @@ export interface CallAccounting {
    * Books a call refused before admission (invalid body 400, unknown model 404, unsupported operation 400, client gone
    * 499): no cost. `model` is the body's `model` when it is a string, else empty.
    */
-  refuse?(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number }): void;
+  refuse?(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number; labels?: CallLabels }): void;
 }

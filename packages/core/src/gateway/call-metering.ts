@@ -59,6 +59,7 @@ export async function bookRefusal<T>(
         requestId: booking.requestId!,
         stream: (body as { stream?: unknown } | null)?.stream === true,
         status: options.signal?.aborted ? 499 : statusOf(error),
+        ...(options.labels && { labels: options.labels }),
       });
     }
     throw error;

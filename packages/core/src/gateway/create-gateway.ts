@@ -38,13 +38,14 @@ import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
+import { runLocalCall } from './local-call.js';
 import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
 import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
 import { clampOverrides } from './call-overrides.js';
-import { OperationPlans } from './operation-plans.js';
+import { OperationPlans, firstTargetServes } from './operation-plans.js';
 import { chunkBatchesOf } from './chunk-batches.js';
 import { StreamAcceptance } from './stream-acceptance.js';
 import { planWithout } from './stream-failover.js';
@@ -166,7 +167,7 @@ export class Gateway {
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
       if (admitting) admitting.started = true;
-      const ticket = await this.#accounting.admit({ caller: options.caller, operation, model, plan, request, requestId, stream });
+      const ticket = await this.#accounting.admit({ caller: options.caller, operation, model, plan, request, requestId, stream, ...(options.labels && { labels: options.labels }) });
       if (admitting) admitting.ticket = ticket;
       plan = ticket.plan;
       metered = { ticket, attempts: [], startedAt, stream };
@@ -191,6 +192,7 @@ export class Gateway {
             requestId,
             provider: target.provider,
             headers: options.upstreamHeaders ? { ...options.upstreamHeaders, ...headers } : headers,
+            ...(options.clientHeaders && { clientHeaders: options.clientHeaders }),
             warn: (w) => attemptWarnings.push(w),
             upstream: this.#upstream(target.provider, acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined)),
           }).catch((error: unknown) => {
@@ -325,7 +327,7 @@ export class Gateway {
    * so that `/v1/messages` may send the request as it is. Throws 404 for an unknown model.
    */
   supportsAnthropicMessages(model: string): boolean {
-    return typeof this.router.plan(model).models[0]?.targets[0]?.adapter.anthropicMessages === 'function';
+    return firstTargetServes(this.router.plan(model), 'anthropicMessages');
   }
 
   /**
@@ -337,9 +339,25 @@ export class Gateway {
     return this.#passThrough('anthropicMessages', body, options);
   }
 
+  /**
+   * `POST /v1/messages/count_tokens`: admitted (allow-list, rpm; no tokens or budget reserved) and booked at cost 0; the
+   * upstream's count where the first deployment has `anthropicCountTokens` (routed as usual), else `estimate()` (tokens).
+   * Throws as {@link chatCompletions}. @see https://docs.anthropic.com/en/api/messages-count-tokens
+   */
+  async anthropicCountTokens(body: Record<string, unknown> & { model: string }, estimate: () => Promise<number>, options: GatewayCallOptions = {}): Promise<GatewayCallResult<{ input_tokens: number }>> {
+    return this.#booked(body, options, async (booked) => {
+      const plan = this.router.plan(body.model);
+      if (firstTargetServes(plan, 'anthropicCountTokens')) {
+        return this.#simple('anthropicCountTokens', body, booked, (adapter, target, context) => adapter.anthropicCountTokens!({ ...body, model: target.upstreamModel }, context));
+      }
+      const work = async () => ({ input_tokens: await estimate() });
+      return runLocalCall({ accounting: this.#accounting, operation: 'anthropicCountTokens', request: body, plan, options: booked, work });
+    });
+  }
+
   /** As {@link supportsAnthropicMessages}, for OpenAI's Responses API (`ProviderAdapter.openaiResponses`). */
   supportsOpenAIResponses(model: string): boolean {
-    return typeof this.router.plan(model).models[0]?.targets[0]?.adapter.openaiResponses === 'function';
+    return firstTargetServes(this.router.plan(model), 'openaiResponses');
   }
 
   /** `POST /v1/responses` passed through to OpenAI's Responses API, as {@link anthropicMessages}; metered from its `usage`. */

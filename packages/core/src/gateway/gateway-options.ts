@@ -7,7 +7,7 @@ import type { AttemptRecord } from '../routing/execute-plan.js';
 import type { RoutingPolicy } from '../routing/routing-policy.js';
 import type { SharedCooldown } from '../routing/target-health.js';
 import type { UpstreamBodyLimits } from '../utils/upstream-body-limits.js';
-import type { CallAccounting } from './call-accounting.js';
+import type { CallAccounting, CallLabels } from './call-accounting.js';
 import type { CallTimeouts, ModelDefinition } from './model-definition.js';
 import type { RouteTarget } from './model-router.js';
 import type { AcceptedCall } from './stream-acceptance.js';
@@ -99,6 +99,14 @@ export interface GatewayCallOptions {
    * below the adapter's own headers (authentication, content type), which win on a clash.
    */
   upstreamHeaders?: Record<string, string>;
+  /**
+   * Client headers to forward to a pass-through upstream (lower-case names; e.g. `anthropic-beta`), given to the
+   * adapter as `AdapterCallContext.clientHeaders` (unlike `upstreamHeaders`, the adapter decides how each reaches its
+   * upstream: Bedrock takes betas in the body). The front door picks them.
+   */
+  clientHeaders?: Readonly<Record<string, string>>;
+  /** The client's labels of the call (session, agent), recorded on its ledger row under accounting. */
+  labels?: CallLabels;
 }
 
 /** The answer of one gateway call plus what the gateway did: which provider and upstream model served it. */

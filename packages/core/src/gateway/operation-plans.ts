@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { AdapterOperation } from '../adapter/provider-adapter.js';
+import { type AdapterOperation, adapterServes } from '../adapter/provider-adapter.js';
 import { unsupportedOperationError } from '../errors/common-errors.js';
 import type { ModelRouter, RoutePlan } from './model-router.js';
 
@@ -17,11 +17,18 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   moderations: 'moderations',
   anthropicMessages: 'Anthropic messages',
   openaiResponses: 'OpenAI responses',
+  anthropicCountTokens: 'Anthropic count tokens',
 };
+
+/** True when the first deployment of `plan`'s requested model serves `operation` for its upstream model (see `adapterServes`). */
+export function firstTargetServes(plan: RoutePlan, operation: AdapterOperation): boolean {
+  const target = plan.models[0]?.targets[0];
+  return target !== undefined && adapterServes(target.adapter, operation, target.upstreamModel);
+}
 
 /**
  * Route plans per (operation, model): the router's plan keeping only targets whose adapter implements the
- * operation. The 10,000 most recently used plans are cached (model ids come from clients).
+ * operation (for a pass-through: for that upstream model, see `adapterServes`). The 10,000 most recently used plans are cached (model ids come from clients).
  */
 export class OperationPlans {
   readonly #plans = new LRUCache<string, RoutePlan>({ max: 10_000 });
@@ -37,12 +44,12 @@ export class OperationPlans {
     const cached = this.#plans.get(key);
     if (cached) return cached;
     const plan = this.router.plan(model);
-    if (!plan.models[0]!.targets.some((t) => t.adapter[operation])) {
+    if (!plan.models[0]!.targets.some((t) => adapterServes(t.adapter, operation, t.upstreamModel))) {
       throw unsupportedOperationError(OPERATION_NAMES[operation], model, plan.models[0]!.targets[0]!.provider);
     }
     const filtered: RoutePlan = {
       ...plan,
-      models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => t.adapter[operation]) })).filter((m) => m.targets.length > 0),
+      models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => adapterServes(t.adapter, operation, t.upstreamModel)) })).filter((m) => m.targets.length > 0),
     };
     this.#plans.set(key, filtered);
     return filtered;
