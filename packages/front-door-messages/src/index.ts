@@ -3,7 +3,19 @@ export { type AnthropicContentBlock, type AnthropicMessage, type AnthropicUsage,
 export { convertChatCompletion, newMessageId, parseToolInput } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';
 export { type ConvertedMessagesRequest, convertMessagesRequest } from './convert-messages-request.js';
+export { convertMessagesTools } from './convert-messages-tools.js';
 export { encodeAnthropicEvent } from './encode-anthropic-event.js';
-export { countTokensRequestSchema, type MessageContentBlock, type MessagesRequest, messageParamSchema, messagesRequestSchema } from './messages-request-schema.js';
+export { mapMessagesReasoning } from './map-messages-reasoning.js';
+export {
+  ANTHROPIC_ONLY_BLOCK_TYPES,
+  type CountTokensRequest,
+  countTokensRequestSchema,
+  MAX_MESSAGES,
+  type MessageContentBlock,
+  type MessagesRequest,
+  messageParamSchema,
+  messagesRequestSchema,
+} from './messages-request-schema.js';
 export { passThroughEvents } from './pass-through-events.js';
 export { promptText } from './prompt-text.js';
+export { validateCountTokensRequest, validateMessagesRequest } from './validate-messages-request.js';
