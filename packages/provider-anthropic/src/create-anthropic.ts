@@ -3,22 +3,21 @@ import {
   type AdapterCallContext,
   type ChatCompletion,
   type ChatCompletionChunk,
-  type GatewayError,
   type ProviderAdapter,
   parseSSEStream,
   invalidRequestError,
-  readUpstreamJson,
   sendUpstreamRequest,
   type UpstreamCallSettings,
+  type UpstreamErrorMapper,
   type UpstreamTimeouts,
 } from '@switchyard/core';
+import { anthropicPassThroughHeaders } from './anthropic-beta-headers.js';
+import { anthropicEventsResult, anthropicJsonResult, readAnthropicCountTokens } from './anthropic-pass-through.js';
 import { convertAnthropicResponse } from './convert-anthropic-response.js';
 import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
-import { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
-import { type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
-import { anthropicUsageToChat, passAnthropicEvents } from './pass-anthropic-events.js';
+import { mapAnthropicError, mapAnthropicPassThroughError } from './map-anthropic-error.js';
 import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 
@@ -45,6 +44,13 @@ export interface AnthropicOptions {
   maxN?: number;
 }
 
+/** `headers` without `anthropic-beta` or `anthropic-version` in any spelling (a pass-through sets its own). */
+function withoutAnthropicHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!/^anthropic-(beta|version)$/i.test(name)) out[name] = value;
+  return out;
+}
+
 /** Default {@link AnthropicOptions.maxN}: at most 8 concurrent upstream calls per request. */
 export const DEFAULT_ANTHROPIC_MAX_N = 8;
 
@@ -56,6 +62,10 @@ export const DEFAULT_ANTHROPIC_MAX_N = 8;
  * - `n` > 1 (at most `maxN`, default 8; above it 400 naming `n`): Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
  *   usage (streamed: the chunks interleave as they arrive, each carrying its choice index, one id, one usage chunk at
  *   the end); when one fails, the others are aborted and its error is thrown;
+ * - `anthropicMessages` (the `/v1/messages` pass-through) -> `POST <baseURL>/v1/messages` with the body as it came, the
+ *   client's `anthropic-version` (else the configured one) and its `anthropic-beta` merged with the configured betas;
+ *   events and JSON come back unchanged, and an error answer is kept as it came (`upstreamAnswer`) for the front door to
+ *   return byte for byte; `anthropicCountTokens` -> `POST <baseURL>/v1/messages/count_tokens` likewise;
  * - `listModels` -> `GET <baseURL>/v1/models` ({@link listAnthropicModels});
  * - embeddings, audio and images are absent: Anthropic has none, and the gateway answers 400 `unsupported_operation`.
  * Throws GatewayError: 400 for requests Anthropic cannot serve (naming the field); the upstream's errors per
@@ -67,19 +77,23 @@ export const DEFAULT_ANTHROPIC_MAX_N = 8;
 export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
   const secrets = [options.apiKey];
-  const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': options.version ?? '2023-06-01' };
-  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>, upstream?: UpstreamCallSettings) =>
-    sendUpstreamRequest({
+  const version = options.version ?? '2023-06-01';
+  const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': version };
+  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>, upstream?: UpstreamCallSettings, passThrough?: Readonly<Record<string, string>>) => {
+    const mapError: UpstreamErrorMapper = (status, text, responseHeaders) => (passThrough ? mapAnthropicPassThroughError : mapAnthropicError)(provider, status, text, responseHeaders, secrets);
+    const merged = passThrough ? { ...withoutAnthropicHeaders(headers), ...anthropicPassThroughHeaders(passThrough, options.headers, version) } : headers;
+    return sendUpstreamRequest({
       provider,
       upstream,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { ...traceHeaders, ...headers } : { ...traceHeaders, ...headers, 'content-type': 'application/json' },
+      headers: body === undefined ? { ...traceHeaders, ...merged } : { ...traceHeaders, ...merged, 'content-type': 'application/json' },
       body,
       signal,
       timeouts: options.timeouts,
-      mapError: (status, text, responseHeaders) => mapAnthropicError(provider, status, text, responseHeaders, secrets),
+      mapError,
     });
+  };
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
@@ -116,20 +130,13 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
     },
     async anthropicMessages(request, context) {
-      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream);
-      if (request.stream === true) {
-        let usage: AnthropicUsage | undefined;
-        let failure: GatewayError | undefined;
-        const events = passAnthropicEvents(
-          parseSSEStream(response.body, { provider: context.provider }),
-          (found) => (usage = { ...usage, ...found }),
-          (error) => (failure ??= mapAnthropicStreamError(context.provider, error, secrets)),
-          context.provider,
-        );
-        return { events, usage: () => anthropicUsageToChat(usage), error: () => failure };
-      }
-      const json = await readUpstreamJson(context.provider, response, context.signal, anthropicUsageCarrierSchema);
-      return { json, usage: anthropicUsageToChat(json.usage ?? undefined) };
+      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream, context.clientHeaders ?? {});
+      if (request.stream === true) return anthropicEventsResult(context.provider, parseSSEStream(response.body, { provider: context.provider }), secrets);
+      return anthropicJsonResult(context.provider, response, context.signal);
+    },
+    async anthropicCountTokens(request, context) {
+      const response = await send('/messages/count_tokens', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream, context.clientHeaders ?? {});
+      return readAnthropicCountTokens(context.provider, response, context.signal);
     },
     listModels(context: AdapterCallContext) {
       return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream), context.signal);

@@ -1,3 +1,5 @@
+export { type AnthropicBetaRules, adaptAnthropicBetas, anthropicPassThroughHeaders, configBeta, mergeAnthropicBetas } from './anthropic-beta-headers.js';
+export { anthropicCountTokensSchema, anthropicEventsResult, anthropicJsonResult, anthropicPassThroughAnswerSchema, readAnthropicCountTokens } from './anthropic-pass-through.js';
 export type * from './anthropic-response-schemas.js';
 export type * from './anthropic-types.js';
 export { ANTHROPIC_EFFORTS, ANTHROPIC_THINKING_BUDGETS, applyAnthropicReasoning, usesAdaptiveThinking } from './apply-anthropic-reasoning.js';
@@ -10,7 +12,7 @@ export { type AnthropicToolsPlan, convertToAnthropicTools } from './convert-to-a
 export { type AnthropicOptions, createAnthropic } from './create-anthropic.js';
 export { JSON_RESPONSE_TOOL_NAME, jsonResponseTool } from './json-response-tool.js';
 export { readAnthropicMessage } from './read-anthropic-message.js';
-export { mapAnthropicError, mapAnthropicStreamError } from './map-anthropic-error.js';
+export { mapAnthropicError, mapAnthropicPassThroughError, mapAnthropicStreamError } from './map-anthropic-error.js';
 export { type MappedFinishReason, mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 export { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 export { DEFAULT_MAX_TOKENS, type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';

@@ -71,3 +71,30 @@ export function mapAnthropicStreamError(provider: string, error: AnthropicError,
   const status = ERROR_TYPES[error.type ?? '']?.status ?? 502;
   return mapAnthropicError(provider, status, JSON.stringify({ type: 'error', error }), {}, secrets);
 }
+
+/** The upstream response headers a client of the pass-through acts on, kept with the answer. */
+const ANSWER_HEADERS = ['content-type', 'request-id', 'retry-after', 'retry-after-ms', 'x-should-retry'];
+
+/**
+ * As {@link mapAnthropicError}, plus the upstream's answer kept as it came (`upstreamAnswer`: its own status, 529
+ * included, the body text with `secrets` redacted, and `content-type`, `request-id`, `retry-after`, `retry-after-ms`,
+ * `x-should-retry`), so that the `/v1/messages` pass-through returns it byte for byte: Claude Code's recovery matches
+ * on Anthropic's own wording.
+ * @see https://code.claude.com/docs/en/llm-gateway-protocol
+ */
+export function mapAnthropicPassThroughError(
+  provider: string,
+  status: number,
+  bodyText: string,
+  headers: Record<string, string | string[] | undefined>,
+  secrets: readonly (string | undefined)[],
+): GatewayError {
+  const error = mapAnthropicError(provider, status, bodyText, headers, secrets);
+  const kept: Record<string, string> = {};
+  for (const name of ANSWER_HEADERS) {
+    const value = headers[name];
+    if (typeof value === 'string') kept[name] = value;
+  }
+  const upstreamAnswer = { status, headers: kept, body: redactSecrets(bodyText, secrets) };
+  return new GatewayError({ status: error.status, type: error.type, code: error.code, message: error.message, headers: error.headers, upstreamAnswer });
+}

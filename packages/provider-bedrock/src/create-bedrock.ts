@@ -9,7 +9,11 @@ import {
   upstreamInvalidResponseError,
   reportCapabilities,
 } from '@switchyard/core';
+import { anthropicEventsResult, anthropicJsonResult } from '@switchyard/provider-anthropic';
+import { z } from 'zod';
+import { isBedrockClaude, toBedrockInvokeBody } from './bedrock-anthropic-messages.js';
 import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
+import { bedrockInvokeEvents } from './bedrock-invoke-stream.js';
 import { planBedrockEmbeddings } from './bedrock-embeddings.js';
 import { bedrockImageResponseSchema, bedrockModelListSchema, converseResponseSchema } from './bedrock-api.js';
 import { convertConverseResponse } from './convert-converse-response.js';
@@ -18,6 +22,12 @@ import { convertToConverseRequest } from './convert-to-converse-request.js';
 import { decodeEventStream } from './decode-event-stream.js';
 import { mapBedrockError } from './map-bedrock-error.js';
 import { type AwsCredentials, createAwsRequestSigner } from './sign-aws-request.js';
+
+/**
+ * The CountTokens answer: `{"inputTokens": N}` (tokens).
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CountTokens.html
+ */
+const countTokensSchema = z.looseObject({ inputTokens: z.number().int().min(0) });
 
 /** Options of {@link createBedrock}. */
 export interface BedrockOptions {
@@ -43,6 +53,12 @@ export interface BedrockOptions {
  *   concurrently) and Cohere Embed (one call per batch); usage from `inputTextTokenCount` or the
  *   `x-amzn-bedrock-input-token-count` header. See {@link planBedrockEmbeddings}.
  * - `imageGenerations` -> `POST /model/{modelId}/invoke` for Amazon Nova Canvas and Titan Image Generator (base64).
+ * - `anthropicMessages` (the `/v1/messages` pass-through, Claude ids only: see `isBedrockClaude`) -> `POST
+ *   /model/{modelId}/invoke`, or `/invoke-with-response-stream` for `stream: true`, with Anthropic's native body
+ *   ({@link toBedrockInvokeBody}: `anthropic_version: "bedrock-2023-05-31"`, the client's betas as `anthropic_beta`);
+ *   the answer is Anthropic's message, or its stream events decoded from the `chunk` frames, unchanged.
+ *   `anthropicCountTokens` -> `POST /model/{modelId}/count-tokens` (CountTokens) with that body (`max_tokens: 1` when
+ *   it has none, as InvokeModel requires one).
  * - `listModels` -> `GET {controlBaseURL}/foundation-models` (ListFoundationModels): the region's foundation models.
  * Audio is absent (400 `unsupported_operation`). Throws GatewayError: Bedrock exceptions mapped by
  * {@link mapBedrockError}; 502 `upstream_invalid_response` naming the provider for an answer or event payload that is
@@ -99,6 +115,32 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const response = await send(modelURL(request.model, 'converse'), context, body);
       const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
       return convertConverseResponse(await readUpstreamJson(context.provider, response, context.signal, converseResponseSchema), request.model, requestId);
+    },
+
+    passesThrough(_operation, model) {
+      return isBedrockClaude(model);
+    },
+
+    async anthropicMessages(request, context) {
+      const body = toBedrockInvokeBody(request, context.clientHeaders);
+      const model = String(request.model);
+      if (request.stream === true) {
+        const response = await send(modelURL(model, 'invoke-with-response-stream'), context, body, 'application/vnd.amazon.eventstream');
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
+          await response.body.dump().catch(() => {});
+          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        }
+        return anthropicEventsResult(context.provider, bedrockInvokeEvents(decodeEventStream(response.body), context.provider, secrets), secrets);
+      }
+      return anthropicJsonResult(context.provider, await send(modelURL(model, 'invoke'), context, body), context.signal);
+    },
+
+    async anthropicCountTokens(request, context) {
+      const body = toBedrockInvokeBody(request, context.clientHeaders);
+      if (body.max_tokens === undefined) body.max_tokens = 1;
+      const response = await send(modelURL(String(request.model), 'count-tokens'), context, { input: { invokeModel: { body: JSON.stringify(body) } } });
+      return { input_tokens: (await readUpstreamJson(context.provider, response, context.signal, countTokensSchema)).inputTokens };
     },
 
     async embeddings(request, context) {

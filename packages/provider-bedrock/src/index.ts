@@ -14,3 +14,5 @@ export { mapConverseStopReason } from './map-converse-stop-reason.js';
 export { mapConverseUsage } from './map-converse-usage.js';
 export { type AwsCredentials, type AwsRequestSigner, createAwsRequestSigner } from './sign-aws-request.js';
 export { type BedrockSettings, bedrockSettingsSchema, switchyardProvider } from './switchyard-provider.js';
+export { BEDROCK_ANTHROPIC_VERSION, BEDROCK_BETA_RULES, isBedrockClaude, toBedrockInvokeBody } from './bedrock-anthropic-messages.js';
+export { bedrockInvokeEvents } from './bedrock-invoke-stream.js';

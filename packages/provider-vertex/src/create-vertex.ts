@@ -13,7 +13,20 @@ import {
   readUpstreamJson,
   sendUpstreamRequest,
 } from '@switchyard/core';
-import { convertAnthropicResponse, convertAnthropicStream, convertToAnthropicRequest, mapAnthropicError, readAnthropicMessage } from '@switchyard/provider-anthropic';
+import {
+  type AnthropicBetaRules,
+  adaptAnthropicBetas,
+  anthropicEventsResult,
+  anthropicJsonResult,
+  convertAnthropicResponse,
+  convertAnthropicStream,
+  convertToAnthropicRequest,
+  mapAnthropicError,
+  mapAnthropicPassThroughError,
+  mergeAnthropicBetas,
+  readAnthropicCountTokens,
+  readAnthropicMessage,
+} from '@switchyard/provider-anthropic';
 import {
   geminiGenerateContentResponseSchema,
   imagenPredictResponseSchema,
@@ -32,6 +45,23 @@ import type { VertexTokenSource } from './vertex-token-source.js';
 
 /** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/**
+ * What Claude on Vertex rejects of Anthropic's betas: first-party-only betas are left out, and Anthropic's
+ * `advanced-tool-use-2025-11-20` (tool search, `defer_loading`) is Vertex's `tool-search-tool-2025-10-19`, as Claude
+ * Code itself sends on Vertex. Every other beta is passed on in the `anthropic-beta` header.
+ * @see https://docs.anthropic.com/en/api/claude-on-vertex-ai
+ */
+export const VERTEX_BETA_RULES: AnthropicBetaRules = {
+  rejected: ['oauth-2025-04-20', 'fast-mode-2026-02-01', 'mcp-servers-2025-12-04'],
+  renamed: { 'advanced-tool-use-2025-11-20': 'tool-search-tool-2025-10-19' },
+};
+
+/** The `anthropic-beta` header of a pass-through call to Claude on Vertex: the client's, adapted by {@link VERTEX_BETA_RULES}. */
+function vertexBetaHeader(clientHeaders: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const betas = adaptAnthropicBetas(mergeAnthropicBetas(clientHeaders?.['anthropic-beta']), VERTEX_BETA_RULES);
+  return betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {};
+}
 
 /** Options of {@link createVertex}. */
 export interface VertexOptions {
@@ -66,6 +96,10 @@ function isClaude(model: string): boolean {
  * - `embeddings` -> `.../publishers/google/models/{model}:predict` (`text-embedding-005`...; see
  *   `convertToVertexEmbeddingRequest`).
  * - `imageGenerations` -> Imagen `.../publishers/google/models/{model}:predict` (see `convertToImagenRequest`).
+ * - `anthropicMessages` (the `/v1/messages` pass-through, `claude-` ids only) -> `:rawPredict` / `:streamRawPredict` with
+ *   Anthropic's body as it came (`model` in the URL, `anthropic_version: "vertex-2023-10-16"`), the client's betas in
+ *   the `anthropic-beta` header (adapted by {@link VERTEX_BETA_RULES}); answers and errors unchanged.
+ *   `anthropicCountTokens` -> `.../publishers/anthropic/models/count-tokens:rawPredict`.
  * Audio and the model list are absent (400 `unsupported_operation`). Errors: Google's `{"error":{code,message,status}}`
  * through provider-google's `mapGeminiError` (Claude's through provider-anthropic's `mapAnthropicError`); 502
  * `upstream_invalid_response` naming the provider for an answer or stream event that is not JSON or not of the
@@ -84,7 +118,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
 
   /** Builds the error mapper of one call; `secrets` (the access token) are redacted from messages. */
   type ErrorMapperFor = (secrets: readonly string[]) => UpstreamErrorMapper;
-  const sendOnce = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor) => {
+  const sendOnce = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor, extraHeaders?: Record<string, string>) => {
     let token: string;
     try {
       token = await options.tokens.getToken();
@@ -95,7 +129,7 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
       provider: context.provider,
       url,
       method: 'POST',
-      headers: { ...context.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
+      headers: { ...context.headers, ...extraHeaders, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
       body: JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,
@@ -104,13 +138,13 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     });
   };
   /** Sends once; on a 401 (an expired or revoked token) forgets the token and sends once more. */
-  const send = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor) => {
+  const send = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor, extraHeaders?: Record<string, string>) => {
     try {
-      return await sendOnce(url, body, context, mapError);
+      return await sendOnce(url, body, context, mapError, extraHeaders);
     } catch (error) {
       if (!GatewayError.isInstance(error) || error.status !== 401) throw error;
       options.tokens.invalidate();
-      return sendOnce(url, body, context, mapError);
+      return sendOnce(url, body, context, mapError, extraHeaders);
     }
   };
   const googleErrors =
@@ -134,9 +168,38 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, context.signal), { jsonMode });
   };
 
+  /** Claude's errors on the pass-through, kept as they came (see `mapAnthropicPassThroughError`). */
+  const passThroughErrors =
+    (context: AdapterCallContext): ErrorMapperFor =>
+    (secrets) =>
+    (status, text, headers) =>
+      mapAnthropicPassThroughError(context.provider, status, text, headers, secrets);
+  /** An Anthropic Messages body -> Claude on Vertex's: `model` (in the URL) left out, Vertex's `anthropic_version` unless the body has one. */
+  const vertexClaudeBody = (request: Record<string, unknown>, keepModel = false) => {
+    const { model, ...rest } = request;
+    return { ...(keepModel && { model }), ...rest, anthropic_version: typeof rest.anthropic_version === 'string' ? rest.anthropic_version : VERTEX_ANTHROPIC_VERSION };
+  };
+
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'vertex',
+
+    passesThrough(operation, model) {
+      return operation !== 'openaiResponses' && isClaude(model);
+    },
+
+    async anthropicMessages(request, context) {
+      const model = String(request.model);
+      const method = request.stream === true ? 'streamRawPredict' : 'rawPredict';
+      const response = await send(modelURL('anthropic', model, method), vertexClaudeBody(request), context, passThroughErrors(context), vertexBetaHeader(context.clientHeaders));
+      if (request.stream === true) return anthropicEventsResult(context.provider, parseSSEStream(response.body, { provider: context.provider }), []);
+      return anthropicJsonResult(context.provider, response, context.signal);
+    },
+
+    async anthropicCountTokens(request, context) {
+      const response = await send(modelURL('anthropic', 'count-tokens', 'rawPredict'), vertexClaudeBody(request, true), context, passThroughErrors(context), vertexBetaHeader(context.clientHeaders));
+      return readAnthropicCountTokens(context.provider, response, context.signal);
+    },
 
     async chatCompletions(request, context) {
       if (isClaude(request.model)) return claude(request, context);

@@ -1,4 +1,4 @@
-export { VERTEX_ANTHROPIC_VERSION, type VertexOptions, createVertex } from './create-vertex.js';
+export { VERTEX_ANTHROPIC_VERSION, VERTEX_BETA_RULES, type VertexOptions, createVertex } from './create-vertex.js';
 export { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse, type VertexEmbeddingRequest } from './vertex-embeddings.js';
 export { type VertexEmbeddingResponse, vertexEmbeddingResponseSchema } from './vertex-api.js';
 /** Imagen's request and answer conversion, shared with the Gemini API adapter (`@switchyard/provider-google`). */
