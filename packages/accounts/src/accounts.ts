@@ -204,19 +204,20 @@ export class Accounts {
    * estimate does not fit (the message says which; see `budgetRefusal`), 429
    * `concurrency_limit_exceeded` when `concurrency_limit` calls of the key are in flight. On success one request, the
    * token estimate, the cost estimate and a concurrency slot are reserved atomically in the {@link Limiter}; give the
-   * slot back with {@link release} when the call ends.
+   * slot back with {@link release} when the call ends. With `limits: 'requests'` only the allow-list, rpm and concurrency
+   * apply (a call that costs nothing: `/v1/messages/count_tokens`), neither tpm nor the budget.
    */
-  async admit(principal: Principal, model: string, estimate: CallEstimate | number): Promise<Admission> {
+  async admit(principal: Principal, model: string, estimate: CallEstimate | number, limits: 'all' | 'requests' = 'all'): Promise<Admission> {
     const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
     const { tokens, costUsd } = detail;
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
     const { key } = principal.state;
     if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
-    const window = key.budget_usd !== null ? principal.state.budgetWindow() : undefined;
+    const window = key.budget_usd !== null && limits === 'all' ? principal.state.budgetWindow() : undefined;
     const request: LimitRequest = {
       keyId: key.id,
       rpm: key.rpm_limit,
-      tpm: key.tpm_limit,
+      tpm: limits === 'all' ? key.tpm_limit : null,
       tokens,
       concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot: randomUUID() } : null,
       budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,

@@ -1,4 +1,4 @@
-import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallSettlement, type CallTicket, GatewayError } from '@switchyard/core';
+import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallLabels, type CallSettlement, type CallTicket, GatewayError } from '@switchyard/core';
 import type { Accounts, Admission, Principal } from './accounts.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
@@ -6,6 +6,15 @@ import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
 import { countTextTokens, promptText } from './estimate-tokens.js';
 import { filterPlanForKey } from './filter-plan.js';
 import type { UsageRow } from './usage-row.js';
+
+/** The ledger columns of a call's labels (absent ones left out). */
+function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id'> {
+  return {
+    ...(labels?.session_id && { session_id: labels.session_id }),
+    ...(labels?.agent_id && { agent_id: labels.agent_id }),
+    ...(labels?.parent_agent_id && { parent_agent_id: labels.parent_agent_id }),
+  };
+}
 
 const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.status : 500);
 
@@ -28,8 +37,9 @@ interface Booked {
 export class KeyAccounting implements CallAccounting {
   constructor(private readonly accounts: Accounts) {}
 
-  #refused(requestId: string, keyId: string, model: string, status: number, stream: boolean): void {
+  #refused(requestId: string, keyId: string, model: string, status: number, stream: boolean, extra: Partial<UsageRow> = {}): void {
     this.accounts.record({
+      ...extra,
       request_id: requestId,
       key_id: keyId,
       model,
@@ -60,9 +70,10 @@ export class KeyAccounting implements CallAccounting {
     }
   }
 
-  refuse(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number }): void {
+  refuse(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number; labels?: CallLabels }): void {
     const principal = refusal.caller as Principal | undefined;
-    this.#refused(refusal.requestId, principal?.kind === 'virtual' ? principal.state.key.id : principal?.kind === 'static' ? 'static' : 'unauthenticated', refusal.model, refusal.status, refusal.stream);
+    const keyId = principal?.kind === 'virtual' ? principal.state.key.id : principal?.kind === 'static' ? 'static' : 'unauthenticated';
+    this.#refused(refusal.requestId, keyId, refusal.model, refusal.status, refusal.stream, labelColumns(refusal.labels));
   }
 
   async admit(request: CallAdmissionRequest): Promise<CallTicket> {
@@ -78,9 +89,10 @@ export class KeyAccounting implements CallAccounting {
       if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
       estimate = estimateCall(request.operation, request.request, plan);
       // Allow-lists name the model the request resolved to (an alias's target), never the alias.
-      admission = await this.accounts.admit(principal, request.plan.models[0]?.id ?? request.model, estimate);
+      const allowed = request.plan.models[0]?.id ?? request.model;
+      admission = await this.accounts.admit(principal, allowed, estimate, request.operation === 'anthropicCountTokens' ? 'requests' : 'all');
     } catch (error) {
-      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream);
+      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, { operation: request.operation, ...labelColumns(request.labels) });
       throw error;
     }
     let settled = false;
@@ -130,6 +142,8 @@ export class KeyAccounting implements CallAccounting {
         attempts: 0,
         usage_estimated: false,
         cache_hit: true,
+        operation: request.operation,
+        ...labelColumns(request.labels),
       });
       if (!settlement.stream) headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
       return { costUsd: 0, limits };
@@ -158,8 +172,16 @@ export class KeyAccounting implements CallAccounting {
         usage_estimated: booked.estimated,
         ...(settlement.attempts.some((a) => a.hedged) && { hedged: true }),
         ...(settlement.streamFailover && { stream_failover: true }),
+        operation: request.operation,
+        ...labelColumns(request.labels),
       };
     };
+    if (request.operation === 'anthropicCountTokens') {
+      // Counting tokens costs nothing: booked with no tokens and cost 0, whatever the deployment's price.
+      const limits = this.accounts.settle(principal, admission, row({ prompt: 0, completion: 0, costUsd: 0, estimated: false }));
+      if (!settlement.stream) headers['x-switchyard-price-source'] = served.source;
+      return { costUsd: 0, limits };
+    }
     // Attempts whose answer was not used but which the upstream may have worked on (timeouts, client gone, a hedge's
     // loser, a stream that broke before failing over), at that deployment's price: the usage its upstream reported,
     // else the prompt estimate plus the text it delivered (characters / 4).

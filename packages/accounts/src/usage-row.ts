@@ -41,6 +41,17 @@ export interface UsageRow {
    * that finished it, and the tokens sum every attempt.
    */
   stream_failover?: boolean;
+  /**
+   * The gateway operation of the call (`chatCompletions`, `anthropicMessages`, `anthropicCountTokens`,
+   * `openaiResponses`, `embeddings`...); null for calls refused before admission and rows stored before the column existed.
+   */
+  operation?: string | null;
+  /** The client's session (Claude Code's `x-claude-code-session-id`), at most 128 characters; null when none was sent. */
+  session_id?: string | null;
+  /** The client's agent or subagent (`x-claude-code-agent-id`), at most 128 characters; null when none was sent. */
+  agent_id?: string | null;
+  /** The agent that started this one (`x-claude-code-parent-agent-id`), at most 128 characters; null when none was sent. */
+  parent_agent_id?: string | null;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */
@@ -51,8 +62,11 @@ export interface UsageFilter {
   to?: number;
 }
 
-/** How a usage report is grouped (`status`: by the call's status, e.g. `200`, `429`, `499`). */
-export type UsageGroupBy = 'key' | 'model' | 'day' | 'status';
+/**
+ * How a usage report is grouped (`status`: by the call's status, e.g. `200`, `429`, `499`; `session` and `agent`: by
+ * the client's session or agent id, e.g. a Claude Code session and its subagents, counting only rows that have one).
+ */
+export type UsageGroupBy = 'key' | 'model' | 'day' | 'status' | 'session' | 'agent';
 
 /**
  * One group of a usage report (`group` is the key id, model id, UTC date `YYYY-MM-DD` or status as text; absent when

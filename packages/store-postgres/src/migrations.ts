@@ -125,4 +125,15 @@ INSERT INTO switchyard_response_items (owner, item_id, response_id)
 ON CONFLICT DO NOTHING;
 `,
   },
+  {
+    version: 9,
+    name: 'ledger operation, client session and agent',
+    sql: `
+ALTER TABLE switchyard_usage ADD COLUMN operation text;
+ALTER TABLE switchyard_usage ADD COLUMN session_id text;
+ALTER TABLE switchyard_usage ADD COLUMN agent_id text;
+ALTER TABLE switchyard_usage ADD COLUMN parent_agent_id text;
+CREATE INDEX switchyard_usage_session ON switchyard_usage (session_id, created_at) WHERE session_id IS NOT NULL;
+`,
+  },
 ];

@@ -24,6 +24,8 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   model: 'model',
   day: "to_char(to_timestamp(created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
   status: 'status::text',
+  session: 'session_id',
+  agent: 'agent_id',
 };
 
 /** Columns of `switchyard_usage` after `row_id`, and the array type each is sent as for `unnest`. */
@@ -47,6 +49,10 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['cache_hit', 'boolean'],
   ['hedged', 'boolean'],
   ['stream_failover', 'boolean'],
+  ['operation', 'text'],
+  ['session_id', 'text'],
+  ['agent_id', 'text'],
+  ['parent_agent_id', 'text'],
 ];
 
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
@@ -175,6 +181,7 @@ export class PostgresAccountStore implements AccountStore {
     add('created_at', '>=', filter.from);
     add('created_at', '<', filter.to);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
+    if (groupBy === 'session' || groupBy === 'agent') where.push(`${group} IS NOT NULL`);
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*)::float8 AS requests, COALESCE(SUM(prompt_tokens), 0)::float8 AS prompt_tokens,
       COALESCE(SUM(completion_tokens), 0)::float8 AS completion_tokens, COALESCE(SUM(cost_usd), 0)::float8 AS cost_usd,
       COUNT(*) FILTER (WHERE cache_hit)::float8 AS cache_hits FROM switchyard_usage

@@ -48,4 +48,8 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   cache_hit: 'INTEGER NOT NULL DEFAULT 0',
   hedged: 'INTEGER NOT NULL DEFAULT 0',
   stream_failover: 'INTEGER NOT NULL DEFAULT 0',
+  operation: 'TEXT',
+  session_id: 'TEXT',
+  agent_id: 'TEXT',
+  parent_agent_id: 'TEXT',
 };

@@ -12,6 +12,8 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   model: 'model',
   day: "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')",
   status: 'CAST(status AS TEXT)',
+  session: 'session_id',
+  agent: 'agent_id',
 };
 
 /**
@@ -33,8 +35,8 @@ export class SqliteAccountStore implements AccountStore {
     const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id)`,
     );
   }
 
@@ -73,7 +75,7 @@ export class SqliteAccountStore implements AccountStore {
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0 });
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null });
       }
     })(rows);
   }
@@ -103,6 +105,7 @@ export class SqliteAccountStore implements AccountStore {
     add('created_at >= @from', 'from', filter.from);
     add('created_at < @to', 'to', filter.to);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
+    if (groupBy === 'session' || groupBy === 'agent') where.push(`${group} IS NOT NULL`);
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
       COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd,
       COALESCE(SUM(cache_hit), 0) AS cache_hits FROM usage

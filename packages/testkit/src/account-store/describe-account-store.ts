@@ -52,6 +52,10 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   cache_hit: false,
   hedged: false,
   stream_failover: false,
+  operation: 'chatCompletions',
+  session_id: null,
+  agent_id: null,
+  parent_agent_id: null,
 });
 
 /**
@@ -170,6 +174,35 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const page2 = await store.listUsage({ limit: 2, before: { created_at: page1[1]!.created_at, request_id: page1[1]!.request_id } });
       const page3 = await store.listUsage({ limit: 2, before: { created_at: page2[1]!.created_at, request_id: page2[1]!.request_id } });
       expect([ids(page1), ids(page2), ids(page3)]).toEqual([['r5', 'r4'], ['r3', 'r2'], ['r1']]);
+      await store.close();
+    });
+
+    it("keeps each row's operation, session, agent and parent agent, and totals by session and by agent (rows without one left out)", async () => {
+      const store = await factory.open(uniqueName());
+      const t = Date.UTC(2026, 10, 21);
+      const labelled = (id: string, session: string | null, agent: string | null, cost: number): UsageRow => ({
+        ...usageRow('k1', 'claude', t, cost),
+        request_id: id,
+        operation: 'anthropicMessages',
+        session_id: session,
+        agent_id: agent,
+        parent_agent_id: agent && agent !== 'main' ? 'main' : null,
+      });
+      const rows = [labelled('s1', 'sess-a', 'main', 0.5), labelled('s2', 'sess-a', 'sub-1', 0.25), labelled('s3', 'sess-b', 'main', 1), labelled('s4', null, null, 2)];
+      rows.push({ ...labelled('s5', 'sess-a', 'main', 0), operation: 'anthropicCountTokens' });
+      await store.appendUsage(rows);
+      expect((await store.usageTotals({}, 'session')).map((g) => [g.group, g.requests, g.cost_usd])).toEqual([
+        ['sess-a', 3, 0.75],
+        ['sess-b', 1, 1],
+      ]);
+      expect((await store.usageTotals({}, 'agent')).map((g) => [g.group, g.requests, g.cost_usd])).toEqual([
+        ['main', 3, 1.5],
+        ['sub-1', 1, 0.25],
+      ]);
+      const listed = await store.listUsage({ limit: 10 });
+      expect(listed.find((r) => r.request_id === 's2')).toEqual(rows[1]);
+      expect(listed.find((r) => r.request_id === 's5')?.operation).toBe('anthropicCountTokens');
+      expect(listed.find((r) => r.request_id === 's4')).toMatchObject({ session_id: null, agent_id: null, parent_agent_id: null });
       await store.close();
     });
 
