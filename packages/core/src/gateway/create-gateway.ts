@@ -38,7 +38,7 @@ import type { GatewayObserver } from '../routing/router-events.js';
 import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
-import { runLocalCall } from './local-call.js';
+import { type CountTokensPreparer, runLocalCall } from './local-call.js';
 import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
 import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
@@ -341,17 +341,18 @@ export class Gateway {
 
   /**
    * `POST /v1/messages/count_tokens`: admitted (allow-list, rpm; no tokens or budget reserved) and booked at cost 0; the
-   * upstream's count where the first deployment has `anthropicCountTokens` (routed as usual), else `estimate()` (tokens).
-   * Throws as {@link chatCompletions}. @see https://docs.anthropic.com/en/api/messages-count-tokens
+   * upstream's count where the first deployment has `anthropicCountTokens` (routed as usual), else the estimate
+   * (tokens). `prepare` validates the body (its 400 is booked like any refusal). Throws as {@link chatCompletions}. @see https://docs.anthropic.com/en/api/messages-count-tokens
    */
-  async anthropicCountTokens(body: Record<string, unknown> & { model: string }, estimate: () => Promise<number>, options: GatewayCallOptions = {}): Promise<GatewayCallResult<{ input_tokens: number }>> {
+  async anthropicCountTokens(body: unknown, prepare: CountTokensPreparer, options: GatewayCallOptions = {}): Promise<GatewayCallResult<{ input_tokens: number }>> {
     return this.#booked(body, options, async (booked) => {
-      const plan = this.router.plan(body.model);
+      const { request, estimate } = prepare(body);
+      const plan = this.router.plan(request.model);
       if (firstTargetServes(plan, 'anthropicCountTokens')) {
-        return this.#simple('anthropicCountTokens', body, booked, (adapter, target, context) => adapter.anthropicCountTokens!({ ...body, model: target.upstreamModel }, context));
+        return this.#simple('anthropicCountTokens', request, booked, (adapter, target, context) => adapter.anthropicCountTokens!({ ...request, model: target.upstreamModel }, context));
       }
       const work = async () => ({ input_tokens: await estimate() });
-      return runLocalCall({ accounting: this.#accounting, operation: 'anthropicCountTokens', request: body, plan, options: booked, work });
+      return runLocalCall({ accounting: this.#accounting, operation: 'anthropicCountTokens', request, plan, options: booked, work });
     });
   }
 

@@ -8,6 +8,7 @@ export * from './wrap-chunk-stream.js';
 export * from './normalize-embeddings.js';
 export * from './model-catalog.js';
 export * from './create-gateway.js';
+export type { CountTokensPreparer } from './local-call.js';
 export * from './call-accounting.js';
 export * from './model-capabilities.js';
 export * from './chat-completion-result.js';

@@ -4,6 +4,12 @@ import { ADMITTING, type Booking, statusOf } from './call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import type { RoutePlan } from './model-router.js';
 
+/**
+ * Validates a count_tokens body for `Gateway.anthropicCountTokens` (throws its 400) and gives the request and how to
+ * estimate its tokens when no deployment counts natively.
+ */
+export type CountTokensPreparer = (body: unknown) => { request: Record<string, unknown> & { model: string }; estimate: () => Promise<number> };
+
 /** What {@link runLocalCall} needs: the call's operation, request, plan (for admission) and the work it does. */
 export interface LocalCall<T> {
   accounting: CallAccounting | undefined;
