@@ -146,6 +146,30 @@ describe('errors, keys and count_tokens', () => {
     expect((denied as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
 
+  it("returns an Anthropic upstream's error byte for byte on the pass-through: status, body and request-id", async () => {
+    const overloaded = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011CUpstream"}';
+    const invalid = '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}';
+    upstream.route('POST /v1/messages', [
+      { status: 529, headers: { 'content-type': 'application/json', 'request-id': 'req_011CUpstream', 'x-should-retry': 'true' }, body: overloaded },
+      { status: 400, headers: { 'content-type': 'application/json', 'request-id': 'req_011CTooLong' }, body: invalid },
+    ]);
+    try {
+      const body = { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
+      const send = () => fetch(`${running.url}/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) });
+      const first = await send();
+      expect(first.status).toBe(529);
+      expect(first.headers.get('request-id')).toBe('req_011CUpstream');
+      expect(first.headers.get('x-should-retry')).toBe('true');
+      expect(await first.text()).toBe(overloaded);
+      const second = await client.messages.create(body as Anthropic.MessageCreateParamsNonStreaming).catch((e: unknown) => e);
+      expect(second).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((second as InstanceType<typeof Anthropic.BadRequestError>).requestID).toBe('req_011CTooLong');
+      expect((second as InstanceType<typeof Anthropic.BadRequestError>).error).toEqual(JSON.parse(invalid));
+    } finally {
+      upstream.route('POST /v1/messages', multiProviderRoutes()['POST /v1/messages']!);
+    }
+  });
+
   it('accepts the key as Authorization: Bearer too', async () => {
     const bearer = new Anthropic({ baseURL: running.url.replace(/\/v1$/, ''), authToken: KEY, apiKey: null, maxRetries: 0 });
     const message = await bearer.messages.create({ model: 'gpt', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
@@ -168,10 +192,17 @@ describe('errors, keys and count_tokens', () => {
     }
   });
 
-  it('counts input tokens', async () => {
+  it('counts input tokens: estimated for other providers, asked of Anthropic for Claude', async () => {
     const small = await client.messages.countTokens({ model: 'gpt', messages: [{ role: 'user', content: 'Hello' }] });
-    const large = await client.messages.countTokens({ model: 'claude', system: 'You are a very helpful assistant.', tools, messages: [{ role: 'user', content: 'Hello there, how are you today?' }] });
+    const large = await client.messages.countTokens({ model: 'gpt', system: 'You are a very helpful assistant.', tools, messages: [{ role: 'user', content: 'Hello there, how are you today?' }] });
     expect(small.input_tokens).toBeGreaterThan(0);
     expect(large.input_tokens).toBeGreaterThan(small.input_tokens);
+    const before = upstream.requestsTo('POST /v1/messages/count_tokens').length;
+    const claude = await client.beta.messages.countTokens({ model: 'claude', betas: ['token-counting-2024-11-01'], messages: [{ role: 'user', content: 'Hello there' }] });
+    const sent = upstream.requestsTo('POST /v1/messages/count_tokens');
+    expect(sent).toHaveLength(before + 1);
+    expect(sent.at(-1)!.json).toEqual({ model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(sent.at(-1)!.headers['anthropic-beta']).toBe('token-counting-2024-11-01');
+    expect(claude.input_tokens).toBe('Hello there'.length);
   });
 });

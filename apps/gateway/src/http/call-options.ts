@@ -1,4 +1,4 @@
-import { type CacheDirective, type GatewayCallOptions, invalidRequestError } from '@switchyard/core';
+import { type CacheDirective, type CallLabels, type GatewayCallOptions, invalidRequestError } from '@switchyard/core';
 import type { Request, Response } from 'express';
 import { keyOwner } from './key-owner.js';
 import { locals } from './request-locals.js';
@@ -24,16 +24,43 @@ function cacheHeader(req: Request): CacheDirective | undefined {
   throw invalidRequestError("Invalid header 'x-switchyard-cache': expected 'no-cache' or a TTL in seconds (an integer >= 1).", 'x-switchyard-cache', 'invalid_header');
 }
 
+/** Longest label value kept on a ledger row, characters; a longer header is cut to this length. */
+export const MAX_LABEL_LENGTH = 128;
+
+/** The request headers that label a call, by the ledger column they fill. */
+const LABEL_HEADERS: readonly [keyof CallLabels, string][] = [
+  ['session_id', 'x-claude-code-session-id'],
+  ['agent_id', 'x-claude-code-agent-id'],
+  ['parent_agent_id', 'x-claude-code-parent-agent-id'],
+];
+
+/**
+ * The call's labels from Claude Code's headers (`x-claude-code-session-id`, `-agent-id`, `-parent-agent-id`), each cut
+ * to {@link MAX_LABEL_LENGTH} characters so that the ledger stays bounded; undefined when none was sent.
+ * @see https://code.claude.com/docs/en/llm-gateway-protocol
+ */
+function callLabels(req: Request): CallLabels | undefined {
+  let labels: CallLabels | undefined;
+  for (const [column, header] of LABEL_HEADERS) {
+    const value = req.get(header)?.trim();
+    if (value) (labels ??= {})[column] = value.slice(0, MAX_LABEL_LENGTH);
+  }
+  return labels;
+}
+
 /**
  * The gateway call options of one HTTP request: abort signal, request id and caller (from authentication), plus the per-request overrides
  * `x-switchyard-max-retries` (retries per target) and `x-switchyard-timeout-ms` (total deadline, ms), which the
  * gateway clamps to its configured ceilings, and the response cache's `x-switchyard-cache` (see {@link cacheHeader}) with
- * the caller's cache scope (a hash of its key, see {@link keyOwner}). Throws 400 naming the header when one is invalid.
+ * the caller's cache scope (a hash of its key, see {@link keyOwner}), and the call's labels for the ledger (see
+ * {@link callLabels}). Throws 400 naming the header when one is invalid.
  */
 export function callOptions(req: Request, res: Response): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
   let scope: string | undefined;
+  const labels = callLabels(req);
   return {
+    ...(labels && { labels }),
     signal,
     requestId,
     caller,

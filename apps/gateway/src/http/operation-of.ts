@@ -8,6 +8,7 @@ const OPERATIONS: Record<string, string> = {
   '/models': 'models',
   '/usage': 'usage',
   '/messages': 'messages',
+  '/messages/count_tokens': 'messages.count_tokens',
   '/responses': 'responses',
   '/rerank': 'rerank',
   '/moderations': 'moderations',

@@ -241,7 +241,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
           ...timeRange,
           { name: 'key', in: 'query', schema: { type: 'string' } },
           { name: 'model', in: 'query', schema: { type: 'string' } },
-          { name: 'group_by', in: 'query', schema: { enum: ['key', 'model', 'day'] } },
+          { name: 'group_by', in: 'query', schema: { enum: ['key', 'model', 'day', 'status', 'session', 'agent'] } },
         ],
         responses: { '200': { description: 'OK', ...json(ref('UsageTotalsList', listOf(usageTotalsSchema), 'output')) }, ...adminErrors },
       },

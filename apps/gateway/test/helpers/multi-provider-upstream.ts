@@ -4,7 +4,8 @@ const fixtures = testkitFixtures();
 
 /**
  * One mock upstream speaking three APIs from recorded traffic: OpenAI chat (`/v1/chat/completions`: text, or the xAI
- * `weather` tool call when tools are offered), Anthropic Messages (`/v1/messages`: text, a tool use, or thinking with a signature when `thinking` is set) and Gemini
+ * `weather` tool call when tools are offered), Anthropic Messages (`/v1/messages`: text, a tool use, or thinking with a
+ * signature when `thinking` is set; `/v1/messages/count_tokens`: one token per character of the first message) and Gemini
  * (`/v1beta/models/*:generateContent` / `:streamGenerateContent`).
  */
 export function startMultiProviderUpstream(): Promise<MockUpstream> {
@@ -29,6 +30,8 @@ export function multiProviderRoutes(): Record<string, MockRoute> {
         const name = body.thinking ? 'anthropic-clear-thinking.1' : body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
         return body.stream ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') } : { json: fixtures.json(`anthropic/${name}.json`) };
       },
+      // Anthropic's own counter, scripted: one token per character of the first message's text.
+      'POST /v1/messages/count_tokens': (request) => ({ json: { input_tokens: String((request.json as { messages: { content: unknown }[] }).messages[0]?.content ?? '').length } }),
       'POST /v1beta/models/*:generateContent': (request) => ({
         json: fixtures.json((request.json as { tools?: unknown }).tools ? 'google/google-tool-call.json' : 'google/google-text.json'),
       }),

@@ -16,7 +16,7 @@ const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_
  * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
  * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
  * its current budget period), `GET /keys/:id`,
- * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status`,
+ * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status|session|agent`,
  * `GET /requests` (ledger rows), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
@@ -50,7 +50,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     res.json(key);
   });
   router.get('/usage', async (req, res) => {
-    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status']);
+    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status', 'session', 'agent']);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
   });
   addRequestsRoute(router, accounts);

@@ -1,16 +1,16 @@
 import { countTextTokens } from '@switchyard/accounts';
-import { type GatewayWarning, isChunkStream, validateRequest } from '@switchyard/core';
+import { type GatewayWarning, isChunkStream } from '@switchyard/core';
 import {
   convertChatCompletion,
   convertChatStream,
   convertMessagesRequest,
-  countTokensRequestSchema,
   encodeAnthropicErrorEvent,
-  messagesRequestSchema,
   passThroughEvents,
   promptText,
+  validateCountTokensRequest,
+  validateMessagesRequest,
 } from '@switchyard/front-door-messages';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { authenticate } from '../middleware/authenticate.js';
@@ -20,14 +20,29 @@ import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../se
 import { sendJson } from '../send-json.js';
 import type { RouteDeps } from './route-deps.js';
 
+/** The client headers Anthropic's gateway protocol says to forward: `anthropic-beta` and `anthropic-version`. */
+const FORWARDED = ['anthropic-beta', 'anthropic-version'] as const;
+
+/** The request's {@link FORWARDED} headers, as sent (repeated headers joined with a comma). */
+function anthropicHeaders(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
 /**
  * Anthropic's Messages API, to mount at `/v1/messages`: `POST /` and `POST /count_tokens`, authenticated by a gateway
  * key in `x-api-key` or `Authorization: Bearer`, answering errors in Anthropic's shape. A model whose first deployment
- * speaks the Messages API (the Anthropic adapter) gets the request as it is and answers unchanged (thinking blocks,
- * signatures, cache control kept); any other model is served through the canonical chat translation. Both go through
+ * speaks the Messages API (Anthropic, Claude on Vertex or Bedrock) gets the request as it is, with the client's
+ * `anthropic-beta` and `anthropic-version`, and answers unchanged (thinking blocks, signatures, cache control kept); any other model is served through the canonical chat translation. Both go through
  * the gateway's routing, limits, metering and ledger. A stream's status and headers go out with its first event, or,
  * when an upstream accepted the call but its first event takes longer than the keep-alive interval, at that point (then
- * `: keep-alive` comments); if the call then fails, the stream ends with an Anthropic `error` event.
+ * `: keep-alive` comments); if the call then fails, the stream ends with an Anthropic `error` event. `count_tokens`
+ * asks an Anthropic-family deployment's own counter and estimates for others (`countTextTokens`); it is admitted and
+ * booked like any call (allow-list, rpm; cost 0). Claude Code's session and agent headers label the ledger rows.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function createMessagesRouter(deps: RouteDeps): Router {
@@ -42,8 +57,8 @@ export function createMessagesRouter(deps: RouteDeps): Router {
 
   router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const request = validateRequest(messagesRequestSchema, req.body);
-    const options = callOptions(req, res);
+    const request = validateMessagesRequest(req.body);
+    const options = { ...callOptions(req, res), clientHeaders: anthropicHeaders(req) };
     let frontDoorWarnings: GatewayWarning[] = [];
     if (request.stream === true) {
       options.onAccepted = (accepted) =>
@@ -72,11 +87,20 @@ export function createMessagesRouter(deps: RouteDeps): Router {
   });
 
   router.post('/count_tokens', ...parseJsonBody(bodyLimit), async (req, res) => {
-    const request = validateRequest(countTokensRequestSchema, req.body);
-    gateway.router.plan(request.model);
-    sendJson(res, { input_tokens: await countTextTokens(promptText(request)) });
+    noteModel(res, req.body?.model, providerOf);
+    const options = { ...callOptions(req, res), clientHeaders: anthropicHeaders(req) };
+    const result = await gateway.anthropicCountTokens(
+      req.body,
+      (body) => {
+        const request = validateCountTokensRequest(body);
+        return { request, estimate: () => countTextTokens(promptText(request)) };
+      },
+      options,
+    );
+    applyCallHeaders(res, result);
+    sendJson(res, { input_tokens: result.data.input_tokens });
   });
 
-  router.use(handleAnthropicErrors());
+  router.use(handleAnthropicErrors(deps.secrets));
   return router;
 }
