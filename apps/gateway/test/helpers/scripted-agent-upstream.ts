@@ -1,5 +1,5 @@
 import { newResponseObject, responsesRequestSchema } from '@switchyard/front-door-responses';
-import { type MockReply, type MockRoute, type RecordedRequest, sseFrames } from '@switchyard/testkit';
+import { type MockReply, type MockRoute, type RecordedRequest, eventStreamFrames, sseFrames } from '@switchyard/testkit';
 
 /**
  * The shell call a scripted upstream answers a coding agent's first turn with: the agent's shell tool by name (Codex:
@@ -65,49 +65,103 @@ export function scriptedChatRoute(shell: ScriptedShellCall): MockRoute {
   };
 }
 
+/** A scripted Anthropic answer to one Messages body: the whole `message`, and the same as Anthropic's stream events. */
+export interface ScriptedAnthropicAnswer {
+  message: Record<string, unknown>;
+  events: Record<string, unknown>[];
+}
+
 /**
- * Anthropic Messages (`POST /v1/messages`), scripted like {@link scriptedChatRoute}: the last user message holding a
- * `tool_result` gets text quoting it; a request offering `shell.tool` gets one `tool_use`; streams Anthropic's events
- * when `stream: true`, else a JSON message.
+ * The scripted answer to an Anthropic Messages body: the last user message holding a `tool_result` gets text quoting
+ * it; a body offering `shell.tool` gets one `tool_use`; usage reports input, cache write and cache read tokens (21, 4
+ * and 8) in `message_start`, as Anthropic does. `id` names the message.
+ */
+export function scriptedAnthropicAnswer(body: { model?: string; messages: { role: string; content: unknown }[]; tools?: { name: string }[] }, shell: ScriptedShellCall, id: string): ScriptedAnthropicAnswer {
+  const lastUser = [...body.messages].reverse().find((m) => m.role === 'user');
+  const toolResult = Array.isArray(lastUser?.content) ? (lastUser.content as { type: string; content?: unknown }[]).find((b) => b.type === 'tool_result') : undefined;
+  const turn = nextTurn(toolResult ? textOf(toolResult.content) : undefined, (body.tools ?? []).map((t) => t.name), shell);
+  const block = turn.kind === 'call' ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments } : { type: 'text', text: turn.text };
+  const stop = turn.kind === 'call' ? 'tool_use' : 'end_turn';
+  const input = { input_tokens: USAGE.input, cache_creation_input_tokens: 4, cache_read_input_tokens: 8 };
+  const model = body.model ?? 'claude';
+  const message = { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stop, stop_sequence: null, usage: { ...input, output_tokens: USAGE.output } };
+  const events: Record<string, unknown>[] = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...input, output_tokens: 1 } } }];
+  if (block.type === 'tool_use') {
+    const json = JSON.stringify((block as { input: unknown }).input);
+    events.push(
+      { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, 4) } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(4) } },
+    );
+  } else {
+    const text = (block as { text: string }).text;
+    events.push(
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, 10) } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(10) } },
+    );
+  }
+  events.push(
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: USAGE.output } },
+    { type: 'message_stop' },
+  );
+  return { message, events };
+}
+
+/**
+ * Anthropic Messages (`POST /v1/messages`), scripted like {@link scriptedChatRoute} (see {@link scriptedAnthropicAnswer}):
+ * streams Anthropic's events when `stream: true`, else a JSON message; with a `request-id` header.
  */
 export function scriptedAnthropicRoute(shell: ScriptedShellCall): MockRoute {
   return (request: RecordedRequest): MockReply => {
-    const body = request.json as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; tools?: { name: string }[] };
-    const last = body.messages.at(-1);
-    const toolResult = Array.isArray(last?.content) ? (last.content as { type: string; content?: unknown }[]).find((b) => b.type === 'tool_result') : undefined;
-    const turn = nextTurn(toolResult ? textOf(toolResult.content) : undefined, (body.tools ?? []).map((t) => t.name), shell);
-    const id = `msg_scripted_${request.bodyText.length}`;
-    const block = turn.kind === 'call' ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments } : { type: 'text', text: turn.text };
-    const stop = turn.kind === 'call' ? 'tool_use' : 'end_turn';
-    if (!body.stream) {
-      return {
-        json: { id, type: 'message', role: 'assistant', model: body.model, content: [block], stop_reason: stop, stop_sequence: null, usage: { input_tokens: USAGE.input, output_tokens: USAGE.output } },
-      };
-    }
-    const events: Record<string, unknown>[] = [
-      { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: USAGE.input, output_tokens: 1 } } },
-    ];
-    if (block.type === 'tool_use') {
-      const json = JSON.stringify((block as { input: unknown }).input);
-      events.push(
-        { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, 4) } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(4) } },
-      );
-    } else {
-      const text = (block as { text: string }).text;
-      events.push(
-        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, 10) } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(10) } },
-      );
-    }
-    events.push(
-      { type: 'content_block_stop', index: 0 },
-      { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: USAGE.output } },
-      { type: 'message_stop' },
-    );
-    return { chunks: sseFrames(events.map((e) => JSON.stringify(e)), 'typed') };
+    const body = request.json as Parameters<typeof scriptedAnthropicAnswer>[0] & { stream?: boolean };
+    const { message, events } = scriptedAnthropicAnswer(body, shell, `msg_scripted_${request.bodyText.length}`);
+    const headers = { 'request-id': `req_scripted_${request.bodyText.length}` };
+    if (!body.stream) return { headers, json: message };
+    return { headers, chunks: sseFrames(events.map((e) => JSON.stringify(e)), 'typed') };
+  };
+}
+
+/**
+ * Claude on Bedrock, scripted like {@link scriptedAnthropicRoute}, as routes: `POST /model/{id}/invoke` answers the
+ * message; `/invoke-with-response-stream` the events as event-stream `chunk` frames, each holding one event's JSON as
+ * base64 `bytes` (InvokeModelWithResponseStream); `/count-tokens` answers `{"inputTokens": <body length / 4>}`.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html
+ */
+export function scriptedBedrockRoutes(shell: ScriptedShellCall): Record<string, MockRoute> {
+  const answer = (request: RecordedRequest) => scriptedAnthropicAnswer(request.json as Parameters<typeof scriptedAnthropicAnswer>[0], shell, `msg_bdrk_${request.bodyText.length}`);
+  return {
+    'POST /model/*/invoke': (request) => ({ json: answer(request).message }),
+    'POST /model/*/invoke-with-response-stream': (request) => {
+      const frames = answer(request).events.map((event) => JSON.stringify({ chunk: { bytes: Buffer.from(JSON.stringify(event)).toString('base64') } }));
+      return { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: eventStreamFrames(frames) };
+    },
+    'POST /model/*/count-tokens': (request) => ({ json: { inputTokens: Math.ceil(request.bodyText.length / 4) } }),
+  };
+}
+
+/**
+ * Gemini (`:generateContent` and `:streamGenerateContent`), scripted like {@link scriptedChatRoute}: contents ending
+ * with a `functionResponse` get text quoting it (its `result`, else its JSON); a request declaring `shell.tool` gets
+ * one `functionCall` of it.
+ */
+export function scriptedGeminiRoutes(shell: ScriptedShellCall): Record<string, MockRoute> {
+  const answer = (request: RecordedRequest) => {
+    const body = request.json as { tools?: { functionDeclarations?: { name: string }[] }[]; contents: { parts?: { functionResponse?: { response?: Record<string, unknown> } }[] }[] };
+    const response = body.contents.at(-1)?.parts?.find((p) => p.functionResponse)?.functionResponse?.response;
+    const result = response === undefined ? undefined : typeof response.result === 'string' ? response.result : JSON.stringify(response);
+    const turn = nextTurn(result, (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name), shell);
+    const part = turn.kind === 'call' ? { functionCall: { name: turn.call.tool, args: turn.call.arguments } } : { text: turn.text };
+    return {
+      candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output },
+      modelVersion: 'gemini-scripted',
+    };
+  };
+  return {
+    'POST /v1beta/models/*:generateContent': (request) => ({ json: answer(request) }),
+    'POST /v1beta/models/*:streamGenerateContent': (request) => ({ chunks: sseFrames([JSON.stringify(answer(request))], 'gemini') }),
   };
 }
 
