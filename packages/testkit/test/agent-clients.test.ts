@@ -15,7 +15,7 @@ const cell = (client: string, route: string, ok = true) => ({
 function setUp(cells: object[], doc?: string): { cells: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'agent-clients-'));
   mkdirSync(join(dir, 'cells'));
-  cells.forEach((c, i) => writeFileSync(join(dir, 'cells', `c${i}.json`), JSON.stringify(c)));
+  for (const [i, c] of cells.entries()) writeFileSync(join(dir, 'cells', `c${i}.json`), JSON.stringify(c));
   const out = join(dir, 'agent-clients.md');
   if (doc !== undefined) writeFileSync(out, doc);
   return { cells: join(dir, 'cells'), out };
