@@ -2,6 +2,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { DRAIN_LIMITS } from './drain-limits.js';
 import { splitPlainSSEText } from './split-plain-sse-text.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } from './upstream-body-limits.js';
@@ -30,7 +31,8 @@ export interface ParseSSEOptions {
   /**
    * {@link parseSSEBatches} only: when its consumer stops early without an error (it saw the stream's end marker, e.g.
    * `data: [DONE]`), a Node stream `body` is not destroyed but read to its end and the rest discarded, so the upstream
-   * connection is reused without an abort (destroying an unfinished body costs an AbortError with a stack trace).
+   * connection is reused without an abort (destroying an unfinished body costs an AbortError with a stack trace); at
+   * most 64 KiB within 1 s ({@link DRAIN_LIMITS}), past which it is destroyed.
    * A consumer that stops for any other reason (the client left) must destroy `body` itself. Default false.
    */
   drainOnReturn?: boolean;
@@ -83,15 +85,34 @@ export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>,
     settled = true;
     throw error;
   } finally {
-    // Returned early (the consumer saw the end marker): read the rest and discard it; a late error is the pool's concern.
-    if (!settled && readable?.resume && !readable.destroyed) {
-      readable.on?.('error', ignoreLateError);
-      readable.resume();
+    // Returned early (the consumer saw the end marker): read the rest and discard it, within bounds.
+    if (!settled && !readable?.destroyed) {
+      if (readable?.iterator) void drainRest(readable as Readable);
+      else readable?.resume?.(); // an UpstreamBodyStream, which drains within DRAIN_LIMITS itself
     }
   }
 }
 
-function ignoreLateError(): void {}
+/** Reads and discards the rest of `readable` within {@link DRAIN_LIMITS}; a late error is the pool's concern. */
+async function drainRest(readable: Readable): Promise<void> {
+  let bytes = 0;
+  const timer = setTimeout(() => readable.destroy(), DRAIN_LIMITS.maxMs);
+  timer.unref();
+  try {
+    for await (const chunk of readable.iterator({ destroyOnReturn: false })) {
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
+      if (bytes > DRAIN_LIMITS.maxBytes) {
+        readable.destroy();
+        break;
+      }
+    }
+  } catch {
+    // A late error is the connection pool's concern.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 
 /**
  * The event splitter shared by {@link parseSSEStream} and {@link parseSSEBatches}: `take(chunk)` feeds one read of

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
+import { DRAIN_LIMITS } from './drain-limits.js';
 import { CappedBody, registerUpstreamBody } from './upstream-body-limits.js';
 import { abortLink, dispatchUpstreamRequest, mappedUpstreamError, upstreamCallLimits } from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
@@ -105,7 +106,8 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
  * (`for await`, or its iterator). Over {@link HIGH_WATER_BYTES} unread bytes the connection is paused until the consumer
  * catches up. A read fails with what undici reported (map it with `mapTransportError`; the abort reason once the
  * call's signal aborted). Stopping early (`return()`, {@link resume}) reads the rest and discards it, so the connection
- * is reused; {@link destroy} closes the connection instead (a client that left, a body over a limit).
+ * is reused, within {@link DRAIN_LIMITS} (past 64 KiB or 1 s the connection is closed); {@link destroy} closes the
+ * connection instead (a client that left, a body over a limit).
  */
 export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Array> {
   #queue: Buffer[] = [];
@@ -116,6 +118,8 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
   #discarding = false;
   #destroyed = false;
   #paused = false;
+  #discarded = 0;
+  #drainTimer?: NodeJS.Timeout;
   #waiting?: { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void };
 
   /** @internal Made by {@link streamUpstreamBody}. */
@@ -159,8 +163,15 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  /** Discards what is queued and whatever still arrives, reading on to the end of the body. */
+  /**
+   * Discards what is queued and whatever still arrives, reading on to the end of the body within {@link DRAIN_LIMITS}:
+   * past 64 KiB more, or 1 s, the connection is closed ({@link destroy}).
+   */
   resume(): void {
+    if (!this.#discarding && !this.#ended && !this.#failed) {
+      this.#drainTimer = setTimeout(() => this.destroy(), DRAIN_LIMITS.maxMs);
+      this.#drainTimer.unref();
+    }
     this.#discarding = true;
     this.#queue = [];
     this.#queued = 0;
@@ -174,6 +185,7 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
   destroy(error?: Error): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    clearTimeout(this.#drainTimer);
     this.#discarding = true;
     this.#queue = [];
     this.#queued = 0;
@@ -184,7 +196,11 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
 
   /** @internal One read from undici. */
   push(chunk: Buffer): void {
-    if (this.#discarding) return;
+    if (this.#discarding) {
+      this.#discarded += chunk.length;
+      if (this.#discarded > DRAIN_LIMITS.maxBytes) this.destroy();
+      return;
+    }
     const waiting = this.#waiting;
     if (waiting) {
       this.#waiting = undefined;
@@ -201,6 +217,7 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
 
   /** @internal The body's end. */
   end(): void {
+    clearTimeout(this.#drainTimer);
     this.#ended = true;
     this.onDone();
     this.#settleWaiting({ done: true, value: undefined });
@@ -208,6 +225,7 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
 
   /** @internal The transport failed (reset, body timeout, abort). */
   fail(error: unknown): void {
+    clearTimeout(this.#drainTimer);
     this.onDone();
     if (this.#destroyed) return;
     this.#failed = true;
