@@ -50,10 +50,10 @@ log: { level: warn, format: json }
   return { url, origin: new URL(url).origin, ledger: join(dir, 'ledger.db'), stderr: () => stderr };
 }
 
-async function ledgerRows(path: string) {
+async function ledgerRows(path: string, groupBy?: 'status') {
   const store = new SqliteAccountStore(path);
   try {
-    return await store.usageTotals({});
+    return await store.usageTotals({}, groupBy);
   } finally {
     await store.close();
   }
@@ -116,7 +116,8 @@ describe('graceful shutdown (SIGTERM)', () => {
     const [code] = await once(child!, 'exit');
     expect(code).toBe(0);
     expect(gateway.stderr()).toContain('1 request(s) still running');
-    const rows = await ledgerRows(gateway.ledger);
-    expect(rows[0]).toMatchObject({ requests: 1 });
+    // Booked as what the client was sent (503 server_shutting_down), not as a client that left (499; issue #38).
+    const rows = await ledgerRows(gateway.ledger, 'status');
+    expect(rows).toMatchObject([{ group: '503', requests: 1 }]);
   });
 });

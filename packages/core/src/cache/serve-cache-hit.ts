@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAccounting, CallTicket } from '../gateway/call-accounting.js';
-import { ADMITTING, type Booking } from '../gateway/call-metering.js';
+import { ADMITTING, type Booking, abortedStatus } from '../gateway/call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from '../gateway/gateway-options.js';
 import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
 import { type StreamSummary, wrapChunkStream } from '../gateway/wrap-chunk-stream.js';
@@ -76,7 +76,7 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
     try {
       yield* wrapped;
     } finally {
-      const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : 500;
+      const status = summary.completed ? 200 : signal?.aborted ? abortedStatus(signal) : summary.error === undefined ? 499 : 500;
       ticket?.settle({ status, target, attempts: [], latencyMs: performance.now() - startedAt, ttfbMs, stream: true, cacheHit: true });
       await ticket?.settled?.();
       finish(summary);

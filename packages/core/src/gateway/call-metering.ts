@@ -24,6 +24,15 @@ export function statusOf(error: unknown): number {
   return GatewayError.isInstance(error) ? error.status : 500;
 }
 
+/**
+ * The HTTP status a call whose signal was aborted is booked with: the abort reason's own when the gateway aborted it
+ * with a GatewayError (a stream cut at shutdown: 503 `server_shutting_down`, what the client was sent), else 499 (the
+ * client went away).
+ */
+export function abortedStatus(signal: AbortSignal): number {
+  return GatewayError.isInstance(signal.reason) ? signal.reason.status : 499;
+}
+
 /** The usage of an answer (`usage`, or `body.usage` for wrapped results), when it has one. */
 export function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
   const value = data as { usage?: Partial<CompletionUsage>; body?: { usage?: Partial<CompletionUsage> } } | null;
@@ -58,7 +67,7 @@ export async function bookRefusal<T>(
         model: typeof model === 'string' ? model : '',
         requestId: booking.requestId!,
         stream: (body as { stream?: unknown } | null)?.stream === true,
-        status: options.signal?.aborted ? 499 : statusOf(error),
+        status: options.signal?.aborted ? abortedStatus(options.signal) : statusOf(error),
         ...(options.labels && { labels: options.labels }),
       });
     }

@@ -39,7 +39,7 @@ import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
 import { type CountTokensPreparer, runLocalCall } from './local-call.js';
-import { ADMITTING, type Booking, type Metered, bookRefusal, statusOf } from './call-metering.js';
+import { ADMITTING, type Booking, type Metered, abortedStatus, bookRefusal, statusOf } from './call-metering.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
 import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
@@ -207,7 +207,7 @@ export class Gateway {
       return { outcome, warnings, metered, resume };
     } catch (error) {
       if (metered) {
-        const status = options.signal?.aborted ? 499 : statusOf(error);
+        const status = options.signal?.aborted ? abortedStatus(options.signal) : statusOf(error);
         metered.ticket.settle({ status, attempts: metered.attempts, latencyMs: performance.now() - startedAt, stream });
       }
       throw error;

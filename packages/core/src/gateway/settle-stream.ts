@@ -1,6 +1,6 @@
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { RouteTarget } from './model-router.js';
-import { type Metered, statusOf } from './call-metering.js';
+import { type Metered, abortedStatus, statusOf } from './call-metering.js';
 import type { StreamSummary } from './wrap-chunk-stream.js';
 
 /** What {@link settleStream} needs to book a stream once it has ended. */
@@ -11,7 +11,10 @@ export interface StreamSettlement {
   target: RouteTarget | (() => RouteTarget);
   /** True when the stream moved to another deployment mid-way (read when it ends). */
   failedOver?: () => boolean;
-  /** The client's abort signal: a stream closed after it fired is booked as 499. */
+  /**
+   * The client's abort signal: a stream closed after it fired is booked as 499, or with the status of the gateway's
+   * own abort reason (503 when cut at shutdown).
+   */
   signal?: AbortSignal;
   /** Time to first byte (ms since `metered.startedAt`), measured when the stream was accepted. */
   ttfbMs?: number;
@@ -25,7 +28,8 @@ export interface StreamSettlement {
 /**
  * Wraps an accepted stream so that, however it ends (completed, failed, closed early by the client), the call is
  * settled once: booked with status 200 when the stream completed, 499 when the client went away or it was closed
- * without an error, else the error's status; and `finished` resolves with the stream's summary. Errors thrown by
+ * without an error, the abort reason's status when the gateway cut it (503 `server_shutting_down` at shutdown), else
+ * the error's status; and `finished` resolves with the stream's summary. Errors thrown by
  * `stream` are re-thrown to the consumer unchanged.
  * Returns the wrapped stream and the `finished` promise (never rejects).
  */
@@ -63,7 +67,7 @@ export function streamSettler(settlement: StreamSettlement): { settle: (failure?
     const summary = settlement.summary();
     if (failure !== undefined && summary.error === undefined) summary.error = failure;
     if (metered) {
-      const status = summary.completed ? 200 : signal?.aborted || summary.error === undefined ? 499 : statusOf(summary.error);
+      const status = summary.completed ? 200 : signal?.aborted ? abortedStatus(signal) : summary.error === undefined ? 499 : statusOf(summary.error);
       metered.ticket.settle({
         status,
         target: typeof settlement.target === 'function' ? settlement.target() : settlement.target,
