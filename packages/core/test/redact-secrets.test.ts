@@ -20,4 +20,13 @@ describe('redactSecrets', () => {
     expect(clean).not.toContain(KEY.slice(0, 12));
     expect(redactGatewayError(error, [KEY]).headers['x-a']).toBe('[REDACTED]');
   });
+
+  it("leaves the gateway's own words alone when a key shares 8 characters with them (issue #38)", () => {
+    const key = 'az-upstream-key';
+    expect(redactSecrets('upstream_auth_failed: the upstream refused the key', [key])).toBe('upstream_auth_failed: the upstream refused the key');
+    expect(redactSecrets(`bad key ${key}`, [key])).toBe('bad key [REDACTED]');
+    // A real key's pieces (mixed case and digits) are still redacted, even next to a word it shares.
+    const real = 'az-upstream-Xk39fQ2mLp7Rt';
+    expect(redactSecrets(`key "${real.slice(0, 16)}..." is invalid; upstream_auth_failed`, [real])).toBe('key "[REDACTED]..." is invalid; upstream_auth_failed');
+  });
 });

@@ -12,7 +12,9 @@ export function secretFragmentLength(secret: string): number {
 /**
  * Replaces every occurrence of each secret (at least 6 characters) in `text` with `[REDACTED]`, and every piece of
  * one at least {@link secretFragmentLength} characters long (an echo minus its last characters, a prefix cut off by a
- * truncation, the middle of a key quoted in a message). Used on everything an upstream says in an error (JSON error
+ * truncation, the middle of a key quoted in a message) that is key material: it mixes at least two of lower case, upper
+ * case and digits (a capitalized word counts as lower case). A piece that is a plain word (`upstream`, `auth_failed`,
+ * `-key-`), which a key named `az-upstream-key` shares with the gateway's own codes and messages, is left alone. Used on everything an upstream says in an error (JSON error
  * fields, mid-stream error events, plain-text bodies) before it reaches a client or a log. Cut text only after
  * redacting it, never before. Cost: linear in `text` per secret.
  */
@@ -40,9 +42,19 @@ function redactFragments(text: string, secret: string): string {
     }
     let end = i + m;
     while (end < text.length && secret.includes(text.slice(i, end + 1))) end++;
+    if (!isKeyMaterial(text.slice(i, end))) {
+      i++;
+      continue;
+    }
     out += `${text.slice(copied, i)}[REDACTED]`;
     copied = end;
     i = end;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** Whether `piece` mixes at least two of lower case, upper case and digits (a leading capital before lower case aside). */
+function isKeyMaterial(piece: string): boolean {
+  const body = piece.replace(/(^|[^A-Za-z])[A-Z](?=[a-z])/g, '$1a');
+  return [/[a-z]/, /[A-Z]/, /\d/].filter((kind) => kind.test(body)).length >= 2;
 }
