@@ -1,12 +1,13 @@
 import { type AcceptedCall, type GatewayCallResult, type GatewayWarning, checkModelId } from '@switchyard/core';
 import type { Response } from 'express';
+import { answerCostUsd } from './answer-cost.js';
 import { locals } from './request-locals.js';
 
 /**
  * Records which provider served a call (for the log) and tells the client in headers: `x-switchyard-provider`,
  * `x-switchyard-model` (the model id that served it: the requested one or a fallback), `x-switchyard-upstream-model`,
  * `x-switchyard-attempts` (upstream attempts, retries and fallbacks included), with accounts the `x-ratelimit-*`
- * headers and `x-switchyard-cost-usd` (USD, non-streamed answers), `x-switchyard-cache` (`hit` or `miss`, when the
+ * headers, `x-switchyard-cost-usd` (USD, non-streamed answers with usage at a known price, with or without accounts), `x-switchyard-cache` (`hit` or `miss`, when the
  * response cache was used), and `x-switchyard-warning` (one `code: message` per warning, comma-separated) when an adapter changed the request.
  * A stream whose headers went out when its upstream accepted it ({@link applyAcceptedHeaders}) keeps those. A stream
  * that then fails (whatever the front door sends for it: an error event of its own shape, or an upstream's error event
@@ -20,7 +21,7 @@ export function applyCallHeaders(res: Response, result: GatewayCallResult<unknow
   result.finished?.then((summary) => {
     if (summary.error !== undefined && !res.destroyed) requestLocals.error ??= summary.error;
   });
-  if (!res.headersSent) setCallHeaders(res, result);
+  if (!res.headersSent) setCallHeaders(res, { ...result, costUsd: answerCostUsd(result) });
 }
 
 /**
