@@ -52,8 +52,9 @@ describe('countTextTokens', { timeout: 60_000 }, () => {
     expect(tokens).toBeGreaterThan(1.8 * text.length);
     expect(tokens).toBeLessThan(2 * text.length);
     expect(elapsed).toBeLessThan(TOKENIZE_BUDGET_MS + 1_000);
-    // The whole text as one piece takes minutes of CPU; the thread that runs the event loop does none of it.
-    expect(delay.max / 1e6).toBeLessThan(250);
+    // The whole text as one piece takes minutes of CPU; the thread that runs the event loop does none of it (the bound
+    // leaves room for a CI machine shared with other test files, where an idle process sees 200-300 ms delays).
+    expect(delay.max / 1e6).toBeLessThan(1_000);
   });
 
   it('estimates past the cap, at the counted part\'s ratio', async () => {
