@@ -5,9 +5,11 @@ import { toToolCallItem } from './convert-tool-call-item.js';
 import { newId } from './new-id.js';
 import type { OutputItem, ResponseObject } from './response-object.js';
 import { ToolNameMap } from './responses-tool-names.js';
+import { toWebSearchCallItem } from './web-search-call-item.js';
 
 /**
- * A chat completion -> the finished `response`: the first choice's text (and refusal) become one assistant `message`
+ * A chat completion -> the finished `response`: the first choice's web searches (`message.web_search_calls`) become
+ * `web_search_call` items first (see `toWebSearchCallItem`), its text (and refusal) become one assistant `message`
  * item with `output_text` (and `refusal`) parts, each tool call a `function_call` item (`call_id` = the tool call id),
  * or a `custom_tool_call` for a custom tool, mapped back through `names` (see `toToolCallItem`);
  * usage and status follow. `response` is the in-progress object from `newResponseObject`; it is mutated and returned.
@@ -17,6 +19,7 @@ export function convertChatCompletion(completion: ChatCompletion, response: Resp
   const choice = completion.choices[0];
   const output: OutputItem[] = [];
   const message = choice?.message;
+  for (const search of message?.web_search_calls ?? []) output.push(toWebSearchCallItem(search));
   if (message?.content || message?.refusal) {
     output.push({
       type: 'message',

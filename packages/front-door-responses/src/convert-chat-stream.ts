@@ -7,6 +7,7 @@ import { newId } from './new-id.js';
 import type { CustomToolCallItem, FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
 import type { ResponsesStreamEvent } from './responses-stream-event.js';
 import { ToolNameMap } from './responses-tool-names.js';
+import { toWebSearchCallItem } from './web-search-call-item.js';
 
 type Event = Omit<ResponsesStreamEvent, 'sequence_number'>;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -15,7 +16,8 @@ const clone = <T>(value: T): T => structuredClone(value);
  * Chat chunks -> the Responses event sequence OpenAI sends: `response.created`, `response.in_progress`, then per
  * output item `response.output_item.added`; for text `response.content_part.added`, `response.output_text.delta`…,
  * `response.output_text.done`, `response.content_part.done`; for tool calls `response.function_call_arguments.delta`…
- * and `.done`; `response.output_item.done`; and finally `response.completed` (or `response.incomplete` when cut by
+ * and `.done`; for a web search the upstream ran (`delta.web_search_calls`) `response.web_search_call.in_progress`,
+ * `.searching` and `.completed`; `response.output_item.done`; and finally `response.completed` (or `response.incomplete` when cut by
  * length or a content filter). Each event has a `sequence_number` from 0. When the chunk stream fails, an `error`
  * event and `response.failed` end the stream instead (it never throws). `onDone` gets the final response object.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
@@ -54,6 +56,16 @@ export async function* convertChatStream(
       const choice = chunk.choices.find((c) => c.index === 0);
       if (!choice) continue;
       const { delta } = choice;
+      for (const search of delta.web_search_calls ?? []) {
+        yield* closeMessage();
+        const item = toWebSearchCallItem(search);
+        const index = response.output.push(item) - 1;
+        yield event({ type: 'response.output_item.added', output_index: index, item: clone({ ...item, status: 'in_progress' }) });
+        yield event({ type: 'response.web_search_call.in_progress', item_id: item.id, output_index: index });
+        yield event({ type: 'response.web_search_call.searching', item_id: item.id, output_index: index });
+        yield event({ type: 'response.web_search_call.completed', item_id: item.id, output_index: index });
+        yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
+      }
       if (delta.content) {
         if (!message) {
           const item: OutputMessageItem = { type: 'message', id: newId('msg'), status: 'in_progress', role: 'assistant', content: [] };

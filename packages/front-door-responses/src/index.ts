@@ -6,6 +6,7 @@ export { type ConvertedTools, type HostedToolSupport, convertResponsesToolChoice
 export { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
 export { NAMESPACE_SEPARATOR, type ResponsesToolRef, ToolNameMap, flattenToolName } from './responses-tool-names.js';
 export { convertUsage } from './convert-usage.js';
+export { toWebSearchCallItem } from './web-search-call-item.js';
 export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
 export { forwardedResponsesHeaders } from './forwarded-headers.js';
 export { encodeResponseErrorEvent, toResponseError } from './map-response-error-code.js';

@@ -48,8 +48,20 @@ export interface CustomToolCallItem {
   status: 'in_progress' | 'completed' | 'incomplete';
 }
 
+/**
+ * A web search the provider ran (WebSearchToolCall): `{type:"web_search_call", id, status, action:{type:"search",
+ * query}}`, from a canonical `web_search_calls` entry (Anthropic's web search server tool).
+ * @see https://platform.openai.com/docs/api-reference/responses/object#responses-object-output-web_search_call
+ */
+export interface WebSearchCallItem {
+  type: 'web_search_call';
+  id: string;
+  status: 'in_progress' | 'searching' | 'completed' | 'failed';
+  action: { type: 'search'; query: string };
+}
+
 /** One item of `output`. */
-export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem;
+export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem | WebSearchCallItem;
 
 /** Token usage of a response (ResponseUsage), tokens. */
 export interface ResponseUsage {

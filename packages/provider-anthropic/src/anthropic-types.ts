@@ -1,3 +1,4 @@
+import type { AnthropicWebSearchTool } from './web-search-tool.js';
 /**
  * The request shapes of Anthropic's Messages API this adapter sends (plain interfaces; answers are validated with the
  * zod schemas in `anthropic-response-schemas.ts`).
@@ -76,7 +77,8 @@ export interface AnthropicMessagesRequest {
   /** Positive integer. */
   top_k?: number;
   stream?: boolean;
-  tools?: AnthropicTool[];
+  /** The client's tools, and Anthropic's web search server tool when chat's `web_search_options` is set. */
+  tools?: (AnthropicTool | AnthropicWebSearchTool)[];
   tool_choice?: AnthropicToolChoice;
   /** `user_id`: an opaque id of the end user (OpenAI `user`). */
   metadata?: { user_id?: string };

@@ -35,6 +35,7 @@ const READ_FIELDS = new Set([
   'reasoning_effort',
   'thinking',
   'output_config',
+  'web_search_options',
 ]);
 
 /** Answer-shaping parameters Anthropic cannot honour, rejected when their value is not neutral. */
@@ -48,7 +49,6 @@ const REFUSED: readonly RefusedParameter[] = [
   { param: 'modalities', isSet: nonNeutral.nonTextModalities, why: 'Anthropic answers with text only.' },
   { param: 'audio', isSet: nonNeutral.present, why: 'Anthropic answers with text only.' },
   ...LEGACY_FUNCTION_CALLING_REFUSED,
-  { param: 'web_search_options', isSet: nonNeutral.present, why: 'web search is not translated for Anthropic models.' },
 ];
 
 /**
@@ -56,7 +56,7 @@ const REFUSED: readonly RefusedParameter[] = [
  * applied before anything is sent upstream:
  * - rejected with 400 `unsupported_parameter` naming it: `temperature` above 1 (Anthropic's range is 0..1), non-zero
  *   `presence_penalty` / `frequency_penalty`, a non-empty `logit_bias`, `logprobs: true`, `top_logprobs` > 0, audio
- *   output (`modalities` other than text, `audio`), legacy `functions` / `function_call`, `web_search_options`. A
+ *   output (`modalities` other than text, `audio`), legacy `functions` / `function_call`. A
  *   neutral value (penalty 0, `{}`, `logprobs: false`, `modalities: ["text"]`) is accepted and not sent;
  * - every other field the adapter does not read (`seed`, `service_tier`, `store`, `metadata`, `prediction`, unknown
  *   fields...) is dropped and returned as an `unsupported_parameter` warning naming it (`x-switchyard-warning`).

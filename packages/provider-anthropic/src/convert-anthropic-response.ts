@@ -1,9 +1,10 @@
-import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail } from '@switchyard/core';
+import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail, WebSearchCall } from '@switchyard/core';
 import type { AnthropicMessagesResponse } from './anthropic-response-schemas.js';
 import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
 import { thinkingDetail } from './thinking-detail.js';
+import { webSearchCallOf } from './web-search-tool.js';
 
 /** Options of {@link convertAnthropicResponse}. */
 export interface AnthropicResponseOptions {
@@ -24,7 +25,8 @@ export interface AnthropicResponseOptions {
  * - `stop_reason` -> `finish_reason` ({@link mapAnthropicStopReason}); usage -> OpenAI usage ({@link mapAnthropicUsage});
  * - `thinking` blocks -> `message.reasoning_content` (their text, joined by a blank line) and, with `redacted_thinking`
  *   blocks, `message.reasoning_details` ({@link thinkingDetail}: the entries to send back on the next turn);
- * - other block types (server tools and their results) are left out.
+ * - `server_tool_use` blocks of the web search tool -> `message.web_search_calls` (`[{id, query}]`, see
+ *   {@link webSearchCallOf}); other block types (search results, other server tools) are left out.
  * `created` is now (unix seconds); `id` and `model` are Anthropic's. Pure; never throws.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
@@ -34,9 +36,12 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
   const toolCalls: ChatCompletionMessageToolCall[] = [];
   const reasoning: string[] = [];
   const details: ReasoningDetail[] = [];
+  const searches: WebSearchCall[] = [];
   for (const block of response.content) {
     const detail = thinkingDetail(block, details.length);
-    if (detail) {
+    const search = webSearchCallOf(block);
+    if (search) searches.push(search);
+    else if (detail) {
       details.push(detail);
       if (detail.text) reasoning.push(detail.text);
     } else if (block.type === 'text') text.push(block.text ?? '');
@@ -64,6 +69,7 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('\n\n') } : {}),
           ...(details.length > 0 ? { reasoning_details: details } : {}),
+          ...(searches.length > 0 ? { web_search_calls: searches } : {}),
         },
         finish_reason: finishReason,
         logprobs: null,

@@ -6,6 +6,7 @@ import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 import { parseAnthropicStreamEvent } from './parse-anthropic-stream-event.js';
 import { thinkingDetail } from './thinking-detail.js';
+import { WEB_SEARCH_TOOL_NAME, webSearchCallOf } from './web-search-tool.js';
 
 /** Options of {@link convertAnthropicStream}. */
 export interface AnthropicStreamOptions {
@@ -28,6 +29,15 @@ export interface AnthropicStreamOptions {
   secrets?: readonly (string | undefined)[];
 }
 
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: AnthropicStreamOptions): AsyncGenerator<ChatCompletionChunk> {
   const index = options.choiceIndex ?? 0;
   const created = Math.floor(Date.now() / 1000);
@@ -41,6 +51,8 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
   /** Open thinking blocks by Anthropic block index: their text and signature so far. */
   const thinking = new Map<number, { text: string; signature: string; started: boolean }>();
   let detailCount = 0;
+  /** Open web search `server_tool_use` blocks by Anthropic block index: the block and its input JSON so far. */
+  const searches = new Map<number, { id: unknown; json: string }>();
   let reasoningSent = false;
   /** A reasoning_content piece; the first piece of a later thinking block starts with a blank line, as in answers. */
   const reasoningPiece = (block: { started: boolean }, text: string) => {
@@ -89,6 +101,9 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
             detailCount++;
             yield chunk({ reasoning_details: [detail] });
           }
+        } else if (block.type === 'server_tool_use' && block.name === WEB_SEARCH_TOOL_NAME) {
+          const input = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+          searches.set(event.index, { id: block.id, json: input });
         } else if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) jsonBlocks.add(event.index);
         else if (block.type === 'tool_use') {
           const toolIndex = toolIndexByBlock.size;
@@ -105,6 +120,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           yield reasoningPiece(open, delta.thinking);
         } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
         else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText)) yield chunk({ content: delta.text });
+        else if (delta.type === 'input_json_delta' && delta.partial_json && searches.has(event.index)) searches.get(event.index)!.json += delta.partial_json;
         else if (delta.type === 'input_json_delta' && delta.partial_json) {
           if (jsonBlocks.has(event.index)) yield chunk({ content: delta.partial_json });
           const toolIndex = toolIndexByBlock.get(event.index);
@@ -113,6 +129,12 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
         break; // citation deltas have no OpenAI field
       }
       case 'content_block_stop': {
+        const search = searches.get(event.index);
+        if (search) {
+          searches.delete(event.index);
+          const call = webSearchCallOf({ type: 'server_tool_use', id: search.id, name: WEB_SEARCH_TOOL_NAME, input: parseJson(search.json) });
+          if (call) yield chunk({ web_search_calls: [call] });
+        }
         const open = thinking.get(event.index);
         if (open) {
           thinking.delete(event.index);
@@ -154,7 +176,9 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
  *   `delta.reasoning_details: [{type:"reasoning.text", text, signature, format:"anthropic-claude-v1", index}]` with the
  *   whole text and the signature (from `signature_delta`), to send back on the next turn; a `redacted_thinking` block
  *   -> `delta.reasoning_details: [{type:"reasoning.encrypted", data, ...}]`;
- * - `ping`, server tool blocks and unknown events are skipped;
+ * - a `server_tool_use` block of the web search tool -> at its `content_block_stop`, one
+ *   `delta.web_search_calls: [{id, query}]` (its input from `input_json_delta`s); search results are left out;
+ * - `ping`, other server tool blocks and unknown events are skipped;
  * - an `error` event throws its GatewayError ({@link mapAnthropicStreamError}: `overloaded_error` -> 503...), which the
  *   gateway sends as one OpenAI-shaped error event before ending the stream.
  * Throws 502 `upstream_invalid_response` for malformed events or a stream that ends before `message_stop`, 502/504

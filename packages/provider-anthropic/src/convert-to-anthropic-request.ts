@@ -4,6 +4,7 @@ import { applyAnthropicReasoning } from './apply-anthropic-reasoning.js';
 import { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
+import { webSearchTool } from './web-search-tool.js';
 import { type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';
 
 /** A translated request: the Messages API body plus what the answer's translation needs to know. */
@@ -26,6 +27,7 @@ export interface PreparedAnthropicRequest {
  *   (`stream_options` is OpenAI's only: Anthropic streams always report usage);
  * - `tools`, `tool_choice`, `parallel_tool_calls` and JSON `response_format` -> `tools` + `tool_choice`
  *   ({@link convertToAnthropicTools});
+ * - `web_search_options` -> Anthropic's web search server tool, added to `tools` ({@link webSearchTool});
  * - `reasoning_effort`, or the client's own `thinking` / `output_config` -> thinking ({@link applyAnthropicReasoning}).
  * Pure; throws 400 GatewayErrors naming the offending field.
  * @see https://docs.anthropic.com/en/api/messages
@@ -44,7 +46,8 @@ export function convertToAnthropicRequest(request: ChatCompletionRequest, defaul
   if (topK != null) body.top_k = topK;
   if (request.stream) body.stream = true;
   if (request.user) body.metadata = { user_id: request.user };
-  if (tools) body.tools = tools;
+  const search = webSearchTool(request, warnings);
+  if (tools || search) body.tools = [...(tools ?? []), ...(search ? [search] : [])];
   if (tool_choice) body.tool_choice = tool_choice;
   warnings.push(...applyAnthropicReasoning(request, body));
   return { body, jsonMode, warnings };

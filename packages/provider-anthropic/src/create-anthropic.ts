@@ -98,6 +98,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'anthropic',
+    webSearch: true,
     async chatCompletions(request, context) {
       const { body, jsonMode, warnings } = convertToAnthropicRequest(request, options);
       for (const warning of warnings) context.warn(warning);

@@ -18,3 +18,4 @@ export { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js
 export { DEFAULT_MAX_TOKENS, type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';
 export { type AnthropicSettings, anthropicSettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { thinkingDetail } from './thinking-detail.js';
+export { type AnthropicWebSearchTool, WEB_SEARCH_TOOL_NAME, webSearchCallOf, webSearchTool } from './web-search-tool.js';

@@ -17,7 +17,6 @@ describe('parameters Anthropic cannot honour', () => {
     ['audio', { audio: { voice: 'alloy', format: 'mp3' } }],
     ['functions', { functions: [{ name: 'f' }] }],
     ['function_call', { function_call: 'auto' }],
-    ['web_search_options', { web_search_options: {} }],
     ['stop', { stop: ['\n'] }],
     ['top_k', { top_k: 0.5 }],
   ])('%s: 400 naming it, and nothing is sent upstream', async (param, extra) => {

@@ -43,6 +43,14 @@ export interface ProviderAdapter {
   /** The adapter's kind, e.g. `openai`, `anthropic`, or a third-party package name. */
   readonly adapter: string;
   /**
+   * True when `chatCompletions` maps chat's `web_search_options` to the upstream's own web search tool (Anthropic's
+   * `web_search` server tool) and reports the searches it ran as `message.web_search_calls` (and stream deltas of the
+   * same name, `[{id, query}]`). The `/v1/responses` front door then maps hosted `web_search` tools instead of
+   * dropping them. Default false.
+   * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-web_search_options
+   */
+  readonly webSearch?: boolean;
+  /**
    * `POST /v1/chat/completions`. Resolves once the upstream has accepted the request: with a completion when
    * `request.stream` is not true, else with an async iterable of `chat.completion.chunk`s (yielded as they arrive).
    */
@@ -113,7 +121,7 @@ export interface ProviderAdapter {
 }
 
 /** The operations of {@link ProviderAdapter}, as method names. */
-export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter' | 'passesThrough'>;
+export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter' | 'passesThrough' | 'webSearch'>;
 
 /**
  * True when `adapter` implements `operation` for `upstreamModel`: the method exists and, for a pass-through, the

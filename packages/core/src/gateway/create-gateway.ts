@@ -361,6 +361,14 @@ export class Gateway {
     return firstTargetServes(this.router.plan(model), 'openaiResponses');
   }
 
+  /**
+   * True when the first target of `model` maps chat's `web_search_options` to its own search tool
+   * (`ProviderAdapter.webSearch`), so that the Responses front door maps hosted `web_search` tools for it.
+   */
+  supportsWebSearch(model: string): boolean {
+    return this.router.plan(model).models[0]?.targets[0]?.adapter.webSearch === true;
+  }
+
   /** `POST /v1/responses` passed through to OpenAI's Responses API, as {@link anthropicMessages}; metered from its `usage`. */
   async openaiResponses(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeResponsesResult>> {
     return this.#passThrough('openaiResponses', body, options);

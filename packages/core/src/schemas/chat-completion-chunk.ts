@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { finishReasonSchema } from './chat-completion.js';
 import { completionUsageSchema } from './completion-usage.js';
 import { reasoningDetailSchema } from './reasoning-detail.js';
+import { webSearchCallSchema } from './web-search-call.js';
 
 /**
  * A tool call fragment in a stream delta (ChatCompletionMessageToolCallChunk): `index` counts tool calls
@@ -38,6 +39,8 @@ export const chatCompletionChunkSchema = z.looseObject({
         reasoning_content: z.string().nullish(),
         /** Whole `reasoning_details` entries (each arrives complete in one delta, when its block ends). */
         reasoning_details: z.array(reasoningDetailSchema).optional(),
+        /** Web searches the upstream ran (an extension; see `webSearchCallSchema`). */
+        web_search_calls: z.array(webSearchCallSchema).optional(),
       }),
       finish_reason: finishReasonSchema.nullable().optional(),
       logprobs: z.unknown().nullish(),

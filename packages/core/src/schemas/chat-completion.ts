@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatCompletionMessageToolCallSchema } from './chat-completion-tool.js';
 import { completionUsageSchema } from './completion-usage.js';
 import { reasoningDetailSchema } from './reasoning-detail.js';
+import { webSearchCallSchema } from './web-search-call.js';
 
 /**
  * Why a choice ended: `stop` (natural end or stop sequence), `length` (token limit), `tool_calls`,
@@ -33,6 +34,8 @@ export const chatCompletionSchema = z.looseObject({
         reasoning_content: z.string().nullish(),
         /** Reasoning entries (signatures, redacted thinking) to send back on the next turn; see `reasoningDetailSchema`. */
         reasoning_details: z.array(reasoningDetailSchema).optional(),
+        /** Web searches the upstream ran (an extension; see `webSearchCallSchema`). */
+        web_search_calls: z.array(webSearchCallSchema).optional(),
       }),
       finish_reason: finishReasonSchema.nullable(),
       logprobs: z.unknown().nullish(),

@@ -28,7 +28,7 @@ export function isPlainChatCompletionChunk(value: unknown): boolean {
     if (finish !== undefined && finish !== null && !FINISH_REASONS.has(finish as string)) return false;
     const delta = choice.delta;
     if (!isObject(delta)) return false;
-    if (delta.tool_calls !== undefined || delta.reasoning_details !== undefined) return false;
+    if (delta.tool_calls !== undefined || delta.reasoning_details !== undefined || delta.web_search_calls !== undefined) return false;
     if (delta.role !== undefined && !ROLES.has(delta.role as string)) return false;
     if (!nullishString(delta.content) || !nullishString(delta.refusal) || !nullishString(delta.reasoning_content)) return false;
   }

@@ -41,7 +41,7 @@ export function isPlainChatCompletion(value: unknown): boolean {
     if (choice.finish_reason !== null && !FINISH_REASONS.has(choice.finish_reason as string)) return false;
     const message = choice.message;
     if (!isObject(message) || message.role !== 'assistant') return false;
-    if ((message.tool_calls !== undefined && message.tool_calls !== null) || message.reasoning_details !== undefined) return false;
+    if ((message.tool_calls !== undefined && message.tool_calls !== null) || message.reasoning_details !== undefined || message.web_search_calls !== undefined) return false;
     if (!nullishString(message.content) || !nullishString(message.refusal) || !nullishString(message.reasoning_content)) return false;
   }
   return true;

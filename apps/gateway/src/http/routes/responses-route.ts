@@ -57,7 +57,7 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       else sendJson(res, await responses.completeNative(native, result.data.json));
       return;
     }
-    const prepared = await responses.prepare(req.body, keyOwner(req));
+    const prepared = await responses.prepare(req.body, keyOwner(req), { webSearch: gateway.supportsWebSearch(request.model) });
     warnings = prepared.warnings;
     failureSse = (error) => responses.failureSse(error, prepared);
     const result = await gateway
