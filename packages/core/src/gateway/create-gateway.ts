@@ -6,14 +6,9 @@ import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { NativeMessagesResult } from '../adapter/native-messages.js';
 import type { NativeResponsesResult } from '../adapter/native-responses.js';
-import { invalidRequestError, } from '../errors/common-errors.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { CallAccounting, CallOperation } from './call-accounting.js';
-import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
-import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { embeddingRequestSchema } from '../schemas/embedding-request.js';
-import { isPlainChatCompletionRequest } from '../schemas/check-plain-chat-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
 import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
@@ -26,12 +21,11 @@ import type { UploadedFile } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import { filterCapableTargetsWithLists } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
-import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
+import type { RequiredCapability } from './model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
 import { type RoutePlan, type RouteTarget, ModelRouter } from './model-router.js';
 import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
-import { peekStream, type PeekedStream } from '../routing/guard-stream.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
@@ -40,22 +34,21 @@ import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
 import { type CountTokensPreparer, runLocalCall } from './local-call.js';
 import { ADMITTING, type Booking, type Metered, abortedStatus, bookRefusal, statusOf } from './call-metering.js';
-import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
-import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
+import type { ChatCompletionResult } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
 import { clampOverrides } from './call-overrides.js';
 import { OperationPlans, firstTargetServes } from './operation-plans.js';
-import { chunkBatchesOf } from './chunk-batches.js';
 import { StreamAcceptance } from './stream-acceptance.js';
 import { planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
 import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
-import { CachedCalls, type CacheLookup } from '../cache/cached-calls.js';
+import { CachedCalls } from '../cache/cached-calls.js';
 import type { CallRunner } from './call-runner.js';
 import { transcriptionsCall, translationsCall } from './audio-upload-calls.js';
 import { jsonOperationCall } from './json-operation-call.js';
 import { speechCall } from './speech-call.js';
+import { type ChatCallDeps, chatCompletionsCall } from './chat-call.js';
 import type { ModerationResponse } from '../schemas/moderation-response.js';
 import { moderationRequestSchema } from '../schemas/moderation-request.js';
 
@@ -90,6 +83,8 @@ export class Gateway {
     simple: (operation, request, options, run) => this.#simple(operation, request, options, run),
     call: (operation, request, options, run, acceptOnHeaders, needs) => this.#call(operation, request, options, run, acceptOnHeaders, needs),
   };
+  /** What chat calls need of this gateway (see `chatCompletionsCall`). */
+  readonly #chat: ChatCallDeps;
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -107,6 +102,13 @@ export class Gateway {
       upstream: (provider) => this.#upstream(provider),
     });
     this.policy = resolveRoutingPolicy(options.routing);
+    this.#chat = {
+      runner: this.#runner,
+      call: (operation, request, options, run, acceptOnHeaders, needs) => this.#call(operation, request, options, run, acceptOnHeaders, needs),
+      cached: this.#cached,
+      router: this.router,
+      providerSettings: this.#providerSettings,
+    };
     this.health = new TargetHealth(this.policy.cooldown, Date.now, cooldownNotifier(() => this.#observers), options.sharedCooldown);
   }
 
@@ -226,57 +228,9 @@ export class Gateway {
     return toCallResult(request.model as string, outcome, warnings, outcome.value, metered);
   }
 
-  /**
-   * `POST /v1/chat/completions`. `body` is the parsed JSON. Resolves with a completion, or a chunk stream when
-   * `stream: true` (upstream accepted; errors after this point come from the stream's iterator).
-   * Throws 400 (validation), 404 (`model_not_found`), upstream errors as `GatewayError`.
-   */
-  async chatCompletions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ChatCompletionResult>> {
-    return this.#booked(body, options, (booked) => this.#chatCompletions(body, booked));
-  }
-
-  async #chatCompletions(body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<ChatCompletionResult>> {
-    const messages = (body as { messages?: unknown } | null)?.messages;
-    // Refused before validation, whose cost grows with every message.
-    if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
-      throw invalidRequestError(`Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_CHAT_MESSAGES}.`, 'messages', 'array_above_max_length');
-    }
-    const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body, isPlainChatCompletionRequest);
-    if (request.stream !== true && request.stream_options != null) {
-      throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
-    }
-    return this.#cached.through('chatCompletions', request, options, (cache) => this.#fetchChat(request, options, cache));
-  }
-
-  /** Routes a validated chat request that the response cache did not answer (`cache` stores what it fetches). */
-  async #fetchChat(request: ChatCompletionRequest, options: GatewayCallOptions, cache: CacheLookup): Promise<GatewayCallResult<ChatCompletionResult>> {
-    let continuation: ((target: RouteTarget) => ChatCompletionRequest['messages']) | undefined;
-    const failover = request.stream === true && this.router.plan(request.model).models[0]!.streamFailover === true;
-    // An adapter's batches (byte pass-through) are read when nothing between it and the client needs every chunk
-    // parsed: no mid-stream failover (it splices chunks) and no response cache recording the stream.
-    const batched = request.stream === true && !failover && !cache.records;
-    const { outcome, warnings, metered, resume } = await this.#call<ChatCompletion | PeekedStream<ChatCompletionChunk> | PeekedBatches>(
-      'chatCompletions',
-      request,
-      options,
-      async (adapter, target, context) => {
-        const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel, ...(continuation && { messages: continuation(target) }) };
-        if (request.stream === true && this.#providerSettings[target.provider]?.streamUsage !== false) {
-          upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
-        }
-        const result = await adapter.chatCompletions!(upstreamRequest, context);
-        if (!isChunkStream(result)) return result;
-        const batches = batched ? chunkBatchesOf(result) : undefined;
-        if (!batches) return peekStream(result);
-        const peeked: PeekedBatches = await peekStream({ [Symbol.asyncIterator]: batches });
-        peeked.batched = true;
-        return peeked;
-      },
-      // A stream's first-byte timer runs until its first chunk (peeked above), a completion's until its headers.
-      request.stream !== true,
-      requiredCapabilities(request),
-    );
-    return chatCallResult({ request, outcome, warnings, metered, resume, signal: options.signal, cache, failover, continueWith: (messages) => (continuation = messages) });
+  /** `POST /v1/chat/completions` (see `chatCompletionsCall`). */
+  chatCompletions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ChatCompletionResult>> {
+    return chatCompletionsCall(this.#chat, body, options);
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
