@@ -86,7 +86,67 @@ async function admin(path: string) {
   return (await res.json()) as { data: Record<string, unknown>[] };
 }
 
+/** `switchyard_upstream_attempts_total` of `provider` with `outcome`, scraped over HTTP (0 when absent). */
+async function attemptsCounted(provider: string, outcome: string): Promise<number> {
+  const text = await (await fetch(`${running.url.replace(/\/v1$/, '')}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('switchyard_upstream_attempts_total{')) continue;
+    if (line.includes(`provider="${provider}"`) && line.includes(`outcome="${outcome}"`)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}
+
+/** The attempt counters of the primary and backup deployments, by outcome. */
+async function attemptCounters() {
+  const counts: Record<string, number> = {};
+  for (const provider of ['primary', 'backup']) {
+    for (const outcome of ['ok', 'fallback', 'error']) counts[`${provider} ${outcome}`] = await attemptsCounted(provider, outcome);
+  }
+  return counts;
+}
+
 describe('mid-stream failover', () => {
+  it('metrics: the attempt that broke mid-stream counts as fallback, not ok; the continuation counts ok', async () => {
+    const before = await attemptCounters();
+    const { text, finishReasons } = await collect('chat');
+    expect(text).toBe(deliveredText + continuationText);
+    expect(finishReasons).toEqual(['stop']);
+    const delta = async () => {
+      const after = await attemptCounters();
+      return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
+    };
+    await expect.poll(delta).toEqual({ 'primary ok': 0, 'primary fallback': 1, 'primary error': 0, 'backup ok': 1, 'backup fallback': 0, 'backup error': 0 });
+  });
+
+  it('metrics: without stream_failover the broken attempt counts as error, not ok', async () => {
+    const before = await attemptCounters();
+    const stream = await client.chat.completions.create({ model: 'plain', stream: true, messages });
+    const error = await (async () => {
+      for await (const _chunk of stream);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    const delta = async () => {
+      const after = await attemptCounters();
+      return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
+    };
+    await expect.poll(delta).toEqual({ 'primary ok': 0, 'primary fallback': 0, 'primary error': 1, 'backup ok': 0, 'backup fallback': 0, 'backup error': 0 });
+  });
+
+  it('metrics: a stream that completes counts ok once', async () => {
+    const before = await attemptCounters();
+    primary.route(CHAT, { chunks: sseFrames(recorded) });
+    try {
+      const { text } = await collect('chat');
+      expect(text).toBe(continuationText);
+    } finally {
+      primary.route(CHAT, { chunks: sseFrames(first100), chunkDelayMs: 1, resetAfterChunks: 30 });
+    }
+    await expect.poll(async () => (await attemptCounters())['primary ok']! - before['primary ok']!).toBe(1);
+    const after = await attemptCounters();
+    expect(after['primary fallback']! - before['primary fallback']! + after['primary error']! - before['primary error']!).toBe(0);
+  });
+
   it('reset after 30 of 100 chunks: the text is the first 30 chunks plus the secondary\'s continuation, exactly once', async () => {
     const { chunks, text, finishReasons } = await collect('chat', true);
     expect(deliveredText.length).toBeGreaterThan(20);

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { PlanOutcome } from '../routing/execute-plan.js';
+import { type PlanOutcome, attemptRecordsOf } from '../routing/execute-plan.js';
 import { type PeekedStream, guardStream } from '../routing/guard-stream.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
@@ -114,7 +114,7 @@ export async function* failoverStream(options: StreamFailoverOptions, state: Str
   for (;;) {
     let reported: CompletionUsage | undefined;
     try {
-      for await (const original of guardStream(outcome.value, outcome)) {
+      for await (const original of guardStream(outcome.value, outcome, false)) {
         let chunk = original;
         head ??= { id: chunk.id, created: chunk.created };
         if (state.failovers > 0) chunk = splice(chunk, head, trimLeadingSpace && delivered.length > 0);
@@ -137,7 +137,11 @@ export async function* failoverStream(options: StreamFailoverOptions, state: Str
       state.lastUsage = reported;
       return;
     } catch (error) {
-      if (toolCalls || finished || (request.n ?? 1) > 1 || signal?.aborted) throw error;
+      // The broken attempt is reported to observers here: `fallback` once another deployment was tried, else `error`.
+      if (toolCalls || finished || (request.n ?? 1) > 1 || signal?.aborted) {
+        outcome.ended('error', error);
+        throw error;
+      }
       // What the broken attempt cost: its reported usage, else an estimate from the text it delivered.
       const report = metered?.attempts.findLast((a) => a.target === outcome.target && a.status === 200);
       if (report) {
@@ -148,9 +152,11 @@ export async function* failoverStream(options: StreamFailoverOptions, state: Str
       let next: PlanOutcome<PeekedStream<ChatCompletionChunk>>;
       try {
         next = await options.resume(exclude, (target) => continuationMessages(request.messages, deliveredNow, target));
-      } catch {
+      } catch (resumeError) {
+        outcome.ended((attemptRecordsOf(resumeError)?.length ?? 0) > 0 ? 'fallback' : 'error', error);
         throw error;
       }
+      outcome.ended('fallback', error);
       broken.push({ usage: reported, deliveredChars: deliveredNow.length - attemptStart });
       attemptStart = deliveredNow.length;
       outcome = next;

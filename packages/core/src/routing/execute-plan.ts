@@ -60,8 +60,18 @@ export interface PlanOutcome<T> {
   idleMs: number;
   /** The call's total deadline, unix ms (a continuation of the answer must end by then too). */
   deadline: number;
-  /** Releases the deadline timer and the target's in-flight slot; call once the answer is fully sent. */
-  release(): void;
+  /**
+   * Reports how the winning attempt's answer ended to the attempt observers (`AttemptHooks.end`), once: for a stream,
+   * when it ends; `ok` only when it ended whole, else its break and what followed (`fallback` when another deployment
+   * continued it, `error` when nothing else was tried). Later calls are ignored.
+   */
+  ended(outcome: AttemptOutcome, error?: unknown): void;
+  /**
+   * Releases the deadline timer and the target's in-flight slot; call once the answer is fully sent. Reports the
+   * attempt `ok` unless {@link ended} reported it already or `broken` is true (its answer broke: the caller reports
+   * it with {@link ended} once it knows what follows).
+   */
+  release(broken?: boolean): void;
 }
 
 /** Inputs of {@link executePlan}. */
@@ -96,7 +106,7 @@ export interface AttemptHooks {
   /** An attempt starts; may return extra upstream headers (trace context). */
   start(target: RouteTarget, attempt: number, fallback: boolean): Record<string, string> | undefined;
   /**
-   * An attempt ended: `ok`, or a failure whose outcome is known once the router decided what comes next (`retry` on
+   * An attempt ended: `ok` (for a stream: once it ended whole, see {@link PlanOutcome.ended}), or a failure whose outcome is known once the router decided what comes next (`retry` on
    * the same target, `fallback` to another one, `error` when nothing else is tried). `durationMs` is the attempt's
    * time to its answer or failure, ms.
    */
@@ -287,6 +297,12 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
           if (result.ok) {
             const winner = race.attempt;
             winner.succeed();
+            let reported = false;
+            const ended = (outcome: AttemptOutcome, error?: unknown) => {
+              if (reported) return;
+              reported = true;
+              winner.ended(outcome, error);
+            };
             return {
               value: result.value,
               target: winner.target,
@@ -296,7 +312,9 @@ export async function executePlan<T>(options: ExecutePlanOptions<T>): Promise<Pl
               idleMs,
               deadline,
               abort: (reason) => winner.controller.abort(reason),
-              release: () => {
+              ended,
+              release: (broken = false) => {
+                if (!broken) ended('ok');
                 finish();
                 winner.release();
               },

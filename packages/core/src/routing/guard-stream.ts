@@ -34,10 +34,11 @@ export function closePeekedValue(value: unknown): void {
  * Yields a peeked stream to the client with an idle timer: if the upstream sends no chunk for `outcome.idleMs` (ms,
  * counted only while waiting on the upstream), the attempt is aborted and the stream throws 504 `upstream_timeout`.
  * Closing the generator early (client gone) closes the upstream stream. Always releases the attempt's timers and
- * in-flight slot at the end.
+ * in-flight slot at the end, and reports the attempt's end (see {@link idleGuard}; `reportsBreak` false leaves a
+ * break's report to the caller).
  */
-export async function* guardStream<T>(peeked: PeekedStream<T>, outcome: PlanOutcome<unknown>): AsyncGenerator<T> {
-  const guard = idleGuard(outcome);
+export async function* guardStream<T>(peeked: PeekedStream<T>, outcome: PlanOutcome<unknown>, reportsBreak = true): AsyncGenerator<T> {
+  const guard = idleGuard(outcome, reportsBreak);
   try {
     if (peeked.first.done) return;
     yield peeked.first.value;
@@ -58,7 +59,10 @@ export interface IdleGuard {
    * throws, or 504 `upstream_timeout` when the timer aborted the attempt.
    */
   next<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>>;
-  /** Stops the timer, closes `iterator` (errors ignored) and releases the attempt. Call once, at the end. */
+  /**
+   * Stops the timer, closes `iterator` (errors ignored), reports the attempt's end and releases it. Call once, at the
+   * end.
+   */
   close(iterator: AsyncIterator<unknown>): Promise<void>;
 }
 
@@ -66,17 +70,26 @@ export interface IdleGuard {
  * The idle timer of a stream's attempt: one timer for the whole stream, re-armed with refresh() (cheaper than a new
  * timer per chunk). It only fires an abort while the stream is waiting on the upstream; time spent waiting on a slow
  * client does not count.
+ * At the end the attempt's observers learn how it ended ({@link PlanOutcome.ended}): `ok` when the stream was read to
+ * its end or its reader stopped early, `error` when a read threw or the attempt was aborted (client gone, deadline,
+ * stall). With `reportsBreak` false a read that threw is not reported (the attempt is released as broken): the caller
+ * reports it once it knows what follows (mid-stream failover). Nothing is added per item: only a failure is noted.
  */
-export function idleGuard(outcome: PlanOutcome<unknown>): IdleGuard {
+export function idleGuard(outcome: PlanOutcome<unknown>, reportsBreak = true): IdleGuard {
   let waiting = false;
   let timer: NodeJS.Timeout | undefined;
+  let broke = false;
+  let readFailed = false;
+  let failure: unknown;
   const onIdle = () => {
     if (!waiting) return;
     outcome.abort(new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream stream stalled for ${outcome.idleMs} ms.` }));
   };
   const failed = (error: unknown) => {
     waiting = false;
-    throw outcome.signal.aborted && GatewayError.isInstance(outcome.signal.reason) ? outcome.signal.reason : error;
+    broke = readFailed = true;
+    failure = outcome.signal.aborted && GatewayError.isInstance(outcome.signal.reason) ? outcome.signal.reason : error;
+    throw failure;
   };
   const arrived = <T>(next: IteratorResult<T>) => {
     waiting = false;
@@ -91,8 +104,14 @@ export function idleGuard(outcome: PlanOutcome<unknown>): IdleGuard {
     },
     async close(iterator) {
       clearTimeout(timer);
+      if (!broke && outcome.signal.aborted) {
+        broke = true;
+        failure = outcome.signal.reason;
+      }
       await iterator.return?.()?.catch(() => {});
-      outcome.release();
+      // A reader that stopped early on an aborted attempt gets no error to act on: reported here in any case.
+      if (broke && (reportsBreak || !readFailed)) outcome.ended('error', failure);
+      outcome.release(broke);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { AttemptReport } from '../gateway/call-accounting.js';
 import { usageOf } from '../gateway/call-metering.js';
 import type { RouteTarget } from '../gateway/model-router.js';
 import type { AttemptHooks, AttemptRecord, ExecutePlanOptions } from './execute-plan.js';
+import type { AttemptOutcome } from './router-events.js';
 import type { TargetHealth } from './target-health.js';
 
 /** What one attempt ended as: its value, or what it threw (normalised by {@link PlanAttempt.fail}). */
@@ -96,16 +97,28 @@ export class PlanAttempt<T> {
     return this.controller.signal;
   }
 
-  /** Records the attempt's success (health, observers, accounting). Its slot is held until {@link release}. */
+  /**
+   * Records the attempt's success (health, accounting). Its slot is held until {@link release}; observers learn how
+   * its answer ended from {@link ended}.
+   */
   succeed(): void {
     this.#settled = true;
     const durationMs = Date.now() - this.started;
     clearTimeout(this.#timer);
     Object.assign(this.record, { accepted: true, outcome: 'success', durationMs });
     this.context.health.success(this.target.key, durationMs);
-    const { hooks } = this.context;
-    if (hooks) safely(() => hooks.end(this.target, this.number, this.fallback, 'ok', durationMs));
     this.context.onAttempt?.({ target: this.target, status: 200, billable: true, latencyMs: durationMs, ...(this.hedged && { hedged: true }) });
+  }
+
+  /**
+   * Tells the observers how a succeeded attempt's answer ended: `ok` (duration: to the answer, or a stream's first
+   * chunk, ms) or a break mid-stream with what followed (duration: to the break, ms). Call once, after {@link succeed}.
+   */
+  ended(outcome: AttemptOutcome, error?: unknown): void {
+    const { hooks } = this.context;
+    if (!hooks) return;
+    const durationMs = outcome === 'ok' ? this.record.durationMs : Date.now() - this.started;
+    safely(() => hooks.end(this.target, this.number, this.fallback, outcome, durationMs, error));
   }
 
   /** Releases the in-flight slot and the call-abort link of a successful attempt (idempotent). */

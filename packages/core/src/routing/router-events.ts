@@ -1,9 +1,11 @@
 /**
  * What an upstream attempt ended as:
- * - `ok`: it answered (for streams: the first chunk arrived);
+ * - `ok`: it answered (for streams: the stream ended whole; reported when it ends);
  * - `retry`: it failed retryably and the same deployment is tried again;
- * - `fallback`: it failed retryably and the next deployment (another target or a fallback model) is tried;
- * - `error`: it failed and nothing else is tried (not retryable, retries exhausted, deadline or client gone);
+ * - `fallback`: it failed retryably and the next deployment (another target or a fallback model) is tried (a stream
+ *   that broke mid-way and was continued elsewhere, `stream_failover`, included);
+ * - `error`: it failed and nothing else is tried (not retryable, retries exhausted, deadline or client gone; a stream
+ *   that broke mid-way or was cut by the client included);
  * - `hedge_lost`: a hedged request's other attempt answered first, and this one was aborted.
  */
 export type AttemptOutcome = 'ok' | 'retry' | 'fallback' | 'error' | 'hedge_lost';
@@ -31,7 +33,7 @@ export interface AttemptStartEvent {
 /** One upstream attempt once its outcome is known. */
 export interface AttemptEndEvent extends AttemptStartEvent {
   outcome: AttemptOutcome;
-  /** Time from the attempt's start to its answer (first chunk for streams) or failure, ms. */
+  /** Time from the attempt's start to its answer (first chunk for streams) or failure (a stream's break), ms. */
   durationMs: number;
   /** The failure (a GatewayError in most cases) when `outcome` is not `ok`. */
   error?: unknown;
