@@ -3,7 +3,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { type CompletionUsage, type Gateway, GatewayError, type GatewayObserver } from '@switchyard/core';
+import { type CompletionUsage, type Gateway, GatewayError, type GatewayObserver, upstreamAnswerModel } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import { operationOf } from '../http/operation-of.js';
 import { locals, onResponseClose } from '../http/request-locals.js';
@@ -171,7 +171,7 @@ function failSpan(span: Span, error: unknown): void {
 
 function responseAttributes(data: unknown, upstreamModel: string, usage: Partial<CompletionUsage> | undefined, captureContent: boolean): Attributes {
   const answer = data as { model?: unknown; choices?: { finish_reason?: unknown; message?: unknown }[] } | null;
-  const attributes: Attributes = { 'gen_ai.response.model': typeof answer?.model === 'string' ? answer.model : upstreamModel };
+  const attributes: Attributes = { 'gen_ai.response.model': upstreamAnswerModel(answer) ?? upstreamModel };
   if (typeof usage?.prompt_tokens === 'number') attributes['gen_ai.usage.input_tokens'] = usage.prompt_tokens;
   if (typeof usage?.completion_tokens === 'number') attributes['gen_ai.usage.output_tokens'] = usage.completion_tokens;
   if (Array.isArray(answer?.choices)) {
