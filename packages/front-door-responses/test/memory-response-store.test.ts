@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listInputItems, MemoryResponseStore, newResponseObject, normalizeInputItems, type StoredResponse } from '../src/index.js';
 
 const record = (id: string, expiresIn = 60_000, extra: Partial<StoredResponse> = {}): StoredResponse => ({
@@ -43,17 +43,28 @@ describe('MemoryResponseStore', () => {
   });
 
   it('keeps the responses a record continues from as long as the record, and finds items by id for their owner', async () => {
-    const store = new MemoryResponseStore();
-    await store.putResponse(record('first', 50));
-    await store.putResponse(record('second', 60_000, { previous_response_id: 'first', input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]) }));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    // The store's clock is Date.now(): frozen, so that 'first' is still alive when 'second' is stored however slow the
+    // machine, then moved past 'first''s own expiry.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = new MemoryResponseStore();
+      await store.putResponse(record('first', 50));
+      await store.putResponse(record('second', 60_000, { previous_response_id: 'first', input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]) }));
+      vi.setSystemTime(Date.now() + 80);
+      await checkContinuedRecord(store);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  async function checkContinuedRecord(store: MemoryResponseStore): Promise<void> {
     expect((await store.getResponse('first', 'o'))?.id).toBe('first');
     expect((await store.findResponseWithItem('msg_in', 'o'))?.id).toBe('second');
     expect(await store.findResponseWithItem('msg_in', 'someone-else')).toBeUndefined();
     expect(await store.findResponseWithItem('msg_none', 'o')).toBeUndefined();
     await store.deleteResponse('second', 'o');
     expect(await store.findResponseWithItem('msg_in', 'o')).toBeUndefined();
-  });
+  }
 
   it('hides expired records and other owners', async () => {
     const store = new MemoryResponseStore();
