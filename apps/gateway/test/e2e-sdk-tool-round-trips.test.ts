@@ -49,14 +49,15 @@ routing: { max_retries: 0 }
   (gateway) => ({ upstreams: { scripted: upstream }, url, openai: client } = gateway),
 );
 
+// cachedTokens: what each scripted upstream reports as cached input (Anthropic's cache_read_input_tokens is 8).
 const RESPONSES_ROUTES = [
-  { route: 'OpenAI Responses pass-through', model: 'native-model' },
-  { route: 'OpenAI-compatible chat (translated)', model: 'chat-model' },
-  { route: 'Anthropic (translated)', model: 'claude-model' },
+  { route: 'OpenAI Responses pass-through', model: 'native-model', cachedTokens: 0 },
+  { route: 'OpenAI-compatible chat (translated)', model: 'chat-model', cachedTokens: 0 },
+  { route: 'Anthropic (translated)', model: 'claude-model', cachedTokens: 8 },
 ];
 const shellTool = { type: 'function' as const, name: 'run_shell', description: 'Runs a shell command.', strict: false, parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } };
 
-describe.each(RESPONSES_ROUTES)('openai SDK responses.stream() on the $route route', ({ route, model }) => {
+describe.each(RESPONSES_ROUTES)('openai SDK responses.stream() on the $route route', ({ route, model, cachedTokens }) => {
   it('calls the tool, sends its output back and gets text quoting it; every event and response validates', async () => {
     recordAgentClientCell({ client: 'openai SDK responses.stream()', version: versionOf('openai'), route, detail: () => '2 turns, function tool round trip' });
     const events: { type: string }[] = [];
@@ -78,7 +79,7 @@ describe.each(RESPONSES_ROUTES)('openai SDK responses.stream() on the $route rou
     for (const event of events) expectOpenApiStreamEvent(event);
     expectOpenApiSchema('Response', turn1);
     expectOpenApiSchema('Response', turn2);
-    expect(turn2.usage).toMatchObject({ input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } });
+    expect(turn2.usage).toMatchObject({ input_tokens_details: { cached_tokens: cachedTokens }, output_tokens_details: { reasoning_tokens: 0 } });
   });
 });
 
