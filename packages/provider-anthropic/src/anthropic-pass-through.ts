@@ -1,17 +1,17 @@
 import { type GatewayError, type NativeMessagesResult, type ServerSentEvent, readUpstreamJson, type sendUpstreamRequest } from '@switchyard/core';
 import { z } from 'zod';
-import type { AnthropicUsage } from './anthropic-response-schemas.js';
+import { type AnthropicUsage, anthropicUsageSchema } from './anthropic-response-schemas.js';
 import { mapAnthropicStreamError } from './map-anthropic-error.js';
 import { anthropicUsageToChat, passAnthropicEvents } from './pass-anthropic-events.js';
 
 type UpstreamResponse = Awaited<ReturnType<typeof sendUpstreamRequest>>;
 
 /**
- * What the pass-through reads of a whole Messages answer: an object, and its `usage` when it is one (for metering);
- * everything else is passed on unread.
+ * What the pass-through reads of a whole Messages answer: an object, and its `usage` (metered, so its counts must be
+ * token counts: `anthropicUsageSchema`); everything else is passed on unread.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
-export const anthropicPassThroughAnswerSchema = z.looseObject({ usage: z.record(z.string(), z.unknown()).nullish() });
+export const anthropicPassThroughAnswerSchema = z.looseObject({ usage: anthropicUsageSchema.nullish() });
 
 /**
  * The `POST /v1/messages/count_tokens` answer: `{"input_tokens": N}` (tokens).
