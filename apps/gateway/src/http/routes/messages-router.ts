@@ -13,6 +13,7 @@ import {
 import { type Request, Router } from 'express';
 import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
+import { acceptXApiKey } from '../middleware/accept-x-api-key.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
@@ -48,11 +49,7 @@ function anthropicHeaders(req: Request): Record<string, string> {
 export function createMessagesRouter(deps: RouteDeps): Router {
   const { gateway, bodyLimit, providerOf } = deps;
   const router = Router();
-  router.use((req, _res, next) => {
-    const apiKey = req.get('x-api-key');
-    if (!req.get('authorization') && apiKey) req.headers.authorization = `Bearer ${apiKey}`;
-    next();
-  });
+  router.use(acceptXApiKey());
   router.use(authenticate(gateway));
 
   router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {

@@ -2,6 +2,7 @@ import { publishedPrice } from '@switchyard/accounts';
 import { type Gateway, type Model, checkModelId } from '@switchyard/core';
 import { type ErrorRequestHandler, Router } from 'express';
 import { formatWarnings } from '../apply-call-headers.js';
+import { acceptXApiKey } from '../middleware/accept-x-api-key.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
 import { locals } from '../request-locals.js';
@@ -26,11 +27,7 @@ function priced(gateway: Gateway, model: Model): Model {
  */
 export function createModelsRouter({ gateway }: RouteDeps): Router {
   const router = Router();
-  router.use((req, _res, next) => {
-    const apiKey = req.get('x-api-key');
-    if (!req.get('authorization') && apiKey) req.headers.authorization = `Bearer ${apiKey}`;
-    next();
-  });
+  router.use(acceptXApiKey());
   router.use(authenticate(gateway));
   router.get('/', async (req, res) => {
     const { signal, requestId } = locals(res);
