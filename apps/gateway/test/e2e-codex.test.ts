@@ -20,7 +20,7 @@ const KEY = 'sk-switchyard-codex-0123456789';
 const SHELL: ScriptedShellCall = { tool: 'exec_command', arguments: { cmd: 'ls' } };
 const MARKER = 'codex-marker-file.txt';
 const CREATED = 'created-by-apply-patch.txt';
-const PATCH: ScriptedShellCall = { tool: 'apply_patch', arguments: { input: `*** Begin Patch\n*** Add File: ${CREATED}\n+made through the gateway\n*** End Patch\n` } };
+const PATCH: ScriptedShellCall = { tool: 'apply_patch', arguments: { input: `*** Begin Patch\n*** Add File: ${CREATED}\n+made through the gateway\n*** End Patch\n` }, pieceLength: 9 };
 
 let upstream: MockUpstream;
 let url: string;

@@ -3,6 +3,7 @@ import { convertUsage } from './convert-usage.js';
 import { finishResponse } from './finish-response.js';
 import { toResponseError } from './map-response-error-code.js';
 import { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
+import { CustomInputStream } from './custom-input-stream.js';
 import { newId } from './new-id.js';
 import type { CustomToolCallItem, FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
 import type { ResponsesStreamEvent } from './responses-stream-event.js';
@@ -16,7 +17,8 @@ const clone = <T>(value: T): T => structuredClone(value);
  * Chat chunks -> the Responses event sequence OpenAI sends: `response.created`, `response.in_progress`, then per
  * output item `response.output_item.added`; for text `response.content_part.added`, `response.output_text.delta`…,
  * `response.output_text.done`, `response.content_part.done`; for tool calls `response.function_call_arguments.delta`…
- * and `.done`; for a web search the upstream ran (`delta.web_search_calls`) `response.web_search_call.in_progress`,
+ * and `.done` (a custom tool's `response.custom_tool_call_input.delta`… as its argument fragments arrive, decoded by
+ * `CustomInputStream`, and `.done` with the whole input); for a web search the upstream ran (`delta.web_search_calls`) `response.web_search_call.in_progress`,
  * `.searching` and `.completed`; `response.output_item.done`; and finally `response.completed` (or `response.incomplete` when cut by
  * length or a content filter). Each event has a `sequence_number` from 0. When the chunk stream fails, an `error`
  * event and `response.failed` end the stream instead (it never throws). `onDone` gets the final response object.
@@ -34,8 +36,8 @@ export async function* convertChatStream(
   yield event({ type: 'response.in_progress', response: clone(response) });
 
   let message: { item: OutputMessageItem; index: number; part: OutputTextPart } | undefined;
-  /** Open tool calls by chat index; `args` collects a custom tool's JSON arguments until its input can be read. */
-  const calls = new Map<number, { item: FunctionCallItem | CustomToolCallItem; index: number; args: string }>();
+  /** Open tool calls by chat index; `args` collects the JSON arguments, `input` decodes a custom tool's as they arrive. */
+  const calls = new Map<number, { item: FunctionCallItem | CustomToolCallItem; index: number; args: string; input: CustomInputStream }>();
   let finishReason: FinishReason | null | undefined;
   let usage: Partial<CompletionUsage> | undefined;
 
@@ -82,7 +84,7 @@ export async function* convertChatStream(
         if (!open) {
           yield* closeMessage();
           const item = toToolCallItem(call.id ?? newId('call'), call.function?.name ?? '', '', names, 'in_progress');
-          open = { item, index: response.output.push(item) - 1, args: '' };
+          open = { item, index: response.output.push(item) - 1, args: '', input: new CustomInputStream() };
           calls.set(call.index, open);
           yield event({ type: 'response.output_item.added', output_index: open.index, item: clone(item) });
         }
@@ -92,6 +94,9 @@ export async function* convertChatStream(
           if (open.item.type === 'function_call') {
             open.item.arguments += piece;
             yield event({ type: 'response.function_call_arguments.delta', item_id: open.item.id, output_index: open.index, delta: piece });
+          } else {
+            const text = open.input.push(piece);
+            if (text) yield event({ type: 'response.custom_tool_call_input.delta', item_id: open.item.id, output_index: open.index, delta: text });
           }
         }
       }
@@ -106,12 +111,13 @@ export async function* convertChatStream(
     return;
   }
   yield* closeMessage();
-  for (const { item, index, args } of calls.values()) {
+  for (const { item, index, args, input } of calls.values()) {
     if (item.type === 'function_call') {
       yield event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
     } else {
+      const rest = input.finish(args);
       item.input = customInputOf(args);
-      yield event({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: index, delta: item.input });
+      if (rest) yield event({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: index, delta: rest });
       yield event({ type: 'response.custom_tool_call_input.done', item_id: item.id, output_index: index, input: item.input });
     }
     item.status = 'completed';

@@ -4,6 +4,7 @@ export { type ConversationItem, convertItemsToChatMessages, declaredTools } from
 export { CHAT_TO_RESPONSES_PARAM, type ConvertResponsesOptions, convertResponsesRequest } from './convert-responses-request.js';
 export { type ConvertedTools, type HostedToolSupport, convertResponsesToolChoice, convertResponsesTools } from './convert-responses-tools.js';
 export { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
+export { CustomInputStream } from './custom-input-stream.js';
 export { NAMESPACE_SEPARATOR, type ResponsesToolRef, ToolNameMap, flattenToolName } from './responses-tool-names.js';
 export { convertUsage } from './convert-usage.js';
 export { toWebSearchCallItem } from './web-search-call-item.js';

@@ -150,7 +150,7 @@ describe('Codex tools on the translated route', () => {
     ]);
   });
 
-  it('streams a custom tool call as custom_tool_call_input delta and done events', async () => {
+  it('streams a custom tool call as custom_tool_call_input deltas as the arguments arrive, then done', async () => {
     const { request, names } = prepare({ tools: codexTools, stream: true });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
       id: 'c',
@@ -171,12 +171,14 @@ describe('Codex tools on the translated route', () => {
       'response.in_progress',
       'response.output_item.added',
       'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.delta',
       'response.custom_tool_call_input.done',
       'response.output_item.done',
       'response.completed',
     ]);
     expect(events[2]!.item).toMatchObject({ type: 'custom_tool_call', call_id: 'call_9', name: 'apply_patch', input: '' });
-    expect(events[4]!.input).toBe('*** Begin Patch\n');
-    expect(events[5]!.item).toMatchObject({ type: 'custom_tool_call', input: '*** Begin Patch\n', status: 'completed' });
+    expect([events[3]!.delta, events[4]!.delta]).toEqual(['*** Begin', ' Patch\n']);
+    expect(events[5]!.input).toBe('*** Begin Patch\n');
+    expect(events[6]!.item).toMatchObject({ type: 'custom_tool_call', input: '*** Begin Patch\n', status: 'completed' });
   });
 });

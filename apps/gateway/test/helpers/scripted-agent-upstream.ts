@@ -8,6 +8,16 @@ import { type MockReply, type MockRoute, type RecordedRequest, eventStreamFrames
 export interface ScriptedShellCall {
   tool: string;
   arguments: Record<string, unknown>;
+  /** Streams the call's JSON arguments in pieces of this many characters (default: two pieces). */
+  pieceLength?: number;
+}
+
+/** `json` cut where a stream sends its argument fragments: in `pieceLength` pieces, else at `split` (two pieces). */
+function argumentPieces(json: string, call: ScriptedShellCall, split: number): string[] {
+  if (!call.pieceLength) return [json.slice(0, split), json.slice(split)];
+  const pieces: string[] = [];
+  for (let i = 0; i < json.length; i += call.pieceLength) pieces.push(json.slice(i, i + call.pieceLength));
+  return pieces;
 }
 
 /** The reply text of the second turn: quotes what the tool returned (first 300 characters, trimmed). */
@@ -55,7 +65,7 @@ export function scriptedChatRoute(shell: ScriptedShellCall): MockRoute {
     if (toolCall) {
       const args = toolCall.function.arguments;
       payloads.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }));
-      payloads.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 5) } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }));
+      for (const piece of argumentPieces(args, shell, 5)) payloads.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
     } else {
       const text = (turn as { text: string }).text;
       payloads.push(chunk({ content: text.slice(0, 10) }), chunk({ content: text.slice(10) }));
@@ -88,11 +98,8 @@ export function scriptedAnthropicAnswer(body: { model?: string; messages: { role
   const events: Record<string, unknown>[] = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...input, output_tokens: 1 } } }];
   if (block.type === 'tool_use') {
     const json = JSON.stringify((block as { input: unknown }).input);
-    events.push(
-      { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, 4) } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(4) } },
-    );
+    events.push({ type: 'content_block_start', index: 0, content_block: { ...block, input: {} } });
+    for (const piece of argumentPieces(json, shell, 4)) events.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
   } else {
     const text = (block as { text: string }).text;
     events.push(
