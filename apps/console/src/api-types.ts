@@ -1,4 +1,4 @@
-/** Shapes of the admin API's answers, as the console reads them (see the gateway's README, "Admin API"). */
+/** Shapes of the admin API's answers, as the console reads them (see docs/accounts.md, "Admin API"). */
 
 /** USD per million tokens. */
 export interface Price {
