@@ -29,6 +29,7 @@ export interface BuildGatewayOptions {
 export function toModelDefinition(model: ModelConfig): ModelDefinition {
   return {
     id: model.id,
+    displayName: model.display_name,
     provider: model.provider,
     upstream: model.upstream,
     targets: model.targets?.map(({ max_concurrency, ...target }) => ({ ...target, maxConcurrency: max_concurrency })),

@@ -114,5 +114,6 @@ describe('aliases and model patterns', () => {
     expect(configError(`${base}models:\n  - { id: "gpt-*", provider: openai, upstream: gpt-4o }\n`)).toContain("models.0.upstream: a pattern's upstream id is the id the client asked for");
     expect(configError(`${base}models:\n  - { id: "gpt-*", targets: [{ provider: openai, upstream: gpt-4o }] }\n`)).toContain('models.0.targets: a pattern');
     expect(configError(`${base}models:\n  - { id: a, provider: openai }\n  - { id: a, provider: openai }\n`)).toContain("models.1.id: 'a' is given twice");
+    expect(configError(`${base}models:\n  - { id: "gpt-*", display_name: GPT, provider: openai }\n`)).toContain('models.0.display_name: a pattern serves many models');
   });
 });

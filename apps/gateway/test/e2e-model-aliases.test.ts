@@ -45,7 +45,7 @@ providers:
   openai: { adapter: openai, api_key: sk-upstream-openai-0000, base_url: "${url.openai}/v1" }
   anthropic: { adapter: anthropic, api_key: sk-ant-upstream-0000, base_url: "${url.anthropic}" }
 models:
-  - { id: claude-sonnet-4-5, provider: anthropic, upstream: claude-sonnet-4-5-20250929, price: { input: 3, output: 15, cached_input: 0.3 } }
+  - { id: claude-sonnet-4-5, display_name: "Claude Sonnet 4.5 (EU)", provider: anthropic, upstream: claude-sonnet-4-5-20250929, price: { input: 3, output: 15, cached_input: 0.3 } }
   - { id: "claude-*", provider: anthropic }
   - { id: cheap, provider: openai, upstream: gpt-4.1-nano, price: { input: 0.1, output: 0.4 } }
   - { id: expensive, provider: openai, upstream: gpt-5, price: { input: 10, output: 40 } }
@@ -230,12 +230,24 @@ describe('GET /v1/models', () => {
     expect(models.map((m) => m.id)).toContain('claude-opus-5-5');
     for (const model of models) {
       expect(model.type).toBe('model');
-      expect(model.display_name).toBe(model.id);
       expect(model.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     }
+    const names = Object.fromEntries(models.map((m) => [m.id, m.display_name]));
+    expect(names).toMatchObject({
+      // The model's display_name in config; an alias shows the name of the model it routes to.
+      'claude-sonnet-4-5': 'Claude Sonnet 4.5 (EU)',
+      'claude-opus-5-5': 'Claude Sonnet 4.5 (EU)',
+      // The price catalogue's name of the upstream model (a pattern match, a <provider>/<id>, a configured id).
+      'claude-haiku-4-5-20251001': 'Claude Haiku 4.5',
+      'anthropic/claude-haiku-4-5-20251001': 'Claude Haiku 4.5',
+      cheap: 'gpt 4.1 nano',
+      // Neither: derived from the id.
+      'openai/VAR_chat_model_id': 'VAR Chat Model Id',
+    });
     expect(models.find((m) => m.id === 'claude-haiku-4-5-20251001')).toMatchObject({ created_at: '2025-10-01T00:00:00Z', price_source: 'catalog' });
     const one = await gw.anthropic.models.retrieve('claude-opus-5-5');
-    expect(one).toMatchObject({ type: 'model', id: 'claude-opus-5-5', display_name: 'claude-opus-5-5', pricing: { input: 3 }, price_source: 'config' });
+    expect(one).toMatchObject({ type: 'model', id: 'claude-opus-5-5', display_name: 'Claude Sonnet 4.5 (EU)', pricing: { input: 3 }, price_source: 'config' });
+    expect(await gw.anthropic.models.retrieve('claude-haiku-4-5-20251001')).toMatchObject({ display_name: 'Claude Haiku 4.5' });
   });
 
   it("pages as Anthropic's API does, answers without a redirect, and refuses a wrong x-api-key in Anthropic's error shape", async () => {

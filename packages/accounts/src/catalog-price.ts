@@ -17,7 +17,7 @@ export interface ResolvedPrice {
 const SELF_HOSTED = new Set(['ollama', 'vllm', 'lmstudio']);
 
 /** genai-prices provider ids by Switchyard adapter kind, where they differ (the catalogue also knows most aliases). */
-const PROVIDER_IDS: Readonly<Record<string, string>> = { xai: 'x-ai', bedrock: 'aws', vertex: 'google' };
+export const PROVIDER_IDS: Readonly<Record<string, string>> = { xai: 'x-ai', bedrock: 'aws', vertex: 'google' };
 
 /** A catalogue price field: USD per million tokens, or tiered (`base`, and `tiers` from a `start` in prompt tokens). */
 type CatalogPriceValue = number | { base: number; tiers?: readonly { start: number; price: number }[] };
@@ -37,7 +37,7 @@ let genaiPrices: GenaiPrices | undefined;
  * `@pydantic/genai-prices`, loaded (synchronously, its CommonJS build) on the first catalogue look-up: its catalogue
  * takes about 5 MiB of memory, which a gateway whose models all have a `price` in config never needs.
  */
-function loadGenaiPrices(): GenaiPrices {
+export function loadGenaiPrices(): GenaiPrices {
   genaiPrices ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
   return genaiPrices;
 }

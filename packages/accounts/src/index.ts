@@ -2,6 +2,7 @@ export type * from './account-store.js';
 export { type AccountsOptions, type Admission, type CallEstimate, Accounts, type Principal } from './accounts.js';
 export { budgetWindowStart } from './budget-window.js';
 export { CATALOG_CACHE_LIMIT, catalogCacheSize, catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice, targetPrice } from './catalog-price.js';
+export { catalogModelName } from './catalog-model-name.js';
 export { type PublishedPrice, type PublishedPricing, publishedPrice } from './published-pricing.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';

@@ -103,6 +103,8 @@ const modelNameSchema = z.string().min(1).max(MAX_MODEL_ID_LENGTH).regex(MODEL_I
 export const modelConfigSchema = z
   .strictObject({
     id: modelNameSchema,
+    /** The name model lists show (Anthropic's `display_name`); default: the catalogue's name, else one derived from `id`. */
+    display_name: z.string().min(1).max(256).optional(),
     provider: z.string().min(1).optional(),
     upstream: z.string().min(1).optional(),
     targets: z.array(targetConfigSchema).min(1).optional(),
@@ -123,6 +125,10 @@ export const modelConfigSchema = z
     stream_failover: z.boolean().optional(),
   })
   .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] })
+  .refine((m) => !m.id.includes('*') || m.display_name === undefined, {
+    message: 'a pattern serves many models; give display_name on exact ids only',
+    path: ['display_name'],
+  })
   .refine((m) => !m.id.includes('*') || m.upstream === undefined, { message: "a pattern's upstream id is the id the client asked for; remove 'upstream'", path: ['upstream'] })
   .refine((m) => !m.id.includes('*') || !m.targets?.some((t) => t.upstream !== undefined), {
     message: "a pattern's upstream id is the id the client asked for; remove the targets' 'upstream'",

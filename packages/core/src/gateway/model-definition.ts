@@ -63,6 +63,8 @@ export interface ModelTargetDefinition {
  */
 export interface ModelDefinition {
   id: string;
+  /** A human-readable name for model lists (Anthropic's `display_name`), e.g. `Claude Sonnet 4.5`. Not for patterns. */
+  displayName?: string;
   /** Shorthand for a single target. */
   provider?: string;
   /** Shorthand target's upstream model id (defaults to `id`). */

@@ -28,13 +28,13 @@ export function wantsAnthropicModels(req: Request): boolean {
 
 /**
  * An OpenAI model entry (`{id, object, created (unix s), owned_by, ...}`) in Anthropic's shape: `created` becomes
- * `created_at` (RFC 3339), `display_name` is the id; other fields the gateway adds (`pricing`, `price_source`,
- * `owned_by`) are kept.
+ * `created_at` (RFC 3339), `display_name` is `displayName` (see `modelDisplayName`); other fields the gateway adds
+ * (`pricing`, `price_source`, `owned_by`) are kept.
  * @see https://docs.anthropic.com/en/api/models
  */
-export function toAnthropicModel(model: { id: string; created: number; object?: unknown; [field: string]: unknown }): AnthropicModelInfo {
+export function toAnthropicModel(model: { id: string; created: number; object?: unknown; [field: string]: unknown }, displayName: string): AnthropicModelInfo {
   const { id, created, object: _object, ...rest } = model;
-  return { type: 'model', id, display_name: id, created_at: new Date(created * 1000).toISOString().replace('.000Z', 'Z'), ...rest };
+  return { type: 'model', id, display_name: displayName, created_at: new Date(created * 1000).toISOString().replace('.000Z', 'Z'), ...rest };
 }
 
 /** Largest `limit` Anthropic's list accepts. */

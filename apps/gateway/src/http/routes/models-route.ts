@@ -8,6 +8,7 @@ import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js'
 import { locals } from '../request-locals.js';
 import { sendJson } from '../send-json.js';
 import { anthropicModelPage, toAnthropicModel, wantsAnthropicModels } from './anthropic-model-list.js';
+import { modelDisplayName } from './model-display-name.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `model` with the prices the ledger bills it at (`pricing`, USD per million tokens, and `price_source`). */
@@ -19,7 +20,8 @@ function priced(gateway: Gateway, model: Model): Model {
  * `GET /v1/models` and `GET /v1/models/{model}` (ids may contain `/`, e.g. `openai/gpt-4o-mini`), to mount at
  * `/models`. Every entry carries `pricing` and `price_source` (see `publishedPrice`). A request with `x-api-key` or
  * `anthropic-version` (Claude Code, Anthropic's SDK) is authenticated by `x-api-key` too and answered in Anthropic's
- * shape (`data[]` of `{type, id, display_name, created_at}`, `has_more`, `first_id`, `last_id`; errors as Anthropic's);
+ * shape (`data[]` of `{type, id, display_name, created_at}`, `display_name` from `modelDisplayName`, `has_more`,
+ * `first_id`, `last_id`; errors as Anthropic's);
  * others in OpenAI's. A provider whose list fails or takes longer than its deadline is left out, named in
  * `x-switchyard-warning`.
  * @see https://platform.openai.com/docs/api-reference/models/list
@@ -34,7 +36,7 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     const { list, warnings } = await gateway.listModelsWithWarnings({ signal, requestId });
     if (warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(warnings));
     const data = list.data.map((m) => priced(gateway, m));
-    if (wantsAnthropicModels(req)) sendJson(res, anthropicModelPage(data.map(toAnthropicModel), req.query));
+    if (wantsAnthropicModels(req)) sendJson(res, anthropicModelPage(data.map((m) => toAnthropicModel(m, modelDisplayName(gateway, m.id))), req.query));
     else sendJson(res, { object: 'list', data });
   });
   router.get('/*model', async (req, res) => {
@@ -43,7 +45,7 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     locals(res).model = checkModelId(id);
     const { signal, requestId } = locals(res);
     const model = priced(gateway, await gateway.retrieveModel(id, { signal, requestId }));
-    sendJson(res, wantsAnthropicModels(req) ? toAnthropicModel(model) : model);
+    sendJson(res, wantsAnthropicModels(req) ? toAnthropicModel(model, modelDisplayName(gateway, id)) : model);
   });
   const anthropicErrors = handleAnthropicErrors();
   const errors: ErrorRequestHandler = (error, req, res, next) => (wantsAnthropicModels(req) ? anthropicErrors(error, req, res, next) : next(error));
