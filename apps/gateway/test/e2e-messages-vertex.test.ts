@@ -129,7 +129,7 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
         tools: TOOLS,
         messages: [{ role: 'user', content: 'Weather in Paris?' }],
       },
-      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,oauth-2025-04-20,advanced-tool-use-2025-11-20,context-1m-2025-08-07' } },
+      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,oauth-2025-04-20,advanced-tool-use-2025-11-20,files-api-2025-04-14,context-1m-2025-08-07,web-search-2025-03-05' } },
     );
     expect(message).toEqual(ANSWERED);
     const { body, headers, path } = lastCall(RAW);
@@ -138,8 +138,9 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
     expect(body).not.toHaveProperty('model');
     expect(body).not.toHaveProperty('stream');
     expect(body).toMatchObject({ max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: TOOLS, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
-    // VERTEX_BETA_RULES: oauth left out, advanced-tool-use renamed to Vertex's tool-search-tool, the rest kept in order.
-    expect(headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,tool-search-tool-2025-10-19,context-1m-2025-08-07');
+    // VERTEX_BETA_RULES: oauth and the Files API left out, advanced-tool-use renamed to Vertex's tool-search-tool, the
+    // rest (web search included) kept in order.
+    expect(headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,tool-search-tool-2025-10-19,context-1m-2025-08-07,web-search-2025-03-05');
     expect(headers).not.toHaveProperty('anthropic-version');
     expect(headers).not.toHaveProperty('x-api-key');
     expect(headers.authorization).toBe(`Bearer ${tokens.issued.at(-1)}`);

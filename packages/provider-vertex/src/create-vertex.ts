@@ -47,13 +47,35 @@ import type { VertexTokenSource } from './vertex-token-source.js';
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 /**
- * What Claude on Vertex rejects of Anthropic's betas: first-party-only betas are left out, and Anthropic's
- * `advanced-tool-use-2025-11-20` (tool search, `defer_loading`) is Vertex's `tool-search-tool-2025-10-19`, as Claude
- * Code itself sends on Vertex. Every other beta is passed on in the `anthropic-beta` header.
+ * What Claude on Vertex rejects of Anthropic's betas, and how the rest is adapted, in the `anthropic-beta` header. A
+ * deny-list (every beta not listed is passed on), checked on 2026-11-26:
+ * - `advanced-tool-use-2025-11-20` (tool search, `defer_loading`) is Vertex's `tool-search-tool-2025-10-19`, as Claude
+ *   Code itself sends on Vertex (`TOOL_SEARCH_BETA_HEADER_3P`: "Vertex AI / Bedrock: tool-search-tool-2025-10-19").
+ * - Left out, features Anthropic's docs list for the Claude API only: the Files API (`files-api-2025-04-14`), Agent
+ *   Skills (`skills-2025-10-02`), code execution (`code-execution-2025-08-25`), the MCP connector (`mcp-client-*`,
+ *   `mcp-servers-2025-12-04`), web fetch (`web-fetch-2025-09-10`), the advisor tool (`advisor-tool-2026-03-01`); and
+ *   claude.ai's own `oauth-2025-04-20`, `fast-mode-2026-02-01` and `prompt-caching-scope-2026-01-05`.
+ * - Passed on: web search (`web-search-2025-03-05`; Anthropic's web search tool is offered on Vertex), thinking,
+ *   context (`context-1m-2025-08-07`, `context-management-2025-06-27`) and every beta not named above.
  * @see https://docs.anthropic.com/en/api/claude-on-vertex-ai
+ * @see https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude
+ * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool (supported platforms)
+ * @see https://platform.claude.com/docs/en/api/beta-headers
  */
 export const VERTEX_BETA_RULES: AnthropicBetaRules = {
-  rejected: ['oauth-2025-04-20', 'fast-mode-2026-02-01', 'mcp-servers-2025-12-04'],
+  rejected: [
+    'oauth-2025-04-20',
+    'fast-mode-2026-02-01',
+    'prompt-caching-scope-2026-01-05',
+    'mcp-servers-2025-12-04',
+    'mcp-client-2025-04-04',
+    'mcp-client-2025-11-20',
+    'files-api-2025-04-14',
+    'skills-2025-10-02',
+    'code-execution-2025-08-25',
+    'web-fetch-2025-09-10',
+    'advisor-tool-2026-03-01',
+  ],
   renamed: { 'advanced-tool-use-2025-11-20': 'tool-search-tool-2025-10-19' },
 };
 
