@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { PlanOutcome } from './execute-plan.js';
+import type { PlanOutcome } from './plan-types.js';
 
 /** A stream whose first item has been read (so failures before it can still be retried elsewhere). */
 export interface PeekedStream<T> {

@@ -2,7 +2,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { AttemptReport } from '../gateway/call-accounting.js';
 import { usageOf } from '../gateway/call-metering.js';
 import type { RouteTarget } from '../gateway/model-router.js';
-import type { AttemptHooks, AttemptRecord, ExecutePlanOptions } from './execute-plan.js';
+import type { AttemptHooks, AttemptRecord, ExecutePlanOptions } from './plan-types.js';
 import type { AttemptOutcome } from './router-events.js';
 import type { TargetHealth } from './target-health.js';
 
