@@ -22,6 +22,12 @@ export interface KeyView {
   metadata: Record<string, unknown> | null;
   created_at: string;
   revoked_at: string | null;
+  /** Display prefix of the secret the last rotation replaced, while it is still valid; null otherwise. */
+  previous_key_prefix?: string | null;
+  /** ISO-8601 end of that secret's grace period. */
+  previous_key_expires_at?: string | null;
+  /** ISO-8601 of the last rotation; null when never rotated. */
+  rotated_at?: string | null;
   spend_usd?: number;
 }
 

@@ -71,6 +71,11 @@ export class AdminApi {
     return this.#json('PATCH', `/admin/keys/${encodeURIComponent(id)}`, input);
   }
 
+  /** `POST /admin/keys/:id/rotate`: a new secret (shown once); the old one stays valid `graceSeconds`. */
+  rotateKey(id: string, graceSeconds: number): Promise<KeyView & { key: string }> {
+    return this.#json('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`, { grace_seconds: graceSeconds });
+  }
+
   revokeKey(id: string): Promise<KeyView> {
     return this.#json('DELETE', `/admin/keys/${encodeURIComponent(id)}`);
   }

@@ -293,6 +293,31 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expectUsd(await page.getByTestId('answer-cost').textContent(), ledger.data[0]!.cost_usd);
   });
 
+  it('rotates the key with a grace period: the new secret is shown once, both prefixes are listed, both secrets work', async () => {
+    await go('Keys');
+    const row = page.locator('tbody tr', { has: page.locator('td.key-name') });
+    const oldPrefix = await row.locator('td').nth(1).locator('code').first().textContent();
+    await row.getByRole('button', { name: 'Rotate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate key' });
+    expect(await dialog.getByLabel('Old secret stays valid for').inputValue()).toBe('86400');
+    await dialog.getByLabel('Old secret stays valid for').selectOption('3600');
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Key rotated' }).waitFor();
+    const rotated = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+    expect(rotated).toMatch(/^sk-sy-[A-Za-z0-9_-]{32}$/);
+    expect(rotated).not.toBe(secret);
+    await shot('keys-rotated-secret');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await poll(() => row.locator('td').nth(1).locator('code').first().textContent()).toBe(`${rotated.slice(0, 10)}…`);
+    expect(await row.getByTestId('previous-prefix').textContent()).toContain(oldPrefix ?? 'missing');
+    const keyView = (await (await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as { data: { previous_key_expires_at: string | null }[] };
+    const graceEnd = Date.parse(keyView.data[0]?.previous_key_expires_at ?? '');
+    expect(Math.abs(graceEnd - Date.now() - 3_600_000)).toBeLessThan(60_000);
+    await shot('keys-rotated');
+    for (const key of [secret, rotated]) expect((await client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices).toHaveLength(1);
+    secret = rotated;
+  });
+
   it('revokes the key after a confirmation, and the API refuses it', async () => {
     await go('Keys');
     const row = page.locator('tbody tr', { has: page.locator('td.key-name') });

@@ -12,13 +12,23 @@ export interface AccountStore {
   listKeys(): Promise<VirtualKey[]>;
   getKey(id: string): Promise<VirtualKey | undefined>;
   /**
-   * The key whose secret hashes to `keyHash` (SHA-256, hex), revoked ones included; undefined when there is none. Used
+   * The key whose secret (`key_hash`) or previous secret (`previous_key_hash`, whatever its grace period) hashes to
+   * `keyHash` (SHA-256, hex), revoked ones included; undefined when there is none. Used
    * for a key another replica created that this one has not heard of yet (see `Accounts.authenticate`).
    */
   getKeyByHash(keyHash: string): Promise<VirtualKey | undefined>;
   insertKey(key: VirtualKey): Promise<void>;
-  /** Replaces a stored key (same id). */
+  /**
+   * Replaces a stored key's fields (same id), except its secrets: `key_hash`, `key_prefix` and the `previous_key_*` and
+   * `rotated_at` fields stay as stored (only {@link rotateKeySecret} changes them), so that an update from a replica
+   * that has not heard of a rotation yet cannot undo it.
+   */
   updateKey(key: VirtualKey): Promise<void>;
+  /**
+   * Stores a rotation of key `key.id`: its `key_hash`, `key_prefix`, `previous_key_hash`, `previous_key_prefix`,
+   * `previous_key_expires_at` and `rotated_at`; other fields stay as stored.
+   */
+  rotateKeySecret(key: VirtualKey): Promise<void>;
   /** Appends ledger rows in one transaction. */
   appendUsage(rows: readonly UsageRow[]): Promise<void>;
   /**

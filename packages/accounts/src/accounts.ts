@@ -1,11 +1,13 @@
-import { hash as digestOf, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { authenticationError, type CallAccounting, KeyRing } from '@switchyard/core';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { authenticationError, type CallAccounting, GatewayError, KeyRing } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
 import type { KeyChangeFeed } from './key-change-feed.js';
 import { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
-import { KeyState } from './key-state.js';
+import { KeyRegistry } from './key-registry.js';
+import { hashSecret as hash, newKeySecret, rotateSecret, secretOf, VIRTUAL_KEY } from './key-secret.js';
+import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
 import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
@@ -47,10 +49,6 @@ export interface AccountsOptions {
 }
 
 const PREFIX = 'sk-sy-';
-/** A virtual key as {@link Accounts.createKey} makes them: the prefix and 24 random bytes in base64url. */
-const VIRTUAL_KEY = /^sk-sy-[A-Za-z0-9_-]{32}$/;
-// One-shot `crypto.hash`: no Hash object per call (a key is hashed on every request).
-const hash = (key: string) => digestOf('sha256', key, 'hex');
 
 /**
  * The gateway's own accounts: virtual keys (`sk-sy-…`, stored as SHA-256 hashes, held in memory and compared in
@@ -59,8 +57,7 @@ const hash = (key: string) => digestOf('sha256', key, 'hex');
  * {@link Accounts.accounting} plugs all of it into core's `createGateway({ accounting })`.
  */
 export class Accounts {
-  readonly #keys = new Map<string, KeyState>();
-  readonly #byHash = new Map<string, KeyState>();
+  readonly #keys = new KeyRegistry();
   readonly #static: KeyRing;
   readonly #master?: Buffer;
   readonly #onError: (error: unknown) => void;
@@ -99,12 +96,7 @@ export class Accounts {
   /** Reloads one key from the store (or every key when `id` is undefined) after another replica changed it. */
   async #reload(id: string | undefined): Promise<void> {
     const keys = id === undefined ? await this.store.listKeys() : [await this.store.getKey(id)];
-    for (const key of keys) {
-      if (!key) continue;
-      const state = this.#keys.get(key.id);
-      if (state) state.key = key;
-      else this.#remember(new KeyState(key));
-    }
+    for (const key of keys) if (key) this.#keys.put(key);
   }
 
   /** Tells other replicas about a changed key; a failure is reported, never thrown (the change is stored). */
@@ -115,13 +107,8 @@ export class Accounts {
   /** Loads every key from the store. Budget spends are read from the ledger when a key is first used. */
   static async open(options: AccountsOptions): Promise<Accounts> {
     const accounts = new Accounts(options.store, options);
-    for (const key of await options.store.listKeys()) accounts.#remember(new KeyState(key));
+    for (const key of await options.store.listKeys()) accounts.#keys.put(key);
     return accounts;
-  }
-
-  #remember(state: KeyState): void {
-    this.#keys.set(state.key.id, state);
-    this.#byHash.set(state.key.key_hash, state);
   }
 
   /** True when the `Authorization` header holds the master key. */
@@ -131,13 +118,14 @@ export class Accounts {
     return timingSafeEqual(Buffer.from(hash(token), 'hex'), this.#master);
   }
 
-  /** The virtual key whose secret the header holds, revoked and expired ones included; undefined otherwise. */
+  /**
+   * The virtual key whose secret the header holds (its current one, or the one its last rotation replaced), revoked
+   * and expired ones included; undefined otherwise.
+   */
   identify(authorization: string | undefined): KeyState | undefined {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (!token?.startsWith(PREFIX)) return undefined;
-    const digest = hash(token);
-    const state = this.#byHash.get(digest);
-    return state && timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(state.key.key_hash, 'hex')) ? state : undefined;
+    return this.#keys.find(hash(token));
   }
 
   /**
@@ -150,7 +138,7 @@ export class Accounts {
    */
   authenticate(authorization: string | undefined, clientAddress?: string): Principal | Promise<Principal> {
     const state = this.identify(authorization);
-    if (state) return this.#principal(state);
+    if (state) return this.#principal(state, authorization);
     try {
       this.#static.authenticate(authorization);
       return { kind: 'static' };
@@ -169,7 +157,7 @@ export class Accounts {
       }
       return lookup.then((found) => {
         if (!found) throw error;
-        return this.#principal(found);
+        return this.#principal(found, authorization);
       });
     }
   }
@@ -183,16 +171,14 @@ export class Accounts {
       this.#onError(error);
       return undefined;
     }
-    if (!key) return undefined;
-    const known = this.#keys.get(key.id);
-    if (known) return known;
-    const state = new KeyState(key);
-    this.#remember(state);
-    return state;
+    // A key known here under another secret was rotated on another replica: take the stored secrets.
+    return key ? this.#keys.put(key) : undefined;
   }
 
-  #principal(state: KeyState): Principal {
+  #principal(state: KeyState, authorization: string | undefined): Principal {
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
+    if (secretOf(state.key, hash(token)) === 'expired') throw authenticationError('This API key was rotated and its grace period has ended: use its new secret.');
     if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
     return { kind: 'virtual', state };
   }
@@ -304,12 +290,12 @@ export class Accounts {
 
   /** Creates a key; the secret is returned once, here, and stored only as a hash. */
   async createKey(input: CreateKeyInput): Promise<VirtualKeyView & { key: string }> {
-    const secret = `${PREFIX}${randomBytes(24).toString('base64url')}`;
+    const { secret, key_hash, key_prefix } = newKeySecret();
     const key: VirtualKey = {
       id: `key_${randomUUID().replaceAll('-', '')}`,
       name: input.name,
-      key_hash: hash(secret),
-      key_prefix: `${secret.slice(0, 10)}…`,
+      key_hash,
+      key_prefix,
       models: input.models ?? null,
       rpm_limit: input.rpm_limit ?? null,
       tpm_limit: input.tpm_limit ?? null,
@@ -320,16 +306,20 @@ export class Accounts {
       metadata: input.metadata ?? null,
       created_at: new Date().toISOString(),
       revoked_at: null,
+      previous_key_hash: null,
+      previous_key_prefix: null,
+      previous_key_expires_at: null,
+      rotated_at: null,
     };
     await this.store.insertKey(key);
-    this.#remember(new KeyState(key));
+    this.#keys.put(key);
     await this.#announce(key.id);
     return { ...toKeyView(key), key: secret };
   }
 
   /** Every key (no secrets, no hashes). */
   listKeys(): VirtualKeyView[] {
-    return [...this.#keys.values()].map((s) => toKeyView(s.key));
+    return [...this.#keys.all()].map((s) => toKeyView(s.key));
   }
 
   /** One key, or undefined. */
@@ -344,9 +334,25 @@ export class Accounts {
     if (!state) return undefined;
     const key: VirtualKey = { ...state.key, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     await this.store.updateKey(key);
-    state.key = key; // the limiter resizes its buckets on the next call, without refilling them
+    this.#keys.put(key);
     await this.#announce(id);
     return toKeyView(key);
+  }
+
+  /**
+   * Rotates a key's secret (see {@link rotateSecret}): the new secret is returned once, here; the replaced one stays
+   * valid for `graceSeconds`. The key keeps its id, limits, spend and history. Undefined when there is no such key;
+   * throws 409 `key_revoked` for a revoked key.
+   */
+  async rotateKey(id: string, graceSeconds: number): Promise<(VirtualKeyView & { key: string }) | undefined> {
+    const state = this.#keys.get(id);
+    if (!state) return undefined;
+    if (state.key.revoked_at) throw new GatewayError({ status: 409, type: 'invalid_request_error', code: 'key_revoked', param: 'id', message: `Key '${id}' is revoked and cannot be rotated.` });
+    const { key, secret } = rotateSecret(state.key, graceSeconds);
+    await this.store.rotateKeySecret(key);
+    this.#keys.put(key);
+    await this.#announce(id);
+    return { ...toKeyView(key), key: secret };
   }
 
   /** Revokes a key: it gets 401 from now on. Undefined when there is no such key. */
@@ -355,7 +361,7 @@ export class Accounts {
     if (!state) return undefined;
     const key = { ...state.key, revoked_at: state.key.revoked_at ?? new Date().toISOString() };
     await this.store.updateKey(key);
-    state.key = key;
+    this.#keys.put(key);
     await this.#announce(id);
     return toKeyView(key);
   }

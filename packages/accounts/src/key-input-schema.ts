@@ -26,3 +26,17 @@ export const updateKeyInputSchema = createKeyInputSchema.partial();
 export type CreateKeyInput = z.infer<typeof createKeyInputSchema>;
 /** A validated update body. */
 export type UpdateKeyInput = z.infer<typeof updateKeyInputSchema>;
+
+/** Longest grace period of a rotated key's previous secret: 30 days, in seconds. */
+export const MAX_GRACE_SECONDS = 2_592_000;
+
+/**
+ * `POST /admin/keys/:id/rotate` body: `grace_seconds`, how long the replaced secret stays valid (default 86,400 = one
+ * day; 0 ends it at once; at most {@link MAX_GRACE_SECONDS}). An empty body takes the default.
+ */
+export const rotateKeyInputSchema = z.strictObject({
+  grace_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional(),
+});
+
+/** A validated rotate body. */
+export type RotateKeyInput = z.infer<typeof rotateKeyInputSchema>;

@@ -8,9 +8,13 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     rows,
     listKeys: async () => [...keys.values()],
     getKey: async (id) => keys.get(id),
-    getKeyByHash: async (hash) => [...keys.values()].find((k) => k.key_hash === hash),
+    getKeyByHash: async (hash) => [...keys.values()].find((k) => k.key_hash === hash || k.previous_key_hash === hash),
     insertKey: async (k) => void keys.set(k.id, k),
-    updateKey: async (k) => void keys.set(k.id, k),
+    updateKey: async (k) => {
+      const stored = keys.get(k.id);
+      if (stored) keys.set(k.id, { ...k, key_hash: stored.key_hash, key_prefix: stored.key_prefix, previous_key_hash: stored.previous_key_hash, previous_key_prefix: stored.previous_key_prefix, previous_key_expires_at: stored.previous_key_expires_at, rotated_at: stored.rotated_at });
+    },
+    rotateKeySecret: async (k) => void keys.set(k.id, k),
     appendUsage: async (r) => void rows.push(...r),
     recentUsage: async (id, since) => {
       const used = rows.filter((r) => r.key_id === id && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit));

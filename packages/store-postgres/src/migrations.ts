@@ -11,7 +11,8 @@ export interface Migration {
  * `switchyard_usage` (the ledger, indexed for the usage queries: by key and time, by model and time, by time),
  * `switchyard_responses` (stored Responses API responses, one JSON record each, with their owner and expiry; since
  * version 8 each holds its own items and a link to the response it continued, with its size in bytes) and
- * `switchyard_response_items` (which response holds an item id, for `item_reference`).
+ * `switchyard_response_items` (which response holds an item id, for `item_reference`). Since version 10 a key holds
+ * the hash of the secret its last rotation replaced, and when that secret's grace period ends.
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -134,6 +135,17 @@ ALTER TABLE switchyard_usage ADD COLUMN session_id text;
 ALTER TABLE switchyard_usage ADD COLUMN agent_id text;
 ALTER TABLE switchyard_usage ADD COLUMN parent_agent_id text;
 CREATE INDEX switchyard_usage_session ON switchyard_usage (session_id, created_at) WHERE session_id IS NOT NULL;
+`,
+  },
+  {
+    version: 10,
+    name: 'key rotation',
+    sql: `
+ALTER TABLE switchyard_keys ADD COLUMN previous_key_hash text;
+ALTER TABLE switchyard_keys ADD COLUMN previous_key_prefix text;
+ALTER TABLE switchyard_keys ADD COLUMN previous_key_expires_at timestamptz;
+ALTER TABLE switchyard_keys ADD COLUMN rotated_at timestamptz;
+CREATE UNIQUE INDEX switchyard_keys_previous_hash ON switchyard_keys (previous_key_hash) WHERE previous_key_hash IS NOT NULL;
 `,
   },
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import pg from 'pg';
-import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams } from './key-row.js';
+import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
 import { migrate } from './migrate.js';
 
 /** Options of {@link PostgresAccountStore.open}. */
@@ -16,8 +16,8 @@ export interface PostgresStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Key columns an update never changes. */
-const FIXED_COLUMNS = new Set<string>(['id', 'key_hash', 'key_prefix', 'created_at']);
+/** Key columns an update never changes (a rotation changes the secret ones). */
+const FIXED_COLUMNS = new Set<string>(['id', 'created_at', ...SECRET_COLUMNS]);
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
@@ -122,7 +122,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
-    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys WHERE key_hash = $1', [keyHash]);
+    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys WHERE key_hash = $1 OR previous_key_hash = $1', [keyHash]);
     return rows[0] && keyFromRow(rows[0]);
   }
 
@@ -134,8 +134,17 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async updateKey(key: VirtualKey): Promise<void> {
+    await this.#update(key, (column) => !FIXED_COLUMNS.has(column));
+  }
+
+  async rotateKeySecret(key: VirtualKey): Promise<void> {
+    await this.#update(key, (column) => SECRET_COLUMNS.has(column));
+  }
+
+  /** Writes the `columns` of `key` to its row. */
+  async #update(key: VirtualKey, columns: (column: string) => boolean): Promise<void> {
     const params = keyParams(key);
-    const changed = KEY_COLUMNS.flatMap((column, i) => (FIXED_COLUMNS.has(column) ? [] : [[column, params[i]] as const]));
+    const changed = KEY_COLUMNS.flatMap((column, i) => (columns(column) ? [[column, params[i]] as const] : []));
     await this.#pool.query(`UPDATE switchyard_keys SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`, [
       key.id,
       ...changed.map(([, value]) => value),

@@ -38,7 +38,14 @@ CREATE INDEX IF NOT EXISTS usage_time ON usage (created_at);
 /** Key columns added after the first release; missing ones are added at startup (`ALTER TABLE keys ADD COLUMN`). */
 export const ADDED_KEY_COLUMNS: Record<string, string> = {
   concurrency_limit: 'INTEGER',
+  previous_key_hash: 'TEXT',
+  previous_key_prefix: 'TEXT',
+  previous_key_expires_at: 'TEXT',
+  rotated_at: 'TEXT',
 };
+
+/** Indexes on added key columns, created once those columns exist. */
+export const KEY_INDEXES_SQL = 'CREATE UNIQUE INDEX IF NOT EXISTS keys_previous_hash ON keys (previous_key_hash) WHERE previous_key_hash IS NOT NULL;';
 
 /** Ledger columns added after the first release; missing ones are added at startup (`ALTER TABLE usage ADD COLUMN`). */
 export const ADDED_USAGE_COLUMNS: Record<string, string> = {

@@ -1,10 +1,17 @@
 import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
-import { ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, SCHEMA_SQL } from './schema-sql.js';
+import { ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, KEY_INDEXES_SQL, SCHEMA_SQL } from './schema-sql.js';
 
 type KeyRow = Omit<VirtualKey, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
 
-const toRow = (key: VirtualKey): KeyRow => ({ ...key, concurrency_limit: key.concurrency_limit ?? null, models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
+const toRow = (key: VirtualKey): KeyRow => ({
+  ...key,
+  concurrency_limit: key.concurrency_limit ?? null,
+  previous_key_hash: key.previous_key_hash ?? null,
+  previous_key_prefix: key.previous_key_prefix ?? null,
+  previous_key_expires_at: key.previous_key_expires_at ?? null,
+  rotated_at: key.rotated_at ?? null,
+  models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
 const fromRow = (row: KeyRow): VirtualKey => ({ ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null });
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
@@ -34,6 +41,7 @@ export class SqliteAccountStore implements AccountStore {
     for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS)) if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
     const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
+    this.#db.exec(KEY_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
       `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id)
        VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id)`,
@@ -50,15 +58,17 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
-    const row = this.#db.prepare('SELECT * FROM keys WHERE key_hash = ?').get(keyHash) as KeyRow | undefined;
+    const row = this.#db.prepare('SELECT * FROM keys WHERE key_hash = @hash OR previous_key_hash = @hash').get({ hash: keyHash }) as KeyRow | undefined;
     return row && fromRow(row);
   }
 
   async insertKey(key: VirtualKey): Promise<void> {
     this.#db
       .prepare(
-        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, concurrency_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at)
-         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @concurrency_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at)`,
+        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, concurrency_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at,
+           previous_key_hash, previous_key_prefix, previous_key_expires_at, rotated_at)
+         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @concurrency_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at,
+           @previous_key_hash, @previous_key_prefix, @previous_key_expires_at, @rotated_at)`,
       )
       .run(toRow(key));
   }
@@ -68,6 +78,15 @@ export class SqliteAccountStore implements AccountStore {
       .prepare(
         `UPDATE keys SET name = @name, models = @models, rpm_limit = @rpm_limit, tpm_limit = @tpm_limit, concurrency_limit = @concurrency_limit, budget_usd = @budget_usd,
          budget_period = @budget_period, expires_at = @expires_at, metadata = @metadata, revoked_at = @revoked_at WHERE id = @id`,
+      )
+      .run(toRow(key));
+  }
+
+  async rotateKeySecret(key: VirtualKey): Promise<void> {
+    this.#db
+      .prepare(
+        `UPDATE keys SET key_hash = @key_hash, key_prefix = @key_prefix, previous_key_hash = @previous_key_hash, previous_key_prefix = @previous_key_prefix,
+         previous_key_expires_at = @previous_key_expires_at, rotated_at = @rotated_at WHERE id = @id`,
       )
       .run(toRow(key));
   }

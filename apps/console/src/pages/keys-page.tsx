@@ -6,6 +6,7 @@ import { ErrorNote } from '../error-note.js';
 import { formatCount, formatTime, formatUsd, keyStatus } from '../format.js';
 import { useLoad } from '../use-load.js';
 import { KeyForm } from './key-form.js';
+import { RotateKeyDialog } from './rotate-key-dialog.js';
 
 function limits(key: KeyView): string {
   const parts = [
@@ -21,8 +22,23 @@ function spend(key: KeyView): string {
   return key.budget_usd === null ? `${spent} (${key.budget_period}, no budget)` : `${spent} of ${formatUsd(key.budget_usd)} (${key.budget_period})`;
 }
 
+/** The key's secret prefixes: the current one and, after a rotation, the previous one while it is still valid. */
+function Prefixes({ keyView }: { keyView: KeyView }) {
+  const previous = keyView.previous_key_prefix && keyView.previous_key_expires_at && Date.parse(keyView.previous_key_expires_at) > Date.now();
+  return (
+    <>
+      <code>{keyView.key_prefix}</code>
+      {previous && (
+        <div class="hint" data-testid="previous-prefix">
+          previous <code>{keyView.previous_key_prefix}</code> valid until {formatTime(keyView.previous_key_expires_at as string)}
+        </div>
+      )}
+    </>
+  );
+}
+
 /** Shows a new key's secret once, with a copy button. */
-function SecretPanel({ created, onDone }: { created: KeyView & { key: string }; onDone: () => void }) {
+function SecretPanel({ created, onDone, title = 'Key created' }: { created: KeyView & { key: string }; onDone: () => void; title?: string }) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
     try {
@@ -33,7 +49,7 @@ function SecretPanel({ created, onDone }: { created: KeyView & { key: string }; 
     }
   };
   return (
-    <Dialog title="Key created">
+    <Dialog title={title}>
       <p>
         This is the secret of <strong>{created.name}</strong>. It is shown once: copy it now.
       </p>
@@ -53,10 +69,17 @@ function SecretPanel({ created, onDone }: { created: KeyView & { key: string }; 
   );
 }
 
-/** The Keys page: the list, "Create key", editing limits and revoking (with a confirmation). */
+/** The Keys page: the list, "Create key", editing limits, rotating a secret and revoking (with a confirmation). */
 export function KeysPage({ api }: { api: AdminApi }) {
   const keys = useLoad(() => api.listKeys(), [api]);
-  const [mode, setMode] = useState<{ kind: 'create' } | { kind: 'edit'; key: KeyView } | { kind: 'revoke'; key: KeyView } | { kind: 'secret'; created: KeyView & { key: string } } | null>(null);
+  const [mode, setMode] = useState<
+    | { kind: 'create' }
+    | { kind: 'edit'; key: KeyView }
+    | { kind: 'revoke'; key: KeyView }
+    | { kind: 'rotate'; key: KeyView }
+    | { kind: 'secret'; created: KeyView & { key: string }; title?: string }
+    | null
+  >(null);
   const [error, setError] = useState<string | null>(null);
   const close = () => setMode(null);
 
@@ -108,7 +131,7 @@ export function KeysPage({ api }: { api: AdminApi }) {
               <tr key={key.id} data-key-id={key.id}>
                 <td class="key-name">{key.name}</td>
                 <td>
-                  <code>{key.key_prefix}</code>
+                  <Prefixes keyView={key} />
                 </td>
                 <td>{key.models ? key.models.join(', ') : 'all'}</td>
                 <td>{limits(key)}</td>
@@ -122,6 +145,9 @@ export function KeysPage({ api }: { api: AdminApi }) {
                     <div class="row-actions">
                       <button type="button" class="secondary" onClick={() => setMode({ kind: 'edit', key })}>
                         Edit
+                      </button>
+                      <button type="button" class="secondary" onClick={() => setMode({ kind: 'rotate', key })}>
+                        Rotate
                       </button>
                       <button type="button" class="danger" onClick={() => setMode({ kind: 'revoke', key })}>
                         Revoke
@@ -162,7 +188,18 @@ export function KeysPage({ api }: { api: AdminApi }) {
           />
         </Dialog>
       )}
-      {mode?.kind === 'secret' && <SecretPanel created={mode.created} onDone={close} />}
+      {mode?.kind === 'secret' && <SecretPanel created={mode.created} title={mode.title} onDone={close} />}
+      {mode?.kind === 'rotate' && (
+        <RotateKeyDialog
+          keyView={mode.key}
+          onCancel={close}
+          onRotate={async (graceSeconds) => {
+            const created = await api.rotateKey(mode.key.id, graceSeconds);
+            setMode({ kind: 'secret', created, title: 'Key rotated' });
+            keys.reload();
+          }}
+        />
+      )}
       {mode?.kind === 'revoke' && (
         <Dialog title="Revoke key">
           <p>

@@ -18,12 +18,15 @@ const keyFields = {
   metadata: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
+  previous_key_prefix: z.string().nullable().meta({ description: 'Display prefix of the secret the last rotation replaced; null when it is no longer valid.' }),
+  previous_key_expires_at: z.string().nullable().meta({ description: "ISO-8601 end of the replaced secret's grace period." }),
+  rotated_at: z.string().nullable().meta({ description: 'ISO-8601 of the last rotation; null when never rotated.' }),
 };
 
 /** A virtual key as the admin API shows it (no secret, no hash); `spend_usd` in the current budget window. */
 export const virtualKeyViewSchema = z.looseObject(keyFields).meta({ description: 'A virtual key (no secret, no hash).' });
 
-/** `POST /admin/keys` answer: the key plus its secret, shown once. */
+/** `POST /admin/keys` and `POST /admin/keys/{id}/rotate` answer: the key plus its (new) secret, shown once. */
 export const createdKeySchema = z.looseObject({ ...keyFields, key: z.string().meta({ description: 'The secret (sk-sy-…), shown only here.' }) });
 
 /** One group of a usage report. */

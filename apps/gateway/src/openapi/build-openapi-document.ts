@@ -1,4 +1,4 @@
-import { createKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
+import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
 import {
   chatCompletionChunkSchema,
   chatCompletionRequestSchema,
@@ -232,6 +232,15 @@ export function buildOpenApiDocument(version: string): JsonObject {
         responses: { '200': { description: 'OK', ...json(ref('VirtualKey', virtualKeyViewSchema, 'output')) }, ...adminErrors },
       },
       delete: { summary: 'Revoke a key', security: admin, parameters: [idParam], responses: { '200': { description: 'Revoked', ...json(ref('VirtualKey', virtualKeyViewSchema, 'output')) }, ...adminErrors } },
+    },
+    '/admin/keys/{id}/rotate': {
+      post: {
+        summary: "Issue a new secret for a key; the old one stays valid for grace_seconds (default 86,400)",
+        security: admin,
+        parameters: [idParam],
+        requestBody: { required: false, ...json(ref('RotateKeyInput', rotateKeyInputSchema, 'input')) },
+        responses: { '200': { description: 'Rotated', ...json(ref('CreatedKey', createdKeySchema, 'output')) }, ...adminErrors },
+      },
     },
     '/admin/usage': {
       get: {

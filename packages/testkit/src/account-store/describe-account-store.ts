@@ -28,6 +28,10 @@ const key = (id: string, overrides: Partial<VirtualKey> = {}): VirtualKey => ({
   metadata: null,
   created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0, 123) + Number(id.replace(/\D/g, '') || 0)).toISOString(),
   revoked_at: null,
+  previous_key_hash: null,
+  previous_key_prefix: null,
+  previous_key_expires_at: null,
+  rotated_at: null,
   ...overrides,
 });
 
@@ -60,7 +64,7 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
 
 /**
  * The behaviour every {@link AccountStore} must have, as one vitest suite: keys round-trip (all fields, revocation,
- * update), usage totals grouped by key, model and UTC day with filters, spend since a time, ledger rows listed newest
+ * update, rotation of the secret), usage totals grouped by key, model and UTC day with filters, spend since a time, ledger rows listed newest
  * first with filters and a cursor, large batches, ping, and
  * {@link Accounts} on top of the store surviving a reopen (keys, limits, spent budget). Run it once per store:
  * `describeAccountStore('SQLite', { open: async (name) => new SqliteAccountStore(join(dir, name)) })`.
@@ -97,6 +101,37 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.getKey('key_2')).toEqual(changed);
       expect(await store.getKey('key_1')).toEqual(key('key_1'));
       await expect(store.insertKey({ ...key('key_3'), key_hash: full.key_hash })).rejects.toThrow();
+      await store.close();
+    });
+
+    it('rotates a key secret: only the secret fields change, the previous secret is found by hash, updates leave secrets alone', async () => {
+      const store = await factory.open(uniqueName());
+      const original = key('key_7', { rpm_limit: 5, metadata: { team: 'a' } });
+      await store.insertKey(original);
+      const rotated: VirtualKey = {
+        ...original,
+        name: 'ignored by a rotation',
+        key_hash: 'f'.repeat(64),
+        key_prefix: 'sk-sy-new1…',
+        previous_key_hash: original.key_hash,
+        previous_key_prefix: original.key_prefix,
+        previous_key_expires_at: '2026-11-23T10:00:00.000Z',
+        rotated_at: '2026-11-22T10:00:00.000Z',
+      };
+      await store.rotateKeySecret(rotated);
+      const expected = { ...rotated, name: original.name };
+      expect(await store.getKey('key_7')).toEqual(expected);
+      expect(await store.getKeyByHash('f'.repeat(64))).toEqual(expected);
+      expect(await store.getKeyByHash(original.key_hash)).toEqual(expected);
+      // An update from a replica that has not heard of the rotation keeps the stored secrets.
+      await store.updateKey({ ...original, name: 'renamed', rpm_limit: 9 });
+      expect(await store.getKey('key_7')).toEqual({ ...expected, name: 'renamed', rpm_limit: 9 });
+      // Rotating again with no grace period drops the previous secret.
+      const again: VirtualKey = { ...expected, name: 'renamed', rpm_limit: 9, key_hash: 'e'.repeat(64), key_prefix: 'sk-sy-new2…', previous_key_hash: null, previous_key_prefix: null, previous_key_expires_at: null, rotated_at: '2026-11-22T11:00:00.000Z' };
+      await store.rotateKeySecret(again);
+      expect(await store.getKey('key_7')).toEqual(again);
+      expect(await store.getKeyByHash(original.key_hash)).toBeUndefined();
+      expect(await store.getKeyByHash('f'.repeat(64))).toBeUndefined();
       await store.close();
     });
 

@@ -1,8 +1,8 @@
 import type { Accounts } from '@switchyard/accounts';
-import { createKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
+import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
 import { GatewayError, validateRequest } from '@switchyard/core';
 import { type Request, Router } from 'express';
-import { parseJsonBody } from '../middleware/parse-json-body.js';
+import { optionalJsonBody, parseJsonBody } from '../middleware/parse-json-body.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 import { parseUsageQuery } from '../routes/usage-query.js';
 import { addDeploymentsRoutes } from './deployments-routes.js';
@@ -10,13 +10,17 @@ import { withPeriodSpend } from './keys-spend.js';
 import { addPlaygroundRoute } from './playground-route.js';
 import { addRequestsRoute } from './requests-route.js';
 
+/** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
+const DEFAULT_GRACE_SECONDS = 86_400;
+
 const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_request_error', code: 'key_not_found', param: 'id', message: `No key with id '${id}'.` });
 
 /**
  * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
  * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
  * its current budget period), `GET /keys/:id`,
- * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status|session|agent`,
+ * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `POST /keys/:id/rotate` (`{"grace_seconds": N}`, default 86,400: a
+ * new secret, shown once, the old one valid N more seconds), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status|session|agent`,
  * `GET /requests` (ledger rows), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
@@ -41,6 +45,12 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   });
   router.patch('/keys/:id', ...parseJsonBody('1mb'), async (req: Request<{ id: string }>, res) => {
     const key = await accounts.updateKey(req.params.id, validateRequest(updateKeyInputSchema, req.body));
+    if (!key) throw notFound(req.params.id);
+    res.json(key);
+  });
+  router.post('/keys/:id/rotate', ...optionalJsonBody('64kb'), async (req: Request<{ id: string }>, res) => {
+    const { grace_seconds = DEFAULT_GRACE_SECONDS } = validateRequest(rotateKeyInputSchema, req.body);
+    const key = await accounts.rotateKey(req.params.id, grace_seconds);
     if (!key) throw notFound(req.params.id);
     res.json(key);
   });

@@ -74,3 +74,18 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
   };
   return [read];
 }
+
+/**
+ * Like {@link parseJsonBody}, but a request without a body (no `content-type`, no `content-length` or `0`, not chunked)
+ * gets `req.body = {}`: for admin actions whose fields all have defaults (`POST /admin/keys/:id/rotate`).
+ */
+export function optionalJsonBody(limit: number | string): RequestHandler[] {
+  const [read] = parseJsonBody(limit) as [RequestHandler];
+  const readIfSent: RequestHandler = (req, res, next) => {
+    const empty = !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
+    if (!empty) return read(req, res, next);
+    req.body = {};
+    next();
+  };
+  return [readIfSent];
+}
