@@ -6,3 +6,5 @@ export * from './provider-factory.js';
 export * from './report-dropped-parameters.js';
 export * from './native-messages.js';
 export * from './native-responses.js';
+export * from './model-capability.js';
+export * from './reported-capabilities.js';

@@ -1,4 +1,4 @@
-import type { ReportedCapabilities } from '../gateway/reported-capabilities.js';
+import type { ReportedCapabilities } from './reported-capabilities.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';

@@ -1,8 +1,8 @@
-import type { ModelDefinition } from '../gateway/model-definition.js';
+import type { ModelDefinition } from '../model/model-definition.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { type CachedChunks, type CachedResponse, parseCachedResponse, serializeCachedResponse } from './cached-response.js';
 import { responseCacheKey } from './cache-key.js';
-import type { CacheDirective, ModelCacheSettings } from './cache-settings.js';
+import type { CacheDirective, ModelCacheSettings } from '../model/cache-settings.js';
 import { LruResponseCacheStore } from './lru-response-cache-store.js';
 import type { ResponseCacheStore } from './response-cache-store.js';
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../schemas/error-body.js';
+import type { ErrorBody } from './error-body.js';
 
 const marker = Symbol.for('switchyard.gateway-error');
 

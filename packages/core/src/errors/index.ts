@@ -3,3 +3,5 @@ export * from './common-errors.js';
 export * from './from-zod-error.js';
 export * from './redact-gateway-error.js';
 export * from './upstream-error-meaning.js';
+export * from './error-body.js';
+export * from './redact-secrets.js';

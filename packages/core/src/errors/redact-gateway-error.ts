@@ -1,4 +1,4 @@
-import { redactSecrets } from '../utils/redact-secrets.js';
+import { redactSecrets } from './redact-secrets.js';
 import { GatewayError } from './gateway-error.js';
 
 /**

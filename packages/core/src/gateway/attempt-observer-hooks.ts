@@ -1,6 +1,6 @@
 import type { AttemptHooks } from '../routing/execute-plan.js';
 import type { GatewayObserver } from '../routing/router-events.js';
-import type { RouteTarget } from './model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 
 /**
  * The router's attempt hooks that tell every {@link GatewayObserver} when an upstream attempt starts (observers may

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import type { AttemptReport, CallAccounting, CallTicket } from './call-accounting.js';
+import type { AttemptReport, CallAccounting, CallTicket } from '../accounting/call-accounting.js';
 import type { GatewayCallOptions } from './gateway-options.js';
 
 /** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
@@ -31,13 +31,6 @@ export function statusOf(error: unknown): number {
  */
 export function abortedStatus(signal: AbortSignal): number {
   return GatewayError.isInstance(signal.reason) ? signal.reason.status : 499;
-}
-
-/** The usage of an answer (`usage`, or `body.usage` for wrapped results), when it has one. */
-export function usageOf(data: unknown): Partial<CompletionUsage> | undefined {
-  const value = data as { usage?: Partial<CompletionUsage>; body?: { usage?: Partial<CompletionUsage> } } | null;
-  const usage = value?.usage ?? value?.body?.usage;
-  return usage && typeof usage === 'object' ? usage : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
-import { type Metered, usageOf } from './call-metering.js';
+import type { Metered } from './call-metering.js';
+import { usageOf } from '../accounting/usage-of.js';
 import type { GatewayCallResult } from './gateway-options.js';
 
 /**

@@ -2,11 +2,11 @@ import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
-import type { CallOperation } from './call-accounting.js';
+import type { CallOperation } from '../accounting/call-accounting.js';
 import type { Metered } from './call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
-import type { RequiredCapability } from './model-capabilities.js';
-import type { RouteTarget } from './model-router.js';
+import type { RequiredCapability } from '../model/model-capabilities.js';
+import type { RouteTarget } from '../model/route-plan.js';
 
 /** Runs one attempt of a call on a deployment: the adapter, its target (upstream model id) and the call's context. */
 export type AttemptRun<T> = (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>;

@@ -1,5 +1,5 @@
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { CacheLookup } from '../cache/cached-calls.js';
+import type { CacheLookup } from './cached-calls.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import { guardStream, type PeekedStream } from '../routing/guard-stream.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
@@ -10,7 +10,7 @@ import { toCallResult } from './call-result.js';
 import { type ChatCompletionResult, isPeekedStream } from './chat-completion-result.js';
 import type { ChunkBatch } from './chunk-batches.js';
 import type { GatewayCallResult } from './gateway-options.js';
-import type { RouteTarget } from './model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import { normalizeUsageOf } from './normalize-usage.js';
 import { passThroughChatStream } from './pass-through-chat-stream.js';
 import { presentModel } from './present-model.js';

@@ -1,4 +1,4 @@
-import type { CacheLookup, CachedCalls } from '../cache/cached-calls.js';
+import type { CacheLookup, CachedCalls } from './cached-calls.js';
 import { invalidRequestError } from '../errors/common-errors.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import { type PeekedStream, peekStream } from '../routing/guard-stream.js';
@@ -9,11 +9,12 @@ import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
 import { chunkBatchesOf } from './chunk-batches.js';
-import type { CallOperation } from './call-accounting.js';
+import type { CallOperation } from '../accounting/call-accounting.js';
 import type { AttemptRun, CallRunner, RunningCall } from './call-runner.js';
 import type { GatewayCallOptions, GatewayCallResult, ProviderSettings } from './gateway-options.js';
-import { type RequiredCapability, requiredCapabilities } from './model-capabilities.js';
-import type { ModelRouter, RouteTarget } from './model-router.js';
+import { type RequiredCapability, requiredCapabilities } from '../model/model-capabilities.js';
+import type { ModelRouter } from './model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import { validateRequest } from './validate-request.js';
 
 /** What one chat attempt resolves with: a whole completion, a peeked chunk stream, or peeked batches of chunks. */

@@ -1,16 +1,15 @@
 import type { Dispatcher } from 'undici';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { CacheDirective, CacheStatus } from '../cache/cache-settings.js';
+import type { CacheDirective, CacheStatus } from '../model/cache-settings.js';
 import type { ResponseCacheOptions } from '../cache/response-cache.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { AttemptRecord } from '../routing/execute-plan.js';
 import type { RoutingPolicy } from '../routing/routing-policy.js';
 import type { SharedCooldown } from '../routing/target-health.js';
 import type { UpstreamBodyLimits } from '../utils/upstream-body-limits.js';
-import type { CallAccounting, CallLabels } from './call-accounting.js';
-import type { CallTimeouts, ModelDefinition } from './model-definition.js';
-import type { RouteTarget } from './model-router.js';
-import type { AcceptedCall } from './stream-acceptance.js';
+import type { CallAccounting, CallLabels } from '../accounting/call-accounting.js';
+import type { CallTimeouts, ModelDefinition } from '../model/model-definition.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { StreamSummary } from './wrap-chunk-stream.js';
 
 /** Options of {@link createGateway}. */
@@ -140,3 +139,10 @@ export interface GatewayCallResult<T> {
   /** `hit` when the answer came from the response cache, `miss` when it used the cache but was fetched; else unset. */
   cache?: CacheStatus;
 }
+
+/**
+ * What the gateway knows about a streamed call once an upstream accepted it (status below 400, headers in), before its
+ * first chunk: who accepted it, after how many attempts, the adapter's warnings and the accounting headers
+ * (`x-ratelimit-*`). See {@link GatewayCallOptions.onAccepted}.
+ */
+export type AcceptedCall = Pick<GatewayCallResult<unknown>, 'provider' | 'servedModel' | 'upstreamModel' | 'attempts' | 'warnings' | 'headers'>;

@@ -1,7 +1,7 @@
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { z } from 'zod';
-import type { CallOperation } from './call-accounting.js';
+import type { CallOperation } from '../accounting/call-accounting.js';
 import type { CallRunner } from './call-runner.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import { validateRequest } from './validate-request.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CallAccounting, CallOperation } from './call-accounting.js';
+import type { CallAccounting, CallOperation } from '../accounting/call-accounting.js';
 import { ADMITTING, type Booking, statusOf } from './call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
-import type { RoutePlan } from './model-router.js';
+import type { RoutePlan } from '../model/route-plan.js';
 
 /**
  * Validates a count_tokens body for `Gateway.anthropicCountTokens` (throws its 400) and gives the request and how to

@@ -6,10 +6,10 @@ import { modelNotFoundError } from '../errors/common-errors.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
-import type { ModelDefinition } from './model-definition.js';
+import type { ModelDefinition } from '../model/model-definition.js';
 import { isModelPattern } from './model-pattern.js';
 import type { ModelRouter } from './model-router.js';
-import type { ReportedCapabilities } from './reported-capabilities.js';
+import type { ReportedCapabilities } from '../adapter/reported-capabilities.js';
 
 interface Fetched {
   models: UpstreamModel[];

@@ -11,7 +11,7 @@ import { mapTransportError } from '../utils/upstream-request.js';
 import type { Metered } from './call-metering.js';
 import { toCallResult } from './call-result.js';
 import type { GatewayCallResult } from './gateway-options.js';
-import type { RouteTarget } from './model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import { settleStream } from './settle-stream.js';
 import { presentMessagesModel, presentModel } from './present-model.js';
 

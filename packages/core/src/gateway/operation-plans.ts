@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { type AdapterOperation, adapterServes } from '../adapter/provider-adapter.js';
 import { unsupportedOperationError } from '../errors/common-errors.js';
-import type { ModelRouter, RoutePlan } from './model-router.js';
+import type { ModelRouter } from './model-router.js';
+import type { RoutePlan } from '../model/route-plan.js';
 
 /** An operation a client can call on a model (every adapter operation but listing models). */
 export type CallableOperation = Exclude<AdapterOperation, 'listModels'>;

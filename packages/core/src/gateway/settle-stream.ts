@@ -1,5 +1,5 @@
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import type { RouteTarget } from './model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import { type Metered, abortedStatus, statusOf } from './call-metering.js';
 import type { StreamSummary } from './wrap-chunk-stream.js';
 

@@ -1,13 +1,6 @@
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
-import type { RouteTarget } from './model-router.js';
-
-/**
- * What the gateway knows about a streamed call once an upstream accepted it (status below 400, headers in), before its
- * first chunk: who accepted it, after how many attempts, the adapter's warnings and the accounting headers
- * (`x-ratelimit-*`). See {@link GatewayCallOptions.onAccepted}.
- */
-export type AcceptedCall = Pick<GatewayCallResult<unknown>, 'provider' | 'servedModel' | 'upstreamModel' | 'attempts' | 'warnings' | 'headers'>;
+import type { AcceptedCall, GatewayCallOptions } from './gateway-options.js';
+import type { RouteTarget } from '../model/route-plan.js';
 
 /**
  * Tells the caller of a streamed call when the first upstream accepted it ({@link GatewayCallOptions.onAccepted},

@@ -5,7 +5,7 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { Metered } from './call-metering.js';
-import type { RoutePlan, RouteTarget } from './model-router.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
 import type { StreamSettlement } from './settle-stream.js';
 import type { StreamSummary } from './wrap-chunk-stream.js';
 

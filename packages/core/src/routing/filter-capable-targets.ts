@@ -1,8 +1,7 @@
 import { invalidRequestError } from '../errors/common-errors.js';
-import type { RequiredCapability } from '../gateway/model-capabilities.js';
-import type { ModelCatalog } from '../gateway/model-catalog.js';
-import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
-import { type ReportedCapabilities, reportedCan } from '../gateway/reported-capabilities.js';
+import type { RequiredCapability } from '../model/model-capabilities.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
+import { type ReportedCapabilities, reportedCan } from '../adapter/reported-capabilities.js';
 
 /** Reads what a deployment's provider model list reports about it (see {@link ReportedCapabilities}). */
 export type ReportedCapabilitiesOf = (target: RouteTarget) => ReportedCapabilities | undefined;
@@ -39,15 +38,23 @@ export function filterCapableTargets(plan: RoutePlan, needs: readonly RequiredCa
   );
 }
 
+/** Where providers' model lists are read (the gateway's `ModelCatalog`): what a deployment reports it can do. */
+export interface CapabilityLists {
+  /** Makes the lists of `providers` available, waiting at most `waitMs` (ms) for a list never fetched. */
+  prepareCapabilities(providers: Iterable<string>, waitMs: number): Promise<void>;
+  /** What the provider's list reports for the upstream model, or undefined. */
+  reportedCapabilities(provider: string, upstreamModel: string): ReportedCapabilities | undefined;
+}
+
 /** Longest wait for a provider's model list never fetched before, when a request needs capabilities, ms. */
 export const CAPABILITY_LIST_WAIT_MS = 1_000;
 
 /**
  * {@link filterCapableTargets} with what providers' model lists report for deployments without a configured
- * `capabilities` list: their lists are prepared first ({@link ModelCatalog.prepareCapabilities}, waiting at most
+ * `capabilities` list: their lists are prepared first ({@link CapabilityLists.prepareCapabilities}, waiting at most
  * {@link CAPABILITY_LIST_WAIT_MS} for a list never fetched). Throws as {@link filterCapableTargets}.
  */
-export async function filterCapableTargetsWithLists(plan: RoutePlan, needs: readonly RequiredCapability[], catalog: ModelCatalog): Promise<RoutePlan> {
+export async function filterCapableTargetsWithLists(plan: RoutePlan, needs: readonly RequiredCapability[], catalog: CapabilityLists): Promise<RoutePlan> {
   if (needs.length === 0) return plan;
   const unconfigured = new Set(plan.models.flatMap((m) => m.targets.filter((t) => !t.capabilities).map((t) => t.provider)));
   if (unconfigured.size > 0) await catalog.prepareCapabilities(unconfigured, CAPABILITY_LIST_WAIT_MS);

@@ -1,5 +1,5 @@
-import type { HedgePolicy } from '../gateway/model-definition.js';
-import type { RouteTarget } from '../gateway/model-router.js';
+import type { HedgePolicy } from '../model/model-definition.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { AttemptResult, PlanAttempt } from './plan-attempt.js';
 import type { TargetHealth } from './target-health.js';
 

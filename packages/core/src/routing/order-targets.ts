@@ -1,5 +1,5 @@
-import type { BalancingStrategy } from '../gateway/model-definition.js';
-import type { RouteTarget } from '../gateway/model-router.js';
+import type { BalancingStrategy } from '../model/model-definition.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { TargetHealth } from './target-health.js';
 
 /**

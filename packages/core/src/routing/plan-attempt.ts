@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { AttemptReport } from '../gateway/call-accounting.js';
-import { usageOf } from '../gateway/call-metering.js';
-import type { RouteTarget } from '../gateway/model-router.js';
+import type { AttemptReport } from '../accounting/call-accounting.js';
+import { usageOf } from '../accounting/usage-of.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { AttemptHooks, AttemptRecord, ExecutePlanOptions } from './plan-types.js';
 import type { AttemptOutcome } from './router-events.js';
 import type { TargetHealth } from './target-health.js';

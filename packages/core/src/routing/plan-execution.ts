@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
 import { withAttempts } from './attempt-records.js';
 import { closePeekedValue } from './guard-stream.js';
 import { type HedgeRaceResult, hedgeDelayMs, pickHedgeTarget, raceHedged } from './hedge-attempts.js';

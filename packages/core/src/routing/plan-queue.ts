@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { RouteTarget } from '../gateway/model-router.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { TargetHealth } from './target-health.js';
 
 /** The targets of each model of a plan, in the order they will be tried. */

@@ -1,5 +1,5 @@
-import type { AttemptReport } from '../gateway/call-accounting.js';
-import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
+import type { AttemptReport } from '../accounting/call-accounting.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
 import type { AttemptOutcome } from './router-events.js';
 import type { RoutingPolicy } from './routing-policy.js';
 import type { TargetHealth } from './target-health.js';

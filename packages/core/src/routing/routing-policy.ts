@@ -1,4 +1,4 @@
-import type { CallTimeouts } from '../gateway/model-definition.js';
+import type { CallTimeouts } from '../model/model-definition.js';
 import type { BackoffPolicy } from './retry-delay.js';
 import type { CooldownPolicy } from './target-health.js';
 

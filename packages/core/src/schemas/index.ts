@@ -1,5 +1,4 @@
 export * from './model-id.js';
-export * from './error-body.js';
 export * from './completion-usage.js';
 export * from './reasoning-detail.js';
 export * from './web-search-call.js';

@@ -4,7 +4,6 @@ export * from './read-upstream-event.js';
 export * from './fetch-upstream-body.js';
 export * from './stream-upstream-body.js';
 export * from './upstream-body-limits.js';
-export * from './redact-secrets.js';
 export * from './drain-limits.js';
 export * from './parse-sse-stream.js';
 export * from './stray-stream-text-error.js';

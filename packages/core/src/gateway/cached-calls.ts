@@ -1,11 +1,11 @@
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { CallAccounting } from '../gateway/call-accounting.js';
-import type { GatewayCallOptions, GatewayCallResult, GatewayOptions } from '../gateway/gateway-options.js';
-import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
-import type { ModelDefinition } from '../gateway/model-definition.js';
+import type { CallAccounting } from '../accounting/call-accounting.js';
+import type { GatewayCallOptions, GatewayCallResult, GatewayOptions } from './gateway-options.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
+import type { ModelDefinition } from '../model/model-definition.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { type CachedResponse, cachedOrigin, parseCachedResponse } from './cached-response.js';
-import { type CachePlan, type CacheableOperation, ResponseCache, entryServes } from './response-cache.js';
+import { type CachedResponse, cachedOrigin, parseCachedResponse } from '../cache/cached-response.js';
+import { type CachePlan, type CacheableOperation, ResponseCache, entryServes } from '../cache/response-cache.js';
 import { serveCacheHit } from './serve-cache-hit.js';
 
 /** What the response cache has to say about one call (see {@link CachedCalls.lookup}). */

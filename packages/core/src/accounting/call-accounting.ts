@@ -1,6 +1,6 @@
 import type { AdapterOperation } from '../adapter/provider-adapter.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
-import type { RoutePlan, RouteTarget } from './model-router.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
 
 /** Operations that run through a plan (everything but listing models). */
 export type CallOperation = Exclude<AdapterOperation, 'listModels'>;

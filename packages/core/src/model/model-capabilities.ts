@@ -1,17 +1,5 @@
+import type { ModelCapability } from '../adapter/model-capability.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
-
-/**
- * What a deployment's model can do, as `capabilities: [...]` in config:
- * - `tools`: function calling (`tools`);
- * - `vision`: image input (`image_url` content parts);
- * - `json_schema`: structured outputs (`response_format: {type: "json_schema"}`);
- * - `audio`: audio input or output (`input_audio` content parts, `modalities: ["audio"]`, `audio`);
- * - `reasoning`: reasoning effort control (`reasoning_effort`).
- */
-export type ModelCapability = 'tools' | 'vision' | 'json_schema' | 'audio' | 'reasoning';
-
-/** Every {@link ModelCapability}, in documentation order. */
-export const MODEL_CAPABILITIES: readonly ModelCapability[] = ['tools', 'vision', 'json_schema', 'audio', 'reasoning'];
 
 /** A capability a request needs and the request field that needs it (the `param` of the 400 when none has it). */
 export interface RequiredCapability {

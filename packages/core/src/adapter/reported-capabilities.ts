@@ -1,4 +1,4 @@
-import type { ModelCapability } from './model-capabilities.js';
+import type { ModelCapability } from './model-capability.js';
 
 /**
  * What a provider's model list says about one model's capabilities: `known` lists the capabilities the list reports

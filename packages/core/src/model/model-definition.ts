@@ -1,5 +1,5 @@
-import type { ModelCapability } from './model-capabilities.js';
-import type { ModelCacheSettings } from '../cache/cache-settings.js';
+import type { ModelCapability } from '../adapter/model-capability.js';
+import type { ModelCacheSettings } from './cache-settings.js';
 
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {

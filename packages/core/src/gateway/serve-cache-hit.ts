@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CallAccounting, CallTicket } from '../gateway/call-accounting.js';
-import { ADMITTING, type Booking, abortedStatus } from '../gateway/call-metering.js';
-import type { GatewayCallOptions, GatewayCallResult } from '../gateway/gateway-options.js';
-import type { RoutePlan, RouteTarget } from '../gateway/model-router.js';
-import { type StreamSummary, wrapChunkStream } from '../gateway/wrap-chunk-stream.js';
-import type { CachedResponse } from './cached-response.js';
-import { type CacheableOperation, replayChunks } from './response-cache.js';
+import type { CallAccounting, CallTicket } from '../accounting/call-accounting.js';
+import { ADMITTING, type Booking, abortedStatus } from './call-metering.js';
+import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
+import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
+import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
+import type { CachedResponse } from '../cache/cached-response.js';
+import { type CacheableOperation, replayChunks } from '../cache/response-cache.js';
 
 /** What {@link serveCacheHit} needs to know about the call. */
 export interface CacheHitCall {
