@@ -13,6 +13,7 @@ import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
+import type { Principal } from './principal.js';
 import { budgetRefusal } from './budget-refusal.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
@@ -22,8 +23,7 @@ import { toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.j
 
 export type { Admission, CallEstimate } from './admission.js';
 
-/** Who is calling: a static key from the config file, or a virtual key (with its live limits). */
-export type Principal = { kind: 'static' } | { kind: 'virtual'; state: KeyState };
+export type { Principal } from './principal.js';
 
 /** Options of {@link Accounts.open}. */
 export interface AccountsOptions {

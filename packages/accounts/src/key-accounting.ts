@@ -1,33 +1,19 @@
 import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallLabels, type CallSettlement, type CallTicket, GatewayError } from '@switchyard/core';
-import type { Accounts, Admission, Principal } from './accounts.js';
+import type { Admission } from './admission.js';
+import type { KeyAccountsPort } from './key-accounts-port.js';
+import type { Principal } from './principal.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
 import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
 import { countTextTokens, promptText } from './estimate-tokens.js';
+import { type Booked, cacheHitRow, labelColumns, settlementRow, unusedAttemptsBooked } from './settlement-booking.js';
 import { filterPlanForKey } from './filter-plan.js';
 import type { UsageRow } from './usage-row.js';
 
-/** The ledger columns of a call's labels (absent ones left out). */
-function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id'> {
-  return {
-    ...(labels?.session_id && { session_id: labels.session_id }),
-    ...(labels?.agent_id && { agent_id: labels.agent_id }),
-    ...(labels?.parent_agent_id && { parent_agent_id: labels.parent_agent_id }),
-  };
-}
-
 const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.status : 500);
 
-/** Tokens and cost of a settled call, summed over its billable attempts. */
-interface Booked {
-  prompt: number;
-  completion: number;
-  costUsd: number;
-  estimated: boolean;
-}
-
 /**
- * Core's {@link CallAccounting} on {@link Accounts}: authenticates keys, narrows each plan to what the key may use
+ * Core's {@link CallAccounting} on the gateway's `Accounts` (through {@link KeyAccountsPort}): authenticates keys, narrows each plan to what the key may use
  * (allow-list, fallbacks included; priced deployments only for keys with a budget), reserves the call's estimated
  * tokens and cost, and settles them after the call with a ledger row. Refused calls (401, 403, 429) get a row with
  * their status and no cost, as are calls refused before admission (400 invalid body, 404 unknown model). Every billable attempt is booked: the answer's reported usage, else an estimate (the
@@ -35,7 +21,7 @@ interface Booked {
  * `usage_estimated`.
  */
 export class KeyAccounting implements CallAccounting {
-  constructor(private readonly accounts: Accounts) {}
+  constructor(private readonly accounts: KeyAccountsPort) {}
 
   #refused(requestId: string, keyId: string, model: string, status: number, stream: boolean, extra: Partial<UsageRow> = {}): void {
     this.accounts.record({
@@ -123,86 +109,22 @@ export class KeyAccounting implements CallAccounting {
     settlement: CallSettlement,
     headers: Record<string, string>,
   ): { costUsd: number | undefined; limits: Promise<void> } {
+    const book = (row: Omit<UsageRow, 'key_id'>) => this.accounts.settle(principal, admission, row);
     if (settlement.cacheHit) {
       // Served from the response cache: no upstream attempt, no tokens, no cost (the rpm limit counted it at admission).
-      const limits = this.accounts.settle(principal, admission, {
-        request_id: request.requestId,
-        model: request.model,
-        provider: settlement.target?.provider ?? null,
-        upstream_model: settlement.target?.upstreamModel ?? null,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        cost_usd: 0,
-        price_source: settlement.target ? targetPrice(settlement.target).source : 'none',
-        latency_ms: settlement.latencyMs,
-        ttfb_ms: settlement.ttfbMs ?? null,
-        status: settlement.status,
-        stream: settlement.stream,
-        created_at: Date.now(),
-        attempts: 0,
-        usage_estimated: false,
-        cache_hit: true,
-        operation: request.operation,
-        ...labelColumns(request.labels),
-      });
       if (!settlement.stream) headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
-      return { costUsd: 0, limits };
+      return { costUsd: 0, limits: book(cacheHitRow(request, settlement)) };
     }
     const answered = settlement.target !== undefined;
     // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
     const served = settlement.target ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens) : { price: undefined, source: 'none' as const };
-    const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
-    const row = (booked: Booked): Omit<UsageRow, 'key_id'> => {
-      const target = settlement.target ?? settlement.attempts.at(-1)?.target;
-      return {
-        request_id: request.requestId,
-        model: request.model,
-        provider: target?.provider ?? null,
-        upstream_model: target?.upstreamModel ?? null,
-        prompt_tokens: booked.prompt,
-        completion_tokens: booked.completion,
-        cost_usd: booked.costUsd,
-        price_source: served.source,
-        latency_ms: settlement.latencyMs,
-        ttfb_ms: settlement.ttfbMs ?? null,
-        status: settlement.status,
-        stream: settlement.stream,
-        created_at: Date.now(),
-        attempts: settlement.attempts.length,
-        usage_estimated: booked.estimated,
-        ...(settlement.attempts.some((a) => a.hedged) && { hedged: true }),
-        ...(settlement.streamFailover && { stream_failover: true }),
-        operation: request.operation,
-        ...labelColumns(request.labels),
-      };
-    };
+    const row = (booked: Booked) => settlementRow(request, settlement, served.source, booked);
     if (request.operation === 'anthropicCountTokens') {
       // Counting tokens costs nothing: booked with no tokens and cost 0, whatever the deployment's price.
-      const limits = this.accounts.settle(principal, admission, row({ prompt: 0, completion: 0, costUsd: 0, estimated: false }));
       if (!settlement.stream) headers['x-switchyard-price-source'] = served.source;
-      return { costUsd: 0, limits };
+      return { costUsd: 0, limits: book(row({ prompt: 0, completion: 0, costUsd: 0, estimated: false })) };
     }
-    // Attempts whose answer was not used but which the upstream may have worked on (timeouts, client gone, a hedge's
-    // loser, a stream that broke before failing over), at that deployment's price: the usage its upstream reported,
-    // else the prompt estimate plus the text it delivered (characters / 4).
-    const unused = answered ? settlement.attempts.slice(0, -1) : settlement.attempts;
-    const base: Booked = { prompt: 0, completion: 0, costUsd: 0, estimated: false };
-    for (const attempt of unused) {
-      if (!attempt.billable) continue;
-      if (attempt.usage?.prompt_tokens !== undefined || attempt.usage?.completion_tokens !== undefined) {
-        const prompt = attempt.usage.prompt_tokens ?? 0;
-        const completion = attempt.usage.completion_tokens ?? 0;
-        base.prompt += prompt;
-        base.completion += completion;
-        base.costUsd += computeCostUsd(targetPrice(attempt.target, prompt).price, prompt, completion, attempt.usage);
-        continue;
-      }
-      const completion = Math.ceil((attempt.completionText ?? '').length / 4);
-      base.prompt += estimate.promptTokens;
-      base.completion += completion;
-      base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, completion);
-      base.estimated = true;
-    }
+    const base = unusedAttemptsBooked(settlement, estimate);
     const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({
       prompt: base.prompt + prompt,
       completion: base.completion + completion,
@@ -211,14 +133,15 @@ export class KeyAccounting implements CallAccounting {
       estimated: base.estimated || estimated,
     });
     if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
+    const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
     if (!answered || reported) {
       const booked = answered ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false) : finish(0, 0, false);
-      return { costUsd: booked.costUsd, limits: this.accounts.settle(principal, admission, row(booked)) };
+      return { costUsd: booked.costUsd, limits: book(row(booked)) };
     }
     if (!settlement.stream) {
       // An answer without usage (e.g. speech, images): the prompt estimate, no completion tokens.
       const booked = finish(estimate.promptTokens, 0, true);
-      return { costUsd: booked.costUsd, limits: this.accounts.settle(principal, admission, row(booked)) };
+      return { costUsd: booked.costUsd, limits: book(row(booked)) };
     }
     // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
     // count with the tokenizer, off the response path. Its settlement is not awaited before the stream ends (`limits`
@@ -231,7 +154,7 @@ export class KeyAccounting implements CallAccounting {
       } catch {
         booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
       }
-      await this.accounts.settle(principal, admission, row(booked));
+      await book(row(booked));
     })();
     this.accounts.track(task);
     return { costUsd: undefined, limits: Promise.resolve() };

@@ -1,0 +1,104 @@
+import type { CallAdmissionRequest, CallLabels, CallSettlement } from '@switchyard/core';
+import { targetPrice } from './catalog-price.js';
+import { computeCostUsd } from './compute-cost.js';
+import type { CallEstimateDetail } from './estimate-call.js';
+import type { UsageRow } from './usage-row.js';
+
+/** Tokens and cost of a settled call, summed over its billable attempts (tokens; USD). */
+export interface Booked {
+  prompt: number;
+  completion: number;
+  costUsd: number;
+  /** True when any part of it was estimated rather than reported by an upstream. */
+  estimated: boolean;
+}
+
+/** The ledger columns of a call's labels (absent ones left out). */
+export function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id'> {
+  return {
+    ...(labels?.session_id && { session_id: labels.session_id }),
+    ...(labels?.agent_id && { agent_id: labels.agent_id }),
+    ...(labels?.parent_agent_id && { parent_agent_id: labels.parent_agent_id }),
+  };
+}
+
+/** The ledger row of a call served from the response cache: no upstream attempt, no tokens, no cost. */
+export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettlement): Omit<UsageRow, 'key_id'> {
+  return {
+    request_id: request.requestId,
+    model: request.model,
+    provider: settlement.target?.provider ?? null,
+    upstream_model: settlement.target?.upstreamModel ?? null,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cost_usd: 0,
+    price_source: settlement.target ? targetPrice(settlement.target).source : 'none',
+    latency_ms: settlement.latencyMs,
+    ttfb_ms: settlement.ttfbMs ?? null,
+    status: settlement.status,
+    stream: settlement.stream,
+    created_at: Date.now(),
+    attempts: 0,
+    usage_estimated: false,
+    cache_hit: true,
+    operation: request.operation,
+    ...labelColumns(request.labels),
+  };
+}
+
+/**
+ * The ledger row of a settled call: the deployment that served it (else the last one tried), the `booked` tokens and
+ * cost, where its price came from (`priceSource`), timings, status and the attempts.
+ */
+export function settlementRow(request: CallAdmissionRequest, settlement: CallSettlement, priceSource: UsageRow['price_source'], booked: Booked): Omit<UsageRow, 'key_id'> {
+  const target = settlement.target ?? settlement.attempts.at(-1)?.target;
+  return {
+    request_id: request.requestId,
+    model: request.model,
+    provider: target?.provider ?? null,
+    upstream_model: target?.upstreamModel ?? null,
+    prompt_tokens: booked.prompt,
+    completion_tokens: booked.completion,
+    cost_usd: booked.costUsd,
+    price_source: priceSource,
+    latency_ms: settlement.latencyMs,
+    ttfb_ms: settlement.ttfbMs ?? null,
+    status: settlement.status,
+    stream: settlement.stream,
+    created_at: Date.now(),
+    attempts: settlement.attempts.length,
+    usage_estimated: booked.estimated,
+    ...(settlement.attempts.some((a) => a.hedged) && { hedged: true }),
+    ...(settlement.streamFailover && { stream_failover: true }),
+    operation: request.operation,
+    ...labelColumns(request.labels),
+  };
+}
+
+/**
+ * What the attempts whose answer was not used cost (timeouts, client gone, a hedge's loser, a stream that broke before
+ * failing over), each at its deployment's price: the usage its upstream reported, else the prompt estimate plus the
+ * text it delivered (characters / 4, marked estimated). Every attempt when the call was not answered, else all but the
+ * last.
+ */
+export function unusedAttemptsBooked(settlement: CallSettlement, estimate: CallEstimateDetail): Booked {
+  const unused = settlement.target !== undefined ? settlement.attempts.slice(0, -1) : settlement.attempts;
+  const base: Booked = { prompt: 0, completion: 0, costUsd: 0, estimated: false };
+  for (const attempt of unused) {
+    if (!attempt.billable) continue;
+    if (attempt.usage?.prompt_tokens !== undefined || attempt.usage?.completion_tokens !== undefined) {
+      const prompt = attempt.usage.prompt_tokens ?? 0;
+      const completion = attempt.usage.completion_tokens ?? 0;
+      base.prompt += prompt;
+      base.completion += completion;
+      base.costUsd += computeCostUsd(targetPrice(attempt.target, prompt).price, prompt, completion, attempt.usage);
+      continue;
+    }
+    const completion = Math.ceil((attempt.completionText ?? '').length / 4);
+    base.prompt += estimate.promptTokens;
+    base.completion += completion;
+    base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, completion);
+    base.estimated = true;
+  }
+  return base;
+}
