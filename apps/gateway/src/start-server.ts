@@ -6,6 +6,7 @@ import type { Gateway } from '@switchyard/core';
 import type { Logger } from 'pino';
 import type { SwitchyardRedis } from '@switchyard/redis';
 import { openAccounts } from './accounts/open-accounts.js';
+import { openFiles } from './accounts/open-files.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
@@ -111,6 +112,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
   if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });
   const responses = await openResponses(config, options.configPath);
+  const files = await openFiles(config, options.configPath, (error) => logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'));
   const secrets = collectSecrets(config);
   const { server: settings } = config;
   const app = createApp(gateway, {
@@ -120,6 +122,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     accounts,
     readiness,
     responses: responses.frontDoor,
+    files: files.files,
     consoleDir: config.admin?.console ? consoleDir : undefined,
     metrics: config.metrics.enabled ? metrics : undefined,
     metricsAuth: config.metrics.auth,
@@ -170,6 +173,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       await redis?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();
+      await files.close();
       await gateway.close();
     })());
   return {

@@ -24,3 +24,4 @@ export { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 export type * from './usage-query.js';
 export type * from './usage-row.js';
 export { type BudgetPeriod, toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
+export type * from './batch-store.js';

@@ -118,7 +118,9 @@ export class KeyAccounting implements CallAccounting {
     const answered = settlement.target !== undefined;
     // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
     const served = settlement.target ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens) : { price: undefined, source: 'none' as const };
-    const row = (booked: Booked) => settlementRow(request, settlement, served.source, booked);
+    // A line of a batch is billed at the model's batch discount (`price.batch_discount`, default 1).
+    const discount = request.labels?.batch_id ? (served.price?.batch_discount ?? 1) : 1;
+    const row = (booked: Booked) => settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
     if (request.operation === 'anthropicCountTokens') {
       // Counting tokens costs nothing: booked with no tokens and cost 0, whatever the deployment's price.
       if (!settlement.stream) headers['x-switchyard-price-source'] = served.source;

@@ -14,11 +14,12 @@ export interface Booked {
 }
 
 /** The ledger columns of a call's labels (absent ones left out). */
-export function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id'> {
+export function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id' | 'batch_id'> {
   return {
     ...(labels?.session_id && { session_id: labels.session_id }),
     ...(labels?.agent_id && { agent_id: labels.agent_id }),
     ...(labels?.parent_agent_id && { parent_agent_id: labels.parent_agent_id }),
+    ...(labels?.batch_id && { batch_id: labels.batch_id }),
   };
 }
 

@@ -52,6 +52,8 @@ export interface UsageRow {
   agent_id?: string | null;
   /** The agent that started this one (`x-claude-code-parent-agent-id`), at most 128 characters; null when none was sent. */
   parent_agent_id?: string | null;
+  /** The `/v1/batches` job this call was a line of (`batch_…`); null for live calls. */
+  batch_id?: string | null;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */

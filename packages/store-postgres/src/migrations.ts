@@ -148,4 +148,48 @@ ALTER TABLE switchyard_keys ADD COLUMN rotated_at timestamptz;
 CREATE UNIQUE INDEX switchyard_keys_previous_hash ON switchyard_keys (previous_key_hash) WHERE previous_key_hash IS NOT NULL;
 `,
   },
+  {
+    version: 11,
+    name: 'files, batches and batch lines; ledger batch id',
+    sql: `
+ALTER TABLE switchyard_usage ADD COLUMN batch_id text;
+CREATE INDEX switchyard_usage_batch ON switchyard_usage (batch_id) WHERE batch_id IS NOT NULL;
+CREATE TABLE switchyard_files (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  bytes bigint NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint,
+  filename text NOT NULL,
+  purpose text NOT NULL
+);
+CREATE INDEX switchyard_files_owner_time ON switchyard_files (owner, created_at, id);
+CREATE TABLE switchyard_batches (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  key_id text NOT NULL,
+  runner text NOT NULL,
+  upstream_id text,
+  status text NOT NULL,
+  created_at bigint NOT NULL,
+  batch jsonb NOT NULL
+);
+CREATE INDEX switchyard_batches_owner_time ON switchyard_batches (owner, created_at, id);
+CREATE INDEX switchyard_batches_status ON switchyard_batches (status);
+CREATE TABLE switchyard_batch_lines (
+  batch_id text NOT NULL,
+  line integer NOT NULL,
+  custom_id text NOT NULL,
+  body text NOT NULL,
+  state text NOT NULL DEFAULT 'pending',
+  worker text,
+  lease_until bigint,
+  attempts integer NOT NULL DEFAULT 0,
+  failed boolean,
+  result jsonb,
+  PRIMARY KEY (batch_id, line)
+);
+CREATE INDEX switchyard_batch_lines_state ON switchyard_batch_lines (batch_id, state, line);
+`,
+  },
 ];

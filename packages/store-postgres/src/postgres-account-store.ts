@@ -53,6 +53,7 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['session_id', 'text'],
   ['agent_id', 'text'],
   ['parent_agent_id', 'text'],
+  ['batch_id', 'text'],
 ];
 
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */

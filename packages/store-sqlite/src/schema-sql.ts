@@ -59,4 +59,5 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   session_id: 'TEXT',
   agent_id: 'TEXT',
   parent_agent_id: 'TEXT',
+  batch_id: 'TEXT',
 };

@@ -43,8 +43,8 @@ export class SqliteAccountStore implements AccountStore {
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#db.exec(KEY_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id, batch_id)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id, @batch_id)`,
     );
   }
 
@@ -94,7 +94,7 @@ export class SqliteAccountStore implements AccountStore {
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null });
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null, batch_id: row.batch_id ?? null });
       }
     })(rows);
   }

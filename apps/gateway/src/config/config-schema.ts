@@ -43,6 +43,8 @@ const priceSchema = z.strictObject({
   cached_input: z.number().nonnegative().optional(),
   cache_write: z.number().nonnegative().optional(),
   reasoning: z.number().nonnegative().optional(),
+  /** Factor applied to the cost of `/v1/batches` lines (0.5: half price); default 1 for gateway-run batches, 0.5 for native ones. */
+  batch_discount: z.number().nonnegative().max(1).optional(),
 });
 const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
@@ -265,6 +267,33 @@ export const gatewayConfigSchema = z.strictObject({
       max_in_memory: z.number().int().positive().default(1000),
       memory_bytes: z.number().int().positive().default(256 * 1024 * 1024),
       max_stored_bytes_per_key: z.number().int().positive().default(64 * 1024 * 1024),
+    })
+    .prefault({}),
+  /**
+   * `/v1/files`: the bytes of uploaded files live in `dir` (default: the folder `switchyard-files` beside the SQLite
+   * file or the config file; a shared volume when replicas share Postgres), metadata in the store. At most `max_bytes`
+   * per upload (default 512 MB) and `max_bytes_per_key` stored per key (default 10 GiB).
+   */
+  files: z
+    .strictObject({
+      dir: z.string().min(1).optional(),
+      max_bytes: z.number().int().positive().default(512 * 1024 * 1024),
+      max_bytes_per_key: z.number().int().positive().default(10 * 1024 * 1024 * 1024),
+    })
+    .prefault({}),
+  /**
+   * `/v1/batches` run by the gateway: at most `concurrency` lines at once per deployment (default 4), and none started
+   * while `yield_above` live requests are in flight in this process (default 32); at most `max_lines` lines per batch
+   * (default 50,000); a claimed line is held `lease_ms` (default 10 minutes) before another replica may take it over;
+   * runners look for work every `poll_ms` (default 1,000).
+   */
+  batches: z
+    .strictObject({
+      concurrency: z.number().int().positive().max(256).default(4),
+      yield_above: z.number().int().positive().default(32),
+      max_lines: z.number().int().positive().max(1_000_000).default(50_000),
+      lease_ms: ms.default(10 * 60 * 1000),
+      poll_ms: ms.default(1_000),
     })
     .prefault({}),
   /**

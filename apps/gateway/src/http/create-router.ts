@@ -1,10 +1,12 @@
 import type { Accounts } from '@switchyard/accounts';
+import type { Files } from '../files/files.js';
 import { type Gateway, GatewayError } from '@switchyard/core';
 import { MemoryResponseStore, ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import { Router } from 'express';
 import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
+import { addFilesRoutes } from './routes/files-route.js';
 import { addRerankRoute } from './routes/rerank-route.js';
 import { addModerationsRoute } from './routes/moderations-route.js';
 import { addImageGenerationsRoute } from './routes/image-generations-route.js';
@@ -28,6 +30,8 @@ export interface RouterOptions {
   secrets?: readonly string[];
   /** Stream keep-alive interval and the slow-reader timeout, ms (see `sendSSE`). */
   sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
+  /** `/v1/files` (store and storage); without it the routes answer 404. */
+  files?: Files;
 }
 
 /**
@@ -50,6 +54,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addModerationsRoute(router, deps);
   addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
   addUsageRoute(router, deps);
+  if (options.files) addFilesRoutes(router, options.files);
   router.use((req) => {
     throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
   });

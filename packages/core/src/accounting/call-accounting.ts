@@ -15,6 +15,8 @@ export interface CallLabels {
   session_id?: string;
   agent_id?: string;
   parent_agent_id?: string;
+  /** The `/v1/batches` job the call is a line of (`batch_…`): its ledger row is tagged with it and priced at the batch discount. */
+  batch_id?: string;
 }
 
 /** What the gateway tells an accountant before a call runs. */

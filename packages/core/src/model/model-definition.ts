@@ -13,6 +13,8 @@ export interface ModelPrice {
   cache_write?: number;
   /** USD per 1,000,000 reasoning tokens (`reasoning_tokens`, part of the completion); default `output`. */
   reasoning?: number;
+  /** Factor on the cost of `/v1/batches` lines (0.5: half price); default 1 for batches the gateway runs itself. */
+  batch_discount?: number;
 }
 
 /** How one model's deployments are chosen: see {@link orderTargets}. */

@@ -60,6 +60,7 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   session_id: null,
   agent_id: null,
   parent_agent_id: null,
+  batch_id: null,
 });
 
 /**
