@@ -117,3 +117,23 @@ export interface DeploymentHealth {
   cooling_down: boolean;
   cooling_down_until: string | null;
 }
+
+/** One audit log entry (`GET /admin/audit`): never holds a secret. */
+export interface AuditEntry {
+  id: string;
+  /** ISO-8601. */
+  created_at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  source_address: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A page of `GET /admin/audit`. */
+export interface AuditPage {
+  data: AuditEntry[];
+  has_more: boolean;
+  next_before: string | null;
+}

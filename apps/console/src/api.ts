@@ -1,4 +1,4 @@
-import type { DeploymentHealth, KeyInput, KeyView, ModelView, RequestsPage, UsageTotals } from './api-types.js';
+import type { AuditPage, DeploymentHealth, KeyInput, KeyView, ModelView, RequestsPage, UsageTotals } from './api-types.js';
 
 /** A failed admin API call: the HTTP status and the error message the gateway sent. */
 export class ApiError extends Error {
@@ -88,6 +88,11 @@ export class AdminApi {
   /** `GET /admin/requests?key=&model=&status=&before=&limit=`. */
   requests(query: Query): Promise<RequestsPage> {
     return this.#json('GET', withQuery('/admin/requests', query));
+  }
+
+  /** `GET /admin/audit?actor=&target=&action=&from=&to=&before=&limit=`. */
+  audit(query: Query): Promise<AuditPage> {
+    return this.#json('GET', withQuery('/admin/audit', query));
   }
 
   models(): Promise<ModelView[]> {

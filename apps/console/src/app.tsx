@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { AdminApi } from './api.js';
+import { AuditPage } from './pages/audit-page.js';
 import { KeysPage } from './pages/keys-page.js';
 import { ModelsPage } from './pages/models-page.js';
 import { PlaygroundPage } from './pages/playground-page.js';
@@ -15,6 +16,7 @@ const PAGES = [
   { id: 'requests', label: 'Requests' },
   { id: 'models', label: 'Models' },
   { id: 'playground', label: 'Playground' },
+  { id: 'audit', label: 'Audit' },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 
@@ -68,6 +70,7 @@ export function App() {
         {page === 'requests' && <RequestsPage api={api} />}
         {page === 'models' && <ModelsPage api={api} />}
         {page === 'playground' && <PlaygroundPage api={api} />}
+        {page === 'audit' && <AuditPage api={api} />}
       </main>
     </div>
   );

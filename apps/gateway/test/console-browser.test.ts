@@ -113,7 +113,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
     expect((await page.context().cookies()).length).toBe(0);
     expect(page.url()).not.toContain(MASTER);
-    for (const label of ['Keys', 'Usage', 'Requests', 'Models', 'Playground']) {
+    for (const label of ['Keys', 'Usage', 'Requests', 'Models', 'Playground', 'Audit']) {
       expect(await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).count()).toBe(1);
     }
   });
@@ -330,6 +330,24 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await poll(() => row.locator('.badge').textContent()).toBe('revoked');
     await shot('keys-revoked');
     await expect(client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('lists the key\'s changes in the Audit page, newest first, filtered by target, with no secret shown', async () => {
+    await go('Audit');
+    const rows = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
+    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual(expect.arrayContaining(['key.create', 'key.update', 'key.rotate', 'key.revoke']));
+    const keyId = (await (await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as { data: { id: string }[] };
+    await page.getByLabel('Target').fill(keyId.data[0]?.id ?? 'missing');
+    await page.getByLabel('Target').press('Enter');
+    await page.getByLabel('Target').blur();
+    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual(['key.revoke', 'key.rotate', 'key.update', 'key.update', 'key.update', 'key.create']);
+    expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(Array(6).fill('master_key'));
+    expect(await rows.nth(0).locator('td.changes').textContent()).toContain('revoked_at: null →');
+    expect(await rows.nth(3).locator('td.changes').textContent()).toContain('rpm_limit: 120 → 100');
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(MASTER);
+    await shot('audit');
   });
 
   it('ran no injected script and broke no CSP rule; signing out forgets the key', async () => {

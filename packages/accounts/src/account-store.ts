@@ -1,3 +1,4 @@
+import type { AuditEntry, AuditQuery } from './audit-entry.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import type { VirtualKey } from './virtual-key.js';
@@ -44,5 +45,12 @@ export interface AccountStore {
   ping(): Promise<void>;
   /** Ledger rows matching `query`, newest first (see {@link UsageQuery} for the order and the cursor). */
   listUsage(query: UsageQuery): Promise<UsageRow[]>;
+  /**
+   * Appends one audit log entry. The audit log is append-only: no method changes or deletes an entry (the Postgres
+   * store needs only INSERT and SELECT on its table, and both stores refuse UPDATE and DELETE with a trigger).
+   */
+  appendAudit(entry: AuditEntry): Promise<void>;
+  /** Audit entries matching `query`, newest first (see {@link AuditQuery}). */
+  listAudit(query: AuditQuery): Promise<AuditEntry[]>;
   close(): Promise<void>;
 }

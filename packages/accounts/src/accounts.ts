@@ -13,6 +13,7 @@ import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
+import { AuditLog } from './audit-log.js';
 import type { Principal } from './principal.js';
 import { budgetRefusal } from './budget-refusal.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
@@ -44,6 +45,8 @@ export interface AccountsOptions {
   /** Limits on store look-ups of keys this replica does not know yet (see {@link Accounts.authenticate}). */
   keyLookups?: KeyLookupLimiterOptions;
   onError?: (error: unknown) => void;
+  /** A failed audit log write (default: `onError`). */
+  onAuditError?: (error: unknown) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
 }
@@ -63,6 +66,8 @@ export class Accounts {
   readonly #onError: (error: unknown) => void;
   readonly ledger: UsageLedger;
   readonly limiter: Limiter;
+  /** The audit log of admin changes and sign-ins (in the same store). */
+  readonly audit: AuditLog;
   /** Admission and metering for `createGateway({ accounting })`. */
   readonly accounting: CallAccounting;
 
@@ -80,6 +85,7 @@ export class Accounts {
       onDropped: options.onLedgerDropped,
     });
     this.limiter = options.limiter ?? new MemoryLimiter();
+    this.audit = new AuditLog(store, { onError: options.onAuditError ?? options.onError });
     this.#ledgerSeeds = new LedgerSeeds(store, this.ledger);
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;

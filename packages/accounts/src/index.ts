@@ -1,4 +1,6 @@
 export type * from './account-store.js';
+export type * from './audit-entry.js';
+export { type AuditInput, AuditLog, type AuditLogOptions } from './audit-log.js';
 export { type AccountsOptions, type Admission, type CallEstimate, Accounts, type Principal } from './accounts.js';
 export { budgetWindowStart } from './budget-window.js';
 export { CATALOG_CACHE_LIMIT, catalogCacheSize, catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice, targetPrice } from './catalog-price.js';

@@ -1,11 +1,14 @@
-import type { AccountStore, UsageRow, VirtualKey } from '../src/index.js';
+import type { AccountStore, AuditEntry, UsageRow, VirtualKey } from '../src/index.js';
 
 /** An in-memory AccountStore for unit tests; `rows` holds the ledger. */
 export function memoryStore(): AccountStore & { rows: UsageRow[] } {
   const keys = new Map<string, VirtualKey>();
   const rows: UsageRow[] = [];
+  const audit: AuditEntry[] = [];
   return {
     rows,
+    appendAudit: async (e) => void audit.push(e),
+    listAudit: async (q) => audit.filter((e) => (!q.actor || e.actor === q.actor) && (!q.target || e.target === q.target)).slice(-q.limit).reverse(),
     listKeys: async () => [...keys.values()],
     getKey: async (id) => keys.get(id),
     getKeyByHash: async (hash) => [...keys.values()].find((k) => k.key_hash === hash || k.previous_key_hash === hash),

@@ -20,9 +20,12 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
     await query(`SET statement_timeout = ${Math.floor(timeoutMs)}`);
     await query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await query(
-        'CREATE TABLE IF NOT EXISTS switchyard_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-      );
+      // Created only when missing: a gateway role without CREATE on the schema (see docs/security-admin.md) can start on a
+      // database its owner has migrated, since nothing is left to do.
+      const { rows: exists } = await query<{ table: string | null }>("SELECT to_regclass('switchyard_migrations')::text AS table");
+      if (!exists[0]?.table) {
+        await query('CREATE TABLE IF NOT EXISTS switchyard_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      }
       const { rows } = await query<{ version: number }>('SELECT version FROM switchyard_migrations');
       const done = new Set(rows.map((r) => r.version));
       for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

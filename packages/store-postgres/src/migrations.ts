@@ -12,7 +12,8 @@ export interface Migration {
  * `switchyard_responses` (stored Responses API responses, one JSON record each, with their owner and expiry; since
  * version 8 each holds its own items and a link to the response it continued, with its size in bytes) and
  * `switchyard_response_items` (which response holds an item id, for `item_reference`). Since version 10 a key holds
- * the hash of the secret its last rotation replaced, and when that secret's grace period ends.
+ * the hash of the secret its last rotation replaced, and when that secret's grace period ends. Version 12 adds
+ * `switchyard_audit`, the append-only audit log (a trigger refuses UPDATE and DELETE).
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -190,6 +191,34 @@ CREATE TABLE switchyard_batch_lines (
   PRIMARY KEY (batch_id, line)
 );
 CREATE INDEX switchyard_batch_lines_state ON switchyard_batch_lines (batch_id, state, line);
+`,
+  },
+  {
+    version: 12,
+    name: 'append-only audit log',
+    // The gateway needs only INSERT and SELECT on switchyard_audit; the trigger refuses UPDATE and DELETE even to the
+    // table's owner (TRUNCATE is an owner's operation, not the gateway's).
+    sql: `
+CREATE TABLE switchyard_audit (
+  id text PRIMARY KEY,
+  created_at bigint NOT NULL,
+  actor text NOT NULL,
+  action text NOT NULL,
+  target text,
+  source_address text,
+  before jsonb,
+  after jsonb
+);
+CREATE INDEX switchyard_audit_time ON switchyard_audit (created_at, id);
+CREATE INDEX switchyard_audit_actor ON switchyard_audit (actor, created_at);
+CREATE INDEX switchyard_audit_target ON switchyard_audit (target, created_at) WHERE target IS NOT NULL;
+CREATE FUNCTION switchyard_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'switchyard_audit is append-only';
+END;
+$$;
+CREATE TRIGGER switchyard_audit_append_only BEFORE UPDATE OR DELETE ON switchyard_audit
+  FOR EACH ROW EXECUTE FUNCTION switchyard_audit_append_only();
 `,
   },
 ];

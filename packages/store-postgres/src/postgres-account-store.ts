@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import type { AccountStore, AuditEntry, AuditQuery, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import pg from 'pg';
 import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
 import { migrate } from './migrate.js';
@@ -224,6 +224,44 @@ export class PostgresAccountStore implements AccountStore {
     const { rows } = await this.#pool.query<UsageRow>(
       `SELECT ${columns} FROM switchyard_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, request_id COLLATE "C" DESC LIMIT ${param(query.limit)}`,
+      params,
+    );
+    return rows;
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.#pool.query('INSERT INTO switchyard_audit (id, created_at, actor, action, target, source_address, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      entry.id,
+      entry.created_at,
+      entry.actor,
+      entry.action,
+      entry.target,
+      entry.source_address,
+      entry.before === null ? null : JSON.stringify(entry.before),
+      entry.after === null ? null : JSON.stringify(entry.after),
+    ]);
+  }
+
+  /** Entries ordered by `created_at`, then `id` in byte order (`COLLATE "C"`, as SQLite compares text). */
+  async listAudit(query: AuditQuery): Promise<AuditEntry[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (query.from !== undefined) where.push(`created_at >= ${param(query.from)}`);
+    if (query.to !== undefined) where.push(`created_at < ${param(query.to)}`);
+    if (query.actor) where.push(`actor = ${param(query.actor)}`);
+    if (query.target) where.push(`target = ${param(query.target)}`);
+    if (query.action) where.push(`action = ${param(query.action)}`);
+    if (query.before) {
+      const before = param(query.before.created_at);
+      where.push(query.before.id === undefined ? `created_at < ${before}` : `(created_at < ${before} OR (created_at = ${before} AND id COLLATE "C" < ${param(query.before.id)}))`);
+    }
+    const { rows } = await this.#pool.query<AuditEntry>(
+      `SELECT id, created_at::float8 AS created_at, actor, action, target, source_address, before, after FROM switchyard_audit
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${param(query.limit)}`,
       params,
     );
     return rows;

@@ -28,7 +28,7 @@ describe('PostgresAccountStore operations', () => {
     const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 1 }));
     const applied = await Promise.all(pools.map((pool) => migrate(pool)));
     await Promise.all(pools.map((pool) => pool.end()));
-    expect(applied.flat().sort()).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(applied.filter((versions) => versions.length > 0)).toHaveLength(1);
     expect(await count(url, 'SELECT COUNT(*) AS n FROM switchyard_migrations')).toBe(MIGRATIONS.length);
     // Stores opening at once on another empty database do not fail on each other's tables either.

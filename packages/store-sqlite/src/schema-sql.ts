@@ -1,4 +1,4 @@
-/** The tables of the SQLite store: `keys` (hashes only, never secrets) and `usage` (the ledger). Idempotent. */
+/** The tables of the SQLite store: `keys` (hashes only, never secrets), `usage` (the ledger) and `audit` (append-only: triggers refuse UPDATE and DELETE). Idempotent. */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS keys (
   id TEXT PRIMARY KEY,
@@ -33,6 +33,21 @@ CREATE TABLE IF NOT EXISTS usage (
 );
 CREATE INDEX IF NOT EXISTS usage_key_time ON usage (key_id, created_at);
 CREATE INDEX IF NOT EXISTS usage_time ON usage (created_at);
+CREATE TABLE IF NOT EXISTS audit (
+  id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target TEXT,
+  source_address TEXT,
+  before TEXT,
+  after TEXT
+);
+CREATE INDEX IF NOT EXISTS audit_time ON audit (created_at, id);
+CREATE INDEX IF NOT EXISTS audit_actor ON audit (actor, created_at);
+CREATE INDEX IF NOT EXISTS audit_target ON audit (target, created_at);
+CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
 `;
 
 /** Key columns added after the first release; missing ones are added at startup (`ALTER TABLE keys ADD COLUMN`). */

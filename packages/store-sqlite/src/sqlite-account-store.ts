@@ -1,4 +1,4 @@
-import type { AccountStore, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import type { AccountStore, AuditEntry, AuditQuery, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
 import { ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, KEY_INDEXES_SQL, SCHEMA_SQL } from './schema-sql.js';
 
@@ -167,6 +167,38 @@ export class SqliteAccountStore implements AccountStore {
       cache_hit: r.cache_hit === 1,
       hedged: r.hedged === 1,
       stream_failover: r.stream_failover === 1,
+    }));
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    this.#db
+      .prepare('INSERT INTO audit (id, created_at, actor, action, target, source_address, before, after) VALUES (@id, @created_at, @actor, @action, @target, @source_address, @before, @after)')
+      .run({ ...entry, before: entry.before === null ? null : JSON.stringify(entry.before), after: entry.after === null ? null : JSON.stringify(entry.after) });
+  }
+
+  async listAudit(query: AuditQuery): Promise<AuditEntry[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: query.limit };
+    const add = (clause: string, name: string, value: unknown) => {
+      if (value === undefined || value === '') return;
+      where.push(clause);
+      params[name] = value;
+    };
+    add('created_at >= @from', 'from', query.from);
+    add('created_at < @to', 'to', query.to);
+    add('actor = @actor', 'actor', query.actor);
+    add('target = @target', 'target', query.target);
+    add('action = @action', 'action', query.action);
+    if (query.before?.id !== undefined) {
+      add('(created_at < @before OR (created_at = @before AND id < @before_id))', 'before', query.before.created_at);
+      params.before_id = query.before.id;
+    } else add('created_at < @before', 'before', query.before?.created_at);
+    const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT @limit`;
+    type StoredEntry = Omit<AuditEntry, 'before' | 'after'> & { before: string | null; after: string | null };
+    return (this.#db.prepare(sql).all(params) as StoredEntry[]).map((e) => ({
+      ...e,
+      before: e.before === null ? null : (JSON.parse(e.before) as Record<string, unknown>),
+      after: e.after === null ? null : (JSON.parse(e.after) as Record<string, unknown>),
     }));
   }
 

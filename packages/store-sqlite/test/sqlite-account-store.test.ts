@@ -60,6 +60,18 @@ describe('SqliteAccountStore', () => {
     await reopened.close();
   });
 
+  it('keeps the audit log append-only: UPDATE and DELETE on the audit table are refused', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'audit.db');
+    const store = new SqliteAccountStore(path);
+    await store.appendAudit({ id: 'aud_1', created_at: 1, actor: 'master_key', action: 'key.create', target: 'key_1', source_address: null, before: null, after: { name: 'a' } });
+    await store.close();
+    const db = new Database(path);
+    expect(() => db.exec("UPDATE audit SET actor = 'someone else'")).toThrow(/append-only/);
+    expect(() => db.exec('DELETE FROM audit')).toThrow(/append-only/);
+    expect(db.prepare('SELECT actor FROM audit').all()).toEqual([{ actor: 'master_key' }]);
+    db.close();
+  });
+
   it('stores key hashes, never the secret, and survives a reopen', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'accounts.db');
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });

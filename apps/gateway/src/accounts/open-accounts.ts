@@ -56,6 +56,7 @@ export async function openAccounts(config: GatewayConfig, configPath: string | u
     masterKey: config.admin?.master_key,
     ledgerMaxBuffered: config.store?.ledger_buffer,
     onError: (error) => logger.error({ err: { message: message(error) } }, 'usage ledger write failed; rows kept for a retry'),
+    onAuditError: (error) => logger.error({ err: { message: message(error) } }, 'audit log write failed'),
     onLedgerDropped: (count, total) => logger.error({ dropped: count, dropped_total: total }, `usage ledger buffer full: ${count} ledger row(s) dropped`),
   });
 }

@@ -87,3 +87,15 @@ export const deploymentHealthSchema = z.looseObject({
 
 /** `{object: "list", data: [...]}`. */
 export const listOf = (item: z.ZodType) => z.object({ object: z.literal('list'), data: z.array(item) });
+
+/** One audit log entry (`GET /admin/audit`). */
+export const auditEntrySchema = z.looseObject({
+  id: z.string(),
+  created_at: z.string().meta({ description: 'ISO-8601.' }),
+  actor: z.string().meta({ description: 'master_key, oidc:<email or subject>, or what a failed sign-in claimed to be.' }),
+  action: z.string().meta({ description: 'key.create, key.update, key.rotate, key.revoke, sign_in, sign_in.failed, sign_out…' }),
+  target: z.string().nullable(),
+  source_address: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});

@@ -20,7 +20,7 @@ import { countTokensRequestSchema, messagesRequestSchema } from '@switchyard/fro
 import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
 import { anthropicModelListSchema, anthropicModelSchema, pricedModelListSchema, pricedModelSchema } from './model-schemas.js';
-import { configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
+import { auditEntrySchema, configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -240,6 +240,21 @@ export function buildOpenApiDocument(version: string): JsonObject {
         parameters: [idParam],
         requestBody: { required: false, ...json(ref('RotateKeyInput', rotateKeyInputSchema, 'input')) },
         responses: { '200': { description: 'Rotated', ...json(ref('CreatedKey', createdKeySchema, 'output')) }, ...adminErrors },
+      },
+    },
+    '/admin/audit': {
+      get: {
+        summary: 'The audit log: admin changes and sign-ins, newest first',
+        security: admin,
+        parameters: [
+          ...timeRange,
+          { name: 'actor', in: 'query', schema: { type: 'string' } },
+          { name: 'target', in: 'query', schema: { type: 'string' } },
+          { name: 'action', in: 'query', schema: { type: 'string' } },
+          { name: 'before', in: 'query', schema: { type: 'string' }, description: 'a next_before cursor' },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+        ],
+        responses: { '200': { description: 'OK', ...json(ref('AuditEntryList', listOf(auditEntrySchema), 'output')) }, ...adminErrors },
       },
     },
     '/admin/usage': {

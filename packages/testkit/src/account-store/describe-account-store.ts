@@ -1,4 +1,4 @@
-import { type AccountStore, Accounts, type UsageRow, type VirtualKey } from '@switchyard/accounts';
+import { type AccountStore, Accounts, type AuditEntry, type UsageRow, type VirtualKey } from '@switchyard/accounts';
 import { describe, expect, it } from 'vitest';
 
 /** How the shared suite gets stores of one implementation. */
@@ -63,9 +63,22 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   batch_id: null,
 });
 
+/** An audit entry `n` at `created_at` (unix ms) by `actor` on `target`, with nested before/after values. */
+const auditEntry = (n: number, created_at: number, actor: string, target: string | null, action = 'key.update'): AuditEntry => ({
+  id: `aud_${String(n).padStart(32, '0')}`,
+  created_at,
+  actor,
+  action,
+  target,
+  source_address: n % 2 ? '127.0.0.1' : null,
+  before: n % 3 ? { rpm_limit: n, models: ['gpt-4o*'], nested: { ok: true } } : null,
+  after: { rpm_limit: n + 1, metadata: { team: 'a' } },
+});
+
 /**
  * The behaviour every {@link AccountStore} must have, as one vitest suite: keys round-trip (all fields, revocation,
- * update, rotation of the secret), usage totals grouped by key, model and UTC day with filters, spend since a time, ledger rows listed newest
+ * update, rotation of the secret), the audit log (entries round-trip, newest first, filtered by time, actor, target
+ * and action, paged by a cursor that skips nothing), usage totals grouped by key, model and UTC day with filters, spend since a time, ledger rows listed newest
  * first with filters and a cursor, large batches, ping, and
  * {@link Accounts} on top of the store surviving a reopen (keys, limits, spent budget). Run it once per store:
  * `describeAccountStore('SQLite', { open: async (name) => new SqliteAccountStore(join(dir, name)) })`.
@@ -134,6 +147,46 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.getKeyByHash(original.key_hash)).toBeUndefined();
       expect(await store.getKeyByHash('f'.repeat(64))).toBeUndefined();
       await store.close();
+    });
+
+    it('appends audit entries and lists them newest first, filtered by time, actor, target and action, paged by a cursor', async () => {
+      const name = uniqueName();
+      const store = await factory.open(name);
+      const t = Date.UTC(2026, 10, 20);
+      expect(await store.listAudit({ limit: 10 })).toEqual([]);
+      // Entries 3, 4 and 5 share a millisecond: the cursor must order them by id and skip none.
+      const entries = [
+        auditEntry(1, t, 'master_key', 'key_a', 'key.create'),
+        auditEntry(2, t + 1, 'oidc:ada@example.com', 'key_a'),
+        auditEntry(3, t + 2, 'master_key', 'key_b'),
+        auditEntry(4, t + 2, 'master_key', null, 'sign_in'),
+        auditEntry(5, t + 2, 'oidc:ada@example.com', 'key_b', 'key.rotate'),
+        auditEntry(6, t + 3, 'master_key', 'key_a', 'key.revoke'),
+      ];
+      for (const entry of entries) await store.appendAudit(entry);
+      const ids = (list: AuditEntry[]) => list.map((e) => Number(e.id.slice(4)));
+      expect(await store.listAudit({ limit: 10 })).toEqual([...entries].reverse());
+      expect(ids(await store.listAudit({ limit: 10, actor: 'master_key' }))).toEqual([6, 4, 3, 1]);
+      expect(ids(await store.listAudit({ limit: 10, target: 'key_b' }))).toEqual([5, 3]);
+      expect(ids(await store.listAudit({ limit: 10, action: 'key.rotate' }))).toEqual([5]);
+      expect(ids(await store.listAudit({ limit: 10, from: t + 1, to: t + 3 }))).toEqual([5, 4, 3, 2]);
+      expect(ids(await store.listAudit({ limit: 10, actor: 'master_key', target: 'key_a', from: t + 1 }))).toEqual([6]);
+      const pages: number[][] = [];
+      let before: { created_at: number; id: string } | undefined;
+      for (;;) {
+        const page = await store.listAudit({ limit: 2, before });
+        if (page.length === 0) break;
+        pages.push(ids(page));
+        const last = page.at(-1) as AuditEntry;
+        before = { created_at: last.created_at, id: last.id };
+      }
+      expect(pages).toEqual([[6, 5], [4, 3], [2, 1]]);
+      expect(ids(await store.listAudit({ limit: 10, before: { created_at: t + 2 } }))).toEqual([2, 1]);
+      await expect(store.appendAudit(entries[0] as AuditEntry)).rejects.toThrow();
+      await store.close();
+      const reopened = await factory.open(name);
+      expect(await reopened.listAudit({ limit: 1 })).toEqual([entries[5]]);
+      await reopened.close();
     });
 
     it('totals usage by key, model and UTC day, with filters, and spend since a time', async () => {

@@ -1,14 +1,17 @@
-import type { Accounts } from '@switchyard/accounts';
+import type { Accounts, Principal } from '@switchyard/accounts';
 import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
 import { GatewayError, validateRequest } from '@switchyard/core';
 import { type Request, Router } from 'express';
 import { optionalJsonBody, parseJsonBody } from '../middleware/parse-json-body.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 import { parseUsageQuery } from '../routes/usage-query.js';
+import { MASTER_IDENTITY, setAdminIdentity } from './admin-identity.js';
+import { addAuditRoute } from './audit-route.js';
 import { addDeploymentsRoutes } from './deployments-routes.js';
 import { withPeriodSpend } from './keys-spend.js';
 import { addPlaygroundRoute } from './playground-route.js';
 import { addRequestsRoute } from './requests-route.js';
+import { auditValue, recordAdminChange } from './record-admin-change.js';
 
 /** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -21,19 +24,32 @@ const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_
  * its current budget period), `GET /keys/:id`,
  * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `POST /keys/:id/rotate` (`{"grace_seconds": N}`, default 86,400: a
  * new secret, shown once, the old one valid N more seconds), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status|session|agent`,
- * `GET /requests` (ledger rows), `GET /models`, `GET /health` (deployments) and
+ * `GET /requests` (ledger rows), `GET /audit` (the audit log; every change above and every failed sign-in is recorded), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
 export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   const router = Router();
-  router.use(async (req, _res, next) => {
+  router.use(async (req, res, next) => {
     const authorization = req.get('authorization');
-    if (accounts.isMaster(authorization)) return next();
-    await accounts.authenticate(authorization, req.ip); // 401 unless it is some valid key
+    if (accounts.isMaster(authorization)) {
+      setAdminIdentity(res, MASTER_IDENTITY);
+      return next();
+    }
+    const failed = (reason: string, actor = 'unknown') => accounts.audit.record({ actor, action: 'sign_in.failed', source_address: req.ip ?? null, after: { method: 'master_key', reason } });
+    let principal: Principal;
+    try {
+      principal = await accounts.authenticate(authorization, req.ip); // 401 unless it is some valid key
+    } catch (error) {
+      await failed(authorization ? 'invalid credentials' : 'no credentials');
+      throw error;
+    }
+    await failed('not the master key', principal.kind === 'virtual' ? principal.state.key.id : 'static');
     throw new GatewayError({ status: 403, type: 'invalid_request_error', code: 'forbidden', message: 'The admin API needs the master key.' });
   });
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
-    res.status(201).json(await accounts.createKey(validateRequest(createKeyInputSchema, req.body)));
+    const created = await accounts.createKey(validateRequest(createKeyInputSchema, req.body));
+    await recordAdminChange(accounts, req, res, { action: 'key.create', target: created.id, after: auditValue(accounts.getKey(created.id)) });
+    res.status(201).json(created);
   });
   router.get('/keys', async (_req, res) => {
     res.json({ object: 'list', data: await withPeriodSpend(accounts, accounts.listKeys()) });
@@ -44,19 +60,26 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     res.json(key);
   });
   router.patch('/keys/:id', ...parseJsonBody('1mb'), async (req: Request<{ id: string }>, res) => {
-    const key = await accounts.updateKey(req.params.id, validateRequest(updateKeyInputSchema, req.body));
+    const input = validateRequest(updateKeyInputSchema, req.body);
+    const before = accounts.getKey(req.params.id);
+    const key = await accounts.updateKey(req.params.id, input);
     if (!key) throw notFound(req.params.id);
+    await recordAdminChange(accounts, req, res, { action: 'key.update', target: key.id, before: auditValue(before), after: auditValue(key) });
     res.json(key);
   });
   router.post('/keys/:id/rotate', ...optionalJsonBody('64kb'), async (req: Request<{ id: string }>, res) => {
     const { grace_seconds = DEFAULT_GRACE_SECONDS } = validateRequest(rotateKeyInputSchema, req.body);
+    const before = accounts.getKey(req.params.id);
     const key = await accounts.rotateKey(req.params.id, grace_seconds);
     if (!key) throw notFound(req.params.id);
+    await recordAdminChange(accounts, req, res, { action: 'key.rotate', target: key.id, before: auditValue(before), after: { ...auditValue(accounts.getKey(key.id)), grace_seconds } });
     res.json(key);
   });
   router.delete('/keys/:id', async (req: Request<{ id: string }>, res) => {
+    const before = accounts.getKey(req.params.id);
     const key = await accounts.revokeKey(req.params.id);
     if (!key) throw notFound(req.params.id);
+    await recordAdminChange(accounts, req, res, { action: 'key.revoke', target: key.id, before: auditValue(before), after: auditValue(key) });
     res.json(key);
   });
   router.get('/usage', async (req, res) => {
@@ -64,6 +87,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
   });
   addRequestsRoute(router, accounts);
+  addAuditRoute(router, accounts);
   addDeploymentsRoutes(router, deps.gateway);
   addPlaygroundRoute(router, deps);
   router.use((req) => {

@@ -2,7 +2,8 @@ import type { UsageFilter, UsageGroupBy } from '@switchyard/accounts';
 import { invalidRequestError } from '@switchyard/core';
 import type { Request } from 'express';
 
-function time(value: unknown, param: string): number | undefined {
+/** Reads a time parameter (ISO-8601 or unix ms) as unix ms; undefined when absent. Throws 400 naming `param`. */
+export function parseTimeParam(value: unknown, param: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const text = String(value);
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
@@ -17,7 +18,7 @@ export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroup
   if (groupBy !== undefined && !allowedGroups.includes(groupBy as UsageGroupBy)) {
     throw invalidRequestError(`Invalid 'group_by': expected one of ${allowedGroups.join(', ')}.`, 'group_by');
   }
-  const filter: UsageFilter = { from: time(q.from, 'from'), to: time(q.to, 'to') };
+  const filter: UsageFilter = { from: parseTimeParam(q.from, 'from'), to: parseTimeParam(q.to, 'to') };
   if (typeof q.key === 'string' && q.key) filter.key_id = q.key;
   if (typeof q.model === 'string' && q.model) filter.model = q.model;
   return { filter, groupBy: groupBy as UsageGroupBy | undefined };
