@@ -8,6 +8,7 @@ import { newId } from './new-id.js';
 import type { CustomToolCallItem, FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
 import type { ResponsesStreamEvent } from './responses-stream-event.js';
 import { ToolNameMap } from './responses-tool-names.js';
+import { toUrlCitation } from './url-citation-annotation.js';
 import { toWebSearchCallItem } from './web-search-call-item.js';
 
 type Event = Omit<ResponsesStreamEvent, 'sequence_number'>;
@@ -16,7 +17,8 @@ const clone = <T>(value: T): T => structuredClone(value);
 /**
  * Chat chunks -> the Responses event sequence OpenAI sends: `response.created`, `response.in_progress`, then per
  * output item `response.output_item.added`; for text `response.content_part.added`, `response.output_text.delta`…,
- * `response.output_text.done`, `response.content_part.done`; for tool calls `response.function_call_arguments.delta`…
+ * `response.output_text.done`, `response.content_part.done` (a `url_citation` in `delta.annotations` of the open message's
+ * text -> `response.output_text.annotation.added`, indexes shifted to the message's own text); for tool calls `response.function_call_arguments.delta`…
  * and `.done` (a custom tool's `response.custom_tool_call_input.delta`… as its argument fragments arrive, decoded by
  * `CustomInputStream`, and `.done` with the whole input); for a web search the upstream ran (`delta.web_search_calls`) `response.web_search_call.in_progress`,
  * `.searching` and `.completed`; `response.output_item.done`; and finally `response.completed` (or `response.incomplete` when cut by
@@ -35,7 +37,10 @@ export async function* convertChatStream(
   yield event({ type: 'response.created', response: clone(response) });
   yield event({ type: 'response.in_progress', response: clone(response) });
 
-  let message: { item: OutputMessageItem; index: number; part: OutputTextPart } | undefined;
+  /** The open message; `start` is where its text starts in the chat content (annotation indexes count from there). */
+  let message: { item: OutputMessageItem; index: number; part: OutputTextPart; start: number } | undefined;
+  /** Length of the chat content so far (UTF-16 code units). */
+  let contentLength = 0;
   /** Open tool calls by chat index; `args` collects the JSON arguments, `input` decodes a custom tool's as they arrive. */
   const calls = new Map<number, { item: FunctionCallItem | CustomToolCallItem; index: number; args: string; input: CustomInputStream }>();
   let finishReason: FinishReason | null | undefined;
@@ -58,6 +63,24 @@ export async function* convertChatStream(
       const choice = chunk.choices.find((c) => c.index === 0);
       if (!choice) continue;
       const { delta } = choice;
+      if (delta.content) {
+        if (!message) {
+          const item: OutputMessageItem = { type: 'message', id: newId('msg'), status: 'in_progress', role: 'assistant', content: [] };
+          const index = response.output.push(item) - 1;
+          message = { item, index, part: { type: 'output_text', text: '', annotations: [], logprobs: [] }, start: contentLength };
+          yield event({ type: 'response.output_item.added', output_index: index, item: clone(item) });
+          yield event({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: clone(message.part) });
+        }
+        message.part.text += delta.content;
+        contentLength += delta.content.length;
+        yield event({ type: 'response.output_text.delta', item_id: message.item.id, output_index: message.index, content_index: 0, delta: delta.content, logprobs: [] });
+      }
+      for (const annotation of delta.annotations ?? []) {
+        const citation = message && toUrlCitation(annotation, message.start, message.part.text.length);
+        if (!message || !citation) continue;
+        const annotationIndex = message.part.annotations.push(citation) - 1;
+        yield event({ type: 'response.output_text.annotation.added', item_id: message.item.id, output_index: message.index, content_index: 0, annotation_index: annotationIndex, annotation: clone(citation) });
+      }
       for (const search of delta.web_search_calls ?? []) {
         yield* closeMessage();
         const item = toWebSearchCallItem(search);
@@ -67,17 +90,6 @@ export async function* convertChatStream(
         yield event({ type: 'response.web_search_call.searching', item_id: item.id, output_index: index });
         yield event({ type: 'response.web_search_call.completed', item_id: item.id, output_index: index });
         yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
-      }
-      if (delta.content) {
-        if (!message) {
-          const item: OutputMessageItem = { type: 'message', id: newId('msg'), status: 'in_progress', role: 'assistant', content: [] };
-          const index = response.output.push(item) - 1;
-          message = { item, index, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } };
-          yield event({ type: 'response.output_item.added', output_index: index, item: clone(item) });
-          yield event({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: clone(message.part) });
-        }
-        message.part.text += delta.content;
-        yield event({ type: 'response.output_text.delta', item_id: message.item.id, output_index: message.index, content_index: 0, delta: delta.content, logprobs: [] });
       }
       for (const call of delta.tool_calls ?? []) {
         let open = calls.get(call.index);

@@ -29,6 +29,8 @@ export const anthropicResponseBlockSchema = z
     id: z.string().optional(),
     name: z.string().optional(),
     input: z.unknown().optional(),
+    /** A text block's citations (web search results, documents), read by `webSearchCitations`. */
+    citations: z.array(z.unknown()).nullish(),
   })
   .refine((block) => block.type !== 'text' || typeof block.text === 'string', 'a text block has no text')
   .refine((block) => block.type !== 'tool_use' || (typeof block.id === 'string' && typeof block.name === 'string'), 'a tool_use block has no id or name');
@@ -83,6 +85,8 @@ export const anthropicStreamEventSchemas = {
       partial_json: z.string().optional(),
       thinking: z.string().optional(),
       signature: z.string().optional(),
+      /** One citation of a `citations_delta`. */
+      citation: z.unknown().optional(),
     }),
   }),
   content_block_stop: z.looseObject({ type: z.literal('content_block_stop'), index: z.number().int() }),

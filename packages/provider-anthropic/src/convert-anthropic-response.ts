@@ -1,9 +1,10 @@
-import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail, WebSearchCall } from '@switchyard/core';
+import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail, UrlCitationAnnotation, WebSearchCall } from '@switchyard/core';
 import type { AnthropicMessagesResponse } from './anthropic-response-schemas.js';
 import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
 import { thinkingDetail } from './thinking-detail.js';
+import { webSearchCitations } from './web-search-citations.js';
 import { webSearchCallOf } from './web-search-tool.js';
 
 /** Options of {@link convertAnthropicResponse}. */
@@ -26,7 +27,9 @@ export interface AnthropicResponseOptions {
  * - `thinking` blocks -> `message.reasoning_content` (their text, joined by a blank line) and, with `redacted_thinking`
  *   blocks, `message.reasoning_details` ({@link thinkingDetail}: the entries to send back on the next turn);
  * - `server_tool_use` blocks of the web search tool -> `message.web_search_calls` (`[{id, query}]`, see
- *   {@link webSearchCallOf}); other block types (search results, other server tools) are left out.
+ *   {@link webSearchCallOf}); `web_search_result_location` citations of text blocks -> `message.annotations` of type
+ *   `url_citation`, each spanning its block's text in `content` ({@link webSearchCitations}); other block types (search
+ *   results, other server tools) are left out.
  * `created` is now (unix seconds); `id` and `model` are Anthropic's. Pure; never throws.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
@@ -37,6 +40,8 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
   const reasoning: string[] = [];
   const details: ReasoningDetail[] = [];
   const searches: WebSearchCall[] = [];
+  const annotations: UrlCitationAnnotation[] = [];
+  let textLength = 0;
   for (const block of response.content) {
     const detail = thinkingDetail(block, details.length);
     const search = webSearchCallOf(block);
@@ -44,7 +49,12 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
     else if (detail) {
       details.push(detail);
       if (detail.text) reasoning.push(detail.text);
-    } else if (block.type === 'text') text.push(block.text ?? '');
+    } else if (block.type === 'text') {
+      const blockText = block.text ?? '';
+      annotations.push(...webSearchCitations(block.citations, textLength, blockText));
+      text.push(blockText);
+      textLength += blockText.length;
+    }
     else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       if (options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) json ??= args;
@@ -70,6 +80,7 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
           ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('\n\n') } : {}),
           ...(details.length > 0 ? { reasoning_details: details } : {}),
           ...(searches.length > 0 ? { web_search_calls: searches } : {}),
+          ...(annotations.length > 0 && !json ? { annotations } : {}),
         },
         finish_reason: finishReason,
         logprobs: null,

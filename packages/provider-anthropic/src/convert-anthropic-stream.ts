@@ -6,6 +6,7 @@ import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 import { parseAnthropicStreamEvent } from './parse-anthropic-stream-event.js';
 import { thinkingDetail } from './thinking-detail.js';
+import { webSearchCitations } from './web-search-citations.js';
 import { WEB_SEARCH_TOOL_NAME, webSearchCallOf } from './web-search-tool.js';
 
 /** Options of {@link convertAnthropicStream}. */
@@ -53,6 +54,15 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
   let detailCount = 0;
   /** Open web search `server_tool_use` blocks by Anthropic block index: the block and its input JSON so far. */
   const searches = new Map<number, { id: unknown; json: string }>();
+  /** Length of the content sent so far (UTF-16), and the open text blocks: where each starts, its text and citations. */
+  let contentLength = 0;
+  const texts = new Map<number, { start: number; text: string; citations: unknown[] }>();
+  const content = (piece: string, block?: number) => {
+    contentLength += piece.length;
+    const open = block === undefined ? undefined : texts.get(block);
+    if (open) open.text += piece;
+    return chunk({ content: piece });
+  };
   let reasoningSent = false;
   /** A reasoning_content piece; the first piece of a later thinking block starts with a blank line, as in answers. */
   const reasoningPiece = (block: { started: boolean }, text: string) => {
@@ -109,7 +119,10 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
           yield chunk({ tool_calls: [{ index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } }] });
-        } else if (block.type === 'text' && block.text && (!options.jsonMode || options.jsonText)) yield chunk({ content: block.text });
+        } else if (block.type === 'text' && (!options.jsonMode || options.jsonText)) {
+          texts.set(event.index, { start: contentLength, text: '', citations: [...(block.citations ?? [])] });
+          if (block.text) yield content(block.text, event.index);
+        }
         break;
       }
       case 'content_block_delta': {
@@ -119,16 +132,23 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           open.text += delta.thinking;
           yield reasoningPiece(open, delta.thinking);
         } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
-        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText)) yield chunk({ content: delta.text });
+        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText)) yield content(delta.text, event.index);
+        else if (delta.type === 'citations_delta' && delta.citation !== undefined) texts.get(event.index)?.citations.push(delta.citation);
         else if (delta.type === 'input_json_delta' && delta.partial_json && searches.has(event.index)) searches.get(event.index)!.json += delta.partial_json;
         else if (delta.type === 'input_json_delta' && delta.partial_json) {
-          if (jsonBlocks.has(event.index)) yield chunk({ content: delta.partial_json });
+          if (jsonBlocks.has(event.index)) yield content(delta.partial_json);
           const toolIndex = toolIndexByBlock.get(event.index);
           if (toolIndex !== undefined) yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
         }
-        break; // citation deltas have no OpenAI field
+        break;
       }
       case 'content_block_stop': {
+        const text = texts.get(event.index);
+        if (text) {
+          texts.delete(event.index);
+          const annotations = webSearchCitations(text.citations, text.start, text.text);
+          if (annotations.length > 0) yield chunk({ annotations });
+        }
         const search = searches.get(event.index);
         if (search) {
           searches.delete(event.index);
@@ -176,6 +196,8 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
  *   `delta.reasoning_details: [{type:"reasoning.text", text, signature, format:"anthropic-claude-v1", index}]` with the
  *   whole text and the signature (from `signature_delta`), to send back on the next turn; a `redacted_thinking` block
  *   -> `delta.reasoning_details: [{type:"reasoning.encrypted", data, ...}]`;
+ * - the web search citations of a text block (on its `content_block_start`, and `citations_delta`s) -> at its
+ *   `content_block_stop`, one `delta.annotations` of `url_citation`s spanning the block's text in the content;
  * - a `server_tool_use` block of the web search tool -> at its `content_block_stop`, one
  *   `delta.web_search_calls: [{id, query}]` (its input from `input_json_delta`s); search results are left out;
  * - `ping`, other server tool blocks and unknown events are skipped;

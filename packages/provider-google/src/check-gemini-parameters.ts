@@ -16,6 +16,7 @@ const HANDLED = new Set([
   'response_format',
   'tools',
   'tool_choice',
+  'web_search_options',
   'stream',
   'stream_options',
   'logit_bias',

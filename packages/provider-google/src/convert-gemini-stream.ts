@@ -1,6 +1,7 @@
 import { type ChatCompletionChunk, GatewayError, mapTransportError, readUpstreamEvent, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
+import { StreamGrounding } from './convert-gemini-grounding.js';
 import { convertGeminiLogprobs } from './convert-gemini-logprobs.js';
 import { geminiStreamEventSchema } from './gemini-api.js';
 import type { GeminiUsageMetadata } from './gemini-types.js';
@@ -16,6 +17,8 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
   const toolCallCount = new Map<number, number>();
   const finished = new Set<number>();
   const detailCount = new Map<number, number>();
+  const grounding = new StreamGrounding();
+  let responseId = 'gemini';
   let first = true;
   for await (const sse of events) {
     const event = readUpstreamEvent(provider, geminiStreamEventSchema, sse.data);
@@ -24,12 +27,17 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
       checkPromptFeedback(event);
       first = false;
     }
-    if (event.responseId) id = `chatcmpl-${event.responseId}`;
+    if (event.responseId) {
+      id = `chatcmpl-${event.responseId}`;
+      responseId = event.responseId;
+    }
     if (event.usageMetadata) usage = event.usageMetadata;
     const choices: ChatCompletionChunk['choices'] = [];
     // Reasoning that shares an event with answer parts goes out in a chunk of its own first, so that every
     // reasoning_content piece precedes the content it leads to.
     const reasoningFirst: ChatCompletionChunk['choices'] = [];
+    // Grounding goes out after the text it cites: citations, then the searches (a chunk of their own).
+    const groundingChoices: ChatCompletionChunk['choices'] = [];
     for (const [i, candidate] of (event.candidates ?? []).entries()) {
       const index = candidate.index ?? i;
       const { text, reasoning, toolCalls, details } = convertCandidateParts(candidate.content?.parts, detailCount.get(index) ?? 0);
@@ -43,20 +51,29 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
         reasoningFirst.push({ index, delta: { ...delta, reasoning_content: reasoning }, finish_reason: null });
         delete delta.role;
       } else if (reasoning) delta.reasoning_content = reasoning;
-      if (text) delta.content = text;
+      if (text) {
+        delta.content = text;
+        grounding.addText(index, text);
+      }
       if (details.length > 0) delta.reasoning_details = details;
       if (toolCalls.length > 0) {
         const offset = toolCallCount.get(index) ?? 0;
         toolCallCount.set(index, offset + toolCalls.length);
         delta.tool_calls = toolCalls.map((call, k) => ({ index: offset + k, ...call }));
       }
+      const cites = grounding.take(index, candidate.groundingMetadata, responseId);
+      if (cites) groundingChoices.push({ index, delta: cites, finish_reason: null });
       const finish = candidate.finishReason ? mapGeminiFinishReason(candidate.finishReason, (toolCallCount.get(index) ?? 0) > 0) : null;
       if (finish) finished.add(index);
       const logprobs = convertGeminiLogprobs(candidate.logprobsResult);
       if (Object.keys(delta).length > 0 || finish) choices.push({ index, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) });
     }
     if (reasoningFirst.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices: reasoningFirst };
-    if (choices.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices };
+    // A finish reason waits for the grounding of the same event, so that the choice ends after it.
+    const held = groundingChoices.length > 0 ? choices.filter((c) => c.finish_reason && groundingChoices.some((g) => g.index === c.index)).map((c) => ({ index: c.index, delta: {}, finish_reason: c.finish_reason })) : [];
+    for (const c of choices) if (held.some((h) => h.index === c.index)) c.finish_reason = null;
+    const model_ = event.modelVersion ?? model;
+    for (const part of [choices, groundingChoices, held]) if (part.length > 0) yield { id, object: 'chat.completion.chunk', created, model: model_, choices: part };
   }
   if (finished.size === 0) throw upstreamInvalidResponseError(provider, 'the stream ended before any finishReason.');
   if (usage) yield { id, object: 'chat.completion.chunk', created, model, choices: [], usage: mapGeminiUsage(usage) };
@@ -67,7 +84,9 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
  * terminator) -> OpenAI `chat.completion.chunk`s as they arrive: per candidate index a role on its first chunk, text
  * deltas, thought summaries as `reasoning_content` deltas (they come before the answer), thought signatures as
  * `reasoning_details` entries (when they arrive), function calls as complete `tool_calls` entries (indexes counted
- * per candidate), `logprobs` when asked, the finish reason on its last chunk; then one usage-only chunk from the last
+ * per candidate), `logprobs` when asked; Google Search grounding after the text it cites, in a chunk of its own:
+ * `delta.annotations` (`url_citation`s of the candidate's text so far, each once) and `delta.web_search_calls` (the
+ * queries not sent yet); the finish reason on its last chunk; then one usage-only chunk from the last
  * (cumulative) `usageMetadata`. A blocked prompt throws 400; an `error` object in the stream, or a bare JSON error
  * body after the events ({@link mapGeminiStreamError}), throws its mapped error; an event that is not JSON or not of
  * the documented shape (`geminiStreamEventSchema`) throws 502 `upstream_invalid_response`; a stream that ends with no

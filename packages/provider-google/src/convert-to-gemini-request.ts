@@ -14,6 +14,25 @@ function cleanWithWarning(schema: unknown, param: string, warnings: GatewayWarni
   return cleaned;
 }
 
+/**
+ * Chat's `web_search_options` -> Gemini's Google Search grounding tool `{googleSearch: {}}`, or undefined when the
+ * request has none. Its fields have no equivalent in the tool (`search_context_size`, `user_location`): each one set is
+ * dropped with an `unsupported_parameter` warning pushed to `warnings`. Throws 400 naming `web_search_options` when it
+ * is not an object.
+ * @see https://ai.google.dev/gemini-api/docs/google-search
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-web_search_options
+ */
+function googleSearchTool(request: ChatCompletionRequest, warnings: GatewayWarning[]): { googleSearch: Record<string, never> } | undefined {
+  const options = (request as { web_search_options?: unknown }).web_search_options;
+  if (options == null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options)) throw invalidRequestError("Invalid 'web_search_options': expected an object.", 'web_search_options');
+  for (const [field, value] of Object.entries(options)) {
+    if (value == null) continue;
+    warnings.push({ code: 'unsupported_parameter', param: `web_search_options.${field}`, message: `Google Search grounding has no '${field}'; dropped.` });
+  }
+  return { googleSearch: {} };
+}
+
 function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentRequest['toolConfig'] {
   const choice = request.tool_choice as string | { function?: { name: string } } | undefined;
   if (choice === undefined) return undefined;
@@ -30,7 +49,7 @@ function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentReques
  * `stop` (stopSequences), `n` (candidateCount), penalties, `seed`, `response_format` json_object/json_schema
  * (responseMimeType `application/json` + cleaned responseSchema), `logprobs`/`top_logprobs` (responseLogprobs/logprobs),
  * `reasoning_effort` or the client's `thinkingConfig` (thinkingConfig, see {@link geminiThinkingConfig}); `tools` ->
- * `functionDeclarations` (schemas cleaned); `tool_choice` auto/none/required/named -> AUTO/NONE/ANY/ANY +
+ * `functionDeclarations` (schemas cleaned); `web_search_options` -> the `googleSearch` tool ({@link googleSearchTool}); `tool_choice` auto/none/required/named -> AUTO/NONE/ANY/ANY +
  * allowedFunctionNames. Schema keywords Gemini does not support are dropped and named in a `dropped_schema_keywords`
  * warning pushed onto `warnings` (the gateway sends them in `x-switchyard-warning`), as are thinking requests the
  * model cannot honour.
@@ -65,8 +84,10 @@ export function convertToGeminiRequest(request: ChatCompletionRequest, warnings:
   const body: GeminiGenerateContentRequest = { contents };
   if (systemInstruction) body.systemInstruction = systemInstruction;
   if (Object.keys(config).length > 0) body.generationConfig = config;
+  const search = googleSearchTool(request, warnings);
+  if (request.tools?.length || search) body.tools = search ? [search] : [];
   if (request.tools?.length) {
-    body.tools = [
+    body.tools!.push(
       {
         functionDeclarations: request.tools.map((tool, i) => ({
           name: tool.function.name,
@@ -74,7 +95,7 @@ export function convertToGeminiRequest(request: ChatCompletionRequest, warnings:
           ...(tool.function.parameters ? { parameters: cleanWithWarning(tool.function.parameters, `tools[${i}].function.parameters`, warnings) } : {}),
         })),
       },
-    ];
+    );
   }
   const tc = toolConfig(request);
   if (tc) body.toolConfig = tc;

@@ -61,6 +61,7 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'google',
+    webSearch: true,
     async chatCompletions(request, context) {
       checkGeminiParameters(request, context);
       const warnings: GatewayWarning[] = [];

@@ -21,6 +21,33 @@ export const geminiPartSchema = z.looseObject({
 const logprobsCandidateSchema = z.looseObject({ token: z.string().optional(), tokenId: z.number().optional(), logProbability: z.number().optional() });
 
 /**
+ * A candidate's `groundingMetadata` (Grounding with Google Search): `webSearchQueries` (the searches the model ran),
+ * `groundingChunks` (the sources: `web: {uri, title}`), `groundingSupports` (which text each source supports:
+ * `segment: {partIndex?, startIndex?, endIndex?, text?}`, offsets in UTF-8 bytes of the part's text, and
+ * `groundingChunkIndices`). Other fields (`searchEntryPoint`, `retrievalMetadata`...) are kept as sent.
+ * @see https://ai.google.dev/api/generate-content#GroundingMetadata
+ * @see https://ai.google.dev/gemini-api/docs/google-search
+ */
+export const geminiGroundingMetadataSchema = z.looseObject({
+  webSearchQueries: z.array(z.string()).nullish(),
+  groundingChunks: z.array(z.looseObject({ web: z.looseObject({ uri: z.string().optional(), title: z.string().optional() }).nullish() })).nullish(),
+  groundingSupports: z
+    .array(
+      z.looseObject({
+        segment: z
+          .looseObject({
+            partIndex: z.number().int().min(0).optional(),
+            startIndex: z.number().int().min(0).optional(),
+            endIndex: z.number().int().min(0).optional(),
+          })
+          .nullish(),
+        groundingChunkIndices: z.array(z.number().int().min(0)).nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+/**
  * A candidate: `content.parts`, `finishReason`, `index`, `logprobsResult` (with `responseLogprobs`).
  * @see https://ai.google.dev/api/generate-content#candidate
  */
@@ -28,6 +55,7 @@ export const geminiCandidateSchema = z.looseObject({
   content: z.looseObject({ role: z.enum(['user', 'model']).optional(), parts: z.array(geminiPartSchema).optional() }).optional(),
   finishReason: z.string().optional(),
   index: z.number().int().min(0).optional(),
+  groundingMetadata: geminiGroundingMetadataSchema.optional(),
   logprobsResult: z
     .looseObject({
       chosenCandidates: z.array(logprobsCandidateSchema).optional(),

@@ -51,7 +51,8 @@ export interface GeminiGenerateContentRequest {
   contents: GeminiContent[];
   systemInstruction?: { parts: { text: string }[] };
   generationConfig?: GeminiGenerationConfig;
-  tools?: { functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown> }[] }[];
+  /** Function declarations, and `{googleSearch: {}}` for Grounding with Google Search. */
+  tools?: ({ functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown> }[] } | { googleSearch: Record<string, never> })[];
   toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
 }
 

@@ -4,6 +4,7 @@ export { cleanJsonSchema } from './clean-json-schema.js';
 export { type ConvertedParts, type ConvertedToolCall, convertCandidateParts } from './convert-gemini-candidate-parts.js';
 export { GEMINI_EMBEDDING_PARAMETERS, convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
 export { convertGeminiLogprobs, type OpenAILogprobs } from './convert-gemini-logprobs.js';
+export { answerTextParts, type GeminiGroundingMetadata, StreamGrounding, geminiUrlCitations, geminiWebSearchCalls } from './convert-gemini-grounding.js';
 export { convertGeminiResponse } from './convert-gemini-response.js';
 export { convertGeminiStream, mapGeminiStreamError } from './convert-gemini-stream.js';
 export { convertToGeminiContents } from './convert-to-gemini-contents.js';

@@ -205,6 +205,8 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'vertex',
+    // Gemini: Google Search grounding; Claude on Vertex: Anthropic's web search server tool (see chatCompletions).
+    webSearch: true,
 
     passesThrough(operation, model) {
       return operation !== 'openaiResponses' && isClaude(model);

@@ -1,7 +1,13 @@
 import { type MockReply, type RecordedRequest, sseFrames } from '@switchyard/testkit';
 
 /** The search the scripted Anthropic upstream reports, and the text it answers with. */
-export const WEB_SEARCH = { id: 'srvtoolu_01WebSearch', query: 'switchyard gateway release', text: 'Switchyard 1.0 shipped in November.' };
+export const WEB_SEARCH = {
+  id: 'srvtoolu_01WebSearch',
+  query: 'switchyard gateway release',
+  text: 'Switchyard 1.0 shipped in November.',
+  url: 'https://example.com/switchyard',
+  title: 'Switchyard 1.0',
+};
 
 const searchUse = { type: 'server_tool_use', id: WEB_SEARCH.id, name: 'web_search', input: { query: WEB_SEARCH.query } };
 const searchResult = {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatCompletionMessageToolCallSchema } from './chat-completion-tool.js';
 import { completionUsageSchema } from './completion-usage.js';
 import { reasoningDetailSchema } from './reasoning-detail.js';
+import { messageAnnotationSchema } from './url-citation.js';
 import { webSearchCallSchema } from './web-search-call.js';
 
 /**
@@ -36,6 +37,8 @@ export const chatCompletionSchema = z.looseObject({
         reasoning_details: z.array(reasoningDetailSchema).optional(),
         /** Web searches the upstream ran (an extension; see `webSearchCallSchema`). */
         web_search_calls: z.array(webSearchCallSchema).optional(),
+        /** URL citations of the content (OpenAI's `annotations`; in a delta, new whole entries, indexes in the content so far). */
+        annotations: z.array(messageAnnotationSchema).nullish(),
       }),
       finish_reason: finishReasonSchema.nullable(),
       logprobs: z.unknown().nullish(),

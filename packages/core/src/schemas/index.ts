@@ -2,6 +2,7 @@ export * from './model-id.js';
 export * from './completion-usage.js';
 export * from './reasoning-detail.js';
 export * from './web-search-call.js';
+export * from './url-citation.js';
 export * from './reasoning-effort.js';
 export * from './chat-completion-tool.js';
 export * from './chat-completion-content-part.js';
