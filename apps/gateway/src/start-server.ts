@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { SwitchyardRedis } from '@switchyard/redis';
 import { openAccounts } from './accounts/open-accounts.js';
 import { openFiles } from './accounts/open-files.js';
+import { BatchRunner } from './batches/batch-runner.js';
+import { Batches } from './batches/batches.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
 import { collectSecrets } from './collect-secrets.js';
@@ -114,6 +116,17 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   const responses = await openResponses(config, options.configPath);
   const files = await openFiles(config, options.configPath, (error) => logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'));
   const secrets = collectSecrets(config);
+  const batches = new Batches(files.files, gateway, { maxLines: config.batches.max_lines, accounts });
+  const runner = new BatchRunner({
+    files: files.files,
+    gateway,
+    responses: responses.frontDoor,
+    secrets,
+    settings: { concurrency: config.batches.concurrency, yieldAbove: config.batches.yield_above, leaseMs: config.batches.lease_ms, pollMs: config.batches.poll_ms },
+    callerOf: async (batch) => (accounts ? accounts.principalById(batch.key_id) : undefined),
+    liveRequests: () => inflight.size,
+    onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'batch runner failed; retrying at the next poll'),
+  });
   const { server: settings } = config;
   const app = createApp(gateway, {
     logger,
@@ -123,6 +136,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     readiness,
     responses: responses.frontDoor,
     files: files.files,
+    batches: { batches, onCreated: () => runner.wake() },
     consoleDir: config.admin?.console ? consoleDir : undefined,
     metrics: config.metrics.enabled ? metrics : undefined,
     metricsAuth: config.metrics.auth,
@@ -155,6 +169,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  runner.start();
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let closing: Promise<void> | undefined;
@@ -163,11 +178,14 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   // them see /readyz 503 and new requests on them get 503 with `connection: close`.
   const stopListening = (keepIdle: boolean) =>
     (closing ??= (async () => {
+      // No batch line is claimed from now on; those running end (and are stored) before the stores close.
+      const runnerStopped = runner.stop();
       await new Promise<void>((resolve, reject) => {
         const done = (error?: Error) => (error && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(error) : resolve());
         if (keepIdle) net.Server.prototype.close.call(server, done);
         else server.close(done);
       });
+      await runnerStopped;
       await accounts?.settlementsDone();
       await accounts?.close();
       await redis?.close();

@@ -181,6 +181,24 @@ export class Accounts {
     return key ? this.#keys.put(key) : undefined;
   }
 
+  /**
+   * The principal of key `id` (`static` for the config's keys), for work done later on behalf of a key that
+   * authenticated earlier (the lines of a batch): from memory, else from the store. Throws 401 when the key is
+   * unknown, revoked or expired.
+   */
+  async principalById(id: string): Promise<Principal> {
+    if (id === 'static') return { kind: 'static' };
+    let state = this.#keys.get(id);
+    if (!state) {
+      const key = await this.store.getKey(id);
+      if (!key) throw authenticationError('The API key of this batch no longer exists.');
+      state = this.#keys.put(key);
+    }
+    if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
+    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
+    return { kind: 'virtual', state };
+  }
+
   #principal(state: KeyState, authorization: string | undefined): Principal {
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';

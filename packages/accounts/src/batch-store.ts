@@ -39,8 +39,11 @@ export interface BatchStore {
   claimLines(batchId: string, worker: string, count: number, now: number, leaseUntil: number): Promise<ClaimedLine[]>;
   /** Stores the result of a claimed line and marks it done; false when `worker` no longer holds it (nothing written). */
   completeLine(batchId: string, index: number, worker: string, result: BatchLineResult): Promise<boolean>;
-  /** Marks every line not done yet (pending, or running for anyone) done with `result`; resolves with how many. */
-  failOpenLines(batchId: string, result: BatchLineResult): Promise<number>;
+  /**
+   * Marks done with `result` every line still `pending`, and every `running` one whose lease ended before `now` (its
+   * worker died); lines running under a live lease are left to finish. Resolves with how many were marked.
+   */
+  failOpenLines(batchId: string, result: BatchLineResult, now: number): Promise<number>;
   /** Lines per state: `total`, `completed` (done, not failed), `failed` (done and failed), `open` (not done). */
   lineCounts(batchId: string): Promise<{ total: number; completed: number; failed: number; open: number }>;
   /** Done lines with `index` above `afterIndex`, in input order, at most `limit` (finalization pages through them). */

@@ -181,10 +181,11 @@ export class PostgresBatchStore implements BatchStore {
     return (outcome.rowCount ?? 0) > 0;
   }
 
-  async failOpenLines(batchId: string, result: BatchLineResult): Promise<number> {
+  async failOpenLines(batchId: string, result: BatchLineResult, now: number): Promise<number> {
     const outcome = await this.#pool.query(
-      `UPDATE switchyard_batch_lines SET state = 'done', failed = $1, result = $2, lease_until = NULL WHERE batch_id = $3 AND state <> 'done'`,
-      [result.failed, JSON.stringify(result), batchId],
+      `UPDATE switchyard_batch_lines SET state = 'done', failed = $1, result = $2, lease_until = NULL
+       WHERE batch_id = $3 AND (state = 'pending' OR (state = 'running' AND lease_until < $4))`,
+      [result.failed, JSON.stringify(result), batchId, now],
     );
     return outcome.rowCount ?? 0;
   }

@@ -127,9 +127,10 @@ export class SqliteBatchStore implements BatchStore {
     return this.#db.prepare(sql).run(result.failed ? 1 : 0, JSON.stringify(result), batchId, index, worker).changes > 0;
   }
 
-  async failOpenLines(batchId: string, result: BatchLineResult): Promise<number> {
-    const sql = `UPDATE batch_lines SET state = 'done', failed = ?, result = ?, lease_until = NULL WHERE batch_id = ? AND state != 'done'`;
-    return this.#db.prepare(sql).run(result.failed ? 1 : 0, JSON.stringify(result), batchId).changes;
+  async failOpenLines(batchId: string, result: BatchLineResult, now: number): Promise<number> {
+    const sql = `UPDATE batch_lines SET state = 'done', failed = ?, result = ?, lease_until = NULL
+      WHERE batch_id = ? AND (state = 'pending' OR (state = 'running' AND lease_until < ?))`;
+    return this.#db.prepare(sql).run(result.failed ? 1 : 0, JSON.stringify(result), batchId, now).changes;
   }
 
   async lineCounts(batchId: string): Promise<{ total: number; completed: number; failed: number; open: number }> {

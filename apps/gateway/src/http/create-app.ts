@@ -3,6 +3,7 @@ import type { Gateway } from '@switchyard/core';
 import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { type Logger, pino } from 'pino';
+import type { Batches } from '../batches/batches.js';
 import type { Files } from '../files/files.js';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
 import { openApiRoute } from '../openapi/openapi-route.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
   /** `/v1/files` (see `openFiles`); without it those routes answer 404. */
   files?: Files;
+  /** `/v1/batches` (see `Batches`) and a hook told of each new batch; without it those routes answer 404. */
+  batches?: { batches: Batches; onCreated?: () => void };
 }
 
 /**
@@ -76,7 +79,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   app.use(composeMiddleware([requestContext(), serveOperational, options.inflight?.middleware(), requestLogger(options.logger ?? pino(), options.secrets)]));
   if (options.metrics || options.tracing) app.use('/v1', composeMiddleware([options.metrics && measureRequests(options.metrics), options.tracing?.middleware()]));
   if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
-  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses, secrets: options.secrets, sse: options.sse, files: options.files }));
+  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses, secrets: options.secrets, sse: options.sse, files: options.files, batches: options.batches }));
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
   });

@@ -1,10 +1,12 @@
 import type { Accounts } from '@switchyard/accounts';
+import type { Batches } from '../batches/batches.js';
 import type { Files } from '../files/files.js';
 import { type Gateway, GatewayError } from '@switchyard/core';
 import { MemoryResponseStore, ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import { Router } from 'express';
 import { authenticate } from './middleware/authenticate.js';
 import { addChatCompletionsRoute } from './routes/chat-completions-route.js';
+import { addBatchesRoutes } from './routes/batches-route.js';
 import { addEmbeddingsRoute } from './routes/embeddings-route.js';
 import { addFilesRoutes } from './routes/files-route.js';
 import { addRerankRoute } from './routes/rerank-route.js';
@@ -32,6 +34,8 @@ export interface RouterOptions {
   sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
   /** `/v1/files` (store and storage); without it the routes answer 404. */
   files?: Files;
+  /** `/v1/batches` and a hook told of each new batch (the runner's `wake`); without it the routes answer 404. */
+  batches?: { batches: Batches; onCreated?: () => void };
 }
 
 /**
@@ -55,6 +59,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
   addUsageRoute(router, deps);
   if (options.files) addFilesRoutes(router, options.files);
+  if (options.batches) addBatchesRoutes(router, options.batches.batches, options.bodyLimit ?? '20mb', options.batches.onCreated);
   router.use((req) => {
     throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
   });

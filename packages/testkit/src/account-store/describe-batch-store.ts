@@ -98,6 +98,9 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
         { index: 0, custom_id: 'c-0', body: '{"n":0}', attempts: 1 },
         { index: 1, custom_id: 'c-1', body: '{"n":1}', attempts: 1 },
       ]);
+      // Lines whose lease ended (their worker died) are failed with the pending ones; live leases are not.
+      expect(await store.failOpenLines('batch_c', { failed: true, error: { code: 'batch_expired', message: 'expired' } }, 100_000)).toBe(48);
+      expect(await store.lineCounts('batch_c')).toEqual({ total: 50, completed: 0, failed: 48, open: 2 });
       await store.close();
     });
 
@@ -113,19 +116,20 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
       expect(await store.completeLine('batch_d', 1, 'w1', failed)).toBe(true);
       expect(await store.lineCounts('batch_d')).toEqual({ total: 5, completed: 1, failed: 1, open: 3 });
       const quota: BatchLineResult = { failed: true, error: { code: 'insufficient_quota', message: 'budget spent' } };
-      expect(await store.failOpenLines('batch_d', quota)).toBe(3);
-      // The holder of line 2 comes back too late: the line stays failed.
-      expect(await store.completeLine('batch_d', 2, 'w1', ok(2))).toBe(false);
+      // Pending lines fail; line 2, running under a live lease, is left to its holder.
+      expect(await store.failOpenLines('batch_d', quota, 1_000)).toBe(2);
+      expect(await store.lineCounts('batch_d')).toEqual({ total: 5, completed: 1, failed: 3, open: 1 });
+      expect(await store.completeLine('batch_d', 2, 'w1', ok(2))).toBe(true);
       await store.close();
       const reopened = await factory.open(name);
-      expect(await reopened.lineCounts('batch_d')).toEqual({ total: 5, completed: 1, failed: 4, open: 0 });
+      expect(await reopened.lineCounts('batch_d')).toEqual({ total: 5, completed: 2, failed: 3, open: 0 });
       const first = await reopened.doneLines('batch_d', -1, 2);
       expect(first).toEqual([
         { index: 0, custom_id: 'c-0', result: ok(0) },
         { index: 1, custom_id: 'c-1', result: failed },
       ]);
       expect((await reopened.doneLines('batch_d', 1, 10)).map((l) => [l.index, l.result])).toEqual([
-        [2, quota],
+        [2, ok(2)],
         [3, quota],
         [4, quota],
       ]);
