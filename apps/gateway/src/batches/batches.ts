@@ -9,7 +9,7 @@ import { FINAL_STATUSES, newBatchObject, withStatus } from './batch-object.js';
 import { readBatchInput } from './read-batch-input.js';
 
 /** Body of `POST /v1/batches`. @see https://platform.openai.com/docs/api-reference/batch/create */
-const createBatchSchema = z.strictObject({
+export const createBatchSchema = z.strictObject({
   input_file_id: z.string().min(1).max(64),
   endpoint: z.string(),
   completion_window: z.literal('24h'),

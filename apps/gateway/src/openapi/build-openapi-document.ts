@@ -19,6 +19,7 @@ import {
 import { countTokensRequestSchema, messagesRequestSchema } from '@switchyard/front-door-messages';
 import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
+import { filesAndBatchesPaths } from './batch-paths.js';
 import { anthropicModelListSchema, anthropicModelSchema, pricedModelListSchema, pricedModelSchema } from './model-schemas.js';
 import { auditEntrySchema, configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
@@ -294,6 +295,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
         responses: { '200': { description: 'As POST /v1/chat/completions', ...json(ref('ChatCompletion', chatCompletionSchema, 'output')) }, ...adminErrors },
       },
     },
+    ...filesAndBatchesPaths({ ref, json, errors, security: api }),
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'OK', ...json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },
     '/readyz': {
       get: {
