@@ -31,7 +31,9 @@ batches: { poll_ms: 50 }
 providers:
   anthropic: { adapter: anthropic, api_key: sk-ant-upstream-0000, base_url: "${upstream.url}" }
   google: { adapter: google, api_key: AIza-upstream-0000, base_url: "${upstream.url}/v1beta" }
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
 models:
+  - { id: text-embedding-3-small, provider: openai, price: { input: 0.02, output: 0 } }
   - { id: claude-sonnet-4-5, provider: anthropic, price: { input: 3, output: 15 } }
   - { id: gemini-2.5-flash, provider: google, price: { input: 0.3, output: 2.5, batch_discount: 0.5 } }
 routing: { max_retries: 0 }
@@ -92,6 +94,31 @@ describe('/v1/batches run by the gateway', () => {
     );
     expect(rows).toHaveLength(99);
     for (const row of rows) expect(row.cost_usd).toBeCloseTo(((row.prompt_tokens * 0.3 + row.completion_tokens * 2.5) / 1e6) * 0.5, 12);
+  });
+
+  it('runs /v1/embeddings and /v1/responses batches through their own call paths', async () => {
+    const embed = (i: number) => JSON.stringify({ custom_id: `e-${i}`, method: 'POST', url: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: `embed ${i}` } });
+    const embedFile = await alice.files.create({ file: new File([[0, 1, 2].map(embed).join('\n')], 'e.jsonl'), purpose: 'batch' });
+    const embeddings = await alice.batches.create({ input_file_id: embedFile.id, endpoint: '/v1/embeddings', completion_window: '24h' });
+    const respond = (i: number) => JSON.stringify({ custom_id: `r-${i}`, method: 'POST', url: '/v1/responses', body: { model: 'claude-sonnet-4-5', input: `responses-batch ${i}` } });
+    const respFile = await alice.files.create({ file: new File([[0, 1].map(respond).join('\n')], 'r.jsonl'), purpose: 'batch' });
+    const responses = await alice.batches.create({ input_file_id: respFile.id, endpoint: '/v1/responses', completion_window: '24h' });
+    const embedded = await waitForStatus(alice, embeddings.id, ['completed']);
+    expect(embedded.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
+    const vectors = await fileLines(alice, embedded.output_file_id);
+    expect(vectors.map((l) => [l.custom_id, l.response?.body.object])).toEqual([
+      ['e-0', 'list'],
+      ['e-1', 'list'],
+      ['e-2', 'list'],
+    ]);
+    const answered = await waitForStatus(alice, responses.id, ['completed']);
+    expect(answered.request_counts).toEqual({ total: 2, completed: 2, failed: 0 });
+    const answers = await fileLines(alice, answered.output_file_id);
+    expect(answers.map((l) => [l.custom_id, l.response?.status_code, l.response?.body.object])).toEqual([
+      ['r-0', 200, 'response'],
+      ['r-1', 200, 'response'],
+    ]);
+    expect(callsWith('responses-batch')).toHaveLength(2);
   });
 
   it("keeps a key's batches from every other key (404) and lists them newest first", async () => {
