@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockUpstream, createTestServiceAccount, googleTokenMock, startMockUpstream } from '@switchyard/testkit';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
@@ -25,6 +26,7 @@ const SENTENCES = [
 let upstream: MockUpstream;
 let running: RunningServer;
 let client: OpenAI;
+let anthropic: Anthropic;
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
@@ -49,6 +51,7 @@ models:
 routing: { max_retries: 0 }
 `);
   client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
+  anthropic = new Anthropic({ baseURL: running.url.replace(/\/v1$/, ''), apiKey: KEY, maxRetries: 0 });
 });
 afterAll(async () => {
   await running?.close();
@@ -110,5 +113,51 @@ describe.each([
     const annotations = message.annotations!;
     expect(annotations.map((a) => message.content!.slice(a.url_citation.start_index, a.url_citation.end_index))).toEqual(SENTENCES);
     expect(annotations[0]).toEqual({ type: 'url_citation', url_citation: { start_index: 0, end_index: SENTENCES[0]!.length, url: SOURCES[0]!.uri, title: SOURCES[0]!.title } });
+  });
+});
+
+describe.each([
+  { route: 'Gemini', model: 'gemini', path: '/v1beta/models/gemini-2.5-flash' },
+  { route: 'Vertex AI (Gemini)', model: 'gemini-vertex', path: `${ROOT}/gemini-2.5-flash` },
+])("Anthropic's web search server tool on /v1/messages, on $route, as Google Search grounding", ({ model, path }) => {
+  const webSearch = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 } as const;
+  const request = { model, max_tokens: 256, messages: [{ role: 'user' as const, content: 'Weather in London?' }], tools: [webSearch] };
+  const expectedCitations = SENTENCES.map((sentence, i) => ({
+    type: 'web_search_result_location',
+    url: SOURCES[i === 0 ? 0 : 1]!.uri,
+    title: SOURCES[i === 0 ? 0 : 1]!.title,
+    cited_text: sentence,
+    encrypted_index: '',
+  }));
+
+  it('answers server_tool_use, web_search_tool_result and a cited text block, with web_search_requests (messages.create)', async () => {
+    const { data: message, response: raw } = await anthropic.messages.create(request).withResponse();
+    expect((upstream.requestsTo(`POST ${path}:generateContent`).at(-1)!.json as { tools?: unknown[] }).tools).toEqual([{ googleSearch: {} }]);
+    expect(raw.headers.get('x-switchyard-warning')).toContain("Web search field 'max_uses'");
+    expect(message.content.map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    const [use, result, text] = message.content as [Anthropic.ServerToolUseBlock, Anthropic.WebSearchToolResultBlock, Anthropic.TextBlock];
+    expect(use).toMatchObject({ name: 'web_search', input: { query: QUERY }, id: expect.stringMatching(/^srvtoolu_/) });
+    expect(result.tool_use_id).toBe(use.id);
+    expect((result.content as Anthropic.WebSearchResultBlock[]).map((r) => r.url)).toEqual(SOURCES.map((source) => source.uri));
+    expect(text.text).toBe(GROUNDED_TEXT);
+    expect(text.citations).toEqual(expectedCitations);
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1 });
+  });
+
+  it('streams the citations as citations_delta on the text block, then the search blocks (messages.stream)', async () => {
+    const stream = anthropic.messages.stream(request);
+    const deltas: string[] = [];
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'content_block_delta') deltas.push(event.delta.type);
+    });
+    const message = await stream.finalMessage();
+    expect((upstream.requestsTo(`POST ${path}:streamGenerateContent`).at(-1)!.json as { tools?: unknown[] }).tools).toEqual([{ googleSearch: {} }]);
+    expect(message.content.map((block) => block.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result']);
+    const [text, use] = message.content as [Anthropic.TextBlock, Anthropic.ServerToolUseBlock];
+    expect(text.text).toBe(GROUNDED_TEXT);
+    expect(text.citations).toEqual(expectedCitations);
+    expect(use.input).toEqual({ query: QUERY });
+    expect(deltas.filter((d) => d === 'citations_delta')).toHaveLength(3);
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1 });
   });
 });

@@ -1,8 +1,10 @@
 import type { CompletionUsage, FinishReason } from '@switchyard/core';
+import type { WebSearchBlocks, WebSearchCitation } from './web-search-blocks.js';
 
-/** A content block of an answer: text, tool use, or thinking. */
+/** A content block of an answer: text (with web search citations), tool use, thinking, or a web search and its result. */
 export type AnthropicContentBlock =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; citations?: WebSearchCitation[] }
+  | WebSearchBlocks[number]
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'thinking'; thinking: string; signature: string };
 
@@ -12,6 +14,8 @@ export interface AnthropicUsage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** Server tools the upstream ran: `web_search_requests`, the number of web searches (set when there was one). */
+  server_tool_use?: { web_search_requests: number };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatCompletion } from '@switchyard/core';
 import { type AnthropicContentBlock, type AnthropicMessage, toAnthropicUsage, toStopReason } from './anthropic-message.js';
+import { citedSources, toWebSearchBlocks, toWebSearchCitations } from './web-search-blocks.js';
 
 /** A new message id in Anthropic's style: `msg_` plus 24 random base62-ish characters. */
 export function newMessageId(): string {
@@ -19,8 +20,10 @@ export function parseToolInput(args: string): unknown {
 
 /**
  * A chat completion -> Anthropic's `message`: reasoning (`reasoning_content`) -> a `thinking` block (with the signature
- * from `reasoning_details` when there is one), text -> a `text` block, each tool call -> a `tool_use` block (arguments
- * parsed into `input`); `stop_reason` and usage converted. `model` is the model id the client sent.
+ * from `reasoning_details` when there is one), each web search (`web_search_calls`) -> `server_tool_use` and
+ * `web_search_tool_result` blocks (the cited sources in the first result), text -> a `text` block (its `url_citation`
+ * annotations as `web_search_result_location` citations), each tool call -> a `tool_use` block (arguments parsed into
+ * `input`); `stop_reason` and usage converted (`server_tool_use.web_search_requests` = the number of searches). `model` is the model id the client sent.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function convertChatCompletion(completion: ChatCompletion, model: string): AnthropicMessage {
@@ -28,7 +31,10 @@ export function convertChatCompletion(completion: ChatCompletion, model: string)
   const message = choice?.message as (ChatCompletion['choices'][number]['message'] & { reasoning_content?: string | null; reasoning_details?: { signature?: string }[] }) | undefined;
   const content: AnthropicContentBlock[] = [];
   if (message?.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: message.reasoning_details?.find((d) => d.signature)?.signature ?? '' });
-  if (message?.content) content.push({ type: 'text', text: message.content });
+  const citations = toWebSearchCitations(message?.annotations, message?.content ?? '');
+  const searches = message?.web_search_calls ?? [];
+  for (const [i, search] of searches.entries()) content.push(...toWebSearchBlocks(search, i === 0 ? citedSources(citations) : []));
+  if (message?.content) content.push({ type: 'text', text: message.content, ...(citations.length > 0 && { citations }) });
   for (const call of message?.tool_calls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
   return {
     id: newMessageId(),
@@ -38,6 +44,6 @@ export function convertChatCompletion(completion: ChatCompletion, model: string)
     content,
     stop_reason: toStopReason(choice?.finish_reason) ?? 'end_turn',
     stop_sequence: null,
-    usage: toAnthropicUsage(completion.usage),
+    usage: { ...toAnthropicUsage(completion.usage), ...(searches.length > 0 && { server_tool_use: { web_search_requests: searches.length } }) },
   };
 }

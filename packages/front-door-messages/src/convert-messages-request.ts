@@ -32,7 +32,8 @@ function toolResultText(block: Extract<MessageContentBlock, { type: 'tool_result
  * `system` -> a system message; `role: "system"` entries of `messages` (Claude Code 2.1) -> system messages in place;
  * user text and image blocks -> content parts (base64 images as `data:` URLs); `tool_result` blocks -> `tool`
  * messages (before the rest of that user turn); assistant `tool_use` -> `tool_calls` (`input` JSON-encoded);
- * `max_tokens`, `stop_sequences` (-> `stop`, at most 4), `temperature`, `top_p`, `tools` ({@link convertMessagesTools}),
+ * `max_tokens`, `stop_sequences` (-> `stop`, at most 4), `temperature`, `top_p`, `tools` ({@link convertMessagesTools}:
+ * with `options.webSearch`, the web search server tool -> `web_search_options`),
  * `tool_choice` (`any` -> `required`, `tool` -> a named function, `disable_parallel_tool_use` -> `parallel_tool_calls:
  * false`), `thinking` and `output_config` ({@link mapMessagesReasoning}: `reasoning_effort`, `response_format`),
  * `metadata.user_id` -> `user`. Dropped with a warning (`x-switchyard-warning`), never a 400: `top_k`, cache control,
@@ -42,7 +43,7 @@ function toolResultText(block: Extract<MessageContentBlock, { type: 'tool_result
  * @see https://docs.anthropic.com/en/api/messages
  * @see https://code.claude.com/docs/en/llm-gateway-protocol
  */
-export function convertMessagesRequest(request: MessagesRequest): ConvertedMessagesRequest {
+export function convertMessagesRequest(request: MessagesRequest, options: { webSearch?: boolean } = {}): ConvertedMessagesRequest {
   const warnings: GatewayWarning[] = [];
   const warn = (code: string, message: string) => {
     if (!warnings.some((w) => w.code === code)) warnings.push({ code, message });
@@ -94,8 +95,9 @@ export function convertMessagesRequest(request: MessagesRequest): ConvertedMessa
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.top_k !== undefined) warn('top_k_dropped', 'top_k is not supported by this model; it was dropped.');
   if (request.tools?.length) {
-    const tools = convertMessagesTools(request.tools, (w) => warnings.push(w));
+    const { tools, webSearchOptions } = convertMessagesTools(request.tools, (w) => warnings.push(w), options.webSearch);
     if (tools.length) body.tools = tools;
+    if (webSearchOptions) body.web_search_options = webSearchOptions;
   }
   const choice = request.tool_choice;
   if (choice) {

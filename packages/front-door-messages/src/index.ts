@@ -3,7 +3,9 @@ export { type AnthropicContentBlock, type AnthropicMessage, type AnthropicUsage,
 export { convertChatCompletion, newMessageId, parseToolInput } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';
 export { type ConvertedMessagesRequest, convertMessagesRequest } from './convert-messages-request.js';
-export { convertMessagesTools } from './convert-messages-tools.js';
+export { type ConvertedMessagesTools, convertMessagesTools } from './convert-messages-tools.js';
+export { type WebSearchBlocks, type WebSearchCitation, citedSources, toWebSearchBlocks, toWebSearchCitations } from './web-search-blocks.js';
+export { isWebSearchTool, toWebSearchOptions } from './web-search-tool.js';
 export { encodeAnthropicEvent } from './encode-anthropic-event.js';
 export { mapMessagesReasoning } from './map-messages-reasoning.js';
 export {

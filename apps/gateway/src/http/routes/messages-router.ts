@@ -74,7 +74,7 @@ export function createMessagesRouter(deps: RouteDeps): Router {
       else sendJson(res, result.data.json);
       return;
     }
-    const { chatRequest, warnings } = convertMessagesRequest(request);
+    const { chatRequest, warnings } = convertMessagesRequest(request, { webSearch: gateway.supportsWebSearch(request.model) });
     frontDoorWarnings = warnings;
     const result = await gateway.chatCompletions(chatRequest, options).catch(failed);
     if (!result) return;
