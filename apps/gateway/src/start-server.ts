@@ -5,6 +5,7 @@ import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
 import type { Logger } from 'pino';
 import type { SwitchyardRedis } from '@switchyard/redis';
+import { BudgetAlerts } from './accounts/budget-alerts.js';
 import { openAccounts } from './accounts/open-accounts.js';
 import { openFiles } from './accounts/open-files.js';
 import { BatchRunner } from './batches/batch-runner.js';
@@ -76,7 +77,9 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
         warn: (message, failures) => logger.warn({ failures, on_error: config.redis?.on_error }, message),
       })
     : undefined;
-  const accounts = await openAccounts(config, options.configPath, logger, redis).catch(async (error: unknown) => {
+  // Budget alerts: a log line per threshold crossed, and with `alerts` a signed webhook event.
+  const alerts = new BudgetAlerts({ logger, webhookUrl: config.alerts?.webhook_url, secret: config.alerts?.secret });
+  const accounts = await openAccounts(config, options.configPath, logger, redis, alerts).catch(async (error: unknown) => {
     await redis?.close();
     throw error;
   });
@@ -143,6 +146,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     inflight,
     tracing,
     sse: { keepAliveMs: settings.stream_keepalive_ms, writeTimeoutMs: settings.client_write_timeout_ms },
+    sessionHeader: config.budgets.session_header,
   });
   // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
   // `max_connections` sockets are open at once, `max_connections_per_client` of one client address, with a room for
@@ -188,6 +192,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       await runnerStopped;
       await accounts?.settlementsDone();
       await accounts?.close();
+      await alerts.close();
       await redis?.close();
       await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();

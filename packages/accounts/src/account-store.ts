@@ -1,4 +1,5 @@
 import type { AuditEntry, AuditQuery } from './audit-entry.js';
+import type { Team } from './team.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
 import type { VirtualKey } from './virtual-key.js';
@@ -30,6 +31,14 @@ export interface AccountStore {
    * `previous_key_expires_at` and `rotated_at`; other fields stay as stored.
    */
   rotateKeySecret(key: VirtualKey): Promise<void>;
+  /** Every team. */
+  listTeams(): Promise<Team[]>;
+  getTeam(id: string): Promise<Team | undefined>;
+  insertTeam(team: Team): Promise<void>;
+  /** Replaces a stored team (same id). */
+  updateTeam(team: Team): Promise<void>;
+  /** Deletes a team (its ledger rows keep its id). Deleting an unknown team does nothing. */
+  deleteTeam(id: string): Promise<void>;
   /** Appends ledger rows in one transaction. */
   appendUsage(rows: readonly UsageRow[]): Promise<void>;
   /**

@@ -9,14 +9,16 @@ import { KeyRegistry } from './key-registry.js';
 import { hashSecret as hash, newKeySecret, rotateSecret, secretOf, VIRTUAL_KEY } from './key-secret.js';
 import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
-import type { Limiter, LimitRequest, LimitSettlement } from './limiter.js';
-import { matchesModelGlob } from './match-model-glob.js';
+import { limitSettlement } from './call-settlement.js';
+import type { Limiter, SettledBudget } from './limiter.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
 import { AuditLog } from './audit-log.js';
 import type { Principal } from './principal.js';
-import { budgetRefusal } from './budget-refusal.js';
-import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
+import { admitCall } from './call-admission.js';
+import type { CallParties } from './call-scopes.js';
+import { applyLimitChanges } from './limit-fields.js';
+import { TeamRegistry, teamNotFoundError } from './team-registry.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
@@ -25,6 +27,13 @@ import { toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.j
 export type { Admission, CallEstimate } from './admission.js';
 
 export type { Principal } from './principal.js';
+
+/** One settled call's budget windows and their spend after it (see {@link AccountsOptions.onBudgetSettled}). */
+export interface BudgetSettledEvent {
+  key: VirtualKey;
+  admission: Admission;
+  budgets: SettledBudget[];
+}
 
 /** Options of {@link Accounts.open}. */
 export interface AccountsOptions {
@@ -44,9 +53,13 @@ export interface AccountsOptions {
   keyChanges?: KeyChangeFeed;
   /** Limits on store look-ups of keys this replica does not know yet (see {@link Accounts.authenticate}). */
   keyLookups?: KeyLookupLimiterOptions;
+  /** Time zone in which `day`, `week` and `month` budgets reset (IANA name). Default `UTC`. */
+  budgetTimeZone?: string;
   onError?: (error: unknown) => void;
   /** A failed audit log write (default: `onError`). */
   onAuditError?: (error: unknown) => void;
+  /** Called after each settlement with the budget windows it added to (key, team, end user, session) and their spend. */
+  onBudgetSettled?: (event: BudgetSettledEvent) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
 }
@@ -64,10 +77,15 @@ export class Accounts {
   readonly #static: KeyRing;
   readonly #master?: Buffer;
   readonly #onError: (error: unknown) => void;
+  readonly #onBudgetSettled?: (event: BudgetSettledEvent) => void;
   readonly ledger: UsageLedger;
   readonly limiter: Limiter;
   /** The audit log of admin changes and sign-ins (in the same store). */
   readonly audit: AuditLog;
+  /** The teams (see {@link TeamRegistry}). */
+  readonly teams: TeamRegistry;
+  /** Time zone in which `day`, `week` and `month` budgets reset (IANA name). */
+  readonly budgetTimeZone: string;
   /** Admission and metering for `createGateway({ accounting })`. */
   readonly accounting: CallAccounting;
 
@@ -78,6 +96,7 @@ export class Accounts {
     this.#static = new KeyRing(options.staticKeys);
     this.#master = options.masterKey ? Buffer.from(hash(options.masterKey), 'hex') : undefined;
     this.#onError = options.onError ?? (() => {});
+    this.#onBudgetSettled = options.onBudgetSettled;
     this.ledger = new UsageLedger(store, {
       flushMs: options.ledgerFlushMs,
       maxBuffered: options.ledgerMaxBuffered,
@@ -90,6 +109,8 @@ export class Accounts {
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;
     this.#lookups = new KeyLookupLimiter(options.keyLookups);
+    this.budgetTimeZone = options.budgetTimeZone ?? 'UTC';
+    this.teams = new TeamRegistry(store, (id) => this.#announce(`team:${id}`));
     this.#keyChanges?.subscribe((id) => void this.#reload(id).catch(this.#onError));
   }
 
@@ -99,8 +120,13 @@ export class Accounts {
   /** Store look-ups in flight by key hash: concurrent requests with one unknown key share one. */
   readonly #lookingUp = new Map<string, Promise<KeyState | undefined>>();
 
-  /** Reloads one key from the store (or every key when `id` is undefined) after another replica changed it. */
+  /**
+   * Reloads one key from the store (or every key and team when `id` is undefined; a team for `team:<id>`) after
+   * another replica changed it.
+   */
   async #reload(id: string | undefined): Promise<void> {
+    if (id?.startsWith('team:')) return this.teams.reload(id.slice('team:'.length));
+    if (id === undefined) await this.teams.load();
     const keys = id === undefined ? await this.store.listKeys() : [await this.store.getKey(id)];
     for (const key of keys) if (key) this.#keys.put(key);
   }
@@ -113,6 +139,7 @@ export class Accounts {
   /** Loads every key from the store. Budget spends are read from the ledger when a key is first used. */
   static async open(options: AccountsOptions): Promise<Accounts> {
     const accounts = new Accounts(options.store, options);
+    await accounts.teams.load();
     for (const key of await options.store.listKeys()) accounts.#keys.put(key);
     return accounts;
   }
@@ -208,7 +235,9 @@ export class Accounts {
   }
 
   /**
-   * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD): throws 403 when the key may not
+   * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD) for `parties` (its end user and
+   * agent session): the key's limits and those of its team, end user and session (see `callScopes`) must all admit
+   * it, checked and taken in one atomic step; throws 403 when the key or its team may not
    * use the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
    * `insufficient_quota` when the budget is spent, or when calls in flight reserved so much of it that this call's
    * estimate does not fit (the message says which; see `budgetRefusal`), 429
@@ -217,49 +246,11 @@ export class Accounts {
    * slot back with {@link release} when the call ends. With `limits: 'requests'` only the allow-list, rpm and concurrency
    * apply (a call that costs nothing: `/v1/messages/count_tokens`), neither tpm nor the budget.
    */
-  async admit(principal: Principal, model: string, estimate: CallEstimate | number, limits: 'all' | 'requests' = 'all'): Promise<Admission> {
+  async admit(principal: Principal, model: string, estimate: CallEstimate | number, limits: 'all' | 'requests' = 'all', parties: CallParties = {}): Promise<Admission> {
     const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
-    const { tokens, costUsd } = detail;
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
-    const { key } = principal.state;
-    if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
-    const window = key.budget_usd !== null && limits === 'all' ? principal.state.budgetWindow() : undefined;
-    const request: LimitRequest = {
-      keyId: key.id,
-      rpm: key.rpm_limit,
-      tpm: limits === 'all' ? key.tpm_limit : null,
-      tokens,
-      concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot: randomUUID() } : null,
-      budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
-    };
-    let decision = await this.limiter.acquire(request);
-    // The limiter may need the ledger: the budget window's spend, or the key's use in the last minute (a Redis that
-    // came back empty, or is away): at most once each.
-    for (let asked = 0; !decision.ok && decision.reason === 'seed' && asked < 2; asked++) {
-      if (decision.what === 'recent' && !request.recent) request.recent = await this.#ledgerSeeds.recentUse(key.id);
-      else if (decision.what !== 'recent' && request.budget && window && request.budget.seedUsd === undefined) request.budget.seedUsd = await this.#ledgerSeeds.spendSince(key.id, window.start);
-      else break;
-      decision = await this.limiter.acquire(request);
-    }
-    if (!decision.ok && decision.reason === 'seed') throw new Error(`The limiter asked twice for the ledger of key ${key.id}.`);
-    const headers = rateLimitHeaders(key, decision.state);
-    if (!decision.ok) {
-      if (decision.reason === 'budget') throw budgetRefusal(key, decision.budget, detail, headers);
-      if (decision.reason === 'concurrency') {
-        throw rateLimitError(`Too many concurrent requests: this key allows ${key.concurrency_limit} at a time. Retry when one has finished.`, 'concurrency_limit_exceeded', { ...headers, 'retry-after': '1' }, 'concurrency');
-      }
-      const what = decision.reason === 'requests' ? `requests: ${key.rpm_limit}` : `tokens: ${key.tpm_limit}`;
-      throw rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
-    }
-    const reserved = !decision.unreserved;
-    return {
-      local: decision.local,
-      reservedTokens: key.tpm_limit && reserved ? Math.min(tokens, key.tpm_limit) : 0,
-      reservedUsd: request.budget && reserved ? costUsd : 0,
-      budgetWindow: window?.id,
-      slot: reserved ? request.concurrency?.slot : undefined,
-      headers,
-    };
+    const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
+    return admitCall(context, principal.state, this.teams.get(principal.state.key.team_id), model, detail, limits, parties);
   }
 
   /**
@@ -269,7 +260,7 @@ export class Accounts {
    */
   release(principal: Principal, admission: Admission): Promise<void> {
     if (principal.kind !== 'virtual' || !admission.slot) return Promise.resolve();
-    return this.limiter.release(principal.state.key.id, admission.slot).catch(this.#onError);
+    return this.limiter.release(principal.state.key.id, admission.slot, admission.slotScopes).catch(this.#onError);
   }
 
   /**
@@ -280,18 +271,26 @@ export class Accounts {
     let settled = Promise.resolve();
     if (principal.kind === 'virtual') {
       const { key } = principal.state;
-      const settlement: LimitSettlement = {
-        keyId: key.id,
-        local: admission.local,
-        tpm: key.tpm_limit,
-        tokensReserved: admission.reservedTokens,
-        tokensUsed: key.tpm_limit ? row.prompt_tokens + row.completion_tokens : 0,
-        budget: admission.budgetWindow ? { window: admission.budgetWindow, reservedUsd: admission.reservedUsd, costUsd: row.cost_usd } : null,
-      };
-      settled = this.limiter.settle(settlement).catch(this.#onError);
+      const settlement = limitSettlement(key, admission, row);
+      settled = this.limiter.settle(settlement).then((budgets) => this.#settled(principal.state, admission, budgets ?? []), this.#onError);
     }
-    this.record({ ...row, key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static' });
+    this.record({
+      ...row,
+      key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static',
+      ...(admission.teamId && { team_id: admission.teamId }),
+      ...(admission.endUser && { end_user: admission.endUser }),
+    });
     return settled;
+  }
+
+  /** After a settlement: budget windows' spend after the call (for alerts; see {@link AccountsOptions.onBudgetSettled}). */
+  #settled(state: KeyState, admission: Admission, budgets: SettledBudget[]): void {
+    if (budgets.length === 0 || !this.#onBudgetSettled) return;
+    try {
+      this.#onBudgetSettled({ key: state.key, admission, budgets });
+    } catch (error) {
+      this.#onError(error);
+    }
   }
 
   readonly #pending = new Set<Promise<unknown>>();
@@ -314,6 +313,7 @@ export class Accounts {
 
   /** Creates a key; the secret is returned once, here, and stored only as a hash. */
   async createKey(input: CreateKeyInput): Promise<VirtualKeyView & { key: string }> {
+    if (input.team_id && !this.teams.get(input.team_id)) throw teamNotFoundError(input.team_id, 'team_id');
     const { secret, key_hash, key_prefix } = newKeySecret();
     const key: VirtualKey = {
       id: `key_${randomUUID().replaceAll('-', '')}`,
@@ -326,6 +326,13 @@ export class Accounts {
       concurrency_limit: input.concurrency_limit ?? null,
       budget_usd: input.budget_usd ?? null,
       budget_period: input.budget_period ?? 'total',
+      budget_started_at: null,
+      end_user_budget_usd: input.end_user_budget_usd ?? null,
+      end_user_budget_period: input.end_user_budget_period ?? null,
+      end_user_rpm_limit: input.end_user_rpm_limit ?? null,
+      session_budget_usd: input.session_budget_usd ?? null,
+      session_rpm_limit: input.session_rpm_limit ?? null,
+      team_id: input.team_id ?? null,
       expires_at: input.expires_at ?? null,
       metadata: input.metadata ?? null,
       created_at: new Date().toISOString(),
@@ -352,11 +359,16 @@ export class Accounts {
     return state && toKeyView(state.key);
   }
 
-  /** Changes a key's fields; limits apply at once. Undefined when there is no such key. */
+  /**
+   * Changes a key's fields; limits apply at once (a budget set where there was none, or a changed period, counts spend
+   * from now: see `LimitFields.budget_started_at`). Throws 404 `team_not_found` for an unknown `team_id`. Undefined
+   * when there is no such key.
+   */
   async updateKey(id: string, input: UpdateKeyInput): Promise<VirtualKeyView | undefined> {
     const state = this.#keys.get(id);
     if (!state) return undefined;
-    const key: VirtualKey = { ...state.key, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+    if (input.team_id && !this.teams.get(input.team_id)) throw teamNotFoundError(input.team_id, 'team_id');
+    const key = applyLimitChanges(state.key, input as Partial<VirtualKey>);
     await this.store.updateKey(key);
     this.#keys.put(key);
     await this.#announce(id);
@@ -377,6 +389,12 @@ export class Accounts {
     this.#keys.put(key);
     await this.#announce(id);
     return { ...toKeyView(key), key: secret };
+  }
+
+  /** Deletes a team; throws 409 while active keys name it (see {@link TeamRegistry.delete}). Undefined when unknown. */
+  deleteTeam(id: string): Promise<ReturnType<TeamRegistry['list']>[number] | undefined> {
+    const members = [...this.#keys.all()].filter((s) => s.key.team_id === id && !s.key.revoked_at).length;
+    return this.teams.delete(id, members);
   }
 
   /** Revokes a key: it gets 401 from now on. Undefined when there is no such key. */

@@ -1,6 +1,5 @@
 import type { GatewayError } from '@switchyard/core';
 import { rateLimitError } from './rate-limit-error.js';
-import type { VirtualKey } from './virtual-key.js';
 
 /** USD for a message: at most 6 significant digits, never in exponent notation (0.00011, 0.005001, 12.5). */
 export function formatUsd(usd: number): string {
@@ -32,19 +31,27 @@ function basisOf(estimate: RefusedEstimate): string {
  * fit in what they leave, and the message gives the estimate (USD, with its tokens and where the completion tokens
  * came from: `max_tokens`, `max_completion_tokens`, `max_output_tokens` or the default of 1,024), the remaining USD,
  * the spend and the reservations. `window` is where the window stood (USD); without it the budget counts as spent.
+ * `owner` holds the budget (a key, team, end user or session: `what` names it in the message, default `key`).
  * @see https://platform.openai.com/docs/guides/error-codes#api-errors
  */
-export function budgetRefusal(key: VirtualKey, window: { spentUsd: number; reservedUsd: number } | undefined, estimate: RefusedEstimate, headers: Record<string, string>): GatewayError {
-  const budget = `budget of ${key.budget_usd} USD per ${key.budget_period}`;
-  const limit = key.budget_usd ?? 0;
+export function budgetRefusal(
+  owner: { budget_usd: number | null; budget_period: string },
+  window: { spentUsd: number; reservedUsd: number } | undefined,
+  estimate: RefusedEstimate,
+  headers: Record<string, string>,
+  what = 'key',
+): GatewayError {
+  const budget = owner.budget_period === 'session' ? `budget of ${owner.budget_usd} USD per session` : `budget of ${owner.budget_usd} USD per ${owner.budget_period}`;
+  const limit = owner.budget_usd ?? 0;
+  const whose = `This ${what}'s`;
   if (!window || window.spentUsd >= limit - 1e-9) {
     const spent = window ? ` (${formatUsd(window.spentUsd)} USD spent)` : '';
-    return rateLimitError(`This key's ${budget} is spent${spent}.`, 'insufficient_quota', headers, 'budget');
+    return rateLimitError(`${whose} ${budget} is spent${spent}.`, 'insufficient_quota', headers, 'budget');
   }
   const remaining = limit - window.spentUsd - window.reservedUsd;
   const tokens = estimate.promptTokens !== undefined ? ` (${count(estimate.promptTokens, 'prompt token')} and ${basisOf(estimate)})` : '';
   return rateLimitError(
-    `This call's estimate of ${formatUsd(estimate.costUsd)} USD${tokens} exceeds the remaining ${formatUsd(remaining)} USD of this key's ${budget} ` +
+    `This call's estimate of ${formatUsd(estimate.costUsd)} USD${tokens} exceeds the remaining ${formatUsd(remaining)} USD of this ${what}'s ${budget} ` +
       `(${formatUsd(window.spentUsd)} USD spent, ${formatUsd(window.reservedUsd)} USD reserved by calls in flight). ` +
       'Retry when calls in flight have ended, or lower max_tokens.',
     'insufficient_quota',

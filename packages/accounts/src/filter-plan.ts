@@ -2,6 +2,7 @@ import { GatewayError, type RoutePlan } from '@switchyard/core';
 import { targetPrice } from './catalog-price.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { modelNotAllowedError } from './rate-limit-error.js';
+import type { LimitFields } from './limit-fields.js';
 import type { VirtualKey } from './virtual-key.js';
 
 /** 403: a key with a budget asked for a model none of whose deployments has a price. */
@@ -16,19 +17,19 @@ export function modelNotPricedError(model: string): GatewayError {
 }
 
 /**
- * The part of a plan a key may use: models outside its allow-list (`models` globs) are left out, fallbacks
- * included. The allow-list is matched against what the requested model resolves to (`plan.models[0].id`: an alias's
+ * The part of a plan a key may use: models outside its allow-list (`models` globs) or its team's are left out,
+ * fallbacks included (a key's list narrows its team's, never widens it). The allow-list is matched against what the requested model resolves to (`plan.models[0].id`: an alias's
  * target, the requested id itself for a pattern match or `<provider>/<id>`), never the alias name, so an alias cannot
- * lead a key to a model it may not use; for a key with a budget, deployments without a price (configured, else from the catalogue) are left out
+ * lead a key to a model it may not use; for a key with a budget (its own, its team's, or an end-user or session budget), deployments without a price (configured, else from the catalogue) are left out
  * too (their cost could not be counted).
  * Throws 403 `model_not_allowed` when the requested model itself is not allowed, and 403 `model_not_priced` when a
  * budgeted key is left with nothing.
  */
-export function filterPlanForKey(plan: RoutePlan, key: VirtualKey): RoutePlan {
-  const allowed = (id: string) => !key.models || matchesModelGlob(id, key.models);
+export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, team?: LimitFields): RoutePlan {
+  const allowed = (id: string) => (!key.models || matchesModelGlob(id, key.models)) && (!team?.models || matchesModelGlob(id, team.models));
   const resolved = plan.models[0]?.id ?? plan.model;
   if (!allowed(resolved)) throw modelNotAllowedError(plan.model, resolved);
-  const budgeted = key.budget_usd !== null;
+  const budgeted = [key, team].some((owner) => owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null));
   const models = plan.models
     .filter((m) => allowed(m.id))
     .map((m) => (budgeted ? { ...m, targets: m.targets.filter((t) => targetPrice(t).price) } : m))

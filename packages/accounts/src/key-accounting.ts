@@ -9,6 +9,24 @@ import { countTextTokens, promptText } from './estimate-tokens.js';
 import { type Booked, cacheHitRow, labelColumns, settlementRow, unusedAttemptsBooked } from './settlement-booking.js';
 import { filterPlanForKey } from './filter-plan.js';
 import type { UsageRow } from './usage-row.js';
+import type { CallParties } from './call-scopes.js';
+
+/** Longest end-user or session id kept, characters (longer ones are cut). */
+const MAX_PARTY_LENGTH = 128;
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, MAX_PARTY_LENGTH) : undefined);
+
+/**
+ * Who a call is for: its end user (OpenAI's `safety_identifier`, else `user`, else Anthropic's `metadata.user_id`) and
+ * its agent session (the client's session label, else Codex's `prompt_cache_key`), each cut to 128 characters.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-safety_identifier
+ */
+export function callParties(body: Record<string, unknown>, labels: CallLabels | undefined): CallParties {
+  const metadata = body.metadata && typeof body.metadata === 'object' ? (body.metadata as Record<string, unknown>) : {};
+  const endUser = text(body.safety_identifier) ?? text(body.user) ?? text(metadata.user_id);
+  const session = text(labels?.session_id) ?? text(body.prompt_cache_key);
+  return { ...(endUser && { endUser }), ...(session && { session }) };
+}
 
 const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.status : 500);
 
@@ -71,14 +89,23 @@ export class KeyAccounting implements CallAccounting {
     let admission: Admission;
     let estimate: CallEstimateDetail;
     let plan = request.plan;
+    const parties = callParties(request.request, request.labels);
+    // A session named only by the body (Codex's prompt_cache_key) is booked as the row's session too.
+    const labels: CallLabels | undefined = parties.session && !request.labels?.session_id ? { ...request.labels, session_id: parties.session } : request.labels;
     try {
-      if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
+      if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key, this.accounts.teams.get(principal.state.key.team_id));
       estimate = estimateCall(request.operation, request.request, plan);
       // Allow-lists name the model the request resolved to (an alias's target), never the alias.
       const allowed = request.plan.models[0]?.id ?? request.model;
-      admission = await this.accounts.admit(principal, allowed, estimate, request.operation === 'anthropicCountTokens' ? 'requests' : 'all');
+      admission = await this.accounts.admit(principal, allowed, estimate, request.operation === 'anthropicCountTokens' ? 'requests' : 'all', parties);
     } catch (error) {
-      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, { operation: request.operation, ...labelColumns(request.labels) });
+      const team = principal.kind === 'virtual' ? principal.state.key.team_id : undefined;
+      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, {
+        operation: request.operation,
+        ...labelColumns(labels),
+        ...(team && { team_id: team }),
+        ...(parties.endUser && { end_user: parties.endUser }),
+      });
       throw error;
     }
     let settled = false;
@@ -91,7 +118,7 @@ export class KeyAccounting implements CallAccounting {
         if (settled) return undefined;
         settled = true;
         const released = this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
-        const { costUsd, limits } = this.#settle(principal, admission, request, estimate, settlement, headers);
+        const { costUsd, limits } = this.#settle(principal, admission, labels === request.labels ? request : { ...request, labels }, estimate, settlement, headers);
         written = Promise.all([released, limits]);
         return costUsd;
       },

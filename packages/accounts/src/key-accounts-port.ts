@@ -1,5 +1,7 @@
 import type { Admission, CallEstimate } from './admission.js';
+import type { CallParties } from './call-scopes.js';
 import type { KeyState } from './key-state.js';
+import type { LimitFields } from './limit-fields.js';
 import type { Principal } from './principal.js';
 import type { UsageRow } from './usage-row.js';
 
@@ -13,8 +15,13 @@ export interface KeyAccountsPort {
   identify(authorization: string | undefined): KeyState | undefined;
   /** The caller of an `Authorization` header; throws 401 for a missing, unknown, revoked or expired key. */
   authenticate(authorization: string | undefined, clientAddress?: string): Principal | Promise<Principal>;
-  /** Admits a call to `model` with its estimate (tokens, USD); throws 403 or 429 naming the limit. */
-  admit(principal: Principal, model: string, estimate: CallEstimate | number, limits?: 'all' | 'requests'): Promise<Admission>;
+  /**
+   * Admits a call to `model` with its estimate (tokens, USD) for `parties` (its end user and session); throws 403 or
+   * 429 naming the limit.
+   */
+  admit(principal: Principal, model: string, estimate: CallEstimate | number, limits?: 'all' | 'requests', parties?: CallParties): Promise<Admission>;
+  /** The teams, to narrow a plan by a key's team (see `filterPlanForKey`). */
+  readonly teams: { get(id: string | null | undefined): LimitFields | undefined };
   /** Frees the call's concurrency slot. */
   release(principal: Principal, admission: Admission): Promise<void>;
   /** Settles the call's reservation with what it used and records its ledger row. */

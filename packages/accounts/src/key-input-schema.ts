@@ -1,20 +1,14 @@
 import { z } from 'zod';
-
-const limit = z.number().int().positive().nullable();
+import { limitFieldsShape } from './limit-fields-schema.js';
 
 /**
- * `POST /admin/keys` body: `name`, and optionally `models` (ids or globs), `rpm_limit` (requests/min), `tpm_limit`
- * (tokens/min), `concurrency_limit` (calls in flight at once), `budget_usd` (USD per `budget_period`), `budget_period` (`day` | `month` | `total`, default `total`),
- * `expires_at` (ISO-8601), `metadata` (object). Unknown fields are rejected.
+ * `POST /admin/keys` body: `name`, the limit fields (see `limitFieldsShape`), and optionally `team_id` (the key's
+ * team, whose limits apply too), `expires_at` (ISO-8601), `metadata` (object). Unknown fields are rejected.
  */
 export const createKeyInputSchema = z.strictObject({
   name: z.string().min(1).max(200),
-  models: z.array(z.string().min(1)).min(1).nullable().optional(),
-  rpm_limit: limit.optional(),
-  tpm_limit: limit.optional(),
-  concurrency_limit: limit.optional(),
-  budget_usd: z.number().positive().nullable().optional(),
-  budget_period: z.enum(['day', 'month', 'total']).optional(),
+  ...limitFieldsShape,
+  team_id: z.string().min(1).max(200).nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });

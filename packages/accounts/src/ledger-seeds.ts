@@ -1,5 +1,6 @@
 import type { AccountStore } from './account-store.js';
 import type { UsageLedger } from './usage-ledger.js';
+import type { UsageFilter } from './usage-row.js';
 
 /**
  * What a limiter asks the ledger for (see the `seed` answer of `Limiter.acquire`): a key's spend since a budget
@@ -30,6 +31,11 @@ export class LedgerSeeds {
   /** The key's spend since `start` (unix ms), USD. */
   spendSince(keyId: string, start: number): Promise<number> {
     return this.#shared(`spend:${keyId}:${start}`, () => this.store.spendSince(keyId, start));
+  }
+
+  /** The spend of the ledger rows matching `filter` (a team's, an end user's, a session's since a window began), USD. */
+  spendWhere(filter: UsageFilter): Promise<number> {
+    return this.#shared(`where:${JSON.stringify(filter)}`, async () => (await this.store.usageTotals(filter))[0]?.cost_usd ?? 0);
   }
 
   /** The key's admitted requests and their tokens in the last minute. */

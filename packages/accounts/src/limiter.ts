@@ -1,7 +1,55 @@
+/** A budget to check and reserve from in one {@link LimitRequest}. */
+export interface LimitBudget {
+  /** USD per window. */
+  limitUsd: number;
+  /** Identity of the budget window, e.g. `day:1763769600000` (period and start, unix ms). */
+  window: string;
+  /** USD to reserve (the pre-call cost estimate). */
+  reserveUsd: number;
+  /** Spend of the window from the ledger, USD: pass it after a `seed` answer. */
+  seedUsd?: number;
+}
+
+/**
+ * Further counters a call is checked against and takes from, atomically with its key's: its team's, its end user's,
+ * its agent session's. `id` names the counters (e.g. `team:team_1`, `team:team_1:user:alice`); the same id is the
+ * same counters for every key that names it.
+ */
+export interface LimitScope {
+  id: string;
+  /** Requests per minute; null = unlimited. */
+  rpm: number | null;
+  /** Tokens per minute; null = unlimited (the call's `tokens`, capped at this limit, are reserved). */
+  tpm: number | null;
+  /** Calls in flight at once, each holding the request's `slot`; null = unlimited. */
+  concurrency: number | null;
+  budget: LimitBudget | null;
+  /**
+   * True for counters keyed by what clients send (end users, sessions): a limiter may forget idle ones (budgets are
+   * then seeded from the ledger again, request buckets start full) to bound its memory.
+   */
+  evictable?: boolean;
+}
+
+/** The key's own counters and its scopes, in check order (the key first); see {@link limitSubjects}. */
+export type LimitSubject = LimitScope;
+
+/** The key's counters (first) and the request's scopes as one list. */
+export function limitSubjects(request: LimitRequest): LimitSubject[] {
+  const own: LimitSubject = { id: request.keyId, rpm: request.rpm, tpm: request.tpm, concurrency: request.concurrency?.limit ?? null, budget: request.budget };
+  return request.scopes?.length ? [own, ...request.scopes] : [own];
+}
+
+/** The concurrency slot a request takes in every subject with a concurrency limit, or undefined when none has one. */
+export function requestSlot(request: LimitRequest): string | undefined {
+  return request.concurrency?.slot ?? (request.scopes?.some((s) => s.concurrency) ? request.slot : undefined);
+}
+
 /**
  * One admission check of a virtual key against its limits, done atomically by a {@link Limiter}: take one request
  * from the requests-per-minute bucket, reserve `tokens` from the tokens-per-minute bucket, and reserve `budget.reserveUsd`
- * of the key's budget in the current window. Either everything is taken or nothing is.
+ * of the key's budget in the current window, and the same from each of its {@link LimitScope}s (its team, end user,
+ * session). Either everything is taken or nothing is.
  */
 export interface LimitRequest {
   keyId: string;
@@ -23,16 +71,11 @@ export interface LimitRequest {
    */
   recent?: { requests: number; tokens: number };
   /** The key's budget, when it has one. */
-  budget: {
-    /** USD per window. */
-    limitUsd: number;
-    /** Identity of the budget window, e.g. `day:1763769600000` (period and start, unix ms). */
-    window: string;
-    /** USD to reserve (the pre-call cost estimate). */
-    reserveUsd: number;
-    /** Spend of the window from the ledger, USD: pass it after a `seed` answer. */
-    seedUsd?: number;
-  } | null;
+  budget: LimitBudget | null;
+  /** Further counters checked and taken in the same atomic step (team, end user, session). */
+  scopes?: LimitScope[];
+  /** The call's concurrency slot in scopes with a concurrency limit when the key itself has none (unique per call). */
+  slot?: string;
 }
 
 /** Where the key stands after a check, for OpenAI's `x-ratelimit-*` headers. */
@@ -60,12 +103,15 @@ export type LimitDecision =
       retryAfterMs: number;
       /** For `budget`: where the window stood, USD (settled spend, and what calls in flight reserved). */
       budget?: { spentUsd: number; reservedUsd: number };
+      /** The {@link LimitScope} whose limit refused the call; absent when it was the key's own. */
+      scope?: string;
     }
   /**
    * The limiter needs the ledger: the budget window's spend (`what: 'spend'`, the default: call again with
-   * `budget.seedUsd`) or the key's use in the last minute (`what: 'recent'`: call again with `recent`).
+   * `budget.seedUsd`, of the scope named `scope`, or the key's own when absent) or the key's use in the last minute
+   * (`what: 'recent'`: call again with `recent`).
    */
-  | { ok: false; reason: 'seed'; what?: 'spend' | 'recent' };
+  | { ok: false; reason: 'seed'; what?: 'spend' | 'recent'; scope?: string };
 
 /** What a finished call gives back or adds: the token estimate against actual use, the reserved USD against the cost. */
 export interface LimitSettlement {
@@ -78,6 +124,27 @@ export interface LimitSettlement {
   /** Tokens actually used (prompt + completion, every billable attempt). */
   tokensUsed: number;
   budget: { window: string; reservedUsd: number; costUsd: number } | null;
+  /** The same for each scope the call was admitted in. */
+  scopes?: ScopeSettlement[];
+}
+
+/** What a finished call gives back to, or adds to, one {@link LimitScope}. */
+export interface ScopeSettlement {
+  id: string;
+  tpm: number | null;
+  tokensReserved: number;
+  tokensUsed: number;
+  budget: { window: string; reservedUsd: number; costUsd: number } | null;
+}
+
+/** A budget window after a settlement: its subject (key id or scope id) and settled spend, USD (for alerts). */
+export interface SettledBudget {
+  id: string;
+  window: string;
+  /** Settled spend of the window after this call, USD. */
+  spentUsd: number;
+  /** This call's cost, USD. */
+  costUsd: number;
 }
 
 /**
@@ -92,13 +159,17 @@ export interface LimitSettlement {
 export interface Limiter {
   /** Checks and takes atomically; see {@link LimitRequest}. Rejects when the limiter's backend fails. */
   acquire(request: LimitRequest): Promise<LimitDecision>;
-  /** Settles one admitted call; resolves once it is applied. Rejects when the backend fails (the caller logs it). */
-  settle(settlement: LimitSettlement): Promise<void>;
   /**
-   * Gives back the concurrency slot `slot` of key `keyId` taken by an admitted call (see {@link LimitRequest.concurrency}).
-   * Releasing an unknown slot does nothing. Rejects when the backend fails (the slot then expires by itself in Redis).
+   * Settles one admitted call; resolves once it is applied, with each budget window's settled spend after it (those
+   * it still knows). Rejects when the backend fails (the caller logs it).
    */
-  release(keyId: string, slot: string): Promise<void>;
+  settle(settlement: LimitSettlement): Promise<SettledBudget[] | undefined>;
+  /**
+   * Gives back the concurrency slot `slot` taken by an admitted call in key `keyId` and in the scopes `scopes` (ids;
+   * see {@link LimitRequest.concurrency}). Releasing an unknown slot does nothing. Rejects when the backend fails (the
+   * slot then expires by itself in Redis).
+   */
+  release(keyId: string, slot: string, scopes?: readonly string[]): Promise<void>;
   /** Releases the backend's connections. */
   close(): Promise<void>;
 }

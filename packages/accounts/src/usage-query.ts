@@ -7,6 +7,16 @@ export interface UsageQuery {
   key_id?: string;
   /** Only rows of this requested model id. */
   model?: string;
+  /** Only rows of keys of this team (at the time of the call). */
+  team_id?: string;
+  /** Only rows of this end user. */
+  end_user?: string;
+  /** Only rows of this agent session. */
+  session_id?: string;
+  /** Only rows at or after this time, unix ms. */
+  from?: number;
+  /** Only rows before this time, unix ms. */
+  to?: number;
   /** Lowest HTTP status to include (inclusive). */
   status_min?: number;
   /** Highest HTTP status to include (inclusive). */

@@ -54,21 +54,32 @@ export interface UsageRow {
   parent_agent_id?: string | null;
   /** The `/v1/batches` job this call was a line of (`batch_…`); null for live calls. */
   batch_id?: string | null;
+  /** The key's team at the time of the call; null for keys without a team. */
+  team_id?: string | null;
+  /** The end user the client named (OpenAI's `user` or `safety_identifier`), at most 128 characters; null when none. */
+  end_user?: string | null;
 }
 
 /** Filters of a usage report; `from`/`to` are unix ms (inclusive/exclusive). */
 export interface UsageFilter {
   key_id?: string;
   model?: string;
+  team_id?: string;
+  end_user?: string;
+  session_id?: string;
   from?: number;
   to?: number;
 }
 
 /**
  * How a usage report is grouped (`status`: by the call's status, e.g. `200`, `429`, `499`; `session` and `agent`: by
- * the client's session or agent id, e.g. a Claude Code session and its subagents, counting only rows that have one).
+ * the client's session or agent id, e.g. a Claude Code session and its subagents, `team` and `end_user`: by the key's
+ * team or the end user the client named, each counting only rows that have one).
  */
-export type UsageGroupBy = 'key' | 'model' | 'day' | 'status' | 'session' | 'agent';
+export type UsageGroupBy = 'key' | 'model' | 'day' | 'status' | 'session' | 'agent' | 'team' | 'end_user';
+
+/** Groupings that count only the rows that have a value (the others group every row). */
+export const SPARSE_GROUPS: readonly UsageGroupBy[] = ['session', 'agent', 'team', 'end_user'];
 
 /**
  * One group of a usage report (`group` is the key id, model id, UTC date `YYYY-MM-DD` or status as text; absent when

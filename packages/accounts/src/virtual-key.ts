@@ -1,26 +1,18 @@
-/** How often a key's budget resets: per UTC day, per UTC calendar month, or never (`total`). */
-export type BudgetPeriod = 'day' | 'month' | 'total';
+import { type LimitFields, optionalLimits } from './limit-fields.js';
+
+export type { BudgetPeriod } from './limit-fields.js';
 
 /**
- * A gateway-issued key and its limits, as stored. The secret itself is never stored: only its SHA-256 hash
- * (`key_hash`, hex) and a display prefix (`key_prefix`, e.g. `sk-sy-AbC1…`).
+ * A gateway-issued key and its limits (see {@link LimitFields}), as stored. The secret itself is never stored: only
+ * its SHA-256 hash (`key_hash`, hex) and a display prefix (`key_prefix`, e.g. `sk-sy-AbC1…`).
  */
-export interface VirtualKey {
+export interface VirtualKey extends LimitFields {
   id: string;
   name: string;
   key_hash: string;
   key_prefix: string;
-  /** Model ids or globs (`gpt-4o*`, `anthropic/*`) this key may use; null = all. */
-  models: string[] | null;
-  /** Requests per minute; null = unlimited. */
-  rpm_limit: number | null;
-  /** Tokens (prompt + completion) per minute; null = unlimited. */
-  tpm_limit: number | null;
-  /** Calls in flight at once (streams until they end); null or absent (keys stored before it existed) = unlimited. */
-  concurrency_limit?: number | null;
-  /** Spend limit per `budget_period`, USD; null = unlimited. */
-  budget_usd: number | null;
-  budget_period: BudgetPeriod;
+  /** The team whose limits apply too; null or absent = none. */
+  team_id?: string | null;
   /** ISO-8601; null = never. */
   expires_at: string | null;
   metadata: Record<string, unknown> | null;
@@ -54,7 +46,8 @@ export function toKeyView(key: VirtualKey): VirtualKeyView {
   const { key_hash: _hash, previous_key_hash: _previous, ...view } = key;
   return {
     ...view,
-    concurrency_limit: key.concurrency_limit ?? null,
+    ...optionalLimits(key),
+    team_id: key.team_id ?? null,
     previous_key_prefix: key.previous_key_hash ? (key.previous_key_prefix ?? null) : null,
     previous_key_expires_at: key.previous_key_hash ? (key.previous_key_expires_at ?? null) : null,
     rotated_at: key.rotated_at ?? null,

@@ -1,10 +1,19 @@
-import type { AccountStore, AuditEntry, UsageRow, VirtualKey } from '../src/index.js';
+import type { AccountStore, AuditEntry, Team, UsageFilter, UsageRow, VirtualKey } from '../src/index.js';
 
 /** An in-memory AccountStore for unit tests; `rows` holds the ledger. */
 export function memoryStore(): AccountStore & { rows: UsageRow[] } {
   const keys = new Map<string, VirtualKey>();
   const rows: UsageRow[] = [];
   const audit: AuditEntry[] = [];
+  const teams = new Map<string, Team>();
+  const matches = (r: UsageRow, f: UsageFilter) =>
+    (!f.key_id || r.key_id === f.key_id) &&
+    (!f.team_id || r.team_id === f.team_id) &&
+    (!f.end_user || r.end_user === f.end_user) &&
+    (!f.session_id || r.session_id === f.session_id) &&
+    (!f.model || r.model === f.model) &&
+    (f.from === undefined || r.created_at >= f.from) &&
+    (f.to === undefined || r.created_at < f.to);
   return {
     rows,
     appendAudit: async (e) => void audit.push(e),
@@ -24,7 +33,18 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
       return { requests: used.length, tokens: used.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0) };
     },
     spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
-    usageTotals: async () => [],
+    listTeams: async () => [...teams.values()],
+    getTeam: async (id) => teams.get(id),
+    insertTeam: async (t) => void teams.set(t.id, t),
+    updateTeam: async (t) => void teams.set(t.id, t),
+    deleteTeam: async (id) => void teams.delete(id),
+    usageTotals: async (filter) => {
+      const used = rows.filter((r) => matches(r, filter));
+      const prompt = used.reduce((s, r) => s + r.prompt_tokens, 0);
+      const completion = used.reduce((s, r) => s + r.completion_tokens, 0);
+      const cost = used.reduce((s, r) => s + r.cost_usd, 0);
+      return [{ requests: used.length, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost_usd: cost, cache_hits: 0 }];
+    },
     ping: async () => {},
     listUsage: async (q) => rows.filter((r) => !q.key_id || r.key_id === q.key_id).slice(-q.limit).reverse(),
     close: async () => {},

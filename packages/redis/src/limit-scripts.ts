@@ -31,30 +31,32 @@ end
 `;
 
 /**
- * Admission. KEYS: requests bucket, tokens bucket, budget window, concurrency slots, epoch (when this Redis began
- * counting, unix ms). ARGV: rpm (0 = none), tpm (0 = none), tokens to reserve, budget USD (-1 = none), USD to
- * reserve, seed USD ('' = none), budget window TTL ms (0 = none), epsilon USD, concurrency limit (0 = none), this
- * call's slot id, slot TTL ms, requests and tokens of the key in the last minute from the ledger ('' = none).
+ * Admission of one call in its key's counters and those of its scopes (team, end user, session), all or nothing.
+ * KEYS[1]: epoch (when this Redis began counting, unix ms); then four per subject (the key first, then each scope):
+ * requests bucket, tokens bucket, budget window, concurrency slots. ARGV[1..6]: tokens to reserve, epsilon USD, this
+ * call's slot id, slot TTL ms, requests and tokens of the key in the last minute from the ledger ('' = none); then
+ * seven per subject: rpm (0 = none), tpm (0 = none), budget USD (-1 = none), USD to reserve, seed USD ('' = none),
+ * budget window TTL ms (0 = none), concurrency limit (0 = none).
  * Expired slots (of a process that died without releasing them) are dropped first. Returns `{'seed', 'recent'}` when
  * this Redis began counting less than a minute ago (it came back empty), a bucket of the key is missing and no recent
- * use was given (the bucket then starts at its limit less that use); `{'seed', 'spend'}` when the budget window is
- * unknown and no seed was given; else `{outcome, requests remaining, requests reset ms, tokens remaining, tokens reset ms, retry after ms,
- * spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`, `tokens` or `budget` (remaining -1 = no such
- * limit; spent and reserved: the budget window before this call, 0 without a budget).
+ * use was given (the bucket then starts at its limit less that use); `{'seed', 'spend', i}` when subject i's budget
+ * window is unknown and no seed was given; else `{outcome, subject, requests remaining, requests reset ms, tokens
+ * remaining, tokens reset ms, retry after ms, spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`,
+ * `tokens` or `budget`, `subject` the index of the subject that refused (1 = the key), the remaining and resets of
+ * the key's own buckets (-1 = no such limit), spent and reserved of the refusing budget window before this call.
  */
 export const ACQUIRE_SCRIPT = `${COMMON}
-local rpm = tonumber(ARGV[1])
-local tpm = tonumber(ARGV[2])
-local want = tonumber(ARGV[3])
-local limit = tonumber(ARGV[4])
-local rl = nil
-local tl = nil
--- A Redis that came back empty (epoch under a minute old) does not start a key's missing buckets full: they start at
--- what the ledger says the key used in the last minute (ARGV[12] requests, ARGV[13] tokens; asked for with 'seed').
-local epoch = tonumber(redis.call('GET', KEYS[5]))
+local n = (#KEYS - 1) / 4
+local want = tonumber(ARGV[1])
+local eps = tonumber(ARGV[2])
+local slot = ARGV[3]
+local slotTtl = tonumber(ARGV[4])
+-- A Redis that came back empty (epoch under a minute old) does not start the key's missing buckets full: they start at
+-- what the ledger says the key used in the last minute (ARGV[5] requests, ARGV[6] tokens; asked for with 'seed').
+local epoch = tonumber(redis.call('GET', KEYS[1]))
 if epoch == nil then
   epoch = now
-  redis.call('SET', KEYS[5], now)
+  redis.call('SET', KEYS[1], now)
 end
 local fresh = now - epoch < WINDOW
 local function seeded(key, cap, used)
@@ -63,68 +65,86 @@ local function seeded(key, cap, used)
   store(key, l, cap)
   return l
 end
-if fresh and ARGV[12] == '' and ((rpm > 0 and redis.call('EXISTS', KEYS[1]) == 0) or (tpm > 0 and redis.call('EXISTS', KEYS[2]) == 0)) then
+local s = {}
+for i = 1, n do
+  local k = 1 + 4 * (i - 1)
+  local a = 6 + 7 * (i - 1)
+  s[i] = { rk = KEYS[k + 1], tk = KEYS[k + 2], bk = KEYS[k + 3], ck = KEYS[k + 4], rpm = tonumber(ARGV[a + 1]), tpm = tonumber(ARGV[a + 2]),
+    limit = tonumber(ARGV[a + 3]), reserve = tonumber(ARGV[a + 4]), seed = ARGV[a + 5], ttl = tonumber(ARGV[a + 6]), climit = tonumber(ARGV[a + 7]),
+    spent = 0, reserved = 0, inflight = 0 }
+end
+local own = s[1]
+if fresh and ARGV[5] == '' and ((own.rpm > 0 and redis.call('EXISTS', own.rk) == 0) or (own.tpm > 0 and redis.call('EXISTS', own.tk) == 0)) then
   return {'seed', 'recent'}
 end
-if rpm > 0 then
-  if fresh and redis.call('EXISTS', KEYS[1]) == 0 then rl = seeded(KEYS[1], rpm, ARGV[12]) else rl = level(KEYS[1], rpm) end
-end
-if tpm > 0 then
-  if fresh and redis.call('EXISTS', KEYS[2]) == 0 then tl = seeded(KEYS[2], tpm, ARGV[13]) else tl = level(KEYS[2], tpm) end
-  if want > tpm then want = tpm end
-else
-  want = 0
-end
-local spent = 0
-local reserved = 0
-if limit >= 0 then
-  local b = redis.call('HMGET', KEYS[3], 's', 'r')
-  if b[1] == false then
-    if ARGV[6] == '' then return {'seed', 'spend'} end
-    spent = tonumber(ARGV[6])
-    redis.call('HSET', KEYS[3], 's', ARGV[6], 'r', '0')
-    if tonumber(ARGV[7]) > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[7]) end
-  else
-    spent = tonumber(b[1])
-    reserved = tonumber(b[2]) or 0
+for i = 1, n do
+  local x = s[i]
+  if x.rpm > 0 then
+    if i == 1 and fresh and redis.call('EXISTS', x.rk) == 0 then x.rl = seeded(x.rk, x.rpm, ARGV[5]) else x.rl = level(x.rk, x.rpm) end
   end
-end
-local climit = tonumber(ARGV[9])
-local inflight = 0
-if climit > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-  inflight = redis.call('ZCARD', KEYS[4])
+  x.want = 0
+  if x.tpm > 0 then
+    if i == 1 and fresh and redis.call('EXISTS', x.tk) == 0 then x.tl = seeded(x.tk, x.tpm, ARGV[6]) else x.tl = level(x.tk, x.tpm) end
+    x.want = want
+    if x.want > x.tpm then x.want = x.tpm end
+  end
+  if x.limit >= 0 then
+    local b = redis.call('HMGET', x.bk, 's', 'r')
+    if b[1] == false then
+      if x.seed == '' then return {'seed', 'spend', tostring(i)} end
+      x.spent = tonumber(x.seed)
+      redis.call('HSET', x.bk, 's', x.seed, 'r', '0')
+      if x.ttl > 0 then redis.call('PEXPIRE', x.bk, x.ttl) end
+    else
+      x.spent = tonumber(b[1])
+      x.reserved = tonumber(b[2]) or 0
+    end
+  end
+  if x.climit > 0 then
+    redis.call('ZREMRANGEBYSCORE', x.ck, '-inf', now)
+    x.inflight = redis.call('ZCARD', x.ck)
+  end
 end
 local outcome = 'ok'
+local who = 0
 local retry = 0
-if climit > 0 and inflight >= climit then
-  outcome = 'concurrency'
-  retry = 1000
-elseif rl ~= nil and rl < 1 then
-  outcome = 'requests'
-  retry = msUntil(rl, rpm, 1)
-elseif tl ~= nil and tl < want then
-  outcome = 'tokens'
-  retry = msUntil(tl, tpm, want)
-elseif limit >= 0 then
-  -- The budget rule of MemoryLimiter (budgetAdmits): spend below the budget and, with reservations in flight, room
-  -- for them and this call's estimate.
-  local eps = tonumber(ARGV[8])
-  if spent >= limit - eps or (reserved > eps and spent + reserved + tonumber(ARGV[5]) > limit + eps) then outcome = 'budget' end
+for i = 1, n do
+  local x = s[i]
+  if x.climit > 0 and x.inflight >= x.climit then
+    outcome = 'concurrency'
+    retry = 1000
+  elseif x.rl ~= nil and x.rl < 1 then
+    outcome = 'requests'
+    retry = msUntil(x.rl, x.rpm, 1)
+  elseif x.tl ~= nil and x.tl < x.want then
+    outcome = 'tokens'
+    retry = msUntil(x.tl, x.tpm, x.want)
+  elseif x.limit >= 0 then
+    -- The budget rule of MemoryLimiter (budgetAdmits): spend below the budget and, with reservations in flight, room
+    -- for them and this call's estimate.
+    if x.spent >= x.limit - eps or (x.reserved > eps and x.spent + x.reserved + x.reserve > x.limit + eps) then outcome = 'budget' end
+  end
+  if outcome ~= 'ok' then
+    who = i
+    break
+  end
 end
 if outcome == 'ok' then
-  if rl ~= nil then
-    rl = rl - 1
-    store(KEYS[1], rl, rpm)
-  end
-  if tl ~= nil then
-    tl = tl - want
-    store(KEYS[2], tl, tpm)
-  end
-  if limit >= 0 and tonumber(ARGV[5]) > 0 then redis.call('HINCRBYFLOAT', KEYS[3], 'r', ARGV[5]) end
-  if climit > 0 then
-    redis.call('ZADD', KEYS[4], now + tonumber(ARGV[11]), ARGV[10])
-    redis.call('PEXPIRE', KEYS[4], ARGV[11])
+  for i = 1, n do
+    local x = s[i]
+    if x.rl ~= nil then
+      x.rl = x.rl - 1
+      store(x.rk, x.rl, x.rpm)
+    end
+    if x.tl ~= nil then
+      x.tl = x.tl - x.want
+      store(x.tk, x.tl, x.tpm)
+    end
+    if x.limit >= 0 and x.reserve > 0 then redis.call('HINCRBYFLOAT', x.bk, 'r', tostring(x.reserve)) end
+    if x.climit > 0 then
+      redis.call('ZADD', x.ck, now + slotTtl, slot)
+      redis.call('PEXPIRE', x.ck, slotTtl)
+    end
   end
 end
 local function remaining(l)
@@ -133,17 +153,26 @@ local function remaining(l)
 end
 local rr = 0
 local tr = 0
-if rl ~= nil then rr = msUntil(rl, rpm, rpm) end
-if tl ~= nil then tr = msUntil(tl, tpm, tpm) end
-return {outcome, remaining(rl), tostring(rr), remaining(tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}
+if own.rl ~= nil then rr = msUntil(own.rl, own.rpm, own.rpm) end
+if own.tl ~= nil then tr = msUntil(own.tl, own.tpm, own.tpm) end
+local spent = 0
+local reserved = 0
+if who > 0 then
+  spent = s[who].spent
+  reserved = s[who].reserved
+end
+return {outcome, tostring(who), remaining(own.rl), tostring(rr), remaining(own.tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}
 `;
 
 /**
- * Settlement of a batch of calls. For call i: KEYS[2i-1] its tokens bucket, KEYS[2i] its budget window; ARGV[4i-3..4i]:
- * tpm (0 = none), tokens to give back (reserved - used, may be negative), USD reserved, USD cost. A budget window
- * that is gone (Redis restarted) is left alone: the next admission rebuilds it from the ledger.
+ * Settlement of a batch of calls' subjects (a key or a scope each). For subject i: KEYS[2i-1] its tokens bucket,
+ * KEYS[2i] its budget window; ARGV[4i-3..4i]: tpm (0 = none), tokens to give back (reserved - used, may be negative),
+ * USD reserved, USD cost. A budget window that is gone (Redis restarted, or an idle scope's window expired) is left
+ * alone: the next admission rebuilds it from the ledger. Returns, per subject, the window's settled spend after it
+ * (USD, as text), or '' when it has no such window.
  */
 export const SETTLE_SCRIPT = `${COMMON}
+local out = {}
 for i = 1, #KEYS / 2 do
   local tpm = tonumber(ARGV[4 * i - 3])
   local delta = tonumber(ARGV[4 * i - 2])
@@ -154,12 +183,14 @@ for i = 1, #KEYS / 2 do
     if l > tpm then l = tpm end
     store(KEYS[2 * i - 1], l, tpm)
   end
+  local spent = ''
   if (reserved ~= 0 or cost ~= 0) and redis.call('EXISTS', KEYS[2 * i]) == 1 then
-    if reserved ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i], 'r', -reserved) end
-    if cost ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i], 's', cost) end
+    if reserved ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i], 'r', tostring(-reserved)) end
+    if cost ~= 0 then spent = redis.call('HINCRBYFLOAT', KEYS[2 * i], 's', tostring(cost)) else spent = redis.call('HGET', KEYS[2 * i], 's') end
   end
+  out[i] = spent
 end
-return #KEYS / 2
+return out
 `;
 
 /**

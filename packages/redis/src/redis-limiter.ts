@@ -1,4 +1,4 @@
-import { type LimitDecision, type Limiter, type LimitRequest, type LimitSettlement, MemoryLimiter } from '@switchyard/accounts';
+import { type LimitDecision, type Limiter, type LimitRequest, type LimitSettlement, limitSubjects, MemoryLimiter, requestSlot, type SettledBudget } from '@switchyard/accounts';
 import type { Redis } from 'ioredis';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
@@ -31,29 +31,42 @@ export interface RedisLimiterOptions {
 
 const BUDGET_EPSILON_USD = 1e-9;
 
-/** The settlements of one batch: `written` resolves once they are sent. */
+/** The settlements of one batch: `written` resolves once they are sent, with the spend of each subject's window ('' = none). */
 interface Batch {
-  written: Promise<void>;
-  resolve: () => void;
+  written: Promise<string[]>;
+  resolve: (spent: string[]) => void;
 }
 
 function newBatch(): Batch {
-  let resolve!: () => void;
-  const written = new Promise<void>((r) => (resolve = r));
+  let resolve!: (spent: string[]) => void;
+  const written = new Promise<string[]>((r) => (resolve = r));
   return { written, resolve };
 }
 const DAY_MS = 86_400_000;
 
-/** How long a budget window's counters are kept after it began: two days, 32 days, or for ever (`total`). */
-function windowTtlMs(window: string): number {
+/**
+ * How long a budget window's counters are kept after it began: two days, eight days, 32 days, or for ever (`total`);
+ * a week for the `total` windows of scopes keyed by what clients send (end users, sessions): an expired window is
+ * seeded from the ledger again, so this bounds Redis's memory without losing spend.
+ */
+function windowTtlMs(window: string, evictable = false): number {
   if (window.startsWith('day:')) return 2 * DAY_MS;
+  if (window.startsWith('week:')) return 8 * DAY_MS;
   if (window.startsWith('month:')) return 32 * DAY_MS;
-  return 0;
+  return evictable ? 7 * DAY_MS : 0;
+}
+
+/** One subject's part of a settlement batch. */
+interface Pending {
+  id: string;
+  tpm: number | null;
+  delta: number;
+  budget: { window: string; reservedUsd: number; costUsd: number } | null;
 }
 
 type Commands = {
-  switchyardAcquire(...args: (string | number)[]): Promise<string[]>;
-  switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  switchyardAcquire(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
+  switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   switchyardRefreshSlots(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
 
@@ -73,19 +86,19 @@ type Commands = {
 export class RedisLimiter implements Limiter {
   readonly #client: Redis & Commands;
   readonly #options: RedisLimiterOptions;
-  #pending: LimitSettlement[] = [];
+  #pending: Pending[] = [];
   /** Resolved once the pending settlements are written. */
   #batch: Batch | undefined;
   #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
-  /** Slots held by calls in flight in this process: slot id -> key id. */
-  readonly #slots = new Map<string, string>();
+  /** Slots held by calls in flight in this process: slot id -> the subjects (key, scopes) it is held in. */
+  readonly #slots = new Map<string, string[]>();
   /** Counts this replica's share of the limits while Redis is unreachable (see {@link RedisLimiter.acquire}). */
   #local = new MemoryLimiter(Date.now, { seedRecent: true });
   #down = false;
   #refresher: NodeJS.Timeout | undefined;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
-    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT, numberOfKeys: 5 });
+    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT });
     client.defineCommand('switchyardSettle', { lua: SETTLE_SCRIPT });
     client.defineCommand('switchyardRefreshSlots', { lua: REFRESH_SLOTS_SCRIPT });
     this.#client = client as Redis & Commands;
@@ -97,29 +110,33 @@ export class RedisLimiter implements Limiter {
   }
 
   async acquire(request: LimitRequest): Promise<LimitDecision> {
-    const { budget, concurrency } = request;
-    let reply: string[];
-    try {
-      reply = await this.#client.switchyardAcquire(
-        this.#key('rpm', request.keyId),
-        this.#key('tpm', request.keyId),
-        this.#key('spend', `${request.keyId}:${budget?.window ?? 'none'}`),
-        this.#key('slots', request.keyId),
-        `${this.#options.keyPrefix}epoch`,
-        request.rpm ?? 0,
-        request.tpm ?? 0,
-        Math.max(0, Math.ceil(request.tokens)),
+    const subjects = limitSubjects(request);
+    const slot = requestSlot(request);
+    const keys: string[] = [`${this.#options.keyPrefix}epoch`];
+    const args: (string | number)[] = [
+      Math.max(0, Math.ceil(request.tokens)),
+      BUDGET_EPSILON_USD,
+      slot ?? '',
+      this.#slotTtlMs,
+      request.recent ? Math.ceil(request.recent.requests) : '',
+      request.recent ? Math.ceil(request.recent.tokens) : '',
+    ];
+    for (const subject of subjects) {
+      const { budget } = subject;
+      keys.push(this.#key('rpm', subject.id), this.#key('tpm', subject.id), this.#key('spend', `${subject.id}:${budget?.window ?? 'none'}`), this.#key('slots', subject.id));
+      args.push(
+        subject.rpm ?? 0,
+        subject.tpm ?? 0,
         budget ? budget.limitUsd : -1,
         budget ? budget.reserveUsd : 0,
         budget?.seedUsd ?? '',
-        budget ? windowTtlMs(budget.window) : 0,
-        BUDGET_EPSILON_USD,
-        concurrency?.limit ?? 0,
-        concurrency?.slot ?? '',
-        this.#slotTtlMs,
-        request.recent ? Math.ceil(request.recent.requests) : '',
-        request.recent ? Math.ceil(request.recent.tokens) : '',
+        budget ? windowTtlMs(budget.window, subject.evictable) : 0,
+        subject.concurrency ?? 0,
       );
+    }
+    let reply: string[];
+    try {
+      reply = await this.#client.switchyardAcquire(keys.length, ...keys, ...args);
     } catch (error) {
       this.#options.failures.report('Redis limits unavailable', error);
       if (this.#options.onError === 'closed') throw limitsUnavailableError();
@@ -131,20 +148,28 @@ export class RedisLimiter implements Limiter {
       this.#down = false;
       this.#local = new MemoryLimiter(Date.now, { seedRecent: true });
     }
-    if (reply[0] === 'seed') return { ok: false, reason: 'seed', what: reply[1] === 'recent' ? 'recent' : 'spend' };
+    const scopeOf = (index: number) => (index > 1 ? { scope: subjects[index - 1]?.id } : {});
+    if (reply[0] === 'seed') return reply[1] === 'recent' ? { ok: false, reason: 'seed', what: 'recent' } : { ok: false, reason: 'seed', what: 'spend', ...scopeOf(Number(reply[2])) };
     const number = (i: number) => Number(reply[i]);
     const state = {
-      requestsRemaining: number(1) < 0 ? undefined : number(1),
-      requestsResetMs: number(2),
-      tokensRemaining: number(3) < 0 ? undefined : number(3),
-      tokensResetMs: number(4),
+      requestsRemaining: number(2) < 0 ? undefined : number(2),
+      requestsResetMs: number(3),
+      tokensRemaining: number(4) < 0 ? undefined : number(4),
+      tokensResetMs: number(5),
     };
     if (reply[0] === 'ok') {
-      if (concurrency) this.#hold(concurrency.slot, request.keyId);
+      if (slot) this.#hold(slot, subjects.filter((s) => s.concurrency).map((s) => s.id));
       return { ok: true, state };
     }
     const reason = reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency';
-    return { ok: false, reason, state, retryAfterMs: number(5), ...(reason === 'budget' && { budget: { spentUsd: number(6), reservedUsd: number(7) } }) };
+    return {
+      ok: false,
+      reason,
+      state,
+      retryAfterMs: number(6),
+      ...(reason === 'budget' && { budget: { spentUsd: number(7), reservedUsd: number(8) } }),
+      ...scopeOf(number(1)),
+    };
   }
 
   /**
@@ -163,6 +188,7 @@ export class RedisLimiter implements Limiter {
       tpm: share(request.tpm),
       concurrency: request.concurrency ? { ...request.concurrency, limit: share(request.concurrency.limit) ?? 1 } : null,
       recent: request.recent && { requests: request.recent.requests / replicas, tokens: request.recent.tokens / replicas },
+      ...(request.scopes && { scopes: request.scopes.map((s) => ({ ...s, rpm: share(s.rpm), tpm: share(s.tpm), concurrency: share(s.concurrency) })) }),
     });
     return decision.ok ? { ...decision, local: true } : decision;
   }
@@ -171,8 +197,8 @@ export class RedisLimiter implements Limiter {
     return this.#options.slotTtlMs ?? 30_000;
   }
 
-  #hold(slot: string, keyId: string): void {
-    this.#slots.set(slot, keyId);
+  #hold(slot: string, subjects: string[]): void {
+    this.#slots.set(slot, subjects);
     this.#refresher ??= setInterval(() => void this.#refreshSlots(), Math.max(1, Math.floor(this.#slotTtlMs / 3))).unref();
   }
 
@@ -181,9 +207,11 @@ export class RedisLimiter implements Limiter {
     if (this.#slots.size === 0) return;
     const keys: string[] = [];
     const slots: string[] = [];
-    for (const [slot, keyId] of this.#slots) {
-      keys.push(this.#key('slots', keyId));
-      slots.push(slot);
+    for (const [slot, subjects] of this.#slots) {
+      for (const id of subjects) {
+        keys.push(this.#key('slots', id));
+        slots.push(slot);
+      }
     }
     try {
       await this.#client.switchyardRefreshSlots(keys.length, ...keys, this.#slotTtlMs, ...slots);
@@ -192,29 +220,36 @@ export class RedisLimiter implements Limiter {
     }
   }
 
-  /** Removes the slot at once (one `ZREM`; not batched, so that the next call of the key finds it free). */
-  async release(keyId: string, slot: string): Promise<void> {
-    if (!this.#slots.delete(slot)) return this.#local.release(keyId, slot);
+  /** Removes the slot at once (one `ZREM` per subject, pipelined; not batched, so that the next call finds it free). */
+  async release(keyId: string, slot: string, scopes?: readonly string[]): Promise<void> {
+    const subjects = this.#slots.get(slot);
+    if (!subjects) return this.#local.release(keyId, slot, scopes);
+    this.#slots.delete(slot);
     if (this.#slots.size === 0) {
       clearInterval(this.#refresher);
       this.#refresher = undefined;
     }
     try {
-      await this.#client.zrem(this.#key('slots', keyId), slot);
+      if (subjects.length === 1 && subjects[0]) await this.#client.zrem(this.#key('slots', subjects[0]), slot);
+      else await this.#client.pipeline(subjects.map((id) => ['zrem', this.#key('slots', id), slot])).exec();
     } catch (error) {
       this.#options.failures.report('Redis limits unavailable (a concurrency slot is left to expire)', error);
     }
   }
 
   /**
-   * Queues the settlement for the next batch and resolves once that batch is written (or failed: reported, never
-   * rejected). Settlements of one event-loop turn share one script call (or every `settleEveryMs` when set).
+   * Queues the settlement (the key's part and each scope's) for the next batch and resolves once that batch is written,
+   * with each budget window's spend after it (none when the batch failed: reported, never rejected). Settlements of
+   * one event-loop turn share one script call (or every `settleEveryMs` when set).
    */
-  async settle(settlement: LimitSettlement): Promise<void> {
+  async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
     if (settlement.local) return this.#local.settle(settlement);
-    const delta = settlement.tokensReserved - settlement.tokensUsed;
-    if (delta === 0 && !settlement.budget) return;
-    this.#pending.push(settlement);
+    const parts: Pending[] = [settlement, ...(settlement.scopes ?? [])]
+      .map((s, i) => ({ id: i === 0 ? settlement.keyId : (s as { id: string }).id, tpm: s.tpm, delta: s.tokensReserved - s.tokensUsed, budget: s.budget }))
+      .filter((p) => p.delta !== 0 || p.budget);
+    if (parts.length === 0) return [];
+    const first = this.#pending.length;
+    this.#pending.push(...parts);
     this.#batch ??= newBatch();
     const written = this.#batch.written;
     if (this.#pending.length >= 500) void this.flush();
@@ -222,7 +257,13 @@ export class RedisLimiter implements Limiter {
       const every = this.#options.settleEveryMs ?? 0;
       this.#timer = every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
     }
-    return written;
+    const spent = await written;
+    const settled: SettledBudget[] = [];
+    for (const [i, part] of parts.entries()) {
+      const value = spent[first + i];
+      if (part.budget && value !== undefined && value !== '') settled.push({ id: part.id, window: part.budget.window, spentUsd: Number(value), costUsd: part.budget.costUsd });
+    }
+    return settled;
   }
 
   /** Sends every pending settlement now, in one script call. Failures are reported; those settlements are lost. */
@@ -234,19 +275,20 @@ export class RedisLimiter implements Limiter {
     const done = this.#batch;
     this.#pending = [];
     this.#batch = undefined;
-    if (batch.length === 0) return done?.resolve();
+    if (batch.length === 0) return done?.resolve([]);
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const s of batch) {
-      keys.push(this.#key('tpm', s.keyId), this.#key('spend', `${s.keyId}:${s.budget?.window ?? 'none'}`));
-      args.push(s.tpm ?? 0, s.tokensReserved - s.tokensUsed, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
+      keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${s.budget?.window ?? 'none'}`));
+      args.push(s.tpm ?? 0, s.delta, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
     }
+    let spent: string[] = [];
     try {
-      await this.#client.switchyardSettle(keys.length, ...keys, ...args);
+      spent = await this.#client.switchyardSettle(keys.length, ...keys, ...args);
     } catch (error) {
       this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) lost)`, error);
     } finally {
-      done?.resolve();
+      done?.resolve(spent);
     }
   }
 

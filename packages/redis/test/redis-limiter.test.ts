@@ -44,6 +44,45 @@ describe('RedisLimiter (real redis-server)', () => {
     expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
   });
 
+  it("a team's rpm over two keys on two replicas: exactly the team's limit of 60 concurrent checks, refusals naming the team", async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    const team = { id: 'team:t1', rpm: 15, tpm: null, concurrency: null, budget: null };
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? la : lb).acquire(request({ keyId: i % 3 ? 'k1' : 'k2', rpm: 100, scopes: [team] }))),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(15);
+    expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, reason: 'requests', scope: 'team:t1' });
+    // The keys' own buckets were not taken by refused calls: k1 took only its admitted calls.
+    const k1 = await la.acquire(request({ keyId: 'k1', rpm: 100 }));
+    expect(k1.ok && k1.state.requestsRemaining).toBeGreaterThanOrEqual(100 - 15 - 1);
+  });
+
+  it("a team's budget: seeded per scope, reserved and settled with the key's, spend after each settlement returned", async () => {
+    const [a, b] = await pair();
+    const [la, lb] = [a.limiter(), b.limiter()];
+    const teamBudget = { limitUsd: 1, window: 'month:0', reserveUsd: 0.3 };
+    const call = (keyId: string, seedUsd?: number) =>
+      request({ keyId, budget: null, scopes: [{ id: 'team:t2', rpm: null, tpm: null, concurrency: 2, budget: { ...teamBudget, ...(seedUsd !== undefined && { seedUsd }) } }], slot: `${keyId}-${Math.random()}` });
+    expect(await la.acquire(call('k1'))).toEqual({ ok: false, reason: 'seed', what: 'spend', scope: 'team:t2' });
+    expect(await la.acquire(call('k1', 0.5))).toMatchObject({ ok: true });
+    // 0.5 spent + 0.3 reserved + 0.3 > 1: refused on the other replica, for another key of the team.
+    expect(await lb.acquire(call('k2'))).toMatchObject({ ok: false, reason: 'budget', scope: 'team:t2', budget: { spentUsd: 0.5, reservedUsd: 0.3 } });
+    const settled = await la.settle({ keyId: 'k1', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: null, scopes: [{ id: 'team:t2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0.25 } }] });
+    expect(settled).toEqual([{ id: 'team:t2', window: 'month:0', spentUsd: 0.75, costUsd: 0.25 }]);
+    const second = call('k2');
+    expect(await lb.acquire(second)).toMatchObject({ ok: true });
+    const third = call('k3');
+    third.scopes = [{ ...third.scopes![0]!, budget: { ...teamBudget, reserveUsd: 0 } }];
+    // Two slots of the team's concurrency limit: k1's call still holds one, k2's the other.
+    expect(await la.acquire(third)).toMatchObject({ ok: false, reason: 'concurrency', scope: 'team:t2' });
+    await lb.release('k2', second.slot!, ['team:t2']);
+    // The slot is free; the budget now refuses (0.75 spent + 0.3 reserved by k2's call in flight > 1) until it settles.
+    expect(await la.acquire(third)).toMatchObject({ ok: false, reason: 'budget', scope: 'team:t2' });
+    await lb.settle({ keyId: 'k2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: null, scopes: [{ id: 'team:t2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0 } }] });
+    expect(await la.acquire(third)).toMatchObject({ ok: true });
+  });
+
   it('reserves tokens and settles them against actual use, shared by both replicas', async () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];

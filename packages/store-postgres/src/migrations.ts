@@ -13,7 +13,8 @@ export interface Migration {
  * version 8 each holds its own items and a link to the response it continued, with its size in bytes) and
  * `switchyard_response_items` (which response holds an item id, for `item_reference`). Since version 10 a key holds
  * the hash of the secret its last rotation replaced, and when that secret's grace period ends. Version 12 adds
- * `switchyard_audit`, the append-only audit log (a trigger refuses UPDATE and DELETE).
+ * `switchyard_audit`, the append-only audit log (a trigger refuses UPDATE and DELETE); version 13
+ * `switchyard_teams` (teams and their limits; keys name theirs in `team_id`, ledger rows too).
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -219,6 +220,41 @@ END;
 $$;
 CREATE TRIGGER switchyard_audit_append_only BEFORE UPDATE OR DELETE ON switchyard_audit
   FOR EACH ROW EXECUTE FUNCTION switchyard_audit_append_only();
+`,
+  },
+  {
+    version: 13,
+    name: 'teams, end-user and session limits',
+    sql: `
+CREATE TABLE switchyard_teams (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  models text[],
+  rpm_limit integer,
+  tpm_limit integer,
+  concurrency_limit integer,
+  budget_usd double precision,
+  budget_period text NOT NULL,
+  budget_started_at timestamptz,
+  end_user_budget_usd double precision,
+  end_user_budget_period text,
+  end_user_rpm_limit integer,
+  session_budget_usd double precision,
+  session_rpm_limit integer,
+  metadata jsonb,
+  created_at timestamptz NOT NULL
+);
+ALTER TABLE switchyard_keys ADD COLUMN team_id text;
+ALTER TABLE switchyard_keys ADD COLUMN budget_started_at timestamptz;
+ALTER TABLE switchyard_keys ADD COLUMN end_user_budget_usd double precision;
+ALTER TABLE switchyard_keys ADD COLUMN end_user_budget_period text;
+ALTER TABLE switchyard_keys ADD COLUMN end_user_rpm_limit integer;
+ALTER TABLE switchyard_keys ADD COLUMN session_budget_usd double precision;
+ALTER TABLE switchyard_keys ADD COLUMN session_rpm_limit integer;
+ALTER TABLE switchyard_usage ADD COLUMN team_id text;
+ALTER TABLE switchyard_usage ADD COLUMN end_user text;
+CREATE INDEX switchyard_usage_team_time ON switchyard_usage (team_id, created_at) WHERE team_id IS NOT NULL;
+CREATE INDEX switchyard_usage_end_user_time ON switchyard_usage (end_user, created_at) WHERE end_user IS NOT NULL;
 `,
   },
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountStore, AuditEntry, AuditQuery, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import { type AccountStore, type AuditEntry, type AuditQuery, SPARSE_GROUPS, type Team, type UsageFilter, type UsageGroupBy, type UsageQuery, type UsageRow, type UsageTotals, type VirtualKey } from '@switchyard/accounts';
 import pg from 'pg';
-import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
+import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS, TEAM_COLUMNS, type TeamRow, teamFromRow, teamParams } from './key-row.js';
 import { migrate } from './migrate.js';
 
 /** Options of {@link PostgresAccountStore.open}. */
@@ -26,7 +26,25 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   status: 'status::text',
   session: 'session_id',
   agent: 'agent_id',
+  team: 'team_id',
+  end_user: 'end_user',
 };
+
+/** The conditions of a ledger filter on `switchyard_usage`, with `param` adding each value as a `$n` parameter. */
+function usageConditions(filter: UsageFilter, param: (value: unknown) => string): string[] {
+  const where: string[] = [];
+  const add = (column: string, op: string, value: unknown) => {
+    if (value !== undefined && value !== '') where.push(`${column} ${op} ${param(value)}`);
+  };
+  add('key_id', '=', filter.key_id);
+  add('model', '=', filter.model);
+  add('team_id', '=', filter.team_id);
+  add('end_user', '=', filter.end_user);
+  add('session_id', '=', filter.session_id);
+  add('created_at', '>=', filter.from);
+  add('created_at', '<', filter.to);
+  return where;
+}
 
 /** Columns of `switchyard_usage` after `row_id`, and the array type each is sent as for `unnest`. */
 const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
@@ -54,6 +72,8 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['agent_id', 'text'],
   ['parent_agent_id', 'text'],
   ['batch_id', 'text'],
+  ['team_id', 'text'],
+  ['end_user', 'text'],
 ];
 
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
@@ -152,6 +172,30 @@ export class PostgresAccountStore implements AccountStore {
     ]);
   }
 
+  async listTeams(): Promise<Team[]> {
+    const { rows } = await this.#pool.query<TeamRow>('SELECT * FROM switchyard_teams ORDER BY created_at, id');
+    return rows.map(teamFromRow);
+  }
+
+  async getTeam(id: string): Promise<Team | undefined> {
+    const { rows } = await this.#pool.query<TeamRow>('SELECT * FROM switchyard_teams WHERE id = $1', [id]);
+    return rows[0] && teamFromRow(rows[0]);
+  }
+
+  async insertTeam(team: Team): Promise<void> {
+    await this.#pool.query(`INSERT INTO switchyard_teams (${TEAM_COLUMNS.join(', ')}) VALUES (${TEAM_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, teamParams(team));
+  }
+
+  async updateTeam(team: Team): Promise<void> {
+    const params = teamParams(team);
+    const changed = TEAM_COLUMNS.flatMap((column, i) => (column === 'id' || column === 'created_at' ? [] : [[column, params[i]] as const]));
+    await this.#pool.query(`UPDATE switchyard_teams SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`, [team.id, ...changed.map(([, value]) => value)]);
+  }
+
+  async deleteTeam(id: string): Promise<void> {
+    await this.#pool.query('DELETE FROM switchyard_teams WHERE id = $1', [id]);
+  }
+
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     if (rows.length === 0) return;
     const ids = rows.map((row) => {
@@ -179,19 +223,13 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
-    const where: string[] = [];
     const params: unknown[] = [];
-    const add = (column: string, op: string, value: unknown) => {
-      if (value === undefined || value === '') return;
+    const where = usageConditions(filter, (value) => {
       params.push(value);
-      where.push(`${column} ${op} $${params.length}`);
-    };
-    add('key_id', '=', filter.key_id);
-    add('model', '=', filter.model);
-    add('created_at', '>=', filter.from);
-    add('created_at', '<', filter.to);
+      return `$${params.length}`;
+    });
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
-    if (groupBy === 'session' || groupBy === 'agent') where.push(`${group} IS NOT NULL`);
+    if (groupBy && SPARSE_GROUPS.includes(groupBy)) where.push(`${group} IS NOT NULL`);
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*)::float8 AS requests, COALESCE(SUM(prompt_tokens), 0)::float8 AS prompt_tokens,
       COALESCE(SUM(completion_tokens), 0)::float8 AS completion_tokens, COALESCE(SUM(cost_usd), 0)::float8 AS cost_usd,
       COUNT(*) FILTER (WHERE cache_hit)::float8 AS cache_hits FROM switchyard_usage
@@ -202,14 +240,12 @@ export class PostgresAccountStore implements AccountStore {
 
   /** Rows ordered by `created_at`, then `request_id` in byte order (`COLLATE "C"`, as SQLite compares text). */
   async listUsage(query: UsageQuery): Promise<UsageRow[]> {
-    const where: string[] = [];
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
     };
-    if (query.key_id) where.push(`key_id = ${param(query.key_id)}`);
-    if (query.model) where.push(`model = ${param(query.model)}`);
+    const where = usageConditions(query, param);
     if (query.status_min !== undefined) where.push(`status >= ${param(query.status_min)}`);
     if (query.status_max !== undefined) where.push(`status <= ${param(query.status_max)}`);
     if (query.before) {

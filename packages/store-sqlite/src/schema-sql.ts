@@ -48,6 +48,24 @@ CREATE INDEX IF NOT EXISTS audit_actor ON audit (actor, created_at);
 CREATE INDEX IF NOT EXISTS audit_target ON audit (target, created_at);
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+CREATE TABLE IF NOT EXISTS teams (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  models TEXT,
+  rpm_limit INTEGER,
+  tpm_limit INTEGER,
+  concurrency_limit INTEGER,
+  budget_usd REAL,
+  budget_period TEXT NOT NULL,
+  budget_started_at TEXT,
+  end_user_budget_usd REAL,
+  end_user_budget_period TEXT,
+  end_user_rpm_limit INTEGER,
+  session_budget_usd REAL,
+  session_rpm_limit INTEGER,
+  metadata TEXT,
+  created_at TEXT NOT NULL
+);
 `;
 
 /** Key columns added after the first release; missing ones are added at startup (`ALTER TABLE keys ADD COLUMN`). */
@@ -57,6 +75,13 @@ export const ADDED_KEY_COLUMNS: Record<string, string> = {
   previous_key_prefix: 'TEXT',
   previous_key_expires_at: 'TEXT',
   rotated_at: 'TEXT',
+  team_id: 'TEXT',
+  budget_started_at: 'TEXT',
+  end_user_budget_usd: 'REAL',
+  end_user_budget_period: 'TEXT',
+  end_user_rpm_limit: 'INTEGER',
+  session_budget_usd: 'REAL',
+  session_rpm_limit: 'INTEGER',
 };
 
 /** Indexes on added key columns, created once those columns exist. */
@@ -75,4 +100,13 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   agent_id: 'TEXT',
   parent_agent_id: 'TEXT',
   batch_id: 'TEXT',
+  team_id: 'TEXT',
+  end_user: 'TEXT',
 };
+
+/** Indexes on added ledger columns, created once those columns exist. */
+export const ADDED_INDEXES_SQL = `
+CREATE INDEX IF NOT EXISTS usage_team_time ON usage (team_id, created_at) WHERE team_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS usage_end_user_time ON usage (end_user, created_at) WHERE end_user IS NOT NULL;
+CREATE INDEX IF NOT EXISTS usage_session_time ON usage (session_id, created_at) WHERE session_id IS NOT NULL;
+`;

@@ -1,18 +1,33 @@
-import type { AccountStore, AuditEntry, AuditQuery, UsageFilter, UsageGroupBy, UsageQuery, UsageRow, UsageTotals, VirtualKey } from '@switchyard/accounts';
+import { type AccountStore, type AuditEntry, type AuditQuery, optionalLimits, SPARSE_GROUPS, type Team, type UsageFilter, type UsageGroupBy, type UsageQuery, type UsageRow, type UsageTotals, type VirtualKey } from '@switchyard/accounts';
 import Database from 'better-sqlite3';
-import { ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, KEY_INDEXES_SQL, SCHEMA_SQL } from './schema-sql.js';
+import { ADDED_INDEXES_SQL, ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, KEY_INDEXES_SQL, SCHEMA_SQL } from './schema-sql.js';
+import { usageWhere } from './usage-where.js';
 
-type KeyRow = Omit<VirtualKey, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
+type Stored<T> = Omit<T, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
+type KeyRow = Stored<VirtualKey>;
 
-const toRow = (key: VirtualKey): KeyRow => ({
-  ...key,
-  concurrency_limit: key.concurrency_limit ?? null,
-  previous_key_hash: key.previous_key_hash ?? null,
-  previous_key_prefix: key.previous_key_prefix ?? null,
-  previous_key_expires_at: key.previous_key_expires_at ?? null,
-  rotated_at: key.rotated_at ?? null,
-  models: key.models ? JSON.stringify(key.models) : null, metadata: key.metadata ? JSON.stringify(key.metadata) : null });
-const fromRow = (row: KeyRow): VirtualKey => ({ ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null });
+/** A key or team as SQLite stores it: lists and objects as JSON text, absent optional fields as NULL. */
+function toRow<T extends VirtualKey | Team>(record: T): Stored<T> {
+  const rotation =
+    'key_hash' in record
+      ? { previous_key_hash: record.previous_key_hash ?? null, previous_key_prefix: record.previous_key_prefix ?? null, previous_key_expires_at: record.previous_key_expires_at ?? null, rotated_at: record.rotated_at ?? null, team_id: record.team_id ?? null }
+      : {};
+  return { ...record, ...optionalLimits(record), ...rotation, models: record.models ? JSON.stringify(record.models) : null, metadata: record.metadata ? JSON.stringify(record.metadata) : null };
+}
+function fromRow<T extends VirtualKey | Team>(row: Stored<T>): T {
+  return { ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null } as T;
+}
+
+/** Limit columns of keys and teams after the original ones. */
+const LIMIT_COLUMNS = ['concurrency_limit', 'budget_started_at', 'end_user_budget_usd', 'end_user_budget_period', 'end_user_rpm_limit', 'session_budget_usd', 'session_rpm_limit'];
+/** Columns only a rotation writes. */
+const SECRET_COLUMNS = ['key_hash', 'key_prefix', 'previous_key_hash', 'previous_key_prefix', 'previous_key_expires_at', 'rotated_at'];
+const KEY_COLUMNS = ['id', 'name', ...SECRET_COLUMNS, 'models', 'rpm_limit', 'tpm_limit', 'budget_usd', 'budget_period', 'expires_at', 'metadata', 'created_at', 'revoked_at', 'team_id', ...LIMIT_COLUMNS];
+const KEY_UPDATED = KEY_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at' && !SECRET_COLUMNS.includes(c));
+const TEAM_COLUMNS = ['id', 'name', 'models', 'rpm_limit', 'tpm_limit', 'budget_usd', 'budget_period', 'metadata', 'created_at', ...LIMIT_COLUMNS];
+const TEAM_UPDATED = TEAM_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at');
+const insertSql = (table: string, columns: string[]) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+const updateSql = (table: string, columns: string[]) => `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
@@ -21,6 +36,8 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   status: 'CAST(status AS TEXT)',
   session: 'session_id',
   agent: 'agent_id',
+  team: 'team_id',
+  end_user: 'end_user',
 };
 
 /**
@@ -42,44 +59,33 @@ export class SqliteAccountStore implements AccountStore {
     const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#db.exec(KEY_INDEXES_SQL);
+    this.#db.exec(ADDED_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id, batch_id)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id, @batch_id)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id, batch_id, team_id, end_user)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id, @batch_id, @team_id, @end_user)`,
     );
   }
 
   async listKeys(): Promise<VirtualKey[]> {
-    return (this.#db.prepare('SELECT * FROM keys ORDER BY created_at, id').all() as KeyRow[]).map(fromRow);
+    return (this.#db.prepare('SELECT * FROM keys ORDER BY created_at, id').all() as KeyRow[]).map((row) => fromRow<VirtualKey>(row));
   }
 
   async getKey(id: string): Promise<VirtualKey | undefined> {
     const row = this.#db.prepare('SELECT * FROM keys WHERE id = ?').get(id) as KeyRow | undefined;
-    return row && fromRow(row);
+    return row && fromRow<VirtualKey>(row);
   }
 
   async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
     const row = this.#db.prepare('SELECT * FROM keys WHERE key_hash = @hash OR previous_key_hash = @hash').get({ hash: keyHash }) as KeyRow | undefined;
-    return row && fromRow(row);
+    return row && fromRow<VirtualKey>(row);
   }
 
   async insertKey(key: VirtualKey): Promise<void> {
-    this.#db
-      .prepare(
-        `INSERT INTO keys (id, name, key_hash, key_prefix, models, rpm_limit, tpm_limit, concurrency_limit, budget_usd, budget_period, expires_at, metadata, created_at, revoked_at,
-           previous_key_hash, previous_key_prefix, previous_key_expires_at, rotated_at)
-         VALUES (@id, @name, @key_hash, @key_prefix, @models, @rpm_limit, @tpm_limit, @concurrency_limit, @budget_usd, @budget_period, @expires_at, @metadata, @created_at, @revoked_at,
-           @previous_key_hash, @previous_key_prefix, @previous_key_expires_at, @rotated_at)`,
-      )
-      .run(toRow(key));
+    this.#db.prepare(insertSql('keys', KEY_COLUMNS)).run(toRow(key));
   }
 
   async updateKey(key: VirtualKey): Promise<void> {
-    this.#db
-      .prepare(
-        `UPDATE keys SET name = @name, models = @models, rpm_limit = @rpm_limit, tpm_limit = @tpm_limit, concurrency_limit = @concurrency_limit, budget_usd = @budget_usd,
-         budget_period = @budget_period, expires_at = @expires_at, metadata = @metadata, revoked_at = @revoked_at WHERE id = @id`,
-      )
-      .run(toRow(key));
+    this.#db.prepare(updateSql('keys', KEY_UPDATED)).run(toRow(key));
   }
 
   async rotateKeySecret(key: VirtualKey): Promise<void> {
@@ -91,10 +97,31 @@ export class SqliteAccountStore implements AccountStore {
       .run(toRow(key));
   }
 
+  async listTeams(): Promise<Team[]> {
+    return (this.#db.prepare('SELECT * FROM teams ORDER BY created_at, id').all() as Stored<Team>[]).map((row) => fromRow<Team>(row));
+  }
+
+  async getTeam(id: string): Promise<Team | undefined> {
+    const row = this.#db.prepare('SELECT * FROM teams WHERE id = ?').get(id) as Stored<Team> | undefined;
+    return row && fromRow<Team>(row);
+  }
+
+  async insertTeam(team: Team): Promise<void> {
+    this.#db.prepare(insertSql('teams', TEAM_COLUMNS)).run(toRow(team));
+  }
+
+  async updateTeam(team: Team): Promise<void> {
+    this.#db.prepare(updateSql('teams', TEAM_UPDATED)).run(toRow(team));
+  }
+
+  async deleteTeam(id: string): Promise<void> {
+    this.#db.prepare('DELETE FROM teams WHERE id = ?').run(id);
+  }
+
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null, batch_id: row.batch_id ?? null });
+        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null, batch_id: row.batch_id ?? null, team_id: row.team_id ?? null, end_user: row.end_user ?? null });
       }
     })(rows);
   }
@@ -112,19 +139,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async usageTotals(filter: UsageFilter, groupBy?: UsageGroupBy): Promise<UsageTotals[]> {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    const add = (clause: string, name: string, value: unknown) => {
-      if (value === undefined || value === '') return;
-      where.push(clause);
-      params[name] = value;
-    };
-    add('key_id = @key_id', 'key_id', filter.key_id);
-    add('model = @model', 'model', filter.model);
-    add('created_at >= @from', 'from', filter.from);
-    add('created_at < @to', 'to', filter.to);
+    const { where, params } = usageWhere(filter);
     const group = groupBy ? GROUP_COLUMN[groupBy] : undefined;
-    if (groupBy === 'session' || groupBy === 'agent') where.push(`${group} IS NOT NULL`);
+    if (groupBy && SPARSE_GROUPS.includes(groupBy)) where.push(`${group} IS NOT NULL`);
     const sql = `SELECT ${group ? `${group} AS "group", ` : ''}COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
       COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd,
       COALESCE(SUM(cache_hit), 0) AS cache_hits FROM usage
@@ -137,15 +154,8 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listUsage(query: UsageQuery): Promise<UsageRow[]> {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit: query.limit };
-    const add = (clause: string, name: string, value: unknown) => {
-      if (value === undefined || value === '') return;
-      where.push(clause);
-      params[name] = value;
-    };
-    add('key_id = @key_id', 'key_id', query.key_id);
-    add('model = @model', 'model', query.model);
+    const { where, params, add } = usageWhere(query);
+    params.limit = query.limit;
     add('status >= @status_min', 'status_min', query.status_min);
     add('status <= @status_max', 'status_max', query.status_max);
     if (query.before?.request_id !== undefined) {

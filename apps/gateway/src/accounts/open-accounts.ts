@@ -1,8 +1,9 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { Accounts, type AccountStore } from '@switchyard/accounts';
+import { Accounts, type AccountStore, budgetCrossings } from '@switchyard/accounts';
 import type { SwitchyardRedis } from '@switchyard/redis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/config-schema.js';
+import { BudgetAlerts } from './budget-alerts.js';
 
 /** File name of the accounts database when `store` is not configured: beside the config file. */
 export const DEFAULT_SQLITE_FILE = 'switchyard.db';
@@ -43,17 +44,19 @@ export async function openStore(config: GatewayConfig, configPath: string | unde
 /**
  * Opens the accounts (virtual keys, limits, usage ledger) when the config has `admin` or `store`; otherwise returns
  * undefined and only the config's static keys work. With `redis` (config `redis:`), limits are counted in Redis and key
- * changes are broadcast to every replica. Failed ledger writes and rows dropped past `store.ledger_buffer`
+ * changes are broadcast to every replica. Budget thresholds crossed go to `alerts` (see {@link BudgetAlerts}). Failed ledger writes and rows dropped past `store.ledger_buffer`
  * are logged (never the rows themselves).
  */
-export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger, redis?: SwitchyardRedis): Promise<Accounts | undefined> {
+export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger, redis?: SwitchyardRedis, alerts?: BudgetAlerts): Promise<Accounts | undefined> {
   if (!accountsEnabled(config)) return undefined;
   return Accounts.open({
+    onBudgetSettled: alerts && ((event) => alerts.notify(budgetCrossings(event))),
     limiter: redis?.limiter(),
     keyChanges: redis,
     store: await openStore(config, configPath, logger),
     staticKeys: config.keys,
     masterKey: config.admin?.master_key,
+    budgetTimeZone: config.budgets.timezone,
     ledgerMaxBuffered: config.store?.ledger_buffer,
     onError: (error) => logger.error({ err: { message: message(error) } }, 'usage ledger write failed; rows kept for a retry'),
     onAuditError: (error) => logger.error({ err: { message: message(error) } }, 'audit log write failed'),

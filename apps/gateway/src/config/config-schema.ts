@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { MAX_MODEL_ID_LENGTH, MODEL_CAPABILITIES, MODEL_ID_PATTERN, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
+import { alertsConfigSchema, budgetsConfigSchema } from './budgets-config-schema.js';
 
 /** Whether `entry` is an IP address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
 function isCidrOrAddress(entry: string): boolean {
@@ -251,6 +252,10 @@ export const gatewayConfigSchema = z.strictObject({
    * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
    */
   store: storeConfigSchema.optional(),
+  /** Budget periods' reset time zone and the session header (see {@link budgetsConfigSchema}). */
+  budgets: budgetsConfigSchema,
+  /** Budget threshold webhooks (see {@link alertsConfigSchema}); needs accounts. */
+  alerts: alertsConfigSchema.optional(),
   /** Shared limits and key changes for several replicas or workers (see {@link redisConfigSchema}). */
   redis: redisConfigSchema.optional(),
   /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */

@@ -35,8 +35,9 @@ const LABEL_HEADERS: readonly [keyof CallLabels, string][] = [
 ];
 
 /**
- * The call's labels from Claude Code's headers (`x-claude-code-session-id`, `-agent-id`, `-parent-agent-id`), each cut
- * to {@link MAX_LABEL_LENGTH} characters so that the ledger stays bounded; undefined when none was sent.
+ * The call's labels from Claude Code's headers (`x-claude-code-session-id`, `-agent-id`, `-parent-agent-id`), the
+ * session from the app's `sessionHeader` (config `budgets.session_header`) when Claude Code's is absent, each cut to
+ * {@link MAX_LABEL_LENGTH} characters so that the ledger stays bounded; undefined when none was sent.
  * @see https://code.claude.com/docs/en/llm-gateway-protocol
  */
 function callLabels(req: Request): CallLabels | undefined {
@@ -45,6 +46,9 @@ function callLabels(req: Request): CallLabels | undefined {
     const value = req.get(header)?.trim();
     if (value) (labels ??= {})[column] = value.slice(0, MAX_LABEL_LENGTH);
   }
+  const sessionHeader = req.app?.locals.sessionHeader as string | undefined;
+  const session = sessionHeader && !labels?.session_id ? req.get(sessionHeader)?.trim() : undefined;
+  if (session) (labels ??= {}).session_id = session.slice(0, MAX_LABEL_LENGTH);
   return labels;
 }
 

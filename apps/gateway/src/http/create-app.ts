@@ -44,6 +44,8 @@ export interface AppOptions {
   tracing?: { middleware(): RequestHandler };
   /** The Responses API front door and its store. Default: one with a bounded in-memory store. */
   responses?: ResponsesFrontDoor;
+  /** A request header naming the agent session besides Claude Code's (lower case; see `budgets.session_header`). */
+  sessionHeader?: string;
   /** Stream keep-alive interval and the slow-reader timeout, ms (see `sendSSE`). */
   sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
   /** `/v1/files` (see `openFiles`); without it those routes answer 404. */
@@ -64,6 +66,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.locals.sessionHeader = options.sessionHeader;
   // The operational routes in a router of their own, which only GET and HEAD requests enter.
   const operational = Router();
   operational.get('/healthz', (_req, res) => {

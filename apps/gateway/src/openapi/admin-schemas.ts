@@ -4,16 +4,31 @@ import { z } from 'zod';
  * Zod schemas of the gateway's own answers (admin API, `/v1/usage`) that have no schema elsewhere, for the OpenAPI
  * document only (the gateway builds these answers itself; nothing parses them).
  */
-const keyFields = {
-  id: z.string(),
-  name: z.string(),
-  key_prefix: z.string(),
+const period = z.enum(['day', 'week', 'month', 'total']);
+
+/** The limit fields keys and teams share. */
+const limitFields = {
   models: z.array(z.string()).nullable(),
   rpm_limit: z.number().int().nullable(),
   tpm_limit: z.number().int().nullable(),
   concurrency_limit: z.number().int().nullable().meta({ description: 'Calls in flight at once; null = unlimited.' }),
   budget_usd: z.number().nullable(),
-  budget_period: z.enum(['day', 'month', 'total']),
+  budget_period: period,
+  budget_started_at: z.string().nullable().meta({ description: 'When the budget was set or its period changed: spend before it does not count.' }),
+  end_user_budget_usd: z.number().nullable().meta({ description: "What each end user (OpenAI's user or safety_identifier) may spend per end_user_budget_period." }),
+  end_user_budget_period: period.nullable(),
+  end_user_rpm_limit: z.number().int().nullable(),
+  session_budget_usd: z.number().nullable().meta({ description: 'What each agent session may spend in all.' }),
+  session_rpm_limit: z.number().int().nullable(),
+  spend_usd: z.number().optional().meta({ description: 'Spend in the current budget window (lists and GET of one).' }),
+};
+
+const keyFields = {
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string(),
+  ...limitFields,
+  team_id: z.string().nullable().meta({ description: "The key's team, whose limits apply too." }),
   expires_at: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
@@ -28,6 +43,15 @@ export const virtualKeyViewSchema = z.looseObject(keyFields).meta({ description:
 
 /** `POST /admin/keys` and `POST /admin/keys/{id}/rotate` answer: the key plus its (new) secret, shown once. */
 export const createdKeySchema = z.looseObject({ ...keyFields, key: z.string().meta({ description: 'The secret (sk-sy-…), shown only here.' }) });
+
+/** A team as the admin API shows it. */
+export const teamSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  ...limitFields,
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+});
 
 /** One group of a usage report. */
 export const usageTotalsSchema = z.looseObject({
@@ -59,6 +83,8 @@ export const usageRowSchema = z.looseObject({
   cache_hit: z.boolean().optional().meta({ description: 'True when the answer came from the response cache (no upstream call, no tokens, cost 0).' }),
   hedged: z.boolean().optional().meta({ description: 'A hedged request that started a second attempt (hedge); tokens and cost count both.' }),
   stream_failover: z.boolean().optional().meta({ description: 'The stream broke mid-way and continued on another deployment (stream_failover).' }),
+  team_id: z.string().nullable().optional().meta({ description: "The key's team at the time of the call." }),
+  end_user: z.string().nullable().optional().meta({ description: "The end user the client named (user or safety_identifier)." }),
 });
 
 /** `GET /admin/models` entries. */

@@ -1,4 +1,4 @@
-import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
+import { createKeyInputSchema, createTeamInputSchema, rotateKeyInputSchema, updateKeyInputSchema, updateTeamInputSchema } from '@switchyard/accounts';
 import {
   chatCompletionChunkSchema,
   chatCompletionRequestSchema,
@@ -21,7 +21,7 @@ import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
 import { filesAndBatchesPaths } from './batch-paths.js';
 import { anthropicModelListSchema, anthropicModelSchema, pricedModelListSchema, pricedModelSchema } from './model-schemas.js';
-import { auditEntrySchema, configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
+import { auditEntrySchema, configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, teamSchema, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -258,6 +258,26 @@ export function buildOpenApiDocument(version: string): JsonObject {
         responses: { '200': { description: 'OK', ...json(ref('AuditEntryList', listOf(auditEntrySchema), 'output')) }, ...adminErrors },
       },
     },
+    '/admin/teams': {
+      post: {
+        summary: 'Create a team (its limits apply to every member key)',
+        security: admin,
+        requestBody: { required: true, ...json(ref('CreateTeamInput', createTeamInputSchema, 'input')) },
+        responses: { '201': { description: 'Created', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
+      },
+      get: { summary: 'Every team', security: admin, responses: { '200': { description: 'OK', ...json(ref('TeamList', listOf(teamSchema), 'output')) }, ...adminErrors } },
+    },
+    '/admin/teams/{id}': {
+      get: { summary: 'One team', security: admin, parameters: [idParam], responses: { '200': { description: 'OK', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors } },
+      patch: {
+        summary: "Change a team's fields and limits",
+        security: admin,
+        parameters: [idParam],
+        requestBody: { required: true, ...json(ref('UpdateTeamInput', updateTeamInputSchema, 'input')) },
+        responses: { '200': { description: 'OK', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
+      },
+      delete: { summary: 'Delete a team (409 while active keys name it)', security: admin, parameters: [idParam], responses: { '200': { description: 'Deleted', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors } },
+    },
     '/admin/usage': {
       get: {
         summary: 'Usage totals',
@@ -265,8 +285,11 @@ export function buildOpenApiDocument(version: string): JsonObject {
         parameters: [
           ...timeRange,
           { name: 'key', in: 'query', schema: { type: 'string' } },
+          { name: 'team', in: 'query', schema: { type: 'string' } },
+          { name: 'end_user', in: 'query', schema: { type: 'string' } },
+          { name: 'session', in: 'query', schema: { type: 'string' } },
           { name: 'model', in: 'query', schema: { type: 'string' } },
-          { name: 'group_by', in: 'query', schema: { enum: ['key', 'model', 'day', 'status', 'session', 'agent'] } },
+          { name: 'group_by', in: 'query', schema: { enum: ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'end_user'] } },
         ],
         responses: { '200': { description: 'OK', ...json(ref('UsageTotalsList', listOf(usageTotalsSchema), 'output')) }, ...adminErrors },
       },

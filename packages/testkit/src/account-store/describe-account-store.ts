@@ -1,4 +1,4 @@
-import { type AccountStore, Accounts, type AuditEntry, type UsageRow, type VirtualKey } from '@switchyard/accounts';
+import { Accounts, type AccountStore, type AuditEntry, type Team, type UsageRow, type VirtualKey } from '@switchyard/accounts';
 import { describe, expect, it } from 'vitest';
 
 /** How the shared suite gets stores of one implementation. */
@@ -32,6 +32,33 @@ const key = (id: string, overrides: Partial<VirtualKey> = {}): VirtualKey => ({
   previous_key_prefix: null,
   previous_key_expires_at: null,
   rotated_at: null,
+  team_id: null,
+  budget_started_at: null,
+  end_user_budget_usd: null,
+  end_user_budget_period: null,
+  end_user_rpm_limit: null,
+  session_budget_usd: null,
+  session_rpm_limit: null,
+  ...overrides,
+});
+
+const team = (id: string, overrides: Partial<Team> = {}): Team => ({
+  id,
+  name: `team ${id}`,
+  models: null,
+  rpm_limit: null,
+  tpm_limit: null,
+  concurrency_limit: null,
+  budget_usd: null,
+  budget_period: 'total',
+  budget_started_at: null,
+  end_user_budget_usd: null,
+  end_user_budget_period: null,
+  end_user_rpm_limit: null,
+  session_budget_usd: null,
+  session_rpm_limit: null,
+  metadata: null,
+  created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0, 0) + Number(id.replace(/\D/g, '') || 0)).toISOString(),
   ...overrides,
 });
 
@@ -61,6 +88,8 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   agent_id: null,
   parent_agent_id: null,
   batch_id: null,
+  team_id: null,
+  end_user: null,
 });
 
 /** An audit entry `n` at `created_at` (unix ms) by `actor` on `target`, with nested before/after values. */
@@ -102,6 +131,13 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         budget_period: 'month',
         expires_at: '2027-01-01T00:00:00.000Z',
         metadata: { team: 'a', nested: { n: 1, list: [true, null] } },
+        team_id: 'team_1',
+        budget_started_at: '2026-11-20T08:30:00.000Z',
+        end_user_budget_usd: 0.5,
+        end_user_budget_period: 'week',
+        end_user_rpm_limit: 6,
+        session_budget_usd: 2.5,
+        session_rpm_limit: 30,
       });
       await store.insertKey(key('key_1'));
       await store.insertKey(full);
@@ -110,7 +146,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.getKey('key_missing')).toBeUndefined();
       expect(await store.getKeyByHash(full.key_hash)).toEqual(full);
       expect(await store.getKeyByHash('0'.repeat(64))).toBeUndefined();
-      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, concurrency_limit: 2, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z' };
+      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, concurrency_limit: 2, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z', team_id: null, session_budget_usd: null, budget_started_at: '2026-11-22T10:00:00.000Z' };
       await store.updateKey(changed);
       expect(await store.getKey('key_2')).toEqual(changed);
       expect(await store.getKey('key_1')).toEqual(key('key_1'));
@@ -187,6 +223,76 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const reopened = await factory.open(name);
       expect(await reopened.listAudit({ limit: 1 })).toEqual([entries[5]]);
       await reopened.close();
+    });
+
+    it('inserts, lists, gets, updates and deletes teams, every field round-tripping', async () => {
+      const store = await factory.open(uniqueName());
+      expect(await store.listTeams()).toEqual([]);
+      const full = team('team_2', {
+        models: ['gpt-4o*'],
+        rpm_limit: 100,
+        tpm_limit: 50_000,
+        concurrency_limit: 8,
+        budget_usd: 250.5,
+        budget_period: 'month',
+        budget_started_at: '2026-11-03T00:00:00.000Z',
+        end_user_budget_usd: 1.5,
+        end_user_budget_period: 'day',
+        end_user_rpm_limit: 10,
+        session_budget_usd: 5,
+        session_rpm_limit: 60,
+        metadata: { cost_center: 'r&d' },
+      });
+      await store.insertTeam(team('team_1'));
+      await store.insertTeam(full);
+      expect(await store.listTeams()).toEqual([team('team_1'), full]);
+      expect(await store.getTeam('team_2')).toEqual(full);
+      expect(await store.getTeam('team_missing')).toBeUndefined();
+      const changed: Team = { ...full, name: 'renamed', models: null, budget_usd: null, budget_period: 'week', session_budget_usd: null, metadata: null };
+      await store.updateTeam(changed);
+      expect(await store.getTeam('team_2')).toEqual(changed);
+      await store.deleteTeam('team_1');
+      await store.deleteTeam('team_missing');
+      expect(await store.listTeams()).toEqual([changed]);
+      await expect(store.insertTeam(team('team_2'))).rejects.toThrow();
+      await store.close();
+    });
+
+    it("keeps each row's team and end user; totals by team and by end user (rows without one left out) and filters by team, end user and session", async () => {
+      const store = await factory.open(uniqueName());
+      const t = Date.UTC(2026, 10, 22);
+      const row = (id: string, team_id: string | null, end_user: string | null, session_id: string | null, at: number, cost: number): UsageRow => ({
+        ...usageRow(team_id === 'team_b' ? 'k2' : 'k1', 'm', at, cost),
+        request_id: id,
+        team_id,
+        end_user,
+        session_id,
+      });
+      const rows = [row('u1', 'team_a', 'alice', 's1', t, 0.5), row('u2', 'team_a', 'bob', null, t + 1, 0.25), row('u3', 'team_b', 'alice', 's2', t + 2, 1), row('u4', null, null, 's1', t + 3, 2)];
+      await store.appendUsage(rows);
+      const groups = async (by: 'team' | 'end_user', filter = {}) => (await store.usageTotals(filter, by)).map((g) => [g.group, g.requests, g.cost_usd]);
+      expect(await groups('team')).toEqual([
+        ['team_a', 2, 0.75],
+        ['team_b', 1, 1],
+      ]);
+      expect(await groups('end_user')).toEqual([
+        ['alice', 2, 1.5],
+        ['bob', 1, 0.25],
+      ]);
+      expect(await groups('end_user', { team_id: 'team_a' })).toEqual([
+        ['alice', 1, 0.5],
+        ['bob', 1, 0.25],
+      ]);
+      expect((await store.usageTotals({ team_id: 'team_a', from: t + 1 }))[0]?.cost_usd).toBe(0.25);
+      expect((await store.usageTotals({ end_user: 'alice', key_id: 'k2' }))[0]?.cost_usd).toBe(1);
+      expect((await store.usageTotals({ session_id: 's1' }))[0]?.cost_usd).toBe(2.5);
+      const ids = (list: UsageRow[]) => list.map((r) => r.request_id);
+      expect(ids(await store.listUsage({ limit: 10, team_id: 'team_a' }))).toEqual(['u2', 'u1']);
+      expect(ids(await store.listUsage({ limit: 10, end_user: 'alice' }))).toEqual(['u3', 'u1']);
+      expect(ids(await store.listUsage({ limit: 10, session_id: 's1' }))).toEqual(['u4', 'u1']);
+      expect(ids(await store.listUsage({ limit: 10, from: t + 1, to: t + 3 }))).toEqual(['u3', 'u2']);
+      expect((await store.listUsage({ limit: 10 })).find((r) => r.request_id === 'u1')).toEqual(rows[0]);
+      await store.close();
     });
 
     it('totals usage by key, model and UTC day, with filters, and spend since a time', async () => {
@@ -311,6 +417,25 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
       await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
       expect(await reopened.usage({ key_id: created.id })).toMatchObject([{ requests: 1, cost_usd: 0.02 }]);
+      await reopened.close();
+    });
+
+    it("backs Accounts' teams across a reopen: the team, its members and its spent budget", async () => {
+      const name = uniqueName();
+      const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+      const created = await accounts.teams.create({ name: 'research', models: ['gpt-*'], budget_usd: 0.01, budget_period: 'month' });
+      const member = await accounts.createKey({ name: 'member', team_id: created.id });
+      const principal = await accounts.authenticate(`Bearer ${member.key}`);
+      const admission = await accounts.admit(principal, 'gpt-4o', 1);
+      await accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
+      await accounts.close();
+      const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+      expect(reopened.teams.list()).toMatchObject([{ id: created.id, name: 'research', models: ['gpt-*'], budget_usd: 0.01 }]);
+      expect(reopened.getKey(member.id)).toMatchObject({ team_id: created.id });
+      const again = await reopened.authenticate(`Bearer ${member.key}`);
+      await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({ status: 403, code: 'model_not_allowed' });
+      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota', message: expect.stringContaining("This team's budget of 0.01 USD per month is spent") });
+      expect(await reopened.usage({}, 'team')).toMatchObject([{ group: created.id, requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });
   });

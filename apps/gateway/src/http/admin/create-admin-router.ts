@@ -12,6 +12,7 @@ import { withPeriodSpend } from './keys-spend.js';
 import { addPlaygroundRoute } from './playground-route.js';
 import { addRequestsRoute } from './requests-route.js';
 import { auditValue, recordAdminChange } from './record-admin-change.js';
+import { addTeamsRoutes } from './teams-routes.js';
 
 /** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -23,7 +24,8 @@ const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_
  * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
  * its current budget period), `GET /keys/:id`,
  * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `POST /keys/:id/rotate` (`{"grace_seconds": N}`, default 86,400: a
- * new secret, shown once, the old one valid N more seconds), `GET /usage?key=&model=&from=&to=&group_by=key|model|day|status|session|agent`,
+ * new secret, shown once, the old one valid N more seconds), the teams (see `addTeamsRoutes`),
+ * `GET /usage?key=&team=&end_user=&session=&model=&from=&to=&group_by=key|model|day|status|session|agent|team|end_user`,
  * `GET /requests` (ledger rows), `GET /audit` (the audit log; every change above and every failed sign-in is recorded), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
@@ -83,9 +85,10 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     res.json(key);
   });
   router.get('/usage', async (req, res) => {
-    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status', 'session', 'agent']);
+    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'end_user']);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
   });
+  addTeamsRoutes(router, accounts);
   addRequestsRoute(router, accounts);
   addAuditRoute(router, accounts);
   addDeploymentsRoutes(router, deps.gateway);

@@ -1,16 +1,23 @@
-import { type Accounts, budgetWindowStart, type VirtualKeyView } from '@switchyard/accounts';
+import { type Accounts, budgetWindow, type LimitFields, type UsageGroupBy } from '@switchyard/accounts';
 
 /**
- * Adds `spend_usd` to each key: what it spent in its current budget period (today, this month, or in total; UTC),
- * USD, from the ledger. One usage query per distinct period start, not one per key.
+ * Adds `spend_usd` to each key or team (`by`): what it spent in its current budget window (today, this week, this
+ * month in the accounts' reset time zone, or in total; never before its `budget_started_at`), USD, from the ledger.
+ * One usage query per distinct window start, not one per record.
  */
-export async function withPeriodSpend(accounts: Accounts, keys: VirtualKeyView[], now = Date.now()): Promise<(VirtualKeyView & { spend_usd: number })[]> {
+export async function withWindowSpend<T extends LimitFields & { id: string }>(accounts: Accounts, records: T[], by: Extract<UsageGroupBy, 'key' | 'team'>, now = Date.now()): Promise<(T & { spend_usd: number })[]> {
+  const startOf = (record: T) => budgetWindow(record.budget_period, now, accounts.budgetTimeZone, record.budget_started_at).start;
   const spendByWindow = new Map<number, Map<string | undefined, number>>();
-  for (const key of keys) {
-    const from = budgetWindowStart(key.budget_period, now);
+  for (const record of records) {
+    const from = startOf(record);
     if (spendByWindow.has(from)) continue;
-    const totals = await accounts.usage(from > 0 ? { from } : {}, 'key');
+    const totals = await accounts.usage(from > 0 ? { from } : {}, by);
     spendByWindow.set(from, new Map(totals.map((t) => [t.group, t.cost_usd])));
   }
-  return keys.map((key) => ({ ...key, spend_usd: spendByWindow.get(budgetWindowStart(key.budget_period, now))?.get(key.id) ?? 0 }));
+  return records.map((record) => ({ ...record, spend_usd: spendByWindow.get(startOf(record))?.get(record.id) ?? 0 }));
+}
+
+/** {@link withWindowSpend} for keys. */
+export function withPeriodSpend<T extends LimitFields & { id: string }>(accounts: Accounts, keys: T[], now = Date.now()): Promise<(T & { spend_usd: number })[]> {
+  return withWindowSpend(accounts, keys, 'key', now);
 }

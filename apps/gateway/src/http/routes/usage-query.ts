@@ -11,7 +11,10 @@ export function parseTimeParam(value: unknown, param: string): number | undefine
   return ms;
 }
 
-/** Reads `?key=&model=&from=&to=&group_by=key|model|day|status` (times as ISO-8601 or unix ms). Throws 400 naming a bad one. */
+/**
+ * Reads `?key=&team=&end_user=&session=&model=&from=&to=&group_by=…` (times as ISO-8601 or unix ms; `group_by` one of
+ * `allowedGroups`). Throws 400 naming a bad one.
+ */
 export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroupBy[]): { filter: UsageFilter; groupBy?: UsageGroupBy } {
   const q = req.query as Record<string, unknown>;
   const groupBy = q.group_by === undefined || q.group_by === '' ? undefined : String(q.group_by);
@@ -21,5 +24,8 @@ export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroup
   const filter: UsageFilter = { from: parseTimeParam(q.from, 'from'), to: parseTimeParam(q.to, 'to') };
   if (typeof q.key === 'string' && q.key) filter.key_id = q.key;
   if (typeof q.model === 'string' && q.model) filter.model = q.model;
+  if (typeof q.team === 'string' && q.team) filter.team_id = q.team;
+  if (typeof q.end_user === 'string' && q.end_user) filter.end_user = q.end_user;
+  if (typeof q.session === 'string' && q.session) filter.session_id = q.session;
   return { filter, groupBy: groupBy as UsageGroupBy | undefined };
 }

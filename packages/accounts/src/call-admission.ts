@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Admission, CallEstimate, ScopeReservation } from './admission.js';
+import { budgetWindow } from './budget-window.js';
+import { budgetRefusal } from './budget-refusal.js';
+import { type CallParties, type CallScope, callScopes } from './call-scopes.js';
+import type { KeyState } from './key-state.js';
+import type { LedgerSeeds } from './ledger-seeds.js';
+import type { LimitDecision, Limiter, LimitRequest } from './limiter.js';
+import { matchesModelGlob } from './match-model-glob.js';
+import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
+import type { Team } from './team.js';
+
+/** What {@link admitCall} needs from `Accounts`. */
+export interface AdmissionContext {
+  limiter: Limiter;
+  seeds: LedgerSeeds;
+  /** Reset time zone of budget periods (IANA). */
+  timeZone: string;
+}
+
+/** The 429 for a refusal by `decision` of the key's own limits (`scope` undefined) or of one of its scopes. */
+function refusal(decision: Extract<LimitDecision, { ok: false }>, own: CallScope['limits'], detail: CallEstimate, headers: Record<string, string>, scope?: CallScope) {
+  const limits = scope?.limits ?? own;
+  const whose = scope ? `this ${scope.what}'s ` : '';
+  if (decision.reason === 'budget') return budgetRefusal(limits, decision.budget, detail, headers, scope?.what ?? 'key');
+  if (decision.reason === 'concurrency') {
+    const who = scope ? `this ${scope.what}` : 'this key';
+    return rateLimitError(`Too many concurrent requests: ${who} allows ${limits.concurrency_limit} at a time. Retry when one has finished.`, 'concurrency_limit_exceeded', { ...headers, 'retry-after': '1' }, 'concurrency');
+  }
+  const retryAfter = 'retryAfterMs' in decision ? decision.retryAfterMs : 1000;
+  const what = decision.reason === 'requests' ? `${whose}requests: ${limits.rpm_limit}` : `${whose}tokens: ${limits.tpm_limit}`;
+  return rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(retryAfter / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
+}
+
+/**
+ * Admits one call of a virtual key (see `Accounts.admit`): its allow-list and its team's, then its own limits and
+ * those of its scopes (team, end user, session; see {@link callScopes}) in one atomic {@link Limiter} step. Budget
+ * windows the limiter does not hold yet are seeded from the ledger (at most once each). Throws the 403 or 429 of the
+ * first limit that refuses.
+ */
+export async function admitCall(
+  context: AdmissionContext,
+  state: KeyState,
+  team: Team | undefined,
+  model: string,
+  detail: CallEstimate,
+  limits: 'all' | 'requests',
+  parties: CallParties,
+): Promise<Admission> {
+  const { key } = state;
+  const { tokens, costUsd } = detail;
+  if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
+  if (team?.models && !matchesModelGlob(model, team.models)) throw modelNotAllowedError(model);
+  const now = Date.now();
+  const window = key.budget_usd !== null && limits === 'all' ? budgetWindow(key.budget_period, now, context.timeZone, key.budget_started_at) : undefined;
+  const scopes = callScopes(key, team, parties, { timeZone: context.timeZone, now, requestsOnly: limits === 'requests', costUsd });
+  const slot = randomUUID();
+  const request: LimitRequest = {
+    keyId: key.id,
+    rpm: key.rpm_limit,
+    tpm: limits === 'all' ? key.tpm_limit : null,
+    tokens,
+    concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot } : null,
+    budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
+    ...(scopes.length > 0 && { scopes: scopes.map((s) => s.scope), slot }),
+  };
+  let decision = await context.limiter.acquire(request);
+  // The limiter may need the ledger: a budget window's spend, or the key's use in the last minute (a Redis that came
+  // back empty, or is away): at most once each.
+  const asked = new Set<string>();
+  while (!decision.ok && decision.reason === 'seed') {
+    const what = decision.what === 'recent' ? 'recent' : `spend:${decision.scope ?? ''}`;
+    if (asked.has(what)) throw new Error(`The limiter asked twice for the ledger (${what}) of key ${key.id}.`);
+    asked.add(what);
+    if (decision.what === 'recent') request.recent = await context.seeds.recentUse(key.id);
+    else if (decision.scope === undefined) {
+      if (!request.budget || !window) throw new Error(`The limiter asked for the spend of key ${key.id}, which has no budget.`);
+      request.budget.seedUsd = await context.seeds.spendSince(key.id, window.start);
+    } else {
+      const id = decision.scope;
+      const scope = scopes.find((s) => s.scope.id === id);
+      if (!scope?.scope.budget) throw new Error(`The limiter asked for the spend of an unknown scope '${id}'.`);
+      scope.scope.budget.seedUsd = await context.seeds.spendWhere({ ...scope.ledger, from: scope.windowStart });
+    }
+    decision = await context.limiter.acquire(request);
+  }
+  const headers = rateLimitHeaders(key, decision.state);
+  if (!decision.ok) {
+    const id = decision.scope;
+    const scope = id === undefined ? undefined : scopes.find((s) => s.scope.id === id);
+    const own = { rpm_limit: key.rpm_limit, tpm_limit: key.tpm_limit, concurrency_limit: key.concurrency_limit ?? null, budget_usd: key.budget_usd, budget_period: key.budget_period };
+    throw refusal(decision, own, detail, headers, scope);
+  }
+  const reserved = !decision.unreserved;
+  const reservations: ScopeReservation[] = scopes.map(({ scope, what, party }) => ({
+    id: scope.id,
+    what,
+    ...(party && { party }),
+    tpm: scope.tpm,
+    reservedTokens: scope.tpm && reserved ? Math.min(tokens, scope.tpm) : 0,
+    reservedUsd: scope.budget && reserved ? costUsd : 0,
+    ...(scope.budget && { budget: { window: scope.budget.window, limitUsd: scope.budget.limitUsd } }),
+  }));
+  const slotScopes = scopes.filter((s) => s.scope.concurrency).map((s) => s.scope.id);
+  const holdsSlot = reserved && (request.concurrency || slotScopes.length > 0);
+  return {
+    local: decision.local,
+    reservedTokens: key.tpm_limit && reserved && limits === 'all' ? Math.min(tokens, key.tpm_limit) : 0,
+    reservedUsd: request.budget && reserved ? costUsd : 0,
+    budgetWindow: request.budget ? window?.id : undefined,
+    slot: holdsSlot ? slot : undefined,
+    ...(holdsSlot && slotScopes.length > 0 && { slotScopes }),
+    headers,
+    ...(reservations.length > 0 && { scopes: reservations }),
+    ...(team && { teamId: team.id }),
+    ...(parties.endUser && { endUser: parties.endUser }),
+  };
+}

@@ -1,0 +1,103 @@
+import { budgetWindow } from './budget-window.js';
+import type { LimitFields } from './limit-fields.js';
+import type { LimitBudget, LimitScope } from './limiter.js';
+import type { Team } from './team.js';
+import type { UsageFilter } from './usage-row.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/** Who a call is for, beyond its key: its end user (OpenAI's `user` or `safety_identifier`) and agent session. */
+export interface CallParties {
+  /** At most 128 characters. */
+  endUser?: string;
+  /** At most 128 characters. */
+  session?: string;
+}
+
+/** One scope of a call and what a refusal and a seed need to know about it. */
+export interface CallScope {
+  scope: LimitScope;
+  /** Whose limit it is, for messages: `team`, `end user`, `session`. */
+  what: 'team' | 'end user' | 'session';
+  /** The end user or session id (for `end user` and `session`). */
+  party?: string;
+  /** The limits it enforces, as they appear in messages. */
+  limits: { rpm_limit: number | null; tpm_limit: number | null; concurrency_limit: number | null; budget_usd: number | null; budget_period: string };
+  /** Ledger rows that count against its budget (for a seed), without the window's start. */
+  ledger: UsageFilter;
+  /** Start of its budget window, unix ms. */
+  windowStart: number;
+}
+
+/** Options of {@link callScopes}. */
+export interface CallScopeOptions {
+  /** Reset time zone of budget periods (IANA). */
+  timeZone: string;
+  now: number;
+  /** Only rpm and concurrency (a call that costs nothing): no tpm, no budgets. */
+  requestsOnly: boolean;
+  /** The call's cost estimate, USD, and token estimate. */
+  costUsd: number;
+}
+
+function budget(limitUsd: number | null | undefined, window: { id: string }, costUsd: number, requestsOnly: boolean): LimitBudget | null {
+  return limitUsd != null && !requestsOnly ? { limitUsd, window: window.id, reserveUsd: costUsd } : null;
+}
+
+/** The end-user and session scopes that `owner` (a key or team, `ownerId` as `key:<id>` or `team:<id>`) sets. */
+function partyScopes(owner: LimitFields, ownerId: string, ledger: UsageFilter, parties: CallParties, options: CallScopeOptions): CallScope[] {
+  const scopes: CallScope[] = [];
+  if (parties.endUser && (owner.end_user_budget_usd != null || owner.end_user_rpm_limit != null)) {
+    const period = owner.end_user_budget_period ?? 'total';
+    const window = budgetWindow(period, options.now, options.timeZone);
+    scopes.push({
+      scope: { id: `${ownerId}:user:${parties.endUser}`, rpm: owner.end_user_rpm_limit ?? null, tpm: null, concurrency: null, budget: budget(owner.end_user_budget_usd, window, options.costUsd, options.requestsOnly), evictable: true },
+      what: 'end user',
+      party: parties.endUser,
+      limits: { rpm_limit: owner.end_user_rpm_limit ?? null, tpm_limit: null, concurrency_limit: null, budget_usd: owner.end_user_budget_usd ?? null, budget_period: period },
+      ledger: { ...ledger, end_user: parties.endUser },
+      windowStart: window.start,
+    });
+  }
+  if (parties.session && (owner.session_budget_usd != null || owner.session_rpm_limit != null)) {
+    const window = budgetWindow('total', options.now, options.timeZone);
+    scopes.push({
+      scope: { id: `${ownerId}:session:${parties.session}`, rpm: owner.session_rpm_limit ?? null, tpm: null, concurrency: null, budget: budget(owner.session_budget_usd, window, options.costUsd, options.requestsOnly), evictable: true },
+      what: 'session',
+      party: parties.session,
+      limits: { rpm_limit: owner.session_rpm_limit ?? null, tpm_limit: null, concurrency_limit: null, budget_usd: owner.session_budget_usd ?? null, budget_period: 'session' },
+      ledger: { ...ledger, session_id: parties.session },
+      windowStart: window.start,
+    });
+  }
+  return scopes;
+}
+
+/**
+ * The scopes a call of `key` is checked against besides the key's own counters: its team's limits (`team:<id>`), and
+ * the end-user and session limits set on the key (`key:<id>:user:<end user>`, `key:<id>:session:<session>`) and on its
+ * team (`team:<id>:user:…`, `team:<id>:session:…`) for the call's {@link CallParties}. Scopes without any limit are
+ * left out.
+ */
+export function callScopes(key: VirtualKey, team: Team | undefined, parties: CallParties, options: CallScopeOptions): CallScope[] {
+  const scopes = partyScopes(key, `key:${key.id}`, { key_id: key.id }, parties, options);
+  if (!team) return scopes;
+  const limited = team.rpm_limit || team.tpm_limit || team.concurrency_limit || (team.budget_usd !== null && !options.requestsOnly);
+  if (limited) {
+    const window = budgetWindow(team.budget_period, options.now, options.timeZone, team.budget_started_at);
+    scopes.unshift({
+      scope: {
+        id: `team:${team.id}`,
+        rpm: team.rpm_limit,
+        tpm: options.requestsOnly ? null : team.tpm_limit,
+        concurrency: team.concurrency_limit ?? null,
+        budget: budget(team.budget_usd, window, options.costUsd, options.requestsOnly),
+      },
+      what: 'team',
+      limits: { rpm_limit: team.rpm_limit, tpm_limit: team.tpm_limit, concurrency_limit: team.concurrency_limit ?? null, budget_usd: team.budget_usd, budget_period: team.budget_period },
+      ledger: { team_id: team.id },
+      windowStart: window.start,
+    });
+  }
+  scopes.push(...partyScopes(team, `team:${team.id}`, { team_id: team.id }, parties, options));
+  return scopes;
+}
