@@ -3,7 +3,7 @@ import { Accounts, type AccountStore, budgetCrossings } from '@switchyard/accoun
 import type { SwitchyardRedis } from '@switchyard/redis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/config-schema.js';
-import { BudgetAlerts } from './budget-alerts.js';
+import type { BudgetAlerts } from './budget-alerts.js';
 
 /** File name of the accounts database when `store` is not configured: beside the config file. */
 export const DEFAULT_SQLITE_FILE = 'switchyard.db';
