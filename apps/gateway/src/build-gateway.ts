@@ -9,7 +9,7 @@ import {
   createGateway,
 } from '@switchyard/core';
 import type { GatewayConfig, ModelConfig } from './config/config-schema.js';
-import { createProviders } from './providers/create-providers.js';
+import { ProviderSet } from './providers/create-providers.js';
 
 /** Options of {@link buildGateway}. */
 export interface BuildGatewayOptions {
@@ -21,6 +21,8 @@ export interface BuildGatewayOptions {
   accounting?: CallAccounting;
   /** Breaker state shared with other replicas (`routing.cooldown.shared`). */
   sharedCooldown?: SharedCooldown;
+  /** The provider adapters, built already (to reload their secrets later); default: built here from `config.providers`. */
+  providerSet?: ProviderSet;
   /** Where the response cache lives (Redis when `redis.url` is set). Default: an in-process LRU of `cache.memory_bytes`. */
   responseCacheStore?: ResponseCacheStore;
 }
@@ -48,7 +50,7 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
 
 /** Creates the framework-free {@link Gateway} from a validated config. Throws ConfigError on provider problems. */
 export async function buildGateway(config: GatewayConfig, options: BuildGatewayOptions = {}): Promise<Gateway> {
-  const providers = await createProviders(config.providers, options.cwd);
+  const providers = (options.providerSet ?? (await ProviderSet.create(config.providers, options.cwd))).adapters;
   const { routing } = config;
   const providerSettings: Record<string, ProviderSettings> = {};
   for (const [name, provider] of Object.entries(config.providers)) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
+import { redactSecrets } from '@switchyard/core';
 import { checkWorkersConfig } from './cluster/check-workers-config.js';
 import { resolveWorkerCount } from './cluster/resolve-worker-count.js';
 import { runPrimary } from './cluster/run-primary.js';
@@ -83,6 +84,16 @@ async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // SIGHUP: re-read the upstream providers' secrets (the config file, its ${ENV} substitutions and *_file files) and
+  // swap in new adapters; calls in flight finish with the old ones. A failure keeps every provider as it was.
+  process.on('SIGHUP', () => {
+    (async () => {
+      const next = file ? await loadConfigFile(file) : await configFromEnv();
+      await running.reloadSecrets(next);
+    })().catch((error: unknown) => {
+      running.logger.error({ err: { message: redactSecrets((error as Error).message, running.secrets) } }, 'SIGHUP: provider secrets not re-read; the old ones stay in use');
+    });
+  });
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -12,6 +12,7 @@ import { BatchRunner } from './batches/batch-runner.js';
 import { Batches } from './batches/batches.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
+import { ProviderSet } from './providers/create-providers.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createApp } from './http/create-app.js';
@@ -23,6 +24,9 @@ import { createLogger } from './logging/create-logger.js';
 import { clusterMetricsClient } from './cluster/cluster-metrics.js';
 import { GatewayMetrics } from './telemetry/gateway-metrics.js';
 import { startTracing } from './telemetry/start-tracing.js';
+
+/** Secrets shorter than this are not redacted (as in collectSecrets): they would garble every log line. */
+const redactable = (secret: string) => secret.length >= 6;
 
 /** A running gateway. */
 export interface RunningServer {
@@ -39,8 +43,15 @@ export interface RunningServer {
   readiness: ReadinessCheck[];
   /** The request logger. */
   logger: Logger;
-  /** Every configured secret (gateway, admin and upstream keys), for redaction. */
+  /** Every configured secret (gateway, admin and upstream keys, those read from files), for redaction; grows on reload. */
   secrets: readonly string[];
+  /**
+   * Re-reads the upstream providers' secrets from `config` (the config read again: `${ENV}` substitutions, settings and
+   * `<setting>_file` files) and rebuilds the adapters without dropping traffic: calls in flight finish with the old
+   * ones, later calls use the new ones. All or nothing: on any error (ConfigError naming the setting) every provider
+   * keeps its adapter. Resolves with the providers rebuilt. The signal handler of `switchyard start` calls it on `SIGHUP`.
+   */
+  reloadSecrets(config: GatewayConfig): Promise<{ providers: string[] }>;
   /** Stops accepting connections and closes idle ones; resolves when the server is closed. */
   close(): Promise<void>;
   /**
@@ -83,8 +94,14 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     await redis?.close();
     throw error;
   });
+  const providerSet = await ProviderSet.create(config.providers, options.cwd).catch(async (error: unknown) => {
+    await accounts?.close();
+    await redis?.close();
+    throw error;
+  });
   const gateway = await buildGateway(config, {
     cwd: options.cwd,
+    providerSet,
     onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
     accounting: accounts?.accounting,
     sharedCooldown: config.routing.cooldown.shared ? redis : undefined,
@@ -118,7 +135,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });
   const responses = await openResponses(config, options.configPath);
   const files = await openFiles(config, options.configPath, (error) => logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'));
-  const secrets = collectSecrets(config);
+  const secrets = [...collectSecrets(config), ...providerSet.fileSecrets.filter(redactable)];
   const batches = new Batches(files.files, gateway, { maxLines: config.batches.max_lines, accounts });
   const runner = new BatchRunner({
     files: files.files,
@@ -209,6 +226,12 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     readiness,
     logger,
     secrets,
+    async reloadSecrets(next) {
+      const { providers, secrets: read } = await providerSet.reload(next.providers);
+      for (const secret of [...collectSecrets(next), ...read.filter(redactable)]) if (!secrets.includes(secret)) secrets.push(secret);
+      logger.info({ providers }, 'provider secrets re-read');
+      return { providers };
+    },
     close: () => stopListening(false),
     async shutdown(graceMs = config.server.shutdown_timeout_ms) {
       shuttingDown = true;

@@ -13,7 +13,7 @@ export interface PrimaryOptions {
 /**
  * The cluster primary of `switchyard start --workers N`: forks N copies of this process (same argv, each a full gateway
  * listening on the configured port; node:cluster hands connections to them round-robin), restarts a worker that dies,
- * and on SIGTERM/SIGINT passes the signal on and exits when all have stopped. A worker that dies before any worker ever
+ * and on SIGTERM/SIGINT passes the signal on and exits when all have stopped (SIGHUP is passed on too). A worker that dies before any worker ever
  * listened means the gateway cannot start (its own error is on stderr): the primary then stops the others and exits
  * with code 1 rather than restarting in a loop. Restarts of workers that die quickly one after another back off, up
  * to 10 s. Resolves with the URL once all N workers listen.
@@ -45,6 +45,10 @@ export function runPrimary(options: PrimaryOptions): Promise<string> {
   };
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));
+  // SIGHUP re-reads the upstream providers' secrets: each worker does it itself.
+  process.on('SIGHUP', () => {
+    for (const worker of all()) worker.process.kill('SIGHUP');
+  });
 
   return new Promise((resolve) => {
     cluster.on('listening', (worker, address) => {
