@@ -1,0 +1,125 @@
+import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
+
+// A team's limits across two `switchyard start` processes (the built CLI) sharing one real redis-server and one real
+// Postgres: 50 parallel calls by two keys of one team, spread over both replicas, are admitted only as far as the
+// team allows (rpm, budget, concurrency), checked with each key's own limits in one Redis script.
+const MASTER = 'sk-master-key-for-teams-replicas-012345';
+const MAX_TOKENS = 1000;
+// 1,000 completion tokens at 100 USD per million: 0.1 USD a call, as estimated (max_tokens) and as settled.
+const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
+type ApiError = InstanceType<typeof OpenAI.APIError>;
+
+let redis: TestRedis;
+let postgres: TestPostgres;
+let upstream: MockUpstream;
+let a: SpawnedGateway;
+let b: SpawnedGateway;
+let openGate!: () => void;
+let gate: Promise<void> = new Promise<void>((resolve) => (openGate = resolve));
+
+const yaml = () => `
+server: { host: 127.0.0.1, port: 0 }
+admin: { master_key: "${MASTER}" }
+store: { postgres: "\${DATABASE_URL}", timeout_ms: 3000 }
+redis: { url: "${redis.url}", timeout_ms: 3000 }
+log: { level: warn, format: json }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai, price: { input: 0, output: 100 } }
+routing: { max_retries: 0 }
+`;
+
+beforeAll(async () => {
+  [redis, postgres, upstream] = await Promise.all([
+    startRedis(),
+    startPostgres(),
+    startMockUpstream({
+      routes: {
+        'POST /v1/chat/completions': async (request) => {
+          if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate;
+          return { json: answer, delayMs: 50 };
+        },
+      },
+    }),
+  ]);
+  const databaseUrl = await postgres.createDatabase('teams');
+  [a, b] = await Promise.all([spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl })]);
+}, 90_000);
+afterAll(async () => {
+  openGate();
+  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
+}, 30_000);
+
+async function admin(gateway: SpawnedGateway, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${gateway.origin}/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** A team created on A with `limits`, and one key of it created on each replica (each waiting for the other to know it). */
+async function teamWithTwoKeys(limits: Record<string, unknown>) {
+  const team = (await admin(a, 'POST', '/teams', { name: 'shared', ...limits })).id as string;
+  await expect.poll(async () => (await admin(b, 'GET', `/teams/${team}`)).id, { timeout: 2000, interval: 20 }).toBe(team);
+  const keyA = (await admin(a, 'POST', '/keys', { name: 'a', team_id: team, rpm_limit: 1000 })) as { id: string; key: string };
+  const keyB = (await admin(b, 'POST', '/keys', { name: 'b', team_id: team })) as { id: string; key: string };
+  await expect.poll(async () => (await admin(a, 'GET', `/keys/${keyB.id}`)).id, { timeout: 2000, interval: 20 }).toBe(keyB.id);
+  await expect.poll(async () => (await admin(b, 'GET', `/keys/${keyA.id}`)).id, { timeout: 2000, interval: 20 }).toBe(keyA.id);
+  return { team, keys: [keyA.key, keyB.key] };
+}
+
+const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.') =>
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 20_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content }] });
+
+/** 50 calls at once: alternating replicas, and keys in turn (so every key reaches both replicas). */
+async function burst(keys: string[], content?: string) {
+  const started = Date.now();
+  const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => ask(i % 2 ? a : b, keys[Math.floor(i / 2) % keys.length]!, content)));
+  const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+  return { admitted: results.length - refused.length, refused, elapsed: Date.now() - started };
+}
+
+describe("a team's limits across two replicas (Redis, Postgres), 50 parallel calls by two keys", () => {
+  it("rpm_limit 20 on the team: 20 admitted (plus what refills meanwhile), the rest 429 naming the team's limit", async () => {
+    const { keys } = await teamWithTwoKeys({ rpm_limit: 20 });
+    const { admitted, refused, elapsed } = await burst(keys);
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThanOrEqual(20 + Math.floor((elapsed * 20) / 60_000));
+    expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded' && e.message === "429 Rate limit reached for this team's requests: 20 per minute.")).toBe(true);
+  });
+
+  it('budget_usd 1 on the team (calls of 0.10 USD): exactly 10 admitted, the rest 429 insufficient_quota; usage by team on either replica', async () => {
+    const { team, keys } = await teamWithTwoKeys({ budget_usd: 1, budget_period: 'month' });
+    const { admitted, refused } = await burst(keys);
+    expect(admitted).toBe(10);
+    expect(refused.every((e) => e.status === 429 && e.code === 'insufficient_quota' && e.message.includes("this team's budget of 1 USD per month"))).toBe(true);
+    for (const gateway of [a, b]) {
+      await expect
+        .poll(async () => ((await admin(gateway, 'GET', `/usage?group_by=team&team=${team}`)).data as { group: string; requests: number; cost_usd: number }[])[0], { timeout: 10_000 })
+        .toMatchObject({ group: team, requests: 50 });
+    }
+    const [totals] = (await admin(b, 'GET', `/usage?group_by=team&team=${team}`)).data as { cost_usd: number }[];
+    expect(totals!.cost_usd).toBeCloseTo(1, 9);
+  });
+
+  it('concurrency_limit 3 on the team: 3 of 50 held calls reach the upstream, 47 get 429 concurrency_limit_exceeded', async () => {
+    const { keys } = await teamWithTwoKeys({ concurrency_limit: 3 });
+    const before = upstream.requests.length;
+    const running = burst(keys, 'hold');
+    await expect.poll(() => upstream.requests.length - before, { timeout: 10_000 }).toBe(3);
+    openGate();
+    const { admitted, refused } = await running;
+    gate = new Promise<void>((resolve) => (openGate = resolve));
+    expect(admitted).toBe(3);
+    expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
+    expect(refused[0]!.message).toContain('this team allows 3 at a time');
+  });
+});
