@@ -81,3 +81,42 @@ describe('web searches in Anthropic answers -> message.web_search_calls', () => 
     expect(chunks.flatMap((chunk) => chunk.choices).at(-1)!.finish_reason).toBe('stop');
   });
 });
+
+describe('web search citations -> url_citation annotations', () => {
+  const cite = (url: string) => ({ type: 'web_search_result_location', url, title: `T ${url}`, cited_text: 'x', encrypted_index: 'E' });
+  const blocks = [
+    { type: 'text', text: 'Intro 😀. ' },
+    { type: 'text', text: 'Sunny in Paris.', citations: [cite('https://a.example'), { type: 'char_location', cited_text: 'doc' }] },
+    { type: 'text', text: ' Warm.', citations: [{ ...cite('https://b.example'), title: null }] },
+  ];
+  const expected = [
+    { type: 'url_citation', url_citation: { start_index: 10, end_index: 25, url: 'https://a.example', title: 'T https://a.example' } },
+    { type: 'url_citation', url_citation: { start_index: 25, end_index: 31, url: 'https://b.example', title: 'https://b.example' } },
+  ];
+
+  it('spans each cited text block in the joined content (UTF-16 offsets), non-streamed', () => {
+    const completion = convertAnthropicResponse({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: blocks, stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } as never);
+    const message = completion.choices[0]!.message;
+    expect(message.annotations).toEqual(expected);
+    expect(message.content!.slice(10, 25)).toBe('Sunny in Paris.');
+  });
+
+  it('streams the annotations of a block when it ends, citations from its start and from citations_delta', async () => {
+    const events: Record<string, unknown>[] = [{ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 1 } } }];
+    blocks.forEach((block, index) => {
+      const [first, ...rest] = block.citations ?? [];
+      events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '', ...(first ? { citations: [first] } : {}) } });
+      for (const citation of rest) events.push({ type: 'content_block_delta', index, delta: { type: 'citations_delta', citation } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text.slice(0, 4) } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text.slice(4) } });
+      events.push({ type: 'content_block_stop', index });
+    });
+    events.push({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 5 } }, { type: 'message_stop' });
+    const deltas: ChatCompletionChunk['choices'][number]['delta'][] = [];
+    for await (const chunk of convertAnthropicStream(sse(events), { provider: 'anthropic', signal: new AbortController().signal })) deltas.push(...chunk.choices.map((c) => c.delta));
+    expect(deltas.flatMap((d) => d.annotations ?? [])).toEqual(expected);
+    // Each block's annotations come right after its text.
+    const kinds = deltas.map((d) => (d.annotations ? 'cite' : d.content ? 'text' : '')).filter(Boolean);
+    expect(kinds).toEqual(['text', 'text', 'text', 'text', 'cite', 'text', 'text', 'cite']);
+  });
+});
