@@ -278,6 +278,25 @@ export function buildOpenApiDocument(version: string): JsonObject {
       },
       delete: { summary: 'Delete a team (409 while active keys name it)', security: admin, parameters: [idParam], responses: { '200': { description: 'Deleted', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors } },
     },
+    '/admin/usage/export': {
+      get: {
+        summary: 'Ledger rows of a period, streamed as CSV or JSON lines (newest first)',
+        security: admin,
+        parameters: [
+          ...timeRange,
+          { name: 'format', in: 'query', schema: { enum: ['csv', 'jsonl'] } },
+          { name: 'key', in: 'query', schema: { type: 'string' } },
+          { name: 'team', in: 'query', schema: { type: 'string' } },
+          { name: 'end_user', in: 'query', schema: { type: 'string' } },
+          { name: 'session', in: 'query', schema: { type: 'string' } },
+          { name: 'model', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The rows', content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } } },
+          ...adminErrors,
+        },
+      },
+    },
     '/admin/usage': {
       get: {
         summary: 'Usage totals',

@@ -13,6 +13,7 @@ import { addPlaygroundRoute } from './playground-route.js';
 import { addRequestsRoute } from './requests-route.js';
 import { auditValue, recordAdminChange } from './record-admin-change.js';
 import { addTeamsRoutes } from './teams-routes.js';
+import { addUsageExportRoute } from './usage-export-route.js';
 
 /** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -84,6 +85,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     await recordAdminChange(accounts, req, res, { action: 'key.revoke', target: key.id, before: auditValue(before), after: auditValue(key) });
     res.json(key);
   });
+  addUsageExportRoute(router, accounts);
   router.get('/usage', async (req, res) => {
     const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'end_user']);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
