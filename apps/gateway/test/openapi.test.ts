@@ -49,7 +49,7 @@ describe('GET /openapi.json', () => {
 
   it('documents routes that exist: every GET path without parameters answers, never 404', async () => {
     const headersFor = (path: string) => ({ authorization: `Bearer ${path.startsWith('/admin') ? MASTER : KEY}` });
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/v1/audio/transcriptions', '/v1/audio/translations', '/v1/audio/speech', '/v1/moderations', '/v1/images/generations', '/v1/models', '/admin/keys', '/admin/usage']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/v1/audio/transcriptions', '/v1/audio/translations', '/v1/audio/speech', '/v1/moderations', '/v1/images/generations', '/v1/completions', '/v1/images/edits', '/v1/images/variations', '/v1/models', '/admin/keys', '/admin/usage']));
     for (const [path, item] of Object.entries(document.paths as Record<string, { get?: unknown; post?: unknown }>)) {
       if (!item.get || path.includes('{')) continue;
       const res = await fetch(`${origin}${path}`, { headers: headersFor(path) });

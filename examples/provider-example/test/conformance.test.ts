@@ -38,5 +38,5 @@ describeAdapterConformance({
       });
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

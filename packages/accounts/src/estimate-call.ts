@@ -9,14 +9,29 @@ import { estimatePromptTokens } from './estimate-tokens.js';
 export const DEFAULT_COMPLETION_TOKENS = 1024;
 
 /**
- * The request fields that cap completion tokens, per operation that generates text: chat completions, and the native
+ * The request fields that cap completion tokens, per operation that generates text: chat completions, legacy
+ * completions (`max_tokens`), and the native
  * pass-throughs of the Messages (`max_tokens`) and Responses (`max_output_tokens`) front doors.
  */
 const COMPLETION_LIMITS: Partial<Record<CallOperation, readonly string[]>> = {
   chatCompletions: ['max_completion_tokens', 'max_tokens'],
+  completions: ['max_tokens'],
   anthropicMessages: ['max_tokens'],
   openaiResponses: ['max_output_tokens'],
 };
+
+/**
+ * Choices a call generates: chat's `n`; for legacy completions `max(n, best_of)` per prompt (an array of prompts
+ * generates that many for each); 1 for the others.
+ */
+function choicesOf(operation: CallOperation, request: Record<string, unknown>): number {
+  const count = (value: unknown) => (typeof value === 'number' && value >= 1 ? Math.floor(value) : 1);
+  if (operation === 'chatCompletions') return count(request.n);
+  if (operation !== 'completions') return 1;
+  const prompt = request.prompt;
+  const prompts = Array.isArray(prompt) && prompt.length > 0 && typeof prompt[0] !== 'number' ? prompt.length : 1;
+  return Math.max(count(request.n), count(request.best_of)) * prompts;
+}
 
 /** The pre-call estimate of a call: prompt tokens (about 4 characters each), completion tokens, and the reservation. */
 export interface CallEstimateDetail {
@@ -50,7 +65,7 @@ export function estimateCall(operation: CallOperation, request: Record<string, u
   const limits = COMPLETION_LIMITS[operation];
   if (limits) {
     const field = limits.find((name) => typeof request[name] === 'number' && (request[name] as number) >= 0);
-    const n = operation === 'chatCompletions' && typeof request.n === 'number' && request.n >= 1 ? Math.floor(request.n) : 1;
+    const n = choicesOf(operation, request);
     completionTokens = (field ? (request[field] as number) : DEFAULT_COMPLETION_TOKENS) * n;
     completionBasis = field ?? 'default';
   }

@@ -63,11 +63,26 @@ export function estimatePromptTokens(body: unknown): number {
   };
   if (Array.isArray(messages)) for (const m of messages) add(m?.content);
   add(input);
-  return Math.ceil(chars / 4);
+  const prompt = legacyPrompt(body);
+  return Math.ceil(chars / 4) + (typeof prompt === 'number' ? prompt : Math.ceil(prompt.length / 4));
 }
 
-/** The prompt as text (message contents, or `input`), for the tokenizer. */
+/**
+ * The `prompt` of a legacy completion (`POST /v1/completions`): its text (several prompts joined by newlines), or its
+ * token count (tokens) when it is given as token ids; '' for a body without one.
+ */
+function legacyPrompt(body: unknown): string | number {
+  const prompt = (body as { prompt?: unknown } | null)?.prompt;
+  if (typeof prompt === 'string') return prompt;
+  if (!Array.isArray(prompt)) return '';
+  if (prompt.every((p) => typeof p === 'string')) return prompt.join('\n');
+  return prompt.reduce<number>((sum, p) => sum + (Array.isArray(p) ? p.length : 1), 0);
+}
+
+/** The prompt as text (message contents, `input`, or a legacy completion's `prompt`), for the tokenizer. */
 export function promptText(body: unknown): string {
+  const prompt = legacyPrompt(body);
+  if (typeof prompt === 'string' && prompt !== '') return prompt;
   const messages = (body as { messages?: { content?: unknown }[] } | null)?.messages;
   if (!Array.isArray(messages)) return typeof (body as { input?: unknown } | null)?.input === 'string' ? String((body as { input: string }).input) : '';
   return messages.map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''))).join('\n');

@@ -68,5 +68,5 @@ describeAdapterConformance({
       },
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations'],
+  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

@@ -6,6 +6,8 @@ import {
   chatCompletionSchema,
   embeddingResponseSchema,
   imagesResponseSchema,
+  imageEditEventSchema,
+  textCompletionSchema,
   isPlainChatCompletion,
   isPlainEmbeddingResponse,
   readUpstreamAnswer,
@@ -14,7 +16,7 @@ import {
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import { buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult } from '@switchyard/provider-openai';
+import { buildImageForm, buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult, readUpstreamEvents } from '@switchyard/provider-openai';
 import { azureModelListSchema } from './azure-api.js';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
@@ -44,6 +46,9 @@ export interface AzureOptions {
  * `Authorization: Bearer <Entra token>`) and the gateway's `x-request-id`:
  * - `chatCompletions` -> `chat/completions` (streams: Azure's prompt-filter preamble chunk is dropped; the
  *   `finish_reason: "content_filter"` and `content_filter_results` Azure adds pass through);
+ * - `completions` -> `completions` (legacy; streams as `text_completion` chunks);
+ * - `imageEdits` -> `images/edits` (multipart; streamed `image_edit.*` events passed on). Azure has no image variations
+ *   (`images/variations` answers 404 there), so this adapter has no `imageVariations`;
  * - `embeddings` -> `embeddings`, `imageGenerations` -> `images/generations`, `speech` -> `audio/speech` (bytes piped),
  *   `transcriptions` -> `audio/transcriptions`, `translations` -> `audio/translations` (multipart);
  * - `listModels` -> `GET {baseURL}/openai/models?api-version=...`: the models the resource can deploy (Azure's data
@@ -97,6 +102,12 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);
     },
 
+    async completions(request, context) {
+      const response = await postJson(request.model, 'completions', request, context);
+      if (request.stream) return readUpstreamEvents(context.provider, response, context.signal, secrets, textCompletionSchema, 'a text_completion chunk', (_event, parsed) => (parsed as { object?: unknown }).object === 'text_completion');
+      return readUpstreamJson(context.provider, response, context.signal, textCompletionSchema);
+    },
+
     async embeddings(request, context) {
       const response = await postJson(request.model, 'embeddings', request, context);
       return readUpstreamEmbeddings(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
@@ -118,6 +129,12 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
     async imageGenerations(request, context) {
       const response = await postJson(request.model, 'images/generations', request, context);
       return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
+    },
+
+    async imageEdits(request, context) {
+      const response = await send(deployment(request.model, 'images/edits'), context, buildImageForm(request));
+      if (request.stream !== true) return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
+      return readUpstreamEvents(context.provider, response, context.signal, secrets, imageEditEventSchema, 'an image edit event', (event) => event.event !== 'ping');
     },
 
     async listModels(context) {

@@ -48,5 +48,19 @@ describeAdapterConformance({
     reply: { json: fixtures.json('openai/spec-examples/createtranslation-default.json') },
     expect: { text: /^Hello, my name is Wolfgang/ },
   },
-  unsupported: ['moderations'],
+  // OpenAI's recorded legacy completion and image edit, on the deployment's path (Azure speaks OpenAI's wire format).
+  completions: {
+    completion: {
+      route: 'POST /openai/deployments/my-gpt4o-deployment/completions',
+      reply: { json: fixtures.json('openai/openai-completion-text.json') },
+      expect: { text: fixtures.json<{ choices: { text: string }[] }>('openai/openai-completion-text.json').choices[0]!.text, finish_reason: 'length', usage: { prompt_tokens: 14, completion_tokens: 16 } },
+    },
+    stream: {
+      route: 'POST /openai/deployments/my-gpt4o-deployment/completions',
+      reply: { chunks: sseFrames(fixtures.chunkLines('openai/openai-completion-text.chunks.txt')) },
+      expect: { text: /^The holiday is called "Gratitude Day"/, finish_reason: 'length' },
+    },
+  },
+  imageEdits: { route: 'POST /openai/deployments/my-gpt4o-deployment/images/edits', reply: { json: fixtures.json('openai/openai-image-edit.json') }, expect: { count: 1 } },
+  unsupported: ['moderations', 'imageVariations'],
 });

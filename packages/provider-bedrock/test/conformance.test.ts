@@ -62,5 +62,5 @@ describeAdapterConformance({
     },
   },
   // Embeddings need an embedding model id (the suite sends its chat model): see embeddings.test.ts.
-  unsupported: ['transcriptions', 'speech', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

@@ -38,5 +38,5 @@ describeAdapterConformance({
     },
   },
   embeddings: { route: 'POST /v2/embed', reply: { json: fixtures.json('cohere/cohere-embedding.json') }, expect: { count: 2, dimensions: 5 } },
-  unsupported: ['transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

@@ -15,5 +15,5 @@ describeAdapterConformance({
     reply: { status: 400, json: { err_code: 'Bad Request', err_msg: 'Bad Request: failed to process audio: corrupt or unsupported data', request_id: 'r' } },
     expect: { status: 400, message: /corrupt or unsupported data/ },
   },
-  unsupported: ['chatCompletions', 'embeddings', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations'],
+  unsupported: ['chatCompletions', 'embeddings', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

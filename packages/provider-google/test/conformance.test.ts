@@ -71,5 +71,5 @@ describeAdapterConformance({
     reply: { json: { predictions: [{ bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }, { bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }] } },
     expect: { count: 2 },
   },
-  unsupported: ['transcriptions', 'speech', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

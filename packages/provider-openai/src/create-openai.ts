@@ -7,6 +7,8 @@ import {
   type EmbeddingResponse,
   type ImagesResponse,
   type ProviderAdapter,
+  imageEditEventSchema,
+  textCompletionSchema,
   type UpstreamTimeouts,
   chatCompletionSchema,
   parseSSEStream,
@@ -27,6 +29,8 @@ import {
 import { listedCapabilities } from './openrouter-capabilities.js';
 import { moderationAnswerSchema, openaiModelListSchema, responsesAnswerSchema } from './openai-api.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
+import { buildImageForm } from './build-image-form.js';
+import { readUpstreamEvents } from './read-upstream-events.js';
 import { readTranscriptionResult } from './read-transcription-result.js';
 import type { ChatQuirks } from './presets/openai-compatible-preset.js';
 import { mapOpenAIError } from './map-openai-error.js';
@@ -38,7 +42,7 @@ import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
 
 /** The operations an `operations` list may leave out (`openaiResponses` comes with `responses: 'native'` only). */
-const OPTIONAL_OPERATIONS = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'] as const;
+const OPTIONAL_OPERATIONS = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'listModels'] as const;
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -84,7 +88,12 @@ export interface OpenAIOptions {
  * - `chatCompletions` -> `/chat/completions`: the request is forwarded as it is (unknown fields included); with
  *   `stream: true` the SSE chunks are yielded one by one as they arrive (see {@link openAIChunkStream}; the gateway reads plain text deltas
  *   without parsing them when the host needs no chunk fixes).
+ * - `completions` -> `/completions` (legacy): the request forwarded as it is; the completion, or with `stream: true`
+ *   its `text_completion` chunks (checked with core's `textCompletionSchema`) as they arrive.
  * - `embeddings` -> `/embeddings`, `imageGenerations` -> `/images/generations`: JSON in, JSON out.
+ * - `imageEdits` -> `/images/edits`, `imageVariations` -> `/images/variations`: the images (and mask) and every field
+ *   re-sent as multipart (see {@link buildImageForm}); an edit with `stream: true` yields the upstream's
+ *   `image_edit.*` events.
  * - `transcriptions` -> `/audio/transcriptions`, `translations` -> `/audio/translations`: the file and every field
  *   re-sent as multipart; a JSON answer (`json`, `verbose_json`) is `{kind:'json'}`, any other (`text`, `srt`, `vtt`)
  *   `{kind:'text'}` with the upstream content type.
@@ -154,6 +163,15 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
     },
 
+    async completions(request, context) {
+      if (!request.stream) {
+        const bytes = await postJsonForBody('/completions', request, context);
+        return upstreamAnswerOf(context.provider, bytes, textCompletionSchema, () => false);
+      }
+      const response = await postJson('/completions', request, context);
+      return readUpstreamEvents(context.provider, response, context.signal, secrets, textCompletionSchema, 'a text_completion chunk');
+    },
+
     async embeddings(request, context) {
       const bytes = await postJsonForBody('/embeddings', request, context);
       return upstreamEmbeddingsOf<EmbeddingResponse>(context.provider, bytes, embeddingResponseSchema, isPlainEmbeddingResponse);
@@ -174,6 +192,17 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async imageGenerations(request, context) {
       const response = await postJson('/images/generations', request, context);
+      return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
+    },
+
+    async imageEdits(request, context) {
+      const response = await send('/images/edits', context, buildImageForm(request));
+      if (request.stream !== true) return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
+      return readUpstreamEvents(context.provider, response, context.signal, secrets, imageEditEventSchema, 'an image edit event', (event) => event.event !== 'ping');
+    },
+
+    async imageVariations(request, context) {
+      const response = await send('/images/variations', context, buildImageForm(request));
       return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
     },
 

@@ -1,4 +1,6 @@
 export { buildTranscriptionForm } from './build-transcription-form.js';
+export { buildImageForm } from './build-image-form.js';
+export { readUpstreamEvents } from './read-upstream-events.js';
 export { readTranscriptionResult } from './read-transcription-result.js';
 export { type OpenAIOptions, createOpenAI } from './create-openai.js';
 export { openaiModelListSchema, openaiTranscriptionJsonSchema, responsesAnswerSchema, responsesFinalEventSchema, responsesUsageSchema } from './openai-api.js';

@@ -170,7 +170,7 @@ function readChunkEvent(
 }
 
 /** The GatewayError (502, the upstream's message, type and code) for an `{"error":{...}}` object sent mid-stream. */
-function streamError(provider: string, parsed: unknown, secrets: readonly (string | undefined)[]): GatewayError | undefined {
+export function streamError(provider: string, parsed: unknown, secrets: readonly (string | undefined)[]): GatewayError | undefined {
   const upstreamError = (parsed as { error?: { message?: string; type?: string; code?: unknown; param?: string } } | undefined)?.error;
   if (!upstreamError || typeof upstreamError !== 'object') return undefined;
   // Every field is redacted: an upstream may echo the key in any of them.

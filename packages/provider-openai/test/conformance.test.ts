@@ -7,6 +7,9 @@ const fixtures = testkitFixtures();
 const speechAudio = makeWav({ durationMs: 100 });
 const completion = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json');
 const lines = fixtures.chunkLines('openai/openai-text.chunks.txt');
+const legacy = fixtures.json<{ choices: { text: string }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-completion-text.json');
+const legacyLines = fixtures.chunkLines('openai/openai-completion-text.chunks.txt');
+const legacyStreamText = legacyLines.map((l) => (JSON.parse(l) as { choices: { text: string }[] }).choices[0]?.text ?? '').join('');
 const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
 
 describeAdapterConformance({
@@ -54,5 +57,12 @@ describeAdapterConformance({
   moderations: { route: 'POST /v1/moderations', reply: { json: fixtures.json('openai/spec-examples/createmoderation-image-and-text.json') }, expect: { count: 1, flagged: [true] } },
   speech: { route: 'POST /v1/audio/speech', reply: { headers: { 'content-type': 'audio/mpeg' }, chunks: [speechAudio.subarray(0, 300), speechAudio.subarray(300)] }, expect: { contentType: 'audio/mpeg', bytes: speechAudio } },
   imageGenerations: { route: 'POST /v1/images/generations', reply: { json: fixtures.json('openai/openai-image.json') }, expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length } },
+  completions: {
+    completion: { route: 'POST /v1/completions', reply: { json: legacy }, expect: { text: legacy.choices[0]!.text, finish_reason: 'length', usage: legacy.usage } },
+    stream: { route: 'POST /v1/completions', reply: { chunks: sseFrames(legacyLines) }, expect: { text: legacyStreamText, finish_reason: 'length' } },
+  },
+  imageEdits: { route: 'POST /v1/images/edits', reply: { json: fixtures.json('openai/openai-image-edit.json') }, expect: { count: 1 } },
+  // No recording of a variation exists; the answer has the ImagesResponse shape of the recorded generation.
+  imageVariations: { route: 'POST /v1/images/variations', reply: { json: fixtures.json('openai/openai-image.json') }, expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length } },
   unsupported: [],
 });

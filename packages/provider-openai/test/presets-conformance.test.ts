@@ -5,7 +5,10 @@ import { expect } from 'vitest';
 import { OPENAI_COMPATIBLE_PRESETS, switchyardProviders } from '../src/index.js';
 
 const fixtures = testkitFixtures();
-const ALL: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'];
+const ALL: AdapterOperation[] = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'listModels'];
+const legacy = fixtures.json<{ choices: { text: string }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-completion-text.json');
+const legacyLines = fixtures.chunkLines('openai/openai-completion-text.chunks.txt');
+const legacyStreamText = legacyLines.map((l) => (JSON.parse(l) as { choices: { text: string }[] }).choices[0]?.text ?? '').join('');
 const translation = fixtures.json<{ text: string }>('openai/spec-examples/createtranslation-default.json');
 
 /**
@@ -59,6 +62,13 @@ for (const preset of OPENAI_COMPATIBLE_PRESETS) {
     // OpenAI's documented answer (no recording of a translation exists), on the preset's own path.
     ...(preset.operations.includes('translations') && {
       translations: { route: `POST ${basePath}/audio/translations`, reply: { json: translation }, expect: { text: translation.text } },
+    }),
+    // OpenAI's recorded legacy completion, on the preset's own path (the presets that serve /completions).
+    ...(preset.operations.includes('completions') && {
+      completions: {
+        completion: { route: `POST ${basePath}/completions`, reply: { json: legacy }, expect: { text: legacy.choices[0]!.text, finish_reason: 'length', usage: legacy.usage } },
+        stream: { route: `POST ${basePath}/completions`, reply: { chunks: sseFrames(legacyLines) }, expect: { text: legacyStreamText, finish_reason: 'length' } },
+      },
     }),
     // Mistral's moderation answer (built from a documented answer, fixtures/mistral/README.md), mapped to OpenAI's shape.
     ...(preset.name === 'mistral' && {

@@ -71,7 +71,7 @@ describeAdapterConformance({
     reply: { json: fixtures.json('google-vertex/google-vertex-embedding.json') },
     expect: { count: 2, dimensions: 5 },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });
 
 const claudeText = fixtures.json<{ content: { text: string }[] }>('anthropic/anthropic-text.json').content[0]!.text;
@@ -142,5 +142,5 @@ describeAdapterConformance({
       },
     },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

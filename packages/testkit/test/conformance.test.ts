@@ -90,5 +90,5 @@ describeAdapterConformance({
     },
   },
   embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },
-  unsupported: ['transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations'],
+  unsupported: ['transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
 });

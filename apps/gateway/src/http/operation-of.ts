@@ -1,10 +1,13 @@
 const OPERATIONS: Record<string, string> = {
   '/chat/completions': 'chat.completions',
+  '/completions': 'completions',
   '/embeddings': 'embeddings',
   '/audio/transcriptions': 'audio.transcriptions',
   '/audio/translations': 'audio.translations',
   '/audio/speech': 'audio.speech',
   '/images/generations': 'images.generations',
+  '/images/edits': 'images.edits',
+  '/images/variations': 'images.variations',
   '/models': 'models',
   '/usage': 'usage',
   '/messages': 'messages',

@@ -21,6 +21,7 @@ import { responsesRequestSchema } from '@switchyard/front-door-responses';
 import { z } from 'zod';
 import { filesAndBatchesPaths } from './batch-paths.js';
 import { anthropicModelListSchema, anthropicModelSchema, pricedModelListSchema, pricedModelSchema } from './model-schemas.js';
+import { legacyAndImageEditPaths } from './legacy-and-image-edit-paths.js';
 import { auditEntrySchema, configuredModelSchema, createdKeySchema, deploymentHealthSchema, listOf, teamSchema, usageRowSchema, usageTotalsSchema, virtualKeyViewSchema } from './admin-schemas.js';
 
 type JsonObject = Record<string, unknown>;
@@ -129,6 +130,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
     '/v1/rerank': jsonOperation('Rerank documents by relevance to a query (Cohere shape)', ref('RerankRequest', rerankRequestSchema, 'input'), ref('RerankResponse', rerankResponseSchema, 'output')),
     '/v1/moderations': jsonOperation('Classify text and image inputs (model default omni-moderation-latest)', ref('ModerationRequest', moderationRequestSchema, 'input'), ref('ModerationResponse', moderationResponseSchema, 'output')),
     '/v1/images/generations': jsonOperation('Image generation', ref('ImageGenerationRequest', imageGenerationRequestSchema, 'input'), ref('ImagesResponse', imagesResponseSchema, 'output')),
+    ...legacyAndImageEditPaths({ ref, errors, api }),
     '/v1/audio/speech': {
       post: {
         summary: 'Text to speech: audio bytes with the upstream content type',

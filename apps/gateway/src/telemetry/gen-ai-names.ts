@@ -5,8 +5,11 @@
  */
 export const GEN_AI_OPERATION: Record<string, string> = {
   chatCompletions: 'chat',
+  completions: 'text_completion',
   embeddings: 'embeddings',
   imageGenerations: 'generate_content',
+  imageEdits: 'generate_content',
+  imageVariations: 'generate_content',
   speech: 'text_to_speech',
   transcriptions: 'speech_to_text',
   translations: 'speech_translation',
@@ -17,8 +20,11 @@ export const GEN_AI_OPERATION: Record<string, string> = {
 /** The same for API operations as named in metrics (`chat.completions`, ...). */
 export const GEN_AI_OPERATION_OF_ROUTE: Record<string, string> = {
   'chat.completions': 'chat',
+  completions: 'text_completion',
   embeddings: 'embeddings',
   'images.generations': 'generate_content',
+  'images.edits': 'generate_content',
+  'images.variations': 'generate_content',
   'audio.speech': 'text_to_speech',
   'audio.transcriptions': 'speech_to_text',
   'audio.translations': 'speech_translation',

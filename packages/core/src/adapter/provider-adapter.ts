@@ -14,6 +14,10 @@ import type { TranscriptionResult } from '../schemas/transcription-response.js';
 import type { TranslationRequest } from '../schemas/translation-request.js';
 import type { ModerationRequest } from '../schemas/moderation-request.js';
 import type { ModerationResponse } from '../schemas/moderation-response.js';
+import type { TextCompletionRequest } from '../schemas/text-completion-request.js';
+import type { TextCompletion } from '../schemas/text-completion.js';
+import type { ImageEditRequest, ImageVariationRequest } from '../schemas/image-edit-request.js';
+import type { ImageEditResult } from '../schemas/image-edit-result.js';
 import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
 import type { NativeResponsesResult } from './native-responses.js';
@@ -58,6 +62,15 @@ export interface ProviderAdapter {
     request: ChatCompletionRequest,
     context: AdapterCallContext,
   ): Promise<ChatCompletion | AsyncIterable<ChatCompletionChunk>>;
+  /**
+   * `POST /v1/completions` (legacy text completions) for upstreams that serve the endpoint themselves (OpenAI, Azure,
+   * vLLM-like servers): `request` is the client's body (`model` the upstream id, unknown fields kept), sent as it is.
+   * Resolves with the completion, or with its `text_completion` chunks when `request.stream` is true. Adapters without
+   * it but with {@link chatCompletions} get legacy completions translated through chat by the gateway (parameters chat
+   * cannot honour are refused with a 400 naming them). Errors as for `chatCompletions`.
+   * @see https://platform.openai.com/docs/api-reference/completions/create
+   */
+  completions?(request: TextCompletionRequest, context: AdapterCallContext): Promise<TextCompletion | AsyncIterable<TextCompletion>>;
   /** `POST /v1/embeddings`. May return float arrays or base64 strings; the gateway converts to what was asked. */
   embeddings?(request: EmbeddingRequest, context: AdapterCallContext): Promise<EmbeddingResponse>;
   /** `POST /v1/audio/transcriptions`: the uploaded file plus form fields. */
@@ -72,6 +85,18 @@ export interface ProviderAdapter {
   speech?(request: SpeechRequest, context: AdapterCallContext): Promise<SpeechResult>;
   /** `POST /v1/images/generations`. */
   imageGenerations?(request: ImageGenerationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
+  /**
+   * `POST /v1/images/edits`: the uploaded images (and `mask`) plus form fields; resolves with the images answer, or with
+   * its events (`image_edit.partial_image`, `image_edit.completed`) when `request.stream` is true and the upstream
+   * streams them.
+   * @see https://platform.openai.com/docs/api-reference/images/createEdit
+   */
+  imageEdits?(request: ImageEditRequest, context: AdapterCallContext): Promise<ImageEditResult>;
+  /**
+   * `POST /v1/images/variations` (dall-e-2): variations of one uploaded image.
+   * @see https://platform.openai.com/docs/api-reference/images/createVariation
+   */
+  imageVariations?(request: ImageVariationRequest, context: AdapterCallContext): Promise<ImagesResponse>;
   /**
    * `POST /v1/moderations`: classifies `request.input` (text, or text and image parts); answers in OpenAI's shape, one
    * result per input, with `flagged`, `categories` and `category_scores`. An adapter whose upstream has another taxonomy
@@ -124,10 +149,13 @@ export interface ProviderAdapter {
 export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter' | 'passesThrough' | 'webSearch'>;
 
 /**
- * True when `adapter` implements `operation` for `upstreamModel`: the method exists and, for a pass-through, the
+ * True when `adapter` implements `operation` for `upstreamModel`: the method exists (for `completions`: it or
+ * `chatCompletions`, through which the gateway translates) and, for a pass-through, the
  * adapter's {@link ProviderAdapter.passesThrough} (when it has one) accepts the model.
  */
 export function adapterServes(adapter: ProviderAdapter, operation: AdapterOperation, upstreamModel: string): boolean {
+  // Legacy completions are translated through chat for adapters that do not serve them.
+  if (operation === 'completions') return typeof adapter.completions === 'function' || typeof adapter.chatCompletions === 'function';
   if (typeof adapter[operation] !== 'function') return false;
   if (operation !== 'anthropicMessages' && operation !== 'anthropicCountTokens' && operation !== 'openaiResponses') return true;
   return adapter.passesThrough?.(operation, upstreamModel) ?? true;

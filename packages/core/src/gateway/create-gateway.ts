@@ -52,9 +52,13 @@ import { speechCall } from './speech-call.js';
 import { type ChatCallDeps, chatCompletionsCall } from './chat-call.js';
 import type { ModerationResponse } from '../schemas/moderation-response.js';
 import { moderationRequestSchema } from '../schemas/moderation-request.js';
+import type { TextCompletionResult } from '../schemas/text-completion.js';
+import type { ImageEditResult } from '../schemas/image-edit-result.js';
+import { completionsCall } from './completions-call.js';
+import { imageEditsCall, imageVariationsCall } from './image-edit-calls.js';
 
 /** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
-const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'anthropicMessages', 'openaiResponses']);
+const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'completions', 'imageEdits', 'anthropicMessages', 'openaiResponses']);
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -234,6 +238,11 @@ export class Gateway {
     return chatCompletionsCall(this.#chat, body, options);
   }
 
+  /** `POST /v1/completions` (legacy): passed through or translated through chat (see `completionsCall`). */
+  completions(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TextCompletionResult>> {
+    return completionsCall({ runner: this.#runner, providerSettings: this.#providerSettings }, body, options);
+  }
+
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
     return this.#booked(body, options, async (booked) => {
@@ -275,6 +284,16 @@ export class Gateway {
   /** `POST /v1/images/generations`. */
   imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
     return jsonOperationCall(this.#runner, 'imageGenerations', imageGenerationRequestSchema, body, options, (adapter, request, context) => adapter.imageGenerations!(request, context));
+  }
+
+  /** `POST /v1/images/edits`: `images` the `image`/`image[]` uploads, `mask` the optional mask (see `imageEditsCall`). */
+  imageEdits(fields: Record<string, unknown>, images: readonly UploadedFile[], mask: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImageEditResult>> {
+    return imageEditsCall(this.#runner, fields, images, mask, options);
+  }
+
+  /** `POST /v1/images/variations`: `image` the upload (see `imageVariationsCall`). */
+  imageVariations(fields: Record<string, unknown>, image: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
+    return imageVariationsCall(this.#runner, fields, image, options);
   }
 
   /**

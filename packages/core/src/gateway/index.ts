@@ -9,6 +9,7 @@ export * from './model-catalog.js';
 export * from './create-gateway.js';
 export type { CountTokensPreparer } from './local-call.js';
 export * from './chat-completion-result.js';
+export * from './completion-from-chat.js';
 export * from './gateway-options.js';
 export * from './stream-acceptance.js';
 export * from './stream-failover.js';

@@ -9,6 +9,9 @@ export type CallableOperation = Exclude<AdapterOperation, 'listModels'>;
 
 const OPERATION_NAMES: Record<CallableOperation, string> = {
   chatCompletions: 'chat completions',
+  completions: 'completions',
+  imageEdits: 'image edits',
+  imageVariations: 'image variations',
   embeddings: 'embeddings',
   transcriptions: 'audio transcriptions',
   translations: 'audio translations',

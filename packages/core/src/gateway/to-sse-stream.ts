@@ -4,14 +4,14 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
 
 /**
- * Turns a stream of chunks into `text/event-stream` text: one `data: <chunk JSON>\n\n` per chunk as it comes,
+ * Turns a stream of chunks (chat's, or any JSON objects such as legacy `text_completion` chunks) into `text/event-stream` text: one `data: <chunk JSON>\n\n` per chunk as it comes,
  * then `data: [DONE]\n\n`. If the chunk stream fails, one `data: {"error":{message,type,param,code}}` event is
  * sent instead of `[DONE]` and the stream ends, so a broken stream never looks like a finished one.
  * `onError` sees the failure (for logging); `secrets` are redacted from every field of the error event. Stopping the
  * iteration early closes the source stream.
  */
 export async function* toSSEStream(
-  chunks: AsyncIterable<ChatCompletionChunk>,
+  chunks: AsyncIterable<ChatCompletionChunk | object>,
   onError?: (error: unknown) => void,
   secrets: readonly string[] = [],
 ): AsyncGenerator<string> {

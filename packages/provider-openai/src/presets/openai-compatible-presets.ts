@@ -8,7 +8,8 @@ const CHAT: AdapterOperation[] = ['chatCompletions', 'listModels'];
 
 /**
  * The named presets of the OpenAI-compatible adapter, one entry per host (`adapter: <name>` in config). Operations
- * list only what the host documents under its OpenAI-compatible base URL. DeepSeek's and xAI's `reasoning_content`
+ * list only what the host documents under its OpenAI-compatible base URL (`completions`: the legacy `/completions`, served
+ * by vLLM, Ollama, LM Studio, Together, Fireworks and OpenRouter; the others get legacy completions through chat). DeepSeek's and xAI's `reasoning_content`
  * (in messages and stream deltas) needs no quirk: the adapter forwards unknown fields both ways. Quirks: Mistral
  * ({@link mistralQuirks}; moderations through {@link mistralModerationDialect}), xAI ({@link xaiQuirks}), OpenRouter (`http_referer`/`x_title` settings).
  */
@@ -58,7 +59,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     baseURL: 'https://api.together.xyz/v1',
     apiKeyEnv: 'TOGETHER_API_KEY',
     baseURLEnv: 'TOGETHER_BASE_URL',
-    operations: [...CHAT, 'embeddings', 'imageGenerations'],
+    operations: [...CHAT, 'completions', 'embeddings', 'imageGenerations'],
     docs: 'https://docs.together.ai/docs/openai-api-compatibility',
   },
   {
@@ -67,7 +68,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     baseURL: 'https://api.fireworks.ai/inference/v1',
     apiKeyEnv: 'FIREWORKS_API_KEY',
     baseURLEnv: 'FIREWORKS_BASE_URL',
-    operations: [...CHAT, 'embeddings'],
+    operations: [...CHAT, 'completions', 'embeddings'],
     docs: 'https://docs.fireworks.ai/tools-sdks/openai-compatibility',
   },
   {
@@ -76,7 +77,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     baseURL: 'https://openrouter.ai/api/v1',
     apiKeyEnv: 'OPENROUTER_API_KEY',
     baseURLEnv: 'OPENROUTER_BASE_URL',
-    operations: CHAT,
+    operations: [...CHAT, 'completions'],
     headerSettings: { http_referer: 'HTTP-Referer', x_title: 'X-Title' },
     docs: 'https://openrouter.ai/docs/api-reference/overview',
   },
@@ -103,7 +104,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     title: 'Ollama (local)',
     baseURL: 'http://localhost:11434/v1',
     baseURLEnv: 'OLLAMA_BASE_URL',
-    operations: [...CHAT, 'embeddings'],
+    operations: [...CHAT, 'completions', 'embeddings'],
     docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
   },
   {
@@ -111,7 +112,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     title: 'vLLM (self-hosted)',
     baseURL: 'http://localhost:8000/v1',
     baseURLEnv: 'VLLM_BASE_URL',
-    operations: [...CHAT, 'embeddings', 'transcriptions'],
+    operations: [...CHAT, 'completions', 'embeddings', 'transcriptions'],
     docs: 'https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html',
   },
   {
@@ -119,7 +120,7 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = [
     title: 'LM Studio (local)',
     baseURL: 'http://localhost:1234/v1',
     baseURLEnv: 'LMSTUDIO_BASE_URL',
-    operations: [...CHAT, 'embeddings'],
+    operations: [...CHAT, 'completions', 'embeddings'],
     docs: 'https://lmstudio.ai/docs/app/api/endpoints/openai',
   },
 ];

@@ -9,6 +9,13 @@ export interface ConformanceCapability {
    * does not have it. When only these ran and passed, the cell says "not supported", never ✅.
    */
   notSupportedTitles?: RegExp;
+  /**
+   * Tests that check the capability is served another way (legacy completions translated through chat): when only these
+   * ran and passed, the cell says {@link viaLabel}.
+   */
+  viaTitles?: RegExp;
+  /** The cell of an adapter that only passed {@link viaTitles}, e.g. `via chat`. */
+  viaLabel?: string;
 }
 
 /** The matrix columns, each decided by the suite's tests of that capability (see describeAdapterConformance). */
@@ -27,6 +34,9 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'speech', titles: /^translates speech/ },
   { heading: 'images', titles: /^translates an image generation/ },
   { heading: 'moderations', titles: /^translates a moderation/ },
+  { heading: 'legacy completions', titles: /^translates a legacy completion .*\(native pass-through\)/, viaTitles: /^translates a legacy completion through chat/, viaLabel: 'via chat' },
+  { heading: 'image edits', titles: /^translates an image edit/ },
+  { heading: 'image variations', titles: /^translates an image variation/ },
   { heading: 'error mapping', titles: /maps an upstream error/ },
   { heading: 'abort', titles: /stops at once and closes the upstream request when aborted/ },
 ];
@@ -65,6 +75,8 @@ export function renderConformanceMatrix(results: readonly ConformanceResult[], c
     const cells = capabilities.map((capability) => {
       const matching = tests.filter((t) => capability.titles.test(t.title));
       const refused = capability.notSupportedTitles ? tests.filter((t) => capability.notSupportedTitles!.test(t.title)) : [];
+      const via = capability.viaTitles ? tests.filter((t) => capability.viaTitles!.test(t.title)) : [];
+      if (matching.length === 0 && refused.length === 0 && via.length > 0) return via.every((t) => t.status === 'passed') ? (capability.viaLabel ?? '✅') : '❌';
       if (matching.length === 0 && refused.length === 0) return '';
       if (![...matching, ...refused].every((t) => t.status === 'passed')) return '❌';
       if (refused.length === 0) return '✅';

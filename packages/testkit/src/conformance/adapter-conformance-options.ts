@@ -107,6 +107,19 @@ export interface AdapterConformanceOptions {
   /** An image generation exchange, when the adapter implements `imageGenerations`: how many images come back. */
   imageGenerations?: RecordedExchange & { expect: { count: number } };
   /**
+   * Legacy completions (`POST /v1/completions`), when the adapter passes them through (`completions`): a whole
+   * completion and a stream, each with the text, `finish_reason` and usage (tokens) expected. Adapters with chat but
+   * without `completions` are checked through core's translation on their `chat.completion` exchange instead.
+   */
+  completions?: {
+    completion: RecordedExchange & { expect: { text: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } } };
+    stream: RecordedExchange & { expect: { text: string | RegExp; finish_reason: string } };
+  };
+  /** An image edit exchange, when the adapter implements `imageEdits`: how many images come back. */
+  imageEdits?: RecordedExchange & { expect: { count: number } };
+  /** An image variation exchange, when the adapter implements `imageVariations`: how many images come back. */
+  imageVariations?: RecordedExchange & { expect: { count: number } };
+  /**
    * A recorded upstream error for an adapter without chat, on its first served operation among transcriptions,
    * speech and images (chat adapters give `chat.error`).
    */

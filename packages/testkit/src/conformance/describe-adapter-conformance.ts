@@ -17,9 +17,10 @@ import { collectChunks } from './collect-chunks.js';
 import { conformanceChatRequest } from './conformance-request.js';
 import { describeChatCapabilityCases } from './describe-chat-capability-cases.js';
 import { describeOperationCases } from './describe-operation-cases.js';
+import { describeLegacyAndImageEditCases } from './describe-legacy-and-image-edit-cases.js';
 
 const API_KEY = 'sk-conformance-secret-0123456789';
-const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'moderations', 'listModels'];
+const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'listModels'];
 
 function context(signal: AbortSignal = new AbortController().signal, warn: AdapterCallContext['warn'] = () => {}): AdapterCallContext {
   return { signal, requestId: 'conformance-request', provider: 'conformance', warn };
@@ -266,5 +267,6 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
 
     describeChatCapabilityCases(options, operationCases);
     describeOperationCases(options, operationCases);
+    describeLegacyAndImageEditCases(options, operationCases);
   });
 }

@@ -18,9 +18,13 @@ export function multipartField(request: RecordedRequest, name: string): string |
  *   `openai-transcription.json` (verbose_json) or the recorded text `groq-transcription-text.json` (text, srt, vtt);
  *   translations `spec-examples/createtranslation-default.json` (json, verbose_json; OpenAI's documented example, no
  *   recording exists) or the same recorded text;
- *   images `openai-image.json`; moderations `spec-examples/createmoderation-image-and-text.json` (OpenAI's documented
+ *   images `openai-image.json` (variations too: no variation recording exists, and the answer has the same shape),
+ *   image edits `openai-image-edit.json`, or with `stream=true` the events of
+ *   `spec-examples/createimageedit-streaming.sse.txt` (OpenAI's documented example); moderations `spec-examples/createmoderation-image-and-text.json` (OpenAI's documented
  *   example);
  *   models `spec-examples/retrievemodel-default.json` as a one-model list.
+ * - legacy completions (`POST /v1/completions`): `openai-completion-text.json`, or `openai-completion-text.chunks.txt`
+ *   as SSE when `stream: true` (recorded with `include_usage`: every chunk has `usage: null`, the last none choices).
  * - speech: a synthetic 250 ms WAV tone (no audio recording exists), as `audio/wav`.
  * - responses (`POST /v1/responses`): built from the OpenAPI examples, not recordings -
  *   `spec-examples/createresponse-functions.json` when tools are offered, `createresponse-text.json` otherwise, or the
@@ -40,6 +44,11 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
     const choice = completion.choices[0] as Record<string, unknown>;
     return { json: { ...completion, choices: Array.from({ length: n }, (_, index) => ({ ...choice, index })) } };
   };
+  const legacyStream = sseFrames(fixtures.chunkLines('openai/openai-completion-text.chunks.txt'));
+  const legacy = (request: RecordedRequest): MockReply => ((request.json as { stream?: boolean } | undefined)?.stream ? { chunks: legacyStream } : { json: fixtures.json('openai/openai-completion-text.json') });
+  const imageEditEvents = fixtures.text('openai/spec-examples/createimageedit-streaming.sse.txt');
+  const imageEdit = (request: RecordedRequest): MockReply =>
+    multipartField(request, 'stream') === 'true' ? { headers: { 'content-type': 'text/event-stream' }, body: imageEditEvents } : { json: fixtures.json('openai/openai-image-edit.json') };
   let responseCount = 0;
   const responses = (request: RecordedRequest): MockReply => {
     const body = (request.json ?? {}) as { stream?: boolean; tools?: unknown[] };
@@ -53,6 +62,9 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
   };
   return {
     'POST /v1/chat/completions': chat,
+    'POST /v1/completions': legacy,
+    'POST /v1/images/edits': imageEdit,
+    'POST /v1/images/variations': { json: fixtures.json('openai/openai-image.json') },
     'POST /v1/responses': responses,
     'POST /v1/embeddings': { json: fixtures.json('openai/openai-embedding.json') },
     'POST /v1/audio/transcriptions': (request) => {

@@ -10,7 +10,7 @@ const MULTER_LIMITS: Record<string, { code: string; message: (field?: string) =>
   LIMIT_FIELD_KEY: { code: 'field_too_large', message: () => 'A form field name exceeds the 100 character limit.' },
   LIMIT_PART_COUNT: { code: 'too_many_parts', message: () => 'The form has too many parts.' },
   LIMIT_FIELD_COUNT: { code: 'too_many_parts', message: () => 'The form has more than 32 text fields.' },
-  LIMIT_FILE_COUNT: { code: 'too_many_parts', message: () => 'The form has more than one file.' },
+  LIMIT_FILE_COUNT: { code: 'too_many_parts', message: () => 'The form has more files than the endpoint takes (one; image edits: 16 images and a mask).' },
 };
 
 /** Any error of a request (body parser, multer, unknown) as a {@link GatewayError}: 4xx kept, anything else 500. */
