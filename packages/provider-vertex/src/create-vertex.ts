@@ -40,6 +40,7 @@ import {
   mapGeminiError,
 } from '@switchyard/provider-google';
 import { vertexEmbeddingResponseSchema } from './vertex-api.js';
+import { convertToImagenEditRequest } from './imagen-edit.js';
 import { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse } from './vertex-embeddings.js';
 import type { VertexTokenSource } from './vertex-token-source.js';
 
@@ -118,6 +119,8 @@ function isClaude(model: string): boolean {
  * - `embeddings` -> `.../publishers/google/models/{model}:predict` (`text-embedding-005`...; see
  *   `convertToVertexEmbeddingRequest`).
  * - `imageGenerations` -> Imagen `.../publishers/google/models/{model}:predict` (see `convertToImagenRequest`).
+ * - `imageEdits` -> Imagen's editing model (`imagen-3.0-capability-001`) `:predict`: one image, the mask converted to
+ *   Imagen's (see `convertToImagenEditRequest`), answered as images; a streamed edit gets one completed event per image.
  * - `anthropicMessages` (the `/v1/messages` pass-through, `claude-` ids only) -> `:rawPredict` / `:streamRawPredict` with
  *   Anthropic's body as it came (`model` in the URL, `anthropic_version: "vertex-2023-10-16"`), the client's betas in
  *   the `anthropic-beta` header (adapted by {@link VERTEX_BETA_RULES}); answers and errors unchanged.
@@ -248,6 +251,11 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     async imageGenerations(request, context) {
       checkImagenParameters(request, context);
       const response = await send(modelURL('google', request.model, 'predict'), convertToImagenRequest(request), context, googleErrors(context));
+      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
+    },
+
+    async imageEdits(request, context) {
+      const response = await send(modelURL('google', request.model, 'predict'), convertToImagenEditRequest(request, context), context, googleErrors(context));
       return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
     },
   };

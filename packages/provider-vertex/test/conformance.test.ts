@@ -71,7 +71,13 @@ describeAdapterConformance({
     reply: { json: fixtures.json('google-vertex/google-vertex-embedding.json') },
     expect: { count: 2, dimensions: 5 },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  // Imagen's documented `:predict` answer shape (no recording of an edit exists): one base64 PNG.
+  imageEdits: {
+    route: `POST ${root}/google/models/gemini-2.5-flash:predict`,
+    reply: { json: { predictions: [{ bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', mimeType: 'image/png' }] } },
+    expect: { count: 1 },
+  },
+  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageVariations'],
 });
 
 const claudeText = fixtures.json<{ content: { text: string }[] }>('anthropic/anthropic-text.json').content[0]!.text;
@@ -142,5 +148,5 @@ describeAdapterConformance({
       },
     },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageVariations'],
 });
