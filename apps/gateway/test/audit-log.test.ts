@@ -170,7 +170,11 @@ describe('GET /admin/audit on Postgres, as a role with only INSERT and SELECT on
     await client.query(`CREATE ROLE ${role} LOGIN PASSWORD 'gateway-password';
       GRANT USAGE ON SCHEMA public TO ${role};
       GRANT SELECT ON switchyard_migrations TO ${role};
-      GRANT SELECT, INSERT, UPDATE, DELETE ON switchyard_keys, switchyard_usage, switchyard_responses, switchyard_response_items TO ${role};
+      DO $$ DECLARE t text; BEGIN
+        FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('switchyard_audit', 'switchyard_migrations') LOOP
+          EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO ${role}', t);
+        END LOOP;
+      END $$;
       GRANT INSERT, SELECT ON switchyard_audit TO ${role};`);
     const url = new URL(owner);
     url.username = role;
