@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEmbeddingBase64, encodeEmbeddingBase64, normalizeEmbeddings } from '../src/index.js';
+import { normalizeEmbeddings } from '../src/gateway/normalize-embeddings.js';
+import { decodeEmbeddingBase64, encodeEmbeddingBase64 } from '../src/utils/embedding-encoding.js';
 
 describe('embedding encoding', () => {
   const vector = [0.0057293195, -0.012727811, 0.020042092, 1, -1];

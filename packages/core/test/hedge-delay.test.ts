@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEDGE_AFTER_MS, hedgeDelayMs, MIN_FIRST_BYTE_SAMPLES, TargetHealth } from '../src/index.js';
+import { DEFAULT_HEDGE_AFTER_MS, hedgeDelayMs } from '../src/routing/hedge-attempts.js';
+import { MIN_FIRST_BYTE_SAMPLES, TargetHealth } from '../src/routing/target-health.js';
 
 describe('hedge delay', () => {
   it('after_ms is used as given', () => {

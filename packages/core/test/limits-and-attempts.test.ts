@@ -1,15 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  ADAPTER_SPEC_VERSION,
-  type AdapterCallContext,
-  type ChatCompletion,
-  GatewayError,
-  type ProviderAdapter,
-  TargetHealth,
-  attemptRecordsOf,
-  createGateway,
-} from '../src/index.js';
+import { ADAPTER_SPEC_VERSION, type AdapterCallContext, type ChatCompletion, GatewayError, type ProviderAdapter, createGateway } from '../src/index.js';
+import { attemptRecordsOf } from '../src/routing/attempt-records.js';
+import { TargetHealth } from '../src/routing/target-health.js';
 
 const completion: ChatCompletion = {
   id: 'c',

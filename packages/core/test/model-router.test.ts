@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_SPEC_VERSION, GatewayError, ModelRouter, type ProviderAdapter } from '../src/index.js';
+import { ADAPTER_SPEC_VERSION, GatewayError, type ProviderAdapter } from '../src/index.js';
+import { ModelRouter } from '../src/gateway/model-router.js';
 
 const adapter = (name: string): ProviderAdapter => ({ specVersion: ADAPTER_SPEC_VERSION, adapter: name });
 const openai = adapter('openai');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeEmbeddings } from '../src/gateway/normalize-embeddings.js';
-import { isPlainEmbeddingResponse, isUnreadFloatVector, parseEmbeddingsLazily } from '../src/index.js';
+import { isPlainEmbeddingResponse } from '../src/index.js';
+import { isUnreadFloatVector, parseEmbeddingsLazily } from '../src/utils/parse-embeddings-lazily.js';
 
 const answer = (vectors: string[], extra = '') =>
   `{"object": "list", "model": "text-embedding-3-small"${extra}, "data": [${vectors.map((v, i) => `{"object": "embedding", "index": ${i}, "embedding": ${v}}`).join(', ')}], "usage": {"prompt_tokens": 3, "total_tokens": 3}}`;

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ChatCompletionChunk,
-  type EmbeddingResponse,
-  chatCompletionChunkSchema,
-  chatCompletionSchema,
-  checkChatCompletionChunk,
-  embeddingResponseSchema,
-  encodeSSEData,
-  isPlainChatCompletion,
-  isPlainChatCompletionChunk,
-  isPlainEmbeddingResponse,
-  normalizeEmbeddings,
-  rememberJsonText,
-  toJsonText,
-  wrapChunkStream,
-} from '../src/index.js';
+import { type ChatCompletionChunk, type EmbeddingResponse, chatCompletionChunkSchema, chatCompletionSchema, checkChatCompletionChunk, embeddingResponseSchema, encodeSSEData, isPlainChatCompletion, isPlainChatCompletionChunk, isPlainEmbeddingResponse, rememberJsonText } from '../src/index.js';
+import { normalizeEmbeddings } from '../src/gateway/normalize-embeddings.js';
+import { wrapChunkStream } from '../src/gateway/wrap-chunk-stream.js';
+import { toJsonText } from '../src/utils/raw-json-text.js';
 
 const collect = async <T>(it: AsyncIterable<T>) => {
   const out: T[] = [];

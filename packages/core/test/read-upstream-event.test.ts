@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GatewayError, chatCompletionSchema, isPlainUsage, readUpstreamEvent, upstreamFixedAnswerOf, upstreamJsonOf } from '../src/index.js';
+import { GatewayError, chatCompletionSchema, isPlainUsage, readUpstreamEvent, upstreamFixedAnswerOf } from '../src/index.js';
+import { upstreamJsonOf } from '../src/utils/upstream-request.js';
 
 const eventSchema = z.looseObject({ type: z.string(), usage: z.looseObject({ input_tokens: z.number().int().min(0) }).optional() });
 

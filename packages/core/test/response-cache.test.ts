@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LruResponseCacheStore, ResponseCache, canonicalJson, parseCachedResponse, responseCacheKey, serializeCachedResponse } from '../src/index.js';
+import { LruResponseCacheStore } from '../src/index.js';
+import { canonicalJson, responseCacheKey } from '../src/cache/cache-key.js';
+import { parseCachedResponse, serializeCachedResponse } from '../src/cache/cached-response.js';
+import { ResponseCache } from '../src/cache/response-cache.js';
 
 const chat = (overrides: Record<string, unknown> = {}) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], ...overrides });
 

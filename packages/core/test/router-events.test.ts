@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ADAPTER_SPEC_VERSION,
-  type AttemptEndEvent,
-  type ChatCompletion,
-  type CooldownEvent,
-  createGateway,
-  GatewayError,
-  type ProviderAdapter,
-} from '../src/index.js';
+import { ADAPTER_SPEC_VERSION, type AttemptEndEvent, type ChatCompletion, type CooldownEvent, createGateway, GatewayError, type ProviderAdapter } from '../src/index.js';
 
 const completion = (model: string): ChatCompletion => ({
   id: 'c',

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ADAPTER_SPEC_VERSION,
-  type ChatCompletion,
-  type ChatCompletionChunk,
-  GatewayError,
-  type ProviderAdapter,
-  type SharedCooldown,
-  TargetHealth,
-  createGateway,
-  orderTargets,
-  retryAfterMs,
-  retryDelayMs,
-} from '../src/index.js';
+import { ADAPTER_SPEC_VERSION, type ChatCompletion, type ChatCompletionChunk, GatewayError, type ProviderAdapter, type SharedCooldown, createGateway } from '../src/index.js';
+import { orderTargets } from '../src/routing/order-targets.js';
+import { retryAfterMs, retryDelayMs } from '../src/routing/retry-delay.js';
+import { TargetHealth } from '../src/routing/target-health.js';
 
 const completion = (model: string): ChatCompletion => ({
   id: 'c',

@@ -1,1 +1,0 @@
-export * from './call-accounting.js';
