@@ -21,7 +21,7 @@ beforeAll(async () => {
   // A user's project: the adapter installed in its node_modules, the gateway started from there.
   cwd = await mkdtemp(join(tmpdir(), 'switchyard-user-'));
   await mkdir(join(cwd, 'node_modules'));
-  await symlink(examplePackage, join(cwd, 'node_modules', 'switchyard-provider-cohere'), 'dir');
+  await symlink(examplePackage, join(cwd, 'node_modules', 'switchyard-provider-example'), 'dir');
   await writeFile(join(cwd, 'package.json'), '{"name":"user-project","private":true}');
   upstream = await startMockUpstream({
     routes: {
@@ -34,7 +34,7 @@ beforeAll(async () => {
 keys: ["${KEY}"]
 server: { port: 0 }
 providers:
-  cohere: { adapter: switchyard-provider-cohere, api_key: co-test-key-000000, base_url: "${upstream.url}/v2" }
+  cohere: { adapter: switchyard-provider-example, api_key: co-test-key-000000, base_url: "${upstream.url}/v2" }
 models:
   - { id: command-r-plus, provider: cohere }
 `,
@@ -65,7 +65,7 @@ describe('a third-party adapter loaded by package name', () => {
   });
 
   it("rejects settings that fail the adapter's own schema, naming the package's setting", async () => {
-    await expect(createProviders({ cohere: { adapter: 'switchyard-provider-cohere' } }, cwd)).rejects.toThrow(/providers\.cohere\.api_key/);
+    await expect(createProviders({ cohere: { adapter: 'switchyard-provider-example' } }, cwd)).rejects.toThrow(/providers\.cohere\.api_key/);
   });
 
   it('refuses a package that exports no factory, or one with another spec version', async () => {

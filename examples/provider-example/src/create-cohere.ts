@@ -23,19 +23,24 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
   const secrets = [options.apiKey];
   return {
     specVersion: ADAPTER_SPEC_VERSION,
-    adapter: 'switchyard-provider-cohere',
+    adapter: 'switchyard-provider-example',
     async chatCompletions(request, context) {
       const response = await sendUpstreamRequest({
         provider: context.provider,
         url: `${baseURL}/chat`,
         method: 'POST',
+        // The call's trace headers (W3C traceparent when tracing is on) go with every upstream request.
         headers: {
+          ...context.headers,
           authorization: `Bearer ${options.apiKey}`,
           'content-type': 'application/json',
           accept: request.stream ? 'text/event-stream' : 'application/json',
         },
         body: JSON.stringify(convertToCohereChatRequest(request)),
         signal: context.signal,
+        // The gateway's settings for this call: its connection pool, the provider's body limits, and the signal that
+        // the upstream answered (it stops the first-byte timer and opens a stream's early headers).
+        upstream: context.upstream,
         mapError: (status, text) => mapCohereError(context.provider, status, text, secrets),
       });
       if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model, context.signal);

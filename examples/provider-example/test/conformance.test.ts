@@ -6,7 +6,7 @@ import { createCohere } from '../src/index.js';
 const fixtures = createFixtureReader(new URL('../fixtures/', import.meta.url));
 
 describeAdapterConformance({
-  name: 'switchyard-provider-cohere',
+  name: 'switchyard-provider-example',
   createAdapter: (baseURL, apiKey) => createCohere({ apiKey, baseURL: `${baseURL}/v2` }),
   model: 'command-r-plus',
   chat: {

@@ -32,24 +32,24 @@ describe('fetchUpstreamBody', () => {
   });
 
   it('caps the body: a longer answer is 502 upstream_response_too_large naming the provider and the limit', async () => {
-    const error = await fetchUpstreamBody({ provider: 'small', url: `${upstream.url}/chunked`, body: '{}', mapError, limits: { maxResponseBytes: 10 } }).catch((e: unknown) => e);
+    const error = await fetchUpstreamBody({ provider: 'small', upstream: undefined, url: `${upstream.url}/chunked`, body: '{}', mapError, limits: { maxResponseBytes: 10 } }).catch((e: unknown) => e);
     expect((error as GatewayError).status).toBe(502);
     expect((error as GatewayError).code).toBe('upstream_response_too_large');
     expect((error as GatewayError).message).toContain('providers.small.limits.max_response_bytes');
   });
 
   it('maps a reset connection to 502 and a stalled one to 504, and throws the reason of an abort', async () => {
-    const reset = await fetchUpstreamBody({ provider: 'p', url: `${upstream.url}/reset`, body: '{}', mapError }).catch((e: unknown) => e);
+    const reset = await fetchUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/reset`, body: '{}', mapError }).catch((e: unknown) => e);
     expect((reset as GatewayError).status).toBe(502);
-    const stalled = await fetchUpstreamBody({ provider: 'p', url: `${upstream.url}/hang`, body: '{}', mapError, timeouts: { headersMs: 50 } }).catch((e: unknown) => e);
+    const stalled = await fetchUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/hang`, body: '{}', mapError, timeouts: { headersMs: 50 } }).catch((e: unknown) => e);
     expect((stalled as GatewayError).status).toBe(504);
     const controller = new AbortController();
     const reason = new Error('client gone');
-    const pending = fetchUpstreamBody({ provider: 'p', url: `${upstream.url}/hang`, body: '{}', mapError, signal: controller.signal });
+    const pending = fetchUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/hang`, body: '{}', mapError, signal: controller.signal });
     setTimeout(() => controller.abort(reason), 20);
     await expect(pending).rejects.toBe(reason);
     const early = new AbortController();
     early.abort(reason);
-    await expect(fetchUpstreamBody({ provider: 'p', url: `${upstream.url}/ok`, mapError, signal: early.signal })).rejects.toBe(reason);
+    await expect(fetchUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/ok`, mapError, signal: early.signal })).rejects.toBe(reason);
   });
 });

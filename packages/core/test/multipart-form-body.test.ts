@@ -69,7 +69,7 @@ describe('multipartFormBody', () => {
       // Twice, as a retry sends it: the same buffers are read again.
       for (let i = 0; i < 2; i++) {
         const response = await sendUpstreamRequest({
-          provider: 'test',
+          provider: 'test', upstream: undefined,
           url: `http://127.0.0.1:${port}/`,
           body: a.body,
           headers: a.headers,

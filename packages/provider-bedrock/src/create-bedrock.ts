@@ -81,6 +81,8 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       headers: { accept, 'x-request-id': context.requestId, ...(text === undefined ? {} : { 'content-type': 'application/json' }) },
       body: text,
     });
+    // The call's trace headers (W3C traceparent) go out unsigned: AWS ignores headers outside SignedHeaders.
+    Object.assign(headers, context.headers);
     return sendUpstreamRequest({
       provider: context.provider,
       url,

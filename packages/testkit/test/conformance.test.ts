@@ -2,6 +2,7 @@
 // so that a change to the suite is checked without building any provider package.
 import {
   ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
   type ChatCompletion,
   type ChatCompletionChunk,
   GatewayError,
@@ -15,7 +16,7 @@ import {
   readUpstreamJson,
   redactSecrets,
   sendUpstreamRequest,
-} from '@switchyard/core';
+} from '@switchyard/core/adapter';
 import { expect } from 'vitest';
 import { conformanceChatRequest, describeAdapterConformance } from '../src/conformance/index.js';
 import { sseFrames, testkitFixtures } from '../src/index.js';
@@ -34,11 +35,12 @@ async function* chunksOf(provider: string, body: AsyncIterable<Uint8Array> & { d
 }
 
 function createTinyAdapter(baseURL: string, apiKey: string): ProviderAdapter {
-  const post = (path: string, body: unknown, signal: AbortSignal, provider: string) =>
+  const post = (path: string, body: unknown, { signal, provider, headers, upstream }: AdapterCallContext) =>
     sendUpstreamRequest({
       provider,
+      upstream,
       url: `${baseURL}${path}`,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { ...headers, authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal,
       mapError: (status, text) => {
@@ -49,13 +51,15 @@ function createTinyAdapter(baseURL: string, apiKey: string): ProviderAdapter {
   return {
     specVersion: ADAPTER_SPEC_VERSION,
     adapter: 'tiny-openai',
-    async chatCompletions(request, { signal, provider }) {
-      const response = await post('/chat/completions', request, signal, provider);
+    async chatCompletions(request, context) {
+      const { signal, provider } = context;
+      const response = await post('/chat/completions', request, context);
       if (request.stream) return chunksOf(provider, response.body, signal);
       return readUpstreamJson(provider, response, signal, chatCompletionSchema);
     },
-    async embeddings(request, { signal, provider }) {
-      return readUpstreamJson(provider, await post('/embeddings', request, signal, provider), signal, embeddingResponseSchema);
+    async embeddings(request, context) {
+      const { signal, provider } = context;
+      return readUpstreamJson(provider, await post('/embeddings', request, context), signal, embeddingResponseSchema);
     },
   };
 }

@@ -51,8 +51,12 @@ export interface UpstreamRequestOptions {
   timeouts?: UpstreamTimeouts;
   /** A dispatcher of the adapter's own; default `upstream.dispatcher`, else the process-wide pool. */
   dispatcher?: Dispatcher;
-  /** What the gateway gives the call (`AdapterCallContext.upstream`): its pool, the provider's body limits, a hook. */
-  upstream?: UpstreamCallSettings;
+  /**
+   * What the gateway gives the call (`AdapterCallContext.upstream`): its pool, the provider's body limits, the
+   * response-headers hook. Required so that an adapter cannot forget it: pass `context.upstream` (undefined only
+   * outside the gateway, e.g. in a unit test of a translation).
+   */
+  upstream: UpstreamCallSettings | undefined;
   /** Body limits of the adapter's own (over `upstream.limits` and the defaults), bytes. */
   limits?: UpstreamBodyLimits;
 }

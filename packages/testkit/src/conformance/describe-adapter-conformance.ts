@@ -16,6 +16,7 @@ import { asChunkedReply } from './as-chunked-reply.js';
 import { collectChunks } from './collect-chunks.js';
 import { conformanceChatRequest } from './conformance-request.js';
 import { describeChatCapabilityCases } from './describe-chat-capability-cases.js';
+import { describeContextCases } from './describe-context-cases.js';
 import { describeOperationCases } from './describe-operation-cases.js';
 import { describeLegacyAndImageEditCases } from './describe-legacy-and-image-edit-cases.js';
 
@@ -75,6 +76,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     });
 
     if (chat) {
+      describeContextCases({ upstream: () => upstream, adapter: () => adapter, model: options.model }, chat);
+
       it('translates the request and authenticates with the key in a header', async () => {
         upstream.route(chat.completion.route, chat.completion.reply);
         await chatCall();
