@@ -94,6 +94,24 @@ describe('GET /admin/audit on SQLite', () => {
     }
   });
 
+  it('records team create, PATCH (limits, budget) and delete with before and after', async () => {
+    const team = (await admin(g, 'POST', '/teams', { name: 'platform', rpm_limit: 100 })).body as { id: string };
+    expect((await admin(g, 'PATCH', `/teams/${team.id}`, { rpm_limit: 200, budget_usd: 50 })).status).toBe(200);
+    expect((await admin(g, 'DELETE', `/teams/${team.id}`)).status).toBe(200);
+    const page = await audit(g, `?target=${team.id}`);
+    expect(page.data.map((e) => [e.actor, e.action])).toEqual([
+      ['master_key', 'team.delete'],
+      ['master_key', 'team.update'],
+      ['master_key', 'team.create'],
+    ]);
+    const [deleted, update, create] = page.data as [Entry, Entry, Entry];
+    expect(create.after).toMatchObject({ name: 'platform', rpm_limit: 100 });
+    expect(update.before).toMatchObject({ rpm_limit: 100 });
+    expect(update.after).toMatchObject({ rpm_limit: 200, budget_usd: 50 });
+    expect(deleted.before).toMatchObject({ name: 'platform' });
+    expect(deleted.after).toBeNull();
+  });
+
   it('records failed sign-ins: a wrong key (401), no key, and a valid key that is not the master key (403)', async () => {
     expect((await admin(g, 'GET', '/keys', undefined, 'sk-wrong-master-key-000000000')).status).toBe(401);
     expect((await fetch(`${g.url.replace(/\/v1$/, '')}/admin/keys`)).status).toBe(401);
