@@ -131,6 +131,15 @@ export { type WebSearchCall, webSearchCallSchema } from './schemas/web-search-ca
 export { encodeSSEData, SSE_DONE } from './utils/encode-sse.js';
 export { fetchUpstreamBody, type UpstreamBody } from './utils/fetch-upstream-body.js';
 export { type MultipartFormBody, multipartFormBody, type MultipartPart } from './utils/multipart-form-body.js';
+export {
+  createUpstreamErrorMapper,
+  type ProviderErrorMapper,
+  type UpstreamErrorContext,
+  type UpstreamErrorHook,
+  type UpstreamErrorMapperOptions,
+  type UpstreamResponseHeaders,
+} from './utils/create-upstream-error-mapper.js';
+export { lenientField } from './utils/lenient-field.js';
 export { parseJsonOrUndefined } from './utils/parse-json-or-undefined.js';
 export {
   parseSSEBatches,

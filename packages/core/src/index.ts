@@ -265,3 +265,12 @@ export {
   type ImageEditResult,
   isImageEditStream,
 } from './adapter-api.js';
+export {
+  createUpstreamErrorMapper,
+  lenientField,
+  type ProviderErrorMapper,
+  type UpstreamErrorContext,
+  type UpstreamErrorHook,
+  type UpstreamErrorMapperOptions,
+  type UpstreamResponseHeaders,
+} from './adapter-api.js';

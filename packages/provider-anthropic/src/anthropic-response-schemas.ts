@@ -1,5 +1,6 @@
 import { tokenCountSchema } from '@switchyard/core';
 import { z } from 'zod';
+import { anthropicErrorSchema } from './anthropic-error-schema.js';
 
 /**
  * Token usage of a message, in tokens. `input_tokens` excludes the prompt tokens read from or written to the cache
@@ -65,8 +66,6 @@ export const anthropicModelPageSchema = z.looseObject({
   last_id: z.string().nullish(),
 });
 
-/** The `error` object of an error body or of a stream's `error` event: `{type, message}`. */
-export const anthropicErrorSchema = z.looseObject({ type: z.string().optional(), message: z.string().optional() });
 
 /**
  * The stream events this adapter reads, by `type`. Others (new types) are ignored, as Anthropic's versioning policy
@@ -106,7 +105,7 @@ export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
 export type AnthropicResponseBlock = z.infer<typeof anthropicResponseBlockSchema>;
 /** A Messages API answer. */
 export type AnthropicMessagesResponse = z.infer<typeof anthropicMessageSchema>;
-/** An Anthropic error object. */
-export type AnthropicError = z.infer<typeof anthropicErrorSchema>;
+/** An Anthropic error object (see `anthropicErrorSchema`). */
+export type { AnthropicError } from './anthropic-error-schema.js';
 /** A stream event this adapter reads. */
 export type AnthropicStreamEvent = { [K in keyof typeof anthropicStreamEventSchemas]: z.infer<(typeof anthropicStreamEventSchemas)[K]> }[keyof typeof anthropicStreamEventSchemas];

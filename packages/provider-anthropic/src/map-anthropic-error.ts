@@ -1,5 +1,5 @@
-import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
-import type { AnthropicError } from './anthropic-response-schemas.js';
+import { GatewayError, createUpstreamErrorMapper, redactSecrets } from '@switchyard/core';
+import { type AnthropicError, anthropicErrorBodySchema } from './anthropic-error-schema.js';
 
 /** Per Anthropic error type: the HTTP status it comes with, and the OpenAI `type` and `code` it becomes. */
 const ERROR_TYPES: Record<string, { status: number; type: string; code: string | null }> = {
@@ -15,11 +15,12 @@ const ERROR_TYPES: Record<string, { status: number; type: string; code: string |
   overloaded_error: { status: 503, type: 'server_error', code: 'overloaded' },
 };
 
-/** Response headers passed on to the client and the gateway's retry logic. */
-const KEPT_HEADERS = ['retry-after', 'retry-after-ms'];
+/** The OpenAI type and code for the body's Anthropic error type, or undefined for an unknown type. */
+const typeOf = (body: { error?: AnthropicError }) => ERROR_TYPES[body.error?.type ?? ''];
 
 /**
- * Anthropic's error answer (`{"type":"error","error":{"type","message"},"request_id"}`) -> OpenAI-shaped GatewayError:
+ * Anthropic's error answer (`{"type":"error","error":{"type","message"},"request_id"}`, read through
+ * `anthropicErrorBodySchema`) -> OpenAI-shaped GatewayError: `(provider, status, bodyText, headers, secrets)`.
  * - status: the upstream's (400, 401, 403, 404, 413, 429, 500...), except 529 `overloaded_error` -> 503, and
  *   anything outside 400..599 -> 502;
  * - `type`/`code` from the Anthropic type: `invalid_request_error` -> `invalid_request_error`; `authentication_error`
@@ -30,36 +31,16 @@ const KEPT_HEADERS = ['retry-after', 'retry-after-ms'];
  * - `message`: Anthropic's, with `secrets` (the API key) redacted; a body without one (a proxy's HTML page) gives
  *   `The upstream provider '<provider>' answered HTTP <status>` plus its first 200 characters;
  * - `retry-after` (seconds) and `retry-after-ms` are kept.
- * `headers` are the upstream response headers (lower-case names). Returns the error; never throws.
+ * Built by core's `createUpstreamErrorMapper`; never throws.
  * @see https://docs.anthropic.com/en/api/errors
  */
-export function mapAnthropicError(
-  provider: string,
-  status: number,
-  bodyText: string,
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): GatewayError {
-  // Redacted as a whole before anything is read from it: every field, and any cut of it, is then free of the key.
-  bodyText = redactSecrets(bodyText, secrets);
-  const body = parseJsonOrUndefined(bodyText) as { error?: unknown } | null | undefined;
-  const error = typeof body?.error === 'object' && body.error !== null ? (body.error as AnthropicError) : undefined;
-  const finalStatus = status === 529 ? 503 : status >= 400 && status <= 599 ? status : 502;
-  const mapped = ERROR_TYPES[typeof error?.type === 'string' ? error.type : ''] ?? {
-    type: finalStatus >= 500 ? 'server_error' : 'invalid_request_error',
-    code: null,
-  };
-  const message =
-    typeof error?.message === 'string' && error.message !== ''
-      ? error.message
-      : `The upstream provider '${provider}' answered HTTP ${status}${bodyText && !error ? `: ${bodyText.slice(0, 200)}` : '.'}`;
-  const kept: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = headers[name];
-    if (typeof value === 'string') kept[name] = value;
-  }
-  return new GatewayError({ status: finalStatus, type: mapped.type, code: mapped.code, message, headers: kept });
-}
+export const mapAnthropicError = createUpstreamErrorMapper({
+  schema: anthropicErrorBodySchema,
+  toMessage: (body) => body.error?.message,
+  toType: (body) => typeOf(body)?.type,
+  toCode: (body) => typeOf(body)?.code,
+  statusMap: { 529: 503 },
+});
 
 /**
  * The GatewayError for an `error` event inside a stream (`{"type":"error","error":{type, message}}`, sent after the

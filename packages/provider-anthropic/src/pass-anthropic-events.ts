@@ -1,5 +1,6 @@
 import { type CompletionUsage, type NativeSSEEvent, type ServerSentEvent, parseJsonOrUndefined, readUpstreamEvent } from '@switchyard/core';
-import { type AnthropicError, type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
+import { type AnthropicError, anthropicErrorBodySchema } from './anthropic-error-schema.js';
+import { type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
 
 /**
  * Anthropic's stream events as they arrived (`event:` name, `data:` text), for the Messages pass-through: nothing is
@@ -19,8 +20,8 @@ export async function* passAnthropicEvents(
 ): AsyncGenerator<NativeSSEEvent> {
   for await (const event of events) {
     if (onError && event.event === 'error') {
-      const error = (parseJsonOrUndefined(event.data) as { error?: unknown } | undefined)?.error;
-      onError(typeof error === 'object' && error !== null ? (error as AnthropicError) : { type: 'api_error', message: 'The upstream stream reported an error.' });
+      const read = anthropicErrorBodySchema.safeParse(parseJsonOrUndefined(event.data));
+      onError((read.success ? read.data.error : undefined) ?? { type: 'api_error', message: 'The upstream stream reported an error.' });
     }
     if (onUsage && (event.event === 'message_start' || event.event === 'message_delta')) {
       // The usage is metered: read through its schema (a count that is not a token count is a 502, never booked).

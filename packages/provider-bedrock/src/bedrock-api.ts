@@ -68,8 +68,6 @@ export const converseStreamEventSchemas = {
   metadata: z.looseObject({ usage: converseUsageSchema.optional() }),
 } as const;
 
-/** The payload of an exception frame (`:message-type: exception`): its message, under either spelling. */
-export const bedrockExceptionPayloadSchema = z.looseObject({ message: z.string().optional(), Message: z.string().optional() });
 
 /**
  * Titan Text Embeddings' `InvokeModel` answer: `embedding` (one vector), `inputTextTokenCount` (tokens), read as

@@ -1,7 +1,8 @@
 import type { Message } from '@smithy/eventstream-codec';
+import { eventStreamHeader } from './event-stream-header.js';
 import { type ServerSentEvent, upstreamInvalidResponseError } from '@switchyard/core';
 import { z } from 'zod';
-import { mapBedrockException } from './map-bedrock-error.js';
+import { mapBedrockStreamException } from './map-bedrock-stream-exception.js';
 
 const decoder = new TextDecoder();
 
@@ -13,33 +14,21 @@ const invokeChunkSchema = z.looseObject({ bytes: z.string() });
 /** The `type` of a decoded Anthropic event (its SSE event name). */
 const anthropicEventSchema = z.looseObject({ type: z.string() });
 
-function header(message: Message, name: string): string | undefined {
-  const value = message.headers[name]?.value;
-  return typeof value === 'string' ? value : undefined;
-}
-
 /**
  * InvokeModelWithResponseStream's frames (decoded by `decodeEventStream`) -> Anthropic's stream events as Anthropic
  * sends them (`event` = the event's `type`, `data` = its JSON text, unchanged), for the `/v1/messages` pass-through.
- * An exception frame (`:message-type: exception`) throws the mapped error (see `mapBedrockException`; `secrets`
+ * An exception frame (`:message-type: exception`) throws the mapped error (see `mapBedrockStreamException`; `secrets`
  * redacted); a chunk that is not base64 JSON with a `type` throws 502 `upstream_invalid_response`.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html
  */
 export async function* bedrockInvokeEvents(messages: AsyncIterable<Message>, provider: string, secrets: readonly (string | undefined)[]): AsyncGenerator<ServerSentEvent> {
   for await (const message of messages) {
-    const messageType = header(message, ':message-type');
+    const messageType = eventStreamHeader(message, ':message-type');
     const text = decoder.decode(message.body);
     if (messageType === 'exception' || messageType === 'error') {
-      let payload: { message?: unknown; Message?: unknown } = {};
-      try {
-        payload = JSON.parse(text) as typeof payload;
-      } catch {
-        // The message may be in the headers instead (`:error-message`).
-      }
-      const said = typeof payload.message === 'string' ? payload.message : typeof payload.Message === 'string' ? payload.Message : header(message, ':error-message');
-      throw mapBedrockException(provider, header(message, ':exception-type') ?? header(message, ':error-code'), said, 502, secrets);
+      throw mapBedrockStreamException(provider, message, text, secrets);
     }
-    if (header(message, ':event-type') !== 'chunk') continue;
+    if (eventStreamHeader(message, ':event-type') !== 'chunk') continue;
     let data: string;
     let type: string;
     try {

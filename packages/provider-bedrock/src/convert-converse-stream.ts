@@ -1,18 +1,14 @@
 import type { Message } from '@smithy/eventstream-codec';
-import { type ChatCompletionChunk, GatewayError, mapTransportError, parseJsonOrUndefined, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import { eventStreamHeader } from './event-stream-header.js';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
 import { bedrockReasoningDetail } from './bedrock-reasoning.js';
 import type { z } from 'zod';
-import { type ConverseStreamEvents, type ConverseUsage, bedrockExceptionPayloadSchema, converseStreamEventSchemas } from './bedrock-api.js';
-import { mapBedrockException } from './map-bedrock-error.js';
+import { type ConverseStreamEvents, type ConverseUsage, converseStreamEventSchemas } from './bedrock-api.js';
+import { mapBedrockStreamException } from './map-bedrock-stream-exception.js';
 import { mapConverseStopReason } from './map-converse-stop-reason.js';
 import { mapConverseUsage } from './map-converse-usage.js';
 
 const decoder = new TextDecoder();
-
-function header(message: Message, name: string): string | undefined {
-  const value = message.headers[name]?.value;
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** Options of {@link convertConverseStream}. */
 export interface ConverseStreamOptions {
@@ -41,16 +37,12 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
   let stopReason: string | undefined;
   let usage: ConverseUsage | undefined;
   for await (const message of messages) {
-    const messageType = header(message, ':message-type');
+    const messageType = eventStreamHeader(message, ':message-type');
     const payloadText = decoder.decode(message.body);
     if (messageType === 'exception' || messageType === 'error') {
-      // The message may be in the headers instead (`:error-message`) when the payload is not one.
-      const checked = bedrockExceptionPayloadSchema.safeParse(parseJsonOrUndefined(payloadText));
-      const payload = checked.success ? checked.data : {};
-      const name = header(message, ':exception-type') ?? header(message, ':error-code');
-      throw mapBedrockException(options.provider, name, payload.message ?? payload.Message ?? header(message, ':error-message'), 502, options.secrets);
+      throw mapBedrockStreamException(options.provider, message, payloadText, options.secrets);
     }
-    const type = header(message, ':event-type');
+    const type = eventStreamHeader(message, ':event-type');
     if (type === undefined || !Object.hasOwn(converseStreamEventSchemas, type)) continue; // events this adapter does not translate.
     const read = <K extends keyof ConverseStreamEvents>(name: K): ConverseStreamEvents[K] =>
       readUpstreamEvent(options.provider, converseStreamEventSchemas[name] as z.ZodType<ConverseStreamEvents[K]>, payloadText || '{}', `the '${name}' event`);

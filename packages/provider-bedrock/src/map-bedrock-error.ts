@@ -1,4 +1,5 @@
-import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
+import { type GatewayError, type UpstreamResponseHeaders, createUpstreamErrorMapper } from '@switchyard/core';
+import { type BedrockErrorBody, bedrockErrorBodySchema } from './bedrock-error-schema.js';
 
 interface MappedType {
   status: number;
@@ -38,53 +39,58 @@ const PARAMS: readonly [RegExp, string][] = [
   [/messages|conversation|content/i, 'messages'],
 ];
 
-/** The exception name from `x-amzn-errortype` (`ValidationException:http://...`) or the body's `__type`. */
-function exceptionName(headers: Record<string, string | string[] | undefined>, body: Record<string, unknown> | undefined): string | undefined {
+/** The exception name from `x-amzn-errortype` (`ValidationException:http://...`) or the body's `__type`, capitalized. */
+function exceptionName(headers: UpstreamResponseHeaders, body: BedrockErrorBody): string | undefined {
   const header = headers['x-amzn-errortype'];
-  const raw = (typeof header === 'string' ? header : undefined) ?? (typeof body?.__type === 'string' ? body.__type : undefined);
+  const raw = (typeof header === 'string' ? header : undefined) ?? body.__type;
   if (!raw) return undefined;
   const name = raw.split(':')[0]!.split('#').pop()!;
-  return name.charAt(0).toUpperCase() + name.slice(1);
+  return name ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
 }
 
-/**
- * Maps a Bedrock exception to the client's error. `name` is the exception (e.g. `ThrottlingException`, or the
- * lower-camel `throttlingException` of a stream exception frame), `message` its text, `status` the upstream HTTP status
- * used when the name is unknown. Mapping: Throttling/ServiceQuotaExceeded -> 429, Validation -> 400 (with `param`
- * when the message names a field it knows, e.g. `maxTokens` -> `max_tokens`), AccessDenied -> 403, ResourceNotFound ->
- * 404, ModelTimeout -> 504, ServiceUnavailable/ModelNotReady -> 503, InternalServer -> 500, ModelError/
- * ModelStreamError -> 502, bad or expired AWS credentials -> 403 `authentication_error`. 429 and 5xx are retried by
- * the gateway's routing rules. `secrets` are redacted from the message.
- * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
- */
-export function mapBedrockException(provider: string, name: string | undefined, message: string | undefined, status: number, secrets: readonly (string | undefined)[]): GatewayError {
-  const key = name ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
-  const mapped = (key && EXCEPTIONS[key]) || undefined;
-  const finalStatus = mapped?.status ?? (status >= 400 && status <= 599 ? status : 502);
-  const text = message || `The upstream provider '${provider}' answered ${key ?? `HTTP ${status}`}.`;
-  const param = key === 'ValidationException' ? (PARAMS.find(([pattern]) => pattern.test(text))?.[1] ?? null) : null;
-  return new GatewayError({
-    status: finalStatus,
-    type: mapped?.type ?? (finalStatus >= 500 ? 'server_error' : 'invalid_request_error'),
-    code: mapped?.code ?? (key ? key : null),
-    param,
-    message: redactSecrets(key && !mapped ? `${key}: ${text}` : text, secrets),
-  });
-}
+/** What the exception means to the client, or undefined for a name this adapter does not know. */
+const mappedOf = (name: string | undefined): MappedType | undefined => (name && Object.hasOwn(EXCEPTIONS, name) ? EXCEPTIONS[name] : undefined);
 
 /**
  * Maps a Bedrock HTTP error answer (status >= 400; body `{"message": "..."}` or `{"Message": "..."}`, exception name in
- * `x-amzn-errortype` or `__type`) with {@link mapBedrockException}. Returns the error; never throws.
+ * `x-amzn-errortype` or `__type`, read through `bedrockErrorBodySchema`) to the client's error: `(provider, status,
+ * bodyText, headers, secrets)`. Mapping: Throttling/ServiceQuotaExceeded -> 429, Validation -> 400 (with `param` when
+ * the message names a field it knows, e.g. `maxTokens` -> `max_tokens`), AccessDenied -> 403, ResourceNotFound -> 404,
+ * ModelTimeout -> 504, ServiceUnavailable/ModelNotReady -> 503, InternalServer -> 500, ModelError/ModelStreamError ->
+ * 502, bad or expired AWS credentials -> 403 `authentication_error`; an unknown name keeps the upstream status and
+ * becomes the code (and prefixes the message). 429 and 5xx are retried by the gateway's routing rules. `secrets` are
+ * redacted. Built by core's `createUpstreamErrorMapper`; never throws.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/CommonErrors.html
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
  */
-export function mapBedrockError(
-  provider: string,
-  status: number,
-  bodyText: string,
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): GatewayError {
-  const body = parseJsonOrUndefined(bodyText) as Record<string, unknown> | undefined;
-  const message = typeof body?.message === 'string' ? body.message : typeof body?.Message === 'string' ? body.Message : bodyText.slice(0, 200) || undefined;
-  return mapBedrockException(provider, exceptionName(headers, body), message, status, secrets);
+export const mapBedrockError = createUpstreamErrorMapper({
+  schema: bedrockErrorBodySchema,
+  toMessage: (body, { headers, provider, status, readable }) => {
+    const name = exceptionName(headers, body);
+    // A body that is not JSON is quoted by the generic message instead.
+    if (!body.message && !body.Message && !readable) return undefined;
+    const said = body.message || body.Message || `The upstream provider '${provider}' answered ${name ?? `HTTP ${status}`}.`;
+    return name && !mappedOf(name) ? `${name}: ${said}` : said;
+  },
+  toStatus: (body, { headers }) => mappedOf(exceptionName(headers, body))?.status,
+  toType: (body, { headers }) => mappedOf(exceptionName(headers, body))?.type,
+  toCode: (body, { headers }) => {
+    const name = exceptionName(headers, body);
+    return mappedOf(name)?.code ?? name;
+  },
+  toParam: (body, { headers }) => {
+    if (exceptionName(headers, body) !== 'ValidationException') return undefined;
+    const said = body.message || body.Message || '';
+    return PARAMS.find(([pattern]) => pattern.test(said))?.[1];
+  },
+});
+
+/**
+ * Maps a Bedrock exception inside a stream (an `:message-type: exception` frame: `name` from `:exception-type`, e.g.
+ * the lower-camel `throttlingException`, `message` from its payload or `:error-message`) as {@link mapBedrockError}
+ * maps an HTTP answer; `status` is used when the name is unknown (502 inside a stream). Never throws.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+ */
+export function mapBedrockException(provider: string, name: string | undefined, message: string | undefined, status: number, secrets: readonly (string | undefined)[]): GatewayError {
+  return mapBedrockError(provider, status, JSON.stringify({ __type: name, message }), {}, secrets);
 }

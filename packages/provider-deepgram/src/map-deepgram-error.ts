@@ -1,21 +1,20 @@
-import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
-import { mapOpenAIError } from '@switchyard/provider-openai';
+import { createUpstreamErrorMapper } from '@switchyard/core';
+import { openAIErrorHooks } from '@switchyard/provider-openai';
+import { deepgramErrorBodySchema } from './deepgram-error-schema.js';
 
 /**
- * Maps a Deepgram error answer (`{"err_code":"INVALID_AUTH","err_msg":"Invalid credentials.","request_id":...}`) to
- * the client's error in OpenAI's shape: the status kept (see provider-openai's `mapOpenAIError`), `err_msg` as the
- * message, `err_code` as the code, the key redacted. Returns the error; never throws.
+ * Maps a Deepgram error answer (`{"err_code":"INVALID_AUTH","err_msg":"Invalid credentials.","request_id":...}`, read
+ * through `deepgramErrorBodySchema`) to the client's error in OpenAI's shape: `(provider, status, bodyText, headers,
+ * secrets)`; the status kept (as provider-openai's `mapOpenAIError`), `err_msg` as the message, `err_code` as the
+ * code, the key redacted; a body without `err_msg` is read as OpenAI's. Built by core's `createUpstreamErrorMapper`;
+ * never throws.
  * @see https://developers.deepgram.com/docs/errors
  */
-export function mapDeepgramError(
-  provider: string,
-  status: number,
-  bodyText: string,
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): GatewayError {
-  const body = parseJsonOrUndefined(bodyText) as { err_code?: unknown; err_msg?: unknown } | null | undefined;
-  if (typeof body?.err_msg !== 'string') return mapOpenAIError(provider, status, bodyText, headers, secrets);
-  const code = typeof body.err_code === 'string' ? body.err_code : null;
-  return mapOpenAIError(provider, status, JSON.stringify({ error: { message: body.err_msg, code } }), headers, secrets);
-}
+export const mapDeepgramError = createUpstreamErrorMapper({
+  schema: deepgramErrorBodySchema,
+  ...openAIErrorHooks,
+  toMessage: (body) => body.err_msg || openAIErrorHooks.toMessage(body),
+  toType: (body) => (body.err_msg ? undefined : openAIErrorHooks.toType(body)),
+  toParam: (body) => (body.err_msg ? null : openAIErrorHooks.toParam(body)),
+  toCode: (body) => (body.err_msg ? (body.err_code ?? null) : openAIErrorHooks.toCode(body)),
+});

@@ -1,30 +1,34 @@
-import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
-import { mapOpenAIError } from '@switchyard/provider-openai';
+import { createUpstreamErrorMapper } from '@switchyard/core';
+import { openAIErrorHooks } from '@switchyard/provider-openai';
+import { type ElevenLabsErrorBody, elevenLabsErrorBodySchema } from './elevenlabs-error-schema.js';
+
+/** ElevenLabs' own message and code (`detail`), or undefined when the body has none (then read as OpenAI's). */
+function detailOf(body: ElevenLabsErrorBody): { message: string; code: string | null } | undefined {
+  const detail = body.detail;
+  if (typeof detail === 'string') return detail ? { message: detail, code: null } : undefined;
+  if (Array.isArray(detail)) {
+    const message = detail.map((issue) => `${(issue?.loc ?? []).join('.')}: ${issue?.msg ?? ''}`).join('; ');
+    return message ? { message, code: null } : undefined;
+  }
+  return detail?.message ? { message: detail.message, code: detail.status ?? null } : undefined;
+}
 
 /**
- * Maps an ElevenLabs error answer to the client's error in OpenAI's shape. ElevenLabs sends
- * `{"detail":{"status":"invalid_api_key","message":"..."}}` (or FastAPI's `{"detail":[{loc,msg,type}]}` for
- * validation errors, or `{"detail":"text"}`): the message and status code are kept (see provider-openai's
- * `mapOpenAIError`), the key redacted. Returns the error; never throws.
+ * Maps an ElevenLabs error answer to the client's error in OpenAI's shape: `(provider, status, bodyText, headers,
+ * secrets)`. ElevenLabs sends `{"detail":{"status":"invalid_api_key","message":"..."}}` (or FastAPI's
+ * `{"detail":[{loc,msg,type}]}` for validation errors, or `{"detail":"text"}`), read through
+ * `elevenLabsErrorBodySchema`: the message and status code are kept (as provider-openai's `mapOpenAIError`), the key
+ * redacted. Built by core's `createUpstreamErrorMapper`; never throws.
  * @see https://elevenlabs.io/docs/api-reference/errors
  */
-export function mapElevenLabsError(
-  provider: string,
-  status: number,
-  bodyText: string,
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): GatewayError {
-  const detail = (parseJsonOrUndefined(bodyText) as { detail?: unknown } | null | undefined)?.detail;
-  let message: string | undefined;
-  let code: string | null = null;
-  if (typeof detail === 'string') message = detail;
-  else if (Array.isArray(detail)) message = detail.map((d: { msg?: string; loc?: unknown[] }) => `${(d.loc ?? []).join('.')}: ${d.msg ?? ''}`).join('; ');
-  else if (detail && typeof detail === 'object') {
-    const d = detail as { message?: unknown; status?: unknown };
-    if (typeof d.message === 'string') message = d.message;
-    if (typeof d.status === 'string') code = d.status;
-  }
-  if (!message) return mapOpenAIError(provider, status, bodyText, headers, secrets);
-  return mapOpenAIError(provider, status, JSON.stringify({ error: { message, code } }), headers, secrets);
-}
+export const mapElevenLabsError = createUpstreamErrorMapper({
+  schema: elevenLabsErrorBodySchema,
+  ...openAIErrorHooks,
+  toMessage: (body) => detailOf(body)?.message ?? openAIErrorHooks.toMessage(body),
+  toType: (body) => (detailOf(body) ? undefined : openAIErrorHooks.toType(body)),
+  toParam: (body) => (detailOf(body) ? null : openAIErrorHooks.toParam(body)),
+  toCode: (body) => {
+    const detail = detailOf(body);
+    return detail ? detail.code : openAIErrorHooks.toCode(body);
+  },
+});

@@ -1,10 +1,11 @@
-import { type ChatCompletionChunk, GatewayError, mapTransportError, readUpstreamEvent, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
+import { type ChatCompletionChunk, GatewayError, mapTransportError, parseJsonOrUndefined, readUpstreamEvent, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
 import { StreamGrounding } from './convert-gemini-grounding.js';
 import { convertGeminiLogprobs } from './convert-gemini-logprobs.js';
 import { geminiStreamEventSchema } from './gemini-api.js';
 import type { GeminiUsageMetadata } from './gemini-types.js';
+import { googleErrorBodySchema } from './gemini-error-schema.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
@@ -116,13 +117,8 @@ export async function* convertGeminiStream(
  * `upstream_invalid_response`.
  */
 export function mapGeminiStreamError(provider: string, text: string, code?: number, secrets: readonly (string | undefined)[] = []): GatewayError {
-  let parsed: { error?: { code?: number } } | undefined;
-  try {
-    parsed = JSON.parse(text) as typeof parsed;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed?.error || typeof parsed.error !== 'object') return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
-  const status = code ?? parsed.error.code;
-  return mapGeminiError(provider, typeof status === 'number' && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, secrets);
+  const read = googleErrorBodySchema.safeParse(parseJsonOrUndefined(text));
+  if (!read.success || read.data.error === undefined) return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
+  const status = code ?? read.data.error.code;
+  return mapGeminiError(provider, status !== undefined && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, secrets);
 }

@@ -1,5 +1,7 @@
-import { GatewayError, redactSecrets, parseJsonOrUndefined } from '@switchyard/core';
+import { createUpstreamErrorMapper } from '@switchyard/core';
+import { type GoogleErrorBody, googleErrorBodySchema } from './gemini-error-schema.js';
 
+/** Google's canonical error `status` -> the OpenAI error type and code. */
 const TYPES: Record<string, { type: string; code: string | null }> = {
   INVALID_ARGUMENT: { type: 'invalid_request_error', code: null },
   FAILED_PRECONDITION: { type: 'invalid_request_error', code: 'failed_precondition' },
@@ -12,41 +14,32 @@ const TYPES: Record<string, { type: string; code: string | null }> = {
   DEADLINE_EXCEEDED: { type: 'server_error', code: 'upstream_timeout' },
 };
 
-interface GoogleError {
-  code?: number;
-  message?: string;
-  status?: string;
-  details?: { '@type'?: string; reason?: string; retryDelay?: string }[];
-}
+/** Whether the body says the API key is invalid (`ErrorInfo.reason: API_KEY_INVALID`, sent as HTTP 400). */
+const invalidKey = (body: GoogleErrorBody): boolean => body.error?.details?.some((detail) => detail?.reason === 'API_KEY_INVALID') ?? false;
+
+/** The OpenAI type and code for the body's `status` (UNAUTHENTICATED's for an invalid key), or undefined. */
+const typeOf = (body: GoogleErrorBody) => (invalidKey(body) ? TYPES.UNAUTHENTICATED : TYPES[body.error?.status ?? '']);
 
 /**
- * Google's error (`{"error":{code, message, status, details}}`) -> OpenAI-shaped GatewayError with the same HTTP
- * status and message (the key redacted; `details` are not passed on, they can echo the key). An invalid API key
- * (`API_KEY_INVALID`, sent as 400) becomes 401. `RetryInfo.retryDelay` becomes `retry-after-ms` for the gateway's
- * retries and the client.
+ * Google's error (`{"error":{code, message, status, details}}`, read through `googleErrorBodySchema`) -> OpenAI-shaped
+ * GatewayError: `(provider, status, bodyText, headers, secrets)`. The same HTTP status and message (the key redacted;
+ * `details` are not passed on, they can echo the key). An invalid API key (`API_KEY_INVALID`, sent as 400) becomes
+ * 401. `RetryInfo.retryDelay` (seconds, e.g. `"7s"`) becomes `retry-after-ms` for the gateway's retries and the
+ * client; without it `retry-after` is kept. Built by core's `createUpstreamErrorMapper`; never throws.
  * @see https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
-export function mapGeminiError(
-  provider: string,
-  status: number,
-  bodyText: string,
-  headers: Record<string, string | string[] | undefined>,
-  secrets: readonly (string | undefined)[],
-): GatewayError {
-  // Redacted as a whole first: no field can carry the key (or a piece of it) on.
-  const error = (parseJsonOrUndefined(redactSecrets(bodyText, secrets)) as { error?: GoogleError } | null | undefined)?.error;
-  const invalidKey = error?.details?.some((d) => d.reason === 'API_KEY_INVALID') ?? false;
-  const mapped = invalidKey ? TYPES.UNAUTHENTICATED! : (TYPES[error?.status ?? ''] ?? { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null });
-  const out: Record<string, string> = {};
-  const retryDelay = error?.details?.find((d) => d['@type']?.endsWith('RetryInfo'))?.retryDelay;
-  const seconds = retryDelay ? Number.parseFloat(retryDelay) : Number.NaN;
-  if (Number.isFinite(seconds)) out['retry-after-ms'] = String(Math.round(seconds * 1000));
-  else if (typeof headers['retry-after'] === 'string') out['retry-after'] = headers['retry-after'];
-  return new GatewayError({
-    status: invalidKey ? 401 : status,
-    type: mapped.type,
-    code: mapped.code,
-    message: typeof error?.message === 'string' ? error.message : `The upstream provider '${provider}' answered HTTP ${status}.`,
-    headers: out,
-  });
-}
+export const mapGeminiError = createUpstreamErrorMapper({
+  schema: googleErrorBodySchema,
+  toMessage: (body) => body.error?.message,
+  toStatus: (body) => (invalidKey(body) ? 401 : undefined),
+  toType: (body) => typeOf(body)?.type,
+  toCode: (body) => typeOf(body)?.code,
+  keptHeaders: [],
+  toHeaders: (body, { headers }): Record<string, string> => {
+    const retryDelay = body.error?.details?.find((detail) => detail?.['@type']?.endsWith('RetryInfo'))?.retryDelay;
+    const seconds = retryDelay ? Number.parseFloat(retryDelay) : Number.NaN;
+    if (Number.isFinite(seconds)) return { 'retry-after-ms': String(Math.round(seconds * 1000)) };
+    const retryAfter = headers['retry-after'];
+    return typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {};
+  },
+});

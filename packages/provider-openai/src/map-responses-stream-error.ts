@@ -1,5 +1,6 @@
 import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
 import { mapOpenAIError } from './map-openai-error.js';
+import { responsesStreamErrorSchema } from './openai-error-schema.js';
 
 /** HTTP status per Responses error code (ResponseErrorCode) that has an obvious one; image and prompt codes are 400. */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -10,8 +11,8 @@ const STATUS_BY_CODE: Record<string, number> = {
 };
 
 /** The status a Responses error `code` implies: {@link STATUS_BY_CODE}, 400 for image input codes, else 502. */
-function statusOf(code: unknown): number {
-  if (typeof code !== 'string') return 502;
+function statusOf(code: string | undefined): number {
+  if (code === undefined) return 502;
   if (STATUS_BY_CODE[code] !== undefined) return STATUS_BY_CODE[code]!;
   return /image|^empty_|^unsupported_|^failed_to_download/.test(code) ? 400 : 502;
 }
@@ -19,19 +20,19 @@ function statusOf(code: unknown): number {
 /**
  * The GatewayError for a failure an OpenAI Responses stream reports inside itself (after its HTTP 200): an `error`
  * event (`{"type":"error","code","message","param"}`; an `{"error":{...}}` wrapper is read too) or `response.failed`
- * (`response.error` `{code, message}`). The status is the one the code implies (`rate_limit_exceeded` 429,
- * `server_error` 500, `vector_store_timeout` 504, `invalid_prompt` and image codes 400), else 502; message, code and
- * param are the upstream's, with `secrets` redacted (see `mapOpenAIError`). Undefined for any other event.
+ * (`response.error` `{code, message}`), read through `responsesStreamErrorSchema`. The status is the one the code
+ * implies (`rate_limit_exceeded` 429, `server_error` 500, `vector_store_timeout` 504, `invalid_prompt` and image codes
+ * 400), else 502; message, code and param are the upstream's, with `secrets` redacted (see `mapOpenAIError`); an event
+ * that is not of that shape gives 502 and a generic message. Undefined for any other event.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/error
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/response/failed
  */
 export function mapResponsesStreamError(provider: string, event: string, data: string, secrets: readonly (string | undefined)[]): GatewayError | undefined {
   if (event !== 'error' && event !== 'response.failed') return undefined;
-  const json = parseJsonOrUndefined(data);
-  const parsed = json && typeof json === 'object' ? (json as Record<string, unknown>) : undefined;
-  const nested = event === 'response.failed' ? (parsed?.response as { error?: unknown } | undefined)?.error : (parsed?.error ?? parsed);
-  const error = nested && typeof nested === 'object' ? (nested as Record<string, unknown>) : {};
-  const message = typeof error.message === 'string' && error.message ? error.message : `The upstream provider '${provider}' reported a failed response.`;
+  const read = responsesStreamErrorSchema.safeParse(parseJsonOrUndefined(data));
+  const parsed = read.success ? read.data : undefined;
+  const error = (event === 'response.failed' ? parsed?.response?.error : (parsed?.error ?? parsed)) ?? {};
+  const message = error.message || `The upstream provider '${provider}' reported a failed response.`;
   const body = { error: { message, code: error.code ?? null, param: error.param ?? null } };
   return mapOpenAIError(provider, statusOf(error.code), JSON.stringify(body), {}, secrets);
 }

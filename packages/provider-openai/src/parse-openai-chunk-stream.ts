@@ -15,6 +15,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { ChunkTemplate } from './chunk-template.js';
+import { chatStreamErrorSchema } from './openai-error-schema.js';
 
 /**
  * Turns an OpenAI chat stream (`text/event-stream`: `data: <chunk JSON>` events, then `data: [DONE]`) into chunks,
@@ -169,12 +170,16 @@ function readChunkEvent(
   return chunk;
 }
 
-/** The GatewayError (502, the upstream's message, type and code) for an `{"error":{...}}` object sent mid-stream. */
+/**
+ * The GatewayError (502, the upstream's message, type and code) for an `{"error":{...}}` object sent mid-stream, read
+ * through `chatStreamErrorSchema` (a field of the wrong type is left out); undefined when `parsed` has no error object.
+ */
 export function streamError(provider: string, parsed: unknown, secrets: readonly (string | undefined)[]): GatewayError | undefined {
-  const upstreamError = (parsed as { error?: { message?: string; type?: string; code?: unknown; param?: string } } | undefined)?.error;
-  if (!upstreamError || typeof upstreamError !== 'object') return undefined;
+  const read = chatStreamErrorSchema.safeParse(parsed);
+  if (!read.success) return undefined;
+  const upstreamError = read.data.error;
   // Every field is redacted: an upstream may echo the key in any of them.
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? redactSecrets(value, secrets) : undefined);
+  const text = (value: string | undefined) => (value ? redactSecrets(value, secrets) : undefined);
   return new GatewayError({
     status: 502,
     type: text(upstreamError.type) ?? 'server_error',

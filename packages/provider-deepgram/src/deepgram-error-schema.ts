@@ -1,0 +1,13 @@
+import { lenientField } from '@switchyard/core';
+import { openAIErrorBodySchema } from '@switchyard/provider-openai';
+import { z } from 'zod';
+
+/**
+ * A Deepgram error body: `{"err_code":"INVALID_AUTH","err_msg":"Invalid credentials.","request_id":...}`, or
+ * OpenAI's shape from a proxy in front of it (provider-openai's `openAIErrorBodySchema`). Lenient, unknown fields kept.
+ * @see https://developers.deepgram.com/docs/errors
+ */
+export const deepgramErrorBodySchema = openAIErrorBodySchema.extend({
+  err_code: lenientField(z.string()),
+  err_msg: lenientField(z.string()),
+});
