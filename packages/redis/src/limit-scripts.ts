@@ -165,28 +165,31 @@ return {outcome, tostring(who), remaining(own.rl), tostring(rr), remaining(own.t
 `;
 
 /**
- * Settlement of a batch of calls' subjects (a key or a scope each). For subject i: KEYS[2i-1] its tokens bucket,
- * KEYS[2i] its budget window; ARGV[4i-3..4i]: tpm (0 = none), tokens to give back (reserved - used, may be negative),
- * USD reserved, USD cost. A budget window that is gone (Redis restarted, or an idle scope's window expired) is left
- * alone: the next admission rebuilds it from the ledger. Returns, per subject, the window's settled spend after it
- * (USD, as text), or '' when it has no such window.
+ * Settlement of a batch of calls' subjects (a key or a scope each), applied at most once. KEYS[1]: the batch's marker
+ * (`<prefix>settled:<batch id>`), set with ARGV[1] (ms) to live; a batch whose marker exists was applied already (a
+ * retry after a lost reply) and is skipped, returning an empty list. For subject i: KEYS[2i] its tokens bucket,
+ * KEYS[2i+1] its budget window; ARGV[4i-2..4i+1]: tpm (0 = none), tokens to give back (reserved - used, may be
+ * negative), USD reserved, USD cost. A budget window that is gone (Redis restarted, or an idle scope's window expired)
+ * is left alone: the next admission rebuilds it from the ledger. Returns, per subject, the window's settled spend after
+ * it (USD, as text), or '' when it has no such window.
  */
 export const SETTLE_SCRIPT = `${COMMON}
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) == false then return {} end
 local out = {}
-for i = 1, #KEYS / 2 do
-  local tpm = tonumber(ARGV[4 * i - 3])
-  local delta = tonumber(ARGV[4 * i - 2])
-  local reserved = tonumber(ARGV[4 * i - 1])
-  local cost = tonumber(ARGV[4 * i])
+for i = 1, (#KEYS - 1) / 2 do
+  local tpm = tonumber(ARGV[4 * i - 2])
+  local delta = tonumber(ARGV[4 * i - 1])
+  local reserved = tonumber(ARGV[4 * i])
+  local cost = tonumber(ARGV[4 * i + 1])
   if tpm > 0 and delta ~= 0 then
-    local l = level(KEYS[2 * i - 1], tpm) + delta
+    local l = level(KEYS[2 * i], tpm) + delta
     if l > tpm then l = tpm end
-    store(KEYS[2 * i - 1], l, tpm)
+    store(KEYS[2 * i], l, tpm)
   end
   local spent = ''
-  if (reserved ~= 0 or cost ~= 0) and redis.call('EXISTS', KEYS[2 * i]) == 1 then
-    if reserved ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i], 'r', tostring(-reserved)) end
-    if cost ~= 0 then spent = redis.call('HINCRBYFLOAT', KEYS[2 * i], 's', tostring(cost)) else spent = redis.call('HGET', KEYS[2 * i], 's') end
+  if (reserved ~= 0 or cost ~= 0) and redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
+    if reserved ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i + 1], 'r', tostring(-reserved)) end
+    if cost ~= 0 then spent = redis.call('HINCRBYFLOAT', KEYS[2 * i + 1], 's', tostring(cost)) else spent = redis.call('HGET', KEYS[2 * i + 1], 's') end
   end
   out[i] = spent
 end

@@ -1,4 +1,5 @@
 import { type LimitDecision, type Limiter, type LimitRequest, type LimitSettlement, limitSubjects, MemoryLimiter, requestSlot, type SettledBudget } from '@switchyard/accounts';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
@@ -27,6 +28,11 @@ export interface RedisLimiterOptions {
    * unreachable with `onError: open`, each replica enforces limit / replicas of every rpm, tpm and concurrency limit.
    */
   replicas?: () => number | undefined;
+  /**
+   * How long a settlement batch Redis failed to take is sent again, ms (after 50 ms, doubling up to 2 s); default
+   * 60,000. Past it the batch is reported lost (its budget reservations then stay until the window ends).
+   */
+  settleRetryMs?: number;
 }
 
 const BUDGET_EPSILON_USD = 1e-9;
@@ -64,6 +70,24 @@ interface Pending {
   budget: { window: string; reservedUsd: number; costUsd: number } | null;
 }
 
+/** A batch of settlements Redis did not take, waiting to be sent again. */
+interface FailedBatch {
+  /** The batch id (its marker in Redis): the same on every attempt. */
+  id: string;
+  batch: readonly Pending[];
+  /** When it first failed, unix ms. */
+  since: number;
+  /** Wait before the next attempt, ms. */
+  delayMs: number;
+  timer?: NodeJS.Timeout;
+}
+
+/** First wait before a failed settlement batch is sent again, ms; it doubles up to {@link MAX_RETRY_MS}. */
+const FIRST_RETRY_MS = 50;
+const MAX_RETRY_MS = 2_000;
+/** Failed batches kept for a retry at most (memory bound during a long outage); later failures are reported lost. */
+const MAX_RETRYING_BATCHES = 10_000;
+
 type Commands = {
   switchyardAcquire(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
@@ -96,6 +120,12 @@ export class RedisLimiter implements Limiter {
   #local = new MemoryLimiter(Date.now, { seedRecent: true });
   #down = false;
   #refresher: NodeJS.Timeout | undefined;
+  /** Names this process's settlement batches (`<instance>:<n>`), so that a retried batch is applied at most once. */
+  readonly #instance = randomUUID();
+  #batches = 0;
+  /** Failed settlement batches waiting to be sent again. */
+  readonly #retrying = new Set<FailedBatch>();
+  #closed = false;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
     client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT });
@@ -266,7 +296,13 @@ export class RedisLimiter implements Limiter {
     return settled;
   }
 
-  /** Sends every pending settlement now, in one script call. Failures are reported; those settlements are lost. */
+  /**
+   * Sends every pending settlement now, in one script call, and resolves once it is applied or has failed. A failed
+   * batch is not lost: it is sent again (the same batch id, so that a batch Redis applied but whose reply was lost is
+   * not applied twice) after 50 ms, doubling up to 2 s, for up to `settleRetryMs`, so that a transient Redis failure
+   * cannot leave its reservations holding a key's budget or tpm. Failures are reported; the spends a retry reads are
+   * not reported back (the settlements resolved when the first attempt failed).
+   */
   async flush(): Promise<void> {
     clearTimeout(this.#timer as NodeJS.Timeout | undefined);
     clearImmediate(this.#timer as NodeJS.Immediate | undefined);
@@ -276,25 +312,65 @@ export class RedisLimiter implements Limiter {
     this.#pending = [];
     this.#batch = undefined;
     if (batch.length === 0) return done?.resolve([]);
-    const keys: string[] = [];
-    const args: (string | number)[] = [];
+    const id = `${this.#instance}:${++this.#batches}`;
+    let spent: string[] | undefined;
+    try {
+      spent = await this.#send(id, batch);
+      if (!spent) this.#retry({ id, batch, since: Date.now(), delayMs: FIRST_RETRY_MS });
+    } finally {
+      done?.resolve(spent ?? []);
+    }
+  }
+
+  /** Sends one batch (see `SETTLE_SCRIPT`): each subject's spend after it, or undefined when Redis failed (reported). */
+  async #send(id: string, batch: readonly Pending[]): Promise<string[] | undefined> {
+    const keys: string[] = [this.#key('settled', id)];
+    const args: (string | number)[] = [this.#markerTtlMs];
     for (const s of batch) {
       keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${s.budget?.window ?? 'none'}`));
       args.push(s.tpm ?? 0, s.delta, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
     }
-    let spent: string[] = [];
     try {
-      spent = await this.#client.switchyardSettle(keys.length, ...keys, ...args);
+      return await this.#client.switchyardSettle(keys.length, ...keys, ...args);
     } catch (error) {
-      this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) lost)`, error);
-    } finally {
-      done?.resolve(spent);
+      this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) to be sent again)`, error);
+      return undefined;
     }
   }
 
+  /** Schedules `failed` to be sent again after its delay; gives it up (reported) past `settleRetryMs`. */
+  #retry(failed: FailedBatch): void {
+    if (this.#closed || Date.now() - failed.since > this.#settleRetryMs || this.#retrying.size >= MAX_RETRYING_BATCHES) {
+      this.#options.failures.report(`Redis limits unavailable (${failed.batch.length} settlement(s) lost)`, new Error('settlement retries exhausted'));
+      return;
+    }
+    this.#retrying.add(failed);
+    const timer = setTimeout(async () => {
+      this.#retrying.delete(failed);
+      if (!(await this.#send(failed.id, failed.batch))) this.#retry({ ...failed, delayMs: Math.min(MAX_RETRY_MS, failed.delayMs * 2) });
+    }, failed.delayMs);
+    timer.unref();
+    failed.timer = timer;
+  }
+
+  get #settleRetryMs(): number {
+    return this.#options.settleRetryMs ?? 60_000;
+  }
+
+  /** How long a batch's marker lives: as long as it may be sent again, and a minute more. */
+  get #markerTtlMs(): number {
+    return this.#settleRetryMs + 60_000;
+  }
+
+  /** Sends what is pending, and once more every batch still waiting for a retry; then stops retrying. */
   async close(): Promise<void> {
     clearInterval(this.#refresher);
     this.#refresher = undefined;
     await this.flush();
+    this.#closed = true;
+    const waiting = [...this.#retrying];
+    this.#retrying.clear();
+    for (const failed of waiting) clearTimeout(failed.timer);
+    await Promise.all(waiting.map((failed) => this.#send(failed.id, failed.batch)));
   }
 }
