@@ -17,6 +17,7 @@ import { AuditLog } from './audit-log.js';
 import type { Principal } from './principal.js';
 import { admitCall } from './call-admission.js';
 import type { CallParties } from './call-scopes.js';
+import { warmTokenizer } from './estimate-tokens.js';
 import { applyLimitChanges } from './limit-fields.js';
 import { TeamRegistry, teamNotFoundError } from './team-registry.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
@@ -136,8 +137,13 @@ export class Accounts {
     await this.#keyChanges?.publish(id).catch(this.#onError);
   }
 
-  /** Loads every key from the store. Budget spends are read from the ledger when a key is first used. */
+  /**
+   * Loads every key from the store, and starts the tokenizer workers in the background (see `warmTokenizer`). Budget
+   * spends are read from the ledger when a key is first used.
+   */
   static async open(options: AccountsOptions): Promise<Accounts> {
+    // Usage-less and cut streams are booked from a token count: the tokenizer loads meanwhile, off the event loop.
+    void warmTokenizer();
     const accounts = new Accounts(options.store, options);
     await accounts.teams.load();
     for (const key of await options.store.listKeys()) accounts.#keys.put(key);

@@ -19,6 +19,35 @@ export const MAX_QUEUED_CHARS = 8 * 1024 * 1024;
 
 let pool: TokenizerPool | undefined;
 
+/** The process's tokenizer pool, made on first use: 1 worker on a 2-core machine, at most 2. */
+function tokenizerPool(): TokenizerPool {
+  pool ??= new TokenizerPool({
+    workerUrl: workerUrl(),
+    size: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    budgetMs: TOKENIZE_BUDGET_MS,
+    maxQueuedChars: MAX_QUEUED_CHARS,
+  });
+  return pool;
+}
+
+/**
+ * Starts the tokenizer workers of {@link countTextTokens} now, in the background (each loads the tokenizer in 2-3 s of
+ * its own thread, off the event loop), so that the first count (a usage-less or cut stream's ledger row,
+ * `count_tokens`) does not wait for a cold worker. Returns at once; never blocks startup or readiness; idempotent.
+ * Called when accounts open. The promise resolves (never rejects) once the workers are ready (or failed to start).
+ */
+export function warmTokenizer(): Promise<void> {
+  return tokenizerPool().warm();
+}
+
+/**
+ * Whether a tokenizer worker is ready to count, waiting for those still loading; false at once when nothing started
+ * the pool (neither {@link warmTokenizer} nor a count). Starts nothing: for tests and diagnostics.
+ */
+export function isTokenizerWarm(): Promise<boolean> {
+  return pool ? pool.isWarm() : Promise.resolve(false);
+}
+
 /** The worker script: next to this module once built (`dist/`); from the sources (unit tests), the built one. */
 function workerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('../dist/tokenize-worker.js', import.meta.url) : new URL('./tokenize-worker.js', import.meta.url);
@@ -41,13 +70,7 @@ function workerUrl(): URL {
  */
 export async function countTextTokens(text: string): Promise<number> {
   if (!text) return 0;
-  pool ??= new TokenizerPool({
-    workerUrl: workerUrl(),
-    size: Math.max(1, Math.min(2, availableParallelism() - 1)),
-    budgetMs: TOKENIZE_BUDGET_MS,
-    maxQueuedChars: MAX_QUEUED_CHARS,
-  });
-  const counted = await pool.count(text.length > MAX_TOKENIZED_CHARS ? text.slice(0, MAX_TOKENIZED_CHARS) : text);
+  const counted = await tokenizerPool().count(text.length > MAX_TOKENIZED_CHARS ? text.slice(0, MAX_TOKENIZED_CHARS) : text);
   if (!counted || counted.chars === 0) return Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
   return counted.chars === text.length ? counted.tokens : Math.ceil((counted.tokens * text.length) / counted.chars);
 }

@@ -16,7 +16,7 @@ export { catalogModelName } from './catalog-model-name.js';
 export { type PublishedPrice, type PublishedPricing, publishedPrice } from './published-pricing.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';
-export { MAX_QUEUED_CHARS, MAX_TOKENIZED_CHARS, TOKENIZE_BUDGET_MS, countTextTokens, estimatePromptTokens, promptText } from './estimate-tokens.js';
+export { MAX_QUEUED_CHARS, MAX_TOKENIZED_CHARS, TOKENIZE_BUDGET_MS, countTextTokens, estimatePromptTokens, isTokenizerWarm, promptText, warmTokenizer } from './estimate-tokens.js';
 export { filterPlanForKey, modelNotPricedError } from './filter-plan.js';
 export { callParties, KeyAccounting } from './key-accounting.js';
 export { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';

@@ -51,6 +51,7 @@ export class TokenizerPool {
   private readonly starting = new Set<Worker>();
   private readonly running = new Map<Worker, { job: Pending; timer: NodeJS.Timeout }>();
   private readonly queue: Pending[] = [];
+  private readonly warmed: (() => void)[] = [];
   private queuedChars = 0;
   private nextId = 0;
 
@@ -70,6 +71,33 @@ export class TokenizerPool {
     });
   }
 
+  /**
+   * Starts every worker of the pool now (loading the tokenizer takes a worker about 2-3 s of its own thread), so that
+   * the first text counted does not wait for it. Returns at once a promise that resolves (never rejects) once every
+   * worker is ready or has failed; the workers never keep the process alive while they load or idle. Workers already
+   * started count.
+   */
+  warm(): Promise<void> {
+    while (this.starting.size + this.running.size + this.idle.length < this.options.size) this.spawn().unref();
+    if (this.starting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.warmed.push(resolve));
+  }
+
+  /**
+   * Whether the pool has a worker ready to count, once no worker is still starting; false at once when none was
+   * started (nothing warmed it, nothing was counted yet). Starts nothing. Never rejects.
+   */
+  async isWarm(): Promise<boolean> {
+    if (this.starting.size > 0) await new Promise<void>((resolve) => this.warmed.push(resolve));
+    return this.idle.length + this.running.size > 0;
+  }
+
+  /** Resolves the callers of {@link warm} once no worker is starting any more (ready, or failed). */
+  private settleWarm(): void {
+    if (this.starting.size > 0) return;
+    for (const resolve of this.warmed.splice(0)) resolve();
+  }
+
   private pump(): void {
     while (this.queue.length > 0) {
       const worker = this.idle.pop();
@@ -87,13 +115,14 @@ export class TokenizerPool {
     }
   }
 
-  private spawn(): void {
+  private spawn(): Worker {
     const worker = new Worker(this.options.workerUrl);
     this.starting.add(worker);
     worker.on('message', (message: TokenizeResult | TokenizerReady) => {
       if ('ready' in message) {
         this.starting.delete(worker);
         this.release(worker);
+        this.settleWarm();
         return;
       }
       const run = this.running.get(worker);
@@ -105,6 +134,7 @@ export class TokenizerPool {
     });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
+    return worker;
   }
 
   /** Makes a worker idle (it no longer keeps the process alive) and gives it the next text. */
@@ -130,6 +160,7 @@ export class TokenizerPool {
     if (this.starting.delete(worker)) {
       for (const job of this.queue.splice(0)) job.resolve(undefined);
       this.queuedChars = 0;
+      this.settleWarm();
     }
     void worker.terminate();
     this.pump();
