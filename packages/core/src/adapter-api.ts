@@ -7,19 +7,19 @@
  * @see https://github.com/switchyard/switchyard/blob/main/docs/writing-an-adapter.md
  */
 
-export { type AdapterCallContext } from './adapter/adapter-context.js';
+export type { AdapterCallContext } from './adapter/adapter-context.js';
 export { ADAPTER_SPEC_VERSION } from './adapter/adapter-spec-version.js';
-export { type GatewayWarning } from './adapter/gateway-warning.js';
+export type { GatewayWarning } from './adapter/gateway-warning.js';
 export { MODEL_CAPABILITIES, type ModelCapability } from './adapter/model-capability.js';
-export { type NativeMessagesResult, type NativeSSEEvent } from './adapter/native-messages.js';
-export { type NativeResponsesResult } from './adapter/native-responses.js';
+export type { NativeMessagesResult, NativeSSEEvent } from './adapter/native-messages.js';
+export type { NativeResponsesResult } from './adapter/native-responses.js';
 export {
   type AdapterOperation,
   adapterServes,
   type ProviderAdapter,
   type UpstreamModel,
 } from './adapter/provider-adapter.js';
-export { type ProviderFactory } from './adapter/provider-factory.js';
+export type { ProviderFactory } from './adapter/provider-factory.js';
 export {
   checkRequestParameters,
   droppedParameters,
@@ -124,7 +124,7 @@ export {
   transcriptionResponseFormatSchema,
   type UploadedFile,
 } from './schemas/transcription-request.js';
-export { type TranscriptionResult } from './schemas/transcription-response.js';
+export type { TranscriptionResult } from './schemas/transcription-response.js';
 export { translationFieldsSchema, type TranslationRequest } from './schemas/translation-request.js';
 export { type MessageAnnotation, messageAnnotationSchema, type UrlCitationAnnotation, urlCitationAnnotationSchema } from './schemas/url-citation.js';
 export { type WebSearchCall, webSearchCallSchema } from './schemas/web-search-call.js';

@@ -6,18 +6,18 @@
  * @see https://github.com/switchyard/switchyard/blob/main/docs/embedding.md
  */
 
-export {
-  type AttemptReport,
-  type CallAccounting,
-  type CallAdmissionRequest,
-  type CallLabels,
-  type CallOperation,
-  type CallSettlement,
-  type CallTicket,
+export type {
+  AttemptReport,
+  CallAccounting,
+  CallAdmissionRequest,
+  CallLabels,
+  CallOperation,
+  CallSettlement,
+  CallTicket,
 } from './accounting/call-accounting.js';
 export { LruResponseCacheStore } from './cache/lru-response-cache-store.js';
-export { type ResponseCacheStore } from './cache/response-cache-store.js';
-export { type ResponseCacheOptions } from './cache/response-cache.js';
+export type { ResponseCacheStore } from './cache/response-cache-store.js';
+export type { ResponseCacheOptions } from './cache/response-cache.js';
 export { type ChatCompletionResult, isChunkStream } from './gateway/chat-completion-result.js';
 export {
   type BatchedChunkStream,
@@ -27,43 +27,43 @@ export {
   type ScannedRun,
 } from './gateway/chunk-batches.js';
 export { createGateway, Gateway } from './gateway/create-gateway.js';
-export {
-  type AcceptedCall,
-  type GatewayCallOptions,
-  type GatewayCallResult,
-  type GatewayOptions,
-  type ProviderSettings,
+export type {
+  AcceptedCall,
+  GatewayCallOptions,
+  GatewayCallResult,
+  GatewayOptions,
+  ProviderSettings,
 } from './gateway/gateway-options.js';
 export { KeyRing } from './gateway/key-ring.js';
-export { type CountTokensPreparer } from './gateway/local-call.js';
+export type { CountTokensPreparer } from './gateway/local-call.js';
 export { isModelPattern, modelPattern } from './gateway/model-pattern.js';
 export { normalizeUsage } from './gateway/normalize-usage.js';
 export { hasSSEText } from './gateway/pass-through-chat-stream.js';
 export { upstreamAnswerModel } from './gateway/present-model.js';
 export { encodeSSEError, toSSEStream } from './gateway/to-sse-stream.js';
 export { validateRequest } from './gateway/validate-request.js';
-export { type StreamSummary } from './gateway/wrap-chunk-stream.js';
-export { type CacheDirective, type CacheStatus, type ModelCacheSettings } from './model/cache-settings.js';
-export {
-  type BalancingStrategy,
-  type CallTimeouts,
-  type HedgePolicy,
-  type ModelDefinition,
-  type ModelPrice,
-  type ModelTargetDefinition,
+export type { StreamSummary } from './gateway/wrap-chunk-stream.js';
+export type { CacheDirective, CacheStatus, ModelCacheSettings } from './model/cache-settings.js';
+export type {
+  BalancingStrategy,
+  CallTimeouts,
+  HedgePolicy,
+  ModelDefinition,
+  ModelPrice,
+  ModelTargetDefinition,
 } from './model/model-definition.js';
-export { type RoutedModel, type RoutePlan, type RouteTarget } from './model/route-plan.js';
-export { type BackoffPolicy } from './routing/retry-delay.js';
-export {
-  type AttemptEndEvent,
-  type AttemptOutcome,
-  type AttemptStartEvent,
-  type AttemptStartResult,
-  type CooldownEvent,
-  type GatewayObserver,
+export type { RoutedModel, RoutePlan, RouteTarget } from './model/route-plan.js';
+export type { BackoffPolicy } from './routing/retry-delay.js';
+export type {
+  AttemptEndEvent,
+  AttemptOutcome,
+  AttemptStartEvent,
+  AttemptStartResult,
+  CooldownEvent,
+  GatewayObserver,
 } from './routing/router-events.js';
 export { DEFAULT_ROUTING_POLICY, type RoutingPolicy } from './routing/routing-policy.js';
-export { type CooldownPolicy, type SharedCooldown, type TargetHealthSnapshot } from './routing/target-health.js';
+export type { CooldownPolicy, SharedCooldown, TargetHealthSnapshot } from './routing/target-health.js';
 
 export { ModelCatalog, type ModelCatalogOptions } from './gateway/model-catalog.js';
 export { ModelRouter } from './gateway/model-router.js';

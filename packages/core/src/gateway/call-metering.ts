@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { AttemptReport, CallAccounting, CallTicket } from '../accounting/call-accounting.js';
 import type { GatewayCallOptions } from './gateway-options.js';
 

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import { modelNotFoundError } from '../errors/common-errors.js';
 import type { ModelCapability } from '../adapter/model-capability.js';
-import type { BalancingStrategy, CallTimeouts, HedgePolicy, ModelDefinition, ModelPrice } from '../model/model-definition.js';
+import type { ModelDefinition, ModelPrice } from '../model/model-definition.js';
 import { type ModelPattern, isModelPattern, modelPattern } from './model-pattern.js';
 import type { RoutePlan, RouteTarget, RoutedModel } from '../model/route-plan.js';
 
