@@ -232,6 +232,20 @@ export class Accounts {
     return { kind: 'virtual', state };
   }
 
+  /**
+   * The 401 that ends a virtual key's calls now (revoked, expired, or its secret rotated and the old one's grace period
+   * over, `authorization` being what the caller authenticated with), else undefined; static keys never end.
+   */
+  keyError(principal: Principal, authorization: string | undefined): GatewayError | undefined {
+    if (principal.kind !== 'virtual') return undefined;
+    try {
+      this.#principal(principal.state, authorization);
+      return undefined;
+    } catch (error) {
+      return error as GatewayError;
+    }
+  }
+
   #principal(state: KeyState, authorization: string | undefined): Principal {
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
@@ -257,6 +271,30 @@ export class Accounts {
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
     const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
     return admitCall(context, principal.state, this.teams.get(principal.state.key.team_id), model, detail, limits, parties);
+  }
+
+  /**
+   * True when the key's budget in its current window is spent (settled spend at the budget; reservations of calls in
+   * flight do not count), asked of the {@link Limiter} without taking anything (no request, token or slot). False for
+   * static keys and keys without a budget. Rejects when the limiter's backend fails.
+   */
+  async budgetSpent(principal: Principal): Promise<boolean> {
+    if (principal.kind !== 'virtual' || principal.state.key.budget_usd === null) return false;
+    const { key } = principal.state;
+    const window = principal.state.budgetWindow();
+    const request: LimitRequest = { keyId: key.id, rpm: null, tpm: null, tokens: 0, concurrency: null, budget: { limitUsd: key.budget_usd as number, window: window.id, reserveUsd: 0 } };
+    let decision = await this.limiter.acquire(request);
+    if (!decision.ok && decision.reason === 'seed' && request.budget) {
+      request.budget.seedUsd = await this.#ledgerSeeds.spendSince(key.id, window.start);
+      decision = await this.limiter.acquire(request);
+    }
+    return !decision.ok && decision.reason === 'budget' && (decision.budget?.spentUsd ?? Infinity) >= (key.budget_usd as number) - 1e-9;
+  }
+
+  /** The 429 `insufficient_quota` of a key whose budget is spent (see {@link budgetSpent}). */
+  budgetSpentError(principal: Principal): GatewayError {
+    const key = principal.kind === 'virtual' ? principal.state.key : undefined;
+    return key ? budgetRefusal(key, undefined, { costUsd: 0 }, {}) : authenticationError('No budget.');
   }
 
   /**

@@ -28,6 +28,9 @@ interface CatalogPrices {
   cache_read_mtok?: CatalogPriceValue;
   cache_write_mtok?: CatalogPriceValue;
   output_reasoning_mtok?: CatalogPriceValue;
+  input_audio_mtok?: CatalogPriceValue;
+  cache_audio_read_mtok?: CatalogPriceValue;
+  output_audio_mtok?: CatalogPriceValue;
 }
 
 type GenaiPrices = typeof import('@pydantic/genai-prices');
@@ -95,7 +98,8 @@ function lookUp(adapter: string, model: string): CatalogPrices | undefined {
  * The price of `model` served by an adapter of kind `adapter` (`openai`, `anthropic`, `groq`, `bedrock`...) in the
  * catalogue bundled with `@pydantic/genai-prices` (pinned in the lockfile; no network access, ever), as Switchyard's
  * {@link ModelPrice} in USD per million tokens: `input_mtok` -> `input`, `output_mtok` -> `output`, `cache_read_mtok`
- * -> `cached_input`, `cache_write_mtok` -> `cache_write`, `output_reasoning_mtok` -> `reasoning`. Tiered prices (e.g.
+ * -> `cached_input`, `cache_write_mtok` -> `cache_write`, `output_reasoning_mtok` -> `reasoning`, `input_audio_mtok` ->
+ * `audio_input`, `cache_audio_read_mtok` -> `cached_audio_input`, `output_audio_mtok` -> `audio_output`. Tiered prices (e.g.
  * Gemini 2.5 Pro and Claude Sonnet 4.5 above 200,000 prompt tokens) are taken at the tier of a call of `promptTokens`
  * prompt tokens (default 0: the base tier). Undefined when the catalogue does not know the provider or the model, when
  * the model is not priced per token (images, audio seconds), and for self-hosted servers (Ollama, vLLM, LM Studio).
@@ -113,6 +117,12 @@ export function catalogPrice(adapter: string, model: string, promptTokens = 0): 
   if (cachedInput !== undefined) price.cached_input = cachedInput;
   if (cacheWrite !== undefined) price.cache_write = cacheWrite;
   if (reasoning !== undefined) price.reasoning = reasoning;
+  const audioInput = perMillion(prices.input_audio_mtok, promptTokens);
+  const cachedAudioInput = perMillion(prices.cache_audio_read_mtok, promptTokens);
+  const audioOutput = perMillion(prices.output_audio_mtok, promptTokens);
+  if (audioInput !== undefined) price.audio_input = audioInput;
+  if (cachedAudioInput !== undefined) price.cached_audio_input = cachedAudioInput;
+  if (audioOutput !== undefined) price.audio_output = audioOutput;
   return price;
 }
 

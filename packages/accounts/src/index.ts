@@ -37,3 +37,4 @@ export type * from './usage-row.js';
 export { SPARSE_GROUPS } from './usage-row.js';
 export { type BudgetPeriod, toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
 export type * from './batch-store.js';
+export { computeRealtimeCostUsd, type RealtimeTokens, realtimeTokens } from './realtime-cost.js';

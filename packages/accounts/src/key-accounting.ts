@@ -1,7 +1,8 @@
-import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallLabels, type CallSettlement, type CallTicket, GatewayError } from '@switchyard/core';
+import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallLabels, type CallSettlement, type CallTicket, GatewayError, type SessionAdmissionRequest, type SessionTicket } from '@switchyard/core';
 import type { Admission } from './admission.js';
 import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
+import { admitSession } from './session-admission.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
 import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
@@ -78,6 +79,10 @@ export class KeyAccounting implements CallAccounting {
     const principal = refusal.caller as Principal | undefined;
     const keyId = principal?.kind === 'virtual' ? principal.state.key.id : principal?.kind === 'static' ? 'static' : 'unauthenticated';
     this.#refused(refusal.requestId, keyId, refusal.model, refusal.status, refusal.stream, labelColumns(refusal.labels));
+  }
+
+  admitSession(request: SessionAdmissionRequest): Promise<SessionTicket> {
+    return admitSession(this.accounts, request, (requestId, keyId, model, status, extra) => this.#refused(requestId, keyId, model, status, true, extra));
   }
 
   async admit(request: CallAdmissionRequest): Promise<CallTicket> {

@@ -1,3 +1,4 @@
+import type { GatewayError } from '@switchyard/core';
 import type { Admission, CallEstimate } from './admission.js';
 import type { CallParties } from './call-scopes.js';
 import type { KeyState } from './key-state.js';
@@ -30,4 +31,10 @@ export interface KeyAccountsPort {
   track(task: Promise<unknown>): void;
   /** Records one ledger row. */
   record(row: UsageRow): void;
+  /** The 401 that ends the key's calls now (revoked, expired, rotated past its grace), else undefined. */
+  keyError(principal: Principal, authorization: string | undefined): GatewayError | undefined;
+  /** True when the key's budget in its current window is spent; rejects when the limiter fails. */
+  budgetSpent(principal: Principal): Promise<boolean>;
+  /** The 429 `insufficient_quota` of a key whose budget is spent. */
+  budgetSpentError(principal: Principal): GatewayError;
 }

@@ -179,3 +179,14 @@ export { MAX_COMPLETION_PROMPTS, completionPromptSchema, textCompletionRequestSc
 export { textCompletionChoiceSchema, textCompletionSchema, type TextCompletion, type TextCompletionResult } from './schemas/text-completion.js';
 export { MAX_EDIT_IMAGES, imageEditFieldsSchema, type ImageEditRequest, imageVariationFieldsSchema, type ImageVariationRequest } from './schemas/image-edit-request.js';
 export { imageEditEventSchema, type ImageEditEvent, type ImageEditResult, isImageEditStream } from './schemas/image-edit-result.js';
+export type { RealtimeRequest, RealtimeTranslation, RealtimeTranslator, RealtimeUpstream } from './adapter/realtime-upstream.js';
+export {
+  type RealtimeErrorEvent,
+  type RealtimeEvent,
+  type RealtimeResponseDone,
+  type RealtimeUsage,
+  realtimeErrorEvent,
+  realtimeEventSchema,
+  realtimeResponseDoneSchema,
+  realtimeUsageSchema,
+} from './schemas/realtime-event.js';

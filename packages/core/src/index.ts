@@ -274,3 +274,5 @@ export {
   type UpstreamErrorMapperOptions,
   type UpstreamResponseHeaders,
 } from './adapter-api.js';
+export type { SessionAdmissionRequest, SessionResponseReport, SessionTicket } from './accounting/session-accounting.js';
+export { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './gateway/realtime-call.js';

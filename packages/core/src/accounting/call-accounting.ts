@@ -1,6 +1,7 @@
 import type { AdapterOperation } from '../adapter/provider-adapter.js';
 import type { CompletionUsage } from '../schemas/completion-usage.js';
 import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
+import type { SessionAdmissionRequest, SessionTicket } from './session-accounting.js';
 
 /** Operations that run through a plan (everything but listing models). */
 export type CallOperation = Exclude<AdapterOperation, 'listModels'>;
@@ -134,4 +135,10 @@ export interface CallAccounting {
    * 499): no cost. `model` is the body's `model` when it is a string, else empty.
    */
   refuse?(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number; labels?: CallLabels }): void;
+  /**
+   * Admits a long-lived session (a Realtime WebSocket): the allow-list, rpm, a concurrency slot held until the ticket
+   * is closed, and the budget (refused when it is already spent). Throws as {@link admit}. Accountants without it
+   * cannot admit sessions: the gateway then refuses them with 400 `unsupported_operation`.
+   */
+  admitSession?(request: SessionAdmissionRequest): Promise<SessionTicket>;
 }

@@ -22,6 +22,7 @@ import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
 import type { NativeResponsesResult } from './native-responses.js';
 import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
+import type { RealtimeRequest, RealtimeUpstream } from './realtime-upstream.js';
 
 /** A model as an upstream lists it: its native id and, where known, its creation time (unix seconds). */
 export interface UpstreamModel {
@@ -141,6 +142,13 @@ export interface ProviderAdapter {
    * @see https://platform.openai.com/docs/api-reference/responses/create
    */
   openaiResponses?(request: Record<string, unknown>, context: AdapterCallContext): Promise<NativeResponsesResult>;
+  /**
+   * `GET /v1/realtime?model=<id>` (a WebSocket): where the gateway opens the session's upstream socket and how (see
+   * {@link RealtimeUpstream}). Adapters whose upstream speaks OpenAI's Realtime events return no translator (the events
+   * pass unchanged); others return one. Throws a `GatewayError` (e.g. 400) when the model cannot be served in real time.
+   * @see https://platform.openai.com/docs/guides/realtime-websocket
+   */
+  realtime?(request: RealtimeRequest, context: AdapterCallContext): RealtimeUpstream;
   /** The upstream's own model list (native ids), shown as `<provider>/<id>` in `GET /v1/models`. */
   listModels?(context: AdapterCallContext): Promise<UpstreamModel[]>;
 }

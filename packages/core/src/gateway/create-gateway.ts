@@ -56,6 +56,7 @@ import type { TextCompletionResult } from '../schemas/text-completion.js';
 import type { ImageEditResult } from '../schemas/image-edit-result.js';
 import { completionsCall } from './completions-call.js';
 import { imageEditsCall, imageVariationsCall } from './image-edit-calls.js';
+import { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './realtime-call.js';
 
 /** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
 const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'completions', 'imageEdits', 'anthropicMessages', 'openaiResponses']);
@@ -360,6 +361,14 @@ export class Gateway {
       );
       return passThroughResult(body.model, outcome, warnings, metered, booked.signal);
     });
+  }
+
+  /**
+   * `GET /v1/realtime?model=<id>`: resolves and admits a Realtime session and returns where to connect it (see
+   * {@link openRealtimeCall}); the caller runs the WebSocket relay and closes `ticket` when the session ends.
+   */
+  openRealtime(model: string | undefined, options: RealtimeCallOptions): Promise<RealtimeCall> {
+    return openRealtimeCall(this.#plans, this.#accounting, model, options);
   }
 
   #listContext(options: GatewayCallOptions) {

@@ -22,6 +22,7 @@ const OPERATION_NAMES: Record<CallableOperation, string> = {
   anthropicMessages: 'Anthropic messages',
   openaiResponses: 'OpenAI responses',
   anthropicCountTokens: 'Anthropic count tokens',
+  realtime: 'realtime',
 };
 
 /** True when the first deployment of `plan`'s requested model serves `operation` for its upstream model (see `adapterServes`). */

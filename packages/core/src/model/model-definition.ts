@@ -15,6 +15,12 @@ export interface ModelPrice {
   reasoning?: number;
   /** Factor on the cost of `/v1/batches` lines (0.5: half price); default 1 for batches the gateway runs itself. */
   batch_discount?: number;
+  /** USD per 1,000,000 audio input tokens (Realtime `input_token_details.audio_tokens`); default `input`. */
+  audio_input?: number;
+  /** USD per 1,000,000 audio input tokens read from the cache (`cached_tokens_details.audio_tokens`); default `cached_input`. */
+  cached_audio_input?: number;
+  /** USD per 1,000,000 audio output tokens (Realtime `output_token_details.audio_tokens`); default `output`. */
+  audio_output?: number;
 }
 
 /** How one model's deployments are chosen: see {@link orderTargets}. */
