@@ -16,13 +16,16 @@ import {
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import { buildImageForm, buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult, readUpstreamEvents } from '@switchyard/provider-openai';
+import { buildImageForm, buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult, readUpstreamEvents, webSocketURL } from '@switchyard/provider-openai';
 import { azureModelListSchema } from './azure-api.js';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
 
 /** The `api-version` sent when none is configured: the GA data-plane version of 2024-10-21. */
 export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
+
+/** The `api-version` of Realtime sessions when none is configured (Azure's realtime preview of 2025-04-01). */
+export const DEFAULT_AZURE_REALTIME_API_VERSION = '2025-04-01-preview';
 
 /** Options of {@link createAzure}. */
 export interface AzureOptions {
@@ -36,6 +39,8 @@ export interface AzureOptions {
   apiVersion?: string;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** The `api-version` of Realtime sessions (`/openai/realtime`). Default {@link DEFAULT_AZURE_REALTIME_API_VERSION}. */
+  realtimeApiVersion?: string;
   /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
   timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
 }
@@ -51,6 +56,8 @@ export interface AzureOptions {
  *   (`images/variations` answers 404 there), so this adapter has no `imageVariations`;
  * - `embeddings` -> `embeddings`, `imageGenerations` -> `images/generations`, `speech` -> `audio/speech` (bytes piped),
  *   `transcriptions` -> `audio/transcriptions`, `translations` -> `audio/translations` (multipart);
+ * - `realtime` -> a WebSocket to `{baseURL}/openai/realtime?api-version={realtimeApiVersion}&deployment={deployment}`
+ *   (`wss:`), with `api-key` (or the Entra token); events pass unchanged;
  * - `listModels` -> `GET {baseURL}/openai/models?api-version=...`: the models the resource can deploy (Azure's data
  *   plane has no deployment list; address deployments by name).
  * Bodies and answers are OpenAI's wire format, so provider-openai's stream parser, form builder and error mapping are
@@ -135,6 +142,15 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       const response = await send(deployment(request.model, 'images/edits'), context, buildImageForm(request));
       if (request.stream !== true) return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
       return readUpstreamEvents(context.provider, response, context.signal, secrets, imageEditEventSchema, 'an image edit event', (event) => event.event !== 'ping');
+    },
+
+    realtime(request, context) {
+      const version = encodeURIComponent(options.realtimeApiVersion ?? DEFAULT_AZURE_REALTIME_API_VERSION);
+      return {
+        url: `${webSocketURL(root)}/realtime?api-version=${version}&deployment=${encodeURIComponent(request.model)}`,
+        headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId },
+        secrets,
+      };
     },
 
     async listModels(context) {

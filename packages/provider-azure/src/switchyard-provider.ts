@@ -12,6 +12,7 @@ import { DEFAULT_AZURE_API_VERSION, createAzure } from './create-azure.js';
  *     base_url: https://my-resource.openai.azure.com   # the resource endpoint (required)
  *     api_version: "2024-10-21"                        # default 2024-10-21
  *     headers: { x-ms-useragent: my-app }              # optional
+ *     realtime_api_version: 2025-04-01-preview         # /v1/realtime sessions (default 2025-04-01-preview)
  *     timeouts: { headers_ms: 60000, body_idle_ms: 30000 }
  * models:
  *   - { id: gpt-4o, provider: azure, upstream: my-gpt4o-deployment }   # upstream = deployment name
@@ -25,6 +26,8 @@ export const azureSettingsSchema = z
     azure_ad_token: z.string().min(1).optional(),
     api_version: z.string().min(1).default(DEFAULT_AZURE_API_VERSION),
     headers: z.record(z.string(), z.string()).optional(),
+    /** The `api-version` of `/v1/realtime` sessions (default 2025-04-01-preview). */
+    realtime_api_version: z.string().min(1).optional(),
     timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
   })
   .refine((s) => s.api_key !== undefined || s.azure_ad_token !== undefined, { message: 'api_key or azure_ad_token is required', path: ['api_key'] });
@@ -51,6 +54,7 @@ export const switchyardProvider: ProviderFactory<AzureSettings> = {
       azureADToken: settings.azure_ad_token,
       apiVersion: settings.api_version,
       headers: settings.headers,
+      realtimeApiVersion: settings.realtime_api_version,
       timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
     }),
 };

@@ -39,10 +39,11 @@ import { mapResponsesStreamError } from './map-responses-stream-error.js';
 import { openAIChunkStream } from './openai-chunk-stream.js';
 import { passResponsesEvents } from './pass-responses-events.js';
 import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
+import { openAIRealtimeUpstream } from './openai-realtime-upstream.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
 
 /** The operations an `operations` list may leave out (`openaiResponses` comes with `responses: 'native'` only). */
-const OPTIONAL_OPERATIONS = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'listModels'] as const;
+const OPTIONAL_OPERATIONS = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'realtime', 'listModels'] as const;
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -76,6 +77,8 @@ export interface OpenAIOptions {
    * upstreams that serve the Responses API (OpenAI itself).
    */
   responses?: 'native' | 'translate';
+  /** Send `OpenAI-Beta: realtime=v1` on Realtime sessions (upstreams still on the beta Realtime interface). Default false. */
+  realtimeBeta?: boolean;
 }
 
 /**
@@ -100,6 +103,7 @@ export interface OpenAIOptions {
  * - `speech` -> `/audio/speech`: the audio bytes piped with the upstream content type, never buffered.
  * - `moderations` -> `/moderations`: JSON in, JSON out (checked against OpenAI's moderation schema), or through the
  *   host's `moderation` dialect.
+ * - `realtime` -> a WebSocket to `<baseURL>/realtime?model=<model>` (see {@link openAIRealtimeUpstream}); events pass unchanged.
  * - `listModels` -> `GET /models`: `[{id, created}]`, with the capabilities OpenRouter-style lists report
  *   ({@link listedCapabilities}).
  * - `openaiResponses` (only with `responses: 'native'`) -> `/responses`: the Responses request as it is; the `response`
@@ -244,6 +248,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return { json, usage: responsesUsageToChat(json.usage) };
     };
   }
+  adapter.realtime = (request, context) => openAIRealtimeUpstream(baseURL, request.model, baseHeaders, context, options.realtimeBeta ?? false, secrets);
   if (options.operations) {
     for (const operation of OPTIONAL_OPERATIONS) {
       if (!options.operations.includes(operation)) delete adapter[operation];

@@ -20,3 +20,4 @@ export { passResponsesEvents } from './pass-responses-events.js';
 export { responsesUsageToChat } from './responses-usage-to-chat.js';
 export { type ModerationDialect, openAIModerationDialect } from './moderation-dialect.js';
 export { OPENAI_MODERATION_CATEGORIES, mistralModerationDialect } from './presets/mistral-moderation.js';
+export { openAIRealtimeUpstream, webSocketURL } from './openai-realtime-upstream.js';

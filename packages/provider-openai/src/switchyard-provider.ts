@@ -15,6 +15,7 @@ import { createOpenAI } from './create-openai.js';
  *     project: proj_...                         # OpenAI-Project header
  *     timeouts: { headers_ms: 60000, body_idle_ms: 30000 }
  *     responses: native                         # /v1/responses to the upstream's /responses (default translate)
+ *     realtime_beta: true                       # OpenAI-Beta: realtime=v1 on /v1/realtime sessions (default false)
  * ```
  * @see https://platform.openai.com/docs/api-reference/authentication
  */
@@ -33,6 +34,8 @@ export const openAISettingsSchema = z.strictObject({
    * to deployments that are native too.
    */
   responses: z.enum(['native', 'translate']).optional(),
+  /** Send `OpenAI-Beta: realtime=v1` on `/v1/realtime` sessions (upstreams on the beta Realtime interface). Default false. */
+  realtime_beta: z.boolean().optional(),
 });
 
 /** Settings of the OpenAI adapter as written in config. */
@@ -53,5 +56,6 @@ export const switchyardProvider: ProviderFactory<OpenAISettings> = {
       project: settings.project,
       timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
       responses: settings.responses,
+      realtimeBeta: settings.realtime_beta,
     }),
 };
