@@ -6,3 +6,4 @@ export * from './mock-upstream/index.js';
 export * from './replays/openai-replay-routes.js';
 export * from './redis-server.js';
 export * from './upstream/counting-upstream.js';
+export * from './realtime/index.js';
