@@ -3,6 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import type { Accounts } from '@switchyard/accounts';
 import { consoleDir } from '@switchyard/console';
 import type { Gateway } from '@switchyard/core';
+import { RealtimeServer } from '@switchyard/front-door-realtime';
 import type { Logger } from 'pino';
 import type { SwitchyardRedis } from '@switchyard/redis';
 import { BudgetAlerts } from './accounts/budget-alerts.js';
@@ -43,6 +44,8 @@ export interface RunningServer {
   readiness: ReadinessCheck[];
   /** The request logger. */
   logger: Logger;
+  /** `GET /v1/realtime` WebSocket sessions (see `RealtimeServer`). */
+  realtime: RealtimeServer;
   /** Every configured secret (gateway, admin and upstream keys, those read from files), for redaction; grows on reload. */
   secrets: readonly string[];
   /**
@@ -58,7 +61,8 @@ export interface RunningServer {
    * Graceful shutdown: `/readyz` answers 503 at once, no new connections or requests are accepted, requests and
    * streams in flight get `graceMs` (default `server.shutdown_timeout_ms`) to finish, those still running then end
    * with a 503 `server_shutting_down` error (streams: one error event, no `[DONE]`), the ledger is written and the
-   * store closed. Resolves with how many requests had to be cut.
+   * store closed. Realtime sessions end (error event `server_shutting_down`, close code 1012) once their response in
+   * progress is done, at the latest after the grace. Resolves with how many requests and sessions had to be cut.
    */
   shutdown(graceMs?: number): Promise<{ cut: number }>;
 }
@@ -165,6 +169,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     sse: { keepAliveMs: settings.stream_keepalive_ms, writeTimeoutMs: settings.client_write_timeout_ms },
     sessionHeader: config.budgets.session_header,
   });
+  const realtime = createRealtimeServer(gateway, config, secrets, logger, config.metrics.enabled ? metrics : undefined);
   // Slow clients: headers and the whole request must arrive in time (checked every second at most), and at most
   // `max_connections` sockets are open at once, `max_connections_per_client` of one client address, with a room for
   // health probes beyond (see guardConnections), so descriptors never run out and one address cannot take them all. A
@@ -184,6 +189,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       app,
     ),
   );
+  // WebSocket upgrades (`GET /v1/realtime`) arrive on the same server, outside Express (see RealtimeServer).
+  server.on('upgrade', (request, socket, head) => realtime.handleUpgrade(request, socket, head));
   server.listen({ port: settings.port, host: settings.host, backlog: settings.backlog });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -225,6 +232,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     metrics,
     readiness,
     logger,
+    realtime,
     secrets,
     async reloadSecrets(next) {
       const { providers, secrets: read } = await providerSet.reload(next.providers);
@@ -232,15 +240,43 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       logger.info({ providers }, 'provider secrets re-read');
       return { providers };
     },
-    close: () => stopListening(false),
+    // Open sessions would hold the listener open: they end first.
+    close: async () => {
+      await realtime.close();
+      await stopListening(false);
+    },
     async shutdown(graceMs = config.server.shutdown_timeout_ms) {
       shuttingDown = true;
       const closed = stopListening(true);
-      const cut = await inflight.drain(graceMs);
+      const [requestsCut, sessions] = await Promise.all([inflight.drain(graceMs), realtime.drain(graceMs)]);
+      const cut = requestsCut + sessions.cut;
       server.closeAllConnections();
       server.close(() => {}); // clears http.Server's connection-checking timer; the listener is already closed
       await closed;
       return { cut };
     },
   };
+}
+
+/** The Realtime front door with the config's `realtime` limits, its sessions logged (one line each) and measured. */
+function createRealtimeServer(gateway: Gateway, config: GatewayConfig, secrets: readonly string[], logger: Logger, metrics?: GatewayMetrics): RealtimeServer {
+  const limits = config.realtime;
+  return new RealtimeServer(gateway, {
+    maxSessionMs: limits.max_session_ms,
+    idleTimeoutMs: limits.idle_timeout_ms,
+    maxMessageBytes: limits.max_message_bytes,
+    maxBufferedBytes: limits.max_buffered_bytes,
+    checkIntervalMs: limits.check_interval_ms,
+    connectTimeoutMs: limits.connect_timeout_ms,
+    secrets,
+    onSessionStart: () => metrics?.realtimeSessionStarted(),
+    onSessionEnd: (end) => {
+      metrics?.realtimeSessionEnded(end.provider, end.reason, end.durationMs / 1000);
+      logger.info(
+        { req_id: end.requestId, session_id: end.sessionId, model: end.model, provider: end.provider, reason: end.reason, close_code: end.closeCode, responses: end.responses, duration_ms: end.durationMs },
+        'realtime session ended',
+      );
+    },
+    onRefused: (refusal) => logger.info({ req_id: refusal.requestId, status: refusal.status, code: refusal.code }, 'realtime session refused'),
+  });
 }

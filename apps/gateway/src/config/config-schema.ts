@@ -46,6 +46,12 @@ const priceSchema = z.strictObject({
   reasoning: z.number().nonnegative().optional(),
   /** Factor applied to the cost of `/v1/batches` lines (0.5: half price); default 1 for gateway-run batches, 0.5 for native ones. */
   batch_discount: z.number().nonnegative().max(1).optional(),
+  /** Realtime audio input tokens; default `input`. */
+  audio_input: z.number().nonnegative().optional(),
+  /** Realtime audio input tokens read from the cache; default `cached_input`, then `audio_input`. */
+  cached_audio_input: z.number().nonnegative().optional(),
+  /** Realtime audio output tokens; default `output`. */
+  audio_output: z.number().nonnegative().optional(),
 });
 const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
@@ -309,6 +315,22 @@ export const gatewayConfigSchema = z.strictObject({
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
+  /**
+   * `GET /v1/realtime` sessions (WebSocket): `max_session_ms` (default 3,600,000), `idle_timeout_ms` (no event either
+   * way; default 300,000), `max_message_bytes` (largest client event; default 16 MiB), `max_buffered_bytes` (queued
+   * towards a slow peer before the other side is paused; default 4 MiB), `check_interval_ms` (how often expiry,
+   * idleness and revoked keys are checked; default 1,000), `connect_timeout_ms` (the upstream handshake; default 10,000).
+   */
+  realtime: z
+    .strictObject({
+      max_session_ms: z.number().int().positive().default(3_600_000),
+      idle_timeout_ms: z.number().int().positive().default(300_000),
+      max_message_bytes: z.number().int().positive().default(16 * 1024 * 1024),
+      max_buffered_bytes: z.number().int().positive().default(4 * 1024 * 1024),
+      check_interval_ms: z.number().int().positive().default(1_000),
+      connect_timeout_ms: z.number().int().positive().default(10_000),
     })
     .prefault({}),
   /** `GET /metrics` (Prometheus text format): on by default; `auth: master` requires the admin master key. */

@@ -104,6 +104,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #realtimeSessions = new Gauge({
+    name: 'switchyard_realtime_sessions',
+    help: 'Realtime (WebSocket) sessions open now.',
+    registers: [this.registry],
+  });
+  readonly #realtimeDuration = new Histogram({
+    name: 'switchyard_realtime_session_duration_seconds',
+    help: 'Duration of ended Realtime sessions, seconds, by provider and why they ended (client_closed, budget_exhausted, upstream_disconnected...).',
+    labelNames: ['provider', 'reason'] as const,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
+    registers: [this.registry],
+  });
+
   readonly #cache = new Counter({
     name: 'switchyard_cache_requests_total',
     help: 'Calls that used the response cache: answered from it (hit) or fetched and stored (miss).',
@@ -197,6 +210,17 @@ export class GatewayMetrics {
   cacheLookup(operation: string, result: 'hit' | 'miss'): void {
     const key = `${operation} ${result}`;
     this.#cacheCounts.set(key, (this.#cacheCounts.get(key) ?? 0) + 1);
+  }
+
+  /** A Realtime session opened. */
+  realtimeSessionStarted(): void {
+    this.#realtimeSessions.inc();
+  }
+
+  /** A Realtime session ended after `durationSeconds`, for `reason` (see `RealtimeEndReason`). */
+  realtimeSessionEnded(provider: string, reason: string, durationSeconds: number): void {
+    this.#realtimeSessions.dec();
+    this.#realtimeDuration.observe({ provider, reason }, durationSeconds);
   }
 
   /** A call refused by a key's limit. */
