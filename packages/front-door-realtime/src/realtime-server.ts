@@ -101,6 +101,7 @@ export class RealtimeServer {
       const sessionId = `sess_sy_${randomBytes(12).toString('base64url')}`;
       call = await this.#gateway.openRealtime(url.searchParams.get('model') ?? undefined, {
         caller,
+        authorization: credentials.authorization,
         requestId,
         sessionId,
         signal: abort.signal,
