@@ -187,10 +187,10 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       server,
       { maxConnections: settings.max_connections, maxPerClient: settings.max_connections_per_client, trustProxy: settings.trust_proxy },
       app,
+      // WebSocket upgrades (`GET /v1/realtime`) arrive on the same server, outside Express (see RealtimeServer).
+      (request, socket, head) => realtime.handleUpgrade(request, socket, head),
     ),
   );
-  // WebSocket upgrades (`GET /v1/realtime`) arrive on the same server, outside Express (see RealtimeServer).
-  server.on('upgrade', (request, socket, head) => realtime.handleUpgrade(request, socket, head));
   server.listen({ port: settings.port, host: settings.host, backlog: settings.backlog });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

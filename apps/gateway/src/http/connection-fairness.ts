@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientAddressKey, trustedProxies } from './client-address.js';
@@ -39,6 +40,8 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz']);
  * {@link PROBE_CONNECTIONS} for health probes (the oldest idle one there is closed to make room). The socket address is
  * all there is before the headers arrive, so behind a proxy every client shares the proxy's address: list it in
  * `trustProxy` and bound its clients at the proxy.
+ * With `upgrade`, the server's `upgrade` events (WebSockets) go to it through the same caps: an upgraded connection
+ * is busy until it closes, and an upgrade on a probe-room connection gets 503 `server_busy`.
  * @returns the request listener to use in place of `handler`: it answers 503 `server_busy` with `connection: close` to
  * a request other than a probe on a probe-room connection, and marks connections busy while they answer.
  */
@@ -46,6 +49,7 @@ export function guardConnections(
   server: Server,
   options: ConnectionFairnessOptions,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const isTrusted = trustedProxies(options.trustProxy);
   const states = new WeakMap<Socket, ConnectionState>();
@@ -94,6 +98,24 @@ export function guardConnections(
     }
     socket.once('close', () => forget(socket));
   });
+
+  if (upgrade) {
+    // An upgraded connection (a WebSocket session) is busy for its whole life: never closed to make room. On a
+    // probe-room connection it is refused like any request that is not a probe.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const state = states.get(req.socket);
+      if (state) {
+        state.busy = true;
+        clearTimeout(state.timer);
+        if (state.probeOnly) {
+          const body = JSON.stringify({ error: { message: 'The gateway has no free connection; retry shortly.', type: 'server_error', code: 'server_busy' } });
+          socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`);
+          return;
+        }
+      }
+      upgrade(req, socket, head);
+    });
+  }
 
   return (req, res) => {
     const state = states.get(req.socket);
