@@ -1,3 +1,5 @@
+import { geminiLiveURL } from './gemini-live-url.js';
+import { GeminiLiveTranslator } from './gemini-live-translator.js';
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
@@ -37,6 +39,8 @@ export interface GoogleOptions {
  * `unsupported_operation`). Every answer and stream event is read through the zod schemas of `gemini-api.ts` (the
  * fields read, unknown ones kept): one that is not JSON or not of that shape throws 502 `upstream_invalid_response`
  * naming the provider; upstream errors are mapped by `mapGeminiError`.
+ * Realtime sessions (`/v1/realtime`) go to Gemini Live (`BidiGenerateContent` over WebSocket, `x-goog-api-key`), translated
+ * from and to OpenAI Realtime events by {@link GeminiLiveTranslator}.
  * @see https://ai.google.dev/api
  * @see https://ai.google.dev/gemini-api/docs/imagen
  */
@@ -85,6 +89,15 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       const response = await send(`${modelPath(request.model)}:predict`, context, convertToImagenRequest(request));
       return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
     },
+    realtime(request, context) {
+      return {
+        url: geminiLiveURL(baseURL),
+        headers: { ...context.headers, ...headers },
+        secrets,
+        translator: new GeminiLiveTranslator(request.model.replace(/^models\//, '')),
+      };
+    },
+
     async listModels(context) {
       const response = await send('models?pageSize=1000', context);
       const list = await readUpstreamJson(context.provider, response, context.signal, geminiModelListSchema);

@@ -19,3 +19,8 @@ export { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 export { mapGeminiUsage } from './map-gemini-usage.js';
 export { type GoogleSettings, googleSettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { decodeToolCallSignature, encodeToolCallId } from './tool-call-id.js';
+export { type GeminiLiveServerMessage, type GeminiLiveUsage, geminiLiveServerMessageSchema, geminiLiveUsageSchema } from './gemini-live-api.js';
+export { type GeminiLiveSession, geminiLiveSetup, readSessionUpdate } from './gemini-live-setup.js';
+export { GEMINI_LIVE_INPUT_AUDIO, GeminiLiveTranslator } from './gemini-live-translator.js';
+export { geminiLiveURL } from './gemini-live-url.js';
+export { mapGeminiLiveUsage } from './map-gemini-live-usage.js';
