@@ -277,6 +277,7 @@ function createRealtimeServer(gateway: Gateway, config: GatewayConfig, secrets: 
         'realtime session ended',
       );
     },
+    onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'realtime booking failed'),
     onRefused: (refusal) => logger.info({ req_id: refusal.requestId, status: refusal.status, code: refusal.code }, 'realtime session refused'),
   });
 }

@@ -10,7 +10,8 @@ import { hashSecret as hash, newKeySecret, rotateSecret, secretOf, VIRTUAL_KEY }
 import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
 import { limitSettlement } from './call-settlement.js';
-import type { Limiter, SettledBudget } from './limiter.js';
+import type { Limiter, LimitRequest, SettledBudget } from './limiter.js';
+import { budgetRefusal } from './budget-refusal.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
 import { AuditLog } from './audit-log.js';
@@ -281,7 +282,7 @@ export class Accounts {
   async budgetSpent(principal: Principal): Promise<boolean> {
     if (principal.kind !== 'virtual' || principal.state.key.budget_usd === null) return false;
     const { key } = principal.state;
-    const window = principal.state.budgetWindow();
+    const window = principal.state.budgetWindow(Date.now(), this.budgetTimeZone);
     const request: LimitRequest = { keyId: key.id, rpm: null, tpm: null, tokens: 0, concurrency: null, budget: { limitUsd: key.budget_usd as number, window: window.id, reserveUsd: 0 } };
     let decision = await this.limiter.acquire(request);
     if (!decision.ok && decision.reason === 'seed' && request.budget) {

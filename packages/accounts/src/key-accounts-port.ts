@@ -33,6 +33,8 @@ export interface KeyAccountsPort {
   record(row: UsageRow): void;
   /** The 401 that ends the key's calls now (revoked, expired, rotated past its grace), else undefined. */
   keyError(principal: Principal, authorization: string | undefined): GatewayError | undefined;
+  /** Time zone in which `day`, `week` and `month` budgets reset (IANA name). */
+  readonly budgetTimeZone: string;
   /** True when the key's budget in its current window is spent; rejects when the limiter fails. */
   budgetSpent(principal: Principal): Promise<boolean>;
   /** The 429 `insufficient_quota` of a key whose budget is spent. */

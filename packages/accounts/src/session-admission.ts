@@ -38,7 +38,7 @@ export async function admitSession(accounts: KeyAccountsPort, request: SessionAd
     book: async (report: SessionResponseReport) => {
       const { price, source } = targetPrice(report.target);
       const costUsd = computeRealtimeCostUsd(price, report.usage);
-      const window = principal.kind === 'virtual' && principal.state.key.budget_usd !== null ? principal.state.budgetWindow().id : undefined;
+      const window = principal.kind === 'virtual' && principal.state.key.budget_usd !== null ? principal.state.budgetWindow(Date.now(), accounts.budgetTimeZone).id : undefined;
       const row: Omit<UsageRow, 'key_id'> = {
         request_id: report.responseId,
         model: request.model,

@@ -57,6 +57,8 @@ export interface RealtimeOptions {
   onSessionStart?: (session: { sessionId: string; model: string; provider: string }) => void;
   /** Called once when a session has ended. */
   onSessionEnd?: (end: RealtimeSessionEnd) => void;
+  /** Called with a failure of booking a session's response or checking its key and budget (never thrown). */
+  onError?: (error: unknown) => void;
   /** Called with an upgrade refused before the session started (status and OpenAI error code). */
   onRefused?: (refusal: { requestId: string; status: number; code: string | null; model?: string }) => void;
 }

@@ -140,6 +140,7 @@ export class RealtimeServer {
       upstream,
       call,
       limits: this.#limits,
+      onError: this.#options.onError,
       onEnd: (end) => {
         this.#sessions.delete(session);
         this.#options.onSessionEnd?.(end);
