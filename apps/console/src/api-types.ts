@@ -76,6 +76,10 @@ export interface RequestRow {
   stream: boolean;
   /** Answered from the response cache (no upstream call, cost 0). */
   cache_hit?: boolean;
+  /** The gateway operation (`chatCompletions`, `realtime`...); null on rows refused before admission and old rows. */
+  operation?: string | null;
+  /** The client's session: a Claude Code session, or the gateway's `sess_sy_…` of a realtime WebSocket session. */
+  session_id?: string | null;
   created_at: number;
 }
 

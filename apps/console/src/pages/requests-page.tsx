@@ -93,7 +93,15 @@ export function RequestsPage({ api }: { api: AdminApi }) {
             <tr key={row.request_id} title={`request id ${row.request_id}`}>
               <td>{formatTime(row.created_at)}</td>
               <td>{row.key_name ?? (row.key_id === 'static' ? 'static' : row.key_id)}</td>
-              <td>{row.model}</td>
+              <td>
+                {row.model}
+                {row.operation === 'realtime' && (
+                  <span class="muted" title={`one response of realtime session ${row.session_id ?? ''}`}>
+                    {' '}
+                    · realtime {row.session_id}
+                  </span>
+                )}
+              </td>
               <td>{row.provider ? `${row.provider}${row.upstream_model ? ` / ${row.upstream_model}` : ''}` : '—'}</td>
               <td class={`num ${row.status >= 400 ? 'bad' : ''}`} title={row.cache_hit ? 'answered from the response cache' : undefined}>
                 {row.status}
