@@ -276,3 +276,17 @@ export {
 } from './adapter-api.js';
 export type { SessionAdmissionRequest, SessionResponseReport, SessionTicket } from './accounting/session-accounting.js';
 export { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './gateway/realtime-call.js';
+export {
+  type RealtimeErrorEvent,
+  type RealtimeEvent,
+  type RealtimeRequest,
+  type RealtimeResponseDone,
+  type RealtimeTranslation,
+  type RealtimeTranslator,
+  type RealtimeUpstream,
+  type RealtimeUsage,
+  realtimeErrorEvent,
+  realtimeEventSchema,
+  realtimeResponseDoneSchema,
+  realtimeUsageSchema,
+} from './adapter-api.js';
