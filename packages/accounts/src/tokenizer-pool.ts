@@ -103,6 +103,8 @@ export class TokenizerPool {
       const worker = this.idle.pop();
       if (!worker) {
         if (this.starting.size + this.running.size < this.options.size) this.spawn();
+        // A text is waiting: workers still loading (warmed, unref'd) must keep the process alive until it is counted.
+        for (const starting of this.starting) starting.ref();
         return;
       }
       const job = this.queue.shift() as Pending;
