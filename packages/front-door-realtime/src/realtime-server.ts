@@ -36,7 +36,8 @@ export class RealtimeServer {
   readonly #secrets: readonly string[];
   readonly #wss: WebSocketServer;
   readonly #sessions = new Set<RealtimeSession>();
-  readonly #timer: NodeJS.Timeout;
+  /** The periodic check of open sessions (idle and length limits, revocation); runs only while sessions are open. */
+  #timer: NodeJS.Timeout | undefined;
   #opening = 0;
   #shuttingDown = false;
 
@@ -53,11 +54,23 @@ export class RealtimeServer {
       clientTracking: false,
       handleProtocols: (offered) => (offered.has('realtime') ? 'realtime' : false),
     });
+  }
+
+  /** Starts the periodic session check with the first open session. */
+  #startChecks(): void {
+    if (this.#timer) return;
     this.#timer = setInterval(() => {
       const now = Date.now();
       for (const session of this.#sessions) session.check(now);
     }, this.#limits.checkIntervalMs);
     this.#timer.unref();
+  }
+
+  /** Stops the periodic check when no session is left (an idle gateway keeps no timer for realtime). */
+  #stopChecksWhenIdle(): void {
+    if (this.#sessions.size > 0 || !this.#timer) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
   }
 
   /** Sessions open now. */
@@ -143,10 +156,12 @@ export class RealtimeServer {
       onError: this.#options.onError,
       onEnd: (end) => {
         this.#sessions.delete(session);
+        this.#stopChecksWhenIdle();
         this.#options.onSessionEnd?.(end);
       },
     });
     this.#sessions.add(session);
+    this.#startChecks();
     this.#options.onSessionStart?.({ sessionId, model: call.model, provider: call.target.provider });
     upstream.resume();
   }
@@ -159,6 +174,7 @@ export class RealtimeServer {
   async drain(graceMs: number): Promise<{ cut: number }> {
     this.#shuttingDown = true;
     clearInterval(this.#timer);
+    this.#timer = undefined;
     const all = [...this.#sessions];
     for (const session of all) session.drain();
     const deadline = Date.now() + graceMs;
