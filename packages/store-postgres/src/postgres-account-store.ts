@@ -143,7 +143,11 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
-    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM switchyard_keys WHERE key_hash = $1 OR previous_key_hash = $1', [keyHash]);
+    // Two index look-ups (the OR form made Postgres scan the whole table once per unknown key).
+    const { rows } = await this.#pool.query<KeyRow>(
+      'SELECT * FROM switchyard_keys WHERE key_hash = $1 UNION ALL SELECT * FROM switchyard_keys WHERE previous_key_hash = $1',
+      [keyHash],
+    );
     return rows[0] && keyFromRow(rows[0]);
   }
 
