@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
+import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SpawnedGateway, spawnGateway } from '../helpers/spawn-gateway.js';
+
+// Attack (issue #38 item 6, two replicas): with `redis.on_error: open`, nothing was counted while Redis was down, and
+// a Redis that came back empty started every bucket full. Now each replica enforces its own share of a key's limits
+// while Redis is unreachable (limit / the replicas Redis's heartbeat last counted), so the replicas together stay
+// within the limit; and a Redis that comes back empty rebuilds each key's buckets from the ledger's last minute. Two
+// `switchyard start` processes (the built CLI) on one real redis-server and one real Postgres (the shared ledger).
+const MASTER = 'sk-master-key-for-replica-share-0123456';
+const RPM = 10;
+const redisCli = promisify(execFile);
+
+let redis: TestRedis;
+let postgres: TestPostgres;
+let upstream: MockUpstream;
+let a: SpawnedGateway;
+let b: SpawnedGateway;
+
+const yaml = () => `
+server: { host: 127.0.0.1, port: 0 }
+admin: { master_key: "${MASTER}" }
+store: { postgres: "\${DATABASE_URL}", timeout_ms: 2000 }
+redis: { url: "${redis.url}", on_error: open, timeout_ms: 1000 }
+log: { level: warn, format: json }
+providers:
+  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
+models:
+  - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
+routing: { max_retries: 0 }
+`;
+
+beforeAll(async () => {
+  const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer } } })]);
+  const env = { DATABASE_URL: await postgres.createDatabase('share') };
+  [a, b] = await Promise.all([spawnGateway(yaml(), [], env, 60_000), spawnGateway(yaml(), [], env, 60_000)]);
+}, 90_000);
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
+}, 30_000);
+
+/** Runs one redis-cli command against the test's Redis; its output lines. */
+async function cli(...args: string[]): Promise<string[]> {
+  const { stdout } = await redisCli('redis-cli', ['-p', String(redis.port), ...args]);
+  return stdout.split('\n').filter((line) => line !== '');
+}
+
+/** Sends `count` calls to `gateway` one after another; counts answers 200 and 429 (anything else fails the test). */
+async function callMany(gateway: SpawnedGateway, key: string, count: number): Promise<{ served: number; refused: number }> {
+  const client = new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
+  let served = 0;
+  let refused = 0;
+  for (let i = 0; i < count; i++) {
+    try {
+      await client.chat.completions.create({ model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+      served++;
+    } catch (error) {
+      expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      refused++;
+    }
+  }
+  return { served, refused };
+}
+
+describe('security: each replica enforces its share of the limits while Redis is down (on_error: open)', () => {
+  it(`rpm_limit ${RPM} over two processes: each admits its share (${RPM / 2}), the sum stays within the limit, and an empty Redis is rebuilt from the ledger`, async () => {
+    // Both replicas must know there are two: wait until each has beaten since both were in the heartbeat set (each
+    // beat, every 5 s, pushes its entry's expiry to Redis time + 15 s, and counts the set).
+    await expect.poll(async () => Number((await cli('ZCARD', 'switchyard:replicas'))[0]), { timeout: 15_000, interval: 100 }).toBe(2);
+    const bothIn = Number((await cli('TIME'))[0]) * 1000;
+    await expect
+      .poll(async () => Math.min(...(await cli('ZRANGE', 'switchyard:replicas', '0', '-1', 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number)), { timeout: 15_000, interval: 200 })
+      .toBeGreaterThan(bothIn + 15_000);
+
+    const created = (await (await fetch(`${a.origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'share', rpm_limit: RPM }) })).json()) as { id: string; key: string };
+    const started = Date.now();
+    await redis.stop();
+    const [onA, onB] = await Promise.all([callMany(a, created.key, RPM), callMany(b, created.key, RPM)]);
+    const downS = (Date.now() - started) / 1000;
+    // A bucket of rpm/2 refills at rpm/2 per minute: at most one more call per replica per 12 s of outage.
+    const refill = Math.floor((downS * RPM) / 2 / 60);
+    console.log(`Redis down ${downS.toFixed(1)} s: replica A served ${onA.served}/${RPM}, replica B ${onB.served}/${RPM} (share ${RPM / 2} each, limit ${RPM})`);
+    for (const replica of [onA, onB]) {
+      expect(replica.served).toBeGreaterThanOrEqual(RPM / 2);
+      expect(replica.served).toBeLessThanOrEqual(RPM / 2 + refill);
+    }
+    expect(onA.served + onB.served).toBeLessThanOrEqual(RPM + 2 * refill);
+
+    // Redis comes back empty: the key's bucket is rebuilt from the ledger's last minute (the 10 calls served), so the
+    // calls right after it are refused, not served at the full rate of a new bucket.
+    // The rebuild reads what the ledger holds: it counts the calls whose rows are written (each replica writes its
+    // rows every second), so the test waits for the outage's rows as an operator's Redis restart takes seconds.
+    const written = async () => {
+      const res = await fetch(`${a.origin}/admin/usage?key=${created.id}`, { headers: { authorization: `Bearer ${MASTER}` } });
+      const { data } = (await res.json()) as { data: { requests: number }[] };
+      return data.reduce((sum, row) => sum + row.requests, 0);
+    };
+    await expect.poll(written, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(onA.served + onB.served);
+    await redis.start();
+    for (const gateway of [a, b]) await expect.poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    const back = await callMany(b, created.key, RPM);
+    const elapsedS = (Date.now() - started) / 1000;
+    console.log(`Redis back empty after ${downS.toFixed(1)} s: ${back.served}/${RPM} served on B, ${elapsedS.toFixed(1)} s after the outage began`);
+    expect(back.served).toBeLessThanOrEqual(Math.ceil((elapsedS * RPM) / 60) + 1);
+    expect(onA.served + onB.served + back.served).toBeLessThanOrEqual(RPM + Math.ceil((elapsedS * RPM) / 60) + 1);
+  });
+});
