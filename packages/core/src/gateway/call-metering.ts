@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { AttemptReport, CallAccounting, CallTicket } from '../accounting/call-accounting.js';
+import type { AttemptReport, CallAccounting, CallOperation, CallTicket } from '../accounting/call-accounting.js';
 import type { GatewayCallOptions } from './gateway-options.js';
 
 /** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
@@ -65,4 +65,12 @@ export async function bookRefusal<T>(
     }
     throw error;
   }
+}
+
+/** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
+const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'completions', 'imageEdits', 'anthropicMessages', 'openaiResponses']);
+
+/** Whether a call of `operation` with this `request` is metered as a stream: `stream: true` on a streaming operation. */
+export function isMeteredStream(operation: CallOperation, request: Record<string, unknown>): boolean {
+  return STREAMING_OPERATIONS.has(operation) && request.stream === true;
 }

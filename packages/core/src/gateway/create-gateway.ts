@@ -34,7 +34,7 @@ import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
 import { type CountTokensPreparer, runLocalCall } from './local-call.js';
-import { ADMITTING, type Booking, type Metered, abortedStatus, bookRefusal, statusOf } from './call-metering.js';
+import { ADMITTING, type Booking, type Metered, abortedStatus, bookRefusal, isMeteredStream, statusOf } from './call-metering.js';
 import type { ChatCompletionResult } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
@@ -58,8 +58,6 @@ import { completionsCall } from './completions-call.js';
 import { imageEditsCall, imageVariationsCall } from './image-edit-calls.js';
 import { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './realtime-call.js';
 
-/** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
-const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'completions', 'imageEdits', 'anthropicMessages', 'openaiResponses']);
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -170,7 +168,7 @@ export class Gateway {
     // Only a request that needs capabilities waits (model lists); others reach the upstream without a microtask's delay.
     if (needs.length > 0) plan = await filterCapableTargetsWithLists(plan, needs, this.catalog);
     const requestId = options.requestId ?? randomUUID();
-    const stream = STREAMING_OPERATIONS.has(operation) && request.stream === true;
+    const stream = isMeteredStream(operation, request);
     let metered: Metered | undefined;
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
