@@ -5,5 +5,11 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/ui/',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  build: { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, modulePreload: { polyfill: false }, sourcemap: false },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+  },
 });

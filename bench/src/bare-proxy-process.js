@@ -10,7 +10,12 @@ const server = createServer(async (req, res) => {
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
-    const response = await request(`${upstream}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : req, dispatcher });
+    const response = await request(`${upstream}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' ? undefined : req,
+      dispatcher,
+    });
     const out = { ...response.headers };
     delete out['transfer-encoding'];
     delete out.connection;

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 /** Starts `script` (in this folder) as a child process; resolves with the process and the payload it announced. */
 export function startChild(script, args = [], execArgv = []) {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));

@@ -36,7 +36,9 @@ log: { level: "${process.env.BENCH_LOG_LEVEL ?? 'info'}" }
 ${extraYaml}
 `,
 );
-const child = spawn(process.execPath, [cli, 'start', '--config', file, ...JSON.parse(extraArgs)], { stdio: ['ignore', 'ignore', 'pipe'] });
+const child = spawn(process.execPath, [cli, 'start', '--config', file, ...JSON.parse(extraArgs)], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 let output = '';
 let announced = false;
 child.stderr.setEncoding('utf8').on('data', (chunk) => {

@@ -14,7 +14,8 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
   const results = setups.map(() => []);
   const cpu = setups.map(() => ({ us: 0, requests: 0 }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
-  for (const { url, key } of setups) if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
+  for (const { url, key } of setups)
+    if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
   for (let round = 0; round < rounds; round++) {
     const order = setups.map((_, i) => i);
     if (round % 2 === 1) order.reverse();

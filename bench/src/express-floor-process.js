@@ -17,10 +17,17 @@ app.post('/v1/chat/completions', (req, res) => {
   req.on('end', async () => {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     body.model = 'gpt-4.1-nano';
-    const response = await request(`${upstream}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher });
+    const response = await request(`${upstream}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      dispatcher,
+    });
     const text = await response.body.text();
     res.setHeader('content-type', 'application/json');
     res.end(text);
   });
 });
-const server = createServer(expressMessageClasses(app), app).listen(0, '127.0.0.1', () => serveChild({ url: `http://127.0.0.1:${server.address().port}` }));
+const server = createServer(expressMessageClasses(app), app).listen(0, '127.0.0.1', () =>
+  serveChild({ url: `http://127.0.0.1:${server.address().port}` }),
+);

@@ -7,7 +7,6 @@ import { createLogger, parseConfig, startServer } from '@switchyard/gateway';
 import { serveChild } from './child.js';
 import { BENCH_KEY } from './bench-keys.js';
 
-
 const upstream = process.argv[2];
 const config = parseConfig(
   `
@@ -25,6 +24,8 @@ ${process.argv[3] ?? ''}
   'bench.yaml',
   process.env,
 );
-const running = await startServer(config, { logger: await createLogger({ level: config.log.level, format: 'json' }, false, '/dev/null') });
+const running = await startServer(config, {
+  logger: await createLogger({ level: config.log.level, format: 'json' }, false, '/dev/null'),
+});
 serveChild({ url: running.url.replace(/\/v1$/, '') });
 process.on('SIGTERM', () => process.exit(0));

@@ -5,7 +5,13 @@ import { BENCH_KEY } from './bench-keys.js';
 
 const [url, countText] = process.argv.slice(2);
 const count = Number(countText);
-const dispatcher = new Agent({ connections: null, pipelining: 0, keepAliveTimeout: 600_000, bodyTimeout: 0, headersTimeout: 0 });
+const dispatcher = new Agent({
+  connections: null,
+  pipelining: 0,
+  keepAliveTimeout: 600_000,
+  bodyTimeout: 0,
+  headersTimeout: 0,
+});
 const body = JSON.stringify({ model: 'openai/hold', stream: true, messages: [{ role: 'user', content: 'hold' }] });
 let open = 0;
 const started = [];

@@ -26,5 +26,8 @@ for (let i = 0; i < options.requests + 50; i++) {
   ttlb.push(Number(end - start) / 1e6);
 }
 await pool.close();
-const pct = (values, p) => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
-process.stdout.write(`${JSON.stringify({ ttfbP50: pct(ttfb, 50), ttfbP99: pct(ttfb, 99), ttlbP50: pct(ttlb, 50), ttlbP99: pct(ttlb, 99) })}\n`);
+const pct = (values, p) =>
+  values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+process.stdout.write(
+  `${JSON.stringify({ ttfbP50: pct(ttfb, 50), ttfbP99: pct(ttfb, 99), ttlbP50: pct(ttlb, 50), ttlbP99: pct(ttlb, 99) })}\n`,
+);

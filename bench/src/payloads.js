@@ -8,27 +8,57 @@ const [firstChunk] = fixtures.chunkLines('openai/openai-text.chunks.txt').map((l
 
 /** 100 SSE chunks shaped like the recorded OpenAI stream, then a usage chunk and [DONE]. */
 export const streamFrames = [
-  ...Array.from({ length: 100 }, (_, i) => `data: ${JSON.stringify({ ...firstChunk, choices: [{ index: 0, delta: { content: `token${i} ` }, logprobs: null, finish_reason: i === 99 ? 'stop' : null }] })}\n\n`),
+  ...Array.from(
+    { length: 100 },
+    (_, i) =>
+      `data: ${JSON.stringify({ ...firstChunk, choices: [{ index: 0, delta: { content: `token${i} ` }, logprobs: null, finish_reason: i === 99 ? 'stop' : null }] })}\n\n`,
+  ),
   `data: ${JSON.stringify({ ...firstChunk, choices: [], usage: { prompt_tokens: 16, completion_tokens: 100, total_tokens: 116 } })}\n\n`,
   'data: [DONE]\n\n',
 ];
 
 /** 16 embeddings of 1536 floats, as floats and as base64 (little-endian float32). */
-const vectors = Array.from({ length: 16 }, (_, i) => Array.from({ length: 1536 }, (_, j) => Math.fround(Math.sin(i * 1536 + j) / 10)));
-export const embeddingsFloat = { object: 'list', model: 'text-embedding-3-small', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })), usage: { prompt_tokens: 64, total_tokens: 64 } };
+const vectors = Array.from({ length: 16 }, (_, i) =>
+  Array.from({ length: 1536 }, (_, j) => Math.fround(Math.sin(i * 1536 + j) / 10)),
+);
+export const embeddingsFloat = {
+  object: 'list',
+  model: 'text-embedding-3-small',
+  data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+  usage: { prompt_tokens: 64, total_tokens: 64 },
+};
 export const embeddingsBase64 = {
   ...embeddingsFloat,
-  data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Buffer.from(Float32Array.from(v).buffer).toString('base64') })),
+  data: vectors.map((v, index) => ({
+    object: 'embedding',
+    index,
+    embedding: Buffer.from(Float32Array.from(v).buffer).toString('base64'),
+  })),
 };
 
-export const models = { object: 'list', data: [{ id: 'gpt-4.1-nano', object: 'model', created: 1686935002, owned_by: 'openai' }] };
+export const models = {
+  object: 'list',
+  data: [{ id: 'gpt-4.1-nano', object: 'model', created: 1686935002, owned_by: 'openai' }],
+};
 export const transcription = fixtures.json('openai/spec-examples/createtranscription-default.json');
 
 /** Request bodies. */
-export const chatBody = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Invent a new holiday and describe its traditions.' }], temperature: 0.7 });
-export const streamBody = JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'Invent a new holiday and describe its traditions.' }] });
+export const chatBody = JSON.stringify({
+  model: 'bench',
+  messages: [{ role: 'user', content: 'Invent a new holiday and describe its traditions.' }],
+  temperature: 0.7,
+});
+export const streamBody = JSON.stringify({
+  model: 'bench',
+  stream: true,
+  messages: [{ role: 'user', content: 'Invent a new holiday and describe its traditions.' }],
+});
 export const embeddingsBody = (format) =>
-  JSON.stringify({ model: 'embed', encoding_format: format, input: Array.from({ length: 16 }, (_, i) => `sentence number ${i} to embed`) });
+  JSON.stringify({
+    model: 'embed',
+    encoding_format: format,
+    input: Array.from({ length: 16 }, (_, i) => `sentence number ${i} to embed`),
+  });
 
 /** A multipart body with a 1 MB file, and its content type. */
 export function transcriptionUpload() {
@@ -37,7 +67,10 @@ export function transcriptionUpload() {
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
   );
-  return { body: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export { BENCH_KEY, BENCH_MASTER_KEY } from './bench-keys.js';

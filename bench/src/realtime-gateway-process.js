@@ -16,6 +16,8 @@ models:
   'bench.yaml',
   process.env,
 );
-const running = await startServer(config, { logger: await createLogger({ level: 'info', format: 'json' }, false, '/dev/null') });
+const running = await startServer(config, {
+  logger: await createLogger({ level: 'info', format: 'json' }, false, '/dev/null'),
+});
 serveChild({ url: running.url.replace(/\/v1$/, '') });
 process.on('SIGTERM', () => process.exit(0));

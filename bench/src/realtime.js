@@ -18,7 +18,10 @@ const WARMUP = Number(process.env.BENCH_RT_WARMUP ?? 3);
 /** One open session: its socket, the events it received, and a way to wait for the next event of a type. */
 function openSession(origin) {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/realtime?model=voice`, { headers: { authorization: `Bearer ${BENCH_KEY}` }, perMessageDeflate: false });
+    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/realtime?model=voice`, {
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
+      perMessageDeflate: false,
+    });
     const session = { socket, received: 0, waiters: new Map() };
     socket.on('message', (data) => {
       session.received++;
@@ -39,7 +42,16 @@ function openSession(origin) {
 async function round(session, n) {
   const created = session.next('response.created');
   const done = session.next('response.done');
-  session.socket.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Round ${n}: tell me something short.` }] } }));
+  session.socket.send(
+    JSON.stringify({
+      type: 'conversation.item.create',
+      item: {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `Round ${n}: tell me something short.` }],
+      },
+    }),
+  );
   const sentAt = performance.now();
   session.socket.send(JSON.stringify({ type: 'response.create', response: { output_modalities: ['text'] } }));
   const rtt = (await created) - sentAt;
@@ -51,18 +63,41 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 async function measure(name, target) {
   const sessions = [];
-  for (let i = 0; i < SESSIONS; i += 50) sessions.push(...(await Promise.all(Array.from({ length: Math.min(50, SESSIONS - i) }, () => openSession(target.ready.url)))));
-  await Promise.all(sessions.map(async (s) => { for (let n = 0; n < WARMUP; n++) await round(s, n); }));
+  for (let i = 0; i < SESSIONS; i += 50)
+    sessions.push(
+      ...(await Promise.all(Array.from({ length: Math.min(50, SESSIONS - i) }, () => openSession(target.ready.url)))),
+    );
+  await Promise.all(
+    sessions.map(async (s) => {
+      for (let n = 0; n < WARMUP; n++) await round(s, n);
+    }),
+  );
   const receivedBefore = sessions.reduce((n, s) => n + s.received, 0);
   const cpuBefore = await askCpu(target.child);
   const startedAt = performance.now();
-  const rtts = (await Promise.all(sessions.map(async (s) => { const out = []; for (let n = 0; n < ROUNDS; n++) out.push(await round(s, n)); return out; }))).flat();
+  const rtts = (
+    await Promise.all(
+      sessions.map(async (s) => {
+        const out = [];
+        for (let n = 0; n < ROUNDS; n++) out.push(await round(s, n));
+        return out;
+      }),
+    )
+  ).flat();
   const seconds = (performance.now() - startedAt) / 1000;
   const cpuUs = (await askCpu(target.child)) - cpuBefore;
   const events = sessions.reduce((n, s) => n + s.received, 0) - receivedBefore + 2 * ROUNDS * SESSIONS;
   for (const s of sessions) s.socket.close();
   rtts.sort((a, b) => a - b);
-  const row = { target: name, sessions: SESSIONS, events, eventsPerSecond: Math.round(events / seconds), cpuUsPerEvent: cpuUs / events, rttP50Ms: percentile(rtts, 50), rttP99Ms: percentile(rtts, 99) };
+  const row = {
+    target: name,
+    sessions: SESSIONS,
+    events,
+    eventsPerSecond: Math.round(events / seconds),
+    cpuUsPerEvent: cpuUs / events,
+    rttP50Ms: percentile(rtts, 50),
+    rttP99Ms: percentile(rtts, 99),
+  };
   console.error(`realtime bench: ${name}: ${JSON.stringify(row)}`);
   return row;
 }
@@ -73,15 +108,29 @@ const gateway = await startChild('realtime-gateway-process.js', [upstream.ready.
 try {
   const rows = [await measure('ws relay', relay), await measure('switchyard', gateway)];
   const [floor, switchyard] = rows;
-  const added = { cpuUsPerEvent: switchyard.cpuUsPerEvent - floor.cpuUsPerEvent, rttP50Ms: switchyard.rttP50Ms - floor.rttP50Ms, rttP99Ms: switchyard.rttP99Ms - floor.rttP99Ms };
+  const added = {
+    cpuUsPerEvent: switchyard.cpuUsPerEvent - floor.cpuUsPerEvent,
+    rttP50Ms: switchyard.rttP50Ms - floor.rttP50Ms,
+    rttP99Ms: switchyard.rttP99Ms - floor.rttP99Ms,
+  };
   const fmt = (n, d = 1) => n.toFixed(d);
-  console.log(`| Realtime, ${SESSIONS} sessions x ${ROUNDS} exchanges | events | events/s | CPU µs/event | RTT p50 ms | RTT p99 ms |`);
+  console.log(
+    `| Realtime, ${SESSIONS} sessions x ${ROUNDS} exchanges | events | events/s | CPU µs/event | RTT p50 ms | RTT p99 ms |`,
+  );
   console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.target} | ${row.events} | ${row.eventsPerSecond} | ${fmt(row.cpuUsPerEvent)} | ${fmt(row.rttP50Ms, 2)} | ${fmt(row.rttP99Ms, 2)} |`);
-  console.log(`| added by Switchyard | | | ${fmt(added.cpuUsPerEvent)} | ${fmt(added.rttP50Ms, 2)} | ${fmt(added.rttP99Ms, 2)} |`);
+  for (const row of rows)
+    console.log(
+      `| ${row.target} | ${row.events} | ${row.eventsPerSecond} | ${fmt(row.cpuUsPerEvent)} | ${fmt(row.rttP50Ms, 2)} | ${fmt(row.rttP99Ms, 2)} |`,
+    );
+  console.log(
+    `| added by Switchyard | | | ${fmt(added.cpuUsPerEvent)} | ${fmt(added.rttP50Ms, 2)} | ${fmt(added.rttP99Ms, 2)} |`,
+  );
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  await writeFile(`${dir}realtime-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.json`, `${JSON.stringify({ sessions: SESSIONS, rounds: ROUNDS, rows, added }, null, 2)}\n`);
+  await writeFile(
+    `${dir}realtime-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.json`,
+    `${JSON.stringify({ sessions: SESSIONS, rounds: ROUNDS, rows, added }, null, 2)}\n`,
+  );
 } finally {
   for (const child of [gateway, relay, upstream]) child.child.kill('SIGTERM');
 }

@@ -11,9 +11,13 @@ const port = await new Promise((resolve) => {
     server.close(() => resolve(port));
   });
 });
-const redis = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const redis = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 redis.once('error', (error) => {
-  process.stderr.write(`bench: redis-server (${bin}) did not start: ${error.message}; install it (apt-get install redis-server)\n`);
+  process.stderr.write(
+    `bench: redis-server (${bin}) did not start: ${error.message}; install it (apt-get install redis-server)\n`,
+  );
   process.exit(1);
 });
 let output = '';

@@ -32,9 +32,21 @@ const SCENARIOS = [
 
 const upstream = await startChild('upstream-process.js');
 const proxy = await startChild('bare-proxy-process.js', [upstream.ready.url]);
-const gateway = await startChild('gateway-process.js', [upstream.ready.url], process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []);
-const floor = process.env.BENCH_EXPRESS_FLOOR !== '0' ? await startChild('express-floor-process.js', [upstream.ready.url]) : undefined;
-const targets = { direct: upstream.ready.url, proxy: proxy.ready.url, switchyard: gateway.ready.url, ...(floor ? { expressFloor: floor.ready.url } : {}) };
+const gateway = await startChild(
+  'gateway-process.js',
+  [upstream.ready.url],
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : [],
+);
+const floor =
+  process.env.BENCH_EXPRESS_FLOOR !== '0'
+    ? await startChild('express-floor-process.js', [upstream.ready.url])
+    : undefined;
+const targets = {
+  direct: upstream.ready.url,
+  proxy: proxy.ready.url,
+  switchyard: gateway.ready.url,
+  ...(floor ? { expressFloor: floor.ready.url } : {}),
+};
 const processes = { direct: upstream, proxy, switchyard: gateway, expressFloor: floor };
 
 /** One load run against `url`, with the CPU time `child` spent on it (microseconds per request, `cpuUsPerRequest`). */
@@ -44,7 +56,9 @@ async function measuredLoad(child, options) {
   if (child) result.cpuUsPerRequest = ((await askCpu(child.child)) - cpuBefore) / Math.max(1, result.total);
   return result;
 }
-console.error(`bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run, ${warmup}s warm-up per scenario and server`);
+console.error(
+  `bench: upstream ${targets.direct}, bare proxy ${targets.proxy}, switchyard ${targets.switchyard}; ${duration}s per run, ${warmup}s warm-up per scenario and server`,
+);
 
 const throughput = [];
 for (const scenario of SCENARIOS) {
@@ -98,19 +112,36 @@ if (!wanted || wanted.includes('targets')) {
   ];
   for (const [scenario, body, names] of sideBySide) {
     const path = scenario.startsWith('embeddings') ? '/v1/embeddings' : '/v1/chat/completions';
-    const setups = names.filter((name) => targetProcesses[name]).map((name) => ({ label: name, url: targetProcesses[name].ready.url, key: BENCH_KEY, child: targetProcesses[name].child }));
-    const rows = await compareSetups(setups, { method: 'POST', path, body, connections: 50, duration }, SIDE_BY_SIDE_ROUNDS, targetWarmup);
+    const setups = names
+      .filter((name) => targetProcesses[name])
+      .map((name) => ({
+        label: name,
+        url: targetProcesses[name].ready.url,
+        key: BENCH_KEY,
+        child: targetProcesses[name].child,
+      }));
+    const rows = await compareSetups(
+      setups,
+      { method: 'POST', path, body, connections: 50, duration },
+      SIDE_BY_SIDE_ROUNDS,
+      targetWarmup,
+    );
     targetRows[scenario] = Object.fromEntries(rows.map((row) => [row.label, row]));
     const proxyRuns = targetRows[scenario].proxy.runs;
     for (const row of rows) {
       row.roundRatios = row.runs.map((rps, i) => rps / proxyRuns[i]);
-      console.error(`  targets, ${scenario} x50, ${row.label}: ${row.rps.toFixed(0)} req/s (rounds: ${row.runs.map((x) => x.toFixed(0)).join(', ')}; / proxy ${(row.rps / targetRows[scenario].proxy.rps).toFixed(2)}; CPU per request ${row.cpuUsPerRequest.toFixed(0)} us)`);
+      console.error(
+        `  targets, ${scenario} x50, ${row.label}: ${row.rps.toFixed(0)} req/s (rounds: ${row.runs.map((x) => x.toFixed(0)).join(', ')}; / proxy ${(row.rps / targetRows[scenario].proxy.rps).toFixed(2)}; CPU per request ${row.cpuUsPerRequest.toFixed(0)} us)`,
+      );
     }
   }
 }
 const chatLoad = { ...CHAT, connections: 50, duration };
 const logRows = (rows) => {
-  for (const r of rows) console.error(`  ${r.label}: chat x50 ${r.rps.toFixed(0)} req/s (rounds: ${r.runs.map((x) => x.toFixed(0)).join(', ')})`);
+  for (const r of rows)
+    console.error(
+      `  ${r.label}: chat x50 ${r.rps.toFixed(0)} req/s (rounds: ${r.runs.map((x) => x.toFixed(0)).join(', ')})`,
+    );
 };
 
 // Scale-out (BENCH_SCENARIOS `workers`): one gateway process vs `switchyard start --workers 2`.
@@ -144,13 +175,20 @@ if (!wanted || wanted.includes('limiter')) {
     ['limited key, in-process limiter', accounts],
     ['limited key, Redis limiter', `${accounts}redis: { url: "${redis.ready.url}" }\n`],
   ]) {
-    const gatewayWithKeys = await startChild('cli-gateway-process.js', [upstream.ready.url, '[]', yaml]).catch((error) => {
-      console.error(`  ${label}: the gateway did not start (${error.message}); skipped`);
-      return undefined;
-    });
+    const gatewayWithKeys = await startChild('cli-gateway-process.js', [upstream.ready.url, '[]', yaml]).catch(
+      (error) => {
+        console.error(`  ${label}: the gateway did not start (${error.message}); skipped`);
+        return undefined;
+      },
+    );
     if (!gatewayWithKeys) continue;
     started.push(gatewayWithKeys);
-    const key = await createBenchKey(gatewayWithKeys.ready.url, { rpm_limit: 1_000_000_000, tpm_limit: 1_000_000_000, budget_usd: 1_000_000, budget_period: 'day' });
+    const key = await createBenchKey(gatewayWithKeys.ready.url, {
+      rpm_limit: 1_000_000_000,
+      tpm_limit: 1_000_000_000,
+      budget_usd: 1_000_000,
+      budget_period: 'day',
+    });
     setups.push({ label, url: gatewayWithKeys.ready.url, key });
   }
   limiter = await compareSetups(setups, chatLoad, SIDE_BY_SIDE_ROUNDS, warmup);
@@ -191,30 +229,49 @@ const latency = [];
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 2000);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 // The fresh processes of the side-by-side rows when they ran (see above), else the bench's own.
-const latencyTargets = { ...targets, ...Object.fromEntries(Object.entries(targetProcesses ?? {}).map(([name, p]) => [name, p.ready.url])) };
-for (const [scenario, body] of process.env.BENCH_LOAD_ONLY ? [] : [
-  ['chat', chatBody],
-  ['chat-stream-100', streamBody],
-]) {
+const latencyTargets = {
+  ...targets,
+  ...Object.fromEntries(Object.entries(targetProcesses ?? {}).map(([name, p]) => [name, p.ready.url])),
+};
+for (const [scenario, body] of process.env.BENCH_LOAD_ONLY
+  ? []
+  : [
+      ['chat', chatBody],
+      ['chat-stream-100', streamBody],
+    ]) {
   // The Express floor implements non-streamed chat only.
   const names = Object.keys(latencyTargets).filter((name) => name !== 'expressFloor' || scenario === 'chat');
   const rounds = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
     const order = round % 2 === 1 ? [...names].reverse() : names;
     for (const name of order) {
-      rounds[name].push(await runJson('latency-process.js', { url: latencyTargets[name], path: '/v1/chat/completions', body, key: BENCH_KEY, requests: LATENCY_REQUESTS }));
+      rounds[name].push(
+        await runJson('latency-process.js', {
+          url: latencyTargets[name],
+          path: '/v1/chat/completions',
+          body,
+          key: BENCH_KEY,
+          requests: LATENCY_REQUESTS,
+        }),
+      );
     }
   }
   const row = { scenario, rounds: SIDE_BY_SIDE_ROUNDS, added: {} };
   for (const name of names) {
-    row[name] = Object.fromEntries(['ttfbP50', 'ttfbP99', 'ttlbP50', 'ttlbP99'].map((key) => [key, median(rounds[name].map((r) => r[key]))]));
+    row[name] = Object.fromEntries(
+      ['ttfbP50', 'ttfbP99', 'ttlbP50', 'ttlbP99'].map((key) => [key, median(rounds[name].map((r) => r[key]))]),
+    );
     row[name].runs = rounds[name];
     if (name !== 'proxy' && name !== 'direct') {
-      row.added[name] = Object.fromEntries(['ttfbP50', 'ttlbP50'].map((key) => [key, median(rounds[name].map((r, i) => r[key] - rounds.proxy[i][key]))]));
+      row.added[name] = Object.fromEntries(
+        ['ttfbP50', 'ttlbP50'].map((key) => [key, median(rounds[name].map((r, i) => r[key] - rounds.proxy[i][key]))]),
+      );
     }
   }
   latency.push(row);
-  console.error(`  latency ${scenario} x1: added over the proxy, median of ${SIDE_BY_SIDE_ROUNDS} rounds: TTFB ${row.added.switchyard.ttfbP50.toFixed(3)} ms, last byte ${row.added.switchyard.ttlbP50.toFixed(3)} ms`);
+  console.error(
+    `  latency ${scenario} x1: added over the proxy, median of ${SIDE_BY_SIDE_ROUNDS} rounds: TTFB ${row.added.switchyard.ttfbP50.toFixed(3)} ms, last byte ${row.added.switchyard.ttlbP50.toFixed(3)} ms`,
+  );
 }
 
 for (const p of Object.values(targetProcesses ?? {})) p.child.kill();
@@ -232,14 +289,25 @@ const streams = process.env.BENCH_LOAD_ONLY ? 1 : Math.min(wantedStreams, Math.f
 const before = await askRss(fresh.child);
 const holder = await new Promise((resolve, reject) => {
   import('node:child_process').then(({ fork }) => {
-    const child = fork(fileURLToPath(new URL('hold-streams-process.js', import.meta.url)), [targets.switchyard, String(streams)]);
+    const child = fork(fileURLToPath(new URL('hold-streams-process.js', import.meta.url)), [
+      targets.switchyard,
+      String(streams),
+    ]);
     child.once('message', (message) => resolve({ child, ...message }));
     child.once('error', reject);
   });
 });
 const held = await askRss(fresh.child);
 holder.child.send('stop');
-const memory = { requested: wantedStreams, streams, open: holder.open, failed: holder.failed, rssBefore: before.rss, rssHeld: held.rss, perStreamBytes: (held.rss - before.rss) / Math.max(1, holder.open) };
+const memory = {
+  requested: wantedStreams,
+  streams,
+  open: holder.open,
+  failed: holder.failed,
+  rssBefore: before.rss,
+  rssHeld: held.rss,
+  perStreamBytes: (held.rss - before.rss) / Math.max(1, holder.open),
+};
 memory.projectedRss10k = before.rss + memory.perStreamBytes * 10_000;
 
 for (const p of [upstream, proxy, fresh, floor]) p?.child.kill();
@@ -266,18 +334,28 @@ const file = `${dir}${results.date.slice(0, 10)}.json`;
 await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 
 const mb = (b) => (b / 1024 / 1024).toFixed(0);
-console.log(`\n## Throughput (${duration} s per run after ${warmup} s of warm-up per scenario; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`);
+console.log(
+  `\n## Throughput (${duration} s per run after ${warmup} s of warm-up per scenario; ${results.machine.cpus} cores, ${results.machine.node})\n\n${throughputTable(throughput)}`,
+);
 if (scaleOut.length) console.log(`\n## Scale-out (chat, 50 connections)\n\n${scaleOutTable(scaleOut)}`);
 if (limiter.length) {
   console.log(`\n## Limiter cost (chat, 50 connections, one limited virtual key)\n\n${scaleOutTable(limiter)}`);
-  if (limiterRatio !== undefined) console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
+  if (limiterRatio !== undefined)
+    console.log(`\nRedis limiter / in-process limiter: ${limiterRatio.toFixed(2)} (req/s ratio, same run).`);
 }
 if (metricsRows.length) {
   console.log(`\n## Metrics cost (chat, 50 connections)\n\n${scaleOutTable(metricsRows)}`);
-  console.log(`\nMetrics on / metrics off: ${metricsRatio.toFixed(3)} (req/s ratio, same run; issue #20 allows at most a 3 % drop).`);
+  console.log(
+    `\nMetrics on / metrics off: ${metricsRatio.toFixed(3)} (req/s ratio, same run; issue #20 allows at most a 3 % drop).`,
+  );
 }
-console.log(`\n## Latency at 1 connection (ms, median of ${SIDE_BY_SIDE_ROUNDS} alternating rounds of ${LATENCY_REQUESTS} sequential requests)\n\n${latencyTable(latency)}`);
-if (Object.keys(targetRows).length) console.log(`\n## Side by side at 50 connections (issue #14 ratios; ${SIDE_BY_SIDE_ROUNDS} alternating rounds of ${duration} s)\n\n${sideBySideTable(targetRows)}`);
+console.log(
+  `\n## Latency at 1 connection (ms, median of ${SIDE_BY_SIDE_ROUNDS} alternating rounds of ${LATENCY_REQUESTS} sequential requests)\n\n${latencyTable(latency)}`,
+);
+if (Object.keys(targetRows).length)
+  console.log(
+    `\n## Side by side at 50 connections (issue #14 ratios; ${SIDE_BY_SIDE_ROUNDS} alternating rounds of ${duration} s)\n\n${sideBySideTable(targetRows)}`,
+  );
 console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayRss.peakRss)} MiB.`);
 console.log(
   `${memory.open} of ${memory.streams} idle streams held open (${memory.failed} failed): gateway RSS ${mb(memory.rssBefore)} -> ${mb(memory.rssHeld)} MiB, ${(memory.perStreamBytes / 1024).toFixed(1)} KiB per stream, ${mb(memory.projectedRss10k)} MiB projected for 10,000.`,

@@ -10,7 +10,10 @@ for (const id of profile.samples) {
   if (callFrame.functionName === '(idle)') continue;
   busy++;
   const url = callFrame.url;
-  const key = url.includes('node_modules/.pnpm/') ? url.replace(/^.*node_modules\/\.pnpm\/([^/]+)\/.*$/, '$1') : url.replace(/^file:\/\/.*?\/(packages|apps)\/([^/]+)\/.*$/, '$1/$2') || callFrame.functionName;
+  const key = url.includes('node_modules/.pnpm/')
+    ? url.replace(/^.*node_modules\/\.pnpm\/([^/]+)\/.*$/, '$1')
+    : url.replace(/^file:\/\/.*?\/(packages|apps)\/([^/]+)\/.*$/, '$1/$2') || callFrame.functionName;
   self.set(key, (self.get(key) ?? 0) + 1);
 }
-for (const [key, count] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${key}`);
+for (const [key, count] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  console.log(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${key}`);

@@ -9,11 +9,14 @@ const upstream = await startMockUpstream({
   routes: {
     'POST /v1/chat/completions': (request) => {
       const body = request.json ?? {};
-      if (String(body.model).endsWith('hold')) return { chunks: [streamFrames[0], streamFrames[1]], chunkDelayMs: 3_600_000 };
+      if (String(body.model).endsWith('hold'))
+        return { chunks: [streamFrames[0], streamFrames[1]], chunkDelayMs: 3_600_000 };
       if (body.stream) return { chunks: [streamFrames.join('')] };
       return { headers: { 'content-type': 'application/json' }, body: completionText };
     },
-    'POST /v1/embeddings': (request) => ({ json: request.json?.encoding_format === 'base64' ? embeddingsBase64 : embeddingsFloat }),
+    'POST /v1/embeddings': (request) => ({
+      json: request.json?.encoding_format === 'base64' ? embeddingsBase64 : embeddingsFloat,
+    }),
     'GET /v1/models': { json: models },
     'POST /v1/audio/transcriptions': { json: transcription },
   },

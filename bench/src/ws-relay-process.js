@@ -12,7 +12,9 @@ wss.on('connection', (client, request) => {
   const model = new URL(request.url ?? '/', 'http://relay').searchParams.get('model');
   const socket = new WebSocket(`${upstream}/realtime?model=${model}`, { perMessageDeflate: false });
   const early = [];
-  client.on('message', (data, binary) => (socket.readyState === WebSocket.OPEN ? socket.send(data, { binary }) : early.push(data)));
+  client.on('message', (data, binary) =>
+    socket.readyState === WebSocket.OPEN ? socket.send(data, { binary }) : early.push(data),
+  );
   socket.on('open', () => {
     for (const data of early) socket.send(data, { binary: false });
   });

@@ -1,4 +1,12 @@
-import type { AuditPage, DeploymentHealth, KeyInput, KeyView, ModelView, RequestsPage, UsageTotals } from './api-types.js';
+import type {
+  AuditPage,
+  DeploymentHealth,
+  KeyInput,
+  KeyView,
+  ModelView,
+  RequestsPage,
+  UsageTotals,
+} from './api-types.js';
 
 /** A failed admin API call: the HTTP status and the error message the gateway sent. */
 export class ApiError extends Error {
@@ -16,7 +24,8 @@ export type Query = Record<string, string | number | undefined>;
 
 function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -38,7 +47,10 @@ export class AdminApi {
     try {
       res = await fetch(path, {
         method,
-        headers: { authorization: `Bearer ${this.masterKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.masterKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: 'omit',
         cache: 'no-store',
@@ -48,7 +60,9 @@ export class AdminApi {
       throw new ApiError(0, `The gateway did not answer: ${(error as Error).message}`);
     }
     if (!res.ok) {
-      const answer = (await res.json().catch(() => undefined)) as { error?: { message?: string; code?: string } } | undefined;
+      const answer = (await res.json().catch(() => undefined)) as
+        | { error?: { message?: string; code?: string } }
+        | undefined;
       if (res.status === 401) this.onUnauthorized?.();
       throw new ApiError(res.status, answer?.error?.message ?? `HTTP ${res.status}`, answer?.error?.code);
     }

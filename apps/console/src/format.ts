@@ -54,9 +54,16 @@ export function lastDays(n: number, now = Date.now()): { from: string; to: strin
  * Per-day series for the usage chart: x (unix seconds at 00:00 UTC), spend (USD) and tokens per day, zero on days
  * without rows. `groups` are `GET /admin/usage?group_by=day` rows.
  */
-export function dailySeries(days: readonly string[], groups: readonly { group?: string; cost_usd: number; total_tokens: number }[]): [number[], number[], number[]] {
+export function dailySeries(
+  days: readonly string[],
+  groups: readonly { group?: string; cost_usd: number; total_tokens: number }[],
+): [number[], number[], number[]] {
   const byDay = new Map(groups.map((g) => [g.group, g]));
-  return [days.map((d) => dayStartMs(d) / 1000), days.map((d) => byDay.get(d)?.cost_usd ?? 0), days.map((d) => byDay.get(d)?.total_tokens ?? 0)];
+  return [
+    days.map((d) => dayStartMs(d) / 1000),
+    days.map((d) => byDay.get(d)?.cost_usd ?? 0),
+    days.map((d) => byDay.get(d)?.total_tokens ?? 0),
+  ];
 }
 
 /** Splits the "Models" field (ids or globs, separated by commas, spaces or new lines); null when empty (all models). */
@@ -66,14 +73,21 @@ export function parseModelList(text: string): string[] | null {
 }
 
 /** A key's status: `revoked`, `expired` or `active`. */
-export function keyStatus(key: { revoked_at: string | null; expires_at: string | null }, now = Date.now()): 'revoked' | 'expired' | 'active' {
+export function keyStatus(
+  key: { revoked_at: string | null; expires_at: string | null },
+  now = Date.now(),
+): 'revoked' | 'expired' | 'active' {
   if (key.revoked_at) return 'revoked';
   if (key.expires_at && Date.parse(key.expires_at) <= now) return 'expired';
   return 'active';
 }
 
 /** Cost of a call, USD, from its tokens and a price in USD per million tokens (0 without a price). */
-export function costUsd(price: { input: number; output: number } | null | undefined, promptTokens: number, completionTokens: number): number {
+export function costUsd(
+  price: { input: number; output: number } | null | undefined,
+  promptTokens: number,
+  completionTokens: number,
+): number {
   if (!price) return 0;
   return (promptTokens * price.input + completionTokens * price.output) / 1_000_000;
 }

@@ -22,7 +22,11 @@ export interface StreamedChat {
  * carries an error event, and when it ends without `[DONE]`.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
-export async function readChatStream(response: Response, onText: (text: string) => void, startedAt = performance.now()): Promise<StreamedChat> {
+export async function readChatStream(
+  response: Response,
+  onText: (text: string) => void,
+  startedAt = performance.now(),
+): Promise<StreamedChat> {
   if (!response.body) throw new Error('The answer has no body.');
   const result: StreamedChat = { text: '' };
   const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());

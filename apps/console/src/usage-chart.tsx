@@ -16,11 +16,28 @@ export function UsageChart({ series }: { series: [number[], number[], number[]] 
       width: Math.max(320, element.clientWidth),
       height: 260,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: true }, usd: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] }, tokens: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      scales: {
+        x: { time: true },
+        usd: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        tokens: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      },
       series: [
         {},
-        { label: 'Spend (USD)', scale: 'usd', stroke: '#2563eb', width: 2, fill: 'rgba(37, 99, 235, 0.12)', value: (_u, v) => (v === null ? '—' : formatUsd(v)) },
-        { label: 'Tokens', scale: 'tokens', stroke: '#d97706', width: 2, value: (_u, v) => (v === null ? '—' : Math.round(v).toLocaleString('en-US')) },
+        {
+          label: 'Spend (USD)',
+          scale: 'usd',
+          stroke: '#2563eb',
+          width: 2,
+          fill: 'rgba(37, 99, 235, 0.12)',
+          value: (_u, v) => (v === null ? '—' : formatUsd(v)),
+        },
+        {
+          label: 'Tokens',
+          scale: 'tokens',
+          stroke: '#d97706',
+          width: 2,
+          value: (_u, v) => (v === null ? '—' : Math.round(v).toLocaleString('en-US')),
+        },
       ],
       axes: [
         { space: 60 },

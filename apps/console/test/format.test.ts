@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { costUsd, dailySeries, daysBetween, formatMs, formatTime, formatUsd, keyStatus, lastDays, parseModelList } from '../src/format.js';
+import {
+  costUsd,
+  dailySeries,
+  daysBetween,
+  formatMs,
+  formatTime,
+  formatUsd,
+  keyStatus,
+  lastDays,
+  parseModelList,
+} from '../src/format.js';
 
 describe('console formatting', () => {
   it('formats USD, durations and UTC times as text', () => {

@@ -29,12 +29,23 @@ describe('readChatStream', () => {
       (text) => seen.push(text),
     );
     expect(seen).toEqual(['Hel', 'Hello ✓']);
-    expect(result).toMatchObject({ text: 'Hello ✓', finishReason: 'stop', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+    expect(result).toMatchObject({
+      text: 'Hello ✓',
+      finishReason: 'stop',
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    });
     expect(result.firstTokenMs).toBeGreaterThanOrEqual(0);
   });
 
   it("throws the gateway's message on an error event, and when the stream stops before [DONE]", async () => {
-    await expect(readChatStream(sse(chunk({ choices: [{ delta: { content: 'a' } }] }) + chunk({ error: { message: 'upstream broke' } })), () => {})).rejects.toThrow('upstream broke');
-    await expect(readChatStream(sse(chunk({ choices: [{ delta: { content: 'a' } }] })), () => {})).rejects.toThrow('before [DONE]');
+    await expect(
+      readChatStream(
+        sse(chunk({ choices: [{ delta: { content: 'a' } }] }) + chunk({ error: { message: 'upstream broke' } })),
+        () => {},
+      ),
+    ).rejects.toThrow('upstream broke');
+    await expect(readChatStream(sse(chunk({ choices: [{ delta: { content: 'a' } }] })), () => {})).rejects.toThrow(
+      'before [DONE]',
+    );
   });
 });

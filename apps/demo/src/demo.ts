@@ -12,12 +12,21 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeWav, type MockRoute, openaiReplayRoutes, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import {
+  makeWav,
+  type MockRoute,
+  openaiReplayRoutes,
+  sseFrames,
+  startMockUpstream,
+  testkitFixtures,
+} from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
 import { pino } from 'pino';
 import { type RunningServer, gatewayConfigSchema, startServer } from '@switchyard/gateway';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '8787' }, once: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '8787' }, once: { type: 'boolean', default: false } },
+});
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 const line = (label: string, text: string) => console.log(`${bold(label.padEnd(28))} ${text}`);
 const clip = (text: string, max = 90) => {
@@ -30,7 +39,12 @@ const fixtures = testkitFixtures();
 const recordedOpenAIModel = fixtures.json<{ model: string; created: number }>('openai/openai-text.json');
 const openaiRoutes: Record<string, MockRoute> = {
   ...openaiReplayRoutes(),
-  'GET /v1/models': { json: { object: 'list', data: [{ id: 'gpt-4.1-nano', object: 'model', created: recordedOpenAIModel.created, owned_by: 'openai' }] } },
+  'GET /v1/models': {
+    json: {
+      object: 'list',
+      data: [{ id: 'gpt-4.1-nano', object: 'model', created: recordedOpenAIModel.created, owned_by: 'openai' }],
+    },
+  },
 };
 const anthropicRoutes: Record<string, MockRoute> = {
   'POST /v1/messages': (request) =>
@@ -41,7 +55,9 @@ const anthropicRoutes: Record<string, MockRoute> = {
 };
 const geminiRoutes: Record<string, MockRoute> = {
   'POST /v1beta/models/*:generateContent': { json: fixtures.json('google/google-text.json') },
-  'POST /v1beta/models/*:streamGenerateContent': { chunks: sseFrames(fixtures.chunkLines('google/google-text.chunks.txt'), 'gemini') },
+  'POST /v1beta/models/*:streamGenerateContent': {
+    chunks: sseFrames(fixtures.chunkLines('google/google-text.chunks.txt'), 'gemini'),
+  },
   'GET /v1beta/models': { json: fixtures.json('google/google-models.json') },
 };
 const [openaiUpstream, anthropicUpstream, geminiUpstream] = await Promise.all([
@@ -65,7 +81,12 @@ const config = (port: number) =>
     },
     models: [
       { id: 'gpt-4.1-nano', provider: 'openai', price: { input: 0.1, output: 0.4 } },
-      { id: 'claude-sonnet-4-5', provider: 'anthropic', upstream: 'claude-sonnet-4-5-20250929', price: { input: 3, output: 15 } },
+      {
+        id: 'claude-sonnet-4-5',
+        provider: 'anthropic',
+        upstream: 'claude-sonnet-4-5-20250929',
+        price: { input: 3, output: 15 },
+      },
       { id: 'gemini-2.5-flash', provider: 'google', price: { input: 0.3, output: 2.5 } },
       { id: 'text-embedding-3-small', provider: 'openai' },
       { id: 'whisper-1', provider: 'openai' },
@@ -87,11 +108,13 @@ try {
 const origin = new URL(running.url).origin;
 
 console.log(`\nSwitchyard demo: gateway ${running.url}`);
-console.log('Three mock upstreams (OpenAI, Anthropic, Gemini) REPLAY RECORDED responses (packages/testkit/fixtures); no real provider is called.');
+console.log(
+  'Three mock upstreams (OpenAI, Anthropic, Gemini) REPLAY RECORDED responses (packages/testkit/fixtures); no real provider is called.',
+);
 console.log(`The gateway's request log: ${logFile}\n`);
 const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
 
-console.log(bold('One SDK call, three providers (each answer is that provider\'s recorded reply):'));
+console.log(bold("One SDK call, three providers (each answer is that provider's recorded reply):"));
 const question = [{ role: 'user' as const, content: 'Say something.' }];
 for (const [label, model] of [
   ['OpenAI    gpt-4.1-nano', 'gpt-4.1-nano'],
@@ -100,7 +123,10 @@ for (const [label, model] of [
 ] as const) {
   const { data, response } = await client.chat.completions.create({ model, messages: question }).withResponse();
   const choice = data.choices[0];
-  line(label, `${clip(choice?.message.content ?? '')} [${choice?.finish_reason}, ${data.usage?.total_tokens} tokens, $${response.headers.get('x-switchyard-cost-usd')}]`);
+  line(
+    label,
+    `${clip(choice?.message.content ?? '')} [${choice?.finish_reason}, ${data.usage?.total_tokens} tokens, $${response.headers.get('x-switchyard-cost-usd')}]`,
+  );
 }
 
 console.log(bold('\nThe other operations:'));
@@ -115,16 +141,38 @@ line('chat (stream, Anthropic)', `${chunks} chunks: ${clip(streamed)}`);
 const models: string[] = [];
 for await (const model of client.models.list()) models.push(model.id);
 line('models', clip(models.join(', '), 200));
-const embeddings = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['sunny day', 'rainy day'] });
-line('embeddings', `${embeddings.data.length} vectors of ${embeddings.data[0]?.embedding.length} dims: [${embeddings.data[0]?.embedding.map((x) => x.toFixed(4)).join(', ')}]`);
-const transcription = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' }) });
+const embeddings = await client.embeddings.create({
+  model: 'text-embedding-3-small',
+  input: ['sunny day', 'rainy day'],
+});
+line(
+  'embeddings',
+  `${embeddings.data.length} vectors of ${embeddings.data[0]?.embedding.length} dims: [${embeddings.data[0]?.embedding.map((x) => x.toFixed(4)).join(', ')}]`,
+);
+const transcription = await client.audio.transcriptions.create({
+  model: 'whisper-1',
+  file: await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' }),
+});
 line('transcription', clip(transcription.text));
-const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello from Switchyard', response_format: 'wav' });
+const speech = await client.audio.speech.create({
+  model: 'tts-1',
+  voice: 'alloy',
+  input: 'Hello from Switchyard',
+  response_format: 'wav',
+});
 const speechFile = join(work, 'speech.wav');
 await writeFile(speechFile, Buffer.from(await speech.arrayBuffer()));
 line('speech', `${speech.headers.get('content-type')} written to ${speechFile}`);
-const image = await client.images.generate({ model: 'dall-e-3', prompt: 'A baby sea otter', size: '1024x1024', response_format: 'b64_json' });
-line('image', `${image.data?.length} image(s), b64_json ${image.data?.[0]?.b64_json?.length} chars; revised prompt: ${clip(image.data?.[0]?.revised_prompt ?? '', 60)}`);
+const image = await client.images.generate({
+  model: 'dall-e-3',
+  prompt: 'A baby sea otter',
+  size: '1024x1024',
+  response_format: 'b64_json',
+});
+line(
+  'image',
+  `${image.data?.length} image(s), b64_json ${image.data?.[0]?.b64_json?.length} chars; revised prompt: ${clip(image.data?.[0]?.revised_prompt ?? '', 60)}`,
+);
 
 console.log(bold(`\nGET ${origin}/metrics (excerpt):`));
 // Request metrics are counted when a response has ended; wait until the last call is in.
@@ -133,10 +181,22 @@ for (let i = 0; i < 50 && !/switchyard_requests_total\{operation="images.generat
   metrics = await (await fetch(`${origin}/metrics`)).text();
   if (!metrics.includes('images.generations')) await new Promise((resolve) => setTimeout(resolve, 20));
 }
-for (const sample of metrics.split('\n').filter((l) => /^switchyard_(requests_total|upstream_attempts_total|tokens_total)\{/.test(l)).slice(0, 10)) console.log(`  ${sample}`);
+for (const sample of metrics
+  .split('\n')
+  .filter((l) => /^switchyard_(requests_total|upstream_attempts_total|tokens_total)\{/.test(l))
+  .slice(0, 10))
+  console.log(`  ${sample}`);
 
-console.log(bold(`\nThe ledger row of the Gemini call (GET ${origin}/admin/requests?model=gemini-2.5-flash&limit=1, master key):`));
-const ledger = (await (await fetch(`${origin}/admin/requests?model=gemini-2.5-flash&limit=1`, { headers: { authorization: `Bearer ${masterKey}` } })).json()) as { data: unknown[] };
+console.log(
+  bold(
+    `\nThe ledger row of the Gemini call (GET ${origin}/admin/requests?model=gemini-2.5-flash&limit=1, master key):`,
+  ),
+);
+const ledger = (await (
+  await fetch(`${origin}/admin/requests?model=gemini-2.5-flash&limit=1`, {
+    headers: { authorization: `Bearer ${masterKey}` },
+  })
+).json()) as { data: unknown[] };
 console.log(`  ${JSON.stringify(ledger.data[0])}`);
 
 const closeAll = async () => {
@@ -147,7 +207,9 @@ const closeAll = async () => {
 if (values.once) {
   await closeAll();
 } else {
-  console.log(`\nThe gateway keeps running. Try:\n  curl ${running.url}/chat/completions -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\\n    -d '{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"Hello"}]}'`);
+  console.log(
+    `\nThe gateway keeps running. Try:\n  curl ${running.url}/chat/completions -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\\n    -d '{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"Hello"}]}'`,
+  );
   console.log(`  curl ${origin}/metrics\n  curl ${origin}/openapi.json`);
   console.log(`\nBase URL:   ${running.url}\nAPI key:    ${key}\nMaster key: ${masterKey}\nPress Ctrl-C to stop.`);
   process.once('SIGINT', () => void closeAll().finally(() => process.exit(0)));

@@ -38,11 +38,19 @@ export function toModelDefinition(model: ModelConfig): ModelDefinition {
     strategy: model.strategy,
     fallbacks: model.fallbacks,
     maxRetries: model.max_retries,
-    timeouts: model.timeouts && { firstByteMs: model.timeouts.first_byte_ms, idleMs: model.timeouts.idle_ms, totalMs: model.timeouts.total_ms },
+    timeouts: model.timeouts && {
+      firstByteMs: model.timeouts.first_byte_ms,
+      idleMs: model.timeouts.idle_ms,
+      totalMs: model.timeouts.total_ms,
+    },
     price: model.price,
     capabilities: model.capabilities,
     maxConcurrency: model.max_concurrency,
-    cache: model.cache && { ttlS: model.cache.ttl_s, shared: model.cache.shared, nondeterministic: model.cache.nondeterministic },
+    cache: model.cache && {
+      ttlS: model.cache.ttl_s,
+      shared: model.cache.shared,
+      nondeterministic: model.cache.nondeterministic,
+    },
     hedge: model.hedge && { afterMs: model.hedge.after_ms, after: model.hedge.after },
     streamFailover: model.stream_failover,
   };
@@ -57,7 +65,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
     const { limits } = provider;
     providerSettings[name] = {
       streamUsage: provider.stream_usage,
-      limits: limits && { maxResponseBytes: limits.max_response_bytes, maxEventBytes: limits.max_event_bytes, maxErrorBytes: limits.max_error_bytes },
+      limits: limits && {
+        maxResponseBytes: limits.max_response_bytes,
+        maxEventBytes: limits.max_event_bytes,
+        maxErrorBytes: limits.max_error_bytes,
+      },
     };
   }
   return createGateway({
@@ -79,7 +91,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildGatewayO
       maxRetries: routing.max_retries,
       backoff: { baseMs: routing.backoff.base_ms, maxMs: routing.backoff.max_ms },
       cooldown: { failures: routing.cooldown.failures, cooldownMs: routing.cooldown.seconds * 1000 },
-      timeouts: { firstByteMs: routing.timeouts.first_byte_ms, idleMs: routing.timeouts.idle_ms, totalMs: routing.timeouts.total_ms },
+      timeouts: {
+        firstByteMs: routing.timeouts.first_byte_ms,
+        idleMs: routing.timeouts.idle_ms,
+        totalMs: routing.timeouts.total_ms,
+      },
       ceilings: { maxRetries: routing.ceilings.max_retries, timeoutMs: routing.ceilings.timeout_ms },
       queueMs: routing.queue_ms,
     },

@@ -44,7 +44,8 @@ async function main(argv: string[]): Promise<void> {
   const config = file ? await loadConfigFile(file) : await configFromEnv();
   if (values.port !== undefined) {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: '${values.port}' is not a port number.`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new ConfigError(`--port: '${values.port}' is not a port number.`);
     config.server.port = port;
   }
   if (values.host) config.server.host = values.host;
@@ -54,14 +55,23 @@ async function main(argv: string[]): Promise<void> {
     serveClusterMetrics();
     // Workers get the shutdown grace period plus time to write the ledger before the primary gives up on them.
     const stopTimeoutMs = config.server.shutdown_timeout_ms + 15_000;
-    const url = await runPrimary({ workers, stopTimeoutMs, log: (line) => process.stderr.write(`switchyard: ${line}\n`) });
-    process.stderr.write(`switchyard listening on ${url} (${workers} workers, ${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
+    const url = await runPrimary({
+      workers,
+      stopTimeoutMs,
+      log: (line) => process.stderr.write(`switchyard: ${line}\n`),
+    });
+    process.stderr.write(
+      `switchyard listening on ${url} (${workers} workers, ${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`,
+    );
     return;
   }
   const running = await startServer(config, { configPath: file });
   logUnexpectedFailures(running.logger, running.secrets);
   // In a cluster the primary reports the URL once all workers listen.
-  if (!cluster.isWorker) process.stderr.write(`switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`);
+  if (!cluster.isWorker)
+    process.stderr.write(
+      `switchyard listening on ${running.url} (${Object.keys(config.providers).length} provider(s), ${config.models.length} model(s))\n`,
+    );
   // Graceful shutdown: /readyz 503 at once, stop accepting, let requests and streams finish within
   // server.shutdown_timeout_ms, cut the rest with an error (streams: one error event), write the ledger, exit 0.
   const stop = (signal: NodeJS.Signals) => {
@@ -73,7 +83,10 @@ async function main(argv: string[]): Promise<void> {
     }, graceMs + 15_000).unref();
     running.shutdown(graceMs).then(
       ({ cut }) => {
-        if (cut > 0) process.stderr.write(`switchyard: ${cut} request(s) still running after ${graceMs} ms were ended with an error\n`);
+        if (cut > 0)
+          process.stderr.write(
+            `switchyard: ${cut} request(s) still running after ${graceMs} ms were ended with an error\n`,
+          );
         process.exit(0);
       },
       (error: unknown) => {
@@ -91,13 +104,19 @@ async function main(argv: string[]): Promise<void> {
       const next = file ? await loadConfigFile(file) : await configFromEnv();
       await running.reloadSecrets(next);
     })().catch((error: unknown) => {
-      running.logger.error({ err: { message: redactSecrets((error as Error).message, running.secrets) } }, 'SIGHUP: provider secrets not re-read; the old ones stay in use');
+      running.logger.error(
+        { err: { message: redactSecrets((error as Error).message, running.secrets) } },
+        'SIGHUP: provider secrets not re-read; the old ones stay in use',
+      );
     });
   });
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof ConfigError || (error as NodeJS.ErrnoException).code ? (error as Error).message : String((error as Error).stack ?? error);
+  const message =
+    error instanceof ConfigError || (error as NodeJS.ErrnoException).code
+      ? (error as Error).message
+      : String((error as Error).stack ?? error);
   process.stderr.write(`switchyard: ${message}\n`);
   process.exit(1);
 });

@@ -19,10 +19,16 @@ function databaseSecrets(url: string | undefined): string[] {
  * for redaction in logs and readiness answers.
  */
 export function collectSecrets(config: GatewayConfig): string[] {
-  const found: string[] = [...config.keys, ...(config.admin ? [config.admin.master_key] : []), ...databaseSecrets(config.store?.postgres), ...databaseSecrets(config.redis?.url)];
+  const found: string[] = [
+    ...config.keys,
+    ...(config.admin ? [config.admin.master_key] : []),
+    ...databaseSecrets(config.store?.postgres),
+    ...databaseSecrets(config.redis?.url),
+  ];
   const visit = (value: unknown, name: string) => {
     if (typeof value === 'string' && SECRET_KEY.test(name)) found.push(value);
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, SECRET_KEY.test(name) ? name : k);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) visit(v, SECRET_KEY.test(name) ? name : k);
   };
   for (const provider of Object.values(config.providers)) visit(provider, '');
   return found.filter((s) => s.length >= 6);

@@ -13,4 +13,10 @@ export { loadProviderFactory } from './providers/load-provider-factory.js';
 export { type RunningServer, type StartServerOptions, startServer } from './start-server.js';
 export { logUnexpectedFailures } from './log-unexpected-failures.js';
 export { currentRequestId } from './http/request-scope.js';
-export { LOG_BUFFER_BYTES, LOG_FLUSH_MS, LOG_MAX_WRITE_BYTES, type LogSettings, createLogger } from './logging/create-logger.js';
+export {
+  LOG_BUFFER_BYTES,
+  LOG_FLUSH_MS,
+  LOG_MAX_WRITE_BYTES,
+  type LogSettings,
+  createLogger,
+} from './logging/create-logger.js';

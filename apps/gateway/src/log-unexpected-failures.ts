@@ -20,7 +20,10 @@ export function unhandledRejectionLogger(logger: Logger, secrets: readonly strin
   return (reason) => {
     const error = reason instanceof Error ? reason : new Error(String(reason));
     logger.error(
-      { request_id: currentRequestId(), err: { type: error.name, message: redactSecrets(String(error.message), secrets).slice(0, 2_000) } },
+      {
+        request_id: currentRequestId(),
+        err: { type: error.name, message: redactSecrets(String(error.message), secrets).slice(0, 2_000) },
+      },
       'unhandled rejection',
     );
   };

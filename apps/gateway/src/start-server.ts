@@ -94,10 +94,12 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     : undefined;
   // Budget alerts: a log line per threshold crossed, and with `alerts` a signed webhook event.
   const alerts = new BudgetAlerts({ logger, webhookUrl: config.alerts?.webhook_url, secret: config.alerts?.secret });
-  const accounts = await openAccounts(config, options.configPath, logger, redis, alerts).catch(async (error: unknown) => {
-    await redis?.close();
-    throw error;
-  });
+  const accounts = await openAccounts(config, options.configPath, logger, redis, alerts).catch(
+    async (error: unknown) => {
+      await redis?.close();
+      throw error;
+    },
+  );
   const providerSet = await ProviderSet.create(config.providers, options.cwd).catch(async (error: unknown) => {
     await accounts?.close();
     await redis?.close();
@@ -106,7 +108,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   const gateway = await buildGateway(config, {
     cwd: options.cwd,
     providerSet,
-    onBackgroundError: (error, provider) => logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
+    onBackgroundError: (error, provider) =>
+      logger.warn({ provider, err: { message: (error as Error).message } }, 'model list failed'),
     accounting: accounts?.accounting,
     sharedCooldown: config.routing.cooldown.shared ? redis : undefined,
     responseCacheStore: redis?.responseCacheStore(),
@@ -138,7 +141,9 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   if (accounts) readiness.push({ name: 'store', check: () => accounts.ping() });
   if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });
   const responses = await openResponses(config, options.configPath);
-  const files = await openFiles(config, options.configPath, (error) => logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'));
+  const files = await openFiles(config, options.configPath, (error) =>
+    logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'),
+  );
   const secrets = [...collectSecrets(config), ...providerSet.fileSecrets.filter(redactable)];
   const batches = new Batches(files.files, gateway, { maxLines: config.batches.max_lines, accounts });
   const runner = new BatchRunner({
@@ -146,10 +151,16 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     gateway,
     responses: responses.frontDoor,
     secrets,
-    settings: { concurrency: config.batches.concurrency, yieldAbove: config.batches.yield_above, leaseMs: config.batches.lease_ms, pollMs: config.batches.poll_ms },
+    settings: {
+      concurrency: config.batches.concurrency,
+      yieldAbove: config.batches.yield_above,
+      leaseMs: config.batches.lease_ms,
+      pollMs: config.batches.poll_ms,
+    },
     callerOf: async (batch) => (accounts ? accounts.principalById(batch.key_id) : undefined),
     liveRequests: () => inflight.size,
-    onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'batch runner failed; retrying at the next poll'),
+    onError: (error) =>
+      logger.warn({ err: { message: (error as Error).message } }, 'batch runner failed; retrying at the next poll'),
   });
   const { server: settings } = config;
   const app = createApp(gateway, {
@@ -185,7 +196,11 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     'request',
     guardConnections(
       server,
-      { maxConnections: settings.max_connections, maxPerClient: settings.max_connections_per_client, trustProxy: settings.trust_proxy },
+      {
+        maxConnections: settings.max_connections,
+        maxPerClient: settings.max_connections_per_client,
+        trustProxy: settings.trust_proxy,
+      },
       app,
       // WebSocket upgrades (`GET /v1/realtime`) arrive on the same server, outside Express (see RealtimeServer).
       (request, socket, head) => realtime.handleUpgrade(request, socket, head),
@@ -209,7 +224,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       // No batch line is claimed from now on; those running end (and are stored) before the stores close.
       const runnerStopped = runner.stop();
       await new Promise<void>((resolve, reject) => {
-        const done = (error?: Error) => (error && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(error) : resolve());
+        const done = (error?: Error) =>
+          error && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(error) : resolve();
         if (keepIdle) net.Server.prototype.close.call(server, done);
         else server.close(done);
       });
@@ -218,7 +234,9 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       await accounts?.close();
       await alerts.close();
       await redis?.close();
-      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
+      await tracing
+        ?.shutdown()
+        .catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'trace export failed'));
       await responses.close();
       await files.close();
       await gateway.close();
@@ -236,7 +254,8 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     secrets,
     async reloadSecrets(next) {
       const { providers, secrets: read } = await providerSet.reload(next.providers);
-      for (const secret of [...collectSecrets(next), ...read.filter(redactable)]) if (!secrets.includes(secret)) secrets.push(secret);
+      for (const secret of [...collectSecrets(next), ...read.filter(redactable)])
+        if (!secrets.includes(secret)) secrets.push(secret);
       logger.info({ providers }, 'provider secrets re-read');
       return { providers };
     },
@@ -259,7 +278,13 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
 }
 
 /** The Realtime front door with the config's `realtime` limits, its sessions logged (one line each) and measured. */
-function createRealtimeServer(gateway: Gateway, config: GatewayConfig, secrets: readonly string[], logger: Logger, metrics?: GatewayMetrics): RealtimeServer {
+function createRealtimeServer(
+  gateway: Gateway,
+  config: GatewayConfig,
+  secrets: readonly string[],
+  logger: Logger,
+  metrics?: GatewayMetrics,
+): RealtimeServer {
   const limits = config.realtime;
   return new RealtimeServer(gateway, {
     maxSessionMs: limits.max_session_ms,
@@ -273,11 +298,24 @@ function createRealtimeServer(gateway: Gateway, config: GatewayConfig, secrets: 
     onSessionEnd: (end) => {
       metrics?.realtimeSessionEnded(end.provider, end.reason, end.durationMs / 1000);
       logger.info(
-        { req_id: end.requestId, session_id: end.sessionId, model: end.model, provider: end.provider, reason: end.reason, close_code: end.closeCode, responses: end.responses, duration_ms: end.durationMs },
+        {
+          req_id: end.requestId,
+          session_id: end.sessionId,
+          model: end.model,
+          provider: end.provider,
+          reason: end.reason,
+          close_code: end.closeCode,
+          responses: end.responses,
+          duration_ms: end.durationMs,
+        },
         'realtime session ended',
       );
     },
     onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'realtime booking failed'),
-    onRefused: (refusal) => logger.info({ req_id: refusal.requestId, status: refusal.status, code: refusal.code }, 'realtime session refused'),
+    onRefused: (refusal) =>
+      logger.info(
+        { req_id: refusal.requestId, status: refusal.status, code: refusal.code },
+        'realtime session refused',
+      ),
   });
 }

@@ -8,7 +8,9 @@ import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 const MASTER = 'sk-master-key-console-api-0123456789';
 const STATIC = 'sk-static-key-console-api-0123456789';
 const PRICE = { input: 2, output: 8 }; // USD per million tokens
-const recorded = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
+const recorded = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>(
+  'openai/openai-text.json',
+).usage;
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -38,22 +40,50 @@ models:
 routing: { max_retries: 0, cooldown: { failures: 1, seconds: 60 } }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, running, origin } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      running,
+      origin,
+    } = gateway),
 );
 
-async function admin<T = Record<string, unknown>>(path: string, init: RequestInit = {}, key = MASTER): Promise<{ status: number; body: T; headers: Headers }> {
-  const res = await fetch(`${origin}/admin${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+async function admin<T = Record<string, unknown>>(
+  path: string,
+  init: RequestInit = {},
+  key = MASTER,
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await fetch(`${origin}/admin${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+  });
   return { status: res.status, body: (await res.json()) as T, headers: res.headers };
 }
 
-type Row = { request_id: string; key_id: string; key_name: string | null; model: string; status: number; total_tokens: number; cost_usd: number; created_at: number };
+type Row = {
+  request_id: string;
+  key_id: string;
+  key_name: string | null;
+  model: string;
+  status: number;
+  total_tokens: number;
+  cost_usd: number;
+  created_at: number;
+};
 type Page = { object: string; data: Row[]; has_more: boolean; next_before: string | null };
 
-const chat = (key: string, model = 'gpt-4o') => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 }).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+const chat = (key: string, model = 'gpt-4o') =>
+  new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 }).chat.completions.create({
+    model,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
 
 describe('GET /admin/requests', () => {
   it('lists ledger rows newest first with the key name, filtered by key, model and status, paged by next_before', async () => {
-    const { body: key } = await admin<{ id: string; key: string }>('/keys', { method: 'POST', body: JSON.stringify({ name: 'requests-test' }) });
+    const { body: key } = await admin<{ id: string; key: string }>('/keys', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'requests-test' }),
+    });
     for (let i = 0; i < 3; i++) await chat(key.key);
     await expect(chat(key.key, 'no-such-model')).rejects.toMatchObject({ status: 404 });
     await chat(STATIC);
@@ -62,23 +92,41 @@ describe('GET /admin/requests', () => {
     const all = (await admin<Page>(`/requests?key=${key.id}`)).body;
     expect(all).toMatchObject({ object: 'list', has_more: false, next_before: null });
     expect(all.data.map((r) => r.status)).toEqual([404, 200, 200, 200]);
-    expect(all.data[1]).toMatchObject({ key_id: key.id, key_name: 'requests-test', model: 'gpt-4o', provider: 'openai', total_tokens: recorded.prompt_tokens + recorded.completion_tokens });
-    expect(all.data[1]!.cost_usd).toBeCloseTo((recorded.prompt_tokens * PRICE.input + recorded.completion_tokens * PRICE.output) / 1e6, 10);
+    expect(all.data[1]).toMatchObject({
+      key_id: key.id,
+      key_name: 'requests-test',
+      model: 'gpt-4o',
+      provider: 'openai',
+      total_tokens: recorded.prompt_tokens + recorded.completion_tokens,
+    });
+    expect(all.data[1]!.cost_usd).toBeCloseTo(
+      (recorded.prompt_tokens * PRICE.input + recorded.completion_tokens * PRICE.output) / 1e6,
+      10,
+    );
     const times = all.data.map((r) => r.created_at);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
 
-    expect((await admin<Page>(`/requests?key=${key.id}&status=error`)).body.data.map((r) => r.model)).toEqual(['no-such-model']);
+    expect((await admin<Page>(`/requests?key=${key.id}&status=error`)).body.data.map((r) => r.model)).toEqual([
+      'no-such-model',
+    ]);
     expect((await admin<Page>(`/requests?key=${key.id}&status=200`)).body.data).toHaveLength(3);
     expect((await admin<Page>(`/requests?key=${key.id}&status=4xx`)).body.data).toHaveLength(1);
     expect((await admin<Page>(`/requests?key=${key.id}&model=no-such-model`)).body.data).toHaveLength(1);
-    expect((await admin<Page>('/requests?key=static')).body.data[0]).toMatchObject({ key_id: 'static', key_name: null });
+    expect((await admin<Page>('/requests?key=static')).body.data[0]).toMatchObject({
+      key_id: 'static',
+      key_name: null,
+    });
 
     const page1 = (await admin<Page>(`/requests?key=${key.id}&limit=3`)).body;
     expect(page1).toMatchObject({ has_more: true, next_before: expect.any(String) });
-    const page2 = (await admin<Page>(`/requests?key=${key.id}&limit=3&before=${encodeURIComponent(page1.next_before!)}`)).body;
+    const page2 = (
+      await admin<Page>(`/requests?key=${key.id}&limit=3&before=${encodeURIComponent(page1.next_before!)}`)
+    ).body;
     expect(page2).toMatchObject({ has_more: false, next_before: null });
     expect([...page1.data, ...page2.data].map((r) => r.request_id)).toEqual(all.data.map((r) => r.request_id));
-    const older = (await admin<Page>(`/requests?key=${key.id}&before=${new Date(all.data.at(-1)!.created_at + 1).toISOString()}`)).body.data;
+    const older = (
+      await admin<Page>(`/requests?key=${key.id}&before=${new Date(all.data.at(-1)!.created_at + 1).toISOString()}`)
+    ).body.data;
     expect(older.map((r) => r.request_id)).toContain(all.data.at(-1)!.request_id);
   });
 
@@ -103,7 +151,9 @@ describe('GET /admin/models and /admin/health', () => {
         max_retries: 0,
         timeouts: {},
         price: PRICE,
-        targets: [{ deployment: 'openai/gpt-4o', provider: 'openai', upstream_model: 'gpt-4o', weight: 1, price: PRICE }],
+        targets: [
+          { deployment: 'openai/gpt-4o', provider: 'openai', upstream_model: 'gpt-4o', weight: 1, price: PRICE },
+        ],
       },
       {
         id: 'pool',
@@ -114,34 +164,69 @@ describe('GET /admin/models and /admin/health', () => {
         price: null,
         targets: [
           { deployment: 'dead/gpt-4.1-nano', provider: 'dead', upstream_model: 'gpt-4.1-nano', weight: 1, price: null },
-          { deployment: 'openai/gpt-4.1-nano', provider: 'openai', upstream_model: 'gpt-4.1-nano', weight: 3, price: { input: 1, output: 1 } },
+          {
+            deployment: 'openai/gpt-4.1-nano',
+            provider: 'openai',
+            upstream_model: 'gpt-4.1-nano',
+            weight: 3,
+            price: { input: 1, output: 1 },
+          },
         ],
       },
     ]);
   });
 
   it('shows each deployment live: latency after a success, cooling down after a failure', async () => {
-    type Health = { deployment: string; models: string[]; in_flight: number; latency_ms_avg: number | null; consecutive_failures: number; cooling_down: boolean; cooling_down_until: string | null };
+    type Health = {
+      deployment: string;
+      models: string[];
+      in_flight: number;
+      latency_ms_avg: number | null;
+      consecutive_failures: number;
+      cooling_down: boolean;
+      cooling_down_until: string | null;
+    };
     const before = (await admin<{ data: Health[] }>('/health')).body.data;
-    expect(before.map((h) => h.deployment).sort()).toEqual(['dead/gpt-4.1-nano', 'openai/gpt-4.1-nano', 'openai/gpt-4o']);
-    expect(before.find((h) => h.deployment === 'dead/gpt-4.1-nano')).toMatchObject({ models: ['pool'], in_flight: 0, cooling_down: false, cooling_down_until: null });
+    expect(before.map((h) => h.deployment).sort()).toEqual([
+      'dead/gpt-4.1-nano',
+      'openai/gpt-4.1-nano',
+      'openai/gpt-4o',
+    ]);
+    expect(before.find((h) => h.deployment === 'dead/gpt-4.1-nano')).toMatchObject({
+      models: ['pool'],
+      in_flight: 0,
+      cooling_down: false,
+      cooling_down_until: null,
+    });
     // Round-robin starts at the dead target; it fails (cooldown after 1 failure) and the other target answers.
     for (let i = 0; i < 2; i++) await chat(STATIC, 'pool');
     const after = new Map((await admin<{ data: Health[] }>('/health')).body.data.map((h) => [h.deployment, h]));
     const dead = after.get('dead/gpt-4.1-nano')!;
     expect(dead.cooling_down).toBe(true);
     expect(Date.parse(dead.cooling_down_until!)).toBeGreaterThan(Date.now() + 50_000);
-    expect(after.get('openai/gpt-4.1-nano')).toMatchObject({ cooling_down: false, consecutive_failures: 0, in_flight: 0, latency_ms_avg: expect.any(Number) });
+    expect(after.get('openai/gpt-4.1-nano')).toMatchObject({
+      cooling_down: false,
+      consecutive_failures: 0,
+      in_flight: 0,
+      latency_ms_avg: expect.any(Number),
+    });
   });
 });
 
 describe('GET /admin/keys', () => {
-  it('shows each key\'s spend in its current budget period', async () => {
-    const { body: key } = await admin<{ id: string; key: string }>('/keys', { method: 'POST', body: JSON.stringify({ name: 'spender', budget_usd: 5, budget_period: 'day' }) });
+  it("shows each key's spend in its current budget period", async () => {
+    const { body: key } = await admin<{ id: string; key: string }>('/keys', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'spender', budget_usd: 5, budget_period: 'day' }),
+    });
     await chat(key.key);
     const cost = (recorded.prompt_tokens * PRICE.input + recorded.completion_tokens * PRICE.output) / 1e6;
     await expect
-      .poll(async () => (await admin<{ data: { id: string; spend_usd: number }[] }>('/keys')).body.data.find((k) => k.id === key.id)?.spend_usd)
+      .poll(
+        async () =>
+          (await admin<{ data: { id: string; spend_usd: number }[] }>('/keys')).body.data.find((k) => k.id === key.id)
+            ?.spend_usd,
+      )
       .toBeCloseTo(cost, 10);
   });
 });
@@ -149,7 +234,14 @@ describe('GET /admin/keys', () => {
 describe('POST /admin/playground/chat/completions', () => {
   it('streams with the master key and says which deployment served it; a non-master key gets 403', async () => {
     const playground = new OpenAI({ baseURL: `${origin}/admin/playground`, apiKey: MASTER, maxRetries: 0 });
-    const { data: stream, response } = await playground.chat.completions.create({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const { data: stream, response } = await playground.chat.completions
+      .create({
+        model: 'gpt-4o',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      .withResponse();
     let text = '';
     let usage: unknown;
     for await (const chunk of stream) {
@@ -161,7 +253,9 @@ describe('POST /admin/playground/chat/completions', () => {
     expect(response.headers.get('x-switchyard-provider')).toBe('openai');
     expect(response.headers.get('x-switchyard-upstream-model')).toBe('gpt-4o');
     const other = new OpenAI({ baseURL: `${origin}/admin/playground`, apiKey: STATIC, maxRetries: 0 });
-    await expect(other.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      other.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });
 
@@ -207,7 +301,8 @@ providers: { openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "
 log: { level: silent }
 `);
     try {
-      for (const server of [withoutMaster, disabled]) expect((await fetch(server.url.replace(/\/v1$/, '/ui/'))).status).toBe(404);
+      for (const server of [withoutMaster, disabled])
+        expect((await fetch(server.url.replace(/\/v1$/, '/ui/'))).status).toBe(404);
     } finally {
       await withoutMaster.close();
       await disabled.close();

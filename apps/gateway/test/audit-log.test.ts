@@ -32,18 +32,34 @@ models:
   return running;
 }
 
-type Entry = { id: string; created_at: string; actor: string; action: string; target: string | null; source_address: string | null; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
+type Entry = {
+  id: string;
+  created_at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  source_address: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
 type AuditPage = { object: 'list'; data: Entry[]; has_more: boolean; next_before: string | null };
 
 async function admin(g: RunningServer, method: string, path: string, body?: unknown, bearer = MASTER) {
   const res = await fetch(`${g.url.replace(/\/v1$/, '')}/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { message: string; param?: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { error?: { message: string; param?: string } },
+  };
 }
-const audit = async (g: RunningServer, query = '') => (await admin(g, 'GET', `/audit${query}`)).body as unknown as AuditPage;
+const audit = async (g: RunningServer, query = '') =>
+  (await admin(g, 'GET', `/audit${query}`)).body as unknown as AuditPage;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Creates, changes, rotates and revokes a key; returns its id and every secret it had. */
@@ -75,7 +91,12 @@ describe('GET /admin/audit on SQLite', () => {
     const page = await audit(g, `?target=${id}`);
     expect(page.data.map((e) => e.action)).toEqual(['key.revoke', 'key.rotate', 'key.update', 'key.create']);
     for (const entry of page.data) {
-      expect(entry).toMatchObject({ actor: 'master_key', target: id, source_address: expect.stringMatching(/127\.0\.0\.1$/), id: expect.stringMatching(/^aud_[0-9a-f]{32}$/) });
+      expect(entry).toMatchObject({
+        actor: 'master_key',
+        target: id,
+        source_address: expect.stringMatching(/127\.0\.0\.1$/),
+        id: expect.stringMatching(/^aud_[0-9a-f]{32}$/),
+      });
       expect(Date.parse(entry.created_at)).toBeGreaterThanOrEqual(startedAt - 1000);
     }
     const [revoke, rotate, update, create] = page.data as [Entry, Entry, Entry, Entry];
@@ -84,7 +105,11 @@ describe('GET /admin/audit on SQLite', () => {
     expect(update.before).toMatchObject({ rpm_limit: 10, budget_usd: null, budget_period: 'total' });
     expect(update.after).toMatchObject({ rpm_limit: 20, budget_usd: 5, budget_period: 'month' });
     expect(rotate.before).toMatchObject({ key_prefix: `${secrets[0]!.slice(0, 10)}…`, previous_key_prefix: null });
-    expect(rotate.after).toMatchObject({ key_prefix: `${secrets[1]!.slice(0, 10)}…`, previous_key_prefix: `${secrets[0]!.slice(0, 10)}…`, grace_seconds: 60 });
+    expect(rotate.after).toMatchObject({
+      key_prefix: `${secrets[1]!.slice(0, 10)}…`,
+      previous_key_prefix: `${secrets[0]!.slice(0, 10)}…`,
+      grace_seconds: 60,
+    });
     expect(revoke.before).toMatchObject({ revoked_at: null });
     expect(revoke.after).toMatchObject({ revoked_at: expect.any(String) });
     const text = JSON.stringify(await audit(g, '?limit=1000'));
@@ -170,7 +195,9 @@ describe('GET /admin/audit on SQLite', () => {
   it('keeps failed sign-ins bounded: 100 at once write at most 60 entries a minute', async () => {
     const count = async () => (await audit(g, '?action=sign_in.failed&limit=1000')).data.length;
     const start = await count();
-    await Promise.all(Array.from({ length: 100 }, () => admin(g, 'GET', '/keys', undefined, 'sk-flood-000000000000000000')));
+    await Promise.all(
+      Array.from({ length: 100 }, () => admin(g, 'GET', '/keys', undefined, 'sk-flood-000000000000000000')),
+    );
     expect(await count()).toBeLessThanOrEqual(60);
     expect(await count()).toBeGreaterThan(start);
   });

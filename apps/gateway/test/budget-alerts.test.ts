@@ -29,7 +29,13 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const status = failuresLeft-- > 0 ? 500 : 204;
-      deliveries.push({ body, signature: req.headers['x-switchyard-signature'] as string | undefined, eventId: req.headers['x-switchyard-event-id'] as string | undefined, at: Date.now(), status });
+      deliveries.push({
+        body,
+        signature: req.headers['x-switchyard-signature'] as string | undefined,
+        eventId: req.headers['x-switchyard-event-id'] as string | undefined,
+        at: Date.now(),
+        status,
+      });
       res.statusCode = status;
       res.end();
     });
@@ -49,17 +55,31 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-const ask = (key: string, headers: Record<string, string> = {}) => gw.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 }, { headers });
+const ask = (key: string, headers: Record<string, string> = {}) =>
+  gw
+    .client(key)
+    .chat.completions.create(
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 },
+      { headers },
+    );
 const delivered = () => {
   const ok = new Map<string, Record<string, unknown>>();
-  for (const d of deliveries) if (d.status === 204) ok.set(d.eventId ?? '', JSON.parse(d.body) as Record<string, unknown>);
+  for (const d of deliveries)
+    if (d.status === 204) ok.set(d.eventId ?? '', JSON.parse(d.body) as Record<string, unknown>);
   return [...ok.values()];
 };
 
 describe('budget alerts', () => {
   it('posts one signed event per threshold crossed by a key, its team and a session; failed deliveries are retried', async () => {
-    const team = (await gw.admin('POST', '/teams', { name: 'alerted', budget_usd: 10 * CALL_USD, session_budget_usd: 2 * CALL_USD })).body.id as string;
-    const { id, key } = await gw.createKey({ name: 'alerted key', team_id: team, budget_usd: 5 * CALL_USD, budget_period: 'month' });
+    const team = (
+      await gw.admin('POST', '/teams', { name: 'alerted', budget_usd: 10 * CALL_USD, session_budget_usd: 2 * CALL_USD })
+    ).body.id as string;
+    const { id, key } = await gw.createKey({
+      name: 'alerted key',
+      team_id: team,
+      budget_usd: 5 * CALL_USD,
+      budget_period: 'month',
+    });
     const started = Date.now();
     // Calls 1-3: 60 % of the key's budget, no alert. Call 4: 80 %. Call 5: 100 %, then refused.
     for (let i = 0; i < 3; i++) await ask(key);
@@ -75,14 +95,18 @@ describe('budget alerts', () => {
     ];
     await expect.poll(() => delivered().length, { timeout: 10_000, interval: 100 }).toBe(4);
     const events = delivered();
-    for (const want of expected) expect(events).toContainEqual(expect.objectContaining({ type: 'budget.threshold_crossed', ...want, key_id: id, team_id: team }));
+    for (const want of expected)
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'budget.threshold_crossed', ...want, key_id: id, team_id: team }),
+      );
     const keyFull = events.find((e) => e.subject === 'key' && e.threshold === 1)!;
     expect(keyFull.budget_usd).toBeCloseTo(5 * CALL_USD, 12);
     expect(keyFull.spend_usd as number).toBeCloseTo(5 * CALL_USD, 12);
     // The team (10 calls' budget, 5 spent) crossed nothing: no event names it.
     expect(events.some((e) => e.subject === 'team')).toBe(false);
     // Every delivery is signed: HMAC-SHA256 of the exact body under the secret.
-    for (const d of deliveries) expect(d.signature).toBe(`sha256=${createHmac('sha256', SECRET).update(d.body).digest('hex')}`);
+    for (const d of deliveries)
+      expect(d.signature).toBe(`sha256=${createHmac('sha256', SECRET).update(d.body).digest('hex')}`);
     // Two deliveries failed (500) and were retried: 6 posts for 4 events, the retries after a backoff.
     expect(deliveries).toHaveLength(6);
     const firstId = deliveries[0]!.eventId;
@@ -91,6 +115,14 @@ describe('budget alerts', () => {
     // The team's 80 %: three more calls of another key of the team cross 8 of 10 calls' budget.
     const other = await gw.createKey({ name: 'second', team_id: team });
     for (let i = 0; i < 3; i++) await ask(other.key);
-    await expect.poll(() => delivered().filter((e) => e.subject === 'team').map((e) => [e.id, e.threshold]), { timeout: 10_000, interval: 100 }).toEqual([[team, 0.8]]);
+    await expect
+      .poll(
+        () =>
+          delivered()
+            .filter((e) => e.subject === 'team')
+            .map((e) => [e.id, e.threshold]),
+        { timeout: 10_000, interval: 100 },
+      )
+      .toEqual([[team, 0.8]]);
   });
 });

@@ -8,7 +8,12 @@ const MASTER = 'sk-master-key-for-catalog-0123456789';
 const KEY = 'sk-static-key-for-catalog-0123456789';
 // The recorded OpenAI answer with a usage that has prompt-cache reads, as OpenAI reports them.
 const recorded = testkitFixtures().json<Record<string, unknown>>('openai/openai-text.json');
-const USAGE = { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, prompt_tokens_details: { cached_tokens: 400 } };
+const USAGE = {
+  prompt_tokens: 1000,
+  completion_tokens: 100,
+  total_tokens: 1100,
+  prompt_tokens_details: { cached_tokens: 400 },
+};
 // OpenAI's published gpt-4o-mini prices, USD per million tokens (what the pinned catalogue holds).
 const GPT_4O_MINI = { input: 0.15, cached_input: 0.075, output: 0.6 };
 
@@ -41,18 +46,31 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, running, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      running,
+      openai: client,
+    } = gateway),
 );
 
 async function call(model: string): Promise<{ cost: number; source: string | null; id: string }> {
-  const { data, response } = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
-  return { cost: Number(response.headers.get('x-switchyard-cost-usd')), source: response.headers.get('x-switchyard-price-source'), id: response.headers.get('x-request-id') ?? data.id };
+  const { data, response } = await client.chat.completions
+    .create({ model, messages: [{ role: 'user', content: 'hi' }] })
+    .withResponse();
+  return {
+    cost: Number(response.headers.get('x-switchyard-cost-usd')),
+    source: response.headers.get('x-switchyard-price-source'),
+    id: response.headers.get('x-request-id') ?? data.id,
+  };
 }
 
 type Row = { request_id: string; model: string; cost_usd: number; price_source: string };
 async function ledger(): Promise<Row[]> {
   const origin = running.url.replace(/\/v1$/, '');
-  const response = await fetch(`${origin}/admin/requests?limit=100`, { headers: { authorization: `Bearer ${MASTER}` } });
+  const response = await fetch(`${origin}/admin/requests?limit=100`, {
+    headers: { authorization: `Bearer ${MASTER}` },
+  });
   return ((await response.json()) as { data: Row[] }).data;
 }
 
@@ -60,7 +78,10 @@ describe('prices out of the box', () => {
   it('prices a model without config price from the catalogue, cached input at its own price', async () => {
     const { cost, source } = await call('catalogued');
     expect(source).toBe('catalog');
-    expect(cost).toBeCloseTo((600 * GPT_4O_MINI.input + 400 * GPT_4O_MINI.cached_input + 100 * GPT_4O_MINI.output) / 1e6, 8);
+    expect(cost).toBeCloseTo(
+      (600 * GPT_4O_MINI.input + 400 * GPT_4O_MINI.cached_input + 100 * GPT_4O_MINI.output) / 1e6,
+      8,
+    );
   });
 
   it('lets the config price win', async () => {
@@ -78,7 +99,10 @@ describe('prices out of the box', () => {
     await expect.poll(async () => (await ledger()).length).toBeGreaterThanOrEqual(4);
     const rows = await ledger();
     const byModel = (model: string) => rows.find((r) => r.model === model)!;
-    expect(byModel('catalogued')).toMatchObject({ price_source: 'catalog', cost_usd: expect.closeTo((600 * 0.15 + 400 * 0.075 + 100 * 0.6) / 1e6, 10) });
+    expect(byModel('catalogued')).toMatchObject({
+      price_source: 'catalog',
+      cost_usd: expect.closeTo((600 * 0.15 + 400 * 0.075 + 100 * 0.6) / 1e6, 10),
+    });
     expect(byModel('priced')).toMatchObject({ price_source: 'config' });
     expect(byModel('unknown')).toMatchObject({ price_source: 'none', cost_usd: 0 });
     expect(byModel('local/gpt-4o-mini')).toMatchObject({ price_source: 'none', cost_usd: 0 });

@@ -17,8 +17,18 @@ const closeGate = () => {
 closeGate();
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] });
-const streamFrames = sseFrames([chunk({ role: 'assistant', content: 'Once' }), chunk({ content: ' upon' }), chunk({}, 'stop')]);
+  JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+const streamFrames = sseFrames([
+  chunk({ role: 'assistant', content: 'Once' }),
+  chunk({ content: ' upon' }),
+  chunk({}, 'stop'),
+]);
 
 let gw: AccountsGateway;
 beforeAll(async () => {
@@ -33,8 +43,13 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.close());
 
-const ask = (key: string, content = 'hi') => gw.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
-const statusOf = (key: string) => ask(key).then(() => 200, (e: ApiError) => e.status);
+const ask = (key: string, content = 'hi') =>
+  gw.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+const statusOf = (key: string) =>
+  ask(key).then(
+    () => 200,
+    (e: ApiError) => e.status,
+  );
 const rateLimited = async (kind: string) => {
   const text = await (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/metrics`)).text();
   return Number(new RegExp(`^switchyard_rate_limited_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
@@ -47,12 +62,19 @@ describe('concurrency_limit of a virtual key (one process)', () => {
     const before = await rateLimited('concurrency');
     const held = gw.upstream.requests.length;
     const settled: PromiseSettledResult<unknown>[] = [];
-    const calls = Array.from({ length: 6 }, () => ask(key, 'hold').then((value) => void settled.push({ status: 'fulfilled', value }), (reason) => void settled.push({ status: 'rejected', reason })));
+    const calls = Array.from({ length: 6 }, () =>
+      ask(key, 'hold').then(
+        (value) => void settled.push({ status: 'fulfilled', value }),
+        (reason) => void settled.push({ status: 'rejected', reason }),
+      ),
+    );
     // Four are refused while two wait upstream; none is answered before the gate opens.
     await expect.poll(() => settled.length, { timeout: 5000 }).toBe(4);
     expect(gw.upstream.requests.length - held).toBe(2);
     const refused = settled.map((r) => (r as PromiseRejectedResult).reason as ApiError);
-    expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded' && e.type === 'requests')).toBe(true);
+    expect(
+      refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded' && e.type === 'requests'),
+    ).toBe(true);
     expect(refused[0]!.message).toMatch(/allows 2 at a time/);
     expect(refused[0]!.headers?.get('retry-after')).toBe('1');
     openGate();
@@ -69,11 +91,20 @@ describe('concurrency_limit of a virtual key (one process)', () => {
     const client = gw.client(key);
     // A stream read to its end frees the slot.
     let text = '';
-    for await (const part of await client.chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'story' }] })) text += part.choices[0]?.delta.content ?? '';
+    for await (const part of await client.chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: 'story' }],
+    }))
+      text += part.choices[0]?.delta.content ?? '';
     expect(text).toBe('Once upon');
     expect(await statusOf(key)).toBe(200);
     // A stream still running holds it.
-    const slow = await client.chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'slow stream' }] });
+    const slow = await client.chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: 'slow stream' }],
+    });
     const iterator = slow[Symbol.asyncIterator]();
     expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('Once');
     await expect(ask(key)).rejects.toMatchObject({ status: 429, code: 'concurrency_limit_exceeded' });

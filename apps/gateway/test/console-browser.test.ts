@@ -15,7 +15,16 @@ import { recordedOpenAIStreamUsage as streamed } from './helpers/recorded-openai
  * Screenshots of each page go to test-output/console/ (gitignored).
  */
 const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** The browser's Navigator as far as this test uses it (the gateway's tsconfig has Node's types, not the DOM's). */
 type BrowserNavigator = Navigator & { clipboard: { readText(): Promise<string> } };
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console');
@@ -24,10 +33,14 @@ const STATIC = 'sk-static-key-browser-test-0123456789';
 const XSS_NAME = '<img src=x onerror=alert(1)>';
 const PRICE = { input: 2, output: 8 }; // USD per million tokens
 
-const plain = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json').usage;
-const cost = (u: { prompt_tokens: number; completion_tokens: number }) => (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
+const plain = testkitFixtures().json<{ usage: { prompt_tokens: number; completion_tokens: number } }>(
+  'openai/openai-text.json',
+).usage;
+const cost = (u: { prompt_tokens: number; completion_tokens: number }) =>
+  (u.prompt_tokens * PRICE.input + u.completion_tokens * PRICE.output) / 1e6;
 /** The USD amount shown in `text` ("$0.00243"), checked against `usd` to the 3 significant digits the console shows. */
-const expectUsd = (text: string | null, usd: number) => expect(Math.abs(Number(/\$([\d.]+)/.exec(text ?? '')?.[1]) - usd) / usd).toBeLessThan(0.005);
+const expectUsd = (text: string | null, usd: number) =>
+  expect(Math.abs(Number(/\$([\d.]+)/.exec(text ?? '')?.[1]) - usd) / usd).toBeLessThan(0.005);
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -40,7 +53,9 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`);
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`,
+    );
   }
   await rm(SHOTS, { recursive: true, force: true });
   await mkdir(SHOTS, { recursive: true });
@@ -142,7 +157,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByTestId('new-key-secret').count()).toBe(0);
   });
 
-  it('edits a key\'s limits', async () => {
+  it("edits a key's limits", async () => {
     const row = page.locator('tbody tr', { has: page.locator('td.key-name') });
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('dialog', { name: 'Edit key' });
@@ -178,16 +193,26 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('sees two calls made with the key through the official openai SDK in Requests and in the Usage totals', async () => {
-    const completion = await client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Invent a holiday.' }] });
+    const completion = await client(secret).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Invent a holiday.' }],
+    });
     expect(completion.choices[0]!.message.content).toBeTruthy();
-    const stream = await client(secret).chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client(secret).chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     for await (const _chunk of stream);
 
     await go('Requests');
     const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
     await poll(() => rows.count()).toBe(2);
     await page.getByLabel('Key', { exact: true }).selectOption({ label: XSS_NAME });
-    await poll(() => rows.allTextContents()).toEqual([expect.stringContaining(XSS_NAME), expect.stringContaining(XSS_NAME)]);
+    await poll(() => rows.allTextContents()).toEqual([
+      expect.stringContaining(XSS_NAME),
+      expect.stringContaining(XSS_NAME),
+    ]);
     expect(await rows.first().textContent()).toContain('gpt-4o');
     expect(await rows.first().textContent()).toContain('openai / gpt-4o');
     expect(await rows.first().locator('td').nth(4).textContent()).toBe('200');
@@ -215,7 +240,10 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
   it('marks a call answered from the response cache in Requests and counts it in the Usage totals', async () => {
     const ask = () =>
       client(secret)
-        .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Remember this one.' }] }, { headers: { 'x-switchyard-cache': '60' } })
+        .chat.completions.create(
+          { model: 'gpt-4o', messages: [{ role: 'user', content: 'Remember this one.' }] },
+          { headers: { 'x-switchyard-cache': '60' } },
+        )
         .withResponse();
     expect((await ask()).response.headers.get('x-switchyard-cache')).toBe('miss');
     expect((await ask()).response.headers.get('x-switchyard-cache')).toBe('hit');
@@ -237,20 +265,31 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await mini.textContent()).toContain('fallbacks gpt-4o');
     expect(await mini.textContent()).toContain('openai/gpt-4.1-nano');
     // Round-robin tries the dead deployment first: it fails once, cools down, and the other deployment answers.
-    expect((await client(STATIC).chat.completions.create({ model: 'pool', messages: [{ role: 'user', content: 'hi' }] })).choices).toHaveLength(1);
+    expect(
+      (await client(STATIC).chat.completions.create({ model: 'pool', messages: [{ role: 'user', content: 'hi' }] }))
+        .choices,
+    ).toHaveLength(1);
     await page.getByRole('button', { name: 'Refresh' }).click();
     const pool = page.getByRole('region', { name: 'pool' });
     const dead = pool.locator('tbody tr', { hasText: 'dead/gpt-4.1-nano' });
     await poll(() => dead.locator('td').nth(6).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    expect(await pool.locator('tbody tr', { hasText: 'openai/gpt-4.1-nano' }).locator('td').nth(6).textContent()).toBe('healthy');
+    expect(await pool.locator('tbody tr', { hasText: 'openai/gpt-4.1-nano' }).locator('td').nth(6).textContent()).toBe(
+      'healthy',
+    );
     const main = page.getByRole('region', { name: 'gpt-4o', exact: true });
-    await poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(/^\d+ ms$/);
+    await poll(async () => (await main.locator('tbody tr').first().locator('td').nth(4).textContent())?.trim()).toMatch(
+      /^\d+ ms$/,
+    );
     expect(await main.textContent()).toContain('healthy');
     await shot('models');
   });
 
   it('pages through Requests and filters them by model', async () => {
-    for (let i = 0; i < 26; i++) await client(STATIC).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    for (let i = 0; i < 26; i++)
+      await client(STATIC).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     await go('Requests');
     await page.getByLabel('Key', { exact: true }).selectOption('static');
     await page.getByLabel('Status').selectOption('');
@@ -258,7 +297,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByLabel('Model', { exact: true }).press('Enter');
     const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
     await poll(() => rows.count()).toBe(25);
-    expect(new Set((await rows.locator('td:nth-child(3)').allTextContents()))).toEqual(new Set(['gpt-4o-mini']));
+    expect(new Set(await rows.locator('td:nth-child(3)').allTextContents())).toEqual(new Set(['gpt-4o-mini']));
     const firstPage = await rows.locator('td:first-child').allTextContents();
     await page.getByRole('button', { name: 'Older' }).click();
     await poll(() => rows.count()).toBe(1);
@@ -275,7 +314,9 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('served-by').waitFor();
     expect(await page.getByTestId('served-by').textContent()).toBe('openai / gpt-4o');
-    expect(await page.getByTestId('answer-tokens').textContent()).toBe(`${streamed.prompt_tokens} in + ${streamed.completion_tokens} out`);
+    expect(await page.getByTestId('answer-tokens').textContent()).toBe(
+      `${streamed.prompt_tokens} in + ${streamed.completion_tokens} out`,
+    );
     expectUsd(await page.getByTestId('answer-cost').textContent(), cost(streamed));
     expect(await page.getByTestId('answer-cost').textContent()).toMatch(/\(config price\)$/);
     expect((await page.getByRole('list', { name: 'Conversation' }).textContent())!.length).toBeGreaterThan(100);
@@ -286,7 +327,11 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await poll(() => page.getByTestId('served-by').textContent()).toBe('openai / gpt-4.1-nano');
     await poll(() => page.getByTestId('answer-cost').textContent()).toMatch(/^\$0\.\d+ \(catalog price\)$/);
-    const ledger = (await (await fetch(`${origin}/admin/requests?model=gpt-4o-mini&limit=1`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as {
+    const ledger = (await (
+      await fetch(`${origin}/admin/requests?model=gpt-4o-mini&limit=1`, {
+        headers: { authorization: `Bearer ${MASTER}` },
+      })
+    ).json()) as {
       data: { cost_usd: number; price_source: string }[];
     };
     expect(ledger.data[0]!.price_source).toBe('catalog');
@@ -310,11 +355,17 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await poll(() => row.locator('td').nth(1).locator('code').first().textContent()).toBe(`${rotated.slice(0, 10)}…`);
     expect(await row.getByTestId('previous-prefix').textContent()).toContain(oldPrefix ?? 'missing');
-    const keyView = (await (await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as { data: { previous_key_expires_at: string | null }[] };
+    const keyView = (await (
+      await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })
+    ).json()) as { data: { previous_key_expires_at: string | null }[] };
     const graceEnd = Date.parse(keyView.data[0]?.previous_key_expires_at ?? '');
     expect(Math.abs(graceEnd - Date.now() - 3_600_000)).toBeLessThan(60_000);
     await shot('keys-rotated');
-    for (const key of [secret, rotated]) expect((await client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices).toHaveLength(1);
+    for (const key of [secret, rotated])
+      expect(
+        (await client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }))
+          .choices,
+      ).toHaveLength(1);
     secret = rotated;
   });
 
@@ -329,18 +380,31 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await poll(() => row.locator('.badge').textContent()).toBe('revoked');
     await shot('keys-revoked');
-    await expect(client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      client(secret).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
-  it('lists the key\'s changes in the Audit page, newest first, filtered by target, with no secret shown', async () => {
+  it("lists the key's changes in the Audit page, newest first, filtered by target, with no secret shown", async () => {
     await go('Audit');
     const rows = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
-    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual(expect.arrayContaining(['key.create', 'key.update', 'key.rotate', 'key.revoke']));
-    const keyId = (await (await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as { data: { id: string }[] };
+    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual(
+      expect.arrayContaining(['key.create', 'key.update', 'key.rotate', 'key.revoke']),
+    );
+    const keyId = (await (
+      await fetch(`${origin}/admin/keys`, { headers: { authorization: `Bearer ${MASTER}` } })
+    ).json()) as { data: { id: string }[] };
     await page.getByLabel('Target').fill(keyId.data[0]?.id ?? 'missing');
     await page.getByLabel('Target').press('Enter');
     await page.getByLabel('Target').blur();
-    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual(['key.revoke', 'key.rotate', 'key.update', 'key.update', 'key.update', 'key.create']);
+    await poll(() => rows.locator('td:nth-child(3)').allTextContents()).toEqual([
+      'key.revoke',
+      'key.rotate',
+      'key.update',
+      'key.update',
+      'key.update',
+      'key.create',
+    ]);
     expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(Array(6).fill('master_key'));
     expect(await rows.nth(0).locator('td.changes').textContent()).toContain('revoked_at: null →');
     expect(await rows.nth(3).locator('td.changes').textContent()).toContain('rpm_limit: 120 → 100');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOG_MAX_WRITE_BYTES, createLogger } from '../src/index.js';
 
-const linesOf = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
+const linesOf = async (file: string) =>
+  (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
 
 describe('createLogger (JSON lines)', () => {
   it('writes a lone line within the flush interval, without waiting for the buffer to fill', async () => {
@@ -12,7 +13,11 @@ describe('createLogger (JSON lines)', () => {
     const logger = await createLogger({ level: 'info', format: 'json' }, false, file);
     logger.info({ request_id: 'r1', status: 200 }, 'POST /v1/chat/completions 200');
     await expect.poll(() => linesOf(file), { timeout: 2_000 }).toHaveLength(1);
-    expect(JSON.parse((await linesOf(file))[0]!)).toMatchObject({ request_id: 'r1', status: 200, msg: 'POST /v1/chat/completions 200' });
+    expect(JSON.parse((await linesOf(file))[0]!)).toMatchObject({
+      request_id: 'r1',
+      status: 200,
+      msg: 'POST /v1/chat/completions 200',
+    });
   });
 
   it('writes many lines in batches of whole lines, none lost or cut', async () => {

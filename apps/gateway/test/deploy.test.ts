@@ -17,7 +17,10 @@ interface Service {
   volumes?: string[];
   depends_on?: Record<string, unknown> | string[];
 }
-const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+};
 const services = compose.services;
 const gateways = Object.entries(services).filter(([, s]) => s.build?.dockerfile === 'Dockerfile');
 
@@ -38,13 +41,20 @@ describe('deploy/docker-compose.yml', () => {
       }
       for (const volume of service.volumes ?? []) {
         const source = volume.split(':')[0] as string;
-        if (source.startsWith('.') || source.startsWith('/')) expect(existsSync(resolve(deploy, source)), `${name}: volume ${source}`).toBe(true);
+        if (source.startsWith('.') || source.startsWith('/'))
+          expect(existsSync(resolve(deploy, source)), `${name}: volume ${source}`).toBe(true);
         else expect(compose.volumes, `${name}: named volume ${source}`).toHaveProperty(source);
       }
       // env_file .env is the user's copy of .env.example.
-      if (service.env_file) expect(existsSync(join(deploy, `${service.env_file}.example`)), `${name}: ${service.env_file}.example`).toBe(true);
-      const dependencies = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
-      for (const dependency of dependencies) expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
+      if (service.env_file)
+        expect(existsSync(join(deploy, `${service.env_file}.example`)), `${name}: ${service.env_file}.example`).toBe(
+          true,
+        );
+      const dependencies = Array.isArray(service.depends_on)
+        ? service.depends_on
+        : Object.keys(service.depends_on ?? {});
+      for (const dependency of dependencies)
+        expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
     }
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/CMD \["node", "--experimental-async-context-frame", "dist\/cli\.js", "start"/);
@@ -65,11 +75,17 @@ describe('deploy/docker-compose.yml', () => {
         .map((l) => l.split('=', 2) as [string, string]),
     );
     // Compose interpolates `${VAR}` / `${VAR:?message}` in the compose file from deploy/.env.
-    const interpolate = (value: string) => value.replace(/\$\{(\w+)(?::\?[^}]*)?\}/g, (_, name: string) => fromEnvFile[name] ?? '');
-    const env = { ...fromEnvFile, ...Object.fromEntries(Object.entries(gateway.environment ?? {}).map(([k, v]) => [k, interpolate(v)])) };
+    const interpolate = (value: string) =>
+      value.replace(/\$\{(\w+)(?::\?[^}]*)?\}/g, (_, name: string) => fromEnvFile[name] ?? '');
+    const env = {
+      ...fromEnvFile,
+      ...Object.fromEntries(Object.entries(gateway.environment ?? {}).map(([k, v]) => [k, interpolate(v)])),
+    };
     const config = parseConfig(text, file, env);
     expect(config.server.host).toBe('0.0.0.0');
-    expect(config.store?.postgres).toBe(`postgres://switchyard:${fromEnvFile.POSTGRES_PASSWORD}@postgres:5432/switchyard`);
+    expect(config.store?.postgres).toBe(
+      `postgres://switchyard:${fromEnvFile.POSTGRES_PASSWORD}@postgres:5432/switchyard`,
+    );
     expect(config.redis).toMatchObject({ url: 'redis://redis:6379', on_error: 'open' });
     const servers = [...read('haproxy.cfg').matchAll(/^\s*server (\S+) (\S+):(\d+)/gm)];
     expect(servers.map((m) => m[2])).toEqual(gateways.map(([name]) => name));

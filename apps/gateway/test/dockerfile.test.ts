@@ -21,7 +21,10 @@ describe('Dockerfile (checked by inspection: no container engine runs here)', ()
     const copies = instructions.filter((line) => /^COPY\s/i.test(line) && !/--from=/i.test(line));
     expect(copies.length).toBeGreaterThan(0);
     for (const copy of copies) {
-      const args = copy.split(/\s+/).slice(1).filter((arg) => !arg.startsWith('--'));
+      const args = copy
+        .split(/\s+/)
+        .slice(1)
+        .filter((arg) => !arg.startsWith('--'));
       for (const source of args.slice(0, -1)) {
         expect(existsSync(join(root, source)), `${copy}: ${source}`).toBe(true);
         expect(ignored, `${source} is excluded by .dockerignore`).not.toContain(source);
@@ -47,7 +50,10 @@ describe('Dockerfile (checked by inspection: no container engine runs here)', ()
     // Node 22 runs AsyncLocalStorage on async context frames only with this flag (request ids on unhandled rejections).
     expect(cmd.slice(0, 4)).toEqual(['node', '--experimental-async-context-frame', 'dist/cli.js', 'start']);
     expect(cmd).toEqual(expect.arrayContaining(['--host', '0.0.0.0']));
-    const gatewayPackage = JSON.parse(readFileSync(join(root, 'apps/gateway/package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+    const gatewayPackage = JSON.parse(readFileSync(join(root, 'apps/gateway/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      files: string[];
+    };
     expect(gatewayPackage.bin.switchyard).toBe('./dist/cli.js');
     expect(gatewayPackage.files).toContain('dist');
   });

@@ -87,7 +87,12 @@ describe('the documentation', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const yaml = /## A short configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(yaml).toBeDefined();
-    const env = { SWITCHYARD_API_KEY: 'sk-gateway-key-0123456789', OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a', GEMINI_API_KEY: 'g' };
+    const env = {
+      SWITCHYARD_API_KEY: 'sk-gateway-key-0123456789',
+      OPENAI_API_KEY: 'sk-o',
+      ANTHROPIC_API_KEY: 'sk-a',
+      GEMINI_API_KEY: 'g',
+    };
     const config = parseConfig(yaml!, 'README.md', env);
     expect(config.models.map((model) => model.id)).toEqual(['gpt-4o-mini', 'claude-*', 'gemini-2.5-flash']);
     expect(config.aliases).toEqual({ 'claude-opus-5-5': 'claude-sonnet-4-5' });

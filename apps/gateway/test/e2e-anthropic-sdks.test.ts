@@ -2,12 +2,25 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type Anthropic from '@anthropic-ai/sdk';
-import { type MockReply, type MockRoute, type MockUpstream, type RecordedRequest, verifySigV4 } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockRoute,
+  type MockUpstream,
+  type RecordedRequest,
+  verifySigV4,
+} from '@switchyard/testkit';
 import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { recordAgentClientCell } from './helpers/agent-client-cells.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
-import { type ScriptedShellCall, quoteToolResult, scriptedAnthropicRoute, scriptedBedrockRoutes, scriptedChatRoute, scriptedGeminiRoutes } from './helpers/scripted-agent-upstream.js';
+import {
+  type ScriptedShellCall,
+  quoteToolResult,
+  scriptedAnthropicRoute,
+  scriptedBedrockRoutes,
+  scriptedChatRoute,
+  scriptedGeminiRoutes,
+} from './helpers/scripted-agent-upstream.js';
 
 // The Anthropic SDKs with a tool round trip on each /v1/messages route: the official @anthropic-ai/sdk's
 // messages.stream() helper and the AI SDK's @ai-sdk/anthropic (streamText with a tool loop). The scripted upstream of
@@ -17,7 +30,11 @@ const AWS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFE
 const SHELL: ScriptedShellCall = { tool: 'run_shell', arguments: { cmd: 'ls' } };
 const TOOL_OUTPUT = 'notes.txt report.pdf';
 const versionOf = (pkg: string) =>
-  (JSON.parse(readFileSync(fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url)), 'utf8')) as { version: string }).version;
+  (
+    JSON.parse(
+      readFileSync(fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url)), 'utf8'),
+    ) as { version: string }
+  ).version;
 
 /** Bedrock's front door: a request without a valid SigV4 signature for the test key pair gets 403, as AWS answers. */
 function signed(routes: Record<string, MockRoute>): Record<string, MockRoute> {
@@ -25,7 +42,8 @@ function signed(routes: Record<string, MockRoute>): Record<string, MockRoute> {
     Object.entries(routes).map(([key, route]) => [
       key,
       async (request: RecordedRequest, call: number): Promise<MockReply> => {
-        if (!(await verifySigV4(request, AWS)).ok) return { status: 403, json: { message: 'The request signature we calculated does not match.' } };
+        if (!(await verifySigV4(request, AWS)).ok)
+          return { status: 403, json: { message: 'The request signature we calculated does not match.' } };
         return typeof route === 'function' ? route(request, call) : (route as MockReply);
       },
     ]),
@@ -68,11 +86,20 @@ const ROUTES = [
   { route: 'Gemini (translated)', model: 'gemini-model', upstream: 'gemini' as const },
   { route: 'Claude on Bedrock (pass-through)', model: 'bedrock-model', upstream: 'bedrock' as const },
 ];
-const shellTool: Anthropic.Tool = { name: 'run_shell', description: 'Runs a shell command.', input_schema: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } };
+const shellTool: Anthropic.Tool = {
+  name: 'run_shell',
+  description: 'Runs a shell command.',
+  input_schema: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] },
+};
 
 describe.each(ROUTES)('@anthropic-ai/sdk messages.stream() on the $route route', ({ route, model, upstream }) => {
   it('streams the tool_use, sends the tool_result back and gets text quoting it', async () => {
-    recordAgentClientCell({ client: '@anthropic-ai/sdk messages.stream()', version: versionOf('@anthropic-ai/sdk'), route, detail: () => '2 turns, tool_use round trip' });
+    recordAgentClientCell({
+      client: '@anthropic-ai/sdk messages.stream()',
+      version: versionOf('@anthropic-ai/sdk'),
+      route,
+      detail: () => '2 turns, tool_use round trip',
+    });
     upstreams[upstream].clear();
     const question: Anthropic.MessageParam = { role: 'user', content: 'List the files.' };
     const first = client.messages.stream({ model, max_tokens: 256, tools: [shellTool], messages: [question] });
@@ -87,7 +114,11 @@ describe.each(ROUTES)('@anthropic-ai/sdk messages.stream() on the $route route',
       model,
       max_tokens: 256,
       tools: [shellTool],
-      messages: [question, { role: 'assistant', content: turn1.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: TOOL_OUTPUT }] }],
+      messages: [
+        question,
+        { role: 'assistant', content: turn1.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: TOOL_OUTPUT }] },
+      ],
     });
     const turn2 = await second.finalMessage();
     expect(turn2.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual([quoteToolResult(TOOL_OUTPUT)]);
@@ -95,7 +126,11 @@ describe.each(ROUTES)('@anthropic-ai/sdk messages.stream() on the $route route',
     expect(turn2.usage.input_tokens).toBeGreaterThan(0);
     if (upstream === 'anthropic' || upstream === 'bedrock') {
       // Passed through: message_start's input and cache tokens are the upstream's.
-      expect(turn2.usage).toMatchObject({ input_tokens: 42, cache_creation_input_tokens: 4, cache_read_input_tokens: 8 });
+      expect(turn2.usage).toMatchObject({
+        input_tokens: 42,
+        cache_creation_input_tokens: 4,
+        cache_read_input_tokens: 8,
+      });
     }
     // Two model calls upstream (a translated route may also read the provider's model list, a GET).
     expect(upstreams[upstream].requests.filter((r) => r.method === 'POST').length).toBe(2);
@@ -105,7 +140,12 @@ describe.each(ROUTES)('@anthropic-ai/sdk messages.stream() on the $route route',
 describe.each(ROUTES)('AI SDK @ai-sdk/anthropic on the $route route', ({ route, model }) => {
   it('runs the tool loop (streamText) to the text quoting the tool result', async () => {
     const runs: unknown[] = [];
-    recordAgentClientCell({ client: 'AI SDK @ai-sdk/anthropic', version: `${versionOf('@ai-sdk/anthropic')} (ai ${versionOf('ai')})`, route, detail: () => `${runs.length} tool run, 2 steps` });
+    recordAgentClientCell({
+      client: 'AI SDK @ai-sdk/anthropic',
+      version: `${versionOf('@ai-sdk/anthropic')} (ai ${versionOf('ai')})`,
+      route,
+      detail: () => `${runs.length} tool run, 2 steps`,
+    });
     const provider = createAnthropic({ baseURL: `${origin}/v1`, apiKey: KEY });
     const result = streamText({
       model: provider(model),
@@ -113,7 +153,11 @@ describe.each(ROUTES)('AI SDK @ai-sdk/anthropic on the $route route', ({ route, 
       tools: {
         run_shell: tool({
           description: 'Runs a shell command.',
-          inputSchema: jsonSchema<{ cmd: string }>({ type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }),
+          inputSchema: jsonSchema<{ cmd: string }>({
+            type: 'object',
+            properties: { cmd: { type: 'string' } },
+            required: ['cmd'],
+          }),
           execute: async (input) => {
             runs.push(input);
             return TOOL_OUTPUT;

@@ -1,4 +1,13 @@
-import { type MockReply, type MockRoute, type MockUpstream, type RecordedRequest, makeWav, openaiReplayRoutes, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockRoute,
+  type MockUpstream,
+  type RecordedRequest,
+  makeWav,
+  openaiReplayRoutes,
+  sseFrames,
+  testkitFixtures,
+} from '@switchyard/testkit';
 import OpenAI, { toFile } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
@@ -18,9 +27,15 @@ let client: OpenAI;
  */
 function azure(route: MockRoute): MockRoute {
   return async (request: RecordedRequest, call: number): Promise<MockReply> => {
-    if (request.query['api-version'] !== API_VERSION) return { status: 404, json: { error: { code: '404', message: 'Resource not found' } } };
+    if (request.query['api-version'] !== API_VERSION)
+      return { status: 404, json: { error: { code: '404', message: 'Resource not found' } } };
     if (request.headers['api-key'] !== AZURE_KEY) {
-      return { status: 401, json: { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } } };
+      return {
+        status: 401,
+        json: {
+          error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' },
+        },
+      };
     }
     if (typeof route === 'function') return route(request, call);
     return Array.isArray(route) ? route[Math.min(call, route.length - 1)]! : (route as MockReply);
@@ -37,17 +52,33 @@ useGatewayWithUpstreams(
       upstream: {
         routes: {
           'POST /openai/deployments/my-gpt4o-deployment/chat/completions': azure((request) =>
-            (request.json as { stream?: boolean }).stream ? { chunks: chatStream } : { json: fixtures.json('azure/azure-chat.json') },
+            (request.json as { stream?: boolean }).stream
+              ? { chunks: chatStream }
+              : { json: fixtures.json('azure/azure-chat.json') },
           ),
           'POST /openai/deployments/my-embedding/embeddings': azure(openai['POST /v1/embeddings']!),
           'POST /openai/deployments/my-whisper/audio/transcriptions': azure(openai['POST /v1/audio/transcriptions']!),
           'POST /openai/deployments/my-tts/audio/speech': azure(openai['POST /v1/audio/speech']!),
           'POST /openai/deployments/my-dalle/images/generations': azure(openai['POST /v1/images/generations']!),
-          'GET /openai/models': azure({ json: { object: 'list', data: [{ id: 'gpt-4o-2024-08-06', created_at: 1722902400, object: 'model' }] } }),
-          'POST /openai/deployments/filtered/chat/completions': azure({ status: 400, json: fixtures.json('azure/azure-content-filter-error.json') }),
+          'GET /openai/models': azure({
+            json: { object: 'list', data: [{ id: 'gpt-4o-2024-08-06', created_at: 1722902400, object: 'model' }] },
+          }),
+          'POST /openai/deployments/filtered/chat/completions': azure({
+            status: 400,
+            json: fixtures.json('azure/azure-content-filter-error.json'),
+          }),
           'POST /openai/deployments/throttled/chat/completions': azure((_request, call) =>
             call === 0
-              ? { status: 429, headers: { 'x-ms-retry-after-ms': '300' }, json: { error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded call rate limit.' } } }
+              ? {
+                  status: 429,
+                  headers: { 'x-ms-retry-after-ms': '300' },
+                  json: {
+                    error: {
+                      code: '429',
+                      message: 'Requests to the ChatCompletions_Create Operation have exceeded call rate limit.',
+                    },
+                  },
+                }
               : { json: fixtures.json('azure/azure-chat.json') },
           ),
         },
@@ -71,12 +102,19 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      openai: client,
+    } = gateway),
 );
 
 describe('Azure OpenAI through the official openai SDK', () => {
   it('answers a chat completion from the deployment, with api-version and api-key', async () => {
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'What is 4200 + 42?' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'What is 4200 + 42?' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('4200 + 42 equals 4242.');
     expect(completion.usage).toMatchObject({ prompt_tokens: 16, completion_tokens: 11, total_tokens: 27 });
     const sent = upstream.requestsTo('POST /openai/deployments/my-gpt4o-deployment/chat/completions').at(-1)!;
@@ -85,7 +123,12 @@ describe('Azure OpenAI through the official openai SDK', () => {
   });
 
   it('streams without the prompt-filter preamble, one id, usage at the end', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Capital?' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Capital?' }],
+    });
     const ids = new Set<string>();
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined;
@@ -100,7 +143,9 @@ describe('Azure OpenAI through the official openai SDK', () => {
   });
 
   it("answers Azure's content-filter refusal as a 400 with code content_filter", async () => {
-    const error = (await client.chat.completions.create({ model: 'filtered', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: 'filtered', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.status).toBe(400);
     expect(error.code).toBe('content_filter');
@@ -110,7 +155,10 @@ describe('Azure OpenAI through the official openai SDK', () => {
   it('retries a 429 after the x-ms-retry-after-ms Azure asks for', async () => {
     const started = Date.now();
     const response = await client.chat.completions
-      .create({ model: 'throttled', messages: [{ role: 'user', content: 'x' }] }, { headers: { 'x-switchyard-max-retries': '1' } })
+      .create(
+        { model: 'throttled', messages: [{ role: 'user', content: 'x' }] },
+        { headers: { 'x-switchyard-max-retries': '1' } },
+      )
       .withResponse();
     expect(response.data.choices[0]?.message.content).toBe('4200 + 42 equals 4242.');
     expect(response.response.headers.get('x-switchyard-attempts')).toBe('2');
@@ -119,7 +167,9 @@ describe('Azure OpenAI through the official openai SDK', () => {
 
   // Issue #22: the upstream refused the gateway's key, not the client's: 502 upstream_auth_failed naming the provider.
   it('answers 502 when the resource key is wrong, without leaking either key', async () => {
-    const error = (await client.chat.completions.create({ model: 'wrong-key', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: 'wrong-key', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(502);
     expect(error.code).toBe('upstream_auth_failed');
     expect(JSON.stringify(error.error)).not.toContain('not-the-key');
@@ -133,12 +183,19 @@ describe('Azure OpenAI through the official openai SDK', () => {
   });
 
   it('transcribes, speaks and draws through their deployments', async () => {
-    const transcription = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(makeWav({ durationMs: 200 }), 'a.wav', { type: 'audio/wav' }) });
-    expect(transcription.text).toBe(fixtures.json<{ text: string }>('openai/spec-examples/createtranscription-default.json').text);
+    const transcription = await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(makeWav({ durationMs: 200 }), 'a.wav', { type: 'audio/wav' }),
+    });
+    expect(transcription.text).toBe(
+      fixtures.json<{ text: string }>('openai/spec-examples/createtranscription-default.json').text,
+    );
     const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello' });
     expect(Buffer.from(await speech.arrayBuffer()).equals(makeWav({ durationMs: 250 }))).toBe(true);
     const image = await client.images.generate({ model: 'dall-e-3', prompt: 'otter', response_format: 'b64_json' });
-    expect(image.data?.[0]?.b64_json).toBe(fixtures.json<{ data: { b64_json: string }[] }>('openai/openai-image.json').data[0]!.b64_json);
+    expect(image.data?.[0]?.b64_json).toBe(
+      fixtures.json<{ data: { b64_json: string }[] }>('openai/openai-image.json').data[0]!.b64_json,
+    );
     for (const path of ['my-whisper/audio/transcriptions', 'my-tts/audio/speech', 'my-dalle/images/generations']) {
       expect(upstream.requestsTo(`POST /openai/deployments/${path}`).at(-1)?.query['api-version']).toBe(API_VERSION);
     }
@@ -153,11 +210,21 @@ describe('Azure OpenAI through the official openai SDK', () => {
 
 describe('Azure from the environment', () => {
   it('is enabled by AZURE_OPENAI_API_KEY + AZURE_OPENAI_ENDPOINT', async () => {
-    const config = await configFromEnv({ SWITCHYARD_API_KEY: KEY, AZURE_OPENAI_API_KEY: AZURE_KEY, AZURE_OPENAI_ENDPOINT: 'https://my-resource.openai.azure.com' });
-    expect(config.providers.azure).toMatchObject({ adapter: 'azure', api_key: AZURE_KEY, base_url: 'https://my-resource.openai.azure.com' });
+    const config = await configFromEnv({
+      SWITCHYARD_API_KEY: KEY,
+      AZURE_OPENAI_API_KEY: AZURE_KEY,
+      AZURE_OPENAI_ENDPOINT: 'https://my-resource.openai.azure.com',
+    });
+    expect(config.providers.azure).toMatchObject({
+      adapter: 'azure',
+      api_key: AZURE_KEY,
+      base_url: 'https://my-resource.openai.azure.com',
+    });
   });
 
   it('is not enabled by the key alone', async () => {
-    await expect(configFromEnv({ SWITCHYARD_API_KEY: KEY, AZURE_OPENAI_API_KEY: AZURE_KEY })).rejects.toThrow(/no provider key/);
+    await expect(configFromEnv({ SWITCHYARD_API_KEY: KEY, AZURE_OPENAI_API_KEY: AZURE_KEY })).rejects.toThrow(
+      /no provider key/,
+    );
   });
 });

@@ -37,7 +37,11 @@ log: { level: silent }
     clientTimeoutMs: 5000,
     clearBetweenTests: true,
   },
-  (gateway) => ({ upstreams: { textOnly, seeing }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { textOnly, seeing },
+      openai: client,
+    } = gateway),
 );
 
 const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
@@ -46,7 +50,9 @@ const visionMessages = [{ role: 'user' as const, content: [{ type: 'text' as con
 describe('capability-aware routing', () => {
   it('a weighted pair where one lacks vision: every image request goes to the one that has it', async () => {
     for (let i = 0; i < 12; i++) {
-      const { response } = await client.chat.completions.create({ model: 'pair', messages: visionMessages }).withResponse();
+      const { response } = await client.chat.completions
+        .create({ model: 'pair', messages: visionMessages })
+        .withResponse();
       expect(response.status).toBe(200);
       expect(response.headers.get('x-switchyard-provider')).toBe('seeing');
     }
@@ -55,24 +61,31 @@ describe('capability-aware routing', () => {
   });
 
   it('the same pair still balances text requests over both deployments', async () => {
-    for (let i = 0; i < 24; i++) await client.chat.completions.create({ model: 'pair', messages: [{ role: 'user', content: 'hi' }] });
+    for (let i = 0; i < 24; i++)
+      await client.chat.completions.create({ model: 'pair', messages: [{ role: 'user', content: 'hi' }] });
     expect(textOnly.requestsTo(CHAT).length).toBeGreaterThan(0);
     expect(seeing.requestsTo(CHAT).length).toBeGreaterThan(0);
   });
 
   it('a model without vision goes straight to its fallback that has it (no failed attempt)', async () => {
-    const { response } = await client.chat.completions.create({ model: 'blind', stream: true, messages: visionMessages }).withResponse();
+    const { response } = await client.chat.completions
+      .create({ model: 'blind', stream: true, messages: visionMessages })
+      .withResponse();
     expect(response.headers.get('x-switchyard-model')).toBe('sees');
     expect(response.headers.get('x-switchyard-attempts')).toBe('1');
     expect(textOnly.requestsTo(CHAT)).toHaveLength(0);
   });
 
   it('none has it: 400 naming the capability and the field that needs it', async () => {
-    const error = (await client.chat.completions.create({ model: 'text-only', messages: visionMessages }).catch((e: unknown) => e)) as InstanceType<
-      typeof OpenAI.APIError
-    >;
+    const error = (await client.chat.completions
+      .create({ model: 'text-only', messages: visionMessages })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'capability_not_supported', param: 'messages[0].content' });
+    expect(error.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'capability_not_supported',
+      param: 'messages[0].content',
+    });
     expect(error.message).toContain("'vision'");
     expect(textOnly.requestsTo(CHAT)).toHaveLength(0);
   });

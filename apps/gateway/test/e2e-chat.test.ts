@@ -4,9 +4,10 @@ import { UPSTREAM_KEY, type TestGateway, startTestGateway } from './helpers/test
 import { recordedOpenAIStreamText as recordedStreamText } from './helpers/recorded-openai.js';
 
 const fixtures = testkitFixtures();
-const recorded = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>(
-  'openai/openai-text.json',
-);
+const recorded = fixtures.json<{
+  choices: { message: { content: string } }[];
+  usage: { prompt_tokens: number; completion_tokens: number };
+}>('openai/openai-text.json');
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -38,13 +39,24 @@ describe('chat completions through the official openai SDK', () => {
       { role: 'assistant' as const, content: 'Galaxy Day.' },
       { role: 'user' as const, content: 'Describe it.' },
     ];
-    const completion = await gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages, stop: ['\n\n', 'END'] });
+    const completion = await gw.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages,
+      stop: ['\n\n', 'END'],
+    });
     expect(completion.choices).toHaveLength(1);
-    expect(gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json).toMatchObject({ messages, stop: ['\n\n', 'END'] });
+    expect(gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json).toMatchObject({
+      messages,
+      stop: ['\n\n', 'END'],
+    });
   });
 
   it('returns n = 2 choices', async () => {
-    const completion = await gw.client.chat.completions.create({ model: 'gpt-4o-mini', n: 2, messages: [{ role: 'user', content: 'Hi' }] });
+    const completion = await gw.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      n: 2,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(completion.choices.map((c) => c.index)).toEqual([0, 1]);
     expect(gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json).toMatchObject({ n: 2 });
   });
@@ -69,7 +81,10 @@ describe('chat completions through the official openai SDK', () => {
     expect(text.length).toBeGreaterThan(100);
     expect(finish).toBe('stop');
     expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
-    expect(gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('sends the SSE wire format: data events then [DONE]', async () => {
@@ -87,8 +102,16 @@ describe('chat completions through the official openai SDK', () => {
 
   it('logs one line per request with model, provider, status and latency, and no keys', async () => {
     await gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'log me' }] });
-    const line = gw.logs.map((l) => JSON.parse(l) as Record<string, unknown>).findLast((l) => l.model === 'gpt-4o-mini');
-    expect(line).toMatchObject({ provider: 'openai', status: 200, method: 'POST', path: '/v1/chat/completions', request_id: expect.any(String) });
+    const line = gw.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .findLast((l) => l.model === 'gpt-4o-mini');
+    expect(line).toMatchObject({
+      provider: 'openai',
+      status: 200,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      request_id: expect.any(String),
+    });
     expect(typeof line?.latency_ms).toBe('number');
     const all = gw.logs.join('\n');
     expect(all).not.toContain(UPSTREAM_KEY);

@@ -1,13 +1,25 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MockReply, type MockRoute, type MockUpstream, type RecordedRequest, verifySigV4 } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockRoute,
+  type MockUpstream,
+  type RecordedRequest,
+  verifySigV4,
+} from '@switchyard/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAdminKey } from './helpers/admin-keys.js';
 import { recordAgentClientCell } from './helpers/agent-client-cells.js';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { type ClaudeCodeResult, claudeCodeVersion, runClaudeCode } from './helpers/run-claude-code.js';
-import { type ScriptedShellCall, scriptedAnthropicRoute, scriptedBedrockRoutes, scriptedChatRoute, scriptedGeminiRoutes } from './helpers/scripted-agent-upstream.js';
+import {
+  type ScriptedShellCall,
+  scriptedAnthropicRoute,
+  scriptedBedrockRoutes,
+  scriptedChatRoute,
+  scriptedGeminiRoutes,
+} from './helpers/scripted-agent-upstream.js';
 
 // The pinned Claude Code (a dev dependency) run as a process against the gateway, on each route it can take, with a
 // scripted upstream per provider: the turn offering tools gets one call to Bash running `ls`, the turn carrying its
@@ -27,7 +39,8 @@ function signed(routes: Record<string, MockRoute>): Record<string, MockRoute> {
     Object.entries(routes).map(([key, route]) => [
       key,
       async (request: RecordedRequest, call: number): Promise<MockReply> => {
-        if (!(await verifySigV4(request, AWS)).ok) return { status: 403, json: { message: 'The request signature we calculated does not match.' } };
+        if (!(await verifySigV4(request, AWS)).ok)
+          return { status: 403, json: { message: 'The request signature we calculated does not match.' } };
         return typeof route === 'function' ? route(request, call) : (route as MockReply);
       },
     ]),
@@ -92,13 +105,18 @@ function turnsOf(requests: RecordedRequest[]): RecordedRequest[] {
 }
 
 describe(`Claude Code (pinned) through /v1/messages`, () => {
-  it('finishes its tool round trip on the Anthropic pass-through: body, betas and version forwarded as sent', { timeout: 120_000 }, async () => {
+  it('finishes its tool round trip on the Anthropic pass-through: body, betas and version forwarded as sent', {
+    timeout: 120_000,
+  }, async () => {
     let detail = '';
     recordAgentClientCell({ client: 'Claude Code', version, route: 'Anthropic pass-through', detail: () => detail });
     const result = await roundTrip('claude-opus-5-5');
     const turns = turnsOf(upstreams.anthropic.requestsTo('POST /v1/messages'));
     const first = turns[0]!;
-    const body = first.json as Record<string, unknown> & { messages: { role: string }[]; tools: { name: string; defer_loading?: boolean }[] };
+    const body = first.json as Record<string, unknown> & {
+      messages: { role: string }[];
+      tools: { name: string; defer_loading?: boolean }[];
+    };
     // Claude Code 2.1's own fields reach Anthropic unchanged.
     expect(body.messages.map((m) => m.role)).toContain('system');
     expect(body).toHaveProperty('context_management');
@@ -110,7 +128,9 @@ describe(`Claude Code (pinned) through /v1/messages`, () => {
     expect(first.headers['anthropic-version']).toBe('2023-06-01');
     expect(first.headers['x-api-key']).toBe('sk-ant-upstream-0000');
     // The ledger books each turn under Claude Code's session.
-    const usage = await fetch(`${origin}/admin/usage?group_by=session`, { headers: { authorization: `Bearer ${MASTER}` } });
+    const usage = await fetch(`${origin}/admin/usage?group_by=session`, {
+      headers: { authorization: `Bearer ${MASTER}` },
+    });
     const sessions = ((await usage.json()) as { data: { group: string; requests: number; cost_usd: number }[] }).data;
     // Sent as x-claude-code-session-id (not forwarded upstream); Claude Code reports it in its result.
     const session = String(result.json?.session_id);
@@ -120,12 +140,22 @@ describe(`Claude Code (pinned) through /v1/messages`, () => {
     detail = `exit ${result.code}, ${result.json?.num_turns} turns, Bash ls`;
   });
 
-  it('finishes its tool round trip translated to an OpenAI-compatible upstream: system entries in place, Anthropic-only fields dropped', { timeout: 120_000 }, async () => {
+  it('finishes its tool round trip translated to an OpenAI-compatible upstream: system entries in place, Anthropic-only fields dropped', {
+    timeout: 120_000,
+  }, async () => {
     let detail = '';
-    recordAgentClientCell({ client: 'Claude Code', version, route: 'OpenAI-compatible chat (translated)', detail: () => detail });
+    recordAgentClientCell({
+      client: 'Claude Code',
+      version,
+      route: 'OpenAI-compatible chat (translated)',
+      detail: () => detail,
+    });
     const result = await roundTrip('gpt-agent');
     const turns = turnsOf(upstreams.openai.requestsTo('POST /v1/chat/completions'));
-    const body = turns[0]!.json as Record<string, unknown> & { messages: { role: string }[]; tools: { function: { name: string } }[] };
+    const body = turns[0]!.json as Record<string, unknown> & {
+      messages: { role: string }[];
+      tools: { function: { name: string } }[];
+    };
     expect(body.messages[0]!.role).toBe('system');
     expect(body.messages.slice(1).map((m) => m.role)).toContain('system');
     expect(body.tools.map((t) => t.function.name)).toContain('Bash');
@@ -147,9 +177,16 @@ describe(`Claude Code (pinned) through /v1/messages`, () => {
     detail = `exit ${result.code}, ${result.json?.num_turns} turns, Bash ls`;
   });
 
-  it('finishes its tool round trip on Claude on Bedrock (InvokeModelWithResponseStream, SigV4): betas in the body, adapted', { timeout: 120_000 }, async () => {
+  it('finishes its tool round trip on Claude on Bedrock (InvokeModelWithResponseStream, SigV4): betas in the body, adapted', {
+    timeout: 120_000,
+  }, async () => {
     let detail = '';
-    recordAgentClientCell({ client: 'Claude Code', version, route: 'Claude on Bedrock (pass-through)', detail: () => detail });
+    recordAgentClientCell({
+      client: 'Claude Code',
+      version,
+      route: 'Claude on Bedrock (pass-through)',
+      detail: () => detail,
+    });
     const result = await roundTrip('claude-bedrock');
     const turns = turnsOf(upstreams.bedrock.requestsTo('POST /model/*/invoke-with-response-stream'));
     expect(turns[0]!.path).toBe(`/model/${encodeURIComponent(BEDROCK_CLAUDE)}/invoke-with-response-stream`);

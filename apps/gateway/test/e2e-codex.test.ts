@@ -20,7 +20,11 @@ const KEY = 'sk-switchyard-codex-0123456789';
 const SHELL: ScriptedShellCall = { tool: 'exec_command', arguments: { cmd: 'ls' } };
 const MARKER = 'codex-marker-file.txt';
 const CREATED = 'created-by-apply-patch.txt';
-const PATCH: ScriptedShellCall = { tool: 'apply_patch', arguments: { input: `*** Begin Patch\n*** Add File: ${CREATED}\n+made through the gateway\n*** End Patch\n` }, pieceLength: 9 };
+const PATCH: ScriptedShellCall = {
+  tool: 'apply_patch',
+  arguments: { input: `*** Begin Patch\n*** Add File: ${CREATED}\n+made through the gateway\n*** End Patch\n` },
+  pieceLength: 9,
+};
 
 let upstream: MockUpstream;
 let url: string;
@@ -59,7 +63,11 @@ routing: { max_retries: 0 }
 `,
     startTimeoutMs: 30_000,
   },
-  (gateway) => ({ upstreams: { scripted: upstream }, url } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { scripted: upstream },
+      url,
+    } = gateway),
 );
 
 /** A fresh working directory holding the marker file, so the `ls` output is known. */
@@ -69,7 +77,11 @@ function workdir(): string {
   return dir;
 }
 
-type Body = Record<string, unknown> & { tools?: { type: string; name?: string }[]; input?: { type?: string }[]; messages?: unknown[] };
+type Body = Record<string, unknown> & {
+  tools?: { type: string; name?: string }[];
+  input?: { type?: string }[];
+  messages?: unknown[];
+};
 
 describe.each([
   { route: 'OpenAI Responses pass-through', model: 'codex-native', path: 'POST /openai/v1/responses' },
@@ -79,8 +91,20 @@ describe.each([
   it('finishes a shell tool round trip with exit status 0', async () => {
     upstream.clear();
     let turns = 0;
-    recordAgentClientCell({ client: 'Codex CLI', version: CODEX_VERSION, route, detail: () => `exit 0, ${turns} turns, exec_command ls` });
-    const run = await runCodex({ baseUrl: url, key: KEY, model, task: 'List the files in this directory.', cwd: workdir(), timeoutMs: 90_000 });
+    recordAgentClientCell({
+      client: 'Codex CLI',
+      version: CODEX_VERSION,
+      route,
+      detail: () => `exit 0, ${turns} turns, exec_command ls`,
+    });
+    const run = await runCodex({
+      baseUrl: url,
+      key: KEY,
+      model,
+      task: 'List the files in this directory.',
+      cwd: workdir(),
+      timeoutMs: 90_000,
+    });
     const calls = upstream.requestsTo(path);
     turns = calls.length;
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
@@ -95,11 +119,22 @@ describe.each([
 describe('what Codex sends, per route', () => {
   it('passes its body, tools and headers through to OpenAI, reasoning replayed by value', async () => {
     upstream.clear();
-    const run = await runCodex({ baseUrl: url, key: KEY, model: 'codex-native', task: 'List the files.', cwd: workdir() });
+    const run = await runCodex({
+      baseUrl: url,
+      key: KEY,
+      model: 'codex-native',
+      task: 'List the files.',
+      cwd: workdir(),
+    });
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     const [first, second] = upstream.requestsTo('POST /openai/v1/responses');
     const body = first!.json as Body;
-    expect(body).toMatchObject({ model: 'gpt-5.4', stream: true, store: false, include: ['reasoning.encrypted_content'] });
+    expect(body).toMatchObject({
+      model: 'gpt-5.4',
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
     expect(typeof body.prompt_cache_key).toBe('string');
     expect(new Set(body.tools!.map((t) => t.type))).toEqual(new Set(['function', 'namespace', 'web_search']));
     expect(first!.headers.originator).toBe('codex_exec');
@@ -107,15 +142,27 @@ describe('what Codex sends, per route', () => {
     expect(first!.headers['x-codex-window-id']).toEqual(expect.any(String));
     expect(first!.headers['x-codex-turn-metadata']).toEqual(expect.any(String));
     expect(first!.headers.authorization).toBe('Bearer sk-upstream-openai-0000');
-    const replayed = (second!.json as Body).input!.find((item) => item.type === 'reasoning') as { encrypted_content?: string } | undefined;
+    const replayed = (second!.json as Body).input!.find((item) => item.type === 'reasoning') as
+      | { encrypted_content?: string }
+      | undefined;
     expect(replayed?.encrypted_content).toBe(SCRIPTED_ENCRYPTED_REASONING);
   }, 120_000);
 
   it('on translation flattens the namespace tools, drops web_search and passes prompt_cache_key to chat upstreams', async () => {
     upstream.clear();
-    const run = await runCodex({ baseUrl: url, key: KEY, model: 'codex-chat', task: 'List the files.', cwd: workdir() });
+    const run = await runCodex({
+      baseUrl: url,
+      key: KEY,
+      model: 'codex-chat',
+      task: 'List the files.',
+      cwd: workdir(),
+    });
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    const body = upstream.requestsTo('POST /compat/v1/chat/completions')[0]!.json as { tools: { type: string; function: { name: string } }[]; prompt_cache_key?: unknown; web_search_options?: unknown };
+    const body = upstream.requestsTo('POST /compat/v1/chat/completions')[0]!.json as {
+      tools: { type: string; function: { name: string } }[];
+      prompt_cache_key?: unknown;
+      web_search_options?: unknown;
+    };
     const names = body.tools.map((t) => t.function.name);
     expect(body.tools.every((t) => t.type === 'function')).toBe(true);
     expect(names).toContain('exec_command');
@@ -126,7 +173,11 @@ describe('what Codex sends, per route', () => {
 });
 
 describe.each([
-  { route: 'OpenAI-compatible chat (translated)', model: 'gpt-5.5-chat', path: 'POST /patch-compat/v1/chat/completions' },
+  {
+    route: 'OpenAI-compatible chat (translated)',
+    model: 'gpt-5.5-chat',
+    path: 'POST /patch-compat/v1/chat/completions',
+  },
   { route: 'Anthropic (translated)', model: 'gpt-5.5-claude', path: 'POST /patch-anthropic/v1/messages' },
 ])('Codex CLI apply_patch (a freeform custom tool) on $route', ({ model, path }) => {
   it('gets the call back as custom_tool_call with the raw patch, applies it and exits 0', async () => {
@@ -147,13 +198,23 @@ describe.each([
 describe('Codex CLI with a model that declares its tools in an additional_tools item', () => {
   it('gets them declared upstream as flattened functions (namespaces, the custom exec tool) and exits 0', async () => {
     upstream.clear();
-    const run = await runCodex({ baseUrl: url, key: KEY, model: 'gpt-5.6-sol-claude', task: 'Say hello.', cwd: workdir() });
+    const run = await runCodex({
+      baseUrl: url,
+      key: KEY,
+      model: 'gpt-5.6-sol-claude',
+      task: 'Say hello.',
+      cwd: workdir(),
+    });
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    const body = upstream.requestsTo('POST /anthropic/v1/messages')[0]!.json as { tools: { name: string; input_schema: { properties: Record<string, unknown> } }[] };
+    const body = upstream.requestsTo('POST /anthropic/v1/messages')[0]!.json as {
+      tools: { name: string; input_schema: { properties: Record<string, unknown> } }[];
+    };
     const names = body.tools.map((t) => t.name);
     expect(names).toContain('functions__exec');
     expect(names).toContain('collaboration__spawn_agent');
-    expect(Object.keys(body.tools.find((t) => t.name === 'functions__exec')!.input_schema.properties)).toEqual(['input']);
+    expect(Object.keys(body.tools.find((t) => t.name === 'functions__exec')!.input_schema.properties)).toEqual([
+      'input',
+    ]);
     expect(run.stdout).toContain('Hello from the scripted upstream.');
   }, 120_000);
 });

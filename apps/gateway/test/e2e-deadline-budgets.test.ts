@@ -36,7 +36,11 @@ log: { level: silent }
     clientTimeoutMs: 5000,
     clearBetweenTests: true,
   },
-  (gateway) => ({ upstreams: { primary, backup }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { primary, backup },
+      openai: client,
+    } = gateway),
 );
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -53,9 +57,11 @@ describe('deadline budgets: a stalled primary leaves room for the fallback', () 
     expect(primary.requestsTo(CHAT).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('model deadline 1,500 ms, streamed: the fallback\'s stream in under 1,500 ms', async () => {
+  it("model deadline 1,500 ms, streamed: the fallback's stream in under 1,500 ms", async () => {
     const started = Date.now();
-    const { data: stream, response } = await client.chat.completions.create({ model: 'chat', stream: true, messages }).withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'chat', stream: true, messages })
+      .withResponse();
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(Date.now() - started).toBeLessThan(1500);

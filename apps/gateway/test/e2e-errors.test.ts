@@ -14,11 +14,24 @@ afterEach(() => {
 });
 
 const errorShape = {
-  error: { message: expect.any(String), type: expect.any(String), param: expect.toBeOneOf([expect.any(String), null]), code: expect.toBeOneOf([expect.any(String), null]) },
+  error: {
+    message: expect.any(String),
+    type: expect.any(String),
+    param: expect.toBeOneOf([expect.any(String), null]),
+    code: expect.toBeOneOf([expect.any(String), null]),
+  },
 };
 
-async function post(path: string, body: string | Buffer | FormData, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  const res = await fetch(`${gw.running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${GATEWAY_KEY}`, ...headers }, body });
+async function post(
+  path: string,
+  body: string | Buffer | FormData,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
+  const res = await fetch(`${gw.running.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${GATEWAY_KEY}`, ...headers },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as { error: Record<string, unknown> } };
 }
 
@@ -31,7 +44,11 @@ async function sdkError(promise: Promise<unknown>): Promise<InstanceType<typeof 
   return error as InstanceType<typeof OpenAI.APIError>;
 }
 
-const chat = (body: Record<string, unknown>) => post('/chat/completions', JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...body }));
+const chat = (body: Record<string, unknown>) =>
+  post(
+    '/chat/completions',
+    JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...body }),
+  );
 
 describe('authentication', () => {
   it('rejects a missing key with 401', async () => {
@@ -42,7 +59,9 @@ describe('authentication', () => {
 
   it('rejects a wrong key with 401 and does not echo it', async () => {
     const client = new OpenAI({ baseURL: gw.running.url, apiKey: 'sk-wrong-key-123456789', maxRetries: 0 });
-    const error = await sdkError(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await sdkError(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.status).toBe(401);
     expect(JSON.stringify(error.error)).not.toContain('sk-wrong-key-123456789');
   });
@@ -77,7 +96,13 @@ describe('validation', () => {
   });
 
   it('SDK sees 400 for temperature outside 0..1 on transcriptions', async () => {
-    const error = await sdkError(gw.client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(makeWav(), 'a.wav'), temperature: 1.5 }));
+    const error = await sdkError(
+      gw.client.audio.transcriptions.create({
+        model: 'whisper-1',
+        file: await toFile(makeWav(), 'a.wav'),
+        temperature: 1.5,
+      }),
+    );
     expect(error.status).toBe(400);
     expect(error.param).toBe('temperature');
   });
@@ -91,7 +116,9 @@ describe('validation', () => {
   });
 
   it('404 model_not_found for an unknown model', async () => {
-    const error = await sdkError(gw.client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await sdkError(
+      gw.client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.status).toBe(404);
     expect(error.code).toBe('model_not_found');
     expect(error.param).toBe('model');
@@ -109,13 +136,18 @@ describe('validation', () => {
 
   it('413 for an audio file over 25 MB', async () => {
     const error = await sdkError(
-      gw.client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(Buffer.alloc(25 * 1024 * 1024 + 1), 'big.wav', { type: 'audio/wav' }) }),
+      gw.client.audio.transcriptions.create({
+        model: 'whisper-1',
+        file: await toFile(Buffer.alloc(25 * 1024 * 1024 + 1), 'big.wav', { type: 'audio/wav' }),
+      }),
     );
     expect(error.status).toBe(413);
   });
 
   it('415 for a wrong content type', async () => {
-    const res = await post('/chat/completions', 'model=gpt-4o-mini', { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await post('/chat/completions', 'model=gpt-4o-mini', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject(errorShape);
     const audio = await post('/audio/transcriptions', JSON.stringify({ model: 'whisper-1' }));
@@ -133,13 +165,17 @@ describe('upstream failures', () => {
   it('keeps the upstream status and message', async () => {
     const recorded = testkitFixtures().json<{ error: { message: string } }>('openai/openai-error.1.json');
     gw.upstream.route('POST /v1/chat/completions', { status: 429, json: recorded });
-    const error = await sdkError(gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await sdkError(
+      gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.status).toBe(429);
     expect(error.error).toMatchObject({ message: recorded.error.message, code: 'insufficient_quota' });
   });
 
   it('502 when the upstream is unreachable', async () => {
-    const error = await sdkError(gw.client.chat.completions.create({ model: 'dead/gpt-4o', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await sdkError(
+      gw.client.chat.completions.create({ model: 'dead/gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.status).toBe(502);
     expect(JSON.stringify(error.error)).not.toContain('sk-dead-upstream');
   });
@@ -147,7 +183,11 @@ describe('upstream failures', () => {
   it('ends a stream that breaks after its first chunk with one error event, never [DONE]', async () => {
     const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
     gw.upstream.route('POST /v1/chat/completions', { chunks: sseFrames(lines), resetAfterChunks: 3 });
-    const stream = await gw.client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await gw.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let received = 0;
     await expect(
       (async () => {
@@ -170,7 +210,10 @@ describe('upstream failures', () => {
     gw.upstream.route('POST /v1/chat/completions', { hang: true });
     gw.upstream.clear();
     const controller = new AbortController();
-    const pending = gw.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+    const pending = gw.client.chat.completions.create(
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+      { signal: controller.signal },
+    );
     await expect.poll(() => gw.upstream.requestsTo('POST /v1/chat/completions').length).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();

@@ -14,7 +14,10 @@ const KEEPALIVE_MS = 50;
 const fixtures = testkitFixtures();
 const anthropicFrames = sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed');
 const chatFrames = sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt'));
-const responsesFrames = sseFrames(fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt'), 'typed');
+const responsesFrames = sseFrames(
+  fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt'),
+  'typed',
+);
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -82,18 +85,29 @@ function newWire(): Wire {
 }
 
 /** The route's reply: `frames`, the first held until `wait` resolves. */
-const held = (frames: readonly string[], wait: () => Promise<void>): MockReply => ({ chunks: frames, beforeChunk: (index) => (index === 0 ? wait() : undefined) });
+const held = (frames: readonly string[], wait: () => Promise<void>): MockReply => ({
+  chunks: frames,
+  beforeChunk: (index) => (index === 0 ? wait() : undefined),
+});
 /** An attempt the upstream accepts (status and headers), then breaks off before its first event once `wait` resolves. */
-const breaksOff = (frame: string, wait: () => Promise<void>): MockReply => ({ chunks: [frame], resetAfterChunks: 0, beforeChunk: () => wait() });
+const breaksOff = (frame: string, wait: () => Promise<void>): MockReply => ({
+  chunks: [frame],
+  resetAfterChunks: 0,
+  beforeChunk: () => wait(),
+});
 
-const anthropic = (wire: Wire) => new Anthropic({ baseURL: origin, apiKey: KEY, maxRetries: 0, fetch: recordingFetch(wire) });
-const openai = (wire: Wire) => new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, fetch: recordingFetch(wire) });
+const anthropic = (wire: Wire) =>
+  new Anthropic({ baseURL: origin, apiKey: KEY, maxRetries: 0, fetch: recordingFetch(wire) });
+const openai = (wire: Wire) =>
+  new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, fetch: recordingFetch(wire) });
 
 /** Index of the first event in the raw body (`event:` or `data:` line), -1 if none. */
 const firstEventAt = (text: string) => text.search(/^(event|data):/m);
 
 /** Reads `stream` to its end: the event types seen, and what the iteration threw (undefined when it ended normally). */
-async function readUntilFailure(stream: AsyncIterable<{ type: string }>): Promise<{ seen: string[]; failure: unknown }> {
+async function readUntilFailure(
+  stream: AsyncIterable<{ type: string }>,
+): Promise<{ seen: string[]; failure: unknown }> {
   const seen: string[] = [];
   try {
     for await (const event of stream) seen.push(event.type);
@@ -107,96 +121,140 @@ describe('POST /v1/messages: early headers and keep-alive for a late first event
   it.each([
     ['passed through to Anthropic', 'claude', 'POST /v1/messages', anthropicFrames],
     ['translated from chat', 'gpt-chat', 'POST /v1/chat/completions', chatFrames],
-  ])('%s: headers and : keep-alive before the first event, then the normal stream', async (_name, model, route, frames) => {
-    const wire = newWire();
-    const client = anthropic(wire);
-    upstream.route(route, held(frames, () => wire.keptAlive));
-    const { data: stream, response } = await client.messages
-      .create({ model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] })
-      .withResponse();
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    expect(response.headers.get('x-switchyard-model')).toBe(model);
-    const types: string[] = [];
-    let text = '';
-    for await (const event of stream) {
-      types.push(event.type);
-      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
-    }
-    expect(types[0]).toBe('message_start');
-    expect(types.at(-1)).toBe('message_stop');
-    expect(text.length).toBeGreaterThan(0);
-    expect(wire.text.indexOf(': keep-alive\n\n')).toBeGreaterThanOrEqual(0);
-    expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
-  });
+  ])(
+    '%s: headers and : keep-alive before the first event, then the normal stream',
+    async (_name, model, route, frames) => {
+      const wire = newWire();
+      const client = anthropic(wire);
+      upstream.route(
+        route,
+        held(frames, () => wire.keptAlive),
+      );
+      const { data: stream, response } = await client.messages
+        .create({ model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] })
+        .withResponse();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      expect(response.headers.get('x-switchyard-model')).toBe(model);
+      const types: string[] = [];
+      let text = '';
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+      }
+      expect(types[0]).toBe('message_start');
+      expect(types.at(-1)).toBe('message_stop');
+      expect(text.length).toBeGreaterThan(0);
+      expect(wire.text.indexOf(': keep-alive\n\n')).toBeGreaterThanOrEqual(0);
+      expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
+    },
+  );
 
   it.each([
     ['passed through to Anthropic', 'claude', 'POST /v1/messages', anthropicFrames[0]!],
     ['translated from chat', 'gpt-chat', 'POST /v1/chat/completions', chatFrames[0]!],
-  ])('%s: every attempt breaking off after acceptance ends the stream with an Anthropic error event', async (_name, model, route, frame) => {
-    const wire = newWire();
-    const client = anthropic(wire);
-    upstream.route(route, breaksOff(frame, () => wire.headers));
-    const before = upstream.requestsTo(route).length;
-    const stream = await client.messages.create({ model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-    const { seen, failure } = await readUntilFailure(stream);
-    expect(failure).toBeInstanceOf(Anthropic.APIError);
-    expect(seen).toEqual([]);
-    const last = wire.text.trim().split('\n\n').at(-1)!;
-    expect(last.split('\n')[0]).toBe('event: error');
-    expect(JSON.parse(last.split('\n')[1]!.replace(/^data: /, ''))).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.any(String) } });
-    expect(wire.text).toContain(': keep-alive\n\n');
-    expect(wire.text).not.toContain('message_stop');
-    // routing.max_retries: 1 - the retry happened behind the keep-alive comments.
-    expect(upstream.requestsTo(route).length - before).toBe(2);
-  });
+  ])(
+    '%s: every attempt breaking off after acceptance ends the stream with an Anthropic error event',
+    async (_name, model, route, frame) => {
+      const wire = newWire();
+      const client = anthropic(wire);
+      upstream.route(
+        route,
+        breaksOff(frame, () => wire.headers),
+      );
+      const before = upstream.requestsTo(route).length;
+      const stream = await client.messages.create({
+        model,
+        max_tokens: 64,
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      const { seen, failure } = await readUntilFailure(stream);
+      expect(failure).toBeInstanceOf(Anthropic.APIError);
+      expect(seen).toEqual([]);
+      const last = wire.text.trim().split('\n\n').at(-1)!;
+      expect(last.split('\n')[0]).toBe('event: error');
+      expect(JSON.parse(last.split('\n')[1]!.replace(/^data: /, ''))).toMatchObject({
+        type: 'error',
+        error: { type: expect.any(String), message: expect.any(String) },
+      });
+      expect(wire.text).toContain(': keep-alive\n\n');
+      expect(wire.text).not.toContain('message_stop');
+      // routing.max_retries: 1 - the retry happened behind the keep-alive comments.
+      expect(upstream.requestsTo(route).length - before).toBe(2);
+    },
+  );
 });
 
 describe('POST /v1/responses: early headers and keep-alive for a late first event', () => {
   it.each([
     ['passed through natively', 'gpt-native', 'POST /v1/responses', responsesFrames],
     ['translated from chat', 'gpt-chat', 'POST /v1/chat/completions', chatFrames],
-  ])('%s: headers and : keep-alive before the first event, then the normal stream', async (_name, model, route, frames) => {
-    const wire = newWire();
-    const client = openai(wire);
-    upstream.route(route, held(frames, () => wire.keptAlive));
-    const { data: stream, response } = await client.responses.create({ model, input: 'Hi', stream: true }).withResponse();
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    expect(response.headers.get('x-switchyard-model')).toBe(model);
-    const types: string[] = [];
-    for await (const event of stream) types.push(event.type);
-    expect(types[0]).toBe('response.created');
-    expect(types.at(-1)).toBe('response.completed');
-    expect(types).toContain('response.output_text.delta');
-    expect(wire.text.indexOf(': keep-alive\n\n')).toBeGreaterThanOrEqual(0);
-    expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
-  });
+  ])(
+    '%s: headers and : keep-alive before the first event, then the normal stream',
+    async (_name, model, route, frames) => {
+      const wire = newWire();
+      const client = openai(wire);
+      upstream.route(
+        route,
+        held(frames, () => wire.keptAlive),
+      );
+      const { data: stream, response } = await client.responses
+        .create({ model, input: 'Hi', stream: true })
+        .withResponse();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      expect(response.headers.get('x-switchyard-model')).toBe(model);
+      const types: string[] = [];
+      for await (const event of stream) types.push(event.type);
+      expect(types[0]).toBe('response.created');
+      expect(types.at(-1)).toBe('response.completed');
+      expect(types).toContain('response.output_text.delta');
+      expect(wire.text.indexOf(': keep-alive\n\n')).toBeGreaterThanOrEqual(0);
+      expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
+    },
+  );
 
   it.each([
     ['passed through natively', 'gpt-native', 'POST /v1/responses', responsesFrames[0]!],
     ['translated from chat', 'gpt-chat', 'POST /v1/chat/completions', chatFrames[0]!],
-  ])('%s: every attempt breaking off after acceptance ends the stream with an error event (sequence_number 0) and response.failed', async (_name, model, route, frame) => {
-    const wire = newWire();
-    const client = openai(wire);
-    upstream.route(route, breaksOff(frame, () => wire.headers));
-    const before = upstream.requestsTo(route).length;
-    const stream = await client.responses.create({ model, input: 'Hi', stream: true });
-    const { seen, failure } = await readUntilFailure(stream);
-    expect(failure).toBeInstanceOf(OpenAI.APIError);
-    expect(seen).toEqual([]);
-    const [error, failed] = wire.text.trim().split('\n\n').slice(-2);
-    expect(error!.split('\n')[0]).toBe('event: error');
-    expect(JSON.parse(error!.split('\n')[1]!.replace(/^data: /, ''))).toEqual({ type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 0 });
-    // Then the response's end, as OpenAI sends it: Codex reads the error code there.
-    expect(failed!.split('\n')[0]).toBe('event: response.failed');
-    const failedEvent = JSON.parse(failed!.split('\n')[1]!.replace(/^data: /, ''));
-    expect(failedEvent).toMatchObject({ type: 'response.failed', sequence_number: 1, response: { status: 'failed', model, error: { code: 'server_error' } } });
-    expectOpenApiStreamEvent(failedEvent);
-    expect(wire.text).toContain(': keep-alive\n\n');
-    expect(wire.text).not.toContain('response.completed');
-    expect(upstream.requestsTo(route).length - before).toBe(2);
-  });
+  ])(
+    '%s: every attempt breaking off after acceptance ends the stream with an error event (sequence_number 0) and response.failed',
+    async (_name, model, route, frame) => {
+      const wire = newWire();
+      const client = openai(wire);
+      upstream.route(
+        route,
+        breaksOff(frame, () => wire.headers),
+      );
+      const before = upstream.requestsTo(route).length;
+      const stream = await client.responses.create({ model, input: 'Hi', stream: true });
+      const { seen, failure } = await readUntilFailure(stream);
+      expect(failure).toBeInstanceOf(OpenAI.APIError);
+      expect(seen).toEqual([]);
+      const [error, failed] = wire.text.trim().split('\n\n').slice(-2);
+      expect(error!.split('\n')[0]).toBe('event: error');
+      expect(JSON.parse(error!.split('\n')[1]!.replace(/^data: /, ''))).toEqual({
+        type: 'error',
+        code: 'server_error',
+        message: expect.any(String),
+        param: null,
+        sequence_number: 0,
+      });
+      // Then the response's end, as OpenAI sends it: Codex reads the error code there.
+      expect(failed!.split('\n')[0]).toBe('event: response.failed');
+      const failedEvent = JSON.parse(failed!.split('\n')[1]!.replace(/^data: /, ''));
+      expect(failedEvent).toMatchObject({
+        type: 'response.failed',
+        sequence_number: 1,
+        response: { status: 'failed', model, error: { code: 'server_error' } },
+      });
+      expectOpenApiStreamEvent(failedEvent);
+      expect(wire.text).toContain(': keep-alive\n\n');
+      expect(wire.text).not.toContain('response.completed');
+      expect(upstream.requestsTo(route).length - before).toBe(2);
+    },
+  );
 });
 
 describe('pass-through streams: first_byte_ms bounds the time to the first event, as for chat', () => {
@@ -207,7 +265,12 @@ describe('pass-through streams: first_byte_ms bounds the time to the first event
     const wire = newWire();
     upstream.route('POST /v1/messages', stalls(anthropicFrames[0]!));
     const before = upstream.requestsTo('POST /v1/messages').length;
-    const stream = await anthropic(wire).messages.create({ model: 'claude-stalls', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await anthropic(wire).messages.create({
+      model: 'claude-stalls',
+      max_tokens: 64,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     const failure = await (async () => {
       for await (const _ of stream);
     })().then(
@@ -215,7 +278,10 @@ describe('pass-through streams: first_byte_ms bounds the time to the first event
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(Anthropic.APIError);
-    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'timeout_error' } });
+    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'timeout_error' },
+    });
     // routing.max_retries: 1 - two attempts of 300 ms, not one held until total_ms.
     expect(upstream.requestsTo('POST /v1/messages').length - before).toBe(2);
   });

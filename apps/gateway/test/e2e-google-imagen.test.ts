@@ -16,9 +16,20 @@ useGatewayWithUpstreams(
       upstream: {
         routes: {
           'POST /v1beta/models/imagen-4.0-generate-001:predict': (request) => {
-            if (request.headers['x-goog-api-key'] !== GEMINI_KEY) return { status: 403, json: { error: { code: 403, message: 'API key not valid.', status: 'PERMISSION_DENIED' } } };
+            if (request.headers['x-goog-api-key'] !== GEMINI_KEY)
+              return {
+                status: 403,
+                json: { error: { code: 403, message: 'API key not valid.', status: 'PERMISSION_DENIED' } },
+              };
             const { parameters } = request.json as { parameters: { sampleCount: number } };
-            return { json: { predictions: Array.from({ length: parameters.sampleCount }, () => ({ bytesBase64Encoded: PNG, mimeType: 'image/png' })) } };
+            return {
+              json: {
+                predictions: Array.from({ length: parameters.sampleCount }, () => ({
+                  bytesBase64Encoded: PNG,
+                  mimeType: 'image/png',
+                })),
+              },
+            };
           },
         },
       },
@@ -33,20 +44,34 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      running,
+    } = gateway),
 );
 
 describe('image generation through Gemini (Imagen) with the official openai SDK', () => {
   it('returns the generated images as b64_json', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-    const result = await client.images.generate({ model: 'imagen', prompt: 'A fox in the snow', n: 2, size: '1024x1024' });
+    const result = await client.images.generate({
+      model: 'imagen',
+      prompt: 'A fox in the snow',
+      n: 2,
+      size: '1024x1024',
+    });
     expect(result.data!.map((d) => d.b64_json)).toEqual([PNG, PNG]);
-    expect(upstream.requests[0]!.json).toEqual({ instances: [{ prompt: 'A fox in the snow' }], parameters: { sampleCount: 2, aspectRatio: '1:1' } });
+    expect(upstream.requests[0]!.json).toEqual({
+      instances: [{ prompt: 'A fox in the snow' }],
+      parameters: { sampleCount: 2, aspectRatio: '1:1' },
+    });
   });
 
   it("answers 400 naming response_format for 'url'", async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-    const error = await client.images.generate({ model: 'google/imagen-4.0-generate-001', prompt: 'x', response_format: 'url' }).catch((e: unknown) => e);
+    const error = await client.images
+      .generate({ model: 'google/imagen-4.0-generate-001', prompt: 'x', response_format: 'url' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('response_format');
   });

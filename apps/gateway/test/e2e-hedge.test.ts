@@ -10,7 +10,9 @@ const MASTER = 'sk-switchyard-hedge-master-0123456789';
 const CHAT = 'POST /v1/chat/completions';
 const completion = testkitFixtures().json<{ choices: { message: { content: string } }[] }>('openai/openai-text.json');
 const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
-const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
+const streamText = lines
+  .map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '')
+  .join('');
 const PRIMARY_DELAY_MS = 1_500;
 const HEDGE_AFTER_MS = 100;
 
@@ -42,7 +44,12 @@ log: { level: silent }
     clientTimeoutMs: 10_000,
     clearBetweenTests: true,
   },
-  (gateway) => ({ upstreams: { primary, backup }, running, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { primary, backup },
+      running,
+      openai: client,
+    } = gateway),
 );
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -59,23 +66,31 @@ async function timed(run: () => Promise<unknown>, times: number): Promise<number
 }
 
 async function readStream(model: string) {
-  const { data: stream, response } = await client.chat.completions.create({ model, stream: true, messages }).withResponse();
+  const { data: stream, response } = await client.chat.completions
+    .create({ model, stream: true, messages })
+    .withResponse();
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
   return { text, response };
 }
 
 describe('hedged requests', () => {
-  it('slow primary, fast secondary: p50 latency near the secondary\'s, the loser aborted, one extra attempt per request', async () => {
+  it("slow primary, fast secondary: p50 latency near the secondary's, the loser aborted, one extra attempt per request", async () => {
     primary.route(CHAT, { delayMs: PRIMARY_DELAY_MS, json: completion });
     const baseline = median(await timed(() => client.chat.completions.create({ model: 'direct', messages }), 5));
     backup.clear();
     const answers: { content: string | null | undefined; provider: string | null; attempts: string | null }[] = [];
     const hedged = await timed(async () => {
       const { data, response } = await client.chat.completions.create({ model: 'hedged', messages }).withResponse();
-      answers.push({ content: data.choices[0]?.message.content, provider: response.headers.get('x-switchyard-provider'), attempts: response.headers.get('x-switchyard-attempts') });
+      answers.push({
+        content: data.choices[0]?.message.content,
+        provider: response.headers.get('x-switchyard-provider'),
+        attempts: response.headers.get('x-switchyard-attempts'),
+      });
     }, 7);
-    expect(answers).toEqual(Array(7).fill({ content: completion.choices[0]!.message.content, provider: 'backup', attempts: '2' }));
+    expect(answers).toEqual(
+      Array(7).fill({ content: completion.choices[0]!.message.content, provider: 'backup', attempts: '2' }),
+    );
     expect(median(hedged)).toBeLessThan(HEDGE_AFTER_MS + baseline + 250);
     expect(Math.max(...hedged)).toBeLessThan(PRIMARY_DELAY_MS);
     // At most one extra attempt per request, and every losing primary request was closed at once (no leaked connection).
@@ -84,13 +99,24 @@ describe('hedged requests', () => {
     await expect.poll(() => primary.requestsTo(CHAT).every((r) => r.closedByClient)).toBe(true);
     await expect.poll(() => primary.openConnections).toBeLessThanOrEqual(1);
     // Both attempts are in the ledger row: the winner's reported usage plus the aborted loser's prompt estimate.
-    const res = await fetch(`${running.url.replace(/\/v1$/, '')}/admin/requests?limit=1`, { headers: { authorization: `Bearer ${MASTER}` } });
+    const res = await fetch(`${running.url.replace(/\/v1$/, '')}/admin/requests?limit=1`, {
+      headers: { authorization: `Bearer ${MASTER}` },
+    });
     const [row] = ((await res.json()) as { data: Record<string, unknown>[] }).data;
-    expect(row).toMatchObject({ model: 'hedged', provider: 'backup', status: 200, attempts: 2, hedged: true, usage_estimated: true });
-    expect(row!.prompt_tokens).toBeGreaterThan((completion as unknown as { usage: { prompt_tokens: number } }).usage.prompt_tokens);
+    expect(row).toMatchObject({
+      model: 'hedged',
+      provider: 'backup',
+      status: 200,
+      attempts: 2,
+      hedged: true,
+      usage_estimated: true,
+    });
+    expect(row!.prompt_tokens).toBeGreaterThan(
+      (completion as unknown as { usage: { prompt_tokens: number } }).usage.prompt_tokens,
+    );
   });
 
-  it('streamed: the secondary\'s stream is the answer, the stalled primary is aborted', async () => {
+  it("streamed: the secondary's stream is the answer, the stalled primary is aborted", async () => {
     primary.route(CHAT, { delayMs: PRIMARY_DELAY_MS, chunks: sseFrames(lines) });
     const hedged = await timed(async () => {
       const { text, response } = await readStream('hedged');
@@ -121,8 +147,12 @@ describe('hedged requests', () => {
     backup.route(CHAT, openaiReplayRoutes()[CHAT]!);
   });
 
-  it('a primary that fails while the hedge runs: the hedge\'s answer is used', async () => {
-    primary.route(CHAT, { delayMs: 300, status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } });
+  it("a primary that fails while the hedge runs: the hedge's answer is used", async () => {
+    primary.route(CHAT, {
+      delayMs: 300,
+      status: 500,
+      json: { error: { message: 'boom', type: 'server_error', param: null, code: null } },
+    });
     backup.route(CHAT, { delayMs: 400, json: completion });
     const { data, response } = await client.chat.completions.create({ model: 'hedged', messages }).withResponse();
     expect(data.choices[0]?.message.content).toBe(completion.choices[0]!.message.content);

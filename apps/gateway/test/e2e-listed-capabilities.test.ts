@@ -15,7 +15,12 @@ let client: OpenAI;
 useGatewayWithUpstreams(
   {
     upstreams: {
-      upstream: { routes: { ...openaiReplayRoutes(), [MODELS]: { json: testkitFixtures().json('openai-compatible/openrouter-models.json') } } },
+      upstream: {
+        routes: {
+          ...openaiReplayRoutes(),
+          [MODELS]: { json: testkitFixtures().json('openai-compatible/openrouter-models.json') },
+        },
+      },
     },
     config: (url) => `
 keys: ["${KEY}"]
@@ -34,7 +39,11 @@ log: { level: silent }
 `,
     clientTimeoutMs: 10_000,
   },
-  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      openai: client,
+    } = gateway),
 );
 beforeEach(() => upstream.clear());
 const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
@@ -63,7 +72,9 @@ describe('capabilities from the provider model list', () => {
   });
 
   it('a direct <provider>/<model> call uses the list too', async () => {
-    const error = (await client.chat.completions.create({ model: 'openrouter/deepseek/deepseek-r1', messages: vision }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: 'openrouter/deepseek/deepseek-r1', messages: vision })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(400);
     expect(error.error).toMatchObject({ code: 'capability_not_supported', param: 'messages[0].content' });
   });

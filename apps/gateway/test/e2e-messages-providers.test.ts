@@ -8,10 +8,23 @@ import { multiProviderRoutes, multiProviderYaml } from './helpers/multi-provider
 // images and tool round trips through Gemini, and tool results, images and stop sequences passed through to Anthropic.
 const KEY = 'sk-switchyard-messages-providers-0123';
 const fixtures = testkitFixtures();
-type GeminiChunk = { candidates: { content: { parts: { text?: string; thought?: boolean }[] } }[]; usageMetadata: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number } };
-const geminiChunks = fixtures.chunkLines('google/google-text.chunks.txt').map((line) => JSON.parse(line) as GeminiChunk);
-const geminiStreamText = geminiChunks.flatMap((c) => c.candidates[0]!.content.parts.filter((p) => !p.thought).map((p) => p.text ?? '')).join('');
-const tools: Anthropic.Tool[] = [{ name: 'weather', description: 'Weather of a place', input_schema: { type: 'object', properties: { location: { type: 'string' } } } }];
+type GeminiChunk = {
+  candidates: { content: { parts: { text?: string; thought?: boolean }[] } }[];
+  usageMetadata: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
+};
+const geminiChunks = fixtures
+  .chunkLines('google/google-text.chunks.txt')
+  .map((line) => JSON.parse(line) as GeminiChunk);
+const geminiStreamText = geminiChunks
+  .flatMap((c) => c.candidates[0]!.content.parts.filter((p) => !p.thought).map((p) => p.text ?? ''))
+  .join('');
+const tools: Anthropic.Tool[] = [
+  {
+    name: 'weather',
+    description: 'Weather of a place',
+    input_schema: { type: 'object', properties: { location: { type: 'string' } } },
+  },
+];
 
 let upstream: MockUpstream;
 let client: Anthropic;
@@ -24,14 +37,23 @@ keys: ["${KEY}"]
 server: { port: 0 }
 ${multiProviderYaml(url.multi)}`,
   },
-  (gateway) => ({ upstreams: { multi: upstream }, anthropic: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { multi: upstream },
+      anthropic: client,
+    } = gateway),
 );
 
 const lastBody = (key: string) => upstream.requestsTo(key).at(-1)!.json as Record<string, unknown>;
 
 describe('messages.stream routed to Gemini', () => {
   it('assembles the text of the Gemini stream, with the Anthropic events in order', async () => {
-    const stream = client.messages.stream({ model: 'gemini', max_tokens: 500, system: 'Be brief.', messages: [{ role: 'user', content: 'How many r in strawberry?' }] });
+    const stream = client.messages.stream({
+      model: 'gemini',
+      max_tokens: 500,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'How many r in strawberry?' }],
+    });
     const types: string[] = [];
     stream.on('streamEvent', (event) => void types.push(event.type));
     let text = '';
@@ -51,20 +73,34 @@ describe('messages.stream routed to Gemini', () => {
     expect(order[1]).toBe('content_block_start');
     expect(order.slice(2, -3).every((t) => t === 'content_block_delta')).toBe(true);
     expect(order.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
-    expect(lastBody('POST /v1beta/models/*:streamGenerateContent')).toMatchObject({ systemInstruction: { parts: [{ text: 'Be brief.' }] } });
-    expect(upstream.requestsTo('POST /v1beta/models/*:streamGenerateContent').at(-1)!.path).toContain('gemini-3-pro-preview:streamGenerateContent');
+    expect(lastBody('POST /v1beta/models/*:streamGenerateContent')).toMatchObject({
+      systemInstruction: { parts: [{ text: 'Be brief.' }] },
+    });
+    expect(upstream.requestsTo('POST /v1beta/models/*:streamGenerateContent').at(-1)!.path).toContain(
+      'gemini-3-pro-preview:streamGenerateContent',
+    );
   });
 
   it('streams a Gemini tool call as a tool_use block', async () => {
-    const final = await client.messages.stream({ model: 'gemini', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather?' }] }).finalMessage();
+    const final = await client.messages
+      .stream({ model: 'gemini', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather?' }] })
+      .finalMessage();
     expect(final.stop_reason).toBe('tool_use');
-    expect(final.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'weather', input: { location: 'San Francisco' } });
+    expect(final.content.find((b) => b.type === 'tool_use')).toMatchObject({
+      name: 'weather',
+      input: { location: 'San Francisco' },
+    });
   });
 });
 
 describe('messages.create routed to Gemini', () => {
   it('round-trips a tool use: the tool_result goes to Gemini as a functionResponse', async () => {
-    const first = await client.messages.create({ model: 'gemini', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather in San Francisco?' }] });
+    const first = await client.messages.create({
+      model: 'gemini',
+      max_tokens: 100,
+      tools,
+      messages: [{ role: 'user', content: 'Weather in San Francisco?' }],
+    });
     const use = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
     expect(use).toMatchObject({ name: 'weather', input: { location: 'San Francisco' } });
     await client.messages.create({
@@ -77,9 +113,14 @@ describe('messages.create routed to Gemini', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '18°C, fog' }] },
       ],
     });
-    const contents = lastBody('POST /v1beta/models/*:generateContent').contents as { role: string; parts: Record<string, unknown>[] }[];
+    const contents = lastBody('POST /v1beta/models/*:generateContent').contents as {
+      role: string;
+      parts: Record<string, unknown>[];
+    }[];
     expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
-    expect(contents[1]!.parts.find((p) => p.functionCall)).toMatchObject({ functionCall: { name: 'weather', args: { location: 'San Francisco' } } });
+    expect(contents[1]!.parts.find((p) => p.functionCall)).toMatchObject({
+      functionCall: { name: 'weather', args: { location: 'San Francisco' } },
+    });
     expect(JSON.stringify(contents[2]!.parts)).toContain('18°C, fog');
     expect(contents[2]!.parts[0]).toMatchObject({ functionResponse: { name: 'weather' } });
   });
@@ -88,16 +129,34 @@ describe('messages.create routed to Gemini', () => {
     await client.messages.create({
       model: 'gemini',
       max_tokens: 50,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+      ],
     });
-    const contents = lastBody('POST /v1beta/models/*:generateContent').contents as { parts: Record<string, unknown>[] }[];
-    expect(contents[0]!.parts).toEqual([{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }]);
+    const contents = lastBody('POST /v1beta/models/*:generateContent').contents as {
+      parts: Record<string, unknown>[];
+    }[];
+    expect(contents[0]!.parts).toEqual([
+      { text: 'What is this?' },
+      { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+    ]);
   });
 });
 
 describe('messages passed through to Anthropic', () => {
   it('sends system, stop sequences, images and a tool round trip as they are', async () => {
-    const first = await client.messages.create({ model: 'claude', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Update the issues' }] });
+    const first = await client.messages.create({
+      model: 'claude',
+      max_tokens: 100,
+      tools,
+      messages: [{ role: 'user', content: 'Update the issues' }],
+    });
     const use = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
     expect(use).toMatchObject({ type: 'tool_use', name: 'updateIssueList' });
     const request: Anthropic.MessageCreateParamsNonStreaming = {
@@ -107,7 +166,13 @@ describe('messages passed through to Anthropic', () => {
       stop_sequences: ['END'],
       tools,
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Update the issues, see the picture' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Update the issues, see the picture' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
         { role: 'assistant', content: first.content },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'done' }] },
       ],
@@ -124,7 +189,13 @@ describe('messages passed through to Anthropic', () => {
       .map((line) => JSON.parse(line) as { type: string; delta?: { type: string; text?: string } })
       .flatMap((e) => (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' ? [e.delta.text!] : []))
       .join('');
-    const stream = client.messages.stream({ model: 'claude', max_tokens: 100, system: 'Be brief.', stop_sequences: ['END'], messages: [{ role: 'user', content: 'Hello' }] });
+    const stream = client.messages.stream({
+      model: 'claude',
+      max_tokens: 100,
+      system: 'Be brief.',
+      stop_sequences: ['END'],
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
     let text = '';
     stream.on('text', (delta) => {
       text += delta;
@@ -132,6 +203,11 @@ describe('messages passed through to Anthropic', () => {
     const final = await stream.finalMessage();
     expect(text).toBe(recorded);
     expect((final.content[0] as Anthropic.TextBlock).text).toBe(recorded);
-    expect(lastBody('POST /v1/messages')).toMatchObject({ system: 'Be brief.', stop_sequences: ['END'], stream: true, model: 'claude-sonnet-4-5-20250929' });
+    expect(lastBody('POST /v1/messages')).toMatchObject({
+      system: 'Be brief.',
+      stop_sequences: ['END'],
+      stream: true,
+      model: 'claude-sonnet-4-5-20250929',
+    });
   });
 });

@@ -2,7 +2,16 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { type GoogleTokenMock, type MockReply, type MockUpstream, type RecordedRequest, createTestServiceAccount, googleTokenMock, sseFrames, startMockUpstream } from '@switchyard/testkit';
+import {
+  type GoogleTokenMock,
+  type MockReply,
+  type MockUpstream,
+  type RecordedRequest,
+  createTestServiceAccount,
+  googleTokenMock,
+  sseFrames,
+  startMockUpstream,
+} from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { recordAgentClientCell } from './helpers/agent-client-cells.js';
@@ -42,7 +51,10 @@ const MESSAGE = {
 
 /** The same answer as Anthropic's stream events (thinking, signature_delta, text, tool_use in two input_json_delta pieces). */
 const EVENTS: Record<string, unknown>[] = [
-  { type: 'message_start', message: { ...MESSAGE, content: [], stop_reason: null, usage: { ...MESSAGE.usage, output_tokens: 1 } } },
+  {
+    type: 'message_start',
+    message: { ...MESSAGE, content: [], stop_reason: null, usage: { ...MESSAGE.usage, output_tokens: 1 } },
+  },
   { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'The user wants ' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'the weather.' } },
@@ -51,9 +63,17 @@ const EVENTS: Record<string, unknown>[] = [
   { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
   { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Let me check.' } },
   { type: 'content_block_stop', index: 1 },
-  { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_vrtx_1', name: 'get_weather', input: {} } },
+  {
+    type: 'content_block_start',
+    index: 2,
+    content_block: { type: 'tool_use', id: 'toolu_vrtx_1', name: 'get_weather', input: {} },
+  },
   { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"city": "Par' } },
-  { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'is", "unit": "celsius"}' } },
+  {
+    type: 'content_block_delta',
+    index: 2,
+    delta: { type: 'input_json_delta', partial_json: 'is", "unit": "celsius"}' },
+  },
   { type: 'content_block_stop', index: 2 },
   { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 31 } },
   { type: 'message_stop' },
@@ -61,10 +81,20 @@ const EVENTS: Record<string, unknown>[] = [
 
 /** What the client sees: the answer as Vertex sent it, `model` the id the client asked for (the gateway's rule on every route). */
 const ANSWERED = { ...MESSAGE, model: 'claude-vertex' };
-const ANSWERED_EVENTS = EVENTS.map((event) => (event.type === 'message_start' ? { ...event, message: { ...(event.message as object), model: 'claude-vertex' } } : event));
+const ANSWERED_EVENTS = EVENTS.map((event) =>
+  event.type === 'message_start'
+    ? { ...event, message: { ...(event.message as object), model: 'claude-vertex' } }
+    : event,
+);
 
 const OVERLOADED = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
-const TOOLS = [{ name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' }, unit: { type: 'string' } } } }];
+const TOOLS = [
+  {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    input_schema: { type: 'object' as const, properties: { city: { type: 'string' }, unit: { type: 'string' } } },
+  },
+];
 
 let upstream: MockUpstream;
 let tokens: GoogleTokenMock;
@@ -75,12 +105,35 @@ let mode: 'fixed' | 'overloaded' | 'scripted' = 'fixed';
 
 function answer(stream: boolean) {
   return (request: RecordedRequest): MockReply => {
-    if (mode === 'overloaded') return { status: 529, headers: { 'request-id': 'req_vrtx_overloaded', 'content-type': 'application/json' }, body: OVERLOADED };
+    if (mode === 'overloaded')
+      return {
+        status: 529,
+        headers: { 'request-id': 'req_vrtx_overloaded', 'content-type': 'application/json' },
+        body: OVERLOADED,
+      };
     if (mode === 'scripted') {
-      const { message, events } = scriptedAnthropicAnswer(request.json as Parameters<typeof scriptedAnthropicAnswer>[0], BASH, `msg_vrtx_${request.bodyText.length}`);
-      return stream ? { chunks: sseFrames(events.map((e) => JSON.stringify(e)), 'typed') } : { json: message };
+      const { message, events } = scriptedAnthropicAnswer(
+        request.json as Parameters<typeof scriptedAnthropicAnswer>[0],
+        BASH,
+        `msg_vrtx_${request.bodyText.length}`,
+      );
+      return stream
+        ? {
+            chunks: sseFrames(
+              events.map((e) => JSON.stringify(e)),
+              'typed',
+            ),
+          }
+        : { json: message };
     }
-    return stream ? { chunks: sseFrames(EVENTS.map((e) => JSON.stringify(e)), 'typed') } : { json: MESSAGE };
+    return stream
+      ? {
+          chunks: sseFrames(
+            EVENTS.map((e) => JSON.stringify(e)),
+            'typed',
+          ),
+        }
+      : { json: MESSAGE };
   };
 }
 
@@ -91,7 +144,10 @@ beforeAll(async () => {
   upstream.route('POST /oauth2/token', tokens.route);
   upstream.route(RAW, tokens.requireToken(answer(false)));
   upstream.route(STREAM, tokens.requireToken(answer(true)));
-  upstream.route(COUNT, tokens.requireToken((request) => ({ json: { input_tokens: 1000 + request.bodyText.length } })));
+  upstream.route(
+    COUNT,
+    tokens.requireToken((request) => ({ json: { input_tokens: 1000 + request.bodyText.length } })),
+  );
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-vertex-messages-'));
   const keyFile = join(dir, 'service-account.json');
   await writeFile(keyFile, JSON.stringify(account.key));
@@ -112,7 +168,11 @@ afterAll(async () => {
 });
 
 /** The body and headers of the last call Vertex got on `route`. */
-function lastCall(route: string): { body: Record<string, unknown>; headers: Record<string, string | string[] | undefined>; path: string } {
+function lastCall(route: string): {
+  body: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  path: string;
+} {
   const request = upstream.requestsTo(route).at(-1);
   expect(request, `no call reached ${route}`).toBeDefined();
   return { body: request!.json as Record<string, unknown>, headers: request!.headers, path: request!.path };
@@ -129,7 +189,12 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
         tools: TOOLS,
         messages: [{ role: 'user', content: 'Weather in Paris?' }],
       },
-      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,oauth-2025-04-20,advanced-tool-use-2025-11-20,files-api-2025-04-14,context-1m-2025-08-07,web-search-2025-03-05' } },
+      {
+        headers: {
+          'anthropic-beta':
+            'interleaved-thinking-2025-05-14,oauth-2025-04-20,advanced-tool-use-2025-11-20,files-api-2025-04-14,context-1m-2025-08-07,web-search-2025-03-05',
+        },
+      },
     );
     expect(message).toEqual(ANSWERED);
     const { body, headers, path } = lastCall(RAW);
@@ -137,10 +202,17 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
     expect(body.anthropic_version).toBe('vertex-2023-10-16');
     expect(body).not.toHaveProperty('model');
     expect(body).not.toHaveProperty('stream');
-    expect(body).toMatchObject({ max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: TOOLS, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    expect(body).toMatchObject({
+      max_tokens: 2048,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
     // VERTEX_BETA_RULES: oauth and the Files API left out, advanced-tool-use renamed to Vertex's tool-search-tool, the
     // rest (web search included) kept in order.
-    expect(headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,tool-search-tool-2025-10-19,context-1m-2025-08-07,web-search-2025-03-05');
+    expect(headers['anthropic-beta']).toBe(
+      'interleaved-thinking-2025-05-14,tool-search-tool-2025-10-19,context-1m-2025-08-07,web-search-2025-03-05',
+    );
     expect(headers).not.toHaveProperty('anthropic-version');
     expect(headers).not.toHaveProperty('x-api-key');
     expect(headers.authorization).toBe(`Bearer ${tokens.issued.at(-1)}`);
@@ -149,7 +221,13 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
   it('streams streamRawPredict events to the SDK unchanged and in order (thinking signature, tool_use input_json_delta)', async () => {
     mode = 'fixed';
     const stream = client.messages.stream(
-      { model: 'claude-vertex', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: TOOLS, messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+      {
+        model: 'claude-vertex',
+        max_tokens: 2048,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        tools: TOOLS,
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      },
       { headers: { 'anthropic-beta': 'fine-grained-tool-streaming-2025-05-14' } },
     );
     const seen: unknown[] = [];
@@ -167,10 +245,16 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
 
   it("returns Vertex's error as it came (529 overloaded_error, request-id) to the SDK", async () => {
     mode = 'overloaded';
-    const error = await client.messages.create({ model: 'claude-vertex', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'claude-vertex', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
     const raw = await fetch(`${running.url}/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
       body: JSON.stringify({ model: 'claude-vertex', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }),
     });
     mode = 'fixed';
@@ -184,12 +268,23 @@ describe('/v1/messages passed through to Claude on Vertex AI (@anthropic-ai/sdk)
   });
 
   it("counts tokens with Vertex's count-tokens:rawPredict (model in the body, anthropic_version, betas adapted)", async () => {
-    const params = { model: 'claude-vertex', tools: TOOLS, messages: [{ role: 'user' as const, content: 'Weather in Paris?' }] };
-    const counted = await client.messages.countTokens(params, { headers: { 'anthropic-beta': 'token-counting-2024-11-01,oauth-2025-04-20' } });
+    const params = {
+      model: 'claude-vertex',
+      tools: TOOLS,
+      messages: [{ role: 'user' as const, content: 'Weather in Paris?' }],
+    };
+    const counted = await client.messages.countTokens(params, {
+      headers: { 'anthropic-beta': 'token-counting-2024-11-01,oauth-2025-04-20' },
+    });
     const request = upstream.requestsTo(COUNT).at(-1)!;
     expect(counted).toEqual({ input_tokens: 1000 + request.bodyText.length });
     const body = request.json as Record<string, unknown>;
-    expect(body).toMatchObject({ model: UPSTREAM_MODEL, anthropic_version: 'vertex-2023-10-16', tools: TOOLS, messages: params.messages });
+    expect(body).toMatchObject({
+      model: UPSTREAM_MODEL,
+      anthropic_version: 'vertex-2023-10-16',
+      tools: TOOLS,
+      messages: params.messages,
+    });
     expect(request.headers['anthropic-beta']).toBe('token-counting-2024-11-01');
   });
 });
@@ -199,9 +294,19 @@ describe('Claude Code (pinned) on Claude on Vertex', () => {
     mode = 'scripted';
     const version = await claudeCodeVersion();
     let detail = '';
-    recordAgentClientCell({ client: 'Claude Code', version, route: 'Claude on Vertex (pass-through)', detail: () => detail });
+    recordAgentClientCell({
+      client: 'Claude Code',
+      version,
+      route: 'Claude on Vertex (pass-through)',
+      detail: () => detail,
+    });
     const before = upstream.requestsTo(STREAM).length;
-    const result = await runClaudeCode({ baseURL: new URL(running.url).origin, apiKey: KEY, model: 'claude-vertex', task: 'List the files in the current directory with ls, then tell me what they are.' });
+    const result = await runClaudeCode({
+      baseURL: new URL(running.url).origin,
+      apiKey: KEY,
+      model: 'claude-vertex',
+      task: 'List the files in the current directory with ls, then tell me what they are.',
+    });
     const context = `exit ${result.code}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}`;
     expect(result.code, context).toBe(0);
     expect(result.json, context).toMatchObject({ is_error: false, num_turns: 2 });

@@ -15,8 +15,20 @@ const MASTER = 'sk-master-key-aliases-0123456789';
 const RECORDED_OPENAI_MODEL = 'gpt-4.1-nano-2025-04-14';
 /** OpenAI's compact chunks in one network write: the plain text deltas after the first reach the gateway as one run. */
 const compactChunk = (content: string, finish: string | null) =>
-  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: RECORDED_OPENAI_MODEL, choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
-const ONE_READ = sseFrames([compactChunk('Hel', null), compactChunk('lo', null), compactChunk(' wörld 😀', null), compactChunk('!', null), compactChunk('', 'stop')]).join('');
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: RECORDED_OPENAI_MODEL,
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  });
+const ONE_READ = sseFrames([
+  compactChunk('Hel', null),
+  compactChunk('lo', null),
+  compactChunk(' wörld 😀', null),
+  compactChunk('!', null),
+  compactChunk('', 'stop'),
+]).join('');
 
 let gw: GatewayWithUpstreams<'openai' | 'anthropic'>;
 beforeAll(async () => {
@@ -29,12 +41,18 @@ beforeAll(async () => {
           // The recorded stream in one network write: its plain text deltas reach the gateway as runs of one read.
           'POST /v1/chat/completions': (request) => {
             const body = request.json as { stream?: boolean; messages: { content: string }[] };
-            if (body.messages[0]?.content === 'one read') return { headers: { 'content-type': 'text/event-stream' }, chunks: [ONE_READ] };
+            if (body.messages[0]?.content === 'one read')
+              return { headers: { 'content-type': 'text/event-stream' }, chunks: [ONE_READ] };
             return (openaiReplayRoutes()['POST /v1/chat/completions'] as (r: typeof request) => MockReply)(request);
           },
         },
       },
-      anthropic: { routes: { ...multiProviderRoutes(), 'GET /v1/models': { json: fixtures.json('anthropic/anthropic-models.json') } } },
+      anthropic: {
+        routes: {
+          ...multiProviderRoutes(),
+          'GET /v1/models': { json: fixtures.json('anthropic/anthropic-models.json') },
+        },
+      },
     },
     config: (url) => `
 server: { host: 127.0.0.1, port: 0 }
@@ -64,11 +82,14 @@ routing: { max_retries: 0 }
 });
 afterAll(() => gw?.close());
 
-const lastUpstreamModel = (name: 'openai' | 'anthropic', route: string) => (gw.upstreams[name].requestsTo(route).at(-1)!.json as { model: string }).model;
+const lastUpstreamModel = (name: 'openai' | 'anthropic', route: string) =>
+  (gw.upstreams[name].requestsTo(route).at(-1)!.json as { model: string }).model;
 
 describe("the answer's model is the id the client asked for", () => {
   it('chat completions (translated to Anthropic) through an alias, with the upstream id in a header', async () => {
-    const { data, response } = await gw.openai.chat.completions.create({ model: 'claude-opus-5-5', messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    const { data, response } = await gw.openai.chat.completions
+      .create({ model: 'claude-opus-5-5', messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     expect(data.model).toBe('claude-opus-5-5');
     expect(response.headers.get('x-switchyard-upstream-model')).toBe('claude-sonnet-4-5-20250929');
     expect(response.headers.get('x-switchyard-model')).toBe('claude-sonnet-4-5');
@@ -76,10 +97,18 @@ describe("the answer's model is the id the client asked for", () => {
   });
 
   it('chat completions passed through to OpenAI, streamed and not, whatever id the upstream answers with', async () => {
-    const completion = await gw.openai.chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'Hi' }] });
+    const completion = await gw.openai.chat.completions.create({
+      model: 'sneaky',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(completion.model).toBe('sneaky');
     expect(lastUpstreamModel('openai', 'POST /v1/chat/completions')).toBe('gpt-5');
-    const stream = await gw.openai.chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await gw.openai.chat.completions.create({
+      model: 'sneaky',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const models = new Set<string>();
     let text = '';
     let chunks = 0;
@@ -88,7 +117,9 @@ describe("the answer's model is the id the client asked for", () => {
       models.add(chunk.model);
       text += chunk.choices[0]?.delta.content ?? '';
     }
-    const recorded = fixtures.chunkLines('openai/openai-text.chunks.txt').map((l) => JSON.parse(l) as { choices: { delta?: { content?: string } }[] });
+    const recorded = fixtures
+      .chunkLines('openai/openai-text.chunks.txt')
+      .map((l) => JSON.parse(l) as { choices: { delta?: { content?: string } }[] });
     expect(chunks).toBe(recorded.length);
     expect(text).toBe(recorded.map((c) => c.choices[0]?.delta?.content ?? '').join(''));
     expect([...models]).toEqual(['sneaky']);
@@ -98,7 +129,12 @@ describe("the answer's model is the id the client asked for", () => {
     const res = await fetch(`${gw.url}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: RECORDED_OPENAI_MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({
+        model: RECORDED_OPENAI_MODEL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     expect(res.headers.get('x-switchyard-upstream-model')).toBe(RECORDED_OPENAI_MODEL);
     expect(await res.text()).toBe(sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt')).join(''));
@@ -108,7 +144,12 @@ describe("the answer's model is the id the client asked for", () => {
     const res = await fetch(`${gw.url}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'sneaky', messages: [{ role: 'user', content: 'one read' }], stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({
+        model: 'sneaky',
+        messages: [{ role: 'user', content: 'one read' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     const expected = ONE_READ.replaceAll(`"model":"${RECORDED_OPENAI_MODEL}"`, '"model":"sneaky"');
     expect(expected).not.toBe(ONE_READ);
@@ -116,19 +157,32 @@ describe("the answer's model is the id the client asked for", () => {
   });
 
   it('Anthropic messages passed through, JSON and streamed, through an alias and a pattern', async () => {
-    const message = await gw.anthropic.messages.create({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] });
+    const message = await gw.anthropic.messages.create({
+      model: 'claude-opus-5-5',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(message.model).toBe('claude-opus-5-5');
     expect(lastUpstreamModel('anthropic', 'POST /v1/messages')).toBe('claude-sonnet-4-5-20250929');
-    const stream = gw.anthropic.messages.stream({ model: 'claude-opus-5-5', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = gw.anthropic.messages.stream({
+      model: 'claude-opus-5-5',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect((await stream.finalMessage()).model).toBe('claude-opus-5-5');
-    const viaPattern = await gw.anthropic.messages.create({ model: 'claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    const viaPattern = await gw.anthropic.messages
+      .create({ model: 'claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     expect(viaPattern.data.model).toBe('claude-haiku-4-5');
     expect(viaPattern.response.headers.get('x-switchyard-upstream-model')).toBe('claude-haiku-4-5');
     expect(lastUpstreamModel('anthropic', 'POST /v1/messages')).toBe('claude-haiku-4-5');
   });
 
   it("an alias uses its target's response cache settings, and a cached answer names the alias", async () => {
-    const ask = () => gw.openai.chat.completions.create({ model: 'cached-alias', messages: [{ role: 'user', content: 'cache me' }] }).withResponse();
+    const ask = () =>
+      gw.openai.chat.completions
+        .create({ model: 'cached-alias', messages: [{ role: 'user', content: 'cache me' }] })
+        .withResponse();
     const first = await ask();
     const second = await ask();
     expect(first.response.headers.get('x-switchyard-cache')).toBe('miss');
@@ -137,7 +191,9 @@ describe("the answer's model is the id the client asked for", () => {
   });
 
   it('embeddings through an alias', async () => {
-    const { data, response } = await gw.openai.embeddings.create({ model: 'embed', input: 'x', encoding_format: 'float' }).withResponse();
+    const { data, response } = await gw.openai.embeddings
+      .create({ model: 'embed', input: 'x', encoding_format: 'float' })
+      .withResponse();
     expect(data.model).toBe('embed');
     expect(response.headers.get('x-switchyard-upstream-model')).toBe('text-embedding-3-small');
     expect(lastUpstreamModel('openai', 'POST /v1/embeddings')).toBe('text-embedding-3-small');
@@ -153,10 +209,13 @@ describe("the answer's model is the id the client asked for", () => {
 
 describe('key allow-lists apply to the resolved model', () => {
   const call = (key: string, model: string) =>
-    gw.openaiWithKey(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] }).then(
-      () => 200,
-      (error: { status?: number; code?: string }) => `${error.status} ${error.code}`,
-    );
+    gw
+      .openaiWithKey(key)
+      .chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] })
+      .then(
+        () => 200,
+        (error: { status?: number; code?: string }) => `${error.status} ${error.code}`,
+      );
 
   it("a key allowed only 'cheap' never reaches 'expensive' through an alias or a pattern", async () => {
     const { key } = await createAdminKey(gw.origin, MASTER, { name: 'cheap only', models: ['cheap'] });
@@ -176,14 +235,27 @@ describe('key allow-lists apply to the resolved model', () => {
   it("an entry naming the target admits its aliases, billed at the target's price", async () => {
     const { key } = await createAdminKey(gw.origin, MASTER, { name: 'expensive', models: ['expensive'] });
     expect(await call(key, 'sneaky')).toBe(200);
-    const { data, response } = await gw.openaiWithKey(key).chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    const { data, response } = await gw
+      .openaiWithKey(key)
+      .chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     const usage = data.usage!;
-    expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo((usage.prompt_tokens * 10 + usage.completion_tokens * 40) / 1e6, 8);
+    expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(
+      (usage.prompt_tokens * 10 + usage.completion_tokens * 40) / 1e6,
+      8,
+    );
   });
 });
 
 describe('GET /v1/models', () => {
-  const NULL_PRICING = { input: null, output: null, cached_input: null, cache_write: null, reasoning: null, batch: null };
+  const NULL_PRICING = {
+    input: null,
+    output: null,
+    cached_input: null,
+    cache_write: null,
+    reasoning: null,
+    batch: null,
+  };
 
   it('lists configured ids, aliases and what pattern providers list upstream, each with its prices (openai SDK)', async () => {
     const models: Record<string, unknown>[] = [];
@@ -213,14 +285,31 @@ describe('GET /v1/models', () => {
       pricing: { input: 3, output: 15, cached_input: 0.3, cache_write: 3, reasoning: 15, batch: null },
       price_source: 'config',
     });
-    expect(byId.sneaky).toMatchObject({ owned_by: 'openai', pricing: { input: 10, output: 40, cached_input: 10, cache_write: 10, reasoning: 40, batch: null }, price_source: 'config' });
-    expect(byId['claude-haiku-4-5-20251001']).toMatchObject({ owned_by: 'anthropic', pricing: { input: 1, output: 5, cached_input: 0.1, cache_write: 1.25, reasoning: 5 }, price_source: 'catalog' });
+    expect(byId.sneaky).toMatchObject({
+      owned_by: 'openai',
+      pricing: { input: 10, output: 40, cached_input: 10, cache_write: 10, reasoning: 40, batch: null },
+      price_source: 'config',
+    });
+    expect(byId['claude-haiku-4-5-20251001']).toMatchObject({
+      owned_by: 'anthropic',
+      pricing: { input: 1, output: 5, cached_input: 0.1, cache_write: 1.25, reasoning: 5 },
+      price_source: 'catalog',
+    });
     expect(byId['openai/VAR_chat_model_id']).toMatchObject({ pricing: NULL_PRICING, price_source: 'none' });
   });
 
   it('retrieves one model with its prices (openai SDK)', async () => {
-    expect(await gw.openai.models.retrieve('sneaky')).toMatchObject({ id: 'sneaky', object: 'model', owned_by: 'openai', pricing: { input: 10, output: 40 }, price_source: 'config' });
-    expect(await gw.openai.models.retrieve('claude-haiku-4-5-20251001')).toMatchObject({ id: 'claude-haiku-4-5-20251001', price_source: 'catalog' });
+    expect(await gw.openai.models.retrieve('sneaky')).toMatchObject({
+      id: 'sneaky',
+      object: 'model',
+      owned_by: 'openai',
+      pricing: { input: 10, output: 40 },
+      price_source: 'config',
+    });
+    expect(await gw.openai.models.retrieve('claude-haiku-4-5-20251001')).toMatchObject({
+      id: 'claude-haiku-4-5-20251001',
+      price_source: 'catalog',
+    });
     await expect(gw.openai.models.retrieve('claude-unlisted-9')).rejects.toMatchObject({ status: 404 });
   });
 
@@ -244,10 +333,21 @@ describe('GET /v1/models', () => {
       // Neither: derived from the id.
       'openai/VAR_chat_model_id': 'VAR Chat Model Id',
     });
-    expect(models.find((m) => m.id === 'claude-haiku-4-5-20251001')).toMatchObject({ created_at: '2025-10-01T00:00:00Z', price_source: 'catalog' });
+    expect(models.find((m) => m.id === 'claude-haiku-4-5-20251001')).toMatchObject({
+      created_at: '2025-10-01T00:00:00Z',
+      price_source: 'catalog',
+    });
     const one = await gw.anthropic.models.retrieve('claude-opus-5-5');
-    expect(one).toMatchObject({ type: 'model', id: 'claude-opus-5-5', display_name: 'Claude Sonnet 4.5 (EU)', pricing: { input: 3 }, price_source: 'config' });
-    expect(await gw.anthropic.models.retrieve('claude-haiku-4-5-20251001')).toMatchObject({ display_name: 'Claude Haiku 4.5' });
+    expect(one).toMatchObject({
+      type: 'model',
+      id: 'claude-opus-5-5',
+      display_name: 'Claude Sonnet 4.5 (EU)',
+      pricing: { input: 3 },
+      price_source: 'config',
+    });
+    expect(await gw.anthropic.models.retrieve('claude-haiku-4-5-20251001')).toMatchObject({
+      display_name: 'Claude Haiku 4.5',
+    });
   });
 
   it("pages as Anthropic's API does, answers without a redirect, and refuses a wrong x-api-key in Anthropic's error shape", async () => {
@@ -255,12 +355,18 @@ describe('GET /v1/models', () => {
     const all = await fetch(`${gw.url}/models?limit=1000`, { headers, redirect: 'manual' });
     expect(all.status).toBe(200);
     const page = (await all.json()) as { data: { id: string }[]; has_more: boolean; first_id: string; last_id: string };
-    expect(page).toMatchObject({ has_more: false, first_id: 'claude-sonnet-4-5', last_id: 'anthropic/claude-haiku-4-5-20251001' });
+    expect(page).toMatchObject({
+      has_more: false,
+      first_id: 'claude-sonnet-4-5',
+      last_id: 'anthropic/claude-haiku-4-5-20251001',
+    });
     const first = (await (await fetch(`${gw.url}/models?limit=2`, { headers })).json()) as typeof page;
     expect(first).toMatchObject({ has_more: true, first_id: 'claude-sonnet-4-5', last_id: 'cheap' });
     const next = (await (await fetch(`${gw.url}/models?limit=2&after_id=cheap`, { headers })).json()) as typeof page;
     expect(next.data.map((m) => m.id)).toEqual(['expensive', 'text-embedding-3-small']);
-    const wrong = await fetch(`${gw.url}/models`, { headers: { ...headers, 'x-api-key': 'sk-wrong-key-000000000000' } });
+    const wrong = await fetch(`${gw.url}/models`, {
+      headers: { ...headers, 'x-api-key': 'sk-wrong-key-000000000000' },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     const badLimit = await fetch(`${gw.url}/models?limit=0`, { headers });
@@ -268,7 +374,7 @@ describe('GET /v1/models', () => {
     expect(await badLimit.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
-  it("answers as /openapi.json documents it, in both shapes", async () => {
+  it('answers as /openapi.json documents it, in both shapes', async () => {
     const document = (await (await fetch(`${gw.origin}/openapi.json`)).json()) as Record<string, unknown>;
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
     ajv.addSchema(document, 'gateway');
@@ -278,12 +384,20 @@ describe('GET /v1/models', () => {
       expect(validate(body) ? [] : validate.errors?.slice(0, 3), schema).toEqual([]);
       return body as { data?: unknown[] };
     };
-    const openai = await check('ModelList', await fetch(`${gw.url}/models`, { headers: { authorization: `Bearer ${KEY}` } }));
+    const openai = await check(
+      'ModelList',
+      await fetch(`${gw.url}/models`, { headers: { authorization: `Bearer ${KEY}` } }),
+    );
     expect(openai.data!.length).toBeGreaterThan(10);
-    await check('AnthropicModelList', await fetch(`${gw.url}/models?limit=1000`, { headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }));
+    await check(
+      'AnthropicModelList',
+      await fetch(`${gw.url}/models?limit=1000`, { headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }),
+    );
     await check('Model', await fetch(`${gw.url}/models/sneaky`, { headers: { authorization: `Bearer ${KEY}` } }));
     await check('AnthropicModel', await fetch(`${gw.url}/models/sneaky`, { headers: { 'x-api-key': KEY } }));
     // The schemas do reject an entry without its prices.
-    expect(ajv.getSchema('gateway#/components/schemas/Model')!({ id: 'x', object: 'model', created: 1, owned_by: 'o' })).toBe(false);
+    expect(
+      ajv.getSchema('gateway#/components/schemas/Model')!({ id: 'x', object: 'model', created: 1, owned_by: 'o' }),
+    ).toBe(false);
   });
 });

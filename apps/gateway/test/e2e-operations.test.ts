@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 describe('models', () => {
-  it('lists configured models owned by their provider, then the provider\'s own as <provider>/<id>', async () => {
+  it("lists configured models owned by their provider, then the provider's own as <provider>/<id>", async () => {
     const ids: string[] = [];
     for await (const model of gw.client.models.list()) {
       expect(model.object).toBe('model');
@@ -22,12 +22,26 @@ describe('models', () => {
       ids.push(model.id);
       if (model.id === 'gpt-4o-mini') expect(model.owned_by).toBe('openai');
     }
-    expect(ids).toEqual(['gpt-4o-mini', 'text-embedding-3-small', 'whisper-1', 'tts-1', 'dall-e-3', 'openai/VAR_chat_model_id']);
+    expect(ids).toEqual([
+      'gpt-4o-mini',
+      'text-embedding-3-small',
+      'whisper-1',
+      'tts-1',
+      'dall-e-3',
+      'openai/VAR_chat_model_id',
+    ]);
   });
 
   it('retrieves a configured model and a provider-qualified one', async () => {
-    expect(await gw.client.models.retrieve('gpt-4o-mini')).toMatchObject({ id: 'gpt-4o-mini', object: 'model', owned_by: 'openai' });
-    expect(await gw.client.models.retrieve('openai/VAR_chat_model_id')).toMatchObject({ id: 'openai/VAR_chat_model_id', owned_by: 'openai' });
+    expect(await gw.client.models.retrieve('gpt-4o-mini')).toMatchObject({
+      id: 'gpt-4o-mini',
+      object: 'model',
+      owned_by: 'openai',
+    });
+    expect(await gw.client.models.retrieve('openai/VAR_chat_model_id')).toMatchObject({
+      id: 'openai/VAR_chat_model_id',
+      owned_by: 'openai',
+    });
   });
 });
 
@@ -35,13 +49,21 @@ describe('embeddings', () => {
   const recorded = fixtures.json<{ data: { embedding: number[] }[] }>('openai/openai-embedding.json');
 
   it('returns float vectors', async () => {
-    const res = await gw.client.embeddings.create({ model: 'text-embedding-3-small', input: ['sunny day at the beach', 'rainy day in the city'], encoding_format: 'float' });
+    const res = await gw.client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['sunny day at the beach', 'rainy day in the city'],
+      encoding_format: 'float',
+    });
     expect(res.data.map((d) => d.embedding)).toEqual(recorded.data.map((d) => d.embedding));
     expect(res.usage.total_tokens).toBe(res.usage.prompt_tokens);
   });
 
   it('returns base64 vectors that decode to the same floats (float32)', async () => {
-    const res = await gw.client.embeddings.create({ model: 'text-embedding-3-small', input: 'sunny day at the beach', encoding_format: 'base64' });
+    const res = await gw.client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: 'sunny day at the beach',
+      encoding_format: 'base64',
+    });
     const raw = res.data[0]!.embedding as unknown as string;
     expect(typeof raw).toBe('string');
     const bytes = Buffer.from(raw, 'base64');
@@ -59,8 +81,15 @@ describe('embeddings', () => {
 describe('audio', () => {
   it('transcribes a WAV made in the test (multipart forwarded with the file)', async () => {
     const wav = makeWav({ durationMs: 300 });
-    const res = await gw.client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(wav, 'tone.wav', { type: 'audio/wav' }), language: 'en', temperature: 0.2 });
-    expect(res.text).toBe(fixtures.json<{ text: string }>('openai/spec-examples/createtranscription-default.json').text);
+    const res = await gw.client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(wav, 'tone.wav', { type: 'audio/wav' }),
+      language: 'en',
+      temperature: 0.2,
+    });
+    expect(res.text).toBe(
+      fixtures.json<{ text: string }>('openai/spec-examples/createtranscription-default.json').text,
+    );
     const sent = gw.upstream.requestsTo('POST /v1/audio/transcriptions').at(-1)!;
     expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(multipartField(sent, 'model')).toBe('whisper-1');
@@ -70,7 +99,12 @@ describe('audio', () => {
 
   it('forwards timestamp_granularities as the repeated `timestamp_granularities[]` field OpenAI expects', async () => {
     const file = await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' });
-    await gw.client.audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+    await gw.client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file,
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word', 'segment'],
+    });
     const sent = gw.upstream.requestsTo('POST /v1/audio/transcriptions').at(-1)!;
     expect(sent.bodyText.match(/name="timestamp_granularities\[\]"\r\n\r\n(word|segment)\r\n/g)).toHaveLength(2);
     expect(sent.bodyText).not.toMatch(/name="timestamp_granularities"/);
@@ -78,14 +112,27 @@ describe('audio', () => {
 
   it('returns verbose_json and text formats', async () => {
     const file = await toFile(makeWav(), 'tone.wav', { type: 'audio/wav' });
-    const verbose = await gw.client.audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'verbose_json' });
+    const verbose = await gw.client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file,
+      response_format: 'verbose_json',
+    });
     expect(verbose).toMatchObject({ language: 'english', duration: expect.any(Number), words: expect.any(Array) });
-    const text = await gw.client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(makeWav(), 'a.wav'), response_format: 'text' });
+    const text = await gw.client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(makeWav(), 'a.wav'),
+      response_format: 'text',
+    });
     expect(text).toBe(fixtures.json<{ body: string }>('openai/groq-transcription-text.json').body);
   });
 
   it('writes speech to a file with the upstream content type', async () => {
-    const res = await gw.client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello there', response_format: 'wav' });
+    const res = await gw.client.audio.speech.create({
+      model: 'tts-1',
+      voice: 'alloy',
+      input: 'Hello there',
+      response_format: 'wav',
+    });
     expect(res.headers.get('content-type')).toBe('audio/wav');
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-'));
     const path = join(dir, 'speech.wav');
@@ -98,10 +145,21 @@ describe('audio', () => {
 
 describe('images', () => {
   it('generates images with size, quality hd and n', async () => {
-    const res = await gw.client.images.generate({ model: 'dall-e-3', prompt: 'A baby sea otter', size: '1024x1024', quality: 'hd', n: 1, response_format: 'b64_json' });
+    const res = await gw.client.images.generate({
+      model: 'dall-e-3',
+      prompt: 'A baby sea otter',
+      size: '1024x1024',
+      quality: 'hd',
+      n: 1,
+      response_format: 'b64_json',
+    });
     const recorded = fixtures.json<{ data: { b64_json: string }[] }>('openai/openai-image.json');
     expect(res.data?.[0]?.b64_json).toBe(recorded.data[0]!.b64_json);
-    expect(gw.upstream.requestsTo('POST /v1/images/generations').at(-1)!.json).toMatchObject({ size: '1024x1024', quality: 'hd', model: 'dall-e-3' });
+    expect(gw.upstream.requestsTo('POST /v1/images/generations').at(-1)!.json).toMatchObject({
+      size: '1024x1024',
+      quality: 'hd',
+      model: 'dall-e-3',
+    });
   });
 });
 

@@ -14,7 +14,11 @@ const MASTER = 'sk-master-pass-through-errors-0123456789';
 const fixtures = testkitFixtures();
 const anthropicLines = fixtures.chunkLines('anthropic/anthropic-text.chunks.txt');
 const responsesLines = fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt');
-const typed = (payloads: readonly unknown[]) => sseFrames(payloads.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))), 'typed');
+const typed = (payloads: readonly unknown[]) =>
+  sseFrames(
+    payloads.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))),
+    'typed',
+  );
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -68,16 +72,33 @@ describe('Anthropic Messages pass-through: an error event inside the stream', ()
     ['some_new_error', 502],
   ])('is passed on to the client and booked as a failure (%s -> %i), not 200', async (type, status) => {
     const { id, key } = await newKey(`anthropic-${type}`);
-    upstream.route('POST /v1/messages', { chunks: typed([anthropicLines[0]!, { type: 'error', error: { type, message: 'Overloaded' } }]) });
+    upstream.route('POST /v1/messages', {
+      chunks: typed([anthropicLines[0]!, { type: 'error', error: { type, message: 'Overloaded' } }]),
+    });
     const client = new Anthropic({ baseURL: origin, apiKey: key, maxRetries: 0 });
     const seen: string[] = [];
-    const failure = await drain(await client.messages.create({ model: 'claude', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }), seen);
+    const failure = await drain(
+      await client.messages.create({
+        model: 'claude',
+        max_tokens: 64,
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+      seen,
+    );
     expect(seen).toEqual(['message_start']);
     expect(failure).toBeInstanceOf(Anthropic.APIError);
-    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type, message: 'Overloaded' } });
-    await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status, model: 'claude', provider: 'anthropic' })]);
+    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type, message: 'Overloaded' },
+    });
+    await expect
+      .poll(() => rows(id))
+      .toEqual([expect.objectContaining({ status, model: 'claude', provider: 'anthropic' })]);
     // The request log line is an error naming the upstream's failure, as for a chat stream that fails.
-    await expect.poll(() => logs.findLast((l) => l.path === '/v1/messages')).toMatchObject({ level: 50, status: 200, err: { message: 'Overloaded' } });
+    await expect
+      .poll(() => logs.findLast((l) => l.path === '/v1/messages'))
+      .toMatchObject({ level: 50, status: 200, err: { message: 'Overloaded' } });
   });
 
   it('books a stream that ends normally as 200', async () => {
@@ -85,7 +106,17 @@ describe('Anthropic Messages pass-through: an error event inside the stream', ()
     upstream.route('POST /v1/messages', { chunks: typed(anthropicLines) });
     const client = new Anthropic({ baseURL: origin, apiKey: key, maxRetries: 0 });
     const seen: string[] = [];
-    expect(await drain(await client.messages.create({ model: 'claude', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }), seen)).toBeUndefined();
+    expect(
+      await drain(
+        await client.messages.create({
+          model: 'claude',
+          max_tokens: 64,
+          stream: true,
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+        seen,
+      ),
+    ).toBeUndefined();
     expect(seen.at(-1)).toBe('message_stop');
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status: 200 })]);
     expect(logs.findLast((l) => l.path === '/v1/messages')).toMatchObject({ level: 30, status: 200 });
@@ -95,7 +126,11 @@ describe('Anthropic Messages pass-through: an error event inside the stream', ()
 describe('OpenAI Responses pass-through: a failure inside the stream', () => {
   const created = responsesLines[0]!;
   const failedResponse = (code: string) => {
-    const response = { ...(JSON.parse(created) as { response: Record<string, unknown> }).response, status: 'failed', error: { code, message: 'The model failed.' } };
+    const response = {
+      ...(JSON.parse(created) as { response: Record<string, unknown> }).response,
+      status: 'failed',
+      error: { code, message: 'The model failed.' },
+    };
     return { type: 'response.failed', sequence_number: 1, response };
   };
 
@@ -105,15 +140,24 @@ describe('OpenAI Responses pass-through: a failure inside the stream', () => {
     ['something_new', 502],
   ])('an error event (%s) is passed on and booked with status %i', async (code, status) => {
     const { id, key } = await newKey(`responses-error-${code}`);
-    upstream.route('POST /v1/responses', { chunks: typed([created, { type: 'error', code, message: 'The model failed.', param: null, sequence_number: 1 }]) });
+    upstream.route('POST /v1/responses', {
+      chunks: typed([created, { type: 'error', code, message: 'The model failed.', param: null, sequence_number: 1 }]),
+    });
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
     const seen: string[] = [];
-    const failure = await drain(await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }), seen);
+    const failure = await drain(
+      await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }),
+      seen,
+    );
     expect(seen).toEqual(['response.created']);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('The model failed.');
-    await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status, model: 'gpt-native', provider: 'native' })]);
-    await expect.poll(() => logs.findLast((l) => l.path === '/v1/responses')).toMatchObject({ level: 50, err: { message: 'The model failed.' } });
+    await expect
+      .poll(() => rows(id))
+      .toEqual([expect.objectContaining({ status, model: 'gpt-native', provider: 'native' })]);
+    await expect
+      .poll(() => logs.findLast((l) => l.path === '/v1/responses'))
+      .toMatchObject({ level: 50, err: { message: 'The model failed.' } });
   });
 
   it('a response.failed event is passed on and booked with the status its error code implies', async () => {
@@ -121,7 +165,9 @@ describe('OpenAI Responses pass-through: a failure inside the stream', () => {
     upstream.route('POST /v1/responses', { chunks: typed([created, failedResponse('server_error')]) });
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
     const seen: string[] = [];
-    expect(await drain(await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }), seen)).toBeUndefined();
+    expect(
+      await drain(await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }), seen),
+    ).toBeUndefined();
     expect(seen).toEqual(['response.created', 'response.failed']);
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status: 500 })]);
   });
@@ -131,7 +177,9 @@ describe('OpenAI Responses pass-through: a failure inside the stream', () => {
     upstream.route('POST /v1/responses', { chunks: sseFrames(responsesLines, 'typed') });
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
     const seen: string[] = [];
-    expect(await drain(await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }), seen)).toBeUndefined();
+    expect(
+      await drain(await client.responses.create({ model: 'gpt-native', input: 'Hi', stream: true }), seen),
+    ).toBeUndefined();
     expect(seen.at(-1)).toBe('response.completed');
     await expect.poll(() => rows(id)).toEqual([expect.objectContaining({ status: 200 })]);
   });

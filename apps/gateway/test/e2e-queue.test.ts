@@ -41,7 +41,9 @@ beforeAll(async () => {
     routes: {
       [CHAT]: async (request) => {
         if ((request.json as { model?: string }).model === 'cooling-model') {
-          return coolingFails ? { status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } } : { json: completion };
+          return coolingFails
+            ? { status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } }
+            : { json: completion };
         }
         active++;
         peak = Math.max(peak, active);
@@ -70,10 +72,12 @@ const six = (server: RunningServer, onRejected: () => void = () => {}) => {
   const client = new OpenAI({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
   return Promise.allSettled(
     Array.from({ length: 6 }, () =>
-      client.chat.completions.create({ model: 'capped', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => {
-        onRejected();
-        throw error;
-      }),
+      client.chat.completions
+        .create({ model: 'capped', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((error: unknown) => {
+          onRejected();
+          throw error;
+        }),
     ),
   );
 };
@@ -111,7 +115,9 @@ describe('queue instead of failing', () => {
     expect(rejected).toHaveLength(4);
     for (const r of rejected) {
       expect(r.reason).toBeInstanceOf(OpenAI.RateLimitError);
-      expect((r.reason as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ code: 'deployments_at_capacity' });
+      expect((r.reason as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+        code: 'deployments_at_capacity',
+      });
     }
     expect(peak).toBeLessThanOrEqual(2);
   });
@@ -121,11 +127,14 @@ describe('queue while every deployment is cooling down', () => {
   const coolDown = async (server: RunningServer) => {
     const client = new OpenAI({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeout: 5000 });
     coolingFails = true;
-    await expect(client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 500 });
+    await expect(
+      client.chat.completions.create({ model: 'cooling', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 500 });
     coolingFails = false;
     return client;
   };
-  const coolingCalls = () => upstream.requestsTo(CHAT).filter((r) => (r.json as { model?: string }).model === 'cooling-model');
+  const coolingCalls = () =>
+    upstream.requestsTo(CHAT).filter((r) => (r.json as { model?: string }).model === 'cooling-model');
 
   it('queue 2 s: a request waits for the cooldown to end instead of hitting the cooling deployment, then is served', async () => {
     const client = await coolDown(queued);

@@ -1,4 +1,10 @@
-import { type MockRealtimeUpstream, PCM16_24KHZ_BYTES_PER_SECOND, type TlsTerminator, startMockRealtimeUpstream, startTlsTerminator } from '@switchyard/testkit';
+import {
+  type MockRealtimeUpstream,
+  PCM16_24KHZ_BYTES_PER_SECOND,
+  type TlsTerminator,
+  startMockRealtimeUpstream,
+  startTlsTerminator,
+} from '@switchyard/testkit';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load-config.js';
@@ -56,7 +62,12 @@ afterAll(async () => {
 });
 
 /** The usage fields the mock always sends (tokens). */
-type Usage = { input_tokens: number; output_tokens: number; input_token_details: { cached_tokens: number; audio_tokens: number }; output_token_details: { audio_tokens: number } };
+type Usage = {
+  input_tokens: number;
+  output_tokens: number;
+  input_token_details: { cached_tokens: number; audio_tokens: number };
+  output_token_details: { audio_tokens: number };
+};
 /** A `response.done` as received. */
 type Done = { response: { id: string; usage: Usage } };
 
@@ -67,7 +78,14 @@ function costOf(usage: Usage): number {
   const textIn = usage.input_tokens - audioIn - cached;
   const audioOut = usage.output_token_details.audio_tokens;
   const textOut = usage.output_tokens - audioOut;
-  return (textIn * PRICE.input + cached * PRICE.cached_input + audioIn * PRICE.audio_input + textOut * PRICE.output + audioOut * PRICE.audio_output) / 1e6;
+  return (
+    (textIn * PRICE.input +
+      cached * PRICE.cached_input +
+      audioIn * PRICE.audio_input +
+      textOut * PRICE.output +
+      audioOut * PRICE.audio_output) /
+    1e6
+  );
 }
 
 async function ledger(sessionFilter: (row: Record<string, unknown>) => boolean) {
@@ -75,7 +93,11 @@ async function ledger(sessionFilter: (row: Record<string, unknown>) => boolean) 
   return rows.filter((row) => row.operation === 'realtime' && sessionFilter(row));
 }
 
-const textOf = (events: ServerEvent[], type: string) => events.filter((e) => e.type === type).map((e) => e.delta).join('');
+const textOf = (events: ServerEvent[], type: string) =>
+  events
+    .filter((e) => e.type === type)
+    .map((e) => e.delta)
+    .join('');
 
 describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
   it('runs a text session: model renamed both ways, upstream key swapped in, one ledger row per response', async () => {
@@ -87,14 +109,21 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     expect(connection.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     expect(JSON.stringify(connection.headers)).not.toContain(STATIC);
 
-    session.send({ type: 'session.update', session: { type: 'realtime', model: 'voice', output_modalities: ['text'] } });
+    session.send({
+      type: 'session.update',
+      session: { type: 'realtime', model: 'voice', output_modalities: ['text'] },
+    });
     const updated = await session.next('session.updated');
     expect((updated.session as { model: string }).model).toBe('voice');
     expect((connection.received[0]!.session as { model: string }).model).toBe('gpt-realtime');
 
-    const nthDone = (n: number) => (e: ServerEvent) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === n;
+    const nthDone = (n: number) => (e: ServerEvent) =>
+      session.events.filter((x) => x.type === 'response.done').indexOf(e) === n;
     for (const [n, question] of ['Hello there', 'And again'].entries()) {
-      session.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: question }] } });
+      session.send({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: question }] },
+      });
       session.send({ type: 'response.create' });
       await session.next('response.done', nthDone(n));
     }
@@ -103,14 +132,24 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     session.rt.close();
     await session.closed;
 
-    await expect.poll(() => ledger((row) => dones.some((d) => d.response.id === row.request_id)).then((rows) => rows.length)).toBe(2);
+    await expect
+      .poll(() => ledger((row) => dones.some((d) => d.response.id === row.request_id)).then((rows) => rows.length))
+      .toBe(2);
     const rows = await ledger((row) => dones.some((d) => d.response.id === row.request_id));
     const sessions = new Set(rows.map((row) => row.session_id));
     expect(sessions.size).toBe(1);
     expect([...sessions][0]).toMatch(/^sess_sy_/);
     for (const done of dones) {
       const row = rows.find((r) => r.request_id === done.response.id)!;
-      expect(row).toMatchObject({ model: 'voice', provider: 'openai', upstream_model: 'gpt-realtime', status: 200, key_id: 'static', price_source: 'config', usage_estimated: false });
+      expect(row).toMatchObject({
+        model: 'voice',
+        provider: 'openai',
+        upstream_model: 'gpt-realtime',
+        status: 200,
+        key_id: 'static',
+        price_source: 'config',
+        usage_estimated: false,
+      });
       expect(row.prompt_tokens).toBe(done.response.usage.input_tokens);
       expect(row.completion_tokens).toBe(done.response.usage.output_tokens);
       expect(row.cost_usd).toBeCloseTo(costOf(done.response.usage), 12);
@@ -129,7 +168,9 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     await session.next('input_audio_buffer.committed');
     session.send({ type: 'response.create' });
     const done = (await session.next('response.done')) as unknown as Done;
-    const audio = session.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(String(e.delta), 'base64'));
+    const audio = session.events
+      .filter((e) => e.type === 'response.output_audio.delta')
+      .map((e) => Buffer.from(String(e.delta), 'base64'));
     expect(audio).toHaveLength(5);
     expect(audio.reduce((n, chunk) => n + chunk.length, 0)).toBe(PCM16_24KHZ_BYTES_PER_SECOND / 2);
     expect(textOf(session.events, 'response.output_audio_transcript.delta')).toBe('I heard 0.2 s of audio');
@@ -140,13 +181,18 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     await expect.poll(() => ledger((row) => row.request_id === done.response.id).then((rows) => rows.length)).toBe(1);
     const [row] = await ledger((row) => row.request_id === done.response.id);
     expect(row!.cost_usd).toBeCloseTo(costOf(usage), 12);
-    expect(row!.cost_usd).toBeGreaterThan((usage.input_tokens * PRICE.input + usage.output_tokens * PRICE.output) / 1e6);
+    expect(row!.cost_usd).toBeGreaterThan(
+      (usage.input_tokens * PRICE.input + usage.output_tokens * PRICE.output) / 1e6,
+    );
   });
 
   it('prices audio with the catalogue audio prices when the model has no price in config', async () => {
     const session = openSdkSession(tls, STATIC, 'catalogued');
     await session.next('session.created');
-    session.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(PCM16_24KHZ_BYTES_PER_SECOND).toString('base64') });
+    session.send({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.alloc(PCM16_24KHZ_BYTES_PER_SECOND).toString('base64'),
+    });
     session.send({ type: 'input_audio_buffer.commit' });
     session.send({ type: 'response.create' });
     const done = (await session.next('response.done')) as unknown as Done;
@@ -155,7 +201,12 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     const [row] = await ledger((row) => row.request_id === done.response.id);
     // gpt-realtime-mini in the bundled catalogue: text 0.6 / 2.4, audio 10 / 20 USD per million tokens.
     const usage = done.response.usage;
-    const expected = ((usage.input_tokens - usage.input_token_details.audio_tokens) * 0.6 + usage.input_token_details.audio_tokens * 10 + (usage.output_tokens - usage.output_token_details.audio_tokens) * 2.4 + usage.output_token_details.audio_tokens * 20) / 1e6;
+    const expected =
+      ((usage.input_tokens - usage.input_token_details.audio_tokens) * 0.6 +
+        usage.input_token_details.audio_tokens * 10 +
+        (usage.output_tokens - usage.output_token_details.audio_tokens) * 2.4 +
+        usage.output_token_details.audio_tokens * 20) /
+      1e6;
     expect(row).toMatchObject({ price_source: 'catalog' });
     expect(row!.cost_usd).toBeCloseTo(expected, 12);
   });
@@ -163,17 +214,33 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
   it('makes a function call round trip', async () => {
     const session = openSdkSession(tls, STATIC, 'voice');
     await session.next('session.created');
-    const tools = [{ type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools = [
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather of a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ];
     session.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools } });
     await session.next('session.updated');
-    session.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] } });
+    session.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
+    });
     session.send({ type: 'response.create' });
     const call = await session.next('response.function_call_arguments.done');
     expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     await session.next('response.done');
-    session.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id, output: '{"temperature_c":21}' } });
+    session.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call_output', call_id: call.call_id, output: '{"temperature_c":21}' },
+    });
     session.send({ type: 'response.create' });
-    await session.next('response.done', (e) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === 1);
+    await session.next(
+      'response.done',
+      (e) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === 1,
+    );
     expect(textOf(session.events, 'response.output_text.delta')).toBe('The tool said: {"temperature_c":21}');
     session.rt.close();
     await session.closed;
@@ -194,7 +261,9 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
 
 describe('/v1/realtime authentication and admission', () => {
   it('accepts the key in the openai-insecure-api-key subprotocol, answers `realtime`, never sends the key upstream', async () => {
-    const opened = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, { protocols: ['realtime', `openai-insecure-api-key.${STATIC}`] });
+    const opened = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
+      protocols: ['realtime', `openai-insecure-api-key.${STATIC}`],
+    });
     if (!('socket' in opened)) throw new Error(`refused: ${JSON.stringify(opened.refused)}`);
     expect(opened.socket.protocol).toBe('realtime');
     const events = opened.received;
@@ -222,19 +291,29 @@ describe('/v1/realtime authentication and admission', () => {
   });
 
   it('holds a concurrency slot for the session and checks the allow-list', async () => {
-    const key = await createAdminKey(origin, MASTER, { name: 'one-at-a-time', concurrency_limit: 1, models: ['voice'] });
+    const key = await createAdminKey(origin, MASTER, {
+      name: 'one-at-a-time',
+      concurrency_limit: 1,
+      models: ['voice'],
+    });
     const first = openSdkSession(tls, key.key, 'voice');
     await first.next('session.created');
-    const second = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, { headers: { authorization: `Bearer ${key.key}` } });
+    const second = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     expect('refused' in second && second.refused.status).toBe(429);
     expect('refused' in second && second.refused.body.error.code).toBe('concurrency_limit_exceeded');
-    const other = await rawUpgrade(`${wsOrigin}/v1/realtime?model=azure-voice`, { headers: { authorization: `Bearer ${key.key}` } });
+    const other = await rawUpgrade(`${wsOrigin}/v1/realtime?model=azure-voice`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     expect('refused' in other && other.refused.status).toBe(403);
     first.rt.close();
     await first.closed;
     await expect
       .poll(async () => {
-        const again = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, { headers: { authorization: `Bearer ${key.key}` } });
+        const again = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
+          headers: { authorization: `Bearer ${key.key}` },
+        });
         if ('socket' in again) again.socket.close();
         return 'socket' in again;
       })
@@ -260,8 +339,12 @@ describe('/v1/realtime authentication and admission', () => {
     expect(during).toMatch(/^switchyard_realtime_sessions [1-9]/m);
     session.rt.close();
     await session.closed;
-    await expect.poll(async () => /^switchyard_realtime_sessions 0$/m.test(await (await fetch(`${origin}/metrics`)).text())).toBe(true);
-    expect(await (await fetch(`${origin}/metrics`)).text()).toMatch(/switchyard_realtime_session_duration_seconds_count\{provider="openai",reason="client_closed"\} [1-9]/);
+    await expect
+      .poll(async () => /^switchyard_realtime_sessions 0$/m.test(await (await fetch(`${origin}/metrics`)).text()))
+      .toBe(true);
+    expect(await (await fetch(`${origin}/metrics`)).text()).toMatch(
+      /switchyard_realtime_session_duration_seconds_count\{provider="openai",reason="client_closed"\} [1-9]/,
+    );
   });
 });
 
@@ -270,13 +353,18 @@ describe('/v1/realtime sessions ended by the gateway', () => {
     const key = await createAdminKey(origin, MASTER, { name: 'tiny-budget', budget_usd: 0.000001 });
     const session = openSdkSession(tls, key.key, 'voice');
     await session.next('session.created');
-    session.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Spend it all, please' }] } });
+    session.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Spend it all, please' }] },
+    });
     session.send({ type: 'response.create', response: { output_modalities: ['text'] } });
     await session.next('response.done');
     const error = await session.next('error');
     expect(error.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
     expect(await session.closed).toMatchObject({ code: 1008 });
-    const next = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, { headers: { authorization: `Bearer ${key.key}` } });
+    const next = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     expect('refused' in next && next.refused.status).toBe(429);
     expect('refused' in next && next.refused.body.error.code).toBe('insufficient_quota');
   });
@@ -285,7 +373,10 @@ describe('/v1/realtime sessions ended by the gateway', () => {
     const key = await createAdminKey(origin, MASTER, { name: 'soon-revoked' });
     const session = openSdkSession(tls, key.key, 'voice');
     await session.next('session.created');
-    const revoked = await fetch(`${origin}/admin/keys/${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${MASTER}` } });
+    const revoked = await fetch(`${origin}/admin/keys/${key.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${MASTER}` },
+    });
     expect(revoked.status).toBe(200);
     const error = await session.next('error');
     expect(error.error).toMatchObject({ code: 'invalid_api_key' });

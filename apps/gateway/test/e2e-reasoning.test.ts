@@ -1,4 +1,10 @@
-import { type MockReply, type MockUpstream, type RecordedRequest, sseFrames, testkitFixtures } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockUpstream,
+  type RecordedRequest,
+  sseFrames,
+  testkitFixtures,
+} from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
@@ -17,13 +23,28 @@ let upstream: MockUpstream;
 let client: OpenAI;
 
 type AnthropicBlock = { type: string; [key: string]: unknown };
-type AnthropicBody = { stream?: boolean; thinking?: { type: string }; messages: { role: string; content: AnthropicBlock[] }[] };
-type GeminiBody = { contents: { role: string; parts: Record<string, unknown>[] }[]; generationConfig?: { thinkingConfig?: unknown } };
+type AnthropicBody = {
+  stream?: boolean;
+  thinking?: { type: string };
+  messages: { role: string; content: AnthropicBlock[] }[];
+};
+type GeminiBody = {
+  contents: { role: string; parts: Record<string, unknown>[] }[];
+  generationConfig?: { thinkingConfig?: unknown };
+};
 
-const clearThinking = fixtures.json<{ content: AnthropicBlock[] } & Record<string, unknown>>('anthropic/anthropic-clear-thinking.1.json');
-const toolNoArgs = fixtures.json<{ content: AnthropicBlock[] } & Record<string, unknown>>('anthropic/anthropic-tool-no-args.json');
+const clearThinking = fixtures.json<{ content: AnthropicBlock[] } & Record<string, unknown>>(
+  'anthropic/anthropic-clear-thinking.1.json',
+);
+const toolNoArgs = fixtures.json<{ content: AnthropicBlock[] } & Record<string, unknown>>(
+  'anthropic/anthropic-tool-no-args.json',
+);
 /** Turn 1 of Claude: the recorded thinking block (with its signature) followed by the recorded tool_use block. */
-const claudeToolTurn = { ...toolNoArgs, content: [clearThinking.content[0]!, ...toolNoArgs.content.filter((b) => b.type === 'tool_use')], stop_reason: 'tool_use' };
+const claudeToolTurn = {
+  ...toolNoArgs,
+  content: [clearThinking.content[0]!, ...toolNoArgs.content.filter((b) => b.type === 'tool_use')],
+  stop_reason: 'tool_use',
+};
 
 function anthropicError(message: string): MockReply {
   return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message } } };
@@ -36,13 +57,18 @@ function claudeReply(request: RecordedRequest): MockReply {
     for (const message of body.messages) {
       if (message.role !== 'assistant' || !message.content.some((b) => b.type === 'tool_use')) continue;
       const first = message.content[0]!;
-      if (first.type !== 'thinking' && first.type !== 'redacted_thinking') return anthropicError('Expected `thinking` or `redacted_thinking`, but found `tool_use`.');
+      if (first.type !== 'thinking' && first.type !== 'redacted_thinking')
+        return anthropicError('Expected `thinking` or `redacted_thinking`, but found `tool_use`.');
       if (first.type === 'thinking' && !first.signature) return anthropicError('thinking.signature: Field required');
     }
   }
-  if (body.stream) return { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') };
+  if (body.stream)
+    return { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') };
   const last = body.messages.at(-1)!;
-  return { json: last.content.some((b) => b.type === 'tool_result') || body.messages.length > 1 ? clearThinking : claudeToolTurn };
+  return {
+    json:
+      last.content.some((b) => b.type === 'tool_result') || body.messages.length > 1 ? clearThinking : claudeToolTurn,
+  };
 }
 
 /** Gemini 3's rule: every functionCall part of a model turn carries its thoughtSignature. */
@@ -50,7 +76,16 @@ function geminiReply(request: RecordedRequest, stream: boolean): MockReply {
   const body = request.json as GeminiBody;
   for (const content of body.contents) {
     if (content.role === 'model' && content.parts.some((p) => p.functionCall && !p.thoughtSignature)) {
-      return { status: 400, json: { error: { code: 400, message: 'Function call is missing a thought_signature in functionCall parts.', status: 'INVALID_ARGUMENT' } } };
+      return {
+        status: 400,
+        json: {
+          error: {
+            code: 400,
+            message: 'Function call is missing a thought_signature in functionCall parts.',
+            status: 'INVALID_ARGUMENT',
+          },
+        },
+      };
     }
   }
   if (stream && (body.contents[0]?.parts[0] as { text?: string } | undefined)?.text === 'Fail mid-stream.') {
@@ -58,7 +93,11 @@ function geminiReply(request: RecordedRequest, stream: boolean): MockReply {
   }
   if (stream) return { body: fixtures.text('google/streaming-success-thinking-reply-thought-summary.txt') };
   const turns = body.contents.filter((c) => c.role === 'model').length;
-  const name = ['google/unary-success-thinking-function-call-thought-summary-signature.json', 'google/google-reasoning-gemini3.json', 'google/google-text.json'][Math.min(turns, 2)]!;
+  const name = [
+    'google/unary-success-thinking-function-call-thought-summary-signature.json',
+    'google/google-reasoning-gemini3.json',
+    'google/google-text.json',
+  ][Math.min(turns, 2)]!;
   return { json: fixtures.json(name) };
 }
 
@@ -85,14 +124,28 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      openai: client,
+    } = gateway),
 );
 
-type ReasoningDelta = { content?: string | null; reasoning_content?: string | null; reasoning_details?: Record<string, unknown>[] };
+type ReasoningDelta = {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning_details?: Record<string, unknown>[];
+};
 
 async function readThinkingStream(model: string) {
   const { data: stream, response } = await client.chat.completions
-    .create({ model, stream: true, reasoning_effort: 'high', max_completion_tokens: 2000, messages: [{ role: 'user', content: 'Think, then answer.' }] })
+    .create({
+      model,
+      stream: true,
+      reasoning_effort: 'high',
+      max_completion_tokens: 2000,
+      messages: [{ role: 'user', content: 'Think, then answer.' }],
+    })
     .withResponse();
   const order: ('reasoning' | 'content')[] = [];
   let reasoning = '';
@@ -119,7 +172,13 @@ describe('thinking streams through the openai SDK', () => {
     expect(out.reasoning).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
     expect(out.content).toBe('925 ÷ 5 = 185');
     expect(out.order.indexOf('content')).toBe(out.order.lastIndexOf('reasoning') + 1);
-    expect(out.details).toEqual([expect.objectContaining({ type: 'reasoning.text', format: 'anthropic-claude-v1', signature: expect.stringMatching(/^EvQBCkYI/) })]);
+    expect(out.details).toEqual([
+      expect.objectContaining({
+        type: 'reasoning.text',
+        format: 'anthropic-claude-v1',
+        signature: expect.stringMatching(/^EvQBCkYI/),
+      }),
+    ]);
     const sent = upstream.requestsTo('POST /v1/messages').at(-1)!.json as { thinking: unknown; max_tokens: number };
     expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
     expect(sent.max_tokens).toBe(18384);
@@ -140,7 +199,11 @@ describe('thinking streams through the openai SDK', () => {
 
 describe('a Gemini stream that fails after its first events (recording)', () => {
   it('reaches the openai SDK as an error after the text it already got, never as a clean finish', async () => {
-    const stream = await client.chat.completions.create({ model: 'gemini', stream: true, messages: [{ role: 'user', content: 'Fail mid-stream.' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gemini',
+      stream: true,
+      messages: [{ role: 'user', content: 'Fail mid-stream.' }],
+    });
     let text = '';
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
@@ -151,22 +214,40 @@ describe('a Gemini stream that fails after its first events (recording)', () => 
   });
 });
 
-type AssistantWithReasoning = OpenAI.ChatCompletionMessage & { reasoning_content?: string; reasoning_details?: Record<string, unknown>[] };
+type AssistantWithReasoning = OpenAI.ChatCompletionMessage & {
+  reasoning_content?: string;
+  reasoning_details?: Record<string, unknown>[];
+};
 
 /** The assistant message as a client sends it back: OpenAI's fields plus `reasoning_details`, copied as received. */
 function echo(message: AssistantWithReasoning): OpenAI.ChatCompletionMessageParam {
-  return { role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}), reasoning_details: message.reasoning_details } as OpenAI.ChatCompletionMessageParam;
+  return {
+    role: 'assistant',
+    content: message.content,
+    ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+    reasoning_details: message.reasoning_details,
+  } as OpenAI.ChatCompletionMessageParam;
 }
 
 async function threeTurns(model: string) {
-  const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'now', description: 'The current time', parameters: { type: 'object', properties: {} } } }];
+  const tools: OpenAI.ChatCompletionTool[] = [
+    {
+      type: 'function',
+      function: { name: 'now', description: 'The current time', parameters: { type: 'object', properties: {} } },
+    },
+  ];
   const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'How many days until New Year?' }];
-  const ask = async () => (await client.chat.completions.create({ model, messages, tools, reasoning_effort: 'low' })).choices[0]!;
+  const ask = async () =>
+    (await client.chat.completions.create({ model, messages, tools, reasoning_effort: 'low' })).choices[0]!;
   const first = await ask();
   expect(first.finish_reason).toBe('tool_calls');
   const firstMessage = first.message as AssistantWithReasoning;
   expect(firstMessage.reasoning_details?.length).toBeGreaterThan(0);
-  messages.push(echo(firstMessage), { role: 'tool', tool_call_id: first.message.tool_calls![0]!.id, content: '{"now":"2026-11-22"}' });
+  messages.push(echo(firstMessage), {
+    role: 'tool',
+    tool_call_id: first.message.tool_calls![0]!.id,
+    content: '{"now":"2026-11-22"}',
+  });
   const second = await ask();
   const secondMessage = second.message as AssistantWithReasoning;
   expect(second.message.content).toBeTruthy();
@@ -184,7 +265,11 @@ describe('three-turn tool conversations with thinking', () => {
     const requests = upstream.requestsTo('POST /v1/messages').slice(-3);
     for (const request of requests.slice(1)) {
       const assistant = (request.json as AnthropicBody).messages[1]!;
-      expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: (clearThinking.content[0]! as AnthropicBlock & { thinking: string }).thinking, signature });
+      expect(assistant.content[0]).toEqual({
+        type: 'thinking',
+        thinking: (clearThinking.content[0]! as AnthropicBlock & { thinking: string }).thinking,
+        signature,
+      });
       expect(assistant.content[1]).toMatchObject({ type: 'tool_use', id: firstMessage.tool_calls![0]!.id });
     }
   });
@@ -195,19 +280,36 @@ describe('three-turn tool conversations with thinking', () => {
     const requests = upstream.requestsTo('POST /v1beta/models/*:generateContent').slice(-3);
     const last = requests[2]!.json as GeminiBody;
     const modelTurns = last.contents.filter((c) => c.role === 'model');
-    expect(modelTurns[0]!.parts).toEqual([{ functionCall: { name: 'now', args: {} }, thoughtSignature: firstMessage.reasoning_details![0]!.data }]);
-    expect(modelTurns[1]!.parts).toEqual([{ text: secondMessage.content, thoughtSignature: secondMessage.reasoning_details![0]!.data }]);
+    expect(modelTurns[0]!.parts).toEqual([
+      { functionCall: { name: 'now', args: {} }, thoughtSignature: firstMessage.reasoning_details![0]!.data },
+    ]);
+    expect(modelTurns[1]!.parts).toEqual([
+      { text: secondMessage.content, thoughtSignature: secondMessage.reasoning_details![0]!.data },
+    ]);
   });
 
   it('Claude without the reasoning_details: the upstream refuses the turn, and the client sees its 400', async () => {
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } }];
-    const first = (await client.chat.completions.create({ model: 'claude', messages: [{ role: 'user', content: 'Time?' }], tools, reasoning_effort: 'low' })).choices[0]!.message;
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } },
+    ];
+    const first = (
+      await client.chat.completions.create({
+        model: 'claude',
+        messages: [{ role: 'user', content: 'Time?' }],
+        tools,
+        reasoning_effort: 'low',
+      })
+    ).choices[0]!.message;
     const error = await client.chat.completions
       .create({
         model: 'claude',
         tools,
         reasoning_effort: 'low',
-        messages: [{ role: 'user', content: 'Time?' }, { role: 'assistant', content: null, tool_calls: first.tool_calls }, { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: 'noon' }],
+        messages: [
+          { role: 'user', content: 'Time?' },
+          { role: 'assistant', content: null, tool_calls: first.tool_calls },
+          { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: 'noon' },
+        ],
       })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);

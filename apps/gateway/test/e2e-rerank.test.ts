@@ -35,31 +35,61 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      running,
+    } = gateway),
 );
 
 const rerank = (body: unknown) =>
-  fetch(`${running.url}/rerank`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${running.url}/rerank`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('POST /v1/rerank through Cohere', () => {
   it("sends Cohere's /v2/rerank request and answers the results in Cohere's shape, documents echoed on request", async () => {
-    const response = await rerank({ model: 'rerank', query: 'What is the capital of the United States?', documents: DOCUMENTS, top_n: 3, return_documents: true });
+    const response = await rerank({
+      model: 'rerank',
+      query: 'What is the capital of the United States?',
+      documents: DOCUMENTS,
+      top_n: 3,
+      return_documents: true,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-switchyard-provider')).toBe('cohere');
-    const body = (await response.json()) as { results: { index: number; relevance_score: number; document?: { text: string } }[]; meta: unknown };
-    expect(body.results.map((r) => [r.index, r.relevance_score])).toEqual(example.results.map((r) => [r.index, r.relevance_score]));
+    const body = (await response.json()) as {
+      results: { index: number; relevance_score: number; document?: { text: string } }[];
+      meta: unknown;
+    };
+    expect(body.results.map((r) => [r.index, r.relevance_score])).toEqual(
+      example.results.map((r) => [r.index, r.relevance_score]),
+    );
     expect(body.results[0]!.document).toEqual({ text: DOCUMENTS[3] });
     expect(body.meta).toMatchObject({ billed_units: { search_units: 1 } });
     const sent = upstream.requestsTo('POST /v2/rerank').at(-1)!;
     expect(sent.headers.authorization).toBe(`Bearer ${CO_KEY}`);
-    expect(sent.json).toEqual({ model: 'rerank-v3.5', query: 'What is the capital of the United States?', documents: DOCUMENTS, top_n: 3 });
+    expect(sent.json).toEqual({
+      model: 'rerank-v3.5',
+      query: 'What is the capital of the United States?',
+      documents: DOCUMENTS,
+      top_n: 3,
+    });
   });
 
   it('takes documents as {text} objects and leaves documents out unless asked', async () => {
-    const response = await rerank({ model: 'rerank', query: 'capital', documents: DOCUMENTS.map((text) => ({ text })) });
+    const response = await rerank({
+      model: 'rerank',
+      query: 'capital',
+      documents: DOCUMENTS.map((text) => ({ text })),
+    });
     const body = (await response.json()) as { results: { document?: unknown }[] };
     expect(body.results.every((r) => r.document === undefined)).toBe(true);
-    expect((upstream.requestsTo('POST /v2/rerank').at(-1)!.json as { documents: unknown }).documents).toEqual(DOCUMENTS);
+    expect((upstream.requestsTo('POST /v2/rerank').at(-1)!.json as { documents: unknown }).documents).toEqual(
+      DOCUMENTS,
+    );
   });
 
   it('answers 400 naming the field for a bad body, and 400 unsupported_operation for a model that cannot rerank', async () => {

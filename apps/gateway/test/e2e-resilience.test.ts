@@ -37,22 +37,38 @@ log: { level: silent }
     clientTimeoutMs: 5000,
     clearBetweenTests: true,
   },
-  (gateway) => ({ upstreams: { primary, backup }, running, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { primary, backup },
+      running,
+      openai: client,
+    } = gateway),
 );
 
-const ask = () => client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
-const askStream = () => client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+const ask = () =>
+  client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+const askStream = () =>
+  client.chat.completions
+    .create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'hi' }] })
+    .withResponse();
 
 const faults: [string, MockReply][] = [
   ['500', { status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } }],
   ['503', { status: 503, json: { error: { message: 'unavailable', type: 'server_error', param: null, code: null } } }],
   ['connection reset before headers', { reset: true }],
-  ['reset mid-body', { headers: { 'content-type': 'application/json' }, chunks: ['{"id":"chatcmpl-1","object":"chat.', 'completion"}'], resetAfterChunks: 1 }],
+  [
+    'reset mid-body',
+    {
+      headers: { 'content-type': 'application/json' },
+      chunks: ['{"id":"chatcmpl-1","object":"chat.', 'completion"}'],
+      resetAfterChunks: 1,
+    },
+  ],
   ['stall before headers', { hang: true }],
   ['invalid JSON body', { headers: { 'content-type': 'application/json' }, body: '{"id": "chatcmpl-1", "choices": [' }],
 ];
 
-describe('a failing target: the client gets the next target\'s answer', () => {
+describe("a failing target: the client gets the next target's answer", () => {
   it.each(faults)('%s', async (_name, fault) => {
     primary.route(CHAT, fault);
     const started = Date.now();
@@ -65,18 +81,25 @@ describe('a failing target: the client gets the next target\'s answer', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it.each([...faults, ['malformed SSE', { chunks: ['data: {not json\n\n'] }] as [string, MockReply]])('%s, streamed', async (_name, fault) => {
-    primary.route(CHAT, fault);
-    const { data: stream, response } = await askStream();
-    let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
-    expect(text.length).toBeGreaterThan(100);
-    expect(response.headers.get('x-switchyard-provider')).toBe('backup');
-  });
+  it.each([...faults, ['malformed SSE', { chunks: ['data: {not json\n\n'] }] as [string, MockReply]])(
+    '%s, streamed',
+    async (_name, fault) => {
+      primary.route(CHAT, fault);
+      const { data: stream, response } = await askStream();
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      expect(text.length).toBeGreaterThan(100);
+      expect(response.headers.get('x-switchyard-provider')).toBe('backup');
+    },
+  );
 
   it('429 with retry-after: waits, then retries the same target', async () => {
     primary.route(CHAT, [
-      { status: 429, headers: { 'retry-after-ms': '100' }, json: { error: { message: 'slow down', type: 'rate_limit_error', param: null, code: null } } },
+      {
+        status: 429,
+        headers: { 'retry-after-ms': '100' },
+        json: { error: { message: 'slow down', type: 'rate_limit_error', param: null, code: null } },
+      },
       { json: testkitFixtures().json('openai/openai-text.json') },
     ]);
     const started = Date.now();
@@ -87,7 +110,10 @@ describe('a failing target: the client gets the next target\'s answer', () => {
   });
 
   it('never retries a client error', async () => {
-    primary.route(CHAT, { status: 400, json: { error: { message: 'bad', type: 'invalid_request_error', param: 'messages', code: null } } });
+    primary.route(CHAT, {
+      status: 400,
+      json: { error: { message: 'bad', type: 'invalid_request_error', param: 'messages', code: null } },
+    });
     const error = await ask().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(primary.requestsTo(CHAT)).toHaveLength(1);
@@ -99,7 +125,9 @@ describe('when nothing else can serve', () => {
   it('a stall gives a clean 504 within the deadline', async () => {
     primary.route(CHAT, { hang: true });
     const started = Date.now();
-    const error = (await client.chat.completions.create({ model: 'solo', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: 'solo', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(504);
     expect(error.error).toMatchObject({ type: 'server_error', code: 'upstream_timeout' });
     expect(Date.now() - started).toBeLessThan(1600);
@@ -123,12 +151,18 @@ describe('when nothing else can serve', () => {
     primary.route(CHAT, { hang: true });
     const started = Date.now();
     const error = (await client.chat.completions
-      .create({ model: 'solo', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-switchyard-timeout-ms': '80', 'x-switchyard-max-retries': '0' } })
+      .create(
+        { model: 'solo', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'x-switchyard-timeout-ms': '80', 'x-switchyard-max-retries': '0' } },
+      )
       .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(1000);
     const bad = (await client.chat.completions
-      .create({ model: 'solo', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-switchyard-max-retries': 'many' } })
+      .create(
+        { model: 'solo', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'x-switchyard-max-retries': 'many' } },
+      )
       .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(bad.status).toBe(400);
     expect(bad.param).toBe('x-switchyard-max-retries');
@@ -139,7 +173,10 @@ describe('cancellation', () => {
   it('a client abort mid-stream closes the upstream connection', async () => {
     primary.route(CHAT, { chunks: sseFrames(lines), chunkDelayMs: 20 });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'solo', stream: true, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'solo', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      { signal: controller.signal },
+    );
     let received = 0;
     try {
       for await (const _chunk of stream) if (++received === 3) controller.abort();
@@ -160,7 +197,10 @@ describe('cancellation', () => {
     primary.route(CHAT, { chunks: sseFrames(lines), chunkDelayMs: 20 });
     for (let i = 0; i < 2; i++) {
       const controller = new AbortController();
-      const stream = await client.chat.completions.create({ model: 'solo', stream: true, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+      const stream = await client.chat.completions.create(
+        { model: 'solo', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+        { signal: controller.signal },
+      );
       try {
         for await (const _chunk of stream) controller.abort();
       } catch {
@@ -168,7 +208,9 @@ describe('cancellation', () => {
       }
     }
     expect(primary.connections - connectionsBefore).toBeGreaterThan(4);
-    await expect.poll(() => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(Math.min(timersAtStart, timersBefore + 3) + 1);
+    await expect
+      .poll(() => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length)
+      .toBeLessThanOrEqual(Math.min(timersAtStart, timersBefore + 3) + 1);
     // Idle keep-alive sockets may stay open for reuse, but no connection is left per failed or abandoned request.
     await expect.poll(() => primary.openConnections).toBeLessThanOrEqual(4);
   });

@@ -1,4 +1,11 @@
-import { type MockUpstream, type RecordedRequest, type TestRedisServer, sseFrames, startMockUpstream, startRedisServer } from '@switchyard/testkit';
+import {
+  type MockUpstream,
+  type RecordedRequest,
+  type TestRedisServer,
+  sseFrames,
+  startMockUpstream,
+  startRedisServer,
+} from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +30,46 @@ function chatReply(request: RecordedRequest, n: number) {
   const usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };
   // "slow" prompts take 300 ms; the first call of a "flaky" prompt fails after 300 ms.
   const delayMs = /slow|flaky/.test(content) ? 300 : 0;
-  if (content.includes('flaky') && upstreamCalls(content) === 1) return { delayMs, status: 500, json: { error: { message: 'boom', type: 'server_error', param: null, code: null } } };
+  if (content.includes('flaky') && upstreamCalls(content) === 1)
+    return {
+      delayMs,
+      status: 500,
+      json: { error: { message: 'boom', type: 'server_error', param: null, code: null } },
+    };
   if (!body.stream) {
-    return { delayMs, json: { id: `c${n}`, object: 'chat.completion', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }], usage } };
+    return {
+      delayMs,
+      json: {
+        id: `c${n}`,
+        object: 'chat.completion',
+        created: 1_700_000_000 + n,
+        model: 'gpt-4.1-nano',
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
+        usage,
+      },
+    };
   }
-  const chunk = (delta: object, finish: string | null = null) => ({ id: `s${n}`, object: 'chat.completion.chunk', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [{ index: 0, delta, finish_reason: finish }] });
-  const events: object[] = [chunk({ role: 'assistant', content: '' }), ...text.split(' ').map((word, i) => chunk({ content: i === 0 ? word : ` ${word}` })), chunk({}, 'stop')];
-  if (body.stream_options?.include_usage) events.push({ id: `s${n}`, object: 'chat.completion.chunk', created: 1_700_000_000 + n, model: 'gpt-4.1-nano', choices: [], usage });
+  const chunk = (delta: object, finish: string | null = null) => ({
+    id: `s${n}`,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000 + n,
+    model: 'gpt-4.1-nano',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const events: object[] = [
+    chunk({ role: 'assistant', content: '' }),
+    ...text.split(' ').map((word, i) => chunk({ content: i === 0 ? word : ` ${word}` })),
+    chunk({}, 'stop'),
+  ];
+  if (body.stream_options?.include_usage)
+    events.push({
+      id: `s${n}`,
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000 + n,
+      model: 'gpt-4.1-nano',
+      choices: [],
+      usage,
+    });
   return { chunks: sseFrames(events.map((e) => JSON.stringify(e))) };
 }
 
@@ -47,7 +87,15 @@ beforeAll(async () => {
   upstream = await startMockUpstream({
     routes: {
       [CHAT]: chatReply,
-      [EMBEDDINGS]: (request, n) => ({ delayMs: /slow/.test((request.json as { input: string }).input) ? 300 : 0, json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [n, 0.5, -0.25] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } } }),
+      [EMBEDDINGS]: (request, n) => ({
+        delayMs: /slow/.test((request.json as { input: string }).input) ? 300 : 0,
+        json: {
+          object: 'list',
+          data: [{ object: 'embedding', index: 0, embedding: [n, 0.5, -0.25] }],
+          model: 'text-embedding-3-small',
+          usage: { prompt_tokens: 3, total_tokens: 3 },
+        },
+      }),
     },
   });
   redis = await startRedisServer();
@@ -76,7 +124,9 @@ models:
 routing: { max_retries: 0 }
 `;
   const logs: string[] = [];
-  const running = await startServer(parseConfig(yaml, 'test.yaml', {}), { logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) }) });
+  const running = await startServer(parseConfig(yaml, 'test.yaml', {}), {
+    logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) }),
+  });
   started.push(running);
   return { running, logs, keyPrefix };
 }
@@ -85,7 +135,8 @@ let unique = 0;
 /** A prompt no other test sends. */
 const prompt = (what: string) => `${what} ${++unique} ${Math.random()}`;
 /** How often the upstream saw `content` (chat) since the start. */
-const upstreamCalls = (content: string) => upstream.requestsTo(CHAT).filter((r) => (r.json as ChatBody).messages.at(-1)?.content === content).length;
+const upstreamCalls = (content: string) =>
+  upstream.requestsTo(CHAT).filter((r) => (r.json as ChatBody).messages.at(-1)?.content === content).length;
 
 describe.each([
   ['in process (lru-cache)', false],
@@ -95,14 +146,30 @@ describe.each([
   let logs: string[];
   let keyPrefix: string;
   const client = (key = KEY_A) => new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
-  const admin = async (path: string) => (await (await fetch(`${gateway.url.replace(/\/v1$/, '')}/admin${path}`, { headers: { authorization: `Bearer ${MASTER}` } })).json()) as { data: Record<string, unknown>[] };
-  const ask = (content: string, options: { model?: string; key?: string; temperature?: number; headers?: Record<string, string> } = {}) =>
+  const admin = async (path: string) =>
+    (await (
+      await fetch(`${gateway.url.replace(/\/v1$/, '')}/admin${path}`, {
+        headers: { authorization: `Bearer ${MASTER}` },
+      })
+    ).json()) as { data: Record<string, unknown>[] };
+  const ask = (
+    content: string,
+    options: { model?: string; key?: string; temperature?: number; headers?: Record<string, string> } = {},
+  ) =>
     client(options.key)
-      .chat.completions.create({ model: options.model ?? 'cached', messages: [{ role: 'user', content }], temperature: options.temperature }, { headers: options.headers })
+      .chat.completions.create(
+        { model: options.model ?? 'cached', messages: [{ role: 'user', content }], temperature: options.temperature },
+        { headers: options.headers },
+      )
       .withResponse();
   const askStream = async (content: string, includeUsage: boolean) => {
     const { data, response } = await client()
-      .chat.completions.create({ model: 'cached', messages: [{ role: 'user', content }], stream: true, stream_options: includeUsage ? { include_usage: true } : undefined })
+      .chat.completions.create({
+        model: 'cached',
+        messages: [{ role: 'user', content }],
+        stream: true,
+        stream_options: includeUsage ? { include_usage: true } : undefined,
+      })
       .withResponse();
     const chunks: unknown[] = [];
     for await (const chunk of data) chunks.push(chunk);
@@ -115,7 +182,9 @@ describe.each([
   /** `switchyard_cache_requests_total` of chat completions with this `result`, from `GET /metrics`. */
   const cacheMetric = async (result: string) => {
     const text = await (await fetch(`${gateway.url.replace(/\/v1$/, '')}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith(`switchyard_cache_requests_total{operation="chat.completions",result="${result}"}`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`switchyard_cache_requests_total{operation="chat.completions",result="${result}"}`));
     return line ? Number(line.split(' ').at(-1)) : 0;
   };
 
@@ -133,19 +202,33 @@ describe.each([
       expect(again.data).toEqual(first.data);
     }
     expect(upstreamCalls(content)).toBe(1);
-    await expect.poll(async () => [(await cacheMetric('hit')) - hitsBefore, (await cacheMetric('miss')) - missesBefore]).toEqual([4, 1]);
+    await expect
+      .poll(async () => [(await cacheMetric('hit')) - hitsBefore, (await cacheMetric('miss')) - missesBefore])
+      .toEqual([4, 1]);
   });
 
   it('answers identical calls made at once with one upstream call (the others wait for it and are hits)', async () => {
     const content = prompt('slow burst');
     const results = await Promise.all(Array.from({ length: 5 }, () => ask(content)));
     expect(upstreamCalls(content)).toBe(1);
-    expect(results.map((r) => r.response.headers.get('x-switchyard-cache')).sort()).toEqual(['hit', 'hit', 'hit', 'hit', 'miss']);
+    expect(results.map((r) => r.response.headers.get('x-switchyard-cache')).sort()).toEqual([
+      'hit',
+      'hit',
+      'hit',
+      'hit',
+      'miss',
+    ]);
     for (const r of results) expect(r.data).toEqual(results[0]!.data);
     const input = prompt('slow embeddings');
-    const embeddings = await Promise.all(Array.from({ length: 3 }, () => client().embeddings.create({ model: 'text-embedding-3-small', input }).withResponse()));
+    const embeddings = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        client().embeddings.create({ model: 'text-embedding-3-small', input }).withResponse(),
+      ),
+    );
     expect(embeddings.map((r) => r.response.headers.get('x-switchyard-cache')).sort()).toEqual(['hit', 'hit', 'miss']);
-    expect(upstream.requestsTo(EMBEDDINGS).filter((r) => (r.json as { input: string }).input === input)).toHaveLength(1);
+    expect(upstream.requestsTo(EMBEDDINGS).filter((r) => (r.json as { input: string }).input === input)).toHaveLength(
+      1,
+    );
   });
 
   it('lets calls that waited for a failed identical call fetch on their own', async () => {
@@ -170,7 +253,10 @@ describe.each([
     const withUsage = await askStream(content, true);
     expect(withUsage.cache).toBe('hit');
     expect(withUsage.chunks.slice(0, -1)).toEqual(original.chunks);
-    expect(withUsage.chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } });
+    expect(withUsage.chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+    });
     expect(upstreamCalls(content)).toBe(1);
     // On the wire: SSE ending in [DONE], no usage chunk when not asked for.
     const raw = await fetch(`${gateway.url}/chat/completions`, {
@@ -196,7 +282,10 @@ describe.each([
     const sharedContent = prompt('shared');
     const a = await ask(sharedContent, { model: 'shared', key: KEY_A });
     const b = await ask(sharedContent, { model: 'shared', key: KEY_B });
-    expect([a.response.headers.get('x-switchyard-cache'), b.response.headers.get('x-switchyard-cache')]).toEqual(['miss', 'hit']);
+    expect([a.response.headers.get('x-switchyard-cache'), b.response.headers.get('x-switchyard-cache')]).toEqual([
+      'miss',
+      'hit',
+    ]);
     expect(b.data).toEqual(a.data);
     expect(upstreamCalls(sharedContent)).toBe(1);
   });
@@ -211,7 +300,9 @@ describe.each([
     expect((await ask(content, { temperature: 0 })).response.headers.get('x-switchyard-cache')).toBe('miss');
     const creative = prompt('creative');
     await ask(creative, { model: 'creative', temperature: 1.2 });
-    expect((await ask(creative, { model: 'creative', temperature: 1.2 })).response.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(
+      (await ask(creative, { model: 'creative', temperature: 1.2 })).response.headers.get('x-switchyard-cache'),
+    ).toBe('hit');
     expect(upstreamCalls(content)).toBe(3);
     expect(upstreamCalls(creative)).toBe(1);
   });
@@ -224,31 +315,53 @@ describe.each([
     expect(upstreamCalls(content)).toBe(2);
     const optIn = prompt('opt-in');
     expect((await ask(optIn, { model: 'plain' })).response.headers.get('x-switchyard-cache')).toBeNull();
-    expect((await ask(optIn, { model: 'plain', headers: { 'x-switchyard-cache': '60' } })).response.headers.get('x-switchyard-cache')).toBe('miss');
-    expect((await ask(optIn, { model: 'plain', headers: { 'x-switchyard-cache': '60' } })).response.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(
+      (await ask(optIn, { model: 'plain', headers: { 'x-switchyard-cache': '60' } })).response.headers.get(
+        'x-switchyard-cache',
+      ),
+    ).toBe('miss');
+    expect(
+      (await ask(optIn, { model: 'plain', headers: { 'x-switchyard-cache': '60' } })).response.headers.get(
+        'x-switchyard-cache',
+      ),
+    ).toBe('hit');
     expect(upstreamCalls(optIn)).toBe(2);
     const error = await ask(optIn, { headers: { 'x-switchyard-cache': 'forever' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ param: 'x-switchyard-cache', code: 'invalid_header' });
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      param: 'x-switchyard-cache',
+      code: 'invalid_header',
+    });
   });
 
   it('expires entries after their TTL', async () => {
     const content = prompt('expiry');
     const ttl = { 'x-switchyard-cache': '1' };
-    expect((await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache')).toBe('miss');
-    expect((await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache')).toBe('hit');
+    expect((await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache')).toBe(
+      'miss',
+    );
+    expect((await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache')).toBe(
+      'hit',
+    );
     await expect
-      .poll(async () => (await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache'), { timeout: 5_000, interval: 200 })
+      .poll(
+        async () => (await ask(content, { model: 'plain', headers: ttl })).response.headers.get('x-switchyard-cache'),
+        { timeout: 5_000, interval: 200 },
+      )
       .toBe('miss');
     expect(upstreamCalls(content)).toBe(2);
   });
 
   it('caches embeddings', async () => {
     const input = prompt('embed');
-    const calls = () => upstream.requestsTo(EMBEDDINGS).filter((r) => (r.json as { input: string }).input === input).length;
+    const calls = () =>
+      upstream.requestsTo(EMBEDDINGS).filter((r) => (r.json as { input: string }).input === input).length;
     const first = await client().embeddings.create({ model: 'text-embedding-3-small', input }).withResponse();
     const second = await client().embeddings.create({ model: 'text-embedding-3-small', input }).withResponse();
-    expect([first.response.headers.get('x-switchyard-cache'), second.response.headers.get('x-switchyard-cache')]).toEqual(['miss', 'hit']);
+    expect([
+      first.response.headers.get('x-switchyard-cache'),
+      second.response.headers.get('x-switchyard-cache'),
+    ]).toEqual(['miss', 'hit']);
     expect(second.data.data[0]?.embedding).toEqual(first.data.data[0]?.embedding);
     expect(calls()).toBe(1);
   });
@@ -260,7 +373,11 @@ describe.each([
     await ask(content, { model: 'shared' });
     await ask(content, { model: 'shared' });
     for (let i = 0; i < 2; i++) {
-      const stream = await client().chat.completions.create({ model: 'shared', messages: [{ role: 'user', content }], stream: true });
+      const stream = await client().chat.completions.create({
+        model: 'shared',
+        messages: [{ role: 'user', content }],
+        stream: true,
+      });
       for await (const _ of stream);
     }
     expect(upstreamCalls(content)).toBe(2);
@@ -269,9 +386,18 @@ describe.each([
     const hits = rows.filter((row) => row.cache_hit === true);
     const misses = rows.filter((row) => row.cache_hit === false);
     expect(hits.map((row) => row.stream).sort()).toEqual([false, true]);
-    for (const row of hits) expect(row).toMatchObject({ status: 200, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, attempts: 0, provider: 'openai' });
+    for (const row of hits)
+      expect(row).toMatchObject({
+        status: 200,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cost_usd: 0,
+        attempts: 0,
+        provider: 'openai',
+      });
     expect(misses).toHaveLength(2);
-    for (const row of misses) expect(row).toMatchObject({ status: 200, prompt_tokens: 10, completion_tokens: 20, attempts: 1 });
+    for (const row of misses)
+      expect(row).toMatchObject({ status: 200, prompt_tokens: 10, completion_tokens: 20, attempts: 1 });
     const [totals] = (await admin('/usage?model=shared')).data;
     expect((totals?.cache_hits as number) - ((totalsBefore?.cache_hits as number) ?? 0)).toBe(2);
     expect((totals?.requests as number) - ((totalsBefore?.requests as number) ?? 0)).toBe(4);
@@ -286,7 +412,13 @@ describe.each([
     const key = ((await created.json()) as { key: string }).key;
     const content = prompt('rpm');
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await ask(content, { key }).then((r) => r.response.headers.get('x-switchyard-cache'), (e: unknown) => (e as InstanceType<typeof OpenAI.APIError>).status));
+    for (let i = 0; i < 4; i++)
+      results.push(
+        await ask(content, { key }).then(
+          (r) => r.response.headers.get('x-switchyard-cache'),
+          (e: unknown) => (e as InstanceType<typeof OpenAI.APIError>).status,
+        ),
+      );
     expect(results).toEqual(['miss', 'hit', 'hit', 429]);
     expect(upstreamCalls(content)).toBe(1);
   });
@@ -298,7 +430,9 @@ describe.each([
         const replica = (await startGateway(true, keyPrefix)).running;
         const content = prompt('replicas');
         await ask(content);
-        const other = await new OpenAI({ baseURL: replica.url, apiKey: KEY_A, maxRetries: 0 }).chat.completions.create({ model: 'cached', messages: [{ role: 'user', content }] }).withResponse();
+        const other = await new OpenAI({ baseURL: replica.url, apiKey: KEY_A, maxRetries: 0 }).chat.completions
+          .create({ model: 'cached', messages: [{ role: 'user', content }] })
+          .withResponse();
         expect(other.response.headers.get('x-switchyard-cache')).toBe('hit');
         expect(upstreamCalls(content)).toBe(1);
       });

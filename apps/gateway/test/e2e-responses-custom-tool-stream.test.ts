@@ -3,7 +3,11 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 import { expectOpenApiStreamEvent } from './helpers/openapi-validator.js';
-import { type ScriptedShellCall, scriptedAnthropicRoute, scriptedChatRoute } from './helpers/scripted-agent-upstream.js';
+import {
+  type ScriptedShellCall,
+  scriptedAnthropicRoute,
+  scriptedChatRoute,
+} from './helpers/scripted-agent-upstream.js';
 
 // A freeform custom tool (Codex's apply_patch) on the translated /v1/responses routes, streamed through the openai
 // SDK's responses.stream(): the upstream streams the function's JSON arguments in 7-character fragments (escapes split
@@ -17,7 +21,12 @@ let client: OpenAI;
 useGatewayWithUpstreams(
   {
     upstreams: {
-      scripted: { routes: { 'POST /compat/v1/chat/completions': scriptedChatRoute(PATCH), 'POST /anthropic/v1/messages': scriptedAnthropicRoute(PATCH) } },
+      scripted: {
+        routes: {
+          'POST /compat/v1/chat/completions': scriptedChatRoute(PATCH),
+          'POST /anthropic/v1/messages': scriptedAnthropicRoute(PATCH),
+        },
+      },
     },
     config: (urls) => `
 keys: ["${KEY}"]
@@ -31,11 +40,20 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { scripted: upstream }, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { scripted: upstream },
+      openai: client,
+    } = gateway),
 );
 
 const tools: OpenAI.Responses.Tool[] = [
-  { type: 'custom', name: 'apply_patch', description: 'Edit files with a patch.', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/s' } },
+  {
+    type: 'custom',
+    name: 'apply_patch',
+    description: 'Edit files with a patch.',
+    format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/s' },
+  },
 ];
 
 describe.each([
@@ -61,8 +79,20 @@ describe.each([
     expect(done?.input).toBe(PATCH_TEXT);
     // The deltas come before .done, and .done before the item's output_item.done.
     const types = events.map((e) => e.type);
-    expect(types.lastIndexOf('response.custom_tool_call_input.delta')).toBeLessThan(types.indexOf('response.custom_tool_call_input.done'));
-    expect(types.indexOf('response.custom_tool_call_input.done')).toBeLessThan(types.indexOf('response.output_item.done'));
-    expect(final.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'apply_patch', call_id: expect.any(String), input: PATCH_TEXT, status: 'completed' })]);
+    expect(types.lastIndexOf('response.custom_tool_call_input.delta')).toBeLessThan(
+      types.indexOf('response.custom_tool_call_input.done'),
+    );
+    expect(types.indexOf('response.custom_tool_call_input.done')).toBeLessThan(
+      types.indexOf('response.output_item.done'),
+    );
+    expect(final.output).toEqual([
+      expect.objectContaining({
+        type: 'custom_tool_call',
+        name: 'apply_patch',
+        call_id: expect.any(String),
+        input: PATCH_TEXT,
+        status: 'completed',
+      }),
+    ]);
   });
 });

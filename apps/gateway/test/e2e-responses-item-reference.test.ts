@@ -26,7 +26,12 @@ const anthropicRoute: MockRoute = (request) => {
   const blocks = body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
   const result = blocks.find((b) => b.type === 'tool_result');
   const content = result
-    ? [{ type: 'text', text: `The command printed: ${typeof result.content === 'string' ? result.content : JSON.stringify(result.content)}` }]
+    ? [
+        {
+          type: 'text',
+          text: `The command printed: ${typeof result.content === 'string' ? result.content : JSON.stringify(result.content)}`,
+        },
+      ]
     : body.tools?.some((t) => t.name === 'run_shell')
       ? [
           { type: 'text', text: PREAMBLE },
@@ -44,18 +49,49 @@ const anthropicRoute: MockRoute = (request) => {
     usage: { input_tokens: 12, output_tokens: 7 },
   };
   if (!body.stream) return { json: message };
-  const events: [string, unknown][] = [['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 0 } } }]];
+  const events: [string, unknown][] = [
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 0 } },
+      },
+    ],
+  ];
   content.forEach((block, index) => {
     if (block.type === 'text') {
-      events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }]);
-      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } }]);
+      events.push([
+        'content_block_start',
+        { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      ]);
+      events.push([
+        'content_block_delta',
+        { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } },
+      ]);
     } else {
-      events.push(['content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } }]);
-      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }]);
+      events.push([
+        'content_block_start',
+        { type: 'content_block_start', index, content_block: { ...block, input: {} } },
+      ]);
+      events.push([
+        'content_block_delta',
+        {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        },
+      ]);
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });
-  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 7 } }]);
+  events.push([
+    'message_delta',
+    {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: 7 },
+    },
+  ]);
   events.push(['message_stop', { type: 'message_stop' }]);
   return { chunks: events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
 };
@@ -68,8 +104,22 @@ const nativeRoute: MockRoute = (request) => ({
     created_at: 1_760_000_000,
     status: 'completed',
     model: (request.json as { model: string }).model,
-    output: [{ type: 'message', id: 'msg_native_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Native.', annotations: [] }] }],
-    usage: { input_tokens: 5, output_tokens: 1, total_tokens: 6, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    output: [
+      {
+        type: 'message',
+        id: 'msg_native_1',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Native.', annotations: [] }],
+      },
+    ],
+    usage: {
+      input_tokens: 5,
+      output_tokens: 1,
+      total_tokens: 6,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   },
 });
 
@@ -79,7 +129,9 @@ let client: OpenAI;
 let other: OpenAI;
 useGatewayWithUpstreams(
   {
-    upstreams: { anthropic: { routes: { 'POST /v1/messages': anthropicRoute, 'POST /openai/v1/responses': nativeRoute } } },
+    upstreams: {
+      anthropic: { routes: { 'POST /v1/messages': anthropicRoute, 'POST /openai/v1/responses': nativeRoute } },
+    },
     config: (urls) => `
 keys: ["${KEY}", "${OTHER}"]
 server: { port: 0 }
@@ -93,7 +145,11 @@ routing: { max_retries: 0 }
 `,
   },
   (gateway) => {
-    ({ upstreams: { anthropic: upstream }, url, openai: client } = gateway);
+    ({
+      upstreams: { anthropic: upstream },
+      url,
+      openai: client,
+    } = gateway);
     other = gateway.openaiWithKey(OTHER);
   },
 );
@@ -117,7 +173,11 @@ function recordingProvider() {
 const runShell = (runs: unknown[]) =>
   tool({
     description: 'Runs a shell command.',
-    inputSchema: jsonSchema<{ cmd: string }>({ type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }),
+    inputSchema: jsonSchema<{ cmd: string }>({
+      type: 'object',
+      properties: { cmd: { type: 'string' } },
+      required: ['cmd'],
+    }),
     execute: async (input) => {
       runs.push(input);
       return TOOL_OUTPUT;
@@ -128,24 +188,32 @@ describe('AI SDK @ai-sdk/openai Responses provider (store: true, its default) on
   it.each([
     ['generateText', false],
     ['streamText', true],
-  ])('%s: step 2 refers back to step 1 with item_reference, resolved from the store; the tool round trip finishes', async (_name, streaming) => {
-    const { provider, sent } = recordingProvider();
-    const runs: unknown[] = [];
-    const options = { model: provider.responses('claude-model'), prompt: 'List the files.', tools: { run_shell: runShell(runs) }, stopWhen: stepCountIs(3) };
-    const text = streaming ? await streamText(options).text : (await generateText(options)).text;
-    expect(runs).toEqual([{ cmd: 'ls' }]);
-    expect(text).toBe(`The command printed: ${TOOL_OUTPUT}`);
-    // What the AI SDK sent on step 2: a reference to step 1's text message, by the id the gateway gave it.
-    expect(sent).toHaveLength(2);
-    const reference = sent[1]!.input.find((item) => item.type === 'item_reference');
-    expect(reference?.id).toMatch(/^msg_/);
-    // The Claude upstream got step 1's text back in the assistant turn, before the tool call and its result.
-    const assistant = lastUpstreamBody().messages.find((m) => m.role === 'assistant')!;
-    expect(assistant.content).toEqual([
-      { type: 'text', text: PREAMBLE },
-      expect.objectContaining({ type: 'tool_use', id: 'toolu_ref_1', name: 'run_shell', input: { cmd: 'ls' } }),
-    ]);
-  });
+  ])(
+    '%s: step 2 refers back to step 1 with item_reference, resolved from the store; the tool round trip finishes',
+    async (_name, streaming) => {
+      const { provider, sent } = recordingProvider();
+      const runs: unknown[] = [];
+      const options = {
+        model: provider.responses('claude-model'),
+        prompt: 'List the files.',
+        tools: { run_shell: runShell(runs) },
+        stopWhen: stepCountIs(3),
+      };
+      const text = streaming ? await streamText(options).text : (await generateText(options)).text;
+      expect(runs).toEqual([{ cmd: 'ls' }]);
+      expect(text).toBe(`The command printed: ${TOOL_OUTPUT}`);
+      // What the AI SDK sent on step 2: a reference to step 1's text message, by the id the gateway gave it.
+      expect(sent).toHaveLength(2);
+      const reference = sent[1]!.input.find((item) => item.type === 'item_reference');
+      expect(reference?.id).toMatch(/^msg_/);
+      // The Claude upstream got step 1's text back in the assistant turn, before the tool call and its result.
+      const assistant = lastUpstreamBody().messages.find((m) => m.role === 'assistant')!;
+      expect(assistant.content).toEqual([
+        { type: 'text', text: PREAMBLE },
+        expect.objectContaining({ type: 'tool_use', id: 'toolu_ref_1', name: 'run_shell', input: { cmd: 'ls' } }),
+      ]);
+    },
+  );
 });
 
 describe('item_reference through the official openai SDK', () => {
@@ -154,7 +222,11 @@ describe('item_reference through the official openai SDK', () => {
     const [userItem] = (await client.responses.inputItems.list(first.id)).data;
     const second = await client.responses.create({
       model: 'claude-model',
-      input: [{ type: 'item_reference', id: userItem!.id }, { type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'Again.' }],
+      input: [
+        { type: 'item_reference', id: userItem!.id },
+        { type: 'item_reference', id: first.output[0]!.id! },
+        { role: 'user', content: 'Again.' },
+      ],
     });
     expect(second.status).toBe('completed');
     expect(lastUpstreamBody().messages).toEqual([
@@ -180,7 +252,13 @@ describe('item_reference through the official openai SDK', () => {
       [other, mine.output[0]!.id!],
     ] as const) {
       const error = await caller.responses
-        .create({ model: 'claude-model', input: [{ role: 'user', content: 'Hi' }, { type: 'item_reference', id }] })
+        .create({
+          model: 'claude-model',
+          input: [
+            { role: 'user', content: 'Hi' },
+            { type: 'item_reference', id },
+          ],
+        })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
@@ -193,15 +271,30 @@ describe('item_reference through the official openai SDK', () => {
     expect(upstream.requestsTo('POST /v1/messages')).toHaveLength(calls);
   });
 
-  it('on the native pass-through, sends the referenced items by value (the upstream never sees the gateway\'s ids)', async () => {
+  it("on the native pass-through, sends the referenced items by value (the upstream never sees the gateway's ids)", async () => {
     const first = await client.responses.create({ model: 'claude-model', input: 'Say hello.' });
-    await client.responses.create({ model: 'native-model', input: [{ type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'Again.' }] });
+    await client.responses.create({
+      model: 'native-model',
+      input: [
+        { type: 'item_reference', id: first.output[0]!.id! },
+        { role: 'user', content: 'Again.' },
+      ],
+    });
     const sent = upstream.requestsTo('POST /openai/v1/responses').at(-1)!.json as { input: unknown[] };
     expect(sent.input).toEqual([
-      { type: 'message', role: 'assistant', content: [expect.objectContaining({ type: 'output_text', text: 'Hello there.' })] },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [expect.objectContaining({ type: 'output_text', text: 'Hello there.' })],
+      },
       { role: 'user', content: 'Again.' },
     ]);
-    const refused = await client.responses.create({ model: 'native-model', input: [{ type: 'item_reference', id: 'msg_unknown' }] }).catch((e: unknown) => e);
-    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ param: 'input[0]', code: 'item_not_found' });
+    const refused = await client.responses
+      .create({ model: 'native-model', input: [{ type: 'item_reference', id: 'msg_unknown' }] })
+      .catch((e: unknown) => e);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      param: 'input[0]',
+      code: 'item_not_found',
+    });
   });
 });

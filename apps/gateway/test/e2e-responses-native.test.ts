@@ -12,11 +12,21 @@ import { createAdminKey } from './helpers/admin-keys.js';
 
 // The OpenAI mock's Responses bodies are built from the OpenAPI examples (testkit fixtures/openai/README.md).
 const fixtures = testkitFixtures();
-const textExample = fixtures.json<{ output: { content: { text: string }[] }[]; usage: { input_tokens: number; output_tokens: number } }>(
-  'openai/spec-examples/createresponse-text.json',
-);
+const textExample = fixtures.json<{
+  output: { content: { text: string }[] }[];
+  usage: { input_tokens: number; output_tokens: number };
+}>('openai/spec-examples/createresponse-text.json');
 const exampleText = textExample.output[0]!.content[0]!.text;
-const streamEvents = fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt').map((line) => JSON.parse(line) as { type: string; delta?: string; response?: { usage?: { input_tokens: number; output_tokens: number } } });
+const streamEvents = fixtures
+  .chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt')
+  .map(
+    (line) =>
+      JSON.parse(line) as {
+        type: string;
+        delta?: string;
+        response?: { usage?: { input_tokens: number; output_tokens: number } };
+      },
+  );
 const streamText = streamEvents.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta!] : [])).join('');
 const streamUsage = streamEvents.at(-1)!.response!.usage!;
 const PRICE = { input: 1.25, output: 10, cached_input: 0.125 }; // USD per million tokens, as configured below
@@ -49,7 +59,12 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { multi: upstream }, running, origin } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { multi: upstream },
+      running,
+      origin,
+    } = gateway),
 );
 beforeAll(async () => {
   const created = await createKey('native-responses');
@@ -61,36 +76,66 @@ const createKey = (name: string) => createAdminKey(origin, MASTER, { name });
 
 const responsesCalls = () => upstream.requestsTo('POST /v1/responses');
 const lastResponsesBody = () => responsesCalls().at(-1)!.json as Record<string, unknown> & { input: unknown };
-const costOf = (usage: { input_tokens: number; output_tokens: number }) => (usage.input_tokens * PRICE.input + usage.output_tokens * PRICE.output) / 1e6;
+const costOf = (usage: { input_tokens: number; output_tokens: number }) =>
+  (usage.input_tokens * PRICE.input + usage.output_tokens * PRICE.output) / 1e6;
 
 describe('POST /v1/responses passed through natively (providers.<name>.responses: native)', () => {
   it('sends the request to the upstream /v1/responses as it is and answers its response object', async () => {
     const chatBefore = upstream.requestsTo('POST /v1/chat/completions').length;
     const before = responsesCalls().length;
     const { data, response } = await client.responses
-      .create({ model: 'gpt', input: 'Tell me a story.', instructions: 'Be brief.', truncation: 'auto', metadata: { team: 'a' } })
+      .create({
+        model: 'gpt',
+        input: 'Tell me a story.',
+        instructions: 'Be brief.',
+        truncation: 'auto',
+        metadata: { team: 'a' },
+      })
       .withResponse();
     expectOpenApiSchema('Response', data);
     expect(responsesCalls()).toHaveLength(before + 1);
     expect(upstream.requestsTo('POST /v1/chat/completions')).toHaveLength(chatBefore);
-    expect(lastResponsesBody()).toEqual({ model: 'gpt-5.4', input: 'Tell me a story.', instructions: 'Be brief.', truncation: 'auto', metadata: { team: 'a' } });
+    expect(lastResponsesBody()).toEqual({
+      model: 'gpt-5.4',
+      input: 'Tell me a story.',
+      instructions: 'Be brief.',
+      truncation: 'auto',
+      metadata: { team: 'a' },
+    });
     expect(responsesCalls().at(-1)!.headers.authorization).toBe('Bearer sk-upstream-openai-0000');
     expect(data.id).toMatch(/^resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b_\d+$/);
     expect(data.model).toBe('gpt');
     expect(data.output_text).toBe(exampleText);
-    expect(data.usage).toMatchObject({ input_tokens: textExample.usage.input_tokens, output_tokens: textExample.usage.output_tokens });
+    expect(data.usage).toMatchObject({
+      input_tokens: textExample.usage.input_tokens,
+      output_tokens: textExample.usage.output_tokens,
+    });
     expect(response.headers.get('x-switchyard-provider')).toBe('openai');
     expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(costOf(textExample.usage), 10);
   });
 
   it('passes function tools through and answers the function_call item', async () => {
     const tools: OpenAI.Responses.Tool[] = [
-      { type: 'function', name: 'get_current_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } }, strict: true },
+      {
+        type: 'function',
+        name: 'get_current_weather',
+        parameters: { type: 'object', properties: { location: { type: 'string' } } },
+        strict: true,
+      },
     ];
-    const response = await client.responses.create({ model: 'gpt', input: 'Weather in Boston?', tools, tool_choice: 'auto' });
+    const response = await client.responses.create({
+      model: 'gpt',
+      input: 'Weather in Boston?',
+      tools,
+      tool_choice: 'auto',
+    });
     expectOpenApiSchema('Response', response);
     expect(lastResponsesBody().tools).toEqual(tools);
-    expect(response.output[0]).toMatchObject({ type: 'function_call', name: 'get_current_weather', call_id: 'call_unLAR8MvFNptuiZK6K6HCy5k' });
+    expect(response.output[0]).toMatchObject({
+      type: 'function_call',
+      name: 'get_current_weather',
+      call_id: 'call_unLAR8MvFNptuiZK6K6HCy5k',
+    });
   });
 
   it('streams the upstream events unchanged (sequence numbers kept), the model rewritten to the requested id', async () => {
@@ -149,7 +194,17 @@ describe('POST /v1/responses passed through natively (providers.<name>.responses
   });
 
   it('answers an upstream error with its status and OpenAI error body', async () => {
-    upstream.route('POST /v1/responses', { status: 400, json: { error: { message: "Invalid 'input': empty.", type: 'invalid_request_error', param: 'input', code: 'empty_array' } } });
+    upstream.route('POST /v1/responses', {
+      status: 400,
+      json: {
+        error: {
+          message: "Invalid 'input': empty.",
+          type: 'invalid_request_error',
+          param: 'input',
+          code: 'empty_array',
+        },
+      },
+    });
     try {
       const error = await client.responses.create({ model: 'gpt', input: [] }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -178,13 +233,20 @@ describe('POST /v1/responses passed through natively (providers.<name>.responses
 
 describe('stored responses with the native pass-through', () => {
   it('stores the response: retrieve, input_items and delete work, for its own key', async () => {
-    const created = await client.responses.create({ model: 'gpt', input: [{ role: 'user', content: 'Stored question' }] });
+    const created = await client.responses.create({
+      model: 'gpt',
+      input: [{ role: 'user', content: 'Stored question' }],
+    });
     const retrieved = await client.responses.retrieve(created.id);
     expectOpenApiSchema('Response', retrieved);
     expect(retrieved).toMatchObject({ id: created.id, model: 'gpt', output: created.output });
     const items = await client.responses.inputItems.list(created.id);
     expect(items.data).toHaveLength(1);
-    expect(items.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Stored question' }] });
+    expect(items.data[0]).toMatchObject({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Stored question' }],
+    });
     const other = new OpenAI({ baseURL: running.url, apiKey: (await createKey('other')).key, maxRetries: 0 });
     await expect(other.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
     await client.responses.delete(created.id);
@@ -196,7 +258,9 @@ describe('stored responses with the native pass-through', () => {
     expect(lastResponsesBody()).toMatchObject({ store: false });
     await expect(client.responses.retrieve(unstored.id)).rejects.toMatchObject({ status: 404 });
     const before = responsesCalls().length;
-    const missing = await client.responses.create({ model: 'gpt', input: 'x', previous_response_id: 'resp_nope' }).catch((e: unknown) => e);
+    const missing = await client.responses
+      .create({ model: 'gpt', input: 'x', previous_response_id: 'resp_nope' })
+      .catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 400, param: 'previous_response_id', code: 'previous_response_not_found' });
     expect(responsesCalls()).toHaveLength(before);
   });
@@ -204,7 +268,9 @@ describe('stored responses with the native pass-through', () => {
   it('continues a native response on another provider through translation with previous_response_id', async () => {
     const first = await client.responses.create({ model: 'gpt', input: 'Tell me a story.' });
     await client.responses.create({ model: 'claude', input: 'Now make it shorter.', previous_response_id: first.id });
-    const sent = upstream.requestsTo('POST /v1/messages').at(-1)!.json as { messages: { role: string; content: unknown }[] };
+    const sent = upstream.requestsTo('POST /v1/messages').at(-1)!.json as {
+      messages: { role: string; content: unknown }[];
+    };
     expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(sent.messages[0]!.content)).toContain('Tell me a story.');
     expect(JSON.stringify(sent.messages[1]!.content)).toContain('Lumina');
@@ -216,13 +282,23 @@ describe('stored responses with the native pass-through', () => {
     const first = await stream.finalResponse();
     const second = await client.responses.create({ model: 'gpt', input: 'Turn two', previous_response_id: first.id });
     expect(second.previous_response_id).toBe(first.id);
-    const body = lastResponsesBody() as { input: { type?: string; role?: string; content: unknown; id?: string }[]; previous_response_id?: unknown };
+    const body = lastResponsesBody() as {
+      input: { type?: string; role?: string; content: unknown; id?: string }[];
+      previous_response_id?: unknown;
+    };
     expect(body.previous_response_id).toBeUndefined();
     expect(body.input.map((item) => item.role)).toEqual(['user', 'assistant', 'user']);
-    expect(body.input[1]!.content).toEqual([{ type: 'output_text', text: first.output_text, annotations: [], logprobs: [] }]);
+    expect(body.input[1]!.content).toEqual([
+      { type: 'output_text', text: first.output_text, annotations: [], logprobs: [] },
+    ]);
     expect(body.input.some((item) => 'id' in item)).toBe(false);
     expect(body.input[2]).toEqual({ role: 'user', content: 'Turn two' });
-    const third = await client.responses.create({ model: 'gpt', input: [{ role: 'user', content: 'Turn three' }], previous_response_id: second.id, stream: true });
+    const third = await client.responses.create({
+      model: 'gpt',
+      input: [{ role: 'user', content: 'Turn three' }],
+      previous_response_id: second.id,
+      stream: true,
+    });
     for await (const _ of third) {
       // drain
     }
@@ -235,14 +311,31 @@ describe('metering of the native pass-through', () => {
   it('books tokens and cost from the Responses usage, cached input at its own price', async () => {
     const usageNow = async () => {
       const res = await fetch(`${origin}/admin/usage?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });
-      return ((await res.json()) as { data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[] }).data[0]!;
+      return (
+        (await res.json()) as {
+          data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[];
+        }
+      ).data[0]!;
     };
     const before = await usageNow();
-    const cachedUsage = { input_tokens: 2000, input_tokens_details: { cached_tokens: 1500, cache_write_tokens: 0 }, output_tokens: 100, output_tokens_details: { reasoning_tokens: 40 }, total_tokens: 2100 };
-    upstream.route('POST /v1/responses', { json: { ...fixtures.json<Record<string, unknown>>('openai/spec-examples/createresponse-text.json'), usage: cachedUsage } });
+    const cachedUsage = {
+      input_tokens: 2000,
+      input_tokens_details: { cached_tokens: 1500, cache_write_tokens: 0 },
+      output_tokens: 100,
+      output_tokens_details: { reasoning_tokens: 40 },
+      total_tokens: 2100,
+    };
+    upstream.route('POST /v1/responses', {
+      json: {
+        ...fixtures.json<Record<string, unknown>>('openai/spec-examples/createresponse-text.json'),
+        usage: cachedUsage,
+      },
+    });
     let header: string | null;
     try {
-      const { response } = await client.responses.create({ model: 'gpt', input: 'Cached prompt', store: false }).withResponse();
+      const { response } = await client.responses
+        .create({ model: 'gpt', input: 'Cached prompt', store: false })
+        .withResponse();
       header = response.headers.get('x-switchyard-cost-usd');
     } finally {
       upstream.route('POST /v1/responses', multiProviderRoutes()['POST /v1/responses']!);
@@ -250,9 +343,7 @@ describe('metering of the native pass-through', () => {
     const cachedCost = (500 * PRICE.input + 1500 * PRICE.cached_input + 100 * PRICE.output) / 1e6;
     expect(Number(header)).toBeCloseTo(cachedCost, 10);
     await client.responses.stream({ model: 'gpt', input: 'Hello!', store: false }).finalResponse();
-    await expect
-      .poll(async () => (await usageNow()).requests)
-      .toBe(before.requests + 2);
+    await expect.poll(async () => (await usageNow()).requests).toBe(before.requests + 2);
     const after = await usageNow();
     expect(after.prompt_tokens - before.prompt_tokens).toBe(2000 + streamUsage.input_tokens);
     expect(after.completion_tokens - before.completion_tokens).toBe(100 + streamUsage.output_tokens);

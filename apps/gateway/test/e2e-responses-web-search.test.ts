@@ -26,20 +26,43 @@ routing: { max_retries: 0 }
     clearBetweenTests: true,
   },
   (gateway) => {
-    ({ upstreams: { multi: upstream }, openai: client } = gateway);
+    ({
+      upstreams: { multi: upstream },
+      openai: client,
+    } = gateway);
   },
 );
 
-const tools: OpenAI.Responses.Tool[] = [{ type: 'web_search', user_location: { type: 'approximate', country: 'FR', city: 'Paris' } }];
-const serverTool = { type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', country: 'FR', city: 'Paris' } };
-const searchItem = { type: 'web_search_call', id: `ws_${WEB_SEARCH.id}`, status: 'completed', action: { type: 'search', query: WEB_SEARCH.query } };
+const tools: OpenAI.Responses.Tool[] = [
+  { type: 'web_search', user_location: { type: 'approximate', country: 'FR', city: 'Paris' } },
+];
+const serverTool = {
+  type: 'web_search_20250305',
+  name: 'web_search',
+  user_location: { type: 'approximate', country: 'FR', city: 'Paris' },
+};
+const searchItem = {
+  type: 'web_search_call',
+  id: `ws_${WEB_SEARCH.id}`,
+  status: 'completed',
+  action: { type: 'search', query: WEB_SEARCH.query },
+};
 // Claude's web_search_result_location citation of its text block, as a Responses url_citation spanning the block.
-const citation = { type: 'url_citation', start_index: 0, end_index: WEB_SEARCH.text.length, url: WEB_SEARCH.url, title: WEB_SEARCH.title };
-const textPart = (output: OpenAI.Responses.ResponseOutputItem[]) => (output.find((item) => item.type === 'message') as OpenAI.Responses.ResponseOutputMessage).content[0];
+const citation = {
+  type: 'url_citation',
+  start_index: 0,
+  end_index: WEB_SEARCH.text.length,
+  url: WEB_SEARCH.url,
+  title: WEB_SEARCH.title,
+};
+const textPart = (output: OpenAI.Responses.ResponseOutputItem[]) =>
+  (output.find((item) => item.type === 'message') as OpenAI.Responses.ResponseOutputMessage).content[0];
 
 describe('hosted web_search on /v1/responses through the openai SDK', () => {
   it('declares Anthropic web search server tool upstream and answers with a web_search_call item', async () => {
-    const { data: response, response: raw } = await client.responses.create({ model: 'claude', input: 'What is new with Switchyard?', tools }).withResponse();
+    const { data: response, response: raw } = await client.responses
+      .create({ model: 'claude', input: 'What is new with Switchyard?', tools })
+      .withResponse();
     expect(upstream.requestsTo('POST /v1/messages').at(-1)!.json).toMatchObject({ tools: [serverTool] });
     expect(raw.headers.get('x-switchyard-warning')).toBeNull();
     expectOpenApiSchema('Response', response);
@@ -50,7 +73,11 @@ describe('hosted web_search on /v1/responses through the openai SDK', () => {
   });
 
   it('streams the web_search_call item before the text', async () => {
-    const stream = client.responses.stream({ model: 'claude', input: 'What is new with Switchyard?', tools: [{ type: 'web_search_preview' }] });
+    const stream = client.responses.stream({
+      model: 'claude',
+      input: 'What is new with Switchyard?',
+      tools: [{ type: 'web_search_preview' }],
+    });
     const types: string[] = [];
     for await (const event of stream) {
       expectOpenApiStreamEvent(event);
@@ -74,19 +101,34 @@ describe('hosted web_search on /v1/responses through the openai SDK', () => {
   });
 
   it("carries the citation on chat completions as the message's annotations, streamed and not", async () => {
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is new with Switchyard?' }];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'What is new with Switchyard?' },
+    ];
     const completion = await client.chat.completions.create({ model: 'claude', messages, web_search_options: {} });
-    const expected = [{ type: 'url_citation', url_citation: { start_index: 0, end_index: WEB_SEARCH.text.length, url: WEB_SEARCH.url, title: WEB_SEARCH.title } }];
+    const expected = [
+      {
+        type: 'url_citation',
+        url_citation: {
+          start_index: 0,
+          end_index: WEB_SEARCH.text.length,
+          url: WEB_SEARCH.url,
+          title: WEB_SEARCH.title,
+        },
+      },
+    ];
     expect(completion.choices[0]!.message.annotations).toEqual(expected);
     const stream = client.chat.completions.stream({ model: 'claude', messages, web_search_options: {} });
     const streamed: unknown[] = [];
-    for await (const chunk of stream) streamed.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] } | undefined)?.annotations ?? []));
+    for await (const chunk of stream)
+      streamed.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] } | undefined)?.annotations ?? []));
     expect(streamed).toEqual(expected);
     expect((await stream.finalChatCompletion()).choices[0]!.message.content).toBe(WEB_SEARCH.text);
   });
 
   it('still drops web_search with x-switchyard-warning where the provider has no search tool', async () => {
-    const { data: response, response: raw } = await client.responses.create({ model: 'gpt', input: 'Hello', tools }).withResponse();
+    const { data: response, response: raw } = await client.responses
+      .create({ model: 'gpt', input: 'Hello', tools })
+      .withResponse();
     expect(raw.headers.get('x-switchyard-warning')).toContain("'web_search'");
     const sent = upstream.requestsTo('POST /v1/chat/completions').at(-1)!.json as Record<string, unknown>;
     expect(sent.web_search_options).toBeUndefined();

@@ -10,11 +10,15 @@ const MASTER = 'sk-switchyard-failover-master-0123456789';
 const CHAT = 'POST /v1/chat/completions';
 const MESSAGES = 'POST /v1/messages';
 const fixtures = testkitFixtures();
-type Chunk = { choices: { delta?: { content?: string; tool_calls?: unknown[] }; finish_reason?: string | null }[]; usage?: { prompt_tokens: number; completion_tokens: number } | null };
+type Chunk = {
+  choices: { delta?: { content?: string; tool_calls?: unknown[] }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+};
 /** The first 100 chunks of a recorded OpenAI stream (no finish_reason among them): the primary breaks after 30. */
 const recorded = fixtures.chunkLines('openai/openai-text.chunks.txt');
 const first100 = recorded.slice(0, 100);
-const contentOf = (lines: readonly string[]) => lines.map((l) => (JSON.parse(l) as Chunk).choices[0]?.delta?.content ?? '').join('');
+const contentOf = (lines: readonly string[]) =>
+  lines.map((l) => (JSON.parse(l) as Chunk).choices[0]?.delta?.content ?? '').join('');
 const deliveredText = contentOf(first100.slice(0, 30));
 /** The secondary's continuation: the whole recorded stream (finish_reason, usage chunk, [DONE]). */
 const continuationText = contentOf(recorded);
@@ -39,7 +43,11 @@ useGatewayWithUpstreams(
     upstreams: {
       primary: { routes: { [CHAT]: { chunks: sseFrames(first100), chunkDelayMs: 1, resetAfterChunks: 30 } } },
       backup: { routes: { [CHAT]: { chunks: sseFrames(recorded) } } },
-      claude: { routes: { [MESSAGES]: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') } } },
+      claude: {
+        routes: {
+          [MESSAGES]: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') },
+        },
+      },
     },
     config: (url) => `
 keys: ["${KEY}"]
@@ -67,13 +75,23 @@ log: { level: silent }
     clientTimeoutMs: 10_000,
     clearBetweenTests: true,
   },
-  (gateway) => ({ upstreams: { primary, backup, claude }, running, openai: client } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { primary, backup, claude },
+      running,
+      openai: client,
+    } = gateway),
 );
 
 const messages = [{ role: 'user' as const, content: 'Invent a holiday.' }];
 
 async function collect(model: string, includeUsage = false) {
-  const stream = await client.chat.completions.create({ model, stream: true, messages, ...(includeUsage && { stream_options: { include_usage: true } }) });
+  const stream = await client.chat.completions.create({
+    model,
+    stream: true,
+    messages,
+    ...(includeUsage && { stream_options: { include_usage: true } }),
+  });
   const chunks: (Chunk & { switchyard?: unknown })[] = [];
   for await (const chunk of stream) chunks.push(chunk as never);
   const text = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
@@ -82,7 +100,9 @@ async function collect(model: string, includeUsage = false) {
 }
 
 async function admin(path: string) {
-  const res = await fetch(`${running.url.replace(/\/v1$/, '')}/admin${path}`, { headers: { authorization: `Bearer ${MASTER}` } });
+  const res = await fetch(`${running.url.replace(/\/v1$/, '')}/admin${path}`, {
+    headers: { authorization: `Bearer ${MASTER}` },
+  });
   return (await res.json()) as { data: Record<string, unknown>[] };
 }
 
@@ -92,7 +112,8 @@ async function attemptsCounted(provider: string, outcome: string): Promise<numbe
   let total = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith('switchyard_upstream_attempts_total{')) continue;
-    if (line.includes(`provider="${provider}"`) && line.includes(`outcome="${outcome}"`)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.includes(`provider="${provider}"`) && line.includes(`outcome="${outcome}"`))
+      total += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return total;
 }
@@ -101,7 +122,8 @@ async function attemptsCounted(provider: string, outcome: string): Promise<numbe
 async function attemptCounters() {
   const counts: Record<string, number> = {};
   for (const provider of ['primary', 'backup']) {
-    for (const outcome of ['ok', 'fallback', 'error']) counts[`${provider} ${outcome}`] = await attemptsCounted(provider, outcome);
+    for (const outcome of ['ok', 'fallback', 'error'])
+      counts[`${provider} ${outcome}`] = await attemptsCounted(provider, outcome);
   }
   return counts;
 }
@@ -116,7 +138,16 @@ describe('mid-stream failover', () => {
       const after = await attemptCounters();
       return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     };
-    await expect.poll(delta).toEqual({ 'primary ok': 0, 'primary fallback': 1, 'primary error': 0, 'backup ok': 1, 'backup fallback': 0, 'backup error': 0 });
+    await expect
+      .poll(delta)
+      .toEqual({
+        'primary ok': 0,
+        'primary fallback': 1,
+        'primary error': 0,
+        'backup ok': 1,
+        'backup fallback': 0,
+        'backup error': 0,
+      });
   });
 
   it('metrics: without stream_failover the broken attempt counts as error, not ok', async () => {
@@ -130,7 +161,16 @@ describe('mid-stream failover', () => {
       const after = await attemptCounters();
       return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     };
-    await expect.poll(delta).toEqual({ 'primary ok': 0, 'primary fallback': 0, 'primary error': 1, 'backup ok': 0, 'backup fallback': 0, 'backup error': 0 });
+    await expect
+      .poll(delta)
+      .toEqual({
+        'primary ok': 0,
+        'primary fallback': 0,
+        'primary error': 1,
+        'backup ok': 0,
+        'backup fallback': 0,
+        'backup error': 0,
+      });
   });
 
   it('metrics: a stream that completes counts ok once', async () => {
@@ -144,10 +184,12 @@ describe('mid-stream failover', () => {
     }
     await expect.poll(async () => (await attemptCounters())['primary ok']! - before['primary ok']!).toBe(1);
     const after = await attemptCounters();
-    expect(after['primary fallback']! - before['primary fallback']! + after['primary error']! - before['primary error']!).toBe(0);
+    expect(
+      after['primary fallback']! - before['primary fallback']! + after['primary error']! - before['primary error']!,
+    ).toBe(0);
   });
 
-  it('reset after 30 of 100 chunks: the text is the first 30 chunks plus the secondary\'s continuation, exactly once', async () => {
+  it("reset after 30 of 100 chunks: the text is the first 30 chunks plus the secondary's continuation, exactly once", async () => {
     const { chunks, text, finishReasons } = await collect('chat', true);
     expect(deliveredText.length).toBeGreaterThan(20);
     expect(text).toBe(deliveredText + continuationText);
@@ -165,13 +207,21 @@ describe('mid-stream failover', () => {
     expect(usage[0]!.usage).toMatchObject({
       completion_tokens: continuationUsage.completion_tokens + estimatedCompletion,
       // The broken attempt's prompt: the continuation's minus the delivered text (which the continuation's prompt holds).
-      prompt_tokens: continuationUsage.prompt_tokens + Math.max(0, continuationUsage.prompt_tokens - estimatedCompletion),
+      prompt_tokens:
+        continuationUsage.prompt_tokens + Math.max(0, continuationUsage.prompt_tokens - estimatedCompletion),
     });
     expect(usage[0]!.switchyard).toEqual({ stream_failover: true, failovers: 1, usage_estimated: true });
     // The ledger row says so too, with both attempts.
     await expect
       .poll(async () => (await admin('/requests?limit=1')).data[0])
-      .toMatchObject({ model: 'chat', status: 200, stream: true, attempts: 2, stream_failover: true, provider: 'backup' });
+      .toMatchObject({
+        model: 'chat',
+        status: 200,
+        stream: true,
+        attempts: 2,
+        stream_failover: true,
+        provider: 'backup',
+      });
   });
 
   it('a stall past idle_ms mid-stream also continues on the next target', async () => {
@@ -186,7 +236,8 @@ describe('mid-stream failover', () => {
   });
 
   it('an error event mid-stream also continues on the next target', async () => {
-    const error = 'data: {"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}\n\n';
+    const error =
+      'data: {"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}\n\n';
     primary.route(CHAT, { chunks: [...sseFrames(first100).slice(0, 30), error] });
     const { text, finishReasons } = await collect('chat');
     expect(text).toBe(deliveredText + continuationText);
@@ -206,7 +257,12 @@ describe('mid-stream failover', () => {
 
   it('tool-call deltas in flight: no failover, the stream ends with an error event', async () => {
     primary.route(CHAT, { chunks: sseFrames(toolLines), resetAfterChunks: toolLines.length });
-    const stream = await client.chat.completions.create({ model: 'chat', stream: true, messages, tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }] });
+    const stream = await client.chat.completions.create({
+      model: 'chat',
+      stream: true,
+      messages,
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }],
+    });
     const error = await (async () => {
       for await (const _chunk of stream);
     })().catch((e: unknown) => e);

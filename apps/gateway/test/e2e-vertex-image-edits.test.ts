@@ -12,7 +12,8 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 // (imagen-3.0-capability-001) gets the image as a raw reference image and OpenAI's mask (transparent = edit) converted to
 // Imagen's (white = edit); the answer's predictions come back as b64_json images.
 const KEY = 'sk-switchyard-vertex-edits-0123456789';
-const ROUTE = 'POST /v1/projects/my-project/locations/us-central1/publishers/google/models/imagen-3.0-capability-001:predict';
+const ROUTE =
+  'POST /v1/projects/my-project/locations/us-central1/publishers/google/models/imagen-3.0-capability-001:predict';
 const OUT = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -36,7 +37,12 @@ function png(colorType: 0 | 6, pixels: number[][]): Buffer {
   header.writeUInt8(8, 8);
   header.writeUInt8(colorType, 9);
   const raw = Buffer.from([0, ...pixels.flat()]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The color type, width and unfiltered pixel bytes of a one-row PNG (filter byte 0 expected first). */
@@ -63,7 +69,14 @@ beforeAll(async () => {
     ROUTE,
     tokens.requireToken((request) => {
       const { parameters } = request.json as { parameters: { sampleCount: number } };
-      return { json: { predictions: Array.from({ length: parameters.sampleCount }, () => ({ bytesBase64Encoded: OUT, mimeType: 'image/png' })) } };
+      return {
+        json: {
+          predictions: Array.from({ length: parameters.sampleCount }, () => ({
+            bytesBase64Encoded: OUT,
+            mimeType: 'image/png',
+          })),
+        },
+      };
     }),
   );
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-vertex-edits-'));
@@ -108,36 +121,77 @@ describe('POST /v1/images/edits on Vertex AI (Imagen editing)', () => {
     });
     expect(res.data?.map((d) => d.b64_json)).toEqual([OUT, OUT]);
     const sent = upstream.requestsTo(ROUTE).at(-1)!.json as {
-      instances: { prompt: string; referenceImages: { referenceType: string; referenceId: number; referenceImage: { bytesBase64Encoded: string }; maskImageConfig?: unknown }[] }[];
+      instances: {
+        prompt: string;
+        referenceImages: {
+          referenceType: string;
+          referenceId: number;
+          referenceImage: { bytesBase64Encoded: string };
+          maskImageConfig?: unknown;
+        }[];
+      }[];
       parameters: Record<string, unknown>;
     };
     expect(sent.parameters).toEqual({ sampleCount: 2, editMode: 'EDIT_MODE_INPAINT_INSERTION' });
     const [raw, maskRef] = sent.instances[0]!.referenceImages;
     expect(sent.instances[0]!.prompt).toBe('Add a red balloon');
-    expect(raw).toEqual({ referenceType: 'REFERENCE_TYPE_RAW', referenceId: 1, referenceImage: { bytesBase64Encoded: image.toString('base64') } });
-    expect(maskRef).toMatchObject({ referenceType: 'REFERENCE_TYPE_MASK', referenceId: 2, maskImageConfig: { maskMode: 'MASK_MODE_USER_PROVIDED' } });
-    expect(readPng(Buffer.from(maskRef!.referenceImage.bytesBase64Encoded, 'base64'))).toEqual({ colorType: 0, width: 3, row: [255, 0, 255] });
+    expect(raw).toEqual({
+      referenceType: 'REFERENCE_TYPE_RAW',
+      referenceId: 1,
+      referenceImage: { bytesBase64Encoded: image.toString('base64') },
+    });
+    expect(maskRef).toMatchObject({
+      referenceType: 'REFERENCE_TYPE_MASK',
+      referenceId: 2,
+      maskImageConfig: { maskMode: 'MASK_MODE_USER_PROVIDED' },
+    });
+    expect(readPng(Buffer.from(maskRef!.referenceImage.bytesBase64Encoded, 'base64'))).toEqual({
+      colorType: 0,
+      width: 3,
+      row: [255, 0, 255],
+    });
   });
 
   it('edits without a mask (mask-free), and streams the result as one completed event per image', async () => {
     const events: { type: string; b64_json?: string }[] = [];
-    const stream = await client.images.edit({ model: 'imagen-edit', image: await toFile(image, 'photo.png', { type: 'image/png' }), prompt: 'Make it a watercolor', stream: true });
+    const stream = await client.images.edit({
+      model: 'imagen-edit',
+      image: await toFile(image, 'photo.png', { type: 'image/png' }),
+      prompt: 'Make it a watercolor',
+      stream: true,
+    });
     for await (const event of stream) events.push(event);
     expect(events).toMatchObject([{ type: 'image_edit.completed', b64_json: OUT }]);
-    const sent = upstream.requestsTo(ROUTE).at(-1)!.json as { instances: { referenceImages: unknown[] }[]; parameters: Record<string, unknown> };
+    const sent = upstream.requestsTo(ROUTE).at(-1)!.json as {
+      instances: { referenceImages: unknown[] }[];
+      parameters: Record<string, unknown>;
+    };
     expect(sent.parameters).toEqual({ sampleCount: 1 });
     expect(sent.instances[0]!.referenceImages).toHaveLength(1);
   });
 
   it('refuses what Imagen cannot do with a 400 naming it: two images, a mask without alpha, url answers', async () => {
     const file = () => toFile(image, 'photo.png', { type: 'image/png' });
-    const two = await client.images.edit({ model: 'imagen-edit', image: [await file(), await file()], prompt: 'x' }).catch((e: unknown) => e);
+    const two = await client.images
+      .edit({ model: 'imagen-edit', image: [await file(), await file()], prompt: 'x' })
+      .catch((e: unknown) => e);
     expect(two).toMatchObject({ status: 400, param: 'image' });
-    const gray = await client.images.edit({ model: 'imagen-edit', image: await file(), mask: await toFile(png(0, [[0], [255], [0]]), 'mask.png'), prompt: 'x' }).catch((e: unknown) => e);
+    const gray = await client.images
+      .edit({
+        model: 'imagen-edit',
+        image: await file(),
+        mask: await toFile(png(0, [[0], [255], [0]]), 'mask.png'),
+        prompt: 'x',
+      })
+      .catch((e: unknown) => e);
     expect(gray).toMatchObject({ status: 400, param: 'mask' });
-    const url = await client.images.edit({ model: 'imagen-edit', image: await file(), prompt: 'x', response_format: 'url' }).catch((e: unknown) => e);
+    const url = await client.images
+      .edit({ model: 'imagen-edit', image: await file(), prompt: 'x', response_format: 'url' })
+      .catch((e: unknown) => e);
     expect(url).toMatchObject({ status: 400, param: 'response_format', code: 'unsupported_parameter' });
-    const variation = await client.images.createVariation({ model: 'imagen-edit', image: await file() }).catch((e: unknown) => e);
+    const variation = await client.images
+      .createVariation({ model: 'imagen-edit', image: await file() })
+      .catch((e: unknown) => e);
     expect(variation).toMatchObject({ status: 400, code: 'unsupported_operation' });
   });
 });

@@ -36,7 +36,10 @@ beforeAll(async () => {
   upstream.route('POST /v1beta/models/gemini-2.5-flash:generateContent', geminiGroundingReply(false));
   upstream.route('POST /v1beta/models/gemini-2.5-flash:streamGenerateContent', geminiGroundingReply(true));
   upstream.route(`POST ${ROOT}/gemini-2.5-flash:generateContent`, tokens.requireToken(geminiGroundingReply(false)));
-  upstream.route(`POST ${ROOT}/gemini-2.5-flash:streamGenerateContent`, tokens.requireToken(geminiGroundingReply(true)));
+  upstream.route(
+    `POST ${ROOT}/gemini-2.5-flash:streamGenerateContent`,
+    tokens.requireToken(geminiGroundingReply(true)),
+  );
   const keyFile = join(await mkdtemp(join(tmpdir(), 'switchyard-grounding-')), 'service-account.json');
   await writeFile(keyFile, JSON.stringify(account.key));
   running = await startGatewayFromYaml(`
@@ -66,16 +69,24 @@ describe.each([
   { route: 'Gemini', model: 'gemini', path: '/v1beta/models/gemini-2.5-flash' },
   { route: 'Vertex AI (Gemini)', model: 'gemini-vertex', path: `${ROOT}/gemini-2.5-flash` },
 ])('hosted web_search on $route as Google Search grounding', ({ model, path }) => {
-  const sentBody = (method: string) => upstream.requestsTo(`POST ${path}:${method}`).at(-1)!.json as { tools?: unknown[] };
+  const sentBody = (method: string) =>
+    upstream.requestsTo(`POST ${path}:${method}`).at(-1)!.json as { tools?: unknown[] };
 
   it('declares googleSearch upstream; answers with a web_search_call item and url_citation annotations (responses.create)', async () => {
-    const { data: response, response: raw } = await client.responses.create({ model, input: 'Weather in London?', tools }).withResponse();
+    const { data: response, response: raw } = await client.responses
+      .create({ model, input: 'Weather in London?', tools })
+      .withResponse();
     expect(sentBody('generateContent').tools).toEqual([{ googleSearch: {} }]);
     expect(raw.headers.get('x-switchyard-warning')).toBeNull();
     expectOpenApiSchema('Response', response);
     expect(response.output.map((item) => item.type)).toEqual(['web_search_call', 'message']);
-    expect(response.output[0]).toMatchObject({ type: 'web_search_call', status: 'completed', action: { type: 'search', query: QUERY } });
-    const part = (response.output[1] as OpenAI.Responses.ResponseOutputMessage).content[0] as OpenAI.Responses.ResponseOutputText;
+    expect(response.output[0]).toMatchObject({
+      type: 'web_search_call',
+      status: 'completed',
+      action: { type: 'search', query: QUERY },
+    });
+    const part = (response.output[1] as OpenAI.Responses.ResponseOutputMessage)
+      .content[0] as OpenAI.Responses.ResponseOutputText;
     expect(part.text).toBe(GROUNDED_TEXT);
     const annotations = part.annotations as Citation[];
     expect(cited(part.text, annotations)).toEqual(SENTENCES);
@@ -98,21 +109,35 @@ describe.each([
     const added = events.filter((e) => e.type === 'response.output_text.annotation.added');
     expect(added.map((e) => e.annotation_index)).toEqual([0, 1, 2]);
     const types = events.map((e) => e.type);
-    expect(types.indexOf('response.output_text.annotation.added')).toBeGreaterThan(types.lastIndexOf('response.output_text.delta'));
-    expect(types.indexOf('response.web_search_call.completed')).toBeGreaterThan(types.indexOf('response.output_text.done'));
+    expect(types.indexOf('response.output_text.annotation.added')).toBeGreaterThan(
+      types.lastIndexOf('response.output_text.delta'),
+    );
+    expect(types.indexOf('response.web_search_call.completed')).toBeGreaterThan(
+      types.indexOf('response.output_text.done'),
+    );
     expect(final.output.map((item) => item.type)).toEqual(['message', 'web_search_call']);
-    const part = (final.output[0] as OpenAI.Responses.ResponseOutputMessage).content[0] as OpenAI.Responses.ResponseOutputText;
+    const part = (final.output[0] as OpenAI.Responses.ResponseOutputMessage)
+      .content[0] as OpenAI.Responses.ResponseOutputText;
     expect(cited(part.text, part.annotations as Citation[])).toEqual(SENTENCES);
     expect(final.output[1]).toMatchObject({ action: { query: QUERY } });
   });
 
   it("carries the citations on chat completions as the message's annotations (web_search_options)", async () => {
-    const completion = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Weather in London?' }], web_search_options: {} });
+    const completion = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Weather in London?' }],
+      web_search_options: {},
+    });
     expect(sentBody('generateContent').tools).toEqual([{ googleSearch: {} }]);
     const message = completion.choices[0]!.message;
     const annotations = message.annotations!;
-    expect(annotations.map((a) => message.content!.slice(a.url_citation.start_index, a.url_citation.end_index))).toEqual(SENTENCES);
-    expect(annotations[0]).toEqual({ type: 'url_citation', url_citation: { start_index: 0, end_index: SENTENCES[0]!.length, url: SOURCES[0]!.uri, title: SOURCES[0]!.title } });
+    expect(
+      annotations.map((a) => message.content!.slice(a.url_citation.start_index, a.url_citation.end_index)),
+    ).toEqual(SENTENCES);
+    expect(annotations[0]).toEqual({
+      type: 'url_citation',
+      url_citation: { start_index: 0, end_index: SENTENCES[0]!.length, url: SOURCES[0]!.uri, title: SOURCES[0]!.title },
+    });
   });
 });
 
@@ -121,7 +146,12 @@ describe.each([
   { route: 'Vertex AI (Gemini)', model: 'gemini-vertex', path: `${ROOT}/gemini-2.5-flash` },
 ])("Anthropic's web search server tool on /v1/messages, on $route, as Google Search grounding", ({ model, path }) => {
   const webSearch = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 } as const;
-  const request = { model, max_tokens: 256, messages: [{ role: 'user' as const, content: 'Weather in London?' }], tools: [webSearch] };
+  const request = {
+    model,
+    max_tokens: 256,
+    messages: [{ role: 'user' as const, content: 'Weather in London?' }],
+    tools: [webSearch],
+  };
   const expectedCitations = SENTENCES.map((sentence, i) => ({
     type: 'web_search_result_location',
     url: SOURCES[i === 0 ? 0 : 1]!.uri,
@@ -132,13 +162,21 @@ describe.each([
 
   it('answers server_tool_use, web_search_tool_result and a cited text block, with web_search_requests (messages.create)', async () => {
     const { data: message, response: raw } = await anthropic.messages.create(request).withResponse();
-    expect((upstream.requestsTo(`POST ${path}:generateContent`).at(-1)!.json as { tools?: unknown[] }).tools).toEqual([{ googleSearch: {} }]);
+    expect((upstream.requestsTo(`POST ${path}:generateContent`).at(-1)!.json as { tools?: unknown[] }).tools).toEqual([
+      { googleSearch: {} },
+    ]);
     expect(raw.headers.get('x-switchyard-warning')).toContain("Web search field 'max_uses'");
     expect(message.content.map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
-    const [use, result, text] = message.content as [Anthropic.ServerToolUseBlock, Anthropic.WebSearchToolResultBlock, Anthropic.TextBlock];
+    const [use, result, text] = message.content as [
+      Anthropic.ServerToolUseBlock,
+      Anthropic.WebSearchToolResultBlock,
+      Anthropic.TextBlock,
+    ];
     expect(use).toMatchObject({ name: 'web_search', input: { query: QUERY }, id: expect.stringMatching(/^srvtoolu_/) });
     expect(result.tool_use_id).toBe(use.id);
-    expect((result.content as Anthropic.WebSearchResultBlock[]).map((r) => r.url)).toEqual(SOURCES.map((source) => source.uri));
+    expect((result.content as Anthropic.WebSearchResultBlock[]).map((r) => r.url)).toEqual(
+      SOURCES.map((source) => source.uri),
+    );
     expect(text.text).toBe(GROUNDED_TEXT);
     expect(text.citations).toEqual(expectedCitations);
     expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1 });
@@ -151,7 +189,9 @@ describe.each([
       if (event.type === 'content_block_delta') deltas.push(event.delta.type);
     });
     const message = await stream.finalMessage();
-    expect((upstream.requestsTo(`POST ${path}:streamGenerateContent`).at(-1)!.json as { tools?: unknown[] }).tools).toEqual([{ googleSearch: {} }]);
+    expect(
+      (upstream.requestsTo(`POST ${path}:streamGenerateContent`).at(-1)!.json as { tools?: unknown[] }).tools,
+    ).toEqual([{ googleSearch: {} }]);
     expect(message.content.map((block) => block.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result']);
     const [text, use] = message.content as [Anthropic.TextBlock, Anthropic.ServerToolUseBlock];
     expect(text.text).toBe(GROUNDED_TEXT);

@@ -16,7 +16,11 @@ let server: Server;
 let origin: string;
 
 const gatewayFor = (url: string) =>
-  createGateway({ providers: { openai: createOpenAI({ apiKey: 'sk-upstream-000000', baseURL: `${url}/v1` }) }, models: [{ id: 'chat', provider: 'openai' }], keys: [KEY] });
+  createGateway({
+    providers: { openai: createOpenAI({ apiKey: 'sk-upstream-000000', baseURL: `${url}/v1` }) },
+    models: [{ id: 'chat', provider: 'openai' }],
+    keys: [KEY],
+  });
 
 beforeAll(async () => {
   upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
@@ -43,13 +47,16 @@ describe('mounted in another Express app', () => {
     ['createRouter under /api/llm', '/api/llm'],
   ])('%s serves the OpenAI API', async (_name, prefix) => {
     const client = new OpenAI({ baseURL: `${origin}${prefix}`, apiKey: KEY, maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'chat',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]?.message.content).toBe(recorded);
     const unauthorised = new OpenAI({ baseURL: `${origin}${prefix}`, apiKey: 'sk-nope-000000000000', maxRetries: 0 });
     await expect(unauthorised.models.list()).rejects.toMatchObject({ status: 401 });
   });
 
-  it('leaves the host app\'s own routes alone', async () => {
+  it("leaves the host app's own routes alone", async () => {
     expect(await (await fetch(`${origin}/`)).text()).toBe('the host application');
   });
 });
@@ -65,9 +72,14 @@ describe('createGateway from plain Node code (no HTTP server)', () => {
 
   it('streams chunks', async () => {
     const gateway = gatewayFor(upstream.url);
-    const result = await gateway.chatCompletions({ model: 'openai/gpt-4.1-nano', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const result = await gateway.chatCompletions({
+      model: 'openai/gpt-4.1-nano',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
-    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) text += chunk.choices[0]?.delta.content ?? '';
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>)
+      text += chunk.choices[0]?.delta.content ?? '';
     expect(text.length).toBeGreaterThan(100);
     expect((await result.finished)?.usage?.total_tokens).toBeGreaterThan(0);
   });

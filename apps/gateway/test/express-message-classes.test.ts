@@ -11,7 +11,10 @@ app.get('/hello', (req, res) => {
 const seen: { request: boolean; response: boolean }[] = [];
 // What the server hands the app, before Express has touched it.
 const server = createServer({ ...expressMessageClasses(app) }, (req, res) => {
-  seen.push({ request: Object.getPrototypeOf(req) === app.request, response: Object.getPrototypeOf(res) === app.response });
+  seen.push({
+    request: Object.getPrototypeOf(req) === app.request,
+    response: Object.getPrototypeOf(res) === app.response,
+  });
   app(req, res);
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -22,7 +22,20 @@ useGatewayWithUpstreams(
   {
     upstreams: {
       upstream: { routes: openaiReplayRoutes() },
-      hung: { routes: { 'GET /v1/models': { hang: true }, 'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))], chunkDelayMs: 100 }, 'POST /v1/chat/completions': { chunks: twoWrites, beforeChunk: (index) => (index === 1 ? keptAlive : undefined) } } },
+      hung: {
+        routes: {
+          'GET /v1/models': { hang: true },
+          'POST /v1/audio/speech': {
+            headers: { 'content-type': 'audio/wav' },
+            chunks: ['RIFF', ...Array.from({ length: 50 }, () => 'x'.repeat(1000))],
+            chunkDelayMs: 100,
+          },
+          'POST /v1/chat/completions': {
+            chunks: twoWrites,
+            beforeChunk: (index) => (index === 1 ? keptAlive : undefined),
+          },
+        },
+      },
     },
     config: (url) => `
 keys: ["${KEY}"]
@@ -36,11 +49,19 @@ models:
   - { id: tts-slow, provider: slow, upstream: tts-1, timeouts: { total_ms: 1000 } }
 `,
   },
-  (gateway) => ({ upstreams: { upstream, hung }, running } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream, hung },
+      running,
+    } = gateway),
 );
 
 const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${running.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('timeouts that apply', () => {
   it('GET /v1/models leaves a hung provider out after its own deadline, with a warning', async () => {
@@ -49,14 +70,18 @@ describe('timeouts that apply', () => {
     const catalog = new ModelCatalog(running.gateway.router, 60_000, undefined, { timeoutMs: 200 });
     const client = new AbortController();
     const { list, warnings } = await catalog.listWithWarnings({ signal: client.signal, requestId: 'r' });
-    expect(warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'provider_unavailable', param: 'slow' })]));
+    expect(warnings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'provider_unavailable', param: 'slow' })]),
+    );
     expect(list.data.some((m) => m.id.startsWith('openai/'))).toBe(true);
     // A client that leaves does not abort the cached fetch for the others.
     const leaving = new AbortController();
     const pending = catalog.listWithWarnings({ signal: leaving.signal, requestId: 'r2' });
     leaving.abort(new Error('gone'));
     await expect(pending).rejects.toThrow('gone');
-    expect((await catalog.list({ signal: client.signal, requestId: 'r3' })).data.some((m) => m.id.startsWith('openai/'))).toBe(true);
+    expect(
+      (await catalog.list({ signal: client.signal, requestId: 'r3' })).data.some((m) => m.id.startsWith('openai/')),
+    ).toBe(true);
   });
 
   it('ends speech audio at the model total_ms instead of streaming past it', async () => {
@@ -71,7 +96,11 @@ describe('timeouts that apply', () => {
   });
 
   it('sends : keep-alive comments while a stream is idle, and does not ask a stream_usage: false provider for usage', async () => {
-    const res = await call('POST', '/chat/completions', { model: 'slow/gpt-4.1-nano', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await call('POST', '/chat/completions', {
+      model: 'slow/gpt-4.1-nano',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     // The upstream holds the rest of its stream until the client has seen a keep-alive comment: without one, it hangs.
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -82,26 +111,43 @@ describe('timeouts that apply', () => {
     }
     expect(text).toContain(': keep-alive\n\n');
     expect(text).toContain('data: [DONE]');
-    expect((hung.requestsTo('POST /v1/chat/completions').at(-1)!.json as { stream_options?: unknown }).stream_options).toBeUndefined();
+    expect(
+      (hung.requestsTo('POST /v1/chat/completions').at(-1)!.json as { stream_options?: unknown }).stream_options,
+    ).toBeUndefined();
   }, 20_000);
 });
 
 describe('honest errors and reported drops', () => {
   it('Gemini reports the parameters it drops in x-switchyard-warning and refuses logit_bias', async () => {
-    upstream.route('POST /v1beta/models/*:generateContent', { json: testkitFixtures().json('google/google-text.json') });
-    const res = await call('POST', '/chat/completions', { model: 'google/gemini-2.0-flash', user: 'u1', parallel_tool_calls: false, messages: [{ role: 'user', content: 'hi' }] });
+    upstream.route('POST /v1beta/models/*:generateContent', {
+      json: testkitFixtures().json('google/google-text.json'),
+    });
+    const res = await call('POST', '/chat/completions', {
+      model: 'google/gemini-2.0-flash',
+      user: 'u1',
+      parallel_tool_calls: false,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status).toBe(200);
     const warning = res.headers.get('x-switchyard-warning') ?? '';
     expect(warning).toContain("'user' is not supported by provider 'google'");
     expect(warning).toContain("'parallel_tool_calls'");
-    const refused = await call('POST', '/chat/completions', { model: 'google/gemini-2.0-flash', logit_bias: { '50256': -100 }, messages: [{ role: 'user', content: 'hi' }] });
+    const refused = await call('POST', '/chat/completions', {
+      model: 'google/gemini-2.0-flash',
+      logit_bias: { '50256': -100 },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { param: string } }).error.param).toBe('logit_bias');
   });
 
   it('Anthropic refuses n above max_n with 400 naming n, before calling the upstream', async () => {
     upstream.clear();
-    const res = await call('POST', '/chat/completions', { model: 'claude/claude-sonnet-4-5', n: 3, messages: [{ role: 'user', content: 'hi' }] });
+    const res = await call('POST', '/chat/completions', {
+      model: 'claude/claude-sonnet-4-5',
+      n: 3,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { param: string } }).error.param).toBe('n');
     expect(upstream.requestsTo('POST /v1/messages')).toHaveLength(0);
@@ -109,10 +155,22 @@ describe('honest errors and reported drops', () => {
 
   it.each([
     ['no boundary', 'multipart/form-data', 'hello'],
-    ['a malformed part header', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition form-data\r\n\r\nx\r\n--XX--\r\n'],
-    ['a form cut short', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper'],
+    [
+      'a malformed part header',
+      'multipart/form-data; boundary=XX',
+      '--XX\r\nContent-Disposition form-data\r\n\r\nx\r\n--XX--\r\n',
+    ],
+    [
+      'a form cut short',
+      'multipart/form-data; boundary=XX',
+      '--XX\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper',
+    ],
   ])('answers 400 invalid_multipart for a form with %s', async (_name, type, body) => {
-    const res = await fetch(`${running.url}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': type }, body });
+    const res = await fetch(`${running.url}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': type },
+      body,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_multipart');
   });
@@ -122,7 +180,11 @@ describe('honest errors and reported drops', () => {
     form.append('model', 'whisper-1');
     form.append('prompt', 'x'.repeat(1024 * 1024 + 10));
     form.append('file', new Blob([new Uint8Array(10)], { type: 'audio/wav' }), 'a.wav');
-    const res = await fetch(`${running.url}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: form });
+    const res = await fetch(`${running.url}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: form,
+    });
     expect(res.status).toBe(413);
     const { error } = (await res.json()) as { error: { code: string; param: string } };
     expect(error).toMatchObject({ code: 'field_too_large', param: 'prompt' });
@@ -132,7 +194,10 @@ describe('honest errors and reported drops', () => {
 describe('unexpected failures', () => {
   it('logs an unhandled rejection with the request id it came from instead of ending the process', async () => {
     const lines: string[] = [];
-    const onRejection = unhandledRejectionLogger(pino({ level: 'info' }, { write: (l: string) => void lines.push(l) }), ['sk-secret-value-123456']);
+    const onRejection = unhandledRejectionLogger(
+      pino({ level: 'info' }, { write: (l: string) => void lines.push(l) }),
+      ['sk-secret-value-123456'],
+    );
     // What Node calls for a rejection nobody handled, from inside a request (the CLI installs it on process).
     await requestScope.run('req-42', async () => {
       await Promise.resolve();

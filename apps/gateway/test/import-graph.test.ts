@@ -36,17 +36,18 @@ function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
   return undefined;
 }
 
-const sources = [
-  ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/src`),
-  'apps/gateway/src',
-];
+const sources = [...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/src`), 'apps/gateway/src'];
 
 describe('the import graph', () => {
-  it.each(sources)('%s has no import cycle', async (dir) => {
-    const graph = await graphOf(dir);
-    expect(Object.keys(graph.obj()).length).toBeGreaterThan(0);
-    expect(graph.circular()).toEqual([]);
-  }, 60_000);
+  it.each(sources)(
+    '%s has no import cycle',
+    async (dir) => {
+      const graph = await graphOf(dir);
+      expect(Object.keys(graph.obj()).length).toBeGreaterThan(0);
+      expect(graph.circular()).toEqual([]);
+    },
+    60_000,
+  );
 
   it("core's folders import each other without a cycle (schemas, errors, utils, adapter, model, routing, cache, gateway)", async () => {
     const graph = await graphOf('packages/core/src');

@@ -1,4 +1,10 @@
-import { type MockUpstream, openaiReplayRoutes, startMockUpstream, startRedisServer, type TestRedisServer } from '@switchyard/testkit';
+import {
+  type MockUpstream,
+  openaiReplayRoutes,
+  startMockUpstream,
+  startRedisServer,
+  type TestRedisServer,
+} from '@switchyard/testkit';
 import { startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { pino } from 'pino';
@@ -35,13 +41,28 @@ routing: { max_retries: 0 }
 
 const origin = (g: RunningServer) => g.url.replace(/\/v1$/, '');
 
-async function admin(g: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function admin(
+  g: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${origin(g)}/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${MASTER}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${MASTER}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code?: string; message?: string; param?: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & {
+      error?: { code?: string; message?: string; param?: string };
+    },
+  };
 }
 
 /** The HTTP status a chat call with `secret` gets from `g` (200 or the SDK error's status). */
@@ -54,7 +75,11 @@ const chat = (g: RunningServer, secret: string) =>
     );
 
 beforeAll(async () => {
-  [upstream, postgres, redis] = await Promise.all([startMockUpstream({ routes: openaiReplayRoutes() }), startPostgres(), startRedisServer()]);
+  [upstream, postgres, redis] = await Promise.all([
+    startMockUpstream({ routes: openaiReplayRoutes() }),
+    startPostgres(),
+    startRedisServer(),
+  ]);
 });
 afterAll(async () => {
   for (const g of started) await g.close();
@@ -68,7 +93,9 @@ describe('POST /admin/keys/{id}/rotate on one gateway', () => {
   });
 
   it('issues a new secret for the same key (id, limits, spend); the old one works for the default day; both prefixes show', async () => {
-    const created = (await admin(g, 'POST', '/keys', { name: 'rotating', rpm_limit: 50, budget_usd: 5, budget_period: 'month' })).body;
+    const created = (
+      await admin(g, 'POST', '/keys', { name: 'rotating', rpm_limit: 50, budget_usd: 5, budget_period: 'month' })
+    ).body;
     const old = created.key as string;
     expect(await chat(g, old)).toBe(200);
     const before = Date.now();
@@ -77,7 +104,16 @@ describe('POST /admin/keys/{id}/rotate on one gateway', () => {
     const fresh = rotated.body.key as string;
     expect(fresh).toMatch(/^sk-sy-[A-Za-z0-9_-]{32}$/);
     expect(fresh).not.toBe(old);
-    expect(rotated.body).toMatchObject({ id: created.id, name: 'rotating', rpm_limit: 50, budget_usd: 5, budget_period: 'month', key_prefix: `${fresh.slice(0, 10)}…`, previous_key_prefix: created.key_prefix, revoked_at: null });
+    expect(rotated.body).toMatchObject({
+      id: created.id,
+      name: 'rotating',
+      rpm_limit: 50,
+      budget_usd: 5,
+      budget_period: 'month',
+      key_prefix: `${fresh.slice(0, 10)}…`,
+      previous_key_prefix: created.key_prefix,
+      revoked_at: null,
+    });
     expect(rotated.body).not.toHaveProperty('key_hash');
     expect(rotated.body).not.toHaveProperty('previous_key_hash');
     const graceEnd = Date.parse(rotated.body.previous_key_expires_at as string);
@@ -87,12 +123,23 @@ describe('POST /admin/keys/{id}/rotate on one gateway', () => {
 
     expect(await chat(g, fresh)).toBe(200);
     expect(await chat(g, old)).toBe(200);
-    const listed = ((await admin(g, 'GET', '/keys')).body.data as Record<string, unknown>[]).find((k) => k.id === created.id);
-    expect(listed).toMatchObject({ key_prefix: `${fresh.slice(0, 10)}…`, previous_key_prefix: created.key_prefix, previous_key_expires_at: rotated.body.previous_key_expires_at });
+    const listed = ((await admin(g, 'GET', '/keys')).body.data as Record<string, unknown>[]).find(
+      (k) => k.id === created.id,
+    );
+    expect(listed).toMatchObject({
+      key_prefix: `${fresh.slice(0, 10)}…`,
+      previous_key_prefix: created.key_prefix,
+      previous_key_expires_at: rotated.body.previous_key_expires_at,
+    });
     expect(JSON.stringify(listed)).not.toContain(fresh);
     expect(JSON.stringify(listed)).not.toContain(old);
     // Three calls (one before, two after the rotation), all booked on the one key.
-    await expect.poll(async () => ((await admin(g, 'GET', `/usage?key=${created.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(3);
+    await expect
+      .poll(
+        async () =>
+          ((await admin(g, 'GET', `/usage?key=${created.id}`)).body.data as { requests: number }[])[0]?.requests,
+      )
+      .toBe(3);
     expect(listed?.spend_usd).toBeGreaterThan(0);
   });
 
@@ -117,17 +164,25 @@ describe('POST /admin/keys/{id}/rotate on one gateway', () => {
 
   it('refuses bad rotations: unknown key 404, revoked 409, bad grace_seconds or unknown fields 400, not JSON 415', async () => {
     const created = (await admin(g, 'POST', '/keys', { name: 'refusals' })).body;
-    expect(await admin(g, 'POST', '/keys/key_nope/rotate', {})).toMatchObject({ status: 404, body: { error: { code: 'key_not_found' } } });
+    expect(await admin(g, 'POST', '/keys/key_nope/rotate', {})).toMatchObject({
+      status: 404,
+      body: { error: { code: 'key_not_found' } },
+    });
     for (const grace of [-1, 1.5, 2_592_001, '60']) {
       const res = await admin(g, 'POST', `/keys/${created.id}/rotate`, { grace_seconds: grace });
       expect(res.status).toBe(400);
       expect(res.body.error?.message).toContain('grace_seconds');
     }
     expect((await admin(g, 'POST', `/keys/${created.id}/rotate`, { grace: 5 })).status).toBe(400);
-    expect((await admin(g, 'POST', `/keys/${created.id}/rotate`, 'grace=5', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect(
+      (await admin(g, 'POST', `/keys/${created.id}/rotate`, 'grace=5', { 'content-type': 'text/plain' })).status,
+    ).toBe(415);
     expect(await chat(g, created.key as string)).toBe(200); // none of those rotated it
     await admin(g, 'DELETE', `/keys/${created.id}`);
-    expect(await admin(g, 'POST', `/keys/${created.id}/rotate`, {})).toMatchObject({ status: 409, body: { error: { code: 'key_revoked' } } });
+    expect(await admin(g, 'POST', `/keys/${created.id}/rotate`, {})).toMatchObject({
+      status: 409,
+      body: { error: { code: 'key_revoked' } },
+    });
   });
 });
 
@@ -149,10 +204,12 @@ describe('rotation across two replicas sharing Postgres and Redis', () => {
     expect(await chat(b, rotated.key as string)).toBe(200); // no wait: B looks the unknown secret up in the store
     expect(await chat(b, created.key as string)).toBe(200);
     expect(await chat(a, created.key as string)).toBe(200);
-    await expect.poll(async () => ((await admin(b, 'GET', `/keys/${created.id}`)).body.previous_key_prefix as string | null)).toBe(created.key_prefix);
+    await expect
+      .poll(async () => (await admin(b, 'GET', `/keys/${created.id}`)).body.previous_key_prefix as string | null)
+      .toBe(created.key_prefix);
   });
 
-  it('grace_seconds 0 on one: the other refuses the old secret within a second, and keeps the key\'s limits', async () => {
+  it("grace_seconds 0 on one: the other refuses the old secret within a second, and keeps the key's limits", async () => {
     const created = (await admin(a, 'POST', '/keys', { name: 'cut-over', rpm_limit: 1000 })).body;
     expect(await chat(b, created.key as string)).toBe(200);
     const rotated = (await admin(a, 'POST', `/keys/${created.id}/rotate`, { grace_seconds: 0 })).body;
@@ -160,7 +217,16 @@ describe('rotation across two replicas sharing Postgres and Redis', () => {
     await expect.poll(() => chat(b, created.key as string), { timeout: 1000, interval: 20 }).toBe(401);
     expect(Date.now() - at).toBeLessThan(1000);
     expect(await chat(b, rotated.key as string)).toBe(200);
-    expect((await admin(b, 'GET', `/keys/${created.id}`)).body).toMatchObject({ rpm_limit: 1000, key_prefix: rotated.key_prefix, previous_key_prefix: null });
-    await expect.poll(async () => ((await admin(b, 'GET', `/usage?key=${created.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(2);
+    expect((await admin(b, 'GET', `/keys/${created.id}`)).body).toMatchObject({
+      rpm_limit: 1000,
+      key_prefix: rotated.key_prefix,
+      previous_key_prefix: null,
+    });
+    await expect
+      .poll(
+        async () =>
+          ((await admin(b, 'GET', `/usage?key=${created.id}`)).body.data as { requests: number }[])[0]?.requests,
+      )
+      .toBe(2);
   });
 });

@@ -38,7 +38,10 @@ describe('server.backlog', () => {
     const { listened, running } = await startWith('{ port: 0 }');
     expect(listened).toEqual([[{ port: 0, host: '127.0.0.1', backlog: 4096 }]]);
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-    const answer = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(answer.choices).toHaveLength(1);
   });
 

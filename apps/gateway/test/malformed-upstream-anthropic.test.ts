@@ -1,7 +1,18 @@
 import { sseFrames, testkitFixtures } from '@switchyard/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PROPERTY_RUNS, expectInvalidResponse, expectStreamFailure, jsonReply, malformedVariants, postJson, setAt, useScriptedUpstream, valueAt, wrongKindOf } from './helpers/malformed-upstream.js';
+import {
+  PROPERTY_RUNS,
+  expectInvalidResponse,
+  expectStreamFailure,
+  jsonReply,
+  malformedVariants,
+  postJson,
+  setAt,
+  useScriptedUpstream,
+  valueAt,
+  wrongKindOf,
+} from './helpers/malformed-upstream.js';
 
 // Issue #38 item 7 for the Anthropic adapter: chat answers and stream events (translated), and the Messages
 // pass-through, which forwards the upstream's bytes but meters the usage it reads from the answer or from the
@@ -23,30 +34,67 @@ routing: { max_retries: 0 }
 );
 
 const text = fixtures.json('anthropic/anthropic-text.json');
-const events = fixtures.chunkLines('anthropic/anthropic-text.chunks.txt').map((line) => JSON.parse(line) as { type: string });
-const property = <T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<void>) => fc.assert(fc.asyncProperty(arbitrary, run), { numRuns: PROPERTY_RUNS });
-const chatCall = (stream = false) => postJson(`${gateway.url}/chat/completions`, KEY, { model: 'claude', stream, messages: [{ role: 'user', content: 'hi' }] });
-const messagesCall = (stream = false) => postJson(`${gateway.origin}/v1/messages`, KEY, { model: 'claude', max_tokens: 100, stream, messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
-const usagePaths = [['usage', 'input_tokens'], ['usage', 'output_tokens']] as const;
+const events = fixtures
+  .chunkLines('anthropic/anthropic-text.chunks.txt')
+  .map((line) => JSON.parse(line) as { type: string });
+const property = <T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<void>) =>
+  fc.assert(fc.asyncProperty(arbitrary, run), { numRuns: PROPERTY_RUNS });
+const chatCall = (stream = false) =>
+  postJson(`${gateway.url}/chat/completions`, KEY, {
+    model: 'claude',
+    stream,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+const messagesCall = (stream = false) =>
+  postJson(
+    `${gateway.origin}/v1/messages`,
+    KEY,
+    { model: 'claude', max_tokens: 100, stream, messages: [{ role: 'user', content: 'hi' }] },
+    { 'anthropic-version': '2023-06-01' },
+  );
+const usagePaths = [
+  ['usage', 'input_tokens'],
+  ['usage', 'output_tokens'],
+] as const;
 
 /** The event fields the adapter reads, by type (the pass-through reads only the usage). */
 const readPaths: Record<string, (string | number)[][]> = {
-  message_start: [['message'], ['message', 'id'], ['message', 'content'], ['message', 'usage'], ['message', 'usage', 'input_tokens']],
+  message_start: [
+    ['message'],
+    ['message', 'id'],
+    ['message', 'content'],
+    ['message', 'usage'],
+    ['message', 'usage', 'input_tokens'],
+  ],
   content_block_start: [['index'], ['content_block'], ['content_block', 'type']],
   content_block_delta: [['index'], ['delta'], ['delta', 'type']],
   message_delta: [['delta'], ['usage'], ['usage', 'output_tokens']],
 };
-const picks = events.flatMap((event, index) => (readPaths[event.type] ?? []).filter((path) => valueAt(event, path) !== undefined).map((path) => ({ index, path })));
-const brokenEvent = fc.constantFrom(...picks).chain((pick) => wrongKindOf(valueAt(events[pick.index], pick.path)).map((value) => ({ ...pick, value })));
+const picks = events.flatMap((event, index) =>
+  (readPaths[event.type] ?? []).filter((path) => valueAt(event, path) !== undefined).map((path) => ({ index, path })),
+);
+const brokenEvent = fc
+  .constantFrom(...picks)
+  .chain((pick) => wrongKindOf(valueAt(events[pick.index], pick.path)).map((value) => ({ ...pick, value })));
 const framesWith = ({ index, path, value }: { index: number; path: (string | number)[]; value: unknown }) =>
-  sseFrames(events.map((e, i) => JSON.stringify(i === index ? setAt(e, path, value) : e)), 'typed');
+  sseFrames(
+    events.map((e, i) => JSON.stringify(i === index ? setAt(e, path, value) : e)),
+    'typed',
+  );
 
 describe('Anthropic: malformed upstream answers become 502 upstream_invalid_response', () => {
   it('chat answers with a read field of the wrong kind or a bad token count', async () => {
-    await property(malformedVariants(text, [['id'], ['model'], ['content'], ['content', 0], ['content', 0, 'text'], ['usage']], usagePaths), async ({ body }) => {
-      gateway.answer(jsonReply(body));
-      expectInvalidResponse(await chatCall(), 'ant');
-    });
+    await property(
+      malformedVariants(
+        text,
+        [['id'], ['model'], ['content'], ['content', 0], ['content', 0, 'text'], ['usage']],
+        usagePaths,
+      ),
+      async ({ body }) => {
+        gateway.answer(jsonReply(body));
+        expectInvalidResponse(await chatCall(), 'ant');
+      },
+    );
   });
 
   it('chat streams with an event of the wrong shape end with an error event', async () => {
@@ -66,7 +114,9 @@ describe('Anthropic: malformed upstream answers become 502 upstream_invalid_resp
 
   it('Messages pass-through streams whose message_start or message_delta usage is not token counts end with an error event', async () => {
     const usageEvents = picks.filter(({ path }) => path.includes('usage'));
-    const broken = fc.constantFrom(...usageEvents).chain((pick) => wrongKindOf(valueAt(events[pick.index], pick.path)).map((value) => ({ ...pick, value })));
+    const broken = fc
+      .constantFrom(...usageEvents)
+      .chain((pick) => wrongKindOf(valueAt(events[pick.index], pick.path)).map((value) => ({ ...pick, value })));
     await property(broken, async (pick) => {
       gateway.answer({ chunks: framesWith(pick) });
       const answer = await messagesCall(true);

@@ -27,14 +27,23 @@ models:
     );
     try {
       const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
-      await Promise.all(Array.from({ length: 20 }, () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })));
-      const sample = /^switchyard_requests_total\{operation="chat\.completions",model="gpt-4o",provider="openai",status="200"\} (\d+)$/m;
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+        ),
+      );
+      const sample =
+        /^switchyard_requests_total\{operation="chat\.completions",model="gpt-4o",provider="openai",status="200"\} (\d+)$/m;
       // Requests are counted when their response has ended; then every scrape (connections go round-robin) sees all 20.
-      await expect.poll(async () => Number(sample.exec(await (await fetch(`${gateway.origin}/metrics`)).text())?.[1])).toBe(20);
+      await expect
+        .poll(async () => Number(sample.exec(await (await fetch(`${gateway.origin}/metrics`)).text())?.[1]))
+        .toBe(20);
       for (let i = 0; i < 4; i++) {
         const text = await (await fetch(`${gateway.origin}/metrics`, { headers: { connection: 'close' } })).text();
         expect(Number(sample.exec(text)?.[1])).toBe(20);
-        expect(text).toMatch(/^switchyard_upstream_attempts_total\{provider="openai",model="gpt-4o",outcome="ok"\} 20$/m);
+        expect(text).toMatch(
+          /^switchyard_upstream_attempts_total\{provider="openai",model="gpt-4o",outcome="ok"\} 20$/m,
+        );
       }
     } finally {
       expect(await gateway.stop()).toBe(0);

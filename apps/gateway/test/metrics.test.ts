@@ -8,7 +8,10 @@ const STATIC = 'sk-switchyard-metrics-static-0123456789';
 const MASTER = 'sk-switchyard-metrics-master-0123456789';
 const CHAT = 'POST /v1/chat/completions';
 const recorded = testkitFixtures().json<Record<string, unknown>>('openai/openai-text.json');
-const failure = (status: number) => ({ status, json: { error: { message: `upstream ${status}`, type: 'server_error', param: null, code: null } } });
+const failure = (status: number) => ({
+  status,
+  json: { error: { message: `upstream ${status}`, type: 'server_error', param: null, code: null } },
+});
 
 let primary: MockUpstream;
 let backup: MockUpstream;
@@ -21,7 +24,9 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
     out.push({ labels, value: Number(match[3]) });
   }
   return out;
@@ -55,7 +60,12 @@ models:
 routing: { max_retries: 1, backoff: { base_ms: 1, max_ms: 2 }, cooldown: { failures: 2, seconds: 60 } }
 `,
   },
-  (gateway) => ({ upstreams: { primary, backup }, running, origin } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { primary, backup },
+      running,
+      origin,
+    } = gateway),
 );
 
 describe('GET /metrics', () => {
@@ -67,7 +77,8 @@ describe('GET /metrics', () => {
 
   it('counts a scripted set of calls (ok, retried, fallback, 429, stream) with their labels', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: STATIC, maxRetries: 0 });
-    const ask = (model: string) => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+    const ask = (model: string) =>
+      client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
     // ok, served by the backup directly
     await ask('chat-backup');
     // retried: primary fails once, then answers
@@ -82,27 +93,49 @@ describe('GET /metrics', () => {
       headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'metrics-rpm', rpm_limit: 1 }),
     });
-    const limited = new OpenAI({ baseURL: running.url, apiKey: ((await created.json()) as { key: string }).key, maxRetries: 0 });
+    const limited = new OpenAI({
+      baseURL: running.url,
+      apiKey: ((await created.json()) as { key: string }).key,
+      maxRetries: 0,
+    });
     await limited.chat.completions.create({ model: 'chat-backup', messages: [{ role: 'user', content: 'hi' }] });
-    await expect(limited.chat.completions.create({ model: 'chat-backup', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 429 });
+    await expect(
+      limited.chat.completions.create({ model: 'chat-backup', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 429 });
     // a stream
-    const stream = await client.chat.completions.create({ model: 'chat-backup', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'chat-backup',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     for await (const _chunk of stream);
 
     // Request metrics are recorded when the response has ended: poll until the last one is in.
-    await expect.poll(async () => metricValue((await scrape()).text, 'switchyard_time_to_first_token_seconds_count', { model: 'chat-backup' })).toBe(1);
+    await expect
+      .poll(async () =>
+        metricValue((await scrape()).text, 'switchyard_time_to_first_token_seconds_count', { model: 'chat-backup' }),
+      )
+      .toBe(1);
     const { status, text, type } = await scrape();
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
-    const requests = (labels: Record<string, string>) => metricValue(text, 'switchyard_requests_total', { operation: 'chat.completions', ...labels });
+    const requests = (labels: Record<string, string>) =>
+      metricValue(text, 'switchyard_requests_total', { operation: 'chat.completions', ...labels });
     expect(requests({ model: 'chat-backup', provider: 'backup', status: '200' })).toBe(3);
     expect(requests({ model: 'chat', provider: 'backup', status: '200' })).toBe(1);
     expect(requests({ model: 'chat', provider: 'primary', status: '200' })).toBe(1);
     expect(requests({ model: 'chat-backup', provider: 'backup', status: '429' })).toBe(1);
-    expect(metricValue(text, 'switchyard_request_duration_seconds_count', { operation: 'chat.completions', model: 'chat', provider: 'primary' })).toBe(1);
+    expect(
+      metricValue(text, 'switchyard_request_duration_seconds_count', {
+        operation: 'chat.completions',
+        model: 'chat',
+        provider: 'primary',
+      }),
+    ).toBe(1);
     expect(metricValue(text, 'switchyard_inflight_requests', { operation: 'chat.completions' })).toBe(0);
 
-    const attempts = (provider: string, outcome: string) => metricValue(text, 'switchyard_upstream_attempts_total', { provider, model: 'gpt-4.1-nano', outcome });
+    const attempts = (provider: string, outcome: string) =>
+      metricValue(text, 'switchyard_upstream_attempts_total', { provider, model: 'gpt-4.1-nano', outcome });
     expect(attempts('primary', 'retry')).toBe(2);
     expect(attempts('primary', 'ok')).toBe(1);
     expect(attempts('primary', 'fallback')).toBe(1);
@@ -113,25 +146,48 @@ describe('GET /metrics', () => {
     expect(metricValue(text, 'switchyard_rate_limited_total', { kind: 'rpm' })).toBe(1);
 
     const usage = (recorded as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
-    expect(metricValue(text, 'switchyard_tokens_total', { model: 'chat', provider: 'primary', type: 'prompt' })).toBe(usage.prompt_tokens);
-    expect(metricValue(text, 'switchyard_tokens_total', { model: 'chat', provider: 'primary', type: 'completion' })).toBe(usage.completion_tokens);
-    expect(metricValue(text, 'switchyard_cost_usd_total', { model: 'chat', provider: 'primary' })).toBeCloseTo((usage.prompt_tokens * 1 + usage.completion_tokens * 2) / 1e6, 12);
-    expect(metricValue(text, 'switchyard_tokens_total', { model: 'chat-backup', provider: 'backup', type: 'completion' })).toBeGreaterThan(0);
+    expect(metricValue(text, 'switchyard_tokens_total', { model: 'chat', provider: 'primary', type: 'prompt' })).toBe(
+      usage.prompt_tokens,
+    );
+    expect(
+      metricValue(text, 'switchyard_tokens_total', { model: 'chat', provider: 'primary', type: 'completion' }),
+    ).toBe(usage.completion_tokens);
+    expect(metricValue(text, 'switchyard_cost_usd_total', { model: 'chat', provider: 'primary' })).toBeCloseTo(
+      (usage.prompt_tokens * 1 + usage.completion_tokens * 2) / 1e6,
+      12,
+    );
+    expect(
+      metricValue(text, 'switchyard_tokens_total', { model: 'chat-backup', provider: 'backup', type: 'completion' }),
+    ).toBeGreaterThan(0);
     expect(metricValue(text, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
     expect(metricValue(text, 'nodejs_eventloop_lag_seconds', {})).toBeGreaterThanOrEqual(0);
 
     // No key, user or prompt in any label.
-    for (const secret of [STATIC, MASTER, 'sk-primary-secret', 'sk-backup-secret', 'sk-sy-', 'hi"']) expect(text).not.toContain(secret);
-    const labelNames = new Set(text.split('\n').flatMap((line) => [...line.matchAll(/[{,](\w+)="/g)].map((m) => m[1]!)));
+    for (const secret of [STATIC, MASTER, 'sk-primary-secret', 'sk-backup-secret', 'sk-sy-', 'hi"'])
+      expect(text).not.toContain(secret);
+    const labelNames = new Set(
+      text.split('\n').flatMap((line) => [...line.matchAll(/[{,](\w+)="/g)].map((m) => m[1]!)),
+    );
     expect([...labelNames].sort()).toEqual(expect.not.arrayContaining(['key', 'user', 'prompt', 'key_id']));
   });
 
   it('bounds the model label: a client cannot create a series per made-up model', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: STATIC, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'no-such-model-x', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 404 });
-    await expect.poll(async () => metricValue((await scrape()).text, 'switchyard_requests_total', { status: '404' })).toBe(1);
+    await expect(
+      client.chat.completions.create({ model: 'no-such-model-x', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect
+      .poll(async () => metricValue((await scrape()).text, 'switchyard_requests_total', { status: '404' }))
+      .toBe(1);
     const { text } = await scrape();
     expect(text).not.toContain('no-such-model-x');
-    expect(metricValue(text, 'switchyard_requests_total', { operation: 'chat.completions', model: '', provider: '', status: '404' })).toBe(1);
+    expect(
+      metricValue(text, 'switchyard_requests_total', {
+        operation: 'chat.completions',
+        model: '',
+        provider: '',
+        status: '404',
+      }),
+    ).toBe(1);
   });
 });

@@ -42,14 +42,34 @@ describe('GET /openapi.json', () => {
     expect(chat.type).toBe('object');
     expect(chat.required).toEqual(expect.arrayContaining(['model', 'messages']));
     expect(chat.properties.messages.type).toBe('array');
-    expect(document.components.schemas.ErrorBody.properties.error.required).toEqual(expect.arrayContaining(['message', 'type', 'param', 'code']));
+    expect(document.components.schemas.ErrorBody.properties.error.required).toEqual(
+      expect.arrayContaining(['message', 'type', 'param', 'code']),
+    );
     expect(document.components.schemas.CreateKeyInput.properties.rpm_limit).toBeDefined();
-    expect(document.paths['/v1/chat/completions'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ChatCompletionRequest');
+    expect(document.paths['/v1/chat/completions'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ChatCompletionRequest',
+    );
   });
 
   it('documents routes that exist: every GET path without parameters answers, never 404', async () => {
     const headersFor = (path: string) => ({ authorization: `Bearer ${path.startsWith('/admin') ? MASTER : KEY}` });
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/v1/audio/transcriptions', '/v1/audio/translations', '/v1/audio/speech', '/v1/moderations', '/v1/images/generations', '/v1/completions', '/v1/images/edits', '/v1/images/variations', '/v1/models', '/admin/keys', '/admin/usage']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/chat/completions',
+        '/v1/embeddings',
+        '/v1/audio/transcriptions',
+        '/v1/audio/translations',
+        '/v1/audio/speech',
+        '/v1/moderations',
+        '/v1/images/generations',
+        '/v1/completions',
+        '/v1/images/edits',
+        '/v1/images/variations',
+        '/v1/models',
+        '/admin/keys',
+        '/admin/usage',
+      ]),
+    );
     for (const [path, item] of Object.entries(document.paths as Record<string, { get?: unknown; post?: unknown }>)) {
       if (!item.get || path.includes('{')) continue;
       const res = await fetch(`${origin}${path}`, { headers: headersFor(path) });
@@ -57,7 +77,11 @@ describe('GET /openapi.json', () => {
     }
     for (const [path, item] of Object.entries(document.paths as Record<string, { get?: unknown; post?: unknown }>)) {
       if (!item.post) continue;
-      const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { ...headersFor(path), 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers: { ...headersFor(path), 'content-type': 'application/json' },
+        body: '{}',
+      });
       if (path.includes('{')) {
         // A path with a parameter (`{id}` taken literally): the route exists when it answers anything but the router's 404.
         const answer = (await res.json()) as { error?: { message?: string } };

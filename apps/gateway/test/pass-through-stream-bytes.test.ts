@@ -14,12 +14,16 @@ const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
 const usageLine = lines.at(-1)!;
 const usage = JSON.parse(usageLine).usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 const textLines = lines.slice(0, -1);
-const recordedText = textLines.map((line) => (JSON.parse(line).choices[0]?.delta?.content as string | undefined) ?? '').join('');
+const recordedText = textLines
+  .map((line) => (JSON.parse(line).choices[0]?.delta?.content as string | undefined) ?? '')
+  .join('');
 const frames = (payloads: readonly string[]) => payloads.map((p) => `data: ${p}\n\n`);
 // The recorded stream, cut into network writes that split events (and one event's JSON) in the middle.
-const splitEvery = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+const splitEvery = (text: string, size: number) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 const recordedStream = splitEvery([...frames(lines), 'data: [DONE]\n\n'].join(''), 7_000);
-const plainChunk = (content: string) => textLines[5]!.replace(/"content":"[^"]*"/, `"content":${JSON.stringify(content)}`);
+const plainChunk = (content: string) =>
+  textLines[5]!.replace(/"content":"[^"]*"/, `"content":${JSON.stringify(content)}`);
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -56,14 +60,24 @@ const rawStream = async (key: string, extra: Record<string, unknown> = {}) => {
   const res = await fetch(`${running.url}/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4.1-nano-2025-04-14', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+    body: JSON.stringify({
+      model: 'gpt-4.1-nano-2025-04-14',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+      ...extra,
+    }),
   });
   expect(res.status).toBe(200);
   return res.text();
 };
 const openai = (key: string) => new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
 const streamWithSdk = (key: string, extra: Record<string, unknown> = {}) =>
-  openai(key).chat.completions.create({ model: 'gpt-4.1-nano-2025-04-14', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra });
+  openai(key).chat.completions.create({
+    model: 'gpt-4.1-nano-2025-04-14',
+    stream: true,
+    messages: [{ role: 'user', content: 'hi' }],
+    ...extra,
+  });
 
 describe('streamed chat: upstream bytes passed through', () => {
   it("forwards every chunk as the upstream's bytes, without the usage chunk the client did not ask for, and books that usage", async () => {
@@ -78,15 +92,24 @@ describe('streamed chat: upstream bytes passed through', () => {
     expect(chunks.some((c) => c.usage)).toBe(false);
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
     // The two streams' usage is booked all the same.
-    await expect.poll(() => bookedUsage(id)).toEqual([
-      expect.objectContaining({ requests: 2, prompt_tokens: 2 * usage.prompt_tokens, completion_tokens: 2 * usage.completion_tokens, total_tokens: 2 * usage.total_tokens }),
-    ]);
+    await expect
+      .poll(() => bookedUsage(id))
+      .toEqual([
+        expect.objectContaining({
+          requests: 2,
+          prompt_tokens: 2 * usage.prompt_tokens,
+          completion_tokens: 2 * usage.completion_tokens,
+          total_tokens: 2 * usage.total_tokens,
+        }),
+      ]);
   });
 
   it('sends the usage chunk as the upstream sent it to a client that asked for stream_options.include_usage', async () => {
     nextReply = { chunks: recordedStream };
     const { key } = await newKey('include-usage');
-    expect(await rawStream(key, { stream_options: { include_usage: true } })).toBe([...frames(lines), 'data: [DONE]\n\n'].join(''));
+    expect(await rawStream(key, { stream_options: { include_usage: true } })).toBe(
+      [...frames(lines), 'data: [DONE]\n\n'].join(''),
+    );
     nextReply = { chunks: recordedStream };
     const chunks = [];
     for await (const chunk of await streamWithSdk(key, { stream_options: { include_usage: true } })) chunks.push(chunk);
@@ -95,15 +118,28 @@ describe('streamed chat: upstream bytes passed through', () => {
 
   it('ends with an error event naming the provider when an event that looks like a text delta is not valid JSON', async () => {
     const { key } = await newKey('malformed');
-    for (const bad of [plainChunk('ok').replace('"content":"ok"', '"content":"bad \\q escape"'), plainChunk('ok').replace('"content":"ok"', '"content":"raw \u0001 control"'), plainChunk('ok').slice(0, -2)]) {
+    for (const bad of [
+      plainChunk('ok').replace('"content":"ok"', '"content":"bad \\q escape"'),
+      plainChunk('ok').replace('"content":"ok"', '"content":"raw \u0001 control"'),
+      plainChunk('ok').slice(0, -2),
+    ]) {
       nextReply = { chunks: frames([...textLines.slice(0, 10), bad, ...textLines.slice(10)]) };
       const text = await rawStream(key);
       expect(text.startsWith(frames(textLines.slice(0, 10)).join(''))).toBe(true);
       expect(text).not.toContain('[DONE]');
       const last = JSON.parse(text.trimEnd().split('\n\n').at(-1)!.slice('data: '.length));
-      expect(last.error).toMatchObject({ code: 'upstream_invalid_response', message: expect.stringContaining("'openai'") });
+      expect(last.error).toMatchObject({
+        code: 'upstream_invalid_response',
+        message: expect.stringContaining("'openai'"),
+      });
     }
-    nextReply = { chunks: frames([...textLines.slice(0, 10), plainChunk('x').replace('"content":"x"', '"content":"\\q"'), 'data: [DONE]']) };
+    nextReply = {
+      chunks: frames([
+        ...textLines.slice(0, 10),
+        plainChunk('x').replace('"content":"x"', '"content":"\\q"'),
+        'data: [DONE]',
+      ]),
+    };
     const sdkRead = async () => {
       for await (const _chunk of await streamWithSdk(key));
     };
@@ -112,14 +148,20 @@ describe('streamed chat: upstream bytes passed through', () => {
 
   it("ends with the upstream's error event, its key redacted, when the upstream fails mid-stream", async () => {
     const { key } = await newKey('error-event');
-    const upstreamError = JSON.stringify({ error: { message: `Overloaded (key ${UPSTREAM_KEY})`, type: 'server_error', code: 'overloaded' } });
+    const upstreamError = JSON.stringify({
+      error: { message: `Overloaded (key ${UPSTREAM_KEY})`, type: 'server_error', code: 'overloaded' },
+    });
     nextReply = { chunks: frames([...textLines.slice(0, 20), upstreamError]) };
     const text = await rawStream(key);
     expect(text.startsWith(frames(textLines.slice(0, 20)).join(''))).toBe(true);
     expect(text).not.toContain('[DONE]');
     expect(text).not.toContain(UPSTREAM_KEY);
     const last = JSON.parse(text.trimEnd().split('\n\n').at(-1)!.slice('data: '.length));
-    expect(last.error).toMatchObject({ code: 'overloaded', type: 'server_error', message: expect.stringContaining('Overloaded') });
+    expect(last.error).toMatchObject({
+      code: 'overloaded',
+      type: 'server_error',
+      message: expect.stringContaining('Overloaded'),
+    });
   });
 
   it('ends a stream whose upstream connection breaks with an error event, not [DONE], and books it as failed', async () => {
@@ -128,14 +170,18 @@ describe('streamed chat: upstream bytes passed through', () => {
     const text = await rawStream(key);
     expect(text.startsWith(frames(textLines.slice(0, 30)).join(''))).toBe(true);
     expect(text).not.toContain('[DONE]');
-    expect(JSON.parse(text.trimEnd().split('\n\n').at(-1)!.slice('data: '.length)).error).toMatchObject({ type: 'server_error' });
+    expect(JSON.parse(text.trimEnd().split('\n\n').at(-1)!.slice('data: '.length)).error).toMatchObject({
+      type: 'server_error',
+    });
     nextReply = { chunks: frames(textLines), resetAfterChunks: 30 };
     const sdkRead = async () => {
       for await (const _chunk of await streamWithSdk(key));
     };
     await expect(sdkRead()).rejects.toThrow();
     const statuses = async () => {
-      const res = await fetch(`${origin}/admin/usage?key=${id}&group_by=status`, { headers: { authorization: `Bearer ${MASTER}` } });
+      const res = await fetch(`${origin}/admin/usage?key=${id}&group_by=status`, {
+        headers: { authorization: `Bearer ${MASTER}` },
+      });
       return ((await res.json()) as { data: { group: string; requests: number }[] }).data;
     };
     await expect.poll(statuses).toEqual([expect.objectContaining({ group: '502', requests: 2 })]);

@@ -45,23 +45,37 @@ async function admin(method: string, path: string, body?: unknown) {
 
 const readyz = async () => {
   const res = await fetch(`${origin}/readyz`);
-  return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> },
+  };
 };
 
 describe('gateway on Postgres', () => {
   it('keeps keys and the ledger in Postgres, serves through an outage, and loses no ledger row', async () => {
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { adapters: { status: 'ok' }, shutdown: { status: 'ok' }, store: { status: 'ok' } } } });
+    expect(await readyz()).toEqual({
+      status: 200,
+      body: {
+        status: 'ready',
+        checks: { adapters: { status: 'ok' }, shutdown: { status: 'ok' }, store: { status: 'ok' } },
+      },
+    });
     const { body: key } = await admin('POST', '/keys', { name: 'pg' });
     const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
     const chat = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     for (let i = 0; i < 3; i++) await chat();
-    await expect.poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests).toBe(3);
+    await expect
+      .poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).body.data as { requests: number }[])[0]?.requests)
+      .toBe(3);
 
     await postgres.stop();
     const down = await readyz();
     expect(down.status).toBe(503);
     expect(down.body.status).toBe('not_ready');
-    expect(down.body.checks.store).toEqual({ status: 'failing', reason: expect.stringMatching(/ECONNREFUSED|terminat|connect/i) });
+    expect(down.body.checks.store).toEqual({
+      status: 'failing',
+      reason: expect.stringMatching(/ECONNREFUSED|terminat|connect/i),
+    });
     expect(JSON.stringify(down.body)).not.toContain('switchyard-test');
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await chat()).choices[0]?.message.content).toEqual(expect.any(String));
@@ -76,12 +90,21 @@ describe('gateway on Postgres', () => {
   it('books response cache hits in Postgres: cache_hit rows with no tokens and cost 0, cache_hits in /admin/usage', async () => {
     const { body: key } = await admin('POST', '/keys', { name: 'pg-cache' });
     const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
-    const chat = () => client.chat.completions.create({ model: 'cached-4o', messages: [{ role: 'user', content: 'cache me' }] }).withResponse();
+    const chat = () =>
+      client.chat.completions
+        .create({ model: 'cached-4o', messages: [{ role: 'user', content: 'cache me' }] })
+        .withResponse();
     expect((await chat()).response.headers.get('x-switchyard-cache')).toBe('miss');
     expect((await chat()).response.headers.get('x-switchyard-cache')).toBe('hit');
     const rows = (await admin('GET', `/requests?key=${key.id}`)).body.data as Record<string, unknown>[];
     expect(rows.map((row) => row.cache_hit).sort()).toEqual([false, true]);
-    expect(rows.find((row) => row.cache_hit)).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, attempts: 0, status: 200 });
+    expect(rows.find((row) => row.cache_hit)).toMatchObject({
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: 0,
+      attempts: 0,
+      status: 200,
+    });
     expect(rows.find((row) => !row.cache_hit)?.cost_usd).toBeGreaterThan(0);
     expect((await admin('GET', `/usage?key=${key.id}`)).body.data).toMatchObject([{ requests: 2, cache_hits: 1 }]);
   });
@@ -107,10 +130,13 @@ models:
     try {
       await postgres.stop();
       const client = new OpenAI({ baseURL: small.url, apiKey: 'sk-static-key-for-tests-0123456789', maxRetries: 0 });
-      for (let i = 0; i < 7; i++) await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+      for (let i = 0; i < 7; i++)
+        await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
       await expect.poll(() => small.accounts?.ledger.dropped, { timeout: 5_000 }).toBe(4);
       expect(small.accounts?.ledger.pending).toBe(3);
-      await expect.poll(() => logs.find((l) => l.includes('ledger row(s) dropped')), { timeout: 15_000 }).toContain('"dropped":4');
+      await expect
+        .poll(() => logs.find((l) => l.includes('ledger row(s) dropped')), { timeout: 15_000 })
+        .toContain('"dropped":4');
       expect(logs.join('\n')).not.toContain('switchyard-test');
       await postgres.start();
       await expect.poll(() => small.accounts?.ledger.pending, { timeout: 15_000 }).toBe(0);

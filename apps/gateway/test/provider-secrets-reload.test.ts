@@ -13,8 +13,21 @@ const OLD = 'sk-upstream-old-key-1111111111';
 const NEW = 'sk-upstream-new-key-2222222222';
 
 const chunk = (content: string, finish: string | null = null) =>
-  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
-const answer = { id: 'c2', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } };
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  });
+const answer = {
+  id: 'c2',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+};
 
 let dir: string;
 let keyFile: string;
@@ -68,7 +81,11 @@ describe('provider keys re-read on SIGHUP', () => {
     expect((await ask()).choices[0]?.message.content).toBe('ok');
     expect(authorizations()).toEqual([`Bearer ${OLD}`]);
 
-    const stream = await client().chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'stream' }] });
+    const stream = await client().chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream' }],
+    });
     const reader = stream[Symbol.asyncIterator]();
     const first = await reader.next();
     expect(first.value?.choices[0]?.delta.content).toBe('Hello');
@@ -81,7 +98,8 @@ describe('provider keys re-read on SIGHUP', () => {
 
     release();
     const rest: string[] = [];
-    for (let next = await reader.next(); !next.done; next = await reader.next()) rest.push(next.value.choices[0]?.delta.content ?? '');
+    for (let next = await reader.next(); !next.done; next = await reader.next())
+      rest.push(next.value.choices[0]?.delta.content ?? '');
     expect(rest.join('')).toBe(' world');
     expect(upstream.requests[1]?.closedByClient).toBe(false);
   });

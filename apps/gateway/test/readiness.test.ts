@@ -23,7 +23,10 @@ const readyz = async () => {
 describe('GET /readyz checks', () => {
   it('is ready when the adapters are loaded, the gateway is not shutting down and the store answers', async () => {
     const ok = { status: 'ok' };
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { adapters: ok, shutdown: ok, store: ok } } });
+    expect(await readyz()).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { adapters: ok, shutdown: ok, store: ok } },
+    });
   });
 
   it('takes pluggable checks and answers 503 naming the one that fails; /healthz stays 200', async () => {
@@ -35,7 +38,10 @@ describe('GET /readyz checks', () => {
     });
     const { status, body } = await readyz();
     expect(status).toBe(503);
-    expect(body).toMatchObject({ status: 'not_ready', checks: { adapters: { status: 'ok' }, redis: { status: 'failing', reason: 'connection refused' } } });
+    expect(body).toMatchObject({
+      status: 'not_ready',
+      checks: { adapters: { status: 'ok' }, redis: { status: 'failing', reason: 'connection refused' } },
+    });
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     running.readiness.pop();
   });

@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { type MockRealtimeUpstream, type TlsTerminator, startMockRealtimeUpstream, startTlsTerminator } from '@switchyard/testkit';
+import {
+  type MockRealtimeUpstream,
+  type TlsTerminator,
+  startMockRealtimeUpstream,
+  startTlsTerminator,
+} from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSdkSession, type SdkSession } from './helpers/realtime-clients.js';
 import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
@@ -58,7 +63,9 @@ describe('1,000 concurrent idle realtime sessions', () => {
     expect(metrics).toMatch(new RegExp(`^switchyard_realtime_sessions ${SESSIONS}$`, 'm'));
     const after = rssOf(pid);
     const perSession = (after - before) / SESSIONS;
-    console.log(`realtime idle sessions: ${SESSIONS} open, gateway RSS ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB, ${(perSession / 1024).toFixed(1)} KiB per session`);
+    console.log(
+      `realtime idle sessions: ${SESSIONS} open, gateway RSS ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB, ${(perSession / 1024).toFixed(1)} KiB per session`,
+    );
     // Each session is two sockets, two ws objects and a few closures: well under 200 KiB.
     expect(perSession).toBeLessThan(200 * 1024);
     // Every session still answers.
@@ -67,6 +74,12 @@ describe('1,000 concurrent idle realtime sessions', () => {
     await last.next('session.updated');
     for (const session of sessions) session.rt.close();
     await Promise.all(sessions.map((session) => session.closed));
-    await expect.poll(async () => (await (await fetch(`${gateway.origin}/metrics`)).text()).match(/^switchyard_realtime_sessions (\d+)$/m)?.[1], { timeout: 20_000 }).toBe('0');
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${gateway.origin}/metrics`)).text()).match(/^switchyard_realtime_sessions (\d+)$/m)?.[1],
+        { timeout: 20_000 },
+      )
+      .toBe('0');
   }, 180_000);
 });

@@ -28,11 +28,18 @@ models:
       { logger: pino({ level: 'silent' }) },
     );
     try {
-      const opened = await rawUpgrade(`ws://127.0.0.1:${running.port}/v1/realtime?model=voice`, { headers: { authorization: `Bearer ${KEY}` } });
+      const opened = await rawUpgrade(`ws://127.0.0.1:${running.port}/v1/realtime?model=voice`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
       if (!('socket' in opened)) throw new Error(`refused: ${JSON.stringify(opened.refused)}`);
       const { socket, received } = opened;
       await received.next('session.created');
-      socket.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Before the end' }] } }));
+      socket.send(
+        JSON.stringify({
+          type: 'conversation.item.create',
+          item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Before the end' }] },
+        }),
+      );
       socket.send(JSON.stringify({ type: 'response.create', response: { output_modalities: ['text'] } }));
       const done = (await received.next('response.done')) as { response?: { id?: string } };
       const { cut } = await running.shutdown(5_000);

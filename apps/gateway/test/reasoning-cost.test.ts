@@ -7,8 +7,15 @@ import { useGatewayWithUpstreams } from './helpers/gateway-with-upstreams.js';
 const MASTER = 'sk-master-key-for-cost-0123456789';
 const PRICE = { input: 3, output: 15, cached_input: 0.3, cache_write: 3.75, reasoning: 20 }; // USD per million tokens
 // The recorded Claude Opus 5 answer (thinking_tokens reported), with prompt caching usage as Anthropic reports it.
-const recorded = testkitFixtures().json<Record<string, unknown> & { usage: Record<string, unknown> }>('anthropic/anthropic-claude-opus-5-reasoning-high.1.json');
-const usage = { ...recorded.usage, input_tokens: 51, cache_read_input_tokens: 10_000, cache_creation_input_tokens: 2_000 };
+const recorded = testkitFixtures().json<Record<string, unknown> & { usage: Record<string, unknown> }>(
+  'anthropic/anthropic-claude-opus-5-reasoning-high.1.json',
+);
+const usage = {
+  ...recorded.usage,
+  input_tokens: 51,
+  cache_read_input_tokens: 10_000,
+  cache_creation_input_tokens: 2_000,
+};
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -30,7 +37,11 @@ models:
 routing: { max_retries: 0 }
 `,
   },
-  (gateway) => ({ upstreams: { upstream }, running } = gateway),
+  (gateway) =>
+    ({
+      upstreams: { upstream },
+      running,
+    } = gateway),
 );
 
 describe('cost with cached, cache-write and reasoning tokens', () => {
@@ -43,14 +54,26 @@ describe('cost with cached, cache-write and reasoning tokens', () => {
     });
     const key = ((await created.json()) as { key: string }).key;
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
-    const { data, response } = await client.chat.completions.create({ model: 'opus', reasoning_effort: 'high', messages: [{ role: 'user', content: 'Roots of x^3-6x^2+11x-6?' }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({
+        model: 'opus',
+        reasoning_effort: 'high',
+        messages: [{ role: 'user', content: 'Roots of x^3-6x^2+11x-6?' }],
+      })
+      .withResponse();
     expect(data.usage).toMatchObject({
       prompt_tokens: 12_051,
       completion_tokens: 1699,
       prompt_tokens_details: { cached_tokens: 10_000, cache_write_tokens: 2_000 },
       completion_tokens_details: { reasoning_tokens: 139 },
     });
-    const expected = (51 * PRICE.input + 10_000 * PRICE.cached_input + 2_000 * PRICE.cache_write + (1699 - 139) * PRICE.output + 139 * PRICE.reasoning) / 1e6;
+    const expected =
+      (51 * PRICE.input +
+        10_000 * PRICE.cached_input +
+        2_000 * PRICE.cache_write +
+        (1699 - 139) * PRICE.output +
+        139 * PRICE.reasoning) /
+      1e6;
     expect(Number(response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(expected, 8);
   });
 });

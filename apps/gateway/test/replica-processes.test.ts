@@ -10,7 +10,14 @@ import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 // and Postgres outages; so does a key's concurrency_limit. Replica A runs `redis.on_error: open`, replica B `closed`.
 const MASTER = 'sk-master-key-for-replica-processes-0123';
 const MAX_TOKENS = 1000;
-const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
+const answer = {
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
+};
 
 let redis: TestRedis;
 let postgres: TestPostgres;
@@ -41,16 +48,23 @@ routing: { max_retries: 0 }
 `;
 
 beforeAll(async () => {
-  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({
+  [redis, postgres, upstream] = await Promise.all([
+    startRedis(),
+    startPostgres(),
+    startMockUpstream({
       routes: {
         'POST /v1/chat/completions': async (request) => {
           if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate;
           return { json: answer, delayMs: 100 };
         },
       },
-    }),]);
+    }),
+  ]);
   databaseUrl = await postgres.createDatabase('shared');
-  [a, b] = await Promise.all([spawnGateway(yaml('open'), [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml('closed'), [], { DATABASE_URL: databaseUrl })]);
+  [a, b] = await Promise.all([
+    spawnGateway(yaml('open'), [], { DATABASE_URL: databaseUrl }),
+    spawnGateway(yaml('closed'), [], { DATABASE_URL: databaseUrl }),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -70,12 +84,22 @@ async function admin(gateway: SpawnedGateway, method: string, path: string, body
 async function newKey(gateway: SpawnedGateway, body: Record<string, unknown>) {
   const created = (await admin(gateway, 'POST', '/keys', body)) as { id: string; key: string };
   const other = gateway === a ? b : a;
-  await expect.poll(async () => (await admin(other, 'GET', `/keys/${created.id}`)).id, { timeout: 1000, interval: 20 }).toBe(created.id);
+  await expect
+    .poll(async () => (await admin(other, 'GET', `/keys/${created.id}`)).id, { timeout: 1000, interval: 20 })
+    .toBe(created.id);
   return created;
 }
 const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.') =>
-  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content }] });
-const statusOf = (gateway: SpawnedGateway, key: string) => ask(gateway, key).then(() => 200, (e: ApiError) => e.status);
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }).chat.completions.create({
+    model: 'gpt-4o',
+    max_tokens: MAX_TOKENS,
+    messages: [{ role: 'user', content }],
+  });
+const statusOf = (gateway: SpawnedGateway, key: string) =>
+  ask(gateway, key).then(
+    () => 200,
+    (e: ApiError) => e.status,
+  );
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 /** `count` calls at once, alternating between the two processes; `refill(perMinute)` is what a bucket refilled meanwhile. */
@@ -83,13 +107,21 @@ async function burst(key: string, count = 60) {
   const started = Date.now();
   const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => ask(i % 2 ? a : b, key)));
   const elapsed = Date.now() - started;
-  const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
-  return { admitted: results.length - refused.length, refused, refill: (perMinute: number) => Math.floor((elapsed * perMinute) / 60_000) };
+  const refused = results
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => r.reason as ApiError);
+  return {
+    admitted: results.length - refused.length,
+    refused,
+    refill: (perMinute: number) => Math.floor((elapsed * perMinute) / 60_000),
+  };
 }
 
 /** Ledger rows of `keyId` as `GET /admin/usage` on `gateway` reports them. */
 async function usageRequests(gateway: SpawnedGateway, keyId: string): Promise<number> {
-  const res = await fetch(`${gateway.origin}/admin/usage?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });
+  const res = await fetch(`${gateway.origin}/admin/usage?key=${keyId}`, {
+    headers: { authorization: `Bearer ${MASTER}` },
+  });
   if (res.status !== 200) return -1;
   return ((await res.json()) as { data: { requests: number }[] }).data[0]?.requests ?? 0;
 }
@@ -104,7 +136,9 @@ async function ledgerRows(keyId: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return Number((await client.query('SELECT COUNT(*) AS n FROM switchyard_usage WHERE key_id = $1', [keyId])).rows[0].n);
+    return Number(
+      (await client.query('SELECT COUNT(*) AS n FROM switchyard_usage WHERE key_id = $1', [keyId])).rows[0].n,
+    );
   } finally {
     await client.end();
   }
@@ -149,11 +183,32 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     await redis.stop();
     await redis.start();
     // Once both have reconnected (until then, replica A's on_error: open would serve calls unlimited):
-    for (const gateway of [a, b]) await expect.poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 5000, interval: 50 }).toBe(200);
+    for (const gateway of [a, b])
+      await expect
+        .poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 5000, interval: 50 })
+        .toBe(200);
     const upstreamCalls = upstream.requests.length;
     // The budget is still spent on both: each rebuilds the running spend from the ledger at the key's next call.
-    await expect.poll(() => ask(a, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
-    await expect.poll(() => ask(b, key).then(() => 200, (e: ApiError) => e.code), { timeout: 5000, interval: 100 }).toBe('insufficient_quota');
+    await expect
+      .poll(
+        () =>
+          ask(a, key).then(
+            () => 200,
+            (e: ApiError) => e.code,
+          ),
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe('insufficient_quota');
+    await expect
+      .poll(
+        () =>
+          ask(b, key).then(
+            () => 200,
+            (e: ApiError) => e.code,
+          ),
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe('insufficient_quota');
     expect(upstream.requests.length).toBe(upstreamCalls);
   });
 
@@ -163,7 +218,10 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     const upstreamBefore = upstream.requests.length;
     const settled: PromiseSettledResult<unknown>[] = [];
     const calls = Array.from({ length: 12 }, (_, i) =>
-      ask(i % 2 ? a : b, key, 'hold').then((value) => void settled.push({ status: 'fulfilled', value }), (reason) => void settled.push({ status: 'rejected', reason })),
+      ask(i % 2 ? a : b, key, 'hold').then(
+        (value) => void settled.push({ status: 'fulfilled', value }),
+        (reason) => void settled.push({ status: 'rejected', reason }),
+      ),
     );
     // Nine are refused while three wait upstream (none is answered before the gate opens).
     await expect.poll(() => settled.length, { timeout: 10_000 }).toBe(9);
@@ -176,7 +234,9 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     closeGate();
     expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     // Each process counts the refusals it answered; together, all nine.
-    await expect.poll(async () => (await rateLimited(a, 'concurrency')) + (await rateLimited(b, 'concurrency')) - refusedBefore).toBe(9);
+    await expect
+      .poll(async () => (await rateLimited(a, 'concurrency')) + (await rateLimited(b, 'concurrency')) - refusedBefore)
+      .toBe(9);
     // Every slot was given back: three calls at once pass again, over both.
     expect(await Promise.all([a, b, a].map((gateway) => statusOf(gateway, key)))).toEqual([200, 200, 200]);
   });
@@ -215,7 +275,9 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
       await redis.start();
     }
     await expect.poll(() => statusOf(b, key), { timeout: 5000, interval: 100 }).toBe(200);
-    await expect.poll(async () => (await fetch(`${a.origin}/readyz`)).status, { timeout: 5000, interval: 100 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${a.origin}/readyz`)).status, { timeout: 5000, interval: 100 })
+      .toBe(200);
     // Limits are counted again on both once Redis is back: one request per minute, shared.
     const limited = await newKey(b, { name: 'after', rpm_limit: 1 });
     await expect.poll(() => statusOf(a, limited.key), { timeout: 5000, interval: 100 }).toBe(200);

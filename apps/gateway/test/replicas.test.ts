@@ -45,10 +45,15 @@ async function query<T>(sql: string): Promise<T[]> {
 }
 
 const chat = (replica: SpawnedGateway) =>
-  new OpenAI({ baseURL: replica.url, apiKey: KEY, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+  new OpenAI({ baseURL: replica.url, apiKey: KEY, maxRetries: 0 }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'hi' }],
+  });
 
 async function staticRequests(replica: SpawnedGateway): Promise<number | undefined> {
-  const res = await fetch(`${replica.origin}/admin/usage?key=static`, { headers: { authorization: `Bearer ${MASTER}` } });
+  const res = await fetch(`${replica.origin}/admin/usage?key=static`, {
+    headers: { authorization: `Bearer ${MASTER}` },
+  });
   if (res.status !== 200) return undefined;
   return ((await res.json()) as { data: { requests: number }[] }).data[0]?.requests;
 }
@@ -56,8 +61,13 @@ async function staticRequests(replica: SpawnedGateway): Promise<number | undefin
 describe('two gateway processes sharing one Postgres', () => {
   it('migrate an empty database once when they start together, and each reports the usage of both', async () => {
     const url = await postgres.createDatabase('replicas');
-    replicas = await Promise.all([spawnGateway(yaml(), [], { DATABASE_URL: url }), spawnGateway(yaml(), [], { DATABASE_URL: url })]);
-    const migrations = await query<{ version: number; n: string }>('SELECT version, COUNT(*) AS n FROM switchyard_migrations GROUP BY version');
+    replicas = await Promise.all([
+      spawnGateway(yaml(), [], { DATABASE_URL: url }),
+      spawnGateway(yaml(), [], { DATABASE_URL: url }),
+    ]);
+    const migrations = await query<{ version: number; n: string }>(
+      'SELECT version, COUNT(*) AS n FROM switchyard_migrations GROUP BY version',
+    );
     expect(migrations.length).toBeGreaterThan(0);
     expect(migrations.every((m) => Number(m.n) === 1)).toBe(true);
 

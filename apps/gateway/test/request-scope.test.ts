@@ -5,7 +5,9 @@ describe('asyncContextFramesEnabled (whether requests enter the request scope)',
   it('is off on plain Node 22 and on with --experimental-async-context-frame, as a flag or in NODE_OPTIONS', () => {
     expect(asyncContextFramesEnabled('22.23.3', [])).toBe(false);
     expect(asyncContextFramesEnabled('22.23.3', ['--experimental-async-context-frame'])).toBe(true);
-    expect(asyncContextFramesEnabled('22.23.3', [], '--max-old-space-size=512 --experimental-async-context-frame')).toBe(true);
+    expect(
+      asyncContextFramesEnabled('22.23.3', [], '--max-old-space-size=512 --experimental-async-context-frame'),
+    ).toBe(true);
   });
 
   it('is on by default from Node 24, unless turned off', () => {

@@ -13,7 +13,14 @@ import { type RunningServer, startServer } from '../src/start-server.js';
 // budgets and key changes hold across both (issue #13).
 const MASTER = 'sk-master-key-for-shared-limits-0123';
 const MAX_TOKENS = 1000;
-const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
+const answer = {
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
+};
 
 let redis: TestRedisServer;
 let upstream: MockUpstream;
@@ -35,7 +42,9 @@ models:
 routing: { max_retries: 0 }
 `;
   const logs: string[] = [];
-  const running = await startServer(parseConfig(yaml, 'test.yaml', {}), { logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) }) });
+  const running = await startServer(parseConfig(yaml, 'test.yaml', {}), {
+    logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) }),
+  });
   gateways.push({ running, logs });
   return { running, logs };
 }
@@ -66,8 +75,14 @@ async function admin(gateway: RunningServer, method: string, path: string, body?
   return (await res.json()) as Record<string, unknown>;
 }
 
-const client = (gateway: RunningServer, key: string) => new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
-const ask = (gateway: RunningServer, key: string) => client(gateway, key).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a story.' }] });
+const client = (gateway: RunningServer, key: string) =>
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
+const ask = (gateway: RunningServer, key: string) =>
+  client(gateway, key).chat.completions.create({
+    model: 'gpt-4o',
+    max_tokens: MAX_TOKENS,
+    messages: [{ role: 'user', content: 'Tell me a story.' }],
+  });
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 /** 60 calls at once, alternating between the two gateways; `refill(perMinute)` is what a bucket refilled meanwhile. */
@@ -86,7 +101,9 @@ describe('limits shared through Redis by two gateways', () => {
     const admitted = results.filter((r) => r.status === 'fulfilled').length;
     expect(admitted).toBeGreaterThanOrEqual(20);
     expect(admitted).toBeLessThanOrEqual(20 + results.refill(20));
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+    const refused = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as ApiError);
     expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
     expect(refused[0]!.headers?.get('x-ratelimit-limit-requests')).toBe('20');
     expect(refused[0]!.headers?.get('x-ratelimit-remaining-requests')).toBe('0');
@@ -100,7 +117,9 @@ describe('limits shared through Redis by two gateways', () => {
     expect(admitted).toBeGreaterThanOrEqual(4);
     // Tolerance: the prompt estimate's error (4 tokens a call) and what the bucket refills while the burst runs.
     expect(admitted * (MAX_TOKENS + 8)).toBeLessThanOrEqual(5000 + admitted * 4 + results.refill(5000));
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+    const refused = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as ApiError);
     expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
     expect(refused[0]!.headers?.get('x-ratelimit-limit-tokens')).toBe('5000');
   });
@@ -109,15 +128,37 @@ describe('limits shared through Redis by two gateways', () => {
     const key = (await admin(a, 'POST', '/keys', { name: 'budget', budget_usd: 1 })).key as string;
     const results = await burst(key);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => ((r as PromiseRejectedResult).reason as ApiError).code === 'insufficient_quota')).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === 'rejected')
+        .every((r) => ((r as PromiseRejectedResult).reason as ApiError).code === 'insufficient_quota'),
+    ).toBe(true);
   });
 
   it('a key created on one is usable on the other, and revoked on one is refused by the other within a second', async () => {
     const created = await admin(a, 'POST', '/keys', { name: 'moving' });
-    await expect.poll(() => ask(b, created.key as string).then(() => 200, (e: ApiError) => e.status), { timeout: 1000, interval: 20 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          ask(b, created.key as string).then(
+            () => 200,
+            (e: ApiError) => e.status,
+          ),
+        { timeout: 1000, interval: 20 },
+      )
+      .toBe(200);
     await admin(a, 'DELETE', `/keys/${created.id}`);
     const revokedAt = Date.now();
-    await expect.poll(() => ask(b, created.key as string).then(() => 200, (e: ApiError) => e.status), { timeout: 1000, interval: 20 }).toBe(401);
+    await expect
+      .poll(
+        () =>
+          ask(b, created.key as string).then(
+            () => 200,
+            (e: ApiError) => e.status,
+          ),
+        { timeout: 1000, interval: 20 },
+      )
+      .toBe(401);
     expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
@@ -135,10 +176,28 @@ describe('limits shared through Redis by two gateways', () => {
     } finally {
       await redis.start();
     }
-    await expect.poll(() => ask(b, key).then(() => 200, (e: ApiError) => e.status), { timeout: 5000, interval: 100 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          ask(b, key).then(
+            () => 200,
+            (e: ApiError) => e.status,
+          ),
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe(200);
     // Limits are counted again on the open side once Redis is back.
     const limited = (await admin(a, 'POST', '/keys', { name: 'after', rpm_limit: 1 })).key as string;
-    await expect.poll(() => ask(a, limited).then(() => 200, (e: ApiError) => e.status), { timeout: 5000, interval: 100 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          ask(a, limited).then(
+            () => 200,
+            (e: ApiError) => e.status,
+          ),
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe(200);
     await expect(ask(b, limited)).rejects.toMatchObject({ status: 429 });
   });
 });
@@ -147,8 +206,17 @@ describe('redis config', () => {
   it('needs redis.url for a shared cooldown, and takes REDIS_URL without a config file', async () => {
     const yaml = `keys: ["sk-test-key-0123456789"]\nproviders: { openai: { adapter: openai, api_key: sk-x-000000 } }\nrouting: { cooldown: { shared: true } }\n`;
     expect(() => parseConfig(yaml, 'x.yaml', {})).toThrow(/redis\.url/);
-    expect(parseConfig(`${yaml}redis: { url: "redis://127.0.0.1:6390" }\n`, 'x.yaml', {}).redis).toEqual({ url: 'redis://127.0.0.1:6390', key_prefix: 'switchyard:', on_error: 'open', timeout_ms: 500 });
-    const config = await configFromEnv({ SWITCHYARD_API_KEY: 'sk-test-key-0123456789', OPENAI_API_KEY: 'sk-x-000000', REDIS_URL: 'redis://127.0.0.1:6390' });
+    expect(parseConfig(`${yaml}redis: { url: "redis://127.0.0.1:6390" }\n`, 'x.yaml', {}).redis).toEqual({
+      url: 'redis://127.0.0.1:6390',
+      key_prefix: 'switchyard:',
+      on_error: 'open',
+      timeout_ms: 500,
+    });
+    const config = await configFromEnv({
+      SWITCHYARD_API_KEY: 'sk-test-key-0123456789',
+      OPENAI_API_KEY: 'sk-x-000000',
+      REDIS_URL: 'redis://127.0.0.1:6390',
+    });
     expect(config.redis).toMatchObject({ url: 'redis://127.0.0.1:6390', on_error: 'open' });
   });
 });

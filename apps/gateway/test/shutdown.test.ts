@@ -13,7 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const KEY = 'sk-switchyard-shutdown-0123456789';
 const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
-const recordedText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
+const recordedText = lines
+  .map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '')
+  .join('');
 
 let upstream: MockUpstream | undefined;
 let child: ChildProcess | undefined;
@@ -27,7 +29,9 @@ afterEach(async () => {
 /** Starts `switchyard start` in a child process in front of a mock upstream whose stream lasts about `streamMs`. */
 async function startCli(streamMs: number, shutdownTimeoutMs: number) {
   const frames = sseFrames(lines);
-  upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { chunks: frames, chunkDelayMs: Math.round(streamMs / frames.length) } } });
+  upstream = await startMockUpstream({
+    routes: { 'POST /v1/chat/completions': { chunks: frames, chunkDelayMs: Math.round(streamMs / frames.length) } },
+  });
   dir = await mkdtemp(join(tmpdir(), 'switchyard-shutdown-'));
   const config = join(dir, 'switchyard.yaml');
   await writeFile(
@@ -42,7 +46,10 @@ models:
 log: { level: warn, format: json }
 `,
   );
-  child = spawn(process.execPath, [cli, 'start', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' } });
+  child = spawn(process.execPath, [cli, 'start', '--config', config], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   await expect.poll(() => /listening on (\S+)/.exec(stderr)?.[1], { timeout: 10_000 }).toBeDefined();
@@ -65,7 +72,11 @@ describe('graceful shutdown (SIGTERM)', () => {
     const probe = new Client(gateway.origin);
     expect((await probe.request({ path: '/readyz', method: 'GET' })).statusCode).toBe(200);
     const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
     let signalled = false;
     let readyAfterSignal: { statusCode: number; body: unknown } | undefined;
@@ -81,7 +92,10 @@ describe('graceful shutdown (SIGTERM)', () => {
         await expect(fetch(`${gateway.origin}/healthz`)).rejects.toThrow();
       }
     }
-    expect(readyAfterSignal).toMatchObject({ statusCode: 503, body: { status: 'not_ready', checks: { shutdown: { status: 'failing' } } } });
+    expect(readyAfterSignal).toMatchObject({
+      statusCode: 503,
+      body: { status: 'not_ready', checks: { shutdown: { status: 'failing' } } },
+    });
     expect(text).toBe(recordedText);
     const [code] = await once(child!, 'exit');
     expect(code).toBe(0);

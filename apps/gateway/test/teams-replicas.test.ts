@@ -10,7 +10,14 @@ import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 const MASTER = 'sk-master-key-for-teams-replicas-012345';
 const MAX_TOKENS = 1000;
 // 1,000 completion tokens at 100 USD per million: 0.1 USD a call, as estimated (max_tokens) and as settled.
-const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 } };
+const answer = {
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
+};
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 let redis: TestRedis;
@@ -48,7 +55,10 @@ beforeAll(async () => {
     }),
   ]);
   const databaseUrl = await postgres.createDatabase('teams');
-  [a, b] = await Promise.all([spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl })]);
+  [a, b] = await Promise.all([
+    spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }),
+    spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }),
+  ]);
 }, 90_000);
 afterAll(async () => {
   openGate();
@@ -68,22 +78,39 @@ async function admin(gateway: SpawnedGateway, method: string, path: string, body
 /** A team created on A with `limits`, and one key of it created on each replica (each waiting for the other to know it). */
 async function teamWithTwoKeys(limits: Record<string, unknown>) {
   const team = (await admin(a, 'POST', '/teams', { name: 'shared', ...limits })).id as string;
-  await expect.poll(async () => (await admin(b, 'GET', `/teams/${team}`)).id, { timeout: 2000, interval: 20 }).toBe(team);
-  const keyA = (await admin(a, 'POST', '/keys', { name: 'a', team_id: team, rpm_limit: 1000 })) as { id: string; key: string };
+  await expect
+    .poll(async () => (await admin(b, 'GET', `/teams/${team}`)).id, { timeout: 2000, interval: 20 })
+    .toBe(team);
+  const keyA = (await admin(a, 'POST', '/keys', { name: 'a', team_id: team, rpm_limit: 1000 })) as {
+    id: string;
+    key: string;
+  };
   const keyB = (await admin(b, 'POST', '/keys', { name: 'b', team_id: team })) as { id: string; key: string };
-  await expect.poll(async () => (await admin(a, 'GET', `/keys/${keyB.id}`)).id, { timeout: 2000, interval: 20 }).toBe(keyB.id);
-  await expect.poll(async () => (await admin(b, 'GET', `/keys/${keyA.id}`)).id, { timeout: 2000, interval: 20 }).toBe(keyA.id);
+  await expect
+    .poll(async () => (await admin(a, 'GET', `/keys/${keyB.id}`)).id, { timeout: 2000, interval: 20 })
+    .toBe(keyB.id);
+  await expect
+    .poll(async () => (await admin(b, 'GET', `/keys/${keyA.id}`)).id, { timeout: 2000, interval: 20 })
+    .toBe(keyA.id);
   return { team, keys: [keyA.key, keyB.key] };
 }
 
 const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.') =>
-  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 20_000 }).chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content }] });
+  new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 20_000 }).chat.completions.create({
+    model: 'gpt-4o',
+    max_tokens: MAX_TOKENS,
+    messages: [{ role: 'user', content }],
+  });
 
 /** 50 calls at once: alternating replicas, and keys in turn (so every key reaches both replicas). */
 async function burst(keys: string[], content?: string) {
   const started = Date.now();
-  const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => ask(i % 2 ? a : b, keys[Math.floor(i / 2) % keys.length]!, content)));
-  const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+  const results = await Promise.allSettled(
+    Array.from({ length: 50 }, (_, i) => ask(i % 2 ? a : b, keys[Math.floor(i / 2) % keys.length]!, content)),
+  );
+  const refused = results
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => r.reason as ApiError);
   return { admitted: results.length - refused.length, refused, elapsed: Date.now() - started };
 }
 
@@ -93,17 +120,41 @@ describe("a team's limits across two replicas (Redis, Postgres), 50 parallel cal
     const { admitted, refused, elapsed } = await burst(keys);
     expect(admitted).toBeGreaterThanOrEqual(20);
     expect(admitted).toBeLessThanOrEqual(20 + Math.floor((elapsed * 20) / 60_000));
-    expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded' && e.message === "429 Rate limit reached for this team's requests: 20 per minute.")).toBe(true);
+    expect(
+      refused.every(
+        (e) =>
+          e.status === 429 &&
+          e.code === 'rate_limit_exceeded' &&
+          e.message === "429 Rate limit reached for this team's requests: 20 per minute.",
+      ),
+    ).toBe(true);
   });
 
   it('budget_usd 1 on the team (calls of 0.10 USD): exactly 10 admitted, the rest 429 insufficient_quota; usage by team on either replica', async () => {
     const { team, keys } = await teamWithTwoKeys({ budget_usd: 1, budget_period: 'month' });
     const { admitted, refused } = await burst(keys);
     expect(admitted).toBe(10);
-    expect(refused.every((e) => e.status === 429 && e.code === 'insufficient_quota' && e.message.includes("this team's budget of 1 USD per month"))).toBe(true);
+    expect(
+      refused.every(
+        (e) =>
+          e.status === 429 &&
+          e.code === 'insufficient_quota' &&
+          e.message.includes("this team's budget of 1 USD per month"),
+      ),
+    ).toBe(true);
     for (const gateway of [a, b]) {
       await expect
-        .poll(async () => ((await admin(gateway, 'GET', `/usage?group_by=team&team=${team}`)).data as { group: string; requests: number; cost_usd: number }[])[0], { timeout: 10_000 })
+        .poll(
+          async () =>
+            (
+              (await admin(gateway, 'GET', `/usage?group_by=team&team=${team}`)).data as {
+                group: string;
+                requests: number;
+                cost_usd: number;
+              }[]
+            )[0],
+          { timeout: 10_000 },
+        )
         .toMatchObject({ group: team, requests: 50 });
     }
     const [totals] = (await admin(b, 'GET', `/usage?group_by=team&team=${team}`)).data as { cost_usd: number }[];

@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.close());
 
-const ask = (key: string, model = 'gpt-4o') => gw.client(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 });
+const ask = (key: string, model = 'gpt-4o') =>
+  gw.client(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 });
 const outcome = (key: string, model?: string) =>
   ask(key, model).then(
     () => 200,
@@ -32,25 +33,64 @@ const outcome = (key: string, model?: string) =>
 
 describe('/admin/teams', () => {
   it('creates, lists (with spend), gets, changes and deletes a team; 404 for unknown ids, 400 naming a bad field', async () => {
-    const created = await gw.admin('POST', '/teams', { name: 'research', models: ['gpt-4o*'], rpm_limit: 100, budget_usd: 50, budget_period: 'month', metadata: { cost_center: 'r1' } });
+    const created = await gw.admin('POST', '/teams', {
+      name: 'research',
+      models: ['gpt-4o*'],
+      rpm_limit: 100,
+      budget_usd: 50,
+      budget_period: 'month',
+      metadata: { cost_center: 'r1' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^team_[0-9a-f]{32}$/), name: 'research', models: ['gpt-4o*'], rpm_limit: 100, tpm_limit: null, concurrency_limit: null, budget_usd: 50, budget_period: 'month', session_budget_usd: null, metadata: { cost_center: 'r1' } });
-    expect((await gw.admin('GET', '/teams')).body.data).toEqual(expect.arrayContaining([expect.objectContaining({ id, name: 'research', spend_usd: 0 })]));
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^team_[0-9a-f]{32}$/),
+      name: 'research',
+      models: ['gpt-4o*'],
+      rpm_limit: 100,
+      tpm_limit: null,
+      concurrency_limit: null,
+      budget_usd: 50,
+      budget_period: 'month',
+      session_budget_usd: null,
+      metadata: { cost_center: 'r1' },
+    });
+    expect((await gw.admin('GET', '/teams')).body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, name: 'research', spend_usd: 0 })]),
+    );
     expect((await gw.admin('GET', `/teams/${id}`)).body).toMatchObject({ id, spend_usd: 0 });
-    const patched = await gw.admin('PATCH', `/teams/${id}`, { rpm_limit: null, tpm_limit: 10_000, session_budget_usd: 2 });
-    expect(patched.body).toMatchObject({ id, rpm_limit: null, tpm_limit: 10_000, session_budget_usd: 2, budget_usd: 50 });
-    expect(await gw.admin('GET', '/teams/team_nope')).toMatchObject({ status: 404, body: { error: { code: 'team_not_found' } } });
+    const patched = await gw.admin('PATCH', `/teams/${id}`, {
+      rpm_limit: null,
+      tpm_limit: 10_000,
+      session_budget_usd: 2,
+    });
+    expect(patched.body).toMatchObject({
+      id,
+      rpm_limit: null,
+      tpm_limit: 10_000,
+      session_budget_usd: 2,
+      budget_usd: 50,
+    });
+    expect(await gw.admin('GET', '/teams/team_nope')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'team_not_found' } },
+    });
     expect(await gw.admin('PATCH', '/teams/team_nope', { name: 'x' })).toMatchObject({ status: 404 });
     const bad = await gw.admin('POST', '/teams', { name: 'x', budget_period: 'year' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('budget_period');
     expect((await gw.admin('POST', '/teams', { name: 'x', owner: 'me' })).status).toBe(400);
     // A key may name only a team that exists; a team with active keys cannot be deleted.
-    expect(await gw.admin('POST', '/keys', { name: 'k', team_id: 'team_nope' })).toMatchObject({ status: 404, body: { error: { code: 'team_not_found', param: 'team_id' } } });
+    expect(await gw.admin('POST', '/keys', { name: 'k', team_id: 'team_nope' })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'team_not_found', param: 'team_id' } },
+    });
     const member = await gw.createKey({ name: 'member', team_id: id });
     expect((await gw.admin('GET', `/keys/${member.id}`)).body).toMatchObject({ team_id: id });
-    expect(await gw.admin('DELETE', `/teams/${id}`)).toMatchObject({ status: 409, body: { error: { code: 'team_has_keys' } } });
+    expect(await gw.admin('DELETE', `/teams/${id}`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'team_has_keys' } },
+    });
     await gw.admin('DELETE', `/keys/${member.id}`);
     expect(await gw.admin('DELETE', `/teams/${id}`)).toMatchObject({ status: 200, body: { id, deleted: true } });
     expect((await gw.admin('GET', `/teams/${id}`)).status).toBe(404);
@@ -85,7 +125,9 @@ describe('a call is admitted only when the key and its team both admit it', () =
   });
 
   it("the team's budget: its keys stop together once it is spent; usage by team", async () => {
-    const team = (await gw.admin('POST', '/teams', { name: 'budget', budget_usd: 2.5 * CALL_USD, budget_period: 'day' })).body.id as string;
+    const team = (
+      await gw.admin('POST', '/teams', { name: 'budget', budget_usd: 2.5 * CALL_USD, budget_period: 'day' })
+    ).body.id as string;
     const a = await gw.createKey({ name: 'a', team_id: team });
     const b = await gw.createKey({ name: 'b', team_id: team, budget_usd: 1 });
     expect(await outcome(a.key)).toBe(200);
@@ -93,13 +135,19 @@ describe('a call is admitted only when the key and its team both admit it', () =
     expect(await outcome(a.key)).toBe(200);
     const refusal = await ask(b.key).catch((e: ApiError) => e);
     expect(refusal).toMatchObject({ status: 429, code: 'insufficient_quota' });
-    expect((refusal as ApiError).message).toBe(`429 This team's budget of ${2.5 * CALL_USD} USD per day is spent (0.009 USD spent).`);
+    expect((refusal as ApiError).message).toBe(
+      `429 This team's budget of ${2.5 * CALL_USD} USD per day is spent (0.009 USD spent).`,
+    );
     expect(await outcome(a.key)).toBe('429 insufficient_quota');
-    const byTeam = (await gw.admin('GET', `/usage?group_by=team&team=${team}`)).body.data as { group: string; requests: number; cost_usd: number }[];
+    const byTeam = (await gw.admin('GET', `/usage?group_by=team&team=${team}`)).body.data as {
+      group: string;
+      requests: number;
+      cost_usd: number;
+    }[];
     expect(byTeam).toHaveLength(1);
     expect(byTeam[0]).toMatchObject({ group: team, requests: 5 });
     expect(byTeam[0]!.cost_usd).toBeCloseTo(3 * CALL_USD, 9);
-    expect(((await gw.admin('GET', `/teams/${team}`)).body.spend_usd as number)).toBeCloseTo(3 * CALL_USD, 9);
+    expect((await gw.admin('GET', `/teams/${team}`)).body.spend_usd as number).toBeCloseTo(3 * CALL_USD, 9);
     // Raising the team's budget lets both keys go on (same period: the spend so far still counts).
     await gw.admin('PATCH', `/teams/${team}`, { budget_usd: 3.5 * CALL_USD });
     expect(await outcome(b.key)).toBe(200);

@@ -26,7 +26,9 @@ beforeAll(async () => {
   upstream = await startMockUpstream({
     routes: {
       'POST /v2/chat': (request) =>
-        (request.json as { stream?: boolean }).stream ? { chunks: sseFrames(fixtures.chunkLines('cohere-text.chunks.txt'), 'typed') } : { json: fixtures.json('cohere-text.json') },
+        (request.json as { stream?: boolean }).stream
+          ? { chunks: sseFrames(fixtures.chunkLines('cohere-text.chunks.txt'), 'typed') }
+          : { json: fixtures.json('cohere-text.json') },
     },
   });
   const config = parseConfig(
@@ -51,9 +53,16 @@ afterAll(async () => {
 describe('a third-party adapter loaded by package name', () => {
   it('serves chat and streams through the official SDK', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: 'command-r-plus', messages: [{ role: 'user', content: 'Capital of France?' }] });
+    const completion = await client.chat.completions.create({
+      model: 'command-r-plus',
+      messages: [{ role: 'user', content: 'Capital of France?' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('The capital of France is Paris.');
-    const stream = await client.chat.completions.create({ model: 'command-r-plus', stream: true, messages: [{ role: 'user', content: 'Capital of France?' }] });
+    const stream = await client.chat.completions.create({
+      model: 'command-r-plus',
+      stream: true,
+      messages: [{ role: 'user', content: 'Capital of France?' }],
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('The capital of France is Paris.');
@@ -61,23 +70,38 @@ describe('a third-party adapter loaded by package name', () => {
 
   it('answers operations it does not implement with 400 unsupported_operation', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0 });
-    await expect(client.embeddings.create({ model: 'command-r-plus', input: 'x' })).rejects.toMatchObject({ status: 400, code: 'unsupported_operation' });
+    await expect(client.embeddings.create({ model: 'command-r-plus', input: 'x' })).rejects.toMatchObject({
+      status: 400,
+      code: 'unsupported_operation',
+    });
   });
 
   it("rejects settings that fail the adapter's own schema, naming the package's setting", async () => {
-    await expect(createProviders({ cohere: { adapter: 'switchyard-provider-example' } }, cwd)).rejects.toThrow(/providers\.cohere\.api_key/);
+    await expect(createProviders({ cohere: { adapter: 'switchyard-provider-example' } }, cwd)).rejects.toThrow(
+      /providers\.cohere\.api_key/,
+    );
   });
 
   it('refuses a package that exports no factory, or one with another spec version', async () => {
     for (const [name, source] of [
       ['not-an-adapter', 'export const hello = 1;'],
-      ['old-adapter', "export const switchyardProvider = { specVersion: 0, adapter: 'old', settingsSchema: { safeParse: () => ({ success: true, data: {} }) }, create() {} };"],
+      [
+        'old-adapter',
+        "export const switchyardProvider = { specVersion: 0, adapter: 'old', settingsSchema: { safeParse: () => ({ success: true, data: {} }) }, create() {} };",
+      ],
     ]) {
       await mkdir(join(cwd, 'node_modules', name!), { recursive: true });
-      await writeFile(join(cwd, 'node_modules', name!, 'package.json'), JSON.stringify({ name, type: 'module', exports: './index.js' }));
+      await writeFile(
+        join(cwd, 'node_modules', name!, 'package.json'),
+        JSON.stringify({ name, type: 'module', exports: './index.js' }),
+      );
       await writeFile(join(cwd, 'node_modules', name!, 'index.js'), source!);
     }
-    await expect(createProviders({ x: { adapter: 'not-an-adapter' } }, cwd)).rejects.toThrow(/providers\.x: package 'not-an-adapter' does not export a Switchyard provider factory/);
-    await expect(createProviders({ x: { adapter: 'old-adapter' } }, cwd)).rejects.toThrow(/package 'old-adapter' implements adapter spec version 0, but this gateway supports version 1/);
+    await expect(createProviders({ x: { adapter: 'not-an-adapter' } }, cwd)).rejects.toThrow(
+      /providers\.x: package 'not-an-adapter' does not export a Switchyard provider factory/,
+    );
+    await expect(createProviders({ x: { adapter: 'old-adapter' } }, cwd)).rejects.toThrow(
+      /package 'old-adapter' implements adapter spec version 0, but this gateway supports version 1/,
+    );
   });
 });

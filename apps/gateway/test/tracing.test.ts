@@ -15,7 +15,9 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 const KEY = 'sk-switchyard-tracing-0123456789';
 const CHAT = 'POST /v1/chat/completions';
-const recorded = testkitFixtures().json<{ model: string; usage: { prompt_tokens: number; completion_tokens: number } }>('openai/openai-text.json');
+const recorded = testkitFixtures().json<{ model: string; usage: { prompt_tokens: number; completion_tokens: number } }>(
+  'openai/openai-text.json',
+);
 const PROMPT = 'a prompt that must not reach the traces';
 
 interface OtlpSpan {
@@ -46,7 +48,12 @@ async function startReceiver() {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    contentTypes,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** Attribute values of a span as plain values. */
@@ -56,7 +63,8 @@ function attrs(span: OtlpSpan): Record<string, unknown> {
     if ('intValue' in value) return Number(value.intValue);
     if ('boolValue' in value) return value.boolValue;
     if ('doubleValue' in value) return value.doubleValue;
-    if ('arrayValue' in value) return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(plain);
+    if ('arrayValue' in value)
+      return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(plain);
     return value;
   };
   return Object.fromEntries(span.attributes.map((a) => [a.key, plain(a.value)]));
@@ -75,7 +83,10 @@ afterEach(async () => {
 async function start(captureContent: boolean) {
   receiver = await startReceiver();
   upstream = await startMockUpstream();
-  upstream.route(CHAT, [{ status: 503, json: { error: { message: 'busy', type: 'server_error', param: null, code: null } } }, { json: recorded }]);
+  upstream.route(CHAT, [
+    { status: 503, json: { error: { message: 'busy', type: 'server_error', param: null, code: null } } },
+    { json: recorded },
+  ]);
   running = await startGatewayFromYaml(`
 keys: ["${KEY}"]
 server: { port: 0 }
@@ -104,7 +115,9 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const spans = receiver!.spans;
     expect(receiver!.contentTypes[0]).toContain('application/json');
     const server = spans.find((s) => s.kind === 2);
-    const clients = spans.filter((s) => s.kind === 3).sort((a, b) => Number(attrs(a)['switchyard.attempt']) - Number(attrs(b)['switchyard.attempt']));
+    const clients = spans
+      .filter((s) => s.kind === 3)
+      .sort((a, b) => Number(attrs(a)['switchyard.attempt']) - Number(attrs(b)['switchyard.attempt']));
     expect(server).toBeDefined();
     expect(server!.traceId).toBe(traceId);
     expect(server!.parentSpanId).toBe(parentId);
@@ -127,11 +140,20 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       expect(span.traceId).toBe(traceId);
       expect(span.parentSpanId).toBe(server!.spanId);
       expect(span.name).toBe('chat gpt-4.1-nano');
-      expect(attrs(span)).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4.1-nano', 'switchyard.attempt': index + 1, 'switchyard.fallback': false });
+      expect(attrs(span)).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'gpt-4.1-nano',
+        'switchyard.attempt': index + 1,
+        'switchyard.fallback': false,
+      });
     }
     expect(clients[0]!.status?.code).toBe(2); // ERROR: the 503
     expect(attrs(clients[0]!)).toMatchObject({ 'error.type': '503', 'switchyard.outcome': 'retry' });
-    expect(attrs(clients[1]!)).toMatchObject({ 'gen_ai.usage.output_tokens': recorded.usage.completion_tokens, 'switchyard.outcome': 'ok' });
+    expect(attrs(clients[1]!)).toMatchObject({
+      'gen_ai.usage.output_tokens': recorded.usage.completion_tokens,
+      'switchyard.outcome': 'ok',
+    });
 
     // Each upstream request carried the traceparent of its own client span.
     const sent = upstream!.requestsTo(CHAT).map((r) => r.headers.traceparent);
@@ -159,12 +181,20 @@ describe('OpenTelemetry traces of a stream', () => {
   it('end when the stream has ended, with its usage and finish reasons', async () => {
     const client = await start(false);
     upstream!.route(CHAT, { chunks: sseFrames(testkitFixtures().chunkLines('openai/openai-text.chunks.txt')) });
-    const stream = await client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: PROMPT }] });
+    const stream = await client.chat.completions.create({
+      model: 'chat',
+      stream: true,
+      messages: [{ role: 'user', content: PROMPT }],
+    });
     for await (const _chunk of stream);
     await running!.close();
     running = undefined;
     const server = receiver!.spans.find((s) => s.kind === 2)!;
-    expect(attrs(server)).toMatchObject({ 'gen_ai.response.finish_reasons': ['stop'], 'gen_ai.response.model': 'gpt-4.1-nano', 'switchyard.attempt': 1 });
+    expect(attrs(server)).toMatchObject({
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.response.model': 'gpt-4.1-nano',
+      'switchyard.attempt': 1,
+    });
     expect(attrs(server)['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
     const client_ = receiver!.spans.find((s) => s.kind === 3)!;
     expect(attrs(client_)).toMatchObject({ 'gen_ai.response.finish_reasons': ['stop'], 'switchyard.outcome': 'ok' });
@@ -180,8 +210,14 @@ describe('without an OTLP endpoint', () => {
   async function run(env: Record<string, string>) {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-otel-'));
     const config = join(dir, 'switchyard.yaml');
-    await writeFile(config, `server: { port: 0 }\nkeys: ["${KEY}"]\nproviders: { openai: { adapter: openai, api_key: sk-x-000000 } }\nlog: { level: warn }\n`);
-    const child = spawn(process.execPath, ['--import', hook, cli, 'start', '--config', config], { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    await writeFile(
+      config,
+      `server: { port: 0 }\nkeys: ["${KEY}"]\nproviders: { openai: { adapter: openai, api_key: sk-x-000000 } }\nlog: { level: warn }\n`,
+    );
+    const child = spawn(process.execPath, ['--import', hook, cli, 'start', '--config', config], {
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     try {
@@ -197,6 +233,8 @@ describe('without an OTLP endpoint', () => {
   it('does not load the OpenTelemetry SDK at all; with OTEL_EXPORTER_OTLP_ENDPOINT it does', async () => {
     // (prom-client loads the tiny @opentelemetry/api package for exemplars; the SDK and exporter are what must stay out.)
     expect(await run({})).not.toMatch(/otel-import @opentelemetry\/(sdk|exporter|resources|core|otlp)/);
-    expect(await run({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toContain('otel-import @opentelemetry/sdk-trace');
+    expect(await run({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toContain(
+      'otel-import @opentelemetry/sdk-trace',
+    );
   });
 });

@@ -35,7 +35,8 @@ const row = (i: number): UsageRow => ({
 
 beforeAll(async () => {
   const store = new SqliteAccountStore(join(dir, 'ledger.db'));
-  for (let start = 0; start < ROWS; start += 10_000) await store.appendUsage(Array.from({ length: 10_000 }, (_, i) => row(start + i)));
+  for (let start = 0; start < ROWS; start += 10_000)
+    await store.appendUsage(Array.from({ length: 10_000 }, (_, i) => row(start + i)));
   await store.close();
   gw = await startGatewayWithUpstreams({
     upstreams: { openai: { routes: {} } },
@@ -57,7 +58,9 @@ afterAll(async () => {
 
 /** Reads an export line by line without keeping it, sampling this process's heap (the gateway's) meanwhile. */
 async function download(query: string) {
-  const res = await fetch(`${gw.origin}/admin/usage/export?${query}`, { headers: { authorization: `Bearer ${MASTER}` } });
+  const res = await fetch(`${gw.origin}/admin/usage/export?${query}`, {
+    headers: { authorization: `Bearer ${MASTER}` },
+  });
   const baseline = process.memoryUsage().heapUsed;
   let peak = baseline;
   let lines = 0;
@@ -85,8 +88,12 @@ describe('GET /admin/usage/export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(lines).toBe(ROWS + 1);
-    expect(first).toBe('created_at,request_id,key_id,team_id,end_user,session_id,agent_id,model,provider,upstream_model,status,prompt_tokens,completion_tokens,total_tokens,cost_usd\r');
-    console.log(`usage export: ${ROWS} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB of CSV, heap growth at most ${growthMb.toFixed(1)} MiB`);
+    expect(first).toBe(
+      'created_at,request_id,key_id,team_id,end_user,session_id,agent_id,model,provider,upstream_model,status,prompt_tokens,completion_tokens,total_tokens,cost_usd\r',
+    );
+    console.log(
+      `usage export: ${ROWS} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB of CSV, heap growth at most ${growthMb.toFixed(1)} MiB`,
+    );
     // Holding the rows would take far more (100,000 row objects); streamed pages of 1,000 keep it to a few MiB.
     expect(growthMb).toBeLessThan(40);
   });
@@ -94,16 +101,30 @@ describe('GET /admin/usage/export', () => {
   it('filters by team, end user, session and time, as JSON lines; a client-sent formula is neutralised in CSV', async () => {
     const team = await download('format=jsonl&team=team_x');
     expect(team.lines).toBe(ROWS / 2);
-    expect(JSON.parse(team.first)).toMatchObject({ request_id: 'req-099999', key_id: 'key_a', team_id: 'team_x', end_user: 'user-99', total_tokens: 120, cost_usd: 0.00045 });
+    expect(JSON.parse(team.first)).toMatchObject({
+      request_id: 'req-099999',
+      key_id: 'key_a',
+      team_id: 'team_x',
+      end_user: 'user-99',
+      total_tokens: 120,
+      cost_usd: 0.00045,
+    });
     expect((await download('format=jsonl&end_user=user-7')).lines).toBe(ROWS / 100);
-    expect((await download('format=jsonl&session=sess-3&team=team_x')).lines).toBe(Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2 && i % 3 === 0 && i % 7 === 3).length);
+    expect((await download('format=jsonl&session=sess-3&team=team_x')).lines).toBe(
+      Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2 && i % 3 === 0 && i % 7 === 3).length,
+    );
     const window = await download(`format=csv&from=${T0 + 10_000}&to=${new Date(T0 + 20_000).toISOString()}`);
     expect(window.lines).toBe(11);
     const formula = await download(`format=csv&end_user=${encodeURIComponent("=cmd|' /C calc'!A0 user 0")}`);
     expect(formula.lines).toBe(1 + ROWS / 100);
-    const res = await fetch(`${gw.origin}/admin/usage/export?format=csv&end_user=${encodeURIComponent("=cmd|' /C calc'!A0 user 0")}&to=${T0 + 1}`, { headers: { authorization: `Bearer ${MASTER}` } });
+    const res = await fetch(
+      `${gw.origin}/admin/usage/export?format=csv&end_user=${encodeURIComponent("=cmd|' /C calc'!A0 user 0")}&to=${T0 + 1}`,
+      { headers: { authorization: `Bearer ${MASTER}` } },
+    );
     expect((await res.text()).split('\r\n')[1]).toContain(",'=cmd|' /C calc'!A0 user 0,");
-    const bad = await fetch(`${gw.origin}/admin/usage/export?format=xml`, { headers: { authorization: `Bearer ${MASTER}` } });
+    const bad = await fetch(`${gw.origin}/admin/usage/export?format=xml`, {
+      headers: { authorization: `Bearer ${MASTER}` },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('format');
   });

@@ -42,13 +42,17 @@ describe('switchyard start --workers', () => {
       const pids = gateway.lines.flatMap((l) => /worker (\d+) started/.exec(l)?.[1] ?? []).map(Number);
       expect(pids).toHaveLength(2);
       const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
-      const chat = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+      const chat = () =>
+        client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
       const answers = await Promise.all(Array.from({ length: 20 }, chat));
       expect(answers.every((a) => a.choices.length > 0)).toBe(true);
 
       // A replacement is a worker pid none of the originals has: wait for its `started`, then for its `listening`.
       const replacementOf = async (known: number[]) => {
-        const started = await gateway.waitForLine(new RegExp(`worker (?!(?:${known.join('|')}) )(\\d+) started`), 60_000);
+        const started = await gateway.waitForLine(
+          new RegExp(`worker (?!(?:${known.join('|')}) )(\\d+) started`),
+          60_000,
+        );
         const pid = Number(/worker (\d+) started/.exec(started)?.[1]);
         await gateway.waitForLine(new RegExp(`worker ${pid} listening`), 60_000);
         return pid;
@@ -70,7 +74,9 @@ describe('switchyard start --workers', () => {
     }
   });
 
-  it('keeps one rpm_limit across both workers (redis.url set): 60 concurrent calls to the one port admit 20', { timeout: 90_000 }, async () => {
+  it('keeps one rpm_limit across both workers (redis.url set): 60 concurrent calls to the one port admit 20', {
+    timeout: 90_000,
+  }, async () => {
     const MASTER = 'sk-master-key-for-workers-0123456789';
     let redis: TestRedis | undefined;
     let postgres: TestPostgres | undefined;
@@ -81,23 +87,48 @@ describe('switchyard start --workers', () => {
       const extra = `admin: { master_key: "${MASTER}" }\nstore: { postgres: "${databaseUrl}" }\nredis: { url: "${redis.url}" }\n`;
       gateway = await spawnGateway(yaml(await freePort(), extra), ['--workers', '2'], {}, 60_000);
       const origin = gateway.origin;
-      const admin = (path: string, init: RequestInit = {}) => fetch(`${origin}/admin${path}`, { ...init, headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json', connection: 'close' } });
-      const created = (await (await admin('/keys', { method: 'POST', body: JSON.stringify({ name: 'workers', rpm_limit: 20 }) })).json()) as { id: string; key: string };
+      const admin = (path: string, init: RequestInit = {}) =>
+        fetch(`${origin}/admin${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json', connection: 'close' },
+        });
+      const created = (await (
+        await admin('/keys', { method: 'POST', body: JSON.stringify({ name: 'workers', rpm_limit: 20 }) })
+      ).json()) as { id: string; key: string };
       // The worker that created the key announces it on Redis; the other loads it. New connections alternate between
       // the workers (round-robin), so four answers in a row on fresh connections come from both.
-      await expect.poll(async () => (await Promise.all([0, 1, 2, 3].map(async () => (await admin(`/keys/${created.id}`)).status))).join(), { timeout: 5000 }).toBe('200,200,200,200');
+      await expect
+        .poll(
+          async () =>
+            (await Promise.all([0, 1, 2, 3].map(async () => (await admin(`/keys/${created.id}`)).status))).join(),
+          { timeout: 5000 },
+        )
+        .toBe('200,200,200,200');
       const client = new OpenAI({ baseURL: gateway.url, apiKey: created.key, maxRetries: 0 });
       const started = Date.now();
-      const results = await Promise.allSettled(Array.from({ length: 60 }, () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 60 }, () =>
+          client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+        ),
+      );
       const refill = Math.floor(((Date.now() - started) * 20) / 60_000);
       const admitted = results.filter((r) => r.status === 'fulfilled').length;
       expect(admitted).toBeGreaterThanOrEqual(20);
       expect(admitted).toBeLessThanOrEqual(20 + refill);
-      const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as InstanceType<typeof OpenAI.APIError>] : []));
+      const refused = results.flatMap((r) =>
+        r.status === 'rejected' ? [r.reason as InstanceType<typeof OpenAI.APIError>] : [],
+      );
       expect(refused.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
       expect(refused[0]!.headers?.get('x-ratelimit-limit-requests')).toBe('20');
       // The shared ledger holds all 60 rows, whichever worker took them.
-      await expect.poll(async () => ((await (await admin(`/usage?key=${created.id}`)).json()) as { data: { requests: number }[] }).data[0]?.requests, { timeout: 10_000 }).toBe(60);
+      await expect
+        .poll(
+          async () =>
+            ((await (await admin(`/usage?key=${created.id}`)).json()) as { data: { requests: number }[] }).data[0]
+              ?.requests,
+          { timeout: 10_000 },
+        )
+        .toBe(60);
     } finally {
       await gateway?.stop();
       await Promise.all([redis?.close(), postgres?.close()]);
@@ -105,7 +136,10 @@ describe('switchyard start --workers', () => {
   });
 
   it('refuses several workers with virtual keys and no redis.url, naming redis.url', async () => {
-    const { code, stderr } = await failedStart(yaml(0, 'admin: { master_key: sk-master-key-0123456789 }\nstore: { sqlite: ":memory:" }\n'), ['--workers', '2']);
+    const { code, stderr } = await failedStart(
+      yaml(0, 'admin: { master_key: sk-master-key-0123456789 }\nstore: { sqlite: ":memory:" }\n'),
+      ['--workers', '2'],
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/redis\.url/);
   });

@@ -11,7 +11,11 @@ const countsSchema = z.looseObject({ input_tokens: tokens.optional(), output_tok
  * `usage` (tokens): `billed_units` and `tokens`, each `{input_tokens, output_tokens}`; `cached_tokens`.
  * @see https://docs.cohere.com/reference/chat#response.body.usage
  */
-export const cohereUsageSchema = z.looseObject({ billed_units: countsSchema.optional(), tokens: countsSchema.optional(), cached_tokens: tokens.optional() });
+export const cohereUsageSchema = z.looseObject({
+  billed_units: countsSchema.optional(),
+  tokens: countsSchema.optional(),
+  cached_tokens: tokens.optional(),
+});
 
 /**
  * The `POST /v2/chat` answer: `id`, `message.content[]` of `{type, text}`, `finish_reason`, `usage`.
@@ -19,7 +23,9 @@ export const cohereUsageSchema = z.looseObject({ billed_units: countsSchema.opti
  */
 export const cohereChatResponseSchema = z.looseObject({
   id: z.string(),
-  message: z.looseObject({ content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional() }),
+  message: z.looseObject({
+    content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
+  }),
   finish_reason: z.string(),
   usage: cohereUsageSchema.optional(),
 });
@@ -31,8 +37,14 @@ export const cohereChatResponseSchema = z.looseObject({
  */
 export const cohereStreamEventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('message-start'), id: z.string().optional() }),
-  z.looseObject({ type: z.literal('content-delta'), delta: z.looseObject({ message: z.looseObject({ content: z.looseObject({ text: z.string() }) }) }) }),
-  z.looseObject({ type: z.literal('message-end'), delta: z.looseObject({ finish_reason: z.string(), usage: cohereUsageSchema.optional() }) }),
+  z.looseObject({
+    type: z.literal('content-delta'),
+    delta: z.looseObject({ message: z.looseObject({ content: z.looseObject({ text: z.string() }) }) }),
+  }),
+  z.looseObject({
+    type: z.literal('message-end'),
+    delta: z.looseObject({ finish_reason: z.string(), usage: cohereUsageSchema.optional() }),
+  }),
 ]);
 
 /** Any stream event: its `type`. */

@@ -26,4 +26,11 @@ export interface CohereChatRequest {
 }
 
 /** Cohere's finish reasons. */
-export type CohereFinishReason = 'COMPLETE' | 'STOP_SEQUENCE' | 'MAX_TOKENS' | 'TOOL_CALL' | 'ERROR' | 'TIMEOUT' | string;
+export type CohereFinishReason =
+  | 'COMPLETE'
+  | 'STOP_SEQUENCE'
+  | 'MAX_TOKENS'
+  | 'TOOL_CALL'
+  | 'ERROR'
+  | 'TIMEOUT'
+  | string;

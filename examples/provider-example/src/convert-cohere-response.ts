@@ -16,7 +16,14 @@ export function convertCohereResponse(response: CohereChatResponse, model: strin
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: mapCohereFinishReason(response.finish_reason), logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        finish_reason: mapCohereFinishReason(response.finish_reason),
+        logprobs: null,
+      },
+    ],
     ...(usage ? { usage } : {}),
   };
 }

@@ -1,4 +1,12 @@
-import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, checkUpstreamEvent, mapTransportError, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  type ServerSentEvent,
+  checkUpstreamEvent,
+  mapTransportError,
+  readUpstreamEvent,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 import { type CohereStreamEvent, cohereAnyEventSchema, cohereStreamEventSchema } from './cohere-api.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
@@ -26,10 +34,17 @@ export async function* convertCohereStream(
   }
 }
 
-async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: string, model: string): AsyncGenerator<ChatCompletionChunk> {
+async function* convertEvents(
+  events: AsyncIterable<ServerSentEvent>,
+  provider: string,
+  model: string,
+): AsyncGenerator<ChatCompletionChunk> {
   let id = 'chatcmpl-cohere';
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
+  const chunk = (
+    choices: ChatCompletionChunk['choices'],
+    extra: Partial<ChatCompletionChunk> = {},
+  ): ChatCompletionChunk => ({
     id,
     object: 'chat.completion.chunk',
     created,
@@ -49,7 +64,12 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     } else if (event.type === 'message-end') {
       const end = event;
       if (end.delta.finish_reason === 'ERROR') {
-        throw new GatewayError({ status: 502, type: 'server_error', code: 'upstream_stream_error', message: `The upstream provider '${provider}' failed mid-stream.` });
+        throw new GatewayError({
+          status: 502,
+          type: 'server_error',
+          code: 'upstream_stream_error',
+          message: `The upstream provider '${provider}' failed mid-stream.`,
+        });
       }
       yield chunk([{ index: 0, delta: {}, finish_reason: mapCohereFinishReason(end.delta.finish_reason) }]);
       const usage = mapCohereUsage(end.delta.usage);
@@ -63,6 +83,7 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
 /** One event's data through the schemas (its `type`, then the schema of a type read); undefined for other types. */
 function readEvent(provider: string, data: string): CohereStreamEvent | undefined {
   const event = readUpstreamEvent(provider, cohereAnyEventSchema, data);
-  if (event.type !== 'message-start' && event.type !== 'content-delta' && event.type !== 'message-end') return undefined;
+  if (event.type !== 'message-start' && event.type !== 'content-delta' && event.type !== 'message-end')
+    return undefined;
   return checkUpstreamEvent(provider, cohereStreamEventSchema, event, `a '${event.type}' stream event`);
 }

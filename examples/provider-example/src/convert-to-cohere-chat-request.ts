@@ -8,7 +8,10 @@ function textOf(content: unknown, index: number): string {
     return content
       .map((part: { type?: string; text?: string }, p) => {
         if (part.type === 'text') return part.text ?? '';
-        throw invalidRequestError(`This adapter supports text content only; '${part.type}' parts are not supported.`, `messages[${index}].content[${p}]`);
+        throw invalidRequestError(
+          `This adapter supports text content only; '${part.type}' parts are not supported.`,
+          `messages[${index}].content[${p}]`,
+        );
       })
       .join('');
   }
@@ -26,10 +29,14 @@ export function convertToCohereChatRequest(request: ChatCompletionRequest): Cohe
   if ((request.n ?? 1) > 1) throw invalidRequestError('Cohere returns one choice per request; use n = 1.', 'n');
   if (request.tools?.length) throw invalidRequestError('This adapter does not support tools.', 'tools');
   if (request.response_format && request.response_format.type !== 'text') {
-    throw invalidRequestError(`This adapter does not support JSON output ('response_format' of type '${request.response_format.type}').`, 'response_format');
+    throw invalidRequestError(
+      `This adapter does not support JSON output ('response_format' of type '${request.response_format.type}').`,
+      'response_format',
+    );
   }
   const messages: CohereMessage[] = request.messages.map((message, index) => {
-    if (message.role === 'tool' || message.role === 'function') throw invalidRequestError('This adapter does not support tool messages.', `messages[${index}].role`);
+    if (message.role === 'tool' || message.role === 'function')
+      throw invalidRequestError('This adapter does not support tool messages.', `messages[${index}].role`);
     const role = message.role === 'developer' ? 'system' : message.role;
     return { role, content: textOf(message.content, index) };
   });

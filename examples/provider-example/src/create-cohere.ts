@@ -1,4 +1,10 @@
-import { ADAPTER_SPEC_VERSION, type ProviderAdapter, parseSSEStream, readUpstreamJson, sendUpstreamRequest } from '@switchyard/core';
+import {
+  ADAPTER_SPEC_VERSION,
+  type ProviderAdapter,
+  parseSSEStream,
+  readUpstreamJson,
+  sendUpstreamRequest,
+} from '@switchyard/core';
 import { cohereChatResponseSchema } from './cohere-api.js';
 import { convertCohereResponse } from './convert-cohere-response.js';
 import { convertCohereStream } from './convert-cohere-stream.js';
@@ -43,7 +49,8 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
         upstream: context.upstream,
         mapError: (status, text) => mapCohereError(context.provider, status, text, secrets),
       });
-      if (request.stream) return convertCohereStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
+      if (request.stream)
+        return convertCohereStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
       const body = await readUpstreamJson(context.provider, response, context.signal, cohereChatResponseSchema);
       return convertCohereResponse(body, request.model);
     },

@@ -6,7 +6,12 @@ import { createCohere, mapCohereFinishReason } from '../src/index.js';
 const fixtures = createFixtureReader(new URL('../fixtures/', import.meta.url));
 const API_KEY = 'co-secret-key-123456';
 let upstream: MockUpstream;
-const context = (signal = new AbortController().signal): AdapterCallContext => ({ signal, requestId: 'req-1', provider: 'cohere', warn: () => {} });
+const context = (signal = new AbortController().signal): AdapterCallContext => ({
+  signal,
+  requestId: 'req-1',
+  provider: 'cohere',
+  warn: () => {},
+});
 
 beforeAll(async () => {
   upstream = await startMockUpstream({
@@ -29,7 +34,13 @@ describe('Cohere adapter', () => {
         model: 'command-r-plus',
         messages: [
           { role: 'developer', content: 'Be brief.' },
-          { role: 'user', content: [{ type: 'text', text: 'Capital of ' }, { type: 'text', text: 'France?' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Capital of ' },
+              { type: 'text', text: 'France?' },
+            ],
+          },
         ],
         top_p: 0.5,
         stop: 'END',
@@ -49,12 +60,23 @@ describe('Cohere adapter', () => {
       stop_sequences: ['END'],
       max_tokens: 20,
     });
-    expect(completion.choices[0]).toMatchObject({ message: { role: 'assistant', content: 'The capital of France is Paris.' }, finish_reason: 'stop' });
-    expect(completion.usage).toMatchObject({ prompt_tokens: 507, completion_tokens: 10, total_tokens: 517, prompt_tokens_details: { cached_tokens: 448 } });
+    expect(completion.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: 'The capital of France is Paris.' },
+      finish_reason: 'stop',
+    });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 507,
+      completion_tokens: 10,
+      total_tokens: 517,
+      prompt_tokens_details: { cached_tokens: 448 },
+    });
   });
 
   it('streams content deltas, the finish reason, then usage', async () => {
-    const stream = (await adapter().chatCompletions!({ model: 'command-r-plus', stream: true, messages: [{ role: 'user', content: 'Capital of France?' }] }, context())) as AsyncIterable<ChatCompletionChunk>;
+    const stream = (await adapter().chatCompletions!(
+      { model: 'command-r-plus', stream: true, messages: [{ role: 'user', content: 'Capital of France?' }] },
+      context(),
+    )) as AsyncIterable<ChatCompletionChunk>;
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('The capital of France is Paris.');
@@ -70,9 +92,17 @@ describe('Cohere adapter', () => {
   });
 
   it('answers 400 naming the field for what Cohere cannot do here', async () => {
-    await expect(adapter().chatCompletions!({ model: 'c', n: 2, messages: [{ role: 'user', content: 'x' }] }, context())).rejects.toMatchObject({ status: 400, param: 'n' });
     await expect(
-      adapter().chatCompletions!({ model: 'c', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' } }] }] }, context()),
+      adapter().chatCompletions!({ model: 'c', n: 2, messages: [{ role: 'user', content: 'x' }] }, context()),
+    ).rejects.toMatchObject({ status: 400, param: 'n' });
+    await expect(
+      adapter().chatCompletions!(
+        {
+          model: 'c',
+          messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' } }] }],
+        },
+        context(),
+      ),
     ).rejects.toMatchObject({ status: 400, param: 'messages[0].content[0]' });
   });
 });

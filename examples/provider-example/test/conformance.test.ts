@@ -13,15 +13,27 @@ describeAdapterConformance({
     completion: {
       route: 'POST /v2/chat',
       reply: { json: fixtures.json('cohere-text.json') },
-      expect: { content: 'The capital of France is Paris.', finish_reason: 'stop', usage: { prompt_tokens: 507, completion_tokens: 10 } },
+      expect: {
+        content: 'The capital of France is Paris.',
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 507, completion_tokens: 10 },
+      },
     },
     stream: {
       route: 'POST /v2/chat',
       reply: { chunks: sseFrames(fixtures.chunkLines('cohere-text.chunks.txt'), 'typed') },
-      expect: { content: 'The capital of France is Paris.', finish_reason: 'stop', usage: { prompt_tokens: 507, completion_tokens: 10 } },
+      expect: {
+        content: 'The capital of France is Paris.',
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 507, completion_tokens: 10 },
+      },
     },
     // Cohere's documented error shape (https://docs.cohere.com/reference/errors); no error recording exists.
-    error: { route: 'POST /v2/chat', reply: { status: 429, json: { id: 'e1', message: 'trial key rate limit exceeded' } }, expect: { status: 429, message: 'trial key rate limit exceeded', type: 'rate_limit_error' } },
+    error: {
+      route: 'POST /v2/chat',
+      reply: { status: 429, json: { id: 'e1', message: 'trial key rate limit exceeded' } },
+      expect: { status: 429, message: 'trial key rate limit exceeded', type: 'rate_limit_error' },
+    },
     // This example serves text only: tools, images and JSON output are refused with a 400 naming the field.
     unsupported: ['tools', 'vision', 'json_schema', 'json_object'],
     assertRequest(request) {
@@ -38,5 +50,16 @@ describeAdapterConformance({
       });
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: [
+    'embeddings',
+    'transcriptions',
+    'speech',
+    'imageGenerations',
+    'listModels',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

@@ -229,7 +229,8 @@ export class Accounts {
       state = this.#keys.put(key);
     }
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
-    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
+    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now())
+      throw authenticationError('This API key has expired.');
     return { kind: 'virtual', state };
   }
 
@@ -250,8 +251,10 @@ export class Accounts {
   #principal(state: KeyState, authorization: string | undefined): Principal {
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
-    if (secretOf(state.key, hash(token)) === 'expired') throw authenticationError('This API key was rotated and its grace period has ended: use its new secret.');
-    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now()) throw authenticationError('This API key has expired.');
+    if (secretOf(state.key, hash(token)) === 'expired')
+      throw authenticationError('This API key was rotated and its grace period has ended: use its new secret.');
+    if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now())
+      throw authenticationError('This API key has expired.');
     return { kind: 'virtual', state };
   }
 
@@ -267,11 +270,25 @@ export class Accounts {
    * slot back with {@link release} when the call ends. With `limits: 'requests'` only the allow-list, rpm and concurrency
    * apply (a call that costs nothing: `/v1/messages/count_tokens`), neither tpm nor the budget.
    */
-  async admit(principal: Principal, model: string, estimate: CallEstimate | number, limits: 'all' | 'requests' = 'all', parties: CallParties = {}): Promise<Admission> {
+  async admit(
+    principal: Principal,
+    model: string,
+    estimate: CallEstimate | number,
+    limits: 'all' | 'requests' = 'all',
+    parties: CallParties = {},
+  ): Promise<Admission> {
     const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
     const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
-    return admitCall(context, principal.state, this.teams.get(principal.state.key.team_id), model, detail, limits, parties);
+    return admitCall(
+      context,
+      principal.state,
+      this.teams.get(principal.state.key.team_id),
+      model,
+      detail,
+      limits,
+      parties,
+    );
   }
 
   /**
@@ -283,13 +300,24 @@ export class Accounts {
     if (principal.kind !== 'virtual' || principal.state.key.budget_usd === null) return false;
     const { key } = principal.state;
     const window = principal.state.budgetWindow(Date.now(), this.budgetTimeZone);
-    const request: LimitRequest = { keyId: key.id, rpm: null, tpm: null, tokens: 0, concurrency: null, budget: { limitUsd: key.budget_usd as number, window: window.id, reserveUsd: 0 } };
+    const request: LimitRequest = {
+      keyId: key.id,
+      rpm: null,
+      tpm: null,
+      tokens: 0,
+      concurrency: null,
+      budget: { limitUsd: key.budget_usd as number, window: window.id, reserveUsd: 0 },
+    };
     let decision = await this.limiter.acquire(request);
     if (!decision.ok && decision.reason === 'seed' && request.budget) {
       request.budget.seedUsd = await this.#ledgerSeeds.spendSince(key.id, window.start);
       decision = await this.limiter.acquire(request);
     }
-    return !decision.ok && decision.reason === 'budget' && (decision.budget?.spentUsd ?? Infinity) >= (key.budget_usd as number) - 1e-9;
+    return (
+      !decision.ok &&
+      decision.reason === 'budget' &&
+      (decision.budget?.spentUsd ?? Infinity) >= (key.budget_usd as number) - 1e-9
+    );
   }
 
   /** The 429 `insufficient_quota` of a key whose budget is spent (see {@link budgetSpent}). */
@@ -317,7 +345,9 @@ export class Accounts {
     if (principal.kind === 'virtual') {
       const { key } = principal.state;
       const settlement = limitSettlement(key, admission, row);
-      settled = this.limiter.settle(settlement).then((budgets) => this.#settled(principal.state, admission, budgets ?? []), this.#onError);
+      settled = this.limiter
+        .settle(settlement)
+        .then((budgets) => this.#settled(principal.state, admission, budgets ?? []), this.#onError);
     }
     this.record({
       ...row,
@@ -428,7 +458,14 @@ export class Accounts {
   async rotateKey(id: string, graceSeconds: number): Promise<(VirtualKeyView & { key: string }) | undefined> {
     const state = this.#keys.get(id);
     if (!state) return undefined;
-    if (state.key.revoked_at) throw new GatewayError({ status: 409, type: 'invalid_request_error', code: 'key_revoked', param: 'id', message: `Key '${id}' is revoked and cannot be rotated.` });
+    if (state.key.revoked_at)
+      throw new GatewayError({
+        status: 409,
+        type: 'invalid_request_error',
+        code: 'key_revoked',
+        param: 'id',
+        message: `Key '${id}' is revoked and cannot be rotated.`,
+      });
     const { key, secret } = rotateSecret(state.key, graceSeconds);
     await this.store.rotateKeySecret(key);
     this.#keys.put(key);

@@ -15,7 +15,21 @@ export interface AuditLogOptions {
 }
 
 /** Field names never written to the audit log, at any depth (secrets, their hashes, credentials). */
-const SECRET_FIELDS = new Set(['key', 'key_hash', 'previous_key_hash', 'secret', 'api_key', 'password', 'client_secret', 'token', 'id_token', 'access_token', 'master_key', 'authorization', 'cookie']);
+const SECRET_FIELDS = new Set([
+  'key',
+  'key_hash',
+  'previous_key_hash',
+  'secret',
+  'api_key',
+  'password',
+  'client_secret',
+  'token',
+  'id_token',
+  'access_token',
+  'master_key',
+  'authorization',
+  'cookie',
+]);
 /** Longest text kept in an entry's `actor`, `target` and `action`, characters. */
 const MAX_TEXT = 256;
 
@@ -23,7 +37,11 @@ function withoutSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return depth > 8 ? '[…]' : value.map((v) => withoutSecrets(v, depth + 1));
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[…]';
-  return Object.fromEntries(Object.entries(value).flatMap(([name, v]) => (SECRET_FIELDS.has(name.toLowerCase()) ? [] : [[name, withoutSecrets(v, depth + 1)]])));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([name, v]) =>
+      SECRET_FIELDS.has(name.toLowerCase()) ? [] : [[name, withoutSecrets(v, depth + 1)]],
+    ),
+  );
 }
 
 const clip = (text: string) => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text);

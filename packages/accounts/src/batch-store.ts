@@ -83,7 +83,15 @@ export interface FileListQuery {
 }
 
 /** The statuses of OpenAI's Batch object. */
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+export type BatchStatus =
+  | 'validating'
+  | 'failed'
+  | 'in_progress'
+  | 'finalizing'
+  | 'completed'
+  | 'expired'
+  | 'cancelling'
+  | 'cancelled';
 
 /** A batch as stored: OpenAI's Batch object (`batch`) plus who owns and runs it. */
 export interface StoredBatch {

@@ -21,7 +21,8 @@ const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}
 function basisOf(estimate: RefusedEstimate): string {
   const completion = count(estimate.completionTokens ?? 0, 'completion token');
   if (estimate.completionBasis === 'default') return `${completion}, the default when the request sets no max_tokens`;
-  if (estimate.completionBasis && estimate.completionBasis !== 'none') return `${completion} from ${estimate.completionBasis}`;
+  if (estimate.completionBasis && estimate.completionBasis !== 'none')
+    return `${completion} from ${estimate.completionBasis}`;
   return completion;
 }
 
@@ -41,7 +42,10 @@ export function budgetRefusal(
   headers: Record<string, string>,
   what = 'key',
 ): GatewayError {
-  const budget = owner.budget_period === 'session' ? `budget of ${owner.budget_usd} USD per session` : `budget of ${owner.budget_usd} USD per ${owner.budget_period}`;
+  const budget =
+    owner.budget_period === 'session'
+      ? `budget of ${owner.budget_usd} USD per session`
+      : `budget of ${owner.budget_usd} USD per ${owner.budget_period}`;
   const limit = owner.budget_usd ?? 0;
   const whose = `This ${what}'s`;
   if (!window || window.spentUsd >= limit - 1e-9) {
@@ -49,7 +53,10 @@ export function budgetRefusal(
     return rateLimitError(`${whose} ${budget} is spent${spent}.`, 'insufficient_quota', headers, 'budget');
   }
   const remaining = limit - window.spentUsd - window.reservedUsd;
-  const tokens = estimate.promptTokens !== undefined ? ` (${count(estimate.promptTokens, 'prompt token')} and ${basisOf(estimate)})` : '';
+  const tokens =
+    estimate.promptTokens !== undefined
+      ? ` (${count(estimate.promptTokens, 'prompt token')} and ${basisOf(estimate)})`
+      : '';
   return rateLimitError(
     `This call's estimate of ${formatUsd(estimate.costUsd)} USD${tokens} exceeds the remaining ${formatUsd(remaining)} USD of this ${what}'s ${budget} ` +
       `(${formatUsd(window.spentUsd)} USD spent, ${formatUsd(window.reservedUsd)} USD reserved by calls in flight). ` +

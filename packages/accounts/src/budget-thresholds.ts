@@ -28,7 +28,10 @@ const SUBJECT = { team: 'team', 'end user': 'end_user', session: 'session' } as 
  * to: those with spend before the call (spend after less the call's cost) below `threshold x budget` and spend after
  * at or above it. Each crossing belongs to exactly one call, on every replica (the limiter adds spend atomically).
  */
-export function budgetCrossings(event: BudgetSettledEvent, thresholds: readonly number[] = BUDGET_THRESHOLDS): BudgetCrossing[] {
+export function budgetCrossings(
+  event: BudgetSettledEvent,
+  thresholds: readonly number[] = BUDGET_THRESHOLDS,
+): BudgetCrossing[] {
   const crossings: BudgetCrossing[] = [];
   const { key, admission } = event;
   for (const settled of event.budgets) {
@@ -37,11 +40,21 @@ export function budgetCrossings(event: BudgetSettledEvent, thresholds: readonly 
     if (!budgetUsd || (!scope && settled.id !== key.id)) continue;
     const before = settled.spentUsd - settled.costUsd;
     const subject = scope ? SUBJECT[scope.what] : 'key';
-    const id = subject === 'key' ? key.id : subject === 'team' ? (admission.teamId ?? settled.id) : (scope?.party ?? settled.id);
+    const id =
+      subject === 'key' ? key.id : subject === 'team' ? (admission.teamId ?? settled.id) : (scope?.party ?? settled.id);
     for (const threshold of thresholds) {
       const mark = threshold * budgetUsd - BUDGET_EPSILON_USD;
       if (before < mark && settled.spentUsd >= mark) {
-        crossings.push({ subject, id, key_id: key.id, team_id: admission.teamId ?? null, window: settled.window, threshold, spend_usd: settled.spentUsd, budget_usd: budgetUsd });
+        crossings.push({
+          subject,
+          id,
+          key_id: key.id,
+          team_id: admission.teamId ?? null,
+          window: settled.window,
+          threshold,
+          spend_usd: settled.spentUsd,
+          budget_usd: budgetUsd,
+        });
       }
     }
   }

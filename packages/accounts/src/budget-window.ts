@@ -18,7 +18,12 @@ export function budgetWindowStart(period: BudgetPeriod, now = Date.now(), timeZo
 }
 
 /** The budget window of `period` in force at `now`: its identity (`<period>:<start unix ms>`) and start. */
-export function budgetWindow(period: BudgetPeriod, now = Date.now(), timeZone = 'UTC', startedAt: string | null | undefined = null): { id: string; start: number } {
+export function budgetWindow(
+  period: BudgetPeriod,
+  now = Date.now(),
+  timeZone = 'UTC',
+  startedAt: string | null | undefined = null,
+): { id: string; start: number } {
   const start = budgetWindowStart(period, now, timeZone, startedAt ? Date.parse(startedAt) : 0);
   return { id: `${period}:${start}`, start };
 }

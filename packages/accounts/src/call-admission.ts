@@ -19,17 +19,35 @@ export interface AdmissionContext {
 }
 
 /** The 429 for a refusal by `decision` of the key's own limits (`scope` undefined) or of one of its scopes. */
-function refusal(decision: Extract<LimitDecision, { ok: false }>, own: CallScope['limits'], detail: CallEstimate, headers: Record<string, string>, scope?: CallScope) {
+function refusal(
+  decision: Extract<LimitDecision, { ok: false }>,
+  own: CallScope['limits'],
+  detail: CallEstimate,
+  headers: Record<string, string>,
+  scope?: CallScope,
+) {
   const limits = scope?.limits ?? own;
   const whose = scope ? `this ${scope.what}'s ` : '';
-  if (decision.reason === 'budget') return budgetRefusal(limits, decision.budget, detail, headers, scope?.what ?? 'key');
+  if (decision.reason === 'budget')
+    return budgetRefusal(limits, decision.budget, detail, headers, scope?.what ?? 'key');
   if (decision.reason === 'concurrency') {
     const who = scope ? `this ${scope.what}` : 'this key';
-    return rateLimitError(`Too many concurrent requests: ${who} allows ${limits.concurrency_limit} at a time. Retry when one has finished.`, 'concurrency_limit_exceeded', { ...headers, 'retry-after': '1' }, 'concurrency');
+    return rateLimitError(
+      `Too many concurrent requests: ${who} allows ${limits.concurrency_limit} at a time. Retry when one has finished.`,
+      'concurrency_limit_exceeded',
+      { ...headers, 'retry-after': '1' },
+      'concurrency',
+    );
   }
   const retryAfter = 'retryAfterMs' in decision ? decision.retryAfterMs : 1000;
-  const what = decision.reason === 'requests' ? `${whose}requests: ${limits.rpm_limit}` : `${whose}tokens: ${limits.tpm_limit}`;
-  return rateLimitError(`Rate limit reached for ${what} per minute.`, 'rate_limit_exceeded', { ...headers, 'retry-after': String(Math.max(1, Math.ceil(retryAfter / 1000))) }, decision.reason === 'requests' ? 'rpm' : 'tpm');
+  const what =
+    decision.reason === 'requests' ? `${whose}requests: ${limits.rpm_limit}` : `${whose}tokens: ${limits.tpm_limit}`;
+  return rateLimitError(
+    `Rate limit reached for ${what} per minute.`,
+    'rate_limit_exceeded',
+    { ...headers, 'retry-after': String(Math.max(1, Math.ceil(retryAfter / 1000))) },
+    decision.reason === 'requests' ? 'rpm' : 'tpm',
+  );
 }
 
 /**
@@ -52,8 +70,16 @@ export async function admitCall(
   if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
   if (team?.models && !matchesModelGlob(model, team.models)) throw modelNotAllowedError(model);
   const now = Date.now();
-  const window = key.budget_usd !== null && limits === 'all' ? budgetWindow(key.budget_period, now, context.timeZone, key.budget_started_at) : undefined;
-  const scopes = callScopes(key, team, parties, { timeZone: context.timeZone, now, requestsOnly: limits === 'requests', costUsd });
+  const window =
+    key.budget_usd !== null && limits === 'all'
+      ? budgetWindow(key.budget_period, now, context.timeZone, key.budget_started_at)
+      : undefined;
+  const scopes = callScopes(key, team, parties, {
+    timeZone: context.timeZone,
+    now,
+    requestsOnly: limits === 'requests',
+    costUsd,
+  });
   const slot = randomUUID();
   const request: LimitRequest = {
     keyId: key.id,
@@ -61,7 +87,8 @@ export async function admitCall(
     tpm: limits === 'all' ? key.tpm_limit : null,
     tokens,
     concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot } : null,
-    budget: window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
+    budget:
+      window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     ...(scopes.length > 0 && { scopes: scopes.map((s) => s.scope), slot }),
   };
   let decision = await context.limiter.acquire(request);
@@ -74,7 +101,8 @@ export async function admitCall(
     asked.add(what);
     if (decision.what === 'recent') request.recent = await context.seeds.recentUse(key.id);
     else if (decision.scope === undefined) {
-      if (!request.budget || !window) throw new Error(`The limiter asked for the spend of key ${key.id}, which has no budget.`);
+      if (!request.budget || !window)
+        throw new Error(`The limiter asked for the spend of key ${key.id}, which has no budget.`);
       request.budget.seedUsd = await context.seeds.spendSince(key.id, window.start);
     } else {
       const id = decision.scope;
@@ -88,7 +116,13 @@ export async function admitCall(
   if (!decision.ok) {
     const id = decision.scope;
     const scope = id === undefined ? undefined : scopes.find((s) => s.scope.id === id);
-    const own = { rpm_limit: key.rpm_limit, tpm_limit: key.tpm_limit, concurrency_limit: key.concurrency_limit ?? null, budget_usd: key.budget_usd, budget_period: key.budget_period };
+    const own = {
+      rpm_limit: key.rpm_limit,
+      tpm_limit: key.tpm_limit,
+      concurrency_limit: key.concurrency_limit ?? null,
+      budget_usd: key.budget_usd,
+      budget_period: key.budget_period,
+    };
     throw refusal(decision, own, detail, headers, scope);
   }
   const reserved = !decision.unreserved;

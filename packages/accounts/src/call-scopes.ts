@@ -21,7 +21,13 @@ export interface CallScope {
   /** The end user or session id (for `end user` and `session`). */
   party?: string;
   /** The limits it enforces, as they appear in messages. */
-  limits: { rpm_limit: number | null; tpm_limit: number | null; concurrency_limit: number | null; budget_usd: number | null; budget_period: string };
+  limits: {
+    rpm_limit: number | null;
+    tpm_limit: number | null;
+    concurrency_limit: number | null;
+    budget_usd: number | null;
+    budget_period: string;
+  };
   /** Ledger rows that count against its budget (for a seed), without the window's start. */
   ledger: UsageFilter;
   /** Start of its budget window, unix ms. */
@@ -39,21 +45,45 @@ export interface CallScopeOptions {
   costUsd: number;
 }
 
-function budget(limitUsd: number | null | undefined, window: { id: string }, costUsd: number, requestsOnly: boolean): LimitBudget | null {
+function budget(
+  limitUsd: number | null | undefined,
+  window: { id: string },
+  costUsd: number,
+  requestsOnly: boolean,
+): LimitBudget | null {
   return limitUsd != null && !requestsOnly ? { limitUsd, window: window.id, reserveUsd: costUsd } : null;
 }
 
 /** The end-user and session scopes that `owner` (a key or team, `ownerId` as `key:<id>` or `team:<id>`) sets. */
-function partyScopes(owner: LimitFields, ownerId: string, ledger: UsageFilter, parties: CallParties, options: CallScopeOptions): CallScope[] {
+function partyScopes(
+  owner: LimitFields,
+  ownerId: string,
+  ledger: UsageFilter,
+  parties: CallParties,
+  options: CallScopeOptions,
+): CallScope[] {
   const scopes: CallScope[] = [];
   if (parties.endUser && (owner.end_user_budget_usd != null || owner.end_user_rpm_limit != null)) {
     const period = owner.end_user_budget_period ?? 'total';
     const window = budgetWindow(period, options.now, options.timeZone);
     scopes.push({
-      scope: { id: `${ownerId}:user:${parties.endUser}`, rpm: owner.end_user_rpm_limit ?? null, tpm: null, concurrency: null, budget: budget(owner.end_user_budget_usd, window, options.costUsd, options.requestsOnly), evictable: true },
+      scope: {
+        id: `${ownerId}:user:${parties.endUser}`,
+        rpm: owner.end_user_rpm_limit ?? null,
+        tpm: null,
+        concurrency: null,
+        budget: budget(owner.end_user_budget_usd, window, options.costUsd, options.requestsOnly),
+        evictable: true,
+      },
       what: 'end user',
       party: parties.endUser,
-      limits: { rpm_limit: owner.end_user_rpm_limit ?? null, tpm_limit: null, concurrency_limit: null, budget_usd: owner.end_user_budget_usd ?? null, budget_period: period },
+      limits: {
+        rpm_limit: owner.end_user_rpm_limit ?? null,
+        tpm_limit: null,
+        concurrency_limit: null,
+        budget_usd: owner.end_user_budget_usd ?? null,
+        budget_period: period,
+      },
       ledger: { ...ledger, end_user: parties.endUser },
       windowStart: window.start,
     });
@@ -61,10 +91,23 @@ function partyScopes(owner: LimitFields, ownerId: string, ledger: UsageFilter, p
   if (parties.session && (owner.session_budget_usd != null || owner.session_rpm_limit != null)) {
     const window = budgetWindow('total', options.now, options.timeZone);
     scopes.push({
-      scope: { id: `${ownerId}:session:${parties.session}`, rpm: owner.session_rpm_limit ?? null, tpm: null, concurrency: null, budget: budget(owner.session_budget_usd, window, options.costUsd, options.requestsOnly), evictable: true },
+      scope: {
+        id: `${ownerId}:session:${parties.session}`,
+        rpm: owner.session_rpm_limit ?? null,
+        tpm: null,
+        concurrency: null,
+        budget: budget(owner.session_budget_usd, window, options.costUsd, options.requestsOnly),
+        evictable: true,
+      },
       what: 'session',
       party: parties.session,
-      limits: { rpm_limit: owner.session_rpm_limit ?? null, tpm_limit: null, concurrency_limit: null, budget_usd: owner.session_budget_usd ?? null, budget_period: 'session' },
+      limits: {
+        rpm_limit: owner.session_rpm_limit ?? null,
+        tpm_limit: null,
+        concurrency_limit: null,
+        budget_usd: owner.session_budget_usd ?? null,
+        budget_period: 'session',
+      },
       ledger: { ...ledger, session_id: parties.session },
       windowStart: window.start,
     });
@@ -78,10 +121,16 @@ function partyScopes(owner: LimitFields, ownerId: string, ledger: UsageFilter, p
  * team (`team:<id>:user:…`, `team:<id>:session:…`) for the call's {@link CallParties}. Scopes without any limit are
  * left out.
  */
-export function callScopes(key: VirtualKey, team: Team | undefined, parties: CallParties, options: CallScopeOptions): CallScope[] {
+export function callScopes(
+  key: VirtualKey,
+  team: Team | undefined,
+  parties: CallParties,
+  options: CallScopeOptions,
+): CallScope[] {
   const scopes = partyScopes(key, `key:${key.id}`, { key_id: key.id }, parties, options);
   if (!team) return scopes;
-  const limited = team.rpm_limit || team.tpm_limit || team.concurrency_limit || (team.budget_usd !== null && !options.requestsOnly);
+  const limited =
+    team.rpm_limit || team.tpm_limit || team.concurrency_limit || (team.budget_usd !== null && !options.requestsOnly);
   if (limited) {
     const window = budgetWindow(team.budget_period, options.now, options.timeZone, team.budget_started_at);
     scopes.unshift({
@@ -93,7 +142,13 @@ export function callScopes(key: VirtualKey, team: Team | undefined, parties: Cal
         budget: budget(team.budget_usd, window, options.costUsd, options.requestsOnly),
       },
       what: 'team',
-      limits: { rpm_limit: team.rpm_limit, tpm_limit: team.tpm_limit, concurrency_limit: team.concurrency_limit ?? null, budget_usd: team.budget_usd, budget_period: team.budget_period },
+      limits: {
+        rpm_limit: team.rpm_limit,
+        tpm_limit: team.tpm_limit,
+        concurrency_limit: team.concurrency_limit ?? null,
+        budget_usd: team.budget_usd,
+        budget_period: team.budget_period,
+      },
       ledger: { team_id: team.id },
       windowStart: window.start,
     });

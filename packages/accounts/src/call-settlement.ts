@@ -7,7 +7,11 @@ import type { VirtualKey } from './virtual-key.js';
  * What a finished call of `key` gives back to the limiter: for the key and each scope it was admitted in, the tokens
  * reserved against those used (prompt + completion of `row`) and the USD reserved against its cost (`row.cost_usd`).
  */
-export function limitSettlement(key: VirtualKey, admission: Admission, row: Pick<UsageRow, 'prompt_tokens' | 'completion_tokens' | 'cost_usd'>): LimitSettlement {
+export function limitSettlement(
+  key: VirtualKey,
+  admission: Admission,
+  row: Pick<UsageRow, 'prompt_tokens' | 'completion_tokens' | 'cost_usd'>,
+): LimitSettlement {
   const used = row.prompt_tokens + row.completion_tokens;
   return {
     keyId: key.id,
@@ -15,7 +19,9 @@ export function limitSettlement(key: VirtualKey, admission: Admission, row: Pick
     tpm: key.tpm_limit,
     tokensReserved: admission.reservedTokens,
     tokensUsed: key.tpm_limit ? used : 0,
-    budget: admission.budgetWindow ? { window: admission.budgetWindow, reservedUsd: admission.reservedUsd, costUsd: row.cost_usd } : null,
+    budget: admission.budgetWindow
+      ? { window: admission.budgetWindow, reservedUsd: admission.reservedUsd, costUsd: row.cost_usd }
+      : null,
     ...(admission.scopes && {
       scopes: admission.scopes.map((s) => ({
         id: s.id,

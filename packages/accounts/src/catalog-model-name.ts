@@ -16,7 +16,9 @@ export function catalogModelName(adapter: string, model: string): string | undef
   if (names.has(key)) return names.get(key);
   let name: string | undefined;
   try {
-    const found = loadGenaiPrices().calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { providerId: PROVIDER_IDS[adapter] ?? adapter });
+    const found = loadGenaiPrices().calcPrice({ input_tokens: 0, output_tokens: 0 }, model, {
+      providerId: PROVIDER_IDS[adapter] ?? adapter,
+    });
     const candidate: unknown = found?.model?.name;
     name = typeof candidate === 'string' && candidate.trim() !== '' ? candidate.trim() : undefined;
   } catch {

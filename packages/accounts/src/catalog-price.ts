@@ -72,7 +72,8 @@ function perMillion(value: unknown, promptTokens: number): number | undefined {
   if (typeof base !== 'number') return undefined;
   let price = base;
   if (Array.isArray(tiers)) {
-    for (const tier of [...tiers].sort((a, b) => a.start - b.start)) if (promptTokens > tier.start && typeof tier.price === 'number') price = tier.price;
+    for (const tier of [...tiers].sort((a, b) => a.start - b.start))
+      if (promptTokens > tier.start && typeof tier.price === 'number') price = tier.price;
   }
   return price;
 }
@@ -83,9 +84,16 @@ function lookUp(adapter: string, model: string): CatalogPrices | undefined {
   let prices: CatalogPrices | undefined;
   const { calcPrice } = loadGenaiPrices();
   try {
-    const found = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { providerId: PROVIDER_IDS[adapter] ?? adapter });
+    const found = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, {
+      providerId: PROVIDER_IDS[adapter] ?? adapter,
+    });
     const candidate = found?.model_price as CatalogPrices | undefined;
-    prices = candidate && perMillion(candidate.input_mtok, 0) !== undefined && perMillion(candidate.output_mtok, 0) !== undefined ? candidate : undefined;
+    prices =
+      candidate &&
+      perMillion(candidate.input_mtok, 0) !== undefined &&
+      perMillion(candidate.output_mtok, 0) !== undefined
+        ? candidate
+        : undefined;
   } catch {
     prices = undefined; // A catalogue entry the library cannot evaluate: treat as unknown (cost 0), never fail the call.
   }
@@ -110,7 +118,10 @@ export function catalogPrice(adapter: string, model: string, promptTokens = 0): 
   if (SELF_HOSTED.has(adapter)) return undefined;
   const prices = lookUp(adapter, model);
   if (!prices) return undefined;
-  const price: ModelPrice = { input: perMillion(prices.input_mtok, promptTokens)!, output: perMillion(prices.output_mtok, promptTokens)! };
+  const price: ModelPrice = {
+    input: perMillion(prices.input_mtok, promptTokens)!,
+    output: perMillion(prices.output_mtok, promptTokens)!,
+  };
   const cachedInput = perMillion(prices.cache_read_mtok, promptTokens);
   const cacheWrite = perMillion(prices.cache_write_mtok, promptTokens);
   const reasoning = perMillion(prices.output_reasoning_mtok, promptTokens);
@@ -131,7 +142,12 @@ export function catalogPrice(adapter: string, model: string, promptTokens = 0): 
  * price): the configured one when the model (or target) has a `price` in config, else the catalogue's for the adapter
  * kind and upstream model ({@link catalogPrice}), else none (cost 0).
  */
-export function resolvePrice(configured: ModelPrice | undefined, adapter: string | undefined, upstreamModel: string | undefined, promptTokens = 0): ResolvedPrice {
+export function resolvePrice(
+  configured: ModelPrice | undefined,
+  adapter: string | undefined,
+  upstreamModel: string | undefined,
+  promptTokens = 0,
+): ResolvedPrice {
   if (configured) return { price: configured, source: 'config' };
   const price = adapter && upstreamModel ? catalogPrice(adapter, upstreamModel, promptTokens) : undefined;
   return price ? { price, source: 'catalog' } : { source: 'none' };

@@ -56,9 +56,14 @@ export interface CallEstimateDetail {
  * tokens), priced at the dearest deployment in `plan` (USD per million tokens, configured else from the catalogue;
  * unpriced deployments count 0). `anthropicCountTokens` (`/v1/messages/count_tokens`) is estimated at 0 tokens and 0 USD.
  */
-export function estimateCall(operation: CallOperation, request: Record<string, unknown>, plan: RoutePlan): CallEstimateDetail {
+export function estimateCall(
+  operation: CallOperation,
+  request: Record<string, unknown>,
+  plan: RoutePlan,
+): CallEstimateDetail {
   // Counting tokens costs nothing and uses no model: nothing is reserved against tpm or the budget.
-  if (operation === 'anthropicCountTokens') return { promptTokens: 0, completionTokens: 0, completionBasis: 'none', tokens: 0, costUsd: 0 };
+  if (operation === 'anthropicCountTokens')
+    return { promptTokens: 0, completionTokens: 0, completionBasis: 'none', tokens: 0, costUsd: 0 };
   const promptTokens = estimatePromptTokens(request);
   let completionTokens = 0;
   let completionBasis = 'none';

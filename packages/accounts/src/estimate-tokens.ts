@@ -50,7 +50,9 @@ export function isTokenizerWarm(): Promise<boolean> {
 
 /** The worker script: next to this module once built (`dist/`); from the sources (unit tests), the built one. */
 function workerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../dist/tokenize-worker.js', import.meta.url) : new URL('./tokenize-worker.js', import.meta.url);
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../dist/tokenize-worker.js', import.meta.url)
+    : new URL('./tokenize-worker.js', import.meta.url);
 }
 
 /**
@@ -70,7 +72,9 @@ function workerUrl(): URL {
  */
 export async function countTextTokens(text: string): Promise<number> {
   if (!text) return 0;
-  const counted = await tokenizerPool().count(text.length > MAX_TOKENIZED_CHARS ? text.slice(0, MAX_TOKENIZED_CHARS) : text);
+  const counted = await tokenizerPool().count(
+    text.length > MAX_TOKENIZED_CHARS ? text.slice(0, MAX_TOKENIZED_CHARS) : text,
+  );
   if (!counted || counted.chars === 0) return Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
   return counted.chars === text.length ? counted.tokens : Math.ceil((counted.tokens * text.length) / counted.chars);
 }
@@ -82,7 +86,8 @@ export function estimatePromptTokens(body: unknown): number {
   let chars = 0;
   const add = (value: unknown) => {
     if (typeof value === 'string') chars += value.length;
-    else if (Array.isArray(value)) for (const v of value) add(typeof v === 'object' && v !== null ? ((v as { text?: unknown }).text ?? '') : v);
+    else if (Array.isArray(value))
+      for (const v of value) add(typeof v === 'object' && v !== null ? ((v as { text?: unknown }).text ?? '') : v);
   };
   if (Array.isArray(messages)) for (const m of messages) add(m?.content);
   add(input);
@@ -107,6 +112,11 @@ export function promptText(body: unknown): string {
   const prompt = legacyPrompt(body);
   if (typeof prompt === 'string' && prompt !== '') return prompt;
   const messages = (body as { messages?: { content?: unknown }[] } | null)?.messages;
-  if (!Array.isArray(messages)) return typeof (body as { input?: unknown } | null)?.input === 'string' ? String((body as { input: string }).input) : '';
-  return messages.map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''))).join('\n');
+  if (!Array.isArray(messages))
+    return typeof (body as { input?: unknown } | null)?.input === 'string'
+      ? String((body as { input: string }).input)
+      : '';
+  return messages
+    .map((m) => (typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '')))
+    .join('\n');
 }

@@ -26,14 +26,20 @@ export function modelNotPricedError(model: string): GatewayError {
  * budgeted key is left with nothing.
  */
 export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, team?: LimitFields): RoutePlan {
-  const allowed = (id: string) => (!key.models || matchesModelGlob(id, key.models)) && (!team?.models || matchesModelGlob(id, team.models));
+  const allowed = (id: string) =>
+    (!key.models || matchesModelGlob(id, key.models)) && (!team?.models || matchesModelGlob(id, team.models));
   const resolved = plan.models[0]?.id ?? plan.model;
   if (!allowed(resolved)) throw modelNotAllowedError(plan.model, resolved);
-  const budgeted = [key, team].some((owner) => owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null));
+  const budgeted = [key, team].some(
+    (owner) =>
+      owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null),
+  );
   const models = plan.models
     .filter((m) => allowed(m.id))
     .map((m) => (budgeted ? { ...m, targets: m.targets.filter((t) => targetPrice(t).price) } : m))
     .filter((m) => m.targets.length > 0);
   if (models.length === 0) throw modelNotPricedError(plan.model);
-  return models.length === plan.models.length && models.every((m, i) => m === plan.models[i]) ? plan : { ...plan, models };
+  return models.length === plan.models.length && models.every((m, i) => m === plan.models[i])
+    ? plan
+    : { ...plan, models };
 }

@@ -1,27 +1,69 @@
 export type * from './account-store.js';
 export type * from './audit-entry.js';
 export { type AuditInput, AuditLog, type AuditLogOptions } from './audit-log.js';
-export { type AccountsOptions, type Admission, type BudgetSettledEvent, type CallEstimate, Accounts, type Principal } from './accounts.js';
+export {
+  type AccountsOptions,
+  type Admission,
+  type BudgetSettledEvent,
+  type CallEstimate,
+  Accounts,
+  type Principal,
+} from './accounts.js';
 export type { ScopeReservation } from './admission.js';
 export { type CallParties, type CallScope, callScopes } from './call-scopes.js';
-export { applyLimitChanges, type BudgetPeriod as LimitBudgetPeriod, type LimitFields, optionalLimits } from './limit-fields.js';
+export {
+  applyLimitChanges,
+  type BudgetPeriod as LimitBudgetPeriod,
+  type LimitFields,
+  optionalLimits,
+} from './limit-fields.js';
 export { limitFieldsShape } from './limit-fields-schema.js';
 export type { Team } from './team.js';
-export { type CreateTeamInput, type UpdateTeamInput, createTeamInputSchema, updateTeamInputSchema } from './team-input-schema.js';
+export {
+  type CreateTeamInput,
+  type UpdateTeamInput,
+  createTeamInputSchema,
+  updateTeamInputSchema,
+} from './team-input-schema.js';
 export { TeamRegistry, teamNotFoundError, toTeamView } from './team-registry.js';
 export { budgetWindow, budgetWindowStart, isTimeZone } from './budget-window.js';
 export { BUDGET_THRESHOLDS, type BudgetCrossing, budgetCrossings } from './budget-thresholds.js';
-export { CATALOG_CACHE_LIMIT, catalogCacheSize, catalogPrice, type PriceSource, type ResolvedPrice, resolvePrice, targetPrice } from './catalog-price.js';
+export {
+  CATALOG_CACHE_LIMIT,
+  catalogCacheSize,
+  catalogPrice,
+  type PriceSource,
+  type ResolvedPrice,
+  resolvePrice,
+  targetPrice,
+} from './catalog-price.js';
 export { catalogModelName } from './catalog-model-name.js';
 export { type PublishedPrice, type PublishedPricing, publishedPrice } from './published-pricing.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';
-export { MAX_QUEUED_CHARS, MAX_TOKENIZED_CHARS, TOKENIZE_BUDGET_MS, countTextTokens, estimatePromptTokens, isTokenizerWarm, promptText, warmTokenizer } from './estimate-tokens.js';
+export {
+  MAX_QUEUED_CHARS,
+  MAX_TOKENIZED_CHARS,
+  TOKENIZE_BUDGET_MS,
+  countTextTokens,
+  estimatePromptTokens,
+  isTokenizerWarm,
+  promptText,
+  warmTokenizer,
+} from './estimate-tokens.js';
 export { filterPlanForKey, modelNotPricedError } from './filter-plan.js';
 export { callParties, KeyAccounting } from './key-accounting.js';
 export { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 export type { KeyChangeFeed } from './key-change-feed.js';
-export { type CreateKeyInput, MAX_GRACE_SECONDS, type RotateKeyInput, type UpdateKeyInput, createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from './key-input-schema.js';
+export {
+  type CreateKeyInput,
+  MAX_GRACE_SECONDS,
+  type RotateKeyInput,
+  type UpdateKeyInput,
+  createKeyInputSchema,
+  rotateKeyInputSchema,
+  updateKeyInputSchema,
+} from './key-input-schema.js';
 export { KeyRegistry } from './key-registry.js';
 export { KEY_PREFIX, hashSecret, newKeySecret, secretOf } from './key-secret.js';
 export { KeyState } from './key-state.js';

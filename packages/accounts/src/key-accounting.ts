@@ -1,4 +1,14 @@
-import { authenticationError, type CallAccounting, type CallAdmissionRequest, type CallLabels, type CallSettlement, type CallTicket, GatewayError, type SessionAdmissionRequest, type SessionTicket } from '@switchyard/core';
+import {
+  authenticationError,
+  type CallAccounting,
+  type CallAdmissionRequest,
+  type CallLabels,
+  type CallSettlement,
+  type CallTicket,
+  GatewayError,
+  type SessionAdmissionRequest,
+  type SessionTicket,
+} from '@switchyard/core';
 import type { Admission } from './admission.js';
 import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
@@ -15,7 +25,8 @@ import type { CallParties } from './call-scopes.js';
 /** Longest end-user or session id kept, characters (longer ones are cut). */
 const MAX_PARTY_LENGTH = 128;
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, MAX_PARTY_LENGTH) : undefined);
+const text = (value: unknown) =>
+  typeof value === 'string' && value.trim() ? value.trim().slice(0, MAX_PARTY_LENGTH) : undefined;
 
 /**
  * Who a call is for: its end user (OpenAI's `safety_identifier`, else `user`, else Anthropic's `metadata.user_id`) and
@@ -42,7 +53,14 @@ const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.sta
 export class KeyAccounting implements CallAccounting {
   constructor(private readonly accounts: KeyAccountsPort) {}
 
-  #refused(requestId: string, keyId: string, model: string, status: number, stream: boolean, extra: Partial<UsageRow> = {}): void {
+  #refused(
+    requestId: string,
+    keyId: string,
+    model: string,
+    status: number,
+    stream: boolean,
+    extra: Partial<UsageRow> = {},
+  ): void {
     this.accounts.record({
       ...extra,
       request_id: requestId,
@@ -62,9 +80,18 @@ export class KeyAccounting implements CallAccounting {
     });
   }
 
-  authenticate(authorization: string | undefined, context: { requestId: string; clientAddress?: string }): Principal | Promise<Principal> {
+  authenticate(
+    authorization: string | undefined,
+    context: { requestId: string; clientAddress?: string },
+  ): Principal | Promise<Principal> {
     const refused = (error: unknown): never => {
-      this.#refused(context.requestId, this.accounts.identify(authorization)?.key.id ?? 'unauthenticated', '', statusOf(error), false);
+      this.#refused(
+        context.requestId,
+        this.accounts.identify(authorization)?.key.id ?? 'unauthenticated',
+        '',
+        statusOf(error),
+        false,
+      );
       throw error;
     };
     try {
@@ -75,20 +102,43 @@ export class KeyAccounting implements CallAccounting {
     }
   }
 
-  refuse(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number; labels?: CallLabels }): void {
+  refuse(refusal: {
+    caller: unknown;
+    model: string;
+    requestId: string;
+    stream: boolean;
+    status: number;
+    labels?: CallLabels;
+  }): void {
     const principal = refusal.caller as Principal | undefined;
-    const keyId = principal?.kind === 'virtual' ? principal.state.key.id : principal?.kind === 'static' ? 'static' : 'unauthenticated';
-    this.#refused(refusal.requestId, keyId, refusal.model, refusal.status, refusal.stream, labelColumns(refusal.labels));
+    const keyId =
+      principal?.kind === 'virtual'
+        ? principal.state.key.id
+        : principal?.kind === 'static'
+          ? 'static'
+          : 'unauthenticated';
+    this.#refused(
+      refusal.requestId,
+      keyId,
+      refusal.model,
+      refusal.status,
+      refusal.stream,
+      labelColumns(refusal.labels),
+    );
   }
 
   admitSession(request: SessionAdmissionRequest): Promise<SessionTicket> {
-    return admitSession(this.accounts, request, (requestId, keyId, model, status, extra) => this.#refused(requestId, keyId, model, status, true, extra));
+    return admitSession(this.accounts, request, (requestId, keyId, model, status, extra) =>
+      this.#refused(requestId, keyId, model, status, true, extra),
+    );
   }
 
   async admit(request: CallAdmissionRequest): Promise<CallTicket> {
     const principal = request.caller as Principal | undefined;
     if (!principal || (principal.kind !== 'static' && principal.kind !== 'virtual')) {
-      throw authenticationError('No caller: authenticate the request with gateway.authenticate() and pass its result as `caller`.');
+      throw authenticationError(
+        'No caller: authenticate the request with gateway.authenticate() and pass its result as `caller`.',
+      );
     }
     const keyId = principal.kind === 'virtual' ? principal.state.key.id : 'static';
     let admission: Admission;
@@ -96,13 +146,23 @@ export class KeyAccounting implements CallAccounting {
     let plan = request.plan;
     const parties = callParties(request.request, request.labels);
     // A session named only by the body (Codex's prompt_cache_key) is booked as the row's session too.
-    const labels: CallLabels | undefined = parties.session && !request.labels?.session_id ? { ...request.labels, session_id: parties.session } : request.labels;
+    const labels: CallLabels | undefined =
+      parties.session && !request.labels?.session_id
+        ? { ...request.labels, session_id: parties.session }
+        : request.labels;
     try {
-      if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key, this.accounts.teams.get(principal.state.key.team_id));
+      if (principal.kind === 'virtual')
+        plan = filterPlanForKey(plan, principal.state.key, this.accounts.teams.get(principal.state.key.team_id));
       estimate = estimateCall(request.operation, request.request, plan);
       // Allow-lists name the model the request resolved to (an alias's target), never the alias.
       const allowed = request.plan.models[0]?.id ?? request.model;
-      admission = await this.accounts.admit(principal, allowed, estimate, request.operation === 'anthropicCountTokens' ? 'requests' : 'all', parties);
+      admission = await this.accounts.admit(
+        principal,
+        allowed,
+        estimate,
+        request.operation === 'anthropicCountTokens' ? 'requests' : 'all',
+        parties,
+      );
     } catch (error) {
       const team = principal.kind === 'virtual' ? principal.state.key.team_id : undefined;
       this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, {
@@ -123,7 +183,14 @@ export class KeyAccounting implements CallAccounting {
         if (settled) return undefined;
         settled = true;
         const released = this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
-        const { costUsd, limits } = this.#settle(principal, admission, labels === request.labels ? request : { ...request, labels }, estimate, settlement, headers);
+        const { costUsd, limits } = this.#settle(
+          principal,
+          admission,
+          labels === request.labels ? request : { ...request, labels },
+          estimate,
+          settlement,
+          headers,
+        );
         written = Promise.all([released, limits]);
         return costUsd;
       },
@@ -144,15 +211,19 @@ export class KeyAccounting implements CallAccounting {
     const book = (row: Omit<UsageRow, 'key_id'>) => this.accounts.settle(principal, admission, row);
     if (settlement.cacheHit) {
       // Served from the response cache: no upstream attempt, no tokens, no cost (the rpm limit counted it at admission).
-      if (!settlement.stream) headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
+      if (!settlement.stream)
+        headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
       return { costUsd: 0, limits: book(cacheHitRow(request, settlement)) };
     }
     const answered = settlement.target !== undefined;
     // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
-    const served = settlement.target ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens) : { price: undefined, source: 'none' as const };
+    const served = settlement.target
+      ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens)
+      : { price: undefined, source: 'none' as const };
     // A line of a batch is billed at the model's batch discount (`price.batch_discount`, default 1).
     const discount = request.labels?.batch_id ? (served.price?.batch_discount ?? 1) : 1;
-    const row = (booked: Booked) => settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
+    const row = (booked: Booked) =>
+      settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
     if (request.operation === 'anthropicCountTokens') {
       // Counting tokens costs nothing: booked with no tokens and cost 0, whatever the deployment's price.
       if (!settlement.stream) headers['x-switchyard-price-source'] = served.source;
@@ -163,13 +234,16 @@ export class KeyAccounting implements CallAccounting {
       prompt: base.prompt + prompt,
       completion: base.completion + completion,
       // Cache reads/writes and reasoning tokens have their own prices when the upstream reported them.
-      costUsd: base.costUsd + computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {})),
+      costUsd:
+        base.costUsd + computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {})),
       estimated: base.estimated || estimated,
     });
     if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
     const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
     if (!answered || reported) {
-      const booked = answered ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false) : finish(0, 0, false);
+      const booked = answered
+        ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false)
+        : finish(0, 0, false);
       return { costUsd: booked.costUsd, limits: book(row(booked)) };
     }
     if (!settlement.stream) {
@@ -184,7 +258,11 @@ export class KeyAccounting implements CallAccounting {
     const task = (async () => {
       let booked: Booked;
       try {
-        booked = finish(await countTextTokens(promptText(request.request)), await countTextTokens(settlement.completionText ?? ''), true);
+        booked = finish(
+          await countTextTokens(promptText(request.request)),
+          await countTextTokens(settlement.completionText ?? ''),
+          true,
+        );
       } catch {
         booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
       }

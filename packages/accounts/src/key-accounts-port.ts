@@ -20,7 +20,13 @@ export interface KeyAccountsPort {
    * Admits a call to `model` with its estimate (tokens, USD) for `parties` (its end user and session); throws 403 or
    * 429 naming the limit.
    */
-  admit(principal: Principal, model: string, estimate: CallEstimate | number, limits?: 'all' | 'requests', parties?: CallParties): Promise<Admission>;
+  admit(
+    principal: Principal,
+    model: string,
+    estimate: CallEstimate | number,
+    limits?: 'all' | 'requests',
+    parties?: CallParties,
+  ): Promise<Admission>;
   /** The teams, to narrow a plan by a key's team (see `filterPlanForKey`). */
   readonly teams: { get(id: string | null | undefined): LimitFields | undefined };
   /** Frees the call's concurrency slot. */

@@ -32,7 +32,8 @@ export class KeyRegistry {
   put(key: VirtualKey): KeyState {
     let state = this.#byId.get(key.id);
     if (state) {
-      for (const digest of [state.key.key_hash, state.key.previous_key_hash]) if (digest && this.#byHash.get(digest) === state) this.#byHash.delete(digest);
+      for (const digest of [state.key.key_hash, state.key.previous_key_hash])
+        if (digest && this.#byHash.get(digest) === state) this.#byHash.delete(digest);
       state.key = key; // the limiter resizes its buckets on the next call, without refilling them
     } else {
       state = new KeyState(key);

@@ -20,7 +20,11 @@ export function newKeySecret(): { secret: string; key_hash: string; key_prefix: 
  * period runs: `previous_key_expires_at` later than `now`, unix ms), `expired` (that secret after its grace period), or
  * undefined (neither).
  */
-export function secretOf(key: VirtualKey, digest: string, now = Date.now()): 'current' | 'previous' | 'expired' | undefined {
+export function secretOf(
+  key: VirtualKey,
+  digest: string,
+  now = Date.now(),
+): 'current' | 'previous' | 'expired' | undefined {
   if (digest === key.key_hash) return 'current';
   if (!key.previous_key_hash || digest !== key.previous_key_hash) return undefined;
   return key.previous_key_expires_at && Date.parse(key.previous_key_expires_at) > now ? 'previous' : 'expired';
@@ -31,7 +35,11 @@ export function secretOf(key: VirtualKey, digest: string, now = Date.now()): 'cu
  * with 0 there is no previous secret. A secret an earlier rotation replaced is dropped either way. Returns the key to
  * store and the new secret (shown once).
  */
-export function rotateSecret(key: VirtualKey, graceSeconds: number, now = Date.now()): { key: VirtualKey; secret: string } {
+export function rotateSecret(
+  key: VirtualKey,
+  graceSeconds: number,
+  now = Date.now(),
+): { key: VirtualKey; secret: string } {
   const { secret, key_hash, key_prefix } = newKeySecret();
   const grace = graceSeconds > 0;
   return {

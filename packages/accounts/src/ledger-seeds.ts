@@ -35,7 +35,10 @@ export class LedgerSeeds {
 
   /** The spend of the ledger rows matching `filter` (a team's, an end user's, a session's since a window began), USD. */
   spendWhere(filter: UsageFilter): Promise<number> {
-    return this.#shared(`where:${JSON.stringify(filter)}`, async () => (await this.store.usageTotals(filter))[0]?.cost_usd ?? 0);
+    return this.#shared(
+      `where:${JSON.stringify(filter)}`,
+      async () => (await this.store.usageTotals(filter))[0]?.cost_usd ?? 0,
+    );
   }
 
   /** The key's admitted requests and their tokens in the last minute. */

@@ -70,6 +70,7 @@ export function applyLimitChanges<T extends LimitFields>(current: T, changes: Pa
   const next: T = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   const budgetAdded = current.budget_usd === null && next.budget_usd !== null;
   const periodChanged = current.budget_period !== next.budget_period;
-  if ((budgetAdded || periodChanged) && changes.budget_started_at === undefined) next.budget_started_at = now.toISOString();
+  if ((budgetAdded || periodChanged) && changes.budget_started_at === undefined)
+    next.budget_started_at = now.toISOString();
   return next;
 }

@@ -36,7 +36,13 @@ export type LimitSubject = LimitScope;
 
 /** The key's counters (first) and the request's scopes as one list. */
 export function limitSubjects(request: LimitRequest): LimitSubject[] {
-  const own: LimitSubject = { id: request.keyId, rpm: request.rpm, tpm: request.tpm, concurrency: request.concurrency?.limit ?? null, budget: request.budget };
+  const own: LimitSubject = {
+    id: request.keyId,
+    rpm: request.rpm,
+    tpm: request.tpm,
+    concurrency: request.concurrency?.limit ?? null,
+    budget: request.budget,
+  };
   return request.scopes?.length ? [own, ...request.scopes] : [own];
 }
 

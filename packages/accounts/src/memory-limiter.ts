@@ -89,7 +89,12 @@ export class MemoryLimiter implements Limiter {
   #evict(): void {
     for (const [id, counters] of this.#counters) {
       if (this.#evictable <= this.#maxEvictable) return;
-      if (!counters.evictable || counters.slots.size > 0 || [...counters.windows.values()].some((w) => w.reservedUsd > 0)) continue;
+      if (
+        !counters.evictable ||
+        counters.slots.size > 0 ||
+        [...counters.windows.values()].some((w) => w.reservedUsd > 0)
+      )
+        continue;
       this.#counters.delete(id);
       this.#evictable--;
     }
@@ -122,12 +127,20 @@ export class MemoryLimiter implements Limiter {
       if (subject.budget) {
         window = counters.windows.get(subject.budget.window);
         if (!window) {
-          if (subject.budget.seedUsd === undefined) return { ok: false, reason: 'seed', ...(i > 0 && { scope: subject.id }) };
+          if (subject.budget.seedUsd === undefined)
+            return { ok: false, reason: 'seed', ...(i > 0 && { scope: subject.id }) };
           counters.windows.clear(); // older windows are over
           counters.windows.set(subject.budget.window, (window = { spentUsd: subject.budget.seedUsd, reservedUsd: 0 }));
         }
       }
-      checked.push({ subject, counters, requests, tokens, window, wanted: tokens ? Math.min(request.tokens, tokens.capacity) : 0 });
+      checked.push({
+        subject,
+        counters,
+        requests,
+        tokens,
+        window,
+        wanted: tokens ? Math.min(request.tokens, tokens.capacity) : 0,
+      });
     }
     const first = checked[0];
     const state = (): LimitState => ({
@@ -138,11 +151,25 @@ export class MemoryLimiter implements Limiter {
     });
     for (const [i, { subject, counters, requests, tokens, window, wanted }] of checked.entries()) {
       const scope = i > 0 ? { scope: subject.id } : {};
-      if (subject.concurrency && counters.slots.size >= subject.concurrency) return { ok: false, reason: 'concurrency', state: state(), retryAfterMs: 1000, ...scope };
-      if (requests && requests.remaining < 1) return { ok: false, reason: 'requests', state: state(), retryAfterMs: requests.msUntil(1), ...scope };
-      if (tokens && tokens.remaining < wanted) return { ok: false, reason: 'tokens', state: state(), retryAfterMs: tokens.msUntil(wanted), ...scope };
-      if (subject.budget && window && !budgetAdmits(window.spentUsd, window.reservedUsd, subject.budget.reserveUsd, subject.budget.limitUsd)) {
-        return { ok: false, reason: 'budget', state: state(), retryAfterMs: 0, budget: { spentUsd: window.spentUsd, reservedUsd: window.reservedUsd }, ...scope };
+      if (subject.concurrency && counters.slots.size >= subject.concurrency)
+        return { ok: false, reason: 'concurrency', state: state(), retryAfterMs: 1000, ...scope };
+      if (requests && requests.remaining < 1)
+        return { ok: false, reason: 'requests', state: state(), retryAfterMs: requests.msUntil(1), ...scope };
+      if (tokens && tokens.remaining < wanted)
+        return { ok: false, reason: 'tokens', state: state(), retryAfterMs: tokens.msUntil(wanted), ...scope };
+      if (
+        subject.budget &&
+        window &&
+        !budgetAdmits(window.spentUsd, window.reservedUsd, subject.budget.reserveUsd, subject.budget.limitUsd)
+      ) {
+        return {
+          ok: false,
+          reason: 'budget',
+          state: state(),
+          retryAfterMs: 0,
+          budget: { spentUsd: window.spentUsd, reservedUsd: window.reservedUsd },
+          ...scope,
+        };
       }
     }
     for (const { subject, counters, requests, tokens, window, wanted } of checked) {
@@ -164,7 +191,12 @@ export class MemoryLimiter implements Limiter {
     if (!window) return;
     window.reservedUsd = Math.max(0, window.reservedUsd - settlement.budget.reservedUsd);
     window.spentUsd += settlement.budget.costUsd;
-    settled.push({ id, window: settlement.budget.window, spentUsd: window.spentUsd, costUsd: settlement.budget.costUsd });
+    settled.push({
+      id,
+      window: settlement.budget.window,
+      spentUsd: window.spentUsd,
+      costUsd: settlement.budget.costUsd,
+    });
   }
 
   async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {

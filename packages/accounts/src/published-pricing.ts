@@ -23,7 +23,14 @@ export interface PublishedPrice {
   price_source: PriceSource;
 }
 
-const UNKNOWN: PublishedPricing = { input: null, output: null, cached_input: null, cache_write: null, reasoning: null, batch: null };
+const UNKNOWN: PublishedPricing = {
+  input: null,
+  output: null,
+  cached_input: null,
+  cache_write: null,
+  reasoning: null,
+  batch: null,
+};
 
 /**
  * The prices the ledger bills a call served by `target` at (the configured price, else the catalogue's at its base

@@ -13,20 +13,39 @@ const kindMarker = Symbol.for('switchyard.rate-limit-kind');
  * {@link rateLimitKind}).
  * @see https://platform.openai.com/docs/guides/error-codes#api-errors
  */
-export function rateLimitError(message: string, code: 'rate_limit_exceeded' | 'insufficient_quota' | 'concurrency_limit_exceeded', headers: Record<string, string>, kind: RateLimitKind): GatewayError {
-  const error = new GatewayError({ status: 429, type: code === 'insufficient_quota' ? 'insufficient_quota' : 'requests', code, message, headers });
+export function rateLimitError(
+  message: string,
+  code: 'rate_limit_exceeded' | 'insufficient_quota' | 'concurrency_limit_exceeded',
+  headers: Record<string, string>,
+  kind: RateLimitKind,
+): GatewayError {
+  const error = new GatewayError({
+    status: 429,
+    type: code === 'insufficient_quota' ? 'insufficient_quota' : 'requests',
+    code,
+    message,
+    headers,
+  });
   return Object.assign(error, { [kindMarker]: kind });
 }
 
 /** The limit that refused a call when `error` came from {@link rateLimitError} (gateway-side limits), else undefined. */
 export function rateLimitKind(error: unknown): RateLimitKind | undefined {
-  return typeof error === 'object' && error !== null ? ((error as Record<symbol, RateLimitKind | undefined>)[kindMarker] ?? undefined) : undefined;
+  return typeof error === 'object' && error !== null
+    ? ((error as Record<symbol, RateLimitKind | undefined>)[kindMarker] ?? undefined)
+    : undefined;
 }
 
 /** 403: the key may not use this model. */
 export function modelNotAllowedError(model: string, resolved: string = model): GatewayError {
   const what = resolved === model ? `'${model}'` : `'${model}' (an alias of '${resolved}')`;
-  return new GatewayError({ status: 403, type: 'invalid_request_error', code: 'model_not_allowed', param: 'model', message: `This API key is not allowed to use the model ${what}.` });
+  return new GatewayError({
+    status: 403,
+    type: 'invalid_request_error',
+    code: 'model_not_allowed',
+    param: 'model',
+    message: `This API key is not allowed to use the model ${what}.`,
+  });
 }
 
 /** Formats a wait in ms as OpenAI's reset headers do, e.g. `1s`, `6m0s`. */

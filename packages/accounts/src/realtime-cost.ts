@@ -29,7 +29,9 @@ export interface RealtimeTokens {
 export function realtimeTokens(usage: RealtimeUsage | undefined): RealtimeTokens {
   const inDetails = usage?.input_token_details;
   const outDetails = usage?.output_token_details;
-  const input = usage?.input_tokens ?? (inDetails?.text_tokens ?? 0) + (inDetails?.audio_tokens ?? 0) + (inDetails?.image_tokens ?? 0);
+  const input =
+    usage?.input_tokens ??
+    (inDetails?.text_tokens ?? 0) + (inDetails?.audio_tokens ?? 0) + (inDetails?.image_tokens ?? 0);
   const output = usage?.output_tokens ?? (outDetails?.text_tokens ?? 0) + (outDetails?.audio_tokens ?? 0);
   const audioIn = Math.min(inDetails?.audio_tokens ?? 0, input);
   const cached = Math.min(inDetails?.cached_tokens ?? 0, input);
@@ -57,7 +59,11 @@ export function computeRealtimeCostUsd(price: ModelPrice | undefined, usage: Rea
   if (!price) return 0;
   const t = realtimeTokens(usage);
   const audioIn = price.audio_input ?? price.input;
-  const input = t.textInput * price.input + t.cachedTextInput * (price.cached_input ?? price.input) + t.audioInput * audioIn + t.cachedAudioInput * (price.cached_audio_input ?? price.cached_input ?? audioIn);
+  const input =
+    t.textInput * price.input +
+    t.cachedTextInput * (price.cached_input ?? price.input) +
+    t.audioInput * audioIn +
+    t.cachedAudioInput * (price.cached_audio_input ?? price.cached_input ?? audioIn);
   const output = t.textOutput * price.output + t.audioOutput * (price.audio_output ?? price.output);
   return (input + output) / 1_000_000;
 }

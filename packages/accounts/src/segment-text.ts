@@ -90,7 +90,11 @@ export interface SegmentCount {
  * 256 characters without a boundary is counted 256 characters at a time (about one token more per cut).
  * @returns the tokens of the counted prefix and its length in characters (`text.length` unless the deadline passed).
  */
-export function countInSegments(text: string, count: (segment: string) => number, deadline = Number.POSITIVE_INFINITY): SegmentCount {
+export function countInSegments(
+  text: string,
+  count: (segment: string) => number,
+  deadline = Number.POSITIVE_INFINITY,
+): SegmentCount {
   let tokens = 0;
   let start = 0;
   while (start < text.length) {

@@ -1,4 +1,10 @@
-import { type GatewayError, type SessionAdmissionRequest, type SessionResponseReport, type SessionTicket, authenticationError } from '@switchyard/core';
+import {
+  type GatewayError,
+  type SessionAdmissionRequest,
+  type SessionResponseReport,
+  type SessionTicket,
+  authenticationError,
+} from '@switchyard/core';
 import type { Admission } from './admission.js';
 import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
@@ -8,7 +14,13 @@ import { computeRealtimeCostUsd } from './realtime-cost.js';
 import type { UsageRow } from './usage-row.js';
 
 /** Books a session refused at admission (its status, no cost); `extra` are the row's labels. */
-export type SessionRefusal = (requestId: string, keyId: string, model: string, status: number, extra: Partial<UsageRow>) => void;
+export type SessionRefusal = (
+  requestId: string,
+  keyId: string,
+  model: string,
+  status: number,
+  extra: Partial<UsageRow>,
+) => void;
 
 /**
  * Admits a Realtime session for {@link Accounts}: the key's allow-list (fallbacks filtered, unpriced deployments left
@@ -18,9 +30,14 @@ export type SessionRefusal = (requestId: string, keyId: string, model: string, s
  * tokens `input_tokens`/`output_tokens`, cost from {@link computeRealtimeCostUsd}) and settles its cost against the
  * budget window current at that moment. Throws 401/403/429/503 as `Accounts.admit`, booked through `refused`.
  */
-export async function admitSession(accounts: KeyAccountsPort, request: SessionAdmissionRequest, refused: SessionRefusal): Promise<SessionTicket> {
+export async function admitSession(
+  accounts: KeyAccountsPort,
+  request: SessionAdmissionRequest,
+  refused: SessionRefusal,
+): Promise<SessionTicket> {
   const principal = request.caller as Principal | undefined;
-  if (!principal || (principal.kind !== 'static' && principal.kind !== 'virtual')) throw authenticationError('No caller: authenticate the session first.');
+  if (!principal || (principal.kind !== 'static' && principal.kind !== 'virtual'))
+    throw authenticationError('No caller: authenticate the session first.');
   const keyId = principal.kind === 'virtual' ? principal.state.key.id : 'static';
   let plan = request.plan;
   let admission: Admission;
@@ -28,7 +45,10 @@ export async function admitSession(accounts: KeyAccountsPort, request: SessionAd
     if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
     admission = await accounts.admit(principal, request.plan.models[0]?.id ?? request.model, { tokens: 0, costUsd: 0 });
   } catch (error) {
-    refused(request.requestId, keyId, request.model, (error as GatewayError).status ?? 500, { operation: 'realtime', session_id: request.sessionId });
+    refused(request.requestId, keyId, request.model, (error as GatewayError).status ?? 500, {
+      operation: 'realtime',
+      session_id: request.sessionId,
+    });
     throw error;
   }
   let closed: Promise<void> | undefined;
@@ -38,7 +58,10 @@ export async function admitSession(accounts: KeyAccountsPort, request: SessionAd
     book: async (report: SessionResponseReport) => {
       const { price, source } = targetPrice(report.target);
       const costUsd = computeRealtimeCostUsd(price, report.usage);
-      const window = principal.kind === 'virtual' && principal.state.key.budget_usd !== null ? principal.state.budgetWindow(Date.now(), accounts.budgetTimeZone).id : undefined;
+      const window =
+        principal.kind === 'virtual' && principal.state.key.budget_usd !== null
+          ? principal.state.budgetWindow(Date.now(), accounts.budgetTimeZone).id
+          : undefined;
       const row: Omit<UsageRow, 'key_id'> = {
         request_id: report.responseId,
         model: request.model,
@@ -58,7 +81,11 @@ export async function admitSession(accounts: KeyAccountsPort, request: SessionAd
         operation: 'realtime',
         session_id: request.sessionId,
       };
-      await accounts.settle(principal, { reservedTokens: 0, reservedUsd: 0, budgetWindow: window, local: admission.local, headers: {} }, row);
+      await accounts.settle(
+        principal,
+        { reservedTokens: 0, reservedUsd: 0, budgetWindow: window, local: admission.local, headers: {} },
+        row,
+      );
       return costUsd;
     },
     checkKey: () => accounts.keyError(principal, request.authorization),

@@ -14,7 +14,9 @@ export interface Booked {
 }
 
 /** The ledger columns of a call's labels (absent ones left out). */
-export function labelColumns(labels: CallLabels | undefined): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id' | 'batch_id'> {
+export function labelColumns(
+  labels: CallLabels | undefined,
+): Pick<UsageRow, 'session_id' | 'agent_id' | 'parent_agent_id' | 'batch_id'> {
   return {
     ...(labels?.session_id && { session_id: labels.session_id }),
     ...(labels?.agent_id && { agent_id: labels.agent_id }),
@@ -51,7 +53,12 @@ export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettl
  * The ledger row of a settled call: the deployment that served it (else the last one tried), the `booked` tokens and
  * cost, where its price came from (`priceSource`), timings, status and the attempts.
  */
-export function settlementRow(request: CallAdmissionRequest, settlement: CallSettlement, priceSource: UsageRow['price_source'], booked: Booked): Omit<UsageRow, 'key_id'> {
+export function settlementRow(
+  request: CallAdmissionRequest,
+  settlement: CallSettlement,
+  priceSource: UsageRow['price_source'],
+  booked: Booked,
+): Omit<UsageRow, 'key_id'> {
   const target = settlement.target ?? settlement.attempts.at(-1)?.target;
   return {
     request_id: request.requestId,
@@ -98,7 +105,11 @@ export function unusedAttemptsBooked(settlement: CallSettlement, estimate: CallE
     const completion = Math.ceil((attempt.completionText ?? '').length / 4);
     base.prompt += estimate.promptTokens;
     base.completion += completion;
-    base.costUsd += computeCostUsd(targetPrice(attempt.target, estimate.promptTokens).price, estimate.promptTokens, completion);
+    base.costUsd += computeCostUsd(
+      targetPrice(attempt.target, estimate.promptTokens).price,
+      estimate.promptTokens,
+      completion,
+    );
     base.estimated = true;
   }
   return base;

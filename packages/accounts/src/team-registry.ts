@@ -7,7 +7,13 @@ import type { CreateTeamInput, UpdateTeamInput } from './team-input-schema.js';
 
 /** 404 for an unknown team id, naming `param`. */
 export function teamNotFoundError(id: string, param = 'id'): GatewayError {
-  return new GatewayError({ status: 404, type: 'invalid_request_error', code: 'team_not_found', param, message: `No team with id '${id}'.` });
+  return new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    code: 'team_not_found',
+    param,
+    message: `No team with id '${id}'.`,
+  });
 }
 
 /** A team as the admin API shows it: every optional limit present (null when unset). */

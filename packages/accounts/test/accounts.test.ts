@@ -25,7 +25,9 @@ describe('Accounts', () => {
     expect(key.key).toMatch(/^sk-sy-/);
     expect((await accounts.authenticate(`Bearer ${key.key}`)).kind).toBe('virtual');
     await accounts.revokeKey(key.id);
-    expect(() => accounts.authenticate(`Bearer ${key.key}`)).toThrow(expect.objectContaining({ status: 401, message: 'This API key has been revoked.' }));
+    expect(() => accounts.authenticate(`Bearer ${key.key}`)).toThrow(
+      expect.objectContaining({ status: 401, message: 'This API key has been revoked.' }),
+    );
     const expired = await accounts.createKey({ name: 'b', expires_at: new Date(Date.now() - 1000).toISOString() });
     expect(() => accounts.authenticate(`Bearer ${expired.key}`)).toThrow(expect.objectContaining({ status: 401 }));
     expect(() => accounts.authenticate('Bearer sk-sy-made-up')).toThrow(expect.objectContaining({ status: 401 }));
@@ -33,7 +35,10 @@ describe('Accounts', () => {
 
   it('looks a key another replica created up in the store before a 401, at most perMinute times per client address', async () => {
     const store = memoryStore();
-    const [a, b] = await Promise.all([Accounts.open({ store, staticKeys: [] }), Accounts.open({ store, staticKeys: [], keyLookups: { perMinute: 2 } })]);
+    const [a, b] = await Promise.all([
+      Accounts.open({ store, staticKeys: [] }),
+      Accounts.open({ store, staticKeys: [], keyLookups: { perMinute: 2 } }),
+    ]);
     const created = await a.createKey({ name: 'fresh' });
     // b has not heard of it (no key change feed): the store answers, once.
     const looked = b.authenticate(`Bearer ${created.key}`, '10.0.0.1');
@@ -51,10 +56,16 @@ describe('Accounts', () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
     const key = await accounts.createKey({ name: 'a', rpm_limit: 5 });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
-    const results = await Promise.allSettled(Array.from({ length: 50 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, async () => accounts.admit(principal, 'gpt-4o', 1)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(rejected.reason).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'x-ratelimit-limit-requests': '5', 'x-ratelimit-remaining-requests': '0' } });
+    expect(rejected.reason).toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      headers: { 'x-ratelimit-limit-requests': '5', 'x-ratelimit-remaining-requests': '0' },
+    });
   });
 
   it('admits at most concurrency_limit calls in flight; release frees a slot, and a PATCH applies at once', async () => {
@@ -62,11 +73,18 @@ describe('Accounts', () => {
     const key = await accounts.createKey({ name: 'a', concurrency_limit: 2, rpm_limit: 100 });
     expect(accounts.getKey(key.id)).toMatchObject({ concurrency_limit: 2 });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, async () => accounts.admit(principal, 'gpt-4o', 1)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, async () => accounts.admit(principal, 'gpt-4o', 1)),
+    );
     const admitted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     expect(admitted).toHaveLength(2);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(rejected.reason).toMatchObject({ status: 429, code: 'concurrency_limit_exceeded', type: 'requests', headers: { 'retry-after': '1', 'x-ratelimit-remaining-requests': '98' } });
+    expect(rejected.reason).toMatchObject({
+      status: 429,
+      code: 'concurrency_limit_exceeded',
+      type: 'requests',
+      headers: { 'retry-after': '1', 'x-ratelimit-remaining-requests': '98' },
+    });
     accounts.release(principal, admitted[0]!);
     accounts.release(principal, admitted[0]!); // twice: still one slot given back
     const third = await accounts.admit(principal, 'gpt-4o', 1);
@@ -84,7 +102,14 @@ describe('Accounts', () => {
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const admission = await accounts.admit(principal, 'gpt-4o', 10);
     accounts.settle(principal, admission, usage(60, 60, 0));
-    await expect.poll(() => accounts.admit(principal, 'gpt-4o', 10).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    await expect
+      .poll(() =>
+        accounts.admit(principal, 'gpt-4o', 10).then(
+          () => 'admitted',
+          (e) => e,
+        ),
+      )
+      .toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
   });
 
   it('blocks the next call once the budget is spent, and only allowed models', async () => {
@@ -94,11 +119,20 @@ describe('Accounts', () => {
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     await expect(accounts.admit(principal, 'claude', 1)).rejects.toMatchObject({ status: 403 });
     accounts.settle(principal, await accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));
-    await expect.poll(() => accounts.admit(principal, 'gpt-4o', 1).then(() => 'admitted', (e) => e)).toMatchObject({ status: 429, code: 'insufficient_quota' });
+    await expect
+      .poll(() =>
+        accounts.admit(principal, 'gpt-4o', 1).then(
+          () => 'admitted',
+          (e) => e,
+        ),
+      )
+      .toMatchObject({ status: 429, code: 'insufficient_quota' });
     await accounts.ledger.flush();
     expect(store.rows).toHaveLength(1);
     const reopened = await Accounts.open({ store, staticKeys: [] });
-    await expect(reopened.admit(await reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).rejects.toMatchObject({ code: 'insufficient_quota' });
+    await expect(reopened.admit(await reopened.authenticate(`Bearer ${key.key}`), 'gpt-4o', 1)).rejects.toMatchObject({
+      code: 'insufficient_quota',
+    });
   });
 
   it('checks the master key in constant time', async () => {
@@ -117,7 +151,10 @@ describe('helpers', () => {
 
   it('prices cache reads, cache writes and reasoning tokens at their own prices, defaulting to input/output', () => {
     const price = { input: 3, output: 15, cached_input: 0.3, cache_write: 3.75, reasoning: 20 };
-    const details = { prompt_tokens_details: { cached_tokens: 600_000, cache_write_tokens: 200_000 }, completion_tokens_details: { reasoning_tokens: 100_000 } };
+    const details = {
+      prompt_tokens_details: { cached_tokens: 600_000, cache_write_tokens: 200_000 },
+      completion_tokens_details: { reasoning_tokens: 100_000 },
+    };
     // 200k uncached * 3 + 600k * 0.3 + 200k * 3.75 = 0.6 + 0.18 + 0.75; 400k * 15 + 100k * 20 = 6 + 2
     expect(computeCostUsd(price, 1_000_000, 500_000, details)).toBeCloseTo(9.53);
     expect(computeCostUsd({ input: 3, output: 15 }, 1_000_000, 500_000, details)).toBeCloseTo(10.5);

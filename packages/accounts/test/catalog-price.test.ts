@@ -7,8 +7,16 @@ const GPT_4O_MINI = { input: 0.15, cached_input: 0.075, output: 0.6 };
 describe('catalogPrice', () => {
   it('maps the catalogue to USD per million tokens, with cache prices where it has them', () => {
     expect(catalogPrice('openai', 'gpt-4o-mini')).toEqual(GPT_4O_MINI);
-    expect(catalogPrice('anthropic', 'claude-sonnet-4-20250514')).toEqual({ input: 3, output: 15, cached_input: 0.3, cache_write: 3.75 });
-    expect(catalogPrice('groq', 'llama-3.3-70b-versatile')).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
+    expect(catalogPrice('anthropic', 'claude-sonnet-4-20250514')).toEqual({
+      input: 3,
+      output: 15,
+      cached_input: 0.3,
+      cache_write: 3.75,
+    });
+    expect(catalogPrice('groq', 'llama-3.3-70b-versatile')).toMatchObject({
+      input: expect.any(Number),
+      output: expect.any(Number),
+    });
     expect(catalogPrice('xai', 'grok-3-mini')).toMatchObject({ input: 0.3, output: 0.5 });
   });
 
@@ -16,8 +24,16 @@ describe('catalogPrice', () => {
     expect(catalogPrice('google', 'gemini-2.5-pro')).toEqual({ input: 1.25, cached_input: 0.125, output: 10 });
     expect(catalogPrice('google', 'gemini-2.5-pro', 200_000)).toEqual({ input: 1.25, cached_input: 0.125, output: 10 });
     expect(catalogPrice('google', 'gemini-2.5-pro', 200_001)).toEqual({ input: 2.5, cached_input: 0.25, output: 15 });
-    expect(catalogPrice('anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toEqual({ input: 6, output: 22.5, cached_input: 0.6, cache_write: 7.5 });
-    expect(resolvePrice(undefined, 'anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toMatchObject({ source: 'catalog', price: { input: 6 } });
+    expect(catalogPrice('anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toEqual({
+      input: 6,
+      output: 22.5,
+      cached_input: 0.6,
+      cache_write: 7.5,
+    });
+    expect(resolvePrice(undefined, 'anthropic', 'claude-sonnet-4-5-20250929', 250_000)).toMatchObject({
+      source: 'catalog',
+      price: { input: 6 },
+    });
   });
 
   it('maps a catalogue reasoning price to reasoning', () => {
@@ -42,7 +58,10 @@ describe('catalogPrice', () => {
 
 describe('resolvePrice', () => {
   it('takes config, else the catalogue, else none', () => {
-    expect(resolvePrice({ input: 1, output: 2 }, 'openai', 'gpt-4o-mini')).toEqual({ price: { input: 1, output: 2 }, source: 'config' });
+    expect(resolvePrice({ input: 1, output: 2 }, 'openai', 'gpt-4o-mini')).toEqual({
+      price: { input: 1, output: 2 },
+      source: 'config',
+    });
     expect(resolvePrice(undefined, 'openai', 'gpt-4o-mini')).toEqual({ price: GPT_4O_MINI, source: 'catalog' });
     expect(resolvePrice(undefined, 'openai', 'no-such-model-xyz')).toEqual({ source: 'none' });
     expect(resolvePrice(undefined, undefined, undefined)).toEqual({ source: 'none' });

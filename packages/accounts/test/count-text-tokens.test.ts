@@ -20,12 +20,22 @@ describe('countTextTokens', { timeout: 60_000 }, () => {
 
   it('counts ordinary text exactly as the whole text counts', async () => {
     const texts = {
-      english: 'The quick brown fox jumps over the lazy dog. It isn\'t lazy; it\'s resting.\n\n'.repeat(600),
+      english: "The quick brown fox jumps over the lazy dog. It isn't lazy; it's resting.\n\n".repeat(600),
       code: readFileSync(new URL('../src/key-accounting.ts', import.meta.url), 'utf8'),
-      json: JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `item-${i}`, price: i * 1.25, tags: ['a', 'b'], nested: { ok: i % 2 === 0 } }))),
+      json: JSON.stringify(
+        Array.from({ length: 400 }, (_, i) => ({
+          id: `item-${i}`,
+          price: i * 1.25,
+          tags: ['a', 'b'],
+          nested: { ok: i % 2 === 0 },
+        })),
+      ),
       chinese: '我们今天去公园散步，天气非常好。孩子们在草地上玩耍，老人们在树下下棋。'.repeat(500),
       japanese: '東京は日本の首都です。カタカナとひらがなを混ぜて書きます！数字123も入ります。'.repeat(400),
-      mixed: 'naïve café — résumé 😀🎉 👍🏽 Ж Ωμέγα عربى 𝐀𝐁𝐂 e\u0301 https://example.com/a?b=1&c=2 $1,234.56\r\n\t'.repeat(300),
+      mixed:
+        'naïve café — résumé 😀🎉 👍🏽 Ж Ωμέγα عربى 𝐀𝐁𝐂 e\u0301 https://example.com/a?b=1&c=2 $1,234.56\r\n\t'.repeat(
+          300,
+        ),
     };
     for (const [name, text] of Object.entries(texts)) {
       expect({ name, tokens: await countTextTokens(text) }).toEqual({ name, tokens: wholeCount(text) });
@@ -57,7 +67,7 @@ describe('countTextTokens', { timeout: 60_000 }, () => {
     expect(delay.max / 1e6).toBeLessThan(1_000);
   });
 
-  it('estimates past the cap, at the counted part\'s ratio', async () => {
+  it("estimates past the cap, at the counted part's ratio", async () => {
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(80_000); // 3.6 MB
     const tokens = await countTextTokens(text);
     expect(text.length).toBeGreaterThan(MAX_TOKENIZED_CHARS);

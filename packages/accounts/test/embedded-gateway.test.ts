@@ -8,7 +8,9 @@ const answer = (prompt: number, completion: number): ChatCompletion => ({
   object: 'chat.completion',
   created: 1,
   model: 'm',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }],
+  choices: [
+    { index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null },
+  ],
   usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
 });
 
@@ -20,7 +22,9 @@ function adapter(stalls = 0): ProviderAdapter & { calls: number } {
     calls: 0,
     async chatCompletions(_request: unknown, context: { signal: AbortSignal }) {
       if (self.calls++ < stalls) {
-        return new Promise<never>((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+        return new Promise<never>((_, reject) =>
+          context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }),
+        );
       }
       return answer(100, 50);
     },
@@ -35,14 +39,23 @@ describe('createGateway({ accounting }) without Express', () => {
   it('authenticates, enforces limits and writes the ledger for embedders', async () => {
     const store = memoryStore();
     const accounts = await Accounts.open({ store, staticKeys: [] });
-    const gateway = createGateway({ providers: { fake: adapter() }, models: [{ id: 'm', provider: 'fake', price: PRICE }], accounting: accounts.accounting });
+    const gateway = createGateway({
+      providers: { fake: adapter() },
+      models: [{ id: 'm', provider: 'fake', price: PRICE }],
+      accounting: accounts.accounting,
+    });
     const { key } = await accounts.createKey({ name: 'embedded', rpm_limit: 1 });
-    expect(() => gateway.authenticate('Bearer sk-sy-unknown', { requestId: 'r0' })).toThrow(expect.objectContaining({ status: 401 }));
+    expect(() => gateway.authenticate('Bearer sk-sy-unknown', { requestId: 'r0' })).toThrow(
+      expect.objectContaining({ status: 401 }),
+    );
     const caller = gateway.authenticate(`Bearer ${key}`, { requestId: 'r1' });
     const result = await gateway.chatCompletions(body, { caller, requestId: 'r1' });
     expect(result.headers).toMatchObject({ 'x-ratelimit-limit-requests': '1', 'x-ratelimit-remaining-requests': '0' });
     expect(result.costUsd).toBeCloseTo((100 * PRICE.input + 50 * PRICE.output) / 1e6, 10);
-    await expect(gateway.chatCompletions(body, { caller, requestId: 'r2' })).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    await expect(gateway.chatCompletions(body, { caller, requestId: 'r2' })).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+    });
     await expect(gateway.chatCompletions(body, { requestId: 'r3' })).rejects.toMatchObject({ status: 401 });
     await accounts.ledger.flush();
     expect(store.rows.map((r) => [r.request_id, r.status])).toEqual([
@@ -62,11 +75,21 @@ describe('createGateway({ accounting }) without Express', () => {
       accounting: accounts.accounting,
     });
     const { key } = await accounts.createKey({ name: 'retried' });
-    const result = await gateway.chatCompletions(body, { caller: gateway.authenticate(`Bearer ${key}`), requestId: 'r' });
+    const result = await gateway.chatCompletions(body, {
+      caller: gateway.authenticate(`Bearer ${key}`),
+      requestId: 'r',
+    });
     expect(result.attempts).toBe(2);
     await accounts.ledger.flush();
     expect(store.rows).toEqual([
-      expect.objectContaining({ status: 200, attempts: 2, usage_estimated: true, prompt_tokens: 100 + 100, completion_tokens: 50, cost_usd: expect.closeTo((200 * PRICE.input + 50 * PRICE.output) / 1e6, 10) }),
+      expect.objectContaining({
+        status: 200,
+        attempts: 2,
+        usage_estimated: true,
+        prompt_tokens: 100 + 100,
+        completion_tokens: 50,
+        cost_usd: expect.closeTo((200 * PRICE.input + 50 * PRICE.output) / 1e6, 10),
+      }),
     ]);
   });
 });

@@ -17,22 +17,38 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
   return {
     rows,
     appendAudit: async (e) => void audit.push(e),
-    listAudit: async (q) => audit.filter((e) => (!q.actor || e.actor === q.actor) && (!q.target || e.target === q.target)).slice(-q.limit).reverse(),
+    listAudit: async (q) =>
+      audit
+        .filter((e) => (!q.actor || e.actor === q.actor) && (!q.target || e.target === q.target))
+        .slice(-q.limit)
+        .reverse(),
     listKeys: async () => [...keys.values()],
     getKey: async (id) => keys.get(id),
     getKeyByHash: async (hash) => [...keys.values()].find((k) => k.key_hash === hash || k.previous_key_hash === hash),
     insertKey: async (k) => void keys.set(k.id, k),
     updateKey: async (k) => {
       const stored = keys.get(k.id);
-      if (stored) keys.set(k.id, { ...k, key_hash: stored.key_hash, key_prefix: stored.key_prefix, previous_key_hash: stored.previous_key_hash, previous_key_prefix: stored.previous_key_prefix, previous_key_expires_at: stored.previous_key_expires_at, rotated_at: stored.rotated_at });
+      if (stored)
+        keys.set(k.id, {
+          ...k,
+          key_hash: stored.key_hash,
+          key_prefix: stored.key_prefix,
+          previous_key_hash: stored.previous_key_hash,
+          previous_key_prefix: stored.previous_key_prefix,
+          previous_key_expires_at: stored.previous_key_expires_at,
+          rotated_at: stored.rotated_at,
+        });
     },
     rotateKeySecret: async (k) => void keys.set(k.id, k),
     appendUsage: async (r) => void rows.push(...r),
     recentUsage: async (id, since) => {
-      const used = rows.filter((r) => r.key_id === id && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit));
+      const used = rows.filter(
+        (r) => r.key_id === id && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit),
+      );
       return { requests: used.length, tokens: used.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0) };
     },
-    spendSince: async (id, since) => rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
+    spendSince: async (id, since) =>
+      rows.filter((r) => r.key_id === id && r.created_at >= since).reduce((s, r) => s + r.cost_usd, 0),
     listTeams: async () => [...teams.values()],
     getTeam: async (id) => teams.get(id),
     insertTeam: async (t) => void teams.set(t.id, t),
@@ -43,11 +59,23 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
       const prompt = used.reduce((s, r) => s + r.prompt_tokens, 0);
       const completion = used.reduce((s, r) => s + r.completion_tokens, 0);
       const cost = used.reduce((s, r) => s + r.cost_usd, 0);
-      return [{ requests: used.length, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost_usd: cost, cache_hits: 0 }];
+      return [
+        {
+          requests: used.length,
+          prompt_tokens: prompt,
+          completion_tokens: completion,
+          total_tokens: prompt + completion,
+          cost_usd: cost,
+          cache_hits: 0,
+        },
+      ];
     },
     ping: async () => {},
-    listUsage: async (q) => rows.filter((r) => !q.key_id || r.key_id === q.key_id).slice(-q.limit).reverse(),
+    listUsage: async (q) =>
+      rows
+        .filter((r) => !q.key_id || r.key_id === q.key_id)
+        .slice(-q.limit)
+        .reverse(),
     close: async () => {},
   };
 }
-

@@ -52,7 +52,13 @@ describe('UsageLedger', () => {
   it('drops rows past maxBuffered and reports how many, keeping every row up to the bound', async () => {
     const { store, rows, state } = flakyStore();
     const drops: [number, number][] = [];
-    const ledger = new UsageLedger(store, { flushMs: 5, maxBatch: 100, maxBuffered: 50, maxRetryMs: 10, onDropped: (count, total) => drops.push([count, total]) });
+    const ledger = new UsageLedger(store, {
+      flushMs: 5,
+      maxBatch: 100,
+      maxBuffered: 50,
+      maxRetryMs: 10,
+      onDropped: (count, total) => drops.push([count, total]),
+    });
     state.down = true;
     for (let i = 0; i < 80; i++) ledger.record(row(i));
     expect(ledger.pending).toBe(50);

@@ -126,7 +126,12 @@ export {
 } from './schemas/transcription-request.js';
 export type { TranscriptionResult } from './schemas/transcription-response.js';
 export { translationFieldsSchema, type TranslationRequest } from './schemas/translation-request.js';
-export { type MessageAnnotation, messageAnnotationSchema, type UrlCitationAnnotation, urlCitationAnnotationSchema } from './schemas/url-citation.js';
+export {
+  type MessageAnnotation,
+  messageAnnotationSchema,
+  type UrlCitationAnnotation,
+  urlCitationAnnotationSchema,
+} from './schemas/url-citation.js';
 export { type WebSearchCall, webSearchCallSchema } from './schemas/web-search-call.js';
 export { encodeSSEData, SSE_DONE } from './utils/encode-sse.js';
 export { fetchUpstreamBody, type UpstreamBody } from './utils/fetch-upstream-body.js';
@@ -174,12 +179,46 @@ export {
   upstreamFixedAnswerOf,
   type UpstreamRequestOptions,
 } from './utils/upstream-request.js';
-export { MAX_TRANSLATED_PROMPTS, LEGACY_DEFAULT_MAX_TOKENS, untranslatableParameters, translatablePrompts, chatRequestOf, completionOfChat, completionChunksOfChat } from './gateway/completion-from-chat.js';
-export { MAX_COMPLETION_PROMPTS, completionPromptSchema, textCompletionRequestSchema, type TextCompletionRequest } from './schemas/text-completion-request.js';
-export { textCompletionChoiceSchema, textCompletionSchema, type TextCompletion, type TextCompletionResult } from './schemas/text-completion.js';
-export { MAX_EDIT_IMAGES, imageEditFieldsSchema, type ImageEditRequest, imageVariationFieldsSchema, type ImageVariationRequest } from './schemas/image-edit-request.js';
-export { imageEditEventSchema, type ImageEditEvent, type ImageEditResult, isImageEditStream } from './schemas/image-edit-result.js';
-export type { RealtimeRequest, RealtimeTranslation, RealtimeTranslator, RealtimeUpstream } from './adapter/realtime-upstream.js';
+export {
+  MAX_TRANSLATED_PROMPTS,
+  LEGACY_DEFAULT_MAX_TOKENS,
+  untranslatableParameters,
+  translatablePrompts,
+  chatRequestOf,
+  completionOfChat,
+  completionChunksOfChat,
+} from './gateway/completion-from-chat.js';
+export {
+  MAX_COMPLETION_PROMPTS,
+  completionPromptSchema,
+  textCompletionRequestSchema,
+  type TextCompletionRequest,
+} from './schemas/text-completion-request.js';
+export {
+  textCompletionChoiceSchema,
+  textCompletionSchema,
+  type TextCompletion,
+  type TextCompletionResult,
+} from './schemas/text-completion.js';
+export {
+  MAX_EDIT_IMAGES,
+  imageEditFieldsSchema,
+  type ImageEditRequest,
+  imageVariationFieldsSchema,
+  type ImageVariationRequest,
+} from './schemas/image-edit-request.js';
+export {
+  imageEditEventSchema,
+  type ImageEditEvent,
+  type ImageEditResult,
+  isImageEditStream,
+} from './schemas/image-edit-result.js';
+export type {
+  RealtimeRequest,
+  RealtimeTranslation,
+  RealtimeTranslator,
+  RealtimeUpstream,
+} from './adapter/realtime-upstream.js';
 export {
   type RealtimeErrorEvent,
   type RealtimeEvent,

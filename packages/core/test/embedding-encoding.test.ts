@@ -11,7 +11,12 @@ describe('embedding encoding', () => {
   });
 
   it('converts an answer to the requested encoding_format', () => {
-    const answer = () => ({ object: 'list' as const, model: 'e', data: [{ object: 'embedding' as const, index: 0, embedding: vector }], usage: { prompt_tokens: 3, total_tokens: 0 } });
+    const answer = () => ({
+      object: 'list' as const,
+      model: 'e',
+      data: [{ object: 'embedding' as const, index: 0, embedding: vector }],
+      usage: { prompt_tokens: 3, total_tokens: 0 },
+    });
     const base64 = normalizeEmbeddings(answer(), 'base64');
     expect(typeof base64.data[0]!.embedding).toBe('string');
     expect(base64.usage.total_tokens).toBe(3);

@@ -4,7 +4,9 @@ import { validateRequest } from '../src/index.js';
 
 describe('validation messages for exclusive bounds', () => {
   it('says "more than 0" for a positive number given 0 (was "Expected at least 0")', () => {
-    expect(() => validateRequest(z.object({ rpm_limit: z.number().int().positive() }), { rpm_limit: 0 })).toThrow("Invalid 'rpm_limit': value below minimum. Expected more than 0.");
+    expect(() => validateRequest(z.object({ rpm_limit: z.number().int().positive() }), { rpm_limit: 0 })).toThrow(
+      "Invalid 'rpm_limit': value below minimum. Expected more than 0.",
+    );
   });
 
   it('keeps "at least" for inclusive bounds and says "less than" for exclusive maxima', () => {

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_SPEC_VERSION, type AdapterCallContext, type ChatCompletion, GatewayError, type ProviderAdapter, createGateway } from '../src/index.js';
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ChatCompletion,
+  GatewayError,
+  type ProviderAdapter,
+  createGateway,
+} from '../src/index.js';
 import { attemptRecordsOf } from '../src/routing/attempt-records.js';
 import { TargetHealth } from '../src/routing/target-health.js';
 
@@ -26,36 +33,56 @@ function adapter(step: (context: AdapterCallContext, call: number) => Promise<Ch
   };
   return { adapter: value, calls };
 }
-const hang = (context: AdapterCallContext) => new Promise<never>((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
+const hang = (context: AdapterCallContext) =>
+  new Promise<never>((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
 const unavailable = () => Promise.reject(new GatewayError({ status: 503, type: 'server_error', message: 'down' }));
 
 describe('clients can only lower limits', () => {
   it('x-switchyard-max-retries above the model max_retries does not add attempts', async () => {
     const a = adapter(unavailable);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', maxRetries: 1 }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', maxRetries: 1 }],
+      routing: fast,
+    });
     await expect(gateway.chatCompletions(ask, { maxRetries: 5 })).rejects.toMatchObject({ status: 503 });
     expect(a.calls).toHaveLength(2);
   });
 
   it('x-switchyard-max-retries above routing.max_retries does not add attempts', async () => {
     const a = adapter(unavailable);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: { ...fast, maxRetries: 1 } });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a' }],
+      routing: { ...fast, maxRetries: 1 },
+    });
     await expect(gateway.chatCompletions(ask, { maxRetries: 5 })).rejects.toMatchObject({ status: 503 });
     expect(a.calls).toHaveLength(2);
   });
 
   it('a lower x-switchyard-max-retries still lowers it', async () => {
     const a = adapter(unavailable);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', maxRetries: 3 }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', maxRetries: 3 }],
+      routing: fast,
+    });
     await expect(gateway.chatCompletions(ask, { maxRetries: 0 })).rejects.toMatchObject({ status: 503 });
     expect(a.calls).toHaveLength(1);
   });
 
   it('x-switchyard-timeout-ms cannot stretch the model total_ms', { timeout: 4_000 }, async () => {
     const a = adapter(hang);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', timeouts: { totalMs: 200 } }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', timeouts: { totalMs: 200 } }],
+      routing: fast,
+    });
     // Were the header obeyed, the call would wait 60 s and the test time out.
-    await expect(gateway.chatCompletions(ask, { timeoutMs: 60_000 })).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expect(gateway.chatCompletions(ask, { timeoutMs: 60_000 })).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 
@@ -66,7 +93,11 @@ describe('non-streamed calls: time to headers versus the body', () => {
       await sleep(300); // the body takes longer than first_byte_ms
       return completion;
     });
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 100 } }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 100 } }],
+      routing: fast,
+    });
     const result = await gateway.chatCompletions(ask);
     expect(result.attempts).toBe(1);
     expect(result.attemptRecords).toMatchObject([{ provider: 'a', accepted: true, outcome: 'success' }]);
@@ -87,7 +118,11 @@ describe('non-streamed calls: time to headers versus the body', () => {
 
   it('still retries a timeout before the upstream accepted the call, recording every attempt', async () => {
     const a = adapter((context, call) => (call === 0 ? hang(context) : Promise.resolve(completion)));
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 50 } }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 50 } }],
+      routing: fast,
+    });
     const result = await gateway.chatCompletions(ask);
     expect(result.attempts).toBe(2);
     expect(result.attemptRecords).toMatchObject([

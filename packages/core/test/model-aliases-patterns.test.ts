@@ -39,21 +39,39 @@ describe('ModelRouter: aliases and patterns', () => {
   const router = new ModelRouter(
     { openai, anthropic, google },
     [
-      { id: 'claude-sonnet-4-5', provider: 'anthropic', upstream: 'claude-sonnet-4-5-20250929', price: { input: 3, output: 15 } },
+      {
+        id: 'claude-sonnet-4-5',
+        provider: 'anthropic',
+        upstream: 'claude-sonnet-4-5-20250929',
+        price: { input: 3, output: 15 },
+      },
       { id: 'claude-*', provider: 'anthropic', fallbacks: ['cheap'] },
       { id: 'claude-haiku-*', provider: 'google' },
       { id: 'cheap', provider: 'openai', upstream: 'gpt-4o-mini' },
       { id: 'expensive', provider: 'openai', upstream: 'gpt-5' },
     ],
-    { 'claude-opus-5-5': 'claude-sonnet-4-5', 'claude-next': 'claude-next-1', big: 'openai/gpt-5', 'cheap-alias': 'expensive' },
+    {
+      'claude-opus-5-5': 'claude-sonnet-4-5',
+      'claude-next': 'claude-next-1',
+      big: 'openai/gpt-5',
+      'cheap-alias': 'expensive',
+    },
   );
 
   it('routes an exact id before any pattern that matches it', () => {
-    expect(router.plan('claude-sonnet-4-5').models[0]!.targets[0]).toMatchObject({ provider: 'anthropic', upstreamModel: 'claude-sonnet-4-5-20250929', price: { input: 3, output: 15 } });
+    expect(router.plan('claude-sonnet-4-5').models[0]!.targets[0]).toMatchObject({
+      provider: 'anthropic',
+      upstreamModel: 'claude-sonnet-4-5-20250929',
+      price: { input: 3, output: 15 },
+    });
   });
 
   it('routes a pattern match with the requested id as the upstream id, longest pattern first', () => {
-    expect(router.resolve('claude-opus-4-1')).toMatchObject({ model: 'claude-opus-4-1', provider: 'anthropic', upstreamModel: 'claude-opus-4-1' });
+    expect(router.resolve('claude-opus-4-1')).toMatchObject({
+      model: 'claude-opus-4-1',
+      provider: 'anthropic',
+      upstreamModel: 'claude-opus-4-1',
+    });
     expect(router.resolve('claude-haiku-4-5')).toMatchObject({ provider: 'google', upstreamModel: 'claude-haiku-4-5' });
   });
 
@@ -65,8 +83,14 @@ describe('ModelRouter: aliases and patterns', () => {
     const plan = router.plan('claude-opus-5-5');
     expect(plan.model).toBe('claude-opus-5-5');
     expect(plan.models[0]!.id).toBe('claude-sonnet-4-5');
-    expect(plan.models[0]!.targets[0]).toMatchObject({ upstreamModel: 'claude-sonnet-4-5-20250929', price: { input: 3, output: 15 } });
-    expect(router.plan('claude-next').models[0]!.targets[0]).toMatchObject({ provider: 'anthropic', upstreamModel: 'claude-next-1' });
+    expect(plan.models[0]!.targets[0]).toMatchObject({
+      upstreamModel: 'claude-sonnet-4-5-20250929',
+      price: { input: 3, output: 15 },
+    });
+    expect(router.plan('claude-next').models[0]!.targets[0]).toMatchObject({
+      provider: 'anthropic',
+      upstreamModel: 'claude-next-1',
+    });
     expect(router.plan('big').models[0]!.targets[0]).toMatchObject({ provider: 'openai', upstreamModel: 'gpt-5' });
     expect(router.plan('cheap-alias').models[0]!.id).toBe('expensive');
   });
@@ -90,11 +114,25 @@ describe('ModelRouter: aliases and patterns', () => {
     [{ 'x*': 'cheap' }, /'\*' is not allowed/],
     [{ a: 'cheap', b: 'a' }, /Alias 'b' names alias 'a'/],
   ])('refuses the aliases %j', (aliases, message) => {
-    expect(() => new ModelRouter({ openai }, [{ id: 'cheap', provider: 'openai' }, { id: 'expensive', provider: 'openai' }], aliases)).toThrow(message);
+    expect(
+      () =>
+        new ModelRouter(
+          { openai },
+          [
+            { id: 'cheap', provider: 'openai' },
+            { id: 'expensive', provider: 'openai' },
+          ],
+          aliases,
+        ),
+    ).toThrow(message);
   });
 
   it('refuses a pattern with an upstream id', () => {
-    expect(() => new ModelRouter({ openai }, [{ id: 'gpt-*', provider: 'openai', upstream: 'gpt-4o' }])).toThrow(/pattern 'gpt-\*' sets 'upstream'/);
-    expect(() => new ModelRouter({ openai }, [{ id: 'gpt-*', targets: [{ provider: 'openai', upstream: 'x' }] }])).toThrow(/upstream/);
+    expect(() => new ModelRouter({ openai }, [{ id: 'gpt-*', provider: 'openai', upstream: 'gpt-4o' }])).toThrow(
+      /pattern 'gpt-\*' sets 'upstream'/,
+    );
+    expect(
+      () => new ModelRouter({ openai }, [{ id: 'gpt-*', targets: [{ provider: 'openai', upstream: 'x' }] }]),
+    ).toThrow(/upstream/);
   });
 });

@@ -13,12 +13,23 @@ describe('ModelRouter', () => {
   ]);
 
   it('resolves a configured id to its provider and upstream id, with the price', () => {
-    expect(router.resolve('fast')).toMatchObject({ provider: 'openai', adapter: openai, upstreamModel: 'gpt-4o-mini', price: { input: 0.15, output: 0.6 } });
-    expect(router.resolve('claude-sonnet-4')).toMatchObject({ provider: 'anthropic', upstreamModel: 'claude-sonnet-4' });
+    expect(router.resolve('fast')).toMatchObject({
+      provider: 'openai',
+      adapter: openai,
+      upstreamModel: 'gpt-4o-mini',
+      price: { input: 0.15, output: 0.6 },
+    });
+    expect(router.resolve('claude-sonnet-4')).toMatchObject({
+      provider: 'anthropic',
+      upstreamModel: 'claude-sonnet-4',
+    });
   });
 
   it('resolves <provider>/<upstream id>, keeping further slashes in the upstream id', () => {
-    expect(router.resolve('openai/ft:gpt-4o/org')).toMatchObject({ provider: 'openai', upstreamModel: 'ft:gpt-4o/org' });
+    expect(router.resolve('openai/ft:gpt-4o/org')).toMatchObject({
+      provider: 'openai',
+      upstreamModel: 'ft:gpt-4o/org',
+    });
   });
 
   it('prices <provider>/<upstream id> from the configured model with the same provider and upstream id', () => {

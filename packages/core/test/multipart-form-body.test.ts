@@ -5,7 +5,8 @@ import { readUpstreamText, sendUpstreamRequest } from '../src/utils/upstream-req
 
 // Each body is read back by a spec-complete multipart parser (undici's `Response.formData()`, and Node's HTTP server
 // for the framing), so what is checked is what an upstream receives.
-const parse = (body: Uint8Array[], contentType: string) => new Response(Buffer.concat(body), { headers: { 'content-type': contentType } }).formData();
+const parse = (body: Uint8Array[], contentType: string) =>
+  new Response(Buffer.concat(body), { headers: { 'content-type': contentType } }).formData();
 
 describe('multipartFormBody', () => {
   it('encodes text fields (repeated names, line breaks) and a file that parse back to the same entries and bytes', async () => {
@@ -42,16 +43,23 @@ describe('multipartFormBody', () => {
   });
 
   it('lowercases a file type, and sends application/octet-stream for one that would add a header line', async () => {
-    const injected = multipartFormBody([{ name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'audio/wav\r\nX-Injected: 1' }]);
+    const injected = multipartFormBody([
+      { name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'audio/wav\r\nX-Injected: 1' },
+    ]);
     const text = Buffer.concat(injected.body).toString('latin1');
     expect(text).not.toContain('X-Injected');
     expect(text).toContain('Content-Type: application/octet-stream\r\n\r\n');
-    const upper = multipartFormBody([{ name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'Audio/WAV' }]);
+    const upper = multipartFormBody([
+      { name: 'file', data: new Uint8Array([1]), filename: 'a.wav', contentType: 'Audio/WAV' },
+    ]);
     expect(((await parse(upper.body, upper.headers['content-type'])).get('file') as File).type).toBe('audio/wav');
   });
 
   it('gives each body its own boundary, and sendUpstreamRequest sends it with its length, not chunked, byte for byte', async () => {
-    const a = multipartFormBody([{ name: 'x', value: '1' }, { name: 'file', data: Buffer.alloc(100_000, 7), filename: 'a.wav' }]);
+    const a = multipartFormBody([
+      { name: 'x', value: '1' },
+      { name: 'file', data: Buffer.alloc(100_000, 7), filename: 'a.wav' },
+    ]);
     const b = multipartFormBody([{ name: 'x', value: '1' }]);
     expect(a.headers['content-type']).not.toBe(b.headers['content-type']);
     const received: { length?: string; chunked?: string; bytes?: Buffer }[] = [];
@@ -59,7 +67,11 @@ describe('multipartFormBody', () => {
       const parts: Buffer[] = [];
       req.on('data', (c: Buffer) => parts.push(c));
       req.on('end', () => {
-        received.push({ length: req.headers['content-length'], chunked: req.headers['transfer-encoding'], bytes: Buffer.concat(parts) });
+        received.push({
+          length: req.headers['content-length'],
+          chunked: req.headers['transfer-encoding'],
+          bytes: Buffer.concat(parts),
+        });
         res.end('ok');
       });
     });
@@ -69,7 +81,8 @@ describe('multipartFormBody', () => {
       // Twice, as a retry sends it: the same buffers are read again.
       for (let i = 0; i < 2; i++) {
         const response = await sendUpstreamRequest({
-          provider: 'test', upstream: undefined,
+          provider: 'test',
+          upstream: undefined,
           url: `http://127.0.0.1:${port}/`,
           body: a.body,
           headers: a.headers,

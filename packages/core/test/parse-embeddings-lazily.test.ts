@@ -19,7 +19,9 @@ describe('parseEmbeddingsLazily', () => {
   });
 
   it('lets a vector be replaced before it was read', () => {
-    const value = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as { data: { embedding: unknown }[] };
+    const value = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as {
+      data: { embedding: unknown }[];
+    };
     value.data[0]!.embedding = 'AACAPwAAAEA=';
     expect(value.data[0]!.embedding).toBe('AACAPwAAAEA=');
     expect(isUnreadFloatVector(value.data[0]!)).toBe(false);
@@ -35,16 +37,24 @@ describe('parseEmbeddingsLazily', () => {
     expect(parseEmbeddingsLazily(answer(['[1..2]']), isPlainEmbeddingResponse)).toBeUndefined();
     expect(parseEmbeddingsLazily(answer(['[01]']), isPlainEmbeddingResponse)).toBeUndefined();
     expect(parseEmbeddingsLazily(answer(['[1e400]']), isPlainEmbeddingResponse)).toBeUndefined();
-    expect(parseEmbeddingsLazily(answer(['[1]'], ', "meta": {"embedding": [2]}'), isPlainEmbeddingResponse)).toBeUndefined();
-    expect(parseEmbeddingsLazily(answer(['[1]']).replace('"usage"', '"usage_"'), isPlainEmbeddingResponse)).toBeUndefined();
+    expect(
+      parseEmbeddingsLazily(answer(['[1]'], ', "meta": {"embedding": [2]}'), isPlainEmbeddingResponse),
+    ).toBeUndefined();
+    expect(
+      parseEmbeddingsLazily(answer(['[1]']).replace('"usage"', '"usage_"'), isPlainEmbeddingResponse),
+    ).toBeUndefined();
     expect(parseEmbeddingsLazily(`${answer(['[1]'])},`, isPlainEmbeddingResponse)).toBeUndefined();
   });
 
   it('is not read by normalizeEmbeddings when floats were asked for, and is converted when base64 was', () => {
-    const floats = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as Parameters<typeof normalizeEmbeddings>[0];
+    const floats = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as Parameters<
+      typeof normalizeEmbeddings
+    >[0];
     normalizeEmbeddings(floats, 'float');
     expect(isUnreadFloatVector(floats.data[0]!)).toBe(true);
-    const base64 = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as Parameters<typeof normalizeEmbeddings>[0];
+    const base64 = parseEmbeddingsLazily(answer(['[1, 2]']), isPlainEmbeddingResponse) as Parameters<
+      typeof normalizeEmbeddings
+    >[0];
     normalizeEmbeddings(base64, 'base64');
     expect(base64.data[0]!.embedding).toBe(Buffer.from(Float32Array.from([1, 2]).buffer).toString('base64'));
   });

@@ -4,13 +4,27 @@ import { canonicalJson, responseCacheKey } from '../src/cache/cache-key.js';
 import { parseCachedResponse, serializeCachedResponse } from '../src/cache/cached-response.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 
-const chat = (overrides: Record<string, unknown> = {}) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], ...overrides });
+const chat = (overrides: Record<string, unknown> = {}) => ({
+  model: 'm',
+  messages: [{ role: 'user', content: 'hi' }],
+  ...overrides,
+});
 
 describe('response cache key', () => {
   it('ignores JSON member order and stream_options, but not the answer-changing fields', () => {
-    const key = (request: Record<string, unknown>, scope = 'a') => responseCacheKey({ operation: 'chatCompletions', request, scope });
-    const base = key(chat({ temperature: 0, tools: [{ type: 'function', function: { name: 'f', parameters: { b: 1, a: 2 } } }] }));
-    expect(key({ tools: [{ function: { parameters: { a: 2, b: 1 }, name: 'f' }, type: 'function' }], temperature: 0, messages: [{ content: 'hi', role: 'user' }], model: 'm' })).toBe(base);
+    const key = (request: Record<string, unknown>, scope = 'a') =>
+      responseCacheKey({ operation: 'chatCompletions', request, scope });
+    const base = key(
+      chat({ temperature: 0, tools: [{ type: 'function', function: { name: 'f', parameters: { b: 1, a: 2 } } }] }),
+    );
+    expect(
+      key({
+        tools: [{ function: { parameters: { a: 2, b: 1 }, name: 'f' }, type: 'function' }],
+        temperature: 0,
+        messages: [{ content: 'hi', role: 'user' }],
+        model: 'm',
+      }),
+    ).toBe(base);
     expect(key(chat({ stream: true, stream_options: { include_usage: true } }))).toBe(key(chat({ stream: true })));
     expect(key(chat({ stream: false }))).toBe(key(chat()));
     const distinct = [
@@ -66,7 +80,8 @@ describe('ResponseCache.plan', () => {
     { id: 'creative', provider: 'p', cache: { ttlS: 300, nondeterministic: true } },
     { id: 'plain', provider: 'p' },
   ]);
-  const plan = (request: Record<string, unknown>, context: Parameters<ResponseCache['plan']>[2] = { scope: 'a' }) => cache.plan('chatCompletions', request, context);
+  const plan = (request: Record<string, unknown>, context: Parameters<ResponseCache['plan']>[2] = { scope: 'a' }) =>
+    cache.plan('chatCompletions', request, context);
 
   it('follows the model config, a per-request TTL (capped) and no-cache', () => {
     expect(plan(chat({ model: 'cached' }))?.ttlMs).toBe(300_000);
@@ -84,8 +99,12 @@ describe('ResponseCache.plan', () => {
   });
 
   it('keys entries per scope unless the model is shared; without a scope only shared models are cached', () => {
-    expect(plan(chat({ model: 'cached' }), { scope: 'a' })?.key).not.toBe(plan(chat({ model: 'cached' }), { scope: 'b' })?.key);
-    expect(plan(chat({ model: 'shared' }), { scope: 'a' })?.key).toBe(plan(chat({ model: 'shared' }), { scope: 'b' })?.key);
+    expect(plan(chat({ model: 'cached' }), { scope: 'a' })?.key).not.toBe(
+      plan(chat({ model: 'cached' }), { scope: 'b' })?.key,
+    );
+    expect(plan(chat({ model: 'shared' }), { scope: 'a' })?.key).toBe(
+      plan(chat({ model: 'shared' }), { scope: 'b' })?.key,
+    );
     expect(plan(chat({ model: 'cached' }), {})).toBeUndefined();
     expect(plan(chat({ model: 'shared' }), {})).toBeDefined();
   });
@@ -93,10 +112,30 @@ describe('ResponseCache.plan', () => {
 
 describe('cached entries', () => {
   it('round-trip, and anything unreadable is a miss', () => {
-    const entry = { kind: 'completion' as const, body: { id: 'x' }, servedModel: 'm', provider: 'p', upstreamModel: 'u', warnings: [], storedAt: 1 };
+    const entry = {
+      kind: 'completion' as const,
+      body: { id: 'x' },
+      servedModel: 'm',
+      provider: 'p',
+      upstreamModel: 'u',
+      warnings: [],
+      storedAt: 1,
+    };
     expect(parseCachedResponse(serializeCachedResponse(entry))).toEqual(entry);
     expect(parseCachedResponse('{not json')).toBeUndefined();
     expect(parseCachedResponse(JSON.stringify({ ...entry, v: 99 }))).toBeUndefined();
-    expect(parseCachedResponse(JSON.stringify({ v: 1, kind: 'chunks', servedModel: 'm', provider: 'p', upstreamModel: 'u', warnings: [], storedAt: 1 }))).toBeUndefined();
+    expect(
+      parseCachedResponse(
+        JSON.stringify({
+          v: 1,
+          kind: 'chunks',
+          servedModel: 'm',
+          provider: 'p',
+          upstreamModel: 'u',
+          warnings: [],
+          storedAt: 1,
+        }),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_SPEC_VERSION, type AttemptEndEvent, type ChatCompletion, type CooldownEvent, createGateway, GatewayError, type ProviderAdapter } from '../src/index.js';
+import {
+  ADAPTER_SPEC_VERSION,
+  type AttemptEndEvent,
+  type ChatCompletion,
+  type CooldownEvent,
+  createGateway,
+  GatewayError,
+  type ProviderAdapter,
+} from '../src/index.js';
 
 const completion = (model: string): ChatCompletion => ({
   id: 'c',
@@ -8,7 +16,8 @@ const completion = (model: string): ChatCompletion => ({
   model,
   choices: [{ index: 0, message: { role: 'assistant', content: model }, finish_reason: 'stop', logprobs: null }],
 });
-const failure = (status: number) => new GatewayError({ status, type: 'server_error', code: `e${status}`, message: `upstream ${status}` });
+const failure = (status: number) =>
+  new GatewayError({ status, type: 'server_error', code: `e${status}`, message: `upstream ${status}` });
 
 /** Answers each call with the next step (the last repeats); records the headers each call got. */
 function scripted(name: string, steps: ('ok' | GatewayError)[]) {
@@ -44,7 +53,9 @@ describe('gateway observers', () => {
     });
     const ended: AttemptEndEvent[] = [];
     const stop = gateway.observe({
-      attemptStarted: (event) => ({ headers: { traceparent: `00-${'1'.repeat(32)}-${String(event.attempt).padStart(16, '0')}-01` } }),
+      attemptStarted: (event) => ({
+        headers: { traceparent: `00-${'1'.repeat(32)}-${String(event.attempt).padStart(16, '0')}-01` },
+      }),
       attemptEnded: (event) => void ended.push(event),
     });
     await gateway.chatCompletions(ask('m'), { requestId: 'r1' });
@@ -53,7 +64,9 @@ describe('gateway observers', () => {
       ['a', 'a-up', 'm', 2, false, 'fallback'],
       ['b', 'n', 'n', 3, true, 'ok'],
     ]);
-    expect(ended.every((e) => e.operation === 'chatCompletions' && e.requestId === 'r1' && e.requestedModel === 'm')).toBe(true);
+    expect(
+      ended.every((e) => e.operation === 'chatCompletions' && e.requestId === 'r1' && e.requestedModel === 'm'),
+    ).toBe(true);
     expect((ended[0]!.error as GatewayError).status).toBe(503);
     expect(a.headers.map((h) => h?.traceparent?.slice(-19, -3))).toEqual(['0000000000000001', '0000000000000002']);
     expect(b.headers[0]?.traceparent).toContain('-0000000000000003-');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_SPEC_VERSION, type ChatCompletion, type ChatCompletionChunk, GatewayError, type ProviderAdapter, type SharedCooldown, createGateway } from '../src/index.js';
+import {
+  ADAPTER_SPEC_VERSION,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  GatewayError,
+  type ProviderAdapter,
+  type SharedCooldown,
+  createGateway,
+} from '../src/index.js';
 import { orderTargets } from '../src/routing/order-targets.js';
 import { retryAfterMs, retryDelayMs } from '../src/routing/retry-delay.js';
 import { TargetHealth } from '../src/routing/target-health.js';
@@ -13,7 +21,8 @@ const completion = (model: string): ChatCompletion => ({
 });
 
 type Step = 'ok' | GatewayError | 'hang' | 'stream' | 'stall-first';
-const error = (status: number, headers?: Record<string, string>) => new GatewayError({ status, type: 'server_error', message: `upstream ${status}`, headers });
+const error = (status: number, headers?: Record<string, string>) =>
+  new GatewayError({ status, type: 'server_error', message: `upstream ${status}`, headers });
 
 /** An adapter that answers each call with the next scripted step (the last one repeats) and counts calls. */
 function scripted(name: string, steps: Step[]) {
@@ -28,15 +37,29 @@ function scripted(name: string, steps: Step[]) {
       if (step === 'hang' || step === 'stall-first') {
         if (step === 'stall-first' && request.stream) {
           return (async function* (): AsyncGenerator<ChatCompletionChunk> {
-            await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
+            await new Promise((_, reject) =>
+              context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+            );
           })();
         }
-        return new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
+        return new Promise((_, reject) =>
+          context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+        );
       }
       if (request.stream) {
         return (async function* (): AsyncGenerator<ChatCompletionChunk> {
-          for (const content of ['a', 'b']) yield { id: 'c', object: 'chat.completion.chunk', created: 1, model: name, choices: [{ index: 0, delta: { content }, finish_reason: null }] };
-          if (step === 'stream') await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
+          for (const content of ['a', 'b'])
+            yield {
+              id: 'c',
+              object: 'chat.completion.chunk',
+              created: 1,
+              model: name,
+              choices: [{ index: 0, delta: { content }, finish_reason: null }],
+            };
+          if (step === 'stream')
+            await new Promise((_, reject) =>
+              context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+            );
         })();
       }
       return completion(`${name}:${request.model}`);
@@ -46,7 +69,11 @@ function scripted(name: string, steps: Step[]) {
 }
 
 const fast = { backoff: { baseMs: 1, maxMs: 5 } };
-const ask = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'x' }], ...extra });
+const ask = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  messages: [{ role: 'user', content: 'x' }],
+  ...extra,
+});
 
 describe('retries and fallbacks', () => {
   it.each([500, 502, 503, 504, 429, 408, 409])('retries %i on the same target, then succeeds', async (status) => {
@@ -60,19 +87,33 @@ describe('retries and fallbacks', () => {
   it.each([400, 404, 422])('never retries %i', async (status) => {
     const a = scripted('a', [error(status), 'ok']);
     const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
-    await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({ status, headers: { 'x-switchyard-attempts': '1' } });
+    await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({
+      status,
+      headers: { 'x-switchyard-attempts': '1' },
+    });
     expect(a.calls).toHaveLength(1);
   });
 
   // Issue #22: an upstream 401/403 rejected the gateway's credentials, not the client's: 502 naming the provider.
-  it.each([401, 403])('never retries %i on the same target, and answers 502 upstream_auth_failed naming the provider', async (status) => {
-    const a = scripted('a', [error(status), 'ok']);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
-    const failure = (await gateway.chatCompletions(ask('m')).catch((e: unknown) => e)) as GatewayError;
-    expect(failure).toMatchObject({ status: 502, code: 'upstream_auth_failed', headers: { 'x-switchyard-attempts': '1' } });
-    expect(failure.message).toContain("provider 'a'");
-    expect(a.calls).toHaveLength(1);
-  });
+  it.each([401, 403])(
+    'never retries %i on the same target, and answers 502 upstream_auth_failed naming the provider',
+    async (status) => {
+      const a = scripted('a', [error(status), 'ok']);
+      const gateway = createGateway({
+        providers: { a: a.adapter },
+        models: [{ id: 'm', provider: 'a' }],
+        routing: fast,
+      });
+      const failure = (await gateway.chatCompletions(ask('m')).catch((e: unknown) => e)) as GatewayError;
+      expect(failure).toMatchObject({
+        status: 502,
+        code: 'upstream_auth_failed',
+        headers: { 'x-switchyard-attempts': '1' },
+      });
+      expect(failure.message).toContain("provider 'a'");
+      expect(a.calls).toHaveLength(1);
+    },
+  );
 
   it('fails over to the next target after a 401, without retrying the refused one', async () => {
     const a = scripted('a', [error(401), 'ok']);
@@ -88,7 +129,12 @@ describe('retries and fallbacks', () => {
   });
 
   it('does not retry insufficient_quota like a rate limit (same status, one attempt)', async () => {
-    const quota = new GatewayError({ status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota.' });
+    const quota = new GatewayError({
+      status: 429,
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+      message: 'You exceeded your current quota.',
+    });
     const a = scripted('a', [quota, 'ok']);
     const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
     await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
@@ -123,7 +169,11 @@ describe('retries and fallbacks', () => {
 
   it('gives a clean 504 when the first byte never comes, within the deadline', async () => {
     const a = scripted('a', ['hang']);
-    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 30, totalMs: 200 } }], routing: fast });
+    const gateway = createGateway({
+      providers: { a: a.adapter },
+      models: [{ id: 'm', provider: 'a', timeouts: { firstByteMs: 30, totalMs: 200 } }],
+      routing: fast,
+    });
     const started = Date.now();
     await expect(gateway.chatCompletions(ask('m'))).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -134,7 +184,9 @@ describe('retries and fallbacks', () => {
     const a = scripted('a', ['hang']);
     const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
     const started = Date.now();
-    await expect(gateway.chatCompletions(ask('m'), { timeoutMs: 50, maxRetries: 0 })).rejects.toMatchObject({ status: 504 });
+    await expect(gateway.chatCompletions(ask('m'), { timeoutMs: 50, maxRetries: 0 })).rejects.toMatchObject({
+      status: 504,
+    });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -143,13 +195,24 @@ describe('retries and fallbacks', () => {
     const b = scripted('b', ['ok']);
     const gateway = createGateway({
       providers: { a: a.adapter, b: b.adapter },
-      models: [{ id: 'm', targets: [{ provider: 'a', weight: 1e9 }, { provider: 'b', weight: 1e-9 }], maxRetries: 0, timeouts: { firstByteMs: 30 } }],
+      models: [
+        {
+          id: 'm',
+          targets: [
+            { provider: 'a', weight: 1e9 },
+            { provider: 'b', weight: 1e-9 },
+          ],
+          maxRetries: 0,
+          timeouts: { firstByteMs: 30 },
+        },
+      ],
       routing: fast,
     });
     const result = await gateway.chatCompletions(ask('m', { stream: true }));
     expect(result.provider).toBe('b');
     const text: string[] = [];
-    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) text.push(chunk.choices[0]?.delta.content ?? '');
+    for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>)
+      text.push(chunk.choices[0]?.delta.content ?? '');
     expect(text.join('')).toBe('ab');
   });
 
@@ -158,14 +221,24 @@ describe('retries and fallbacks', () => {
     const b = scripted('b', ['ok']);
     const gateway = createGateway({
       providers: { a: a.adapter, b: b.adapter },
-      models: [{ id: 'm', targets: [{ provider: 'a', weight: 1e9 }, { provider: 'b', weight: 1e-9 }], timeouts: { idleMs: 30 } }],
+      models: [
+        {
+          id: 'm',
+          targets: [
+            { provider: 'a', weight: 1e9 },
+            { provider: 'b', weight: 1e-9 },
+          ],
+          timeouts: { idleMs: 30 },
+        },
+      ],
       routing: fast,
     });
     const result = await gateway.chatCompletions(ask('m', { stream: true }));
     const seen: string[] = [];
     await expect(
       (async () => {
-        for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>) seen.push(chunk.choices[0]?.delta.content ?? '');
+        for await (const chunk of result.data as AsyncIterable<ChatCompletionChunk>)
+          seen.push(chunk.choices[0]?.delta.content ?? '');
       })(),
     ).rejects.toMatchObject({ status: 504 });
     expect(seen).toEqual(['a', 'b']);
@@ -191,20 +264,39 @@ describe('balancing and cooldown', () => {
   it('weighted: shares traffic by weight within tolerance', async () => {
     const a = scripted('a', ['ok']);
     const b = scripted('b', ['ok']);
-    const gateway = createGateway({ providers: { a: a.adapter, b: b.adapter }, models: [{ id: 'm', targets: [{ provider: 'a', weight: 3 }, { provider: 'b', weight: 1 }] }] });
+    const gateway = createGateway({
+      providers: { a: a.adapter, b: b.adapter },
+      models: [
+        {
+          id: 'm',
+          targets: [
+            { provider: 'a', weight: 3 },
+            { provider: 'b', weight: 1 },
+          ],
+        },
+      ],
+    });
     for (let i = 0; i < 2000; i++) await gateway.chatCompletions(ask('m'));
     expect(a.calls.length / 2000).toBeGreaterThan(0.7);
     expect(a.calls.length / 2000).toBeLessThan(0.8);
   });
 
   it('round-robin rotates the first target', () => {
-    const gateway = createGateway({ providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter }, models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }], strategy: 'round-robin' }] });
-    const firsts = [0, 1, 2, 3].map((n) => orderTargets(targetsOf(gateway), 'round-robin', gateway.health, n)[0]!.provider);
+    const gateway = createGateway({
+      providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter },
+      models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }], strategy: 'round-robin' }],
+    });
+    const firsts = [0, 1, 2, 3].map(
+      (n) => orderTargets(targetsOf(gateway), 'round-robin', gateway.health, n)[0]!.provider,
+    );
     expect(firsts).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('least-busy and lowest-latency order by live health', () => {
-    const gateway = createGateway({ providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter }, models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }] }] });
+    const gateway = createGateway({
+      providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter },
+      models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }] }],
+    });
     const health = new TargetHealth();
     health.begin('a/m');
     expect(orderTargets(targetsOf(gateway), 'least-busy', health, 0)[0]!.provider).toBe('b');
@@ -216,7 +308,10 @@ describe('balancing and cooldown', () => {
   it('skips a target in cooldown after consecutive failures, then probes it again', () => {
     let now = 0;
     const health = new TargetHealth({ failures: 2, cooldownMs: 1000 }, () => now);
-    const gateway = createGateway({ providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter }, models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }] }] });
+    const gateway = createGateway({
+      providers: { a: scripted('a', []).adapter, b: scripted('b', []).adapter },
+      models: [{ id: 'm', targets: [{ provider: 'a' }, { provider: 'b' }] }],
+    });
     health.failure('a/m');
     health.failure('a/m');
     expect(health.isCoolingDown('a/m')).toBe(true);
@@ -247,7 +342,13 @@ describe('balancing and cooldown', () => {
   it('snapshots in flight, latency, consecutive failures and the cooldown end of each deployment', () => {
     let now = 5_000;
     const health = new TargetHealth({ failures: 2, cooldownMs: 1000 }, () => now);
-    expect(health.snapshot('a/m')).toEqual({ key: 'a/m', inFlight: 0, latencyMs: undefined, consecutiveFailures: 0, cooldownUntil: undefined });
+    expect(health.snapshot('a/m')).toEqual({
+      key: 'a/m',
+      inFlight: 0,
+      latencyMs: undefined,
+      consecutiveFailures: 0,
+      cooldownUntil: undefined,
+    });
     health.begin('a/m');
     health.success('a/m', 40);
     health.begin('b/m');

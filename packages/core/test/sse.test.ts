@@ -1,7 +1,16 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type ChatCompletionChunk, encodeSSEData, GatewayError, parseSSEBatches, parseSSEStream, SSE_DONE, StrayStreamTextError, toSSEStream } from '../src/index.js';
+import {
+  type ChatCompletionChunk,
+  encodeSSEData,
+  GatewayError,
+  parseSSEBatches,
+  parseSSEStream,
+  SSE_DONE,
+  StrayStreamTextError,
+  toSSEStream,
+} from '../src/index.js';
 
 async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -24,7 +33,11 @@ const chunk = (content: string): ChatCompletionChunk => ({
 describe('parseSSEBatches', () => {
   it('yields the events of each read together, in order, then throws stray text after the events before it', async () => {
     const seen: string[][] = [];
-    const body = bytes('data: {"a":1}\n\ndata: {"b":2}\n\ndata: {"c"', ':3}\n\n', 'data: {"d":4}\n\n{\n  "error": {}\n}\n');
+    const body = bytes(
+      'data: {"a":1}\n\ndata: {"b":2}\n\ndata: {"c"',
+      ':3}\n\n',
+      'data: {"d":4}\n\n{\n  "error": {}\n}\n',
+    );
     const error = await (async () => {
       for await (const { events } of parseSSEBatches(body)) seen.push(events.map((e) => e.data));
     })().catch((e: unknown) => e);
@@ -49,7 +62,8 @@ describe('parseSSEBatches', () => {
   it('with drainOnReturn, reads a Node stream to its end instead of destroying it when the consumer stops early', async () => {
     const make = () => Readable.from(['data: 1\n\n', 'data: [DONE]\n\n', ': trailing\n\n'], { objectMode: false });
     const drained = make();
-    for await (const { events } of parseSSEBatches(drained, { drainOnReturn: true })) if (events.some((e) => e.data === '[DONE]')) break;
+    for await (const { events } of parseSSEBatches(drained, { drainOnReturn: true }))
+      if (events.some((e) => e.data === '[DONE]')) break;
     await once(drained, 'end');
     expect(drained.readableEnded).toBe(true);
     // Without it, stopping early destroys the unfinished stream.
@@ -68,10 +82,18 @@ describe('parseSSEBatches: plain reads', () => {
   it('gives a plain read its own bytes and the offset past each event, and the same events as the parser', async () => {
     const reads = ['data: {"a":1}\n\ndata: {"b":"x y"}\n\n', 'data: \n\ndata: [DONE]\n\n'];
     const batches = await collect(parseSSEBatches(bytes(...reads)));
-    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([['{"a":1}', '{"b":"x y"}'], ['', '[DONE]']]);
+    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([
+      ['{"a":1}', '{"b":"x y"}'],
+      ['', '[DONE]'],
+    ]);
     expect(batches.map((b) => decode(b.bytes!))).toEqual(reads);
-    expect(batches.map((b) => b.ends)).toEqual([[15, 34], [8, 22]]);
-    expect(decode(batches[0]!.bytes!.subarray(batches[0]!.ends![0], batches[0]!.ends![1]))).toBe('data: {"b":"x y"}\n\n');
+    expect(batches.map((b) => b.ends)).toEqual([
+      [15, 34],
+      [8, 22],
+    ]);
+    expect(decode(batches[0]!.bytes!.subarray(batches[0]!.ends![0], batches[0]!.ends![1]))).toBe(
+      'data: {"b":"x y"}\n\n',
+    );
     // The events are the ones eventsource-parser gives for the same text.
     const parsed = await collect(parseSSEStream(bytes('\r\n', ...reads)));
     expect(batches.flatMap((b) => b.events)).toEqual(parsed);
@@ -89,7 +111,16 @@ describe('parseSSEBatches: plain reads', () => {
       'data: {"g":7}\n\n', // plain again
     ];
     const batches = await collect(parseSSEBatches(bytes(...reads)));
-    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([['{"a":1}'], ['{"b":2}'], ['{"c":"\u00e9"}'], ['{"f":6}'], ['{}'], ['{"d":4}'], ['{"e":5}'], ['{"g":7}']]);
+    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([
+      ['{"a":1}'],
+      ['{"b":2}'],
+      ['{"c":"\u00e9"}'],
+      ['{"f":6}'],
+      ['{}'],
+      ['{"d":4}'],
+      ['{"e":5}'],
+      ['{"g":7}'],
+    ]);
     expect(batches.map((b) => b.bytes !== undefined)).toEqual([false, false, true, false, false, false, false, true]);
   });
 
@@ -112,7 +143,8 @@ describe('parseSSEBatches: plain reads', () => {
     expect(bom.map((b) => b.events.map((e) => e.data))).toEqual([['1'], ['2']]);
     const seen: string[] = [];
     const error = await (async () => {
-      for await (const { events } of parseSSEBatches(bytes('data: 1\n\n', '{"error":{}}\n', 'data: 2\n\n'))) seen.push(...events.map((e) => e.data));
+      for await (const { events } of parseSSEBatches(bytes('data: 1\n\n', '{"error":{}}\n', 'data: 2\n\n')))
+        seen.push(...events.map((e) => e.data));
     })().catch((e: unknown) => e);
     expect(seen).toEqual(['1']);
     expect(StrayStreamTextError.isInstance(error)).toBe(true);
@@ -122,7 +154,10 @@ describe('parseSSEBatches: plain reads', () => {
 describe('parseSSEStream', () => {
   it('throws the text of a bare JSON body that follows the events (Gemini mid-stream error shape), after the events', async () => {
     const seen: string[] = [];
-    const body = bytes('data: {"a":1}\r\n\r\n', 'data: {"b":2}\r\n\r\n{\n  "error": {\n    "code": 499,\n    "status": "CANCELLED"\n  }\n}\n');
+    const body = bytes(
+      'data: {"a":1}\r\n\r\n',
+      'data: {"b":2}\r\n\r\n{\n  "error": {\n    "code": 499,\n    "status": "CANCELLED"\n  }\n}\n',
+    );
     const error = await (async () => {
       for await (const event of parseSSEStream(body)) seen.push(event.data);
     })().catch((e: unknown) => e);
@@ -137,7 +172,9 @@ describe('parseSSEStream', () => {
   });
 
   it('parses LF and CRLF framing split across network chunks, with event names and comments', async () => {
-    const events = await collect(parseSSEStream(bytes('data: {"a"', ':1}\n\n: keep-alive\n\nevent: ping\r\ndata: {}\r\n\r\n', 'data: [DONE]\n\n')));
+    const events = await collect(
+      parseSSEStream(bytes('data: {"a"', ':1}\n\n: keep-alive\n\nevent: ping\r\ndata: {}\r\n\r\n', 'data: [DONE]\n\n')),
+    );
     expect(events.map((e) => [e.event, e.data])).toEqual([
       [undefined, '{"a":1}'],
       ['ping', '{}'],
@@ -170,7 +207,11 @@ describe('toSSEStream', () => {
       yield chunk('a');
       yield chunk('b');
     }
-    expect(await collect(toSSEStream(chunks()))).toEqual([encodeSSEData(chunk('a')), encodeSSEData(chunk('b')), SSE_DONE]);
+    expect(await collect(toSSEStream(chunks()))).toEqual([
+      encodeSSEData(chunk('a')),
+      encodeSSEData(chunk('b')),
+      SSE_DONE,
+    ]);
   });
 
   it('ends a failed stream with one OpenAI-shaped error event and no [DONE]', async () => {
@@ -181,7 +222,9 @@ describe('toSSEStream', () => {
     const seen: unknown[] = [];
     const events = await collect(toSSEStream(chunks(), (e) => seen.push(e)));
     expect(events).toHaveLength(2);
-    expect(JSON.parse(events[1]!.slice(6))).toEqual({ error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: null } });
+    expect(JSON.parse(events[1]!.slice(6))).toEqual({
+      error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: null },
+    });
     expect(seen).toHaveLength(1);
   });
 

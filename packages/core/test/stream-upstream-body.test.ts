@@ -40,7 +40,13 @@ const text = (parts: Uint8Array[]) => Buffer.concat(parts).toString();
 describe('streamUpstreamBody', () => {
   it('resolves at the headers and gives the reads as they arrive, then the end', async () => {
     let accepted = 0;
-    const response = await streamUpstreamBody({ provider: 'p', url: `${upstream.url}/events`, body: '{}', mapError, upstream: { onResponseHeaders: () => accepted++ } });
+    const response = await streamUpstreamBody({
+      provider: 'p',
+      url: `${upstream.url}/events`,
+      body: '{}',
+      mapError,
+      upstream: { onResponseHeaders: () => accepted++ },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/event-stream');
     expect(accepted).toBe(1);
@@ -51,7 +57,13 @@ describe('streamUpstreamBody', () => {
   });
 
   it('delivers a body far larger than it holds unread, byte for byte, to a slow reader', async () => {
-    const response = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/big`, mapError, method: 'GET' });
+    const response = await streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/big`,
+      mapError,
+      method: 'GET',
+    });
     let size = 0;
     let allX = true;
     for await (const part of response.body) {
@@ -65,11 +77,24 @@ describe('streamUpstreamBody', () => {
 
   it('throws what mapError makes of an answer of 400 or more, without reporting it accepted', async () => {
     let accepted = 0;
-    const error = await streamUpstreamBody({ provider: 'p', url: `${upstream.url}/error`, body: '{}', mapError, upstream: { onResponseHeaders: () => accepted++ } }).catch((e: unknown) => e);
+    const error = await streamUpstreamBody({
+      provider: 'p',
+      url: `${upstream.url}/error`,
+      body: '{}',
+      mapError,
+      upstream: { onResponseHeaders: () => accepted++ },
+    }).catch((e: unknown) => e);
     expect((error as GatewayError).status).toBe(429);
     expect((error as GatewayError).message).toBe('mapped 429: {"error":{"message":"slow down"}} (retry-after 3)');
     expect(accepted).toBe(0);
-    const capped = await streamUpstreamBody({ provider: 'small', upstream: undefined, url: `${upstream.url}/error`, body: '{}', mapError, limits: { maxErrorBytes: 5 } }).catch((e: unknown) => e);
+    const capped = await streamUpstreamBody({
+      provider: 'small',
+      upstream: undefined,
+      url: `${upstream.url}/error`,
+      body: '{}',
+      mapError,
+      limits: { maxErrorBytes: 5 },
+    }).catch((e: unknown) => e);
     expect((capped as GatewayError).code).toBe('upstream_response_too_large');
   });
 
@@ -77,11 +102,25 @@ describe('streamUpstreamBody', () => {
     const dispatcher = new Agent({ connections: 1 });
     try {
       const before = sockets.length;
-      const first = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/tail`, body: '{}', mapError, dispatcher });
+      const first = await streamUpstreamBody({
+        provider: 'p',
+        upstream: undefined,
+        url: `${upstream.url}/tail`,
+        body: '{}',
+        mapError,
+        dispatcher,
+      });
       for await (const batch of parseSSEBatches(first.body, { drainOnReturn: true })) {
         if (batch.events.some((event) => event.data === '[DONE]')) break;
       }
-      const second = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/events`, body: '{}', mapError, dispatcher });
+      const second = await streamUpstreamBody({
+        provider: 'p',
+        upstream: undefined,
+        url: `${upstream.url}/events`,
+        body: '{}',
+        mapError,
+        dispatcher,
+      });
       const parts: Uint8Array[] = [];
       for await (const part of second.body) parts.push(part);
       expect(text(parts)).toContain('data: [DONE]');
@@ -93,7 +132,13 @@ describe('streamUpstreamBody', () => {
   });
 
   it('closes the connection when destroyed (the client left), and fails a read with the abort reason', async () => {
-    const destroyed = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/endless`, body: '{}', mapError });
+    const destroyed = await streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/endless`,
+      body: '{}',
+      mapError,
+    });
     await destroyed.body.next();
     destroyed.body.destroy();
     expect(destroyed.body.destroyed).toBe(true);
@@ -102,7 +147,14 @@ describe('streamUpstreamBody', () => {
 
     const controller = new AbortController();
     const reason = new Error('client gone');
-    const aborted = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/endless`, body: '{}', mapError, signal: controller.signal });
+    const aborted = await streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/endless`,
+      body: '{}',
+      mapError,
+      signal: controller.signal,
+    });
     await aborted.body.next();
     setTimeout(() => controller.abort(reason), 10);
     const thrown = await (async () => {
@@ -113,7 +165,13 @@ describe('streamUpstreamBody', () => {
   });
 
   it('fails a read when the connection breaks mid-body (502 once mapped), after the reads that came before', async () => {
-    const response = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/break`, body: '{}', mapError });
+    const response = await streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/break`,
+      body: '{}',
+      mapError,
+    });
     const parts: Uint8Array[] = [];
     const thrown = await (async () => {
       for await (const part of response.body) parts.push(part);
@@ -123,11 +181,25 @@ describe('streamUpstreamBody', () => {
   });
 
   it('maps a stalled answer to 504 and throws the reason of an abort before the headers', async () => {
-    const stalled = await streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/hang`, body: '{}', mapError, timeouts: { headersMs: 50 } }).catch((e: unknown) => e);
+    const stalled = await streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/hang`,
+      body: '{}',
+      mapError,
+      timeouts: { headersMs: 50 },
+    }).catch((e: unknown) => e);
     expect((stalled as GatewayError).status).toBe(504);
     const controller = new AbortController();
     const reason = new Error('client gone');
-    const pending = streamUpstreamBody({ provider: 'p', upstream: undefined, url: `${upstream.url}/hang`, body: '{}', mapError, signal: controller.signal });
+    const pending = streamUpstreamBody({
+      provider: 'p',
+      upstream: undefined,
+      url: `${upstream.url}/hang`,
+      body: '{}',
+      mapError,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(reason), 20);
     await expect(pending).rejects.toBe(reason);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, chatCompletionRequestSchema, embeddingRequestSchema, imageGenerationRequestSchema, transcriptionFieldsSchema, validateRequest } from '../src/index.js';
+import {
+  GatewayError,
+  chatCompletionRequestSchema,
+  embeddingRequestSchema,
+  imageGenerationRequestSchema,
+  transcriptionFieldsSchema,
+  validateRequest,
+} from '../src/index.js';
 
 function rejection(schema: Parameters<typeof validateRequest>[0], body: unknown): GatewayError {
   try {
@@ -11,11 +18,18 @@ function rejection(schema: Parameters<typeof validateRequest>[0], body: unknown)
   throw new Error('expected a validation error');
 }
 
-const chat = (extra: Record<string, unknown>) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], ...extra });
+const chat = (extra: Record<string, unknown>) => ({
+  model: 'm',
+  messages: [{ role: 'user', content: 'hi' }],
+  ...extra,
+});
 
 describe('chat completion request validation', () => {
   it('accepts a full request and keeps unknown fields for OpenAI-compatible upstreams', () => {
-    const parsed = validateRequest(chatCompletionRequestSchema, chat({ temperature: 2, top_p: 1, n: 2, stop: ['a', 'b', 'c', 'd'], user: 'u', some_new_param: { x: 1 } }));
+    const parsed = validateRequest(
+      chatCompletionRequestSchema,
+      chat({ temperature: 2, top_p: 1, n: 2, stop: ['a', 'b', 'c', 'd'], user: 'u', some_new_param: { x: 1 } }),
+    );
     expect(parsed).toMatchObject({ n: 2, some_new_param: { x: 1 } });
   });
 
@@ -31,11 +45,21 @@ describe('chat completion request validation', () => {
   ])('rejects %j naming %s', (extra, param, code) => {
     const error = rejection(chatCompletionRequestSchema, chat(extra));
     expect(error.status).toBe(400);
-    expect(error.toJSON()).toEqual({ error: { message: expect.stringContaining(`'${param}'`), type: 'invalid_request_error', param, code } });
+    expect(error.toJSON()).toEqual({
+      error: { message: expect.stringContaining(`'${param}'`), type: 'invalid_request_error', param, code },
+    });
   });
 
   it('names the nested field of a bad message', () => {
-    const error = rejection(chatCompletionRequestSchema, chat({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 42 }] }));
+    const error = rejection(
+      chatCompletionRequestSchema,
+      chat({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 42 },
+        ],
+      }),
+    );
     expect(error.param).toMatch(/^messages\[1\]/);
   });
 
@@ -51,13 +75,25 @@ describe('other request schemas', () => {
   });
 
   it('checks image sizes as WxH and accepts quality hd', () => {
-    expect(validateRequest(imageGenerationRequestSchema, { model: 'i', prompt: 'p', size: '1024x1792', quality: 'hd' }).quality).toBe('hd');
+    expect(
+      validateRequest(imageGenerationRequestSchema, { model: 'i', prompt: 'p', size: '1024x1792', quality: 'hd' })
+        .quality,
+    ).toBe('hd');
     expect(rejection(imageGenerationRequestSchema, { model: 'i', prompt: 'p', size: 'big' }).param).toBe('size');
   });
 
   it('accepts string and array embedding input, and rejects other encodings', () => {
     expect(validateRequest(embeddingRequestSchema, { model: 'e', input: 'x' }).input).toBe('x');
-    expect(validateRequest(embeddingRequestSchema, { model: 'e', input: ['x', 'y'], encoding_format: 'base64', dimensions: 8 }).dimensions).toBe(8);
-    expect(rejection(embeddingRequestSchema, { model: 'e', input: 'x', encoding_format: 'hex' }).param).toBe('encoding_format');
+    expect(
+      validateRequest(embeddingRequestSchema, {
+        model: 'e',
+        input: ['x', 'y'],
+        encoding_format: 'base64',
+        dimensions: 8,
+      }).dimensions,
+    ).toBe(8);
+    expect(rejection(embeddingRequestSchema, { model: 'e', input: 'x', encoding_format: 'hex' }).param).toBe(
+      'encoding_format',
+    );
   });
 });

@@ -26,12 +26,21 @@ const TYPE_BY_STATUS: Record<number, string> = {
  * prefixed to the message (`max_tokens: ...`). Unknown errors become 500 `api_error` without details.
  * @see https://docs.anthropic.com/en/api/errors
  */
-export function toAnthropicError(error: unknown): { status: number; headers: Record<string, string>; body: AnthropicErrorBody } {
+export function toAnthropicError(error: unknown): {
+  status: number;
+  headers: Record<string, string>;
+  body: AnthropicErrorBody;
+} {
   if (!GatewayError.isInstance(error)) {
-    return { status: 500, headers: {}, body: { type: 'error', error: { type: 'api_error', message: 'The gateway failed to process the request.' } } };
+    return {
+      status: 500,
+      headers: {},
+      body: { type: 'error', error: { type: 'api_error', message: 'The gateway failed to process the request.' } },
+    };
   }
   const type = TYPE_BY_STATUS[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
-  const message = error.param && !error.message.includes(error.param) ? `${error.param}: ${error.message}` : error.message;
+  const message =
+    error.param && !error.message.includes(error.param) ? `${error.param}: ${error.message}` : error.message;
   return { status: error.status, headers: error.headers, body: { type: 'error', error: { type, message } } };
 }
 

@@ -72,5 +72,10 @@ export function toChatUsage(usage: Partial<AnthropicUsage> | null | undefined): 
   const write = usage?.cache_creation_input_tokens ?? 0;
   const prompt = (usage?.input_tokens ?? 0) + read + write;
   const completion = usage?.output_tokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: read, cache_write_tokens: write } };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: read, cache_write_tokens: write },
+  };
 }

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatCompletion } from '@switchyard/core';
-import { type AnthropicContentBlock, type AnthropicMessage, toAnthropicUsage, toStopReason } from './anthropic-message.js';
+import {
+  type AnthropicContentBlock,
+  type AnthropicMessage,
+  toAnthropicUsage,
+  toStopReason,
+} from './anthropic-message.js';
 import { citedSources, toWebSearchBlocks, toWebSearchCitations } from './web-search-blocks.js';
 
 /** A new message id in Anthropic's style: `msg_` plus 24 random base62-ish characters. */
@@ -28,14 +33,32 @@ export function parseToolInput(args: string): unknown {
  */
 export function convertChatCompletion(completion: ChatCompletion, model: string): AnthropicMessage {
   const choice = completion.choices[0];
-  const message = choice?.message as (ChatCompletion['choices'][number]['message'] & { reasoning_content?: string | null; reasoning_details?: { signature?: string }[] }) | undefined;
+  const message = choice?.message as
+    | (ChatCompletion['choices'][number]['message'] & {
+        reasoning_content?: string | null;
+        reasoning_details?: { signature?: string }[];
+      })
+    | undefined;
   const content: AnthropicContentBlock[] = [];
-  if (message?.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: message.reasoning_details?.find((d) => d.signature)?.signature ?? '' });
+  if (message?.reasoning_content)
+    content.push({
+      type: 'thinking',
+      thinking: message.reasoning_content,
+      signature: message.reasoning_details?.find((d) => d.signature)?.signature ?? '',
+    });
   const citations = toWebSearchCitations(message?.annotations, message?.content ?? '');
   const searches = message?.web_search_calls ?? [];
-  for (const [i, search] of searches.entries()) content.push(...toWebSearchBlocks(search, i === 0 ? citedSources(citations) : []));
-  if (message?.content) content.push({ type: 'text', text: message.content, ...(citations.length > 0 && { citations }) });
-  for (const call of message?.tool_calls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
+  for (const [i, search] of searches.entries())
+    content.push(...toWebSearchBlocks(search, i === 0 ? citedSources(citations) : []));
+  if (message?.content)
+    content.push({ type: 'text', text: message.content, ...(citations.length > 0 && { citations }) });
+  for (const call of message?.tool_calls ?? [])
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: parseToolInput(call.function.arguments),
+    });
   return {
     id: newMessageId(),
     type: 'message',
@@ -44,6 +67,9 @@ export function convertChatCompletion(completion: ChatCompletion, model: string)
     content,
     stop_reason: toStopReason(choice?.finish_reason) ?? 'end_turn',
     stop_sequence: null,
-    usage: { ...toAnthropicUsage(completion.usage), ...(searches.length > 0 && { server_tool_use: { web_search_requests: searches.length } }) },
+    usage: {
+      ...toAnthropicUsage(completion.usage),
+      ...(searches.length > 0 && { server_tool_use: { web_search_requests: searches.length } }),
+    },
   };
 }

@@ -5,7 +5,10 @@ import { newMessageId } from './convert-chat-completion.js';
 import { encodeAnthropicEvent } from './encode-anthropic-event.js';
 import { toWebSearchBlocks, toWebSearchCitations } from './web-search-blocks.js';
 
-type Delta = ChatCompletionChunk['choices'][number]['delta'] & { reasoning_content?: string | null; reasoning_details?: { signature?: string }[] };
+type Delta = ChatCompletionChunk['choices'][number]['delta'] & {
+  reasoning_content?: string | null;
+  reasoning_details?: { signature?: string }[];
+};
 
 /**
  * Chat chunks -> Anthropic's stream, as SSE text: `message_start`, `ping`, then per content block
@@ -18,11 +21,23 @@ type Delta = ChatCompletionChunk['choices'][number]['delta'] & { reasoning_conte
  * `onUsage` gets the last chat usage seen (for metering). `model` is the model id the client sent.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChunk>, model: string): AsyncGenerator<string> {
+export async function* convertChatStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  model: string,
+): AsyncGenerator<string> {
   const usageZero = toAnthropicUsage(undefined);
   yield encodeAnthropicEvent({
     type: 'message_start',
-    message: { id: newMessageId(), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: usageZero },
+    message: {
+      id: newMessageId(),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usageZero,
+    },
   } as { type: string });
   yield encodeAnthropicEvent({ type: 'ping' });
   let index = -1;
@@ -37,7 +52,12 @@ export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChu
 
   function* stop(): Generator<string> {
     if (open === undefined) return;
-    if (open === 'thinking' && signature) yield encodeAnthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } } as { type: string });
+    if (open === 'thinking' && signature)
+      yield encodeAnthropicEvent({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature },
+      } as { type: string });
     yield encodeAnthropicEvent({ type: 'content_block_stop', index } as { type: string });
     open = undefined;
     openTool = undefined;
@@ -48,7 +68,8 @@ export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChu
     open = kind;
     yield encodeAnthropicEvent({ type: 'content_block_start', index, content_block: block } as { type: string });
   }
-  const delta = (d: Record<string, unknown>) => encodeAnthropicEvent({ type: 'content_block_delta', index, delta: d } as { type: string });
+  const delta = (d: Record<string, unknown>) =>
+    encodeAnthropicEvent({ type: 'content_block_delta', index, delta: d } as { type: string });
 
   try {
     for await (const chunk of chunks) {
@@ -66,7 +87,9 @@ export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChu
         yield delta({ type: 'text_delta', text: d.content });
         text += d.content;
       }
-      if (open === 'text') for (const citation of toWebSearchCitations(d.annotations, text)) yield delta({ type: 'citations_delta', citation });
+      if (open === 'text')
+        for (const citation of toWebSearchCitations(d.annotations, text))
+          yield delta({ type: 'citations_delta', citation });
       for (const search of d.web_search_calls ?? []) {
         const [use, result] = toWebSearchBlocks(search, []);
         searches++;
@@ -77,7 +100,12 @@ export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChu
       }
       for (const call of d.tool_calls ?? []) {
         if (open !== 'tool_use' || openTool !== call.index) {
-          yield* start('tool_use', { type: 'tool_use', id: call.id ?? `toolu_${newMessageId().slice(4)}`, name: call.function?.name ?? '', input: {} });
+          yield* start('tool_use', {
+            type: 'tool_use',
+            id: call.id ?? `toolu_${newMessageId().slice(4)}`,
+            name: call.function?.name ?? '',
+            input: {},
+          });
           openTool = call.index;
         }
         if (call.function?.arguments) yield delta({ type: 'input_json_delta', partial_json: call.function.arguments });
@@ -89,7 +117,14 @@ export async function* convertChatStream(chunks: AsyncIterable<ChatCompletionChu
     return;
   }
   yield* stop();
-  const finalUsage = { ...toAnthropicUsage(usage), ...(searches > 0 && { server_tool_use: { web_search_requests: searches } }) };
-  yield encodeAnthropicEvent({ type: 'message_delta', delta: { stop_reason: toStopReason(finish) ?? 'end_turn', stop_sequence: null }, usage: finalUsage } as { type: string });
+  const finalUsage = {
+    ...toAnthropicUsage(usage),
+    ...(searches > 0 && { server_tool_use: { web_search_requests: searches } }),
+  };
+  yield encodeAnthropicEvent({
+    type: 'message_delta',
+    delta: { stop_reason: toStopReason(finish) ?? 'end_turn', stop_sequence: null },
+    usage: finalUsage,
+  } as { type: string });
   yield encodeAnthropicEvent({ type: 'message_stop' });
 }

@@ -1,10 +1,30 @@
-import { type ChatCompletionMessage, type ContentPart, type GatewayWarning, invalidRequestError } from '@switchyard/core';
+import {
+  type ChatCompletionMessage,
+  type ContentPart,
+  type GatewayWarning,
+  invalidRequestError,
+} from '@switchyard/core';
 import { convertMessagesTools } from './convert-messages-tools.js';
 import { mapMessagesReasoning } from './map-messages-reasoning.js';
 import type { MessageContentBlock, MessagesRequest } from './messages-request-schema.js';
 
 /** The top-level fields {@link convertMessagesRequest} translates; any other one is dropped with a warning naming it. */
-const HANDLED = new Set(['model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'tools', 'tool_choice', 'thinking', 'output_config', 'metadata', 'stream']);
+const HANDLED = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'stop_sequences',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'metadata',
+  'stream',
+]);
 
 /** The chat request plus what could not be carried over (sent as `x-switchyard-warning`). */
 export interface ConvertedMessagesRequest {
@@ -23,7 +43,8 @@ function blockText(content: string | MessageContentBlock[]): string {
 }
 
 function toolResultText(block: Extract<MessageContentBlock, { type: 'tool_result' }>): string {
-  const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c.text ?? '').join('');
+  const text =
+    typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c.text ?? '').join('');
   return block.is_error ? `Error: ${text}` : text;
 }
 
@@ -43,21 +64,28 @@ function toolResultText(block: Extract<MessageContentBlock, { type: 'tool_result
  * @see https://docs.anthropic.com/en/api/messages
  * @see https://code.claude.com/docs/en/llm-gateway-protocol
  */
-export function convertMessagesRequest(request: MessagesRequest, options: { webSearch?: boolean } = {}): ConvertedMessagesRequest {
+export function convertMessagesRequest(
+  request: MessagesRequest,
+  options: { webSearch?: boolean } = {},
+): ConvertedMessagesRequest {
   const warnings: GatewayWarning[] = [];
   const warn = (code: string, message: string) => {
     if (!warnings.some((w) => w.code === code)) warnings.push({ code, message });
   };
-  const dropBlock = (type: string) => warn(`${type}_dropped`, `Blocks of type '${type}' exist on Anthropic models only; they were dropped.`);
+  const dropBlock = (type: string) =>
+    warn(`${type}_dropped`, `Blocks of type '${type}' exist on Anthropic models only; they were dropped.`);
   const messages: ChatCompletionMessage[] = [];
-  if (Array.isArray(request.system) && request.system.some((b) => b.cache_control)) warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
+  if (Array.isArray(request.system) && request.system.some((b) => b.cache_control))
+    warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
   if (request.system !== undefined) {
     const text = typeof request.system === 'string' ? request.system : request.system.map((b) => b.text).join('\n');
     if (text) messages.push({ role: 'system', content: text });
   }
   request.messages.forEach((message, m) => {
-    const blocks: MessageContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    if (blocks.some((b) => 'cache_control' in b && b.cache_control)) warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
+    const blocks: MessageContentBlock[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    if (blocks.some((b) => 'cache_control' in b && b.cache_control))
+      warn('cache_control_dropped', 'cache_control applies to Anthropic models only; it was dropped.');
     if (message.role === 'system') {
       const text = blockText(message.content);
       if (text) messages.push({ role: 'system', content: text });
@@ -68,27 +96,56 @@ export function convertMessagesRequest(request: MessagesRequest, options: { webS
       const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
       for (const block of blocks) {
         if (block.type === 'text') text += block.text;
-        else if (block.type === 'tool_use') calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
-        else if (block.type === 'thinking' || block.type === 'redacted_thinking') warn('thinking_dropped', 'Thinking blocks of earlier turns are kept for Anthropic models only; they were dropped.');
-        else if (block.type === 'image' || block.type === 'tool_result' || block.type === 'document') throw invalidRequestError(`Blocks of type '${block.type}' are not allowed in assistant messages.`, `messages.${m}.content`);
+        else if (block.type === 'tool_use')
+          calls.push({
+            id: block.id,
+            type: 'function',
+            function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+          });
+        else if (block.type === 'thinking' || block.type === 'redacted_thinking')
+          warn(
+            'thinking_dropped',
+            'Thinking blocks of earlier turns are kept for Anthropic models only; they were dropped.',
+          );
+        else if (block.type === 'image' || block.type === 'tool_result' || block.type === 'document')
+          throw invalidRequestError(
+            `Blocks of type '${block.type}' are not allowed in assistant messages.`,
+            `messages.${m}.content`,
+          );
         else dropBlock(block.type);
       }
-      messages.push({ role: 'assistant', content: text === '' ? null : text, ...(calls.length ? { tool_calls: calls } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        ...(calls.length ? { tool_calls: calls } : {}),
+      });
       return;
     }
     const parts: ContentPart[] = [];
     blocks.forEach((block, b) => {
-      if (block.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolResultText(block) });
+      if (block.type === 'tool_result')
+        messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolResultText(block) });
       else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
       else if (block.type === 'image') parts.push(imagePart(block));
-      else if (block.type === 'document' || block.type === 'tool_use') throw invalidRequestError(`Blocks of type '${block.type}' can only be sent to Anthropic models.`, `messages.${m}.content.${b}.type`);
+      else if (block.type === 'document' || block.type === 'tool_use')
+        throw invalidRequestError(
+          `Blocks of type '${block.type}' can only be sent to Anthropic models.`,
+          `messages.${m}.content.${b}.type`,
+        );
       else dropBlock(block.type);
     });
-    if (parts.length > 0) messages.push({ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('') : parts });
+    if (parts.length > 0)
+      messages.push({
+        role: 'user',
+        content: parts.every((p) => p.type === 'text')
+          ? parts.map((p) => (p as { text: string }).text).join('')
+          : parts,
+      });
   });
   const body: Record<string, unknown> = { model: request.model, messages, max_tokens: request.max_tokens };
   if (request.stop_sequences?.length) {
-    if (request.stop_sequences.length > 4) throw invalidRequestError('At most 4 stop sequences can be sent to this model.', 'stop_sequences');
+    if (request.stop_sequences.length > 4)
+      throw invalidRequestError('At most 4 stop sequences can be sent to this model.', 'stop_sequences');
     body.stop = request.stop_sequences;
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -109,7 +166,11 @@ export function convertMessagesRequest(request: MessagesRequest, options: { webS
   warnings.push(...mapMessagesReasoning(request, body));
   for (const [name, value] of Object.entries(request)) {
     if (HANDLED.has(name) || value === undefined || value === null) continue;
-    warnings.push({ code: 'dropped_parameter', param: name, message: `'${name}' applies to Anthropic models only and was not sent` });
+    warnings.push({
+      code: 'dropped_parameter',
+      param: name,
+      message: `'${name}' applies to Anthropic models only and was not sent`,
+    });
   }
   if (request.metadata?.user_id) body.user = request.metadata.user_id;
   if (request.stream) {

@@ -22,7 +22,11 @@ export interface ConvertedMessagesTools {
  * (`defer_loading`, `cache_control`, `input_examples`, `strict`...) are dropped with one warning per field name.
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview
  */
-export function convertMessagesTools(tools: NonNullable<MessagesRequest['tools']>, warn: Warn, webSearch = false): ConvertedMessagesTools {
+export function convertMessagesTools(
+  tools: NonNullable<MessagesRequest['tools']>,
+  warn: Warn,
+  webSearch = false,
+): ConvertedMessagesTools {
   const converted: Record<string, unknown>[] = [];
   let webSearchOptions: Record<string, unknown> | undefined;
   const droppedFields = new Set<string>();
@@ -32,12 +36,29 @@ export function convertMessagesTools(tools: NonNullable<MessagesRequest['tools']
       return;
     }
     if (tool.type && tool.type !== 'custom') {
-      warn({ code: 'dropped_parameter', param: `tools.${i}`, message: `Server tool '${tool.type}' ('${tool.name}') exists on Anthropic models only and was not sent` });
+      warn({
+        code: 'dropped_parameter',
+        param: `tools.${i}`,
+        message: `Server tool '${tool.type}' ('${tool.name}') exists on Anthropic models only and was not sent`,
+      });
       return;
     }
-    for (const [field, value] of Object.entries(tool)) if (!TOOL_FIELDS.has(field) && value !== undefined && value !== null) droppedFields.add(field);
-    converted.push({ type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object' } } });
+    for (const [field, value] of Object.entries(tool))
+      if (!TOOL_FIELDS.has(field) && value !== undefined && value !== null) droppedFields.add(field);
+    converted.push({
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.input_schema ?? { type: 'object' },
+      },
+    });
   });
-  for (const field of droppedFields) warn({ code: 'dropped_parameter', param: `tools[].${field}`, message: `Tool field '${field}' applies to Anthropic models only and was not sent` });
+  for (const field of droppedFields)
+    warn({
+      code: 'dropped_parameter',
+      param: `tools[].${field}`,
+      message: `Tool field '${field}' applies to Anthropic models only and was not sent`,
+    });
   return { tools: converted, ...(webSearchOptions && { webSearchOptions }) };
 }

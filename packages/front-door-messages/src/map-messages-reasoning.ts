@@ -30,18 +30,39 @@ export function mapMessagesReasoning(request: MessagesRequest, body: Record<stri
   const config = request.output_config ?? {};
   const { effort, format, ...rest } = config;
   if (typeof effort === 'string' && EFFORTS[effort]) body.reasoning_effort = EFFORTS[effort];
-  else if (effort !== undefined) warnings.push({ code: 'dropped_parameter', param: 'output_config.effort', message: `'output_config.effort' value '${String(effort)}' has no equivalent on this model and was not sent` });
-  if (body.reasoning_effort === undefined && (request.thinking?.type === 'enabled' || request.thinking?.type === 'adaptive')) {
+  else if (effort !== undefined)
+    warnings.push({
+      code: 'dropped_parameter',
+      param: 'output_config.effort',
+      message: `'output_config.effort' value '${String(effort)}' has no equivalent on this model and was not sent`,
+    });
+  if (
+    body.reasoning_effort === undefined &&
+    (request.thinking?.type === 'enabled' || request.thinking?.type === 'adaptive')
+  ) {
     body.reasoning_effort = effortOfBudget(request.thinking.budget_tokens);
   }
   if (format !== undefined && format !== null) {
-    const schema = (format as { type?: unknown; schema?: unknown }).type === 'json_schema' ? (format as { schema?: unknown }).schema : undefined;
-    if (schema && typeof schema === 'object') body.response_format = { type: 'json_schema', json_schema: { name: 'output', schema, strict: true } };
-    else warnings.push({ code: 'dropped_parameter', param: 'output_config.format', message: "'output_config.format' other than a json_schema has no equivalent on this model and was not sent" });
+    const schema =
+      (format as { type?: unknown; schema?: unknown }).type === 'json_schema'
+        ? (format as { schema?: unknown }).schema
+        : undefined;
+    if (schema && typeof schema === 'object')
+      body.response_format = { type: 'json_schema', json_schema: { name: 'output', schema, strict: true } };
+    else
+      warnings.push({
+        code: 'dropped_parameter',
+        param: 'output_config.format',
+        message: "'output_config.format' other than a json_schema has no equivalent on this model and was not sent",
+      });
   }
   for (const name of Object.keys(rest)) {
     if (rest[name] === undefined || rest[name] === null) continue;
-    warnings.push({ code: 'dropped_parameter', param: `output_config.${name}`, message: `'output_config.${name}' applies to Anthropic models only and was not sent` });
+    warnings.push({
+      code: 'dropped_parameter',
+      param: `output_config.${name}`,
+      message: `'output_config.${name}' applies to Anthropic models only and was not sent`,
+    });
   }
   return warnings;
 }

@@ -13,7 +13,12 @@ const imageBlock = z.looseObject({
   cache_control: cacheControl,
 });
 /** `{type:"tool_use", id, name, input}` block (assistant turns). */
-const toolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
+const toolUseBlock = z.looseObject({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+});
 /** `{type:"tool_result", tool_use_id, content?, is_error?}` block (user turns); content is a string or text/image blocks. */
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
@@ -46,7 +51,15 @@ export const ANTHROPIC_ONLY_BLOCK_TYPES = [
 const anthropicOnlyBlock = z.looseObject({ type: z.enum(ANTHROPIC_ONLY_BLOCK_TYPES) });
 
 /** A content block of a message: an unknown `type` is a 400 naming it. */
-export const messageContentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, documentBlock, anthropicOnlyBlock]);
+export const messageContentBlockSchema = z.discriminatedUnion('type', [
+  textBlock,
+  imageBlock,
+  toolUseBlock,
+  toolResultBlock,
+  thinkingBlock,
+  documentBlock,
+  anthropicOnlyBlock,
+]);
 
 /**
  * One message: `role` user, assistant or system (Claude Code 2.1 puts `system` entries inside `messages[]`), `content` a
@@ -78,11 +91,30 @@ export const messagesRequestSchema = z.looseObject({
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.number().int().min(0).optional(),
-  tools: z.array(z.looseObject({ name: z.string().min(1), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()).optional(), type: z.string().optional() })).optional(),
-  tool_choice: z.looseObject({ type: z.enum(['auto', 'any', 'tool', 'none']), name: z.string().optional(), disable_parallel_tool_use: z.boolean().optional() }).optional(),
-  thinking: z.looseObject({ type: z.enum(['enabled', 'disabled', 'adaptive']), budget_tokens: z.number().int().optional() }).optional(),
+  tools: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        description: z.string().optional(),
+        input_schema: z.record(z.string(), z.unknown()).optional(),
+        type: z.string().optional(),
+      }),
+    )
+    .optional(),
+  tool_choice: z
+    .looseObject({
+      type: z.enum(['auto', 'any', 'tool', 'none']),
+      name: z.string().optional(),
+      disable_parallel_tool_use: z.boolean().optional(),
+    })
+    .optional(),
+  thinking: z
+    .looseObject({ type: z.enum(['enabled', 'disabled', 'adaptive']), budget_tokens: z.number().int().optional() })
+    .optional(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
-  output_config: z.looseObject({ effort: z.string().optional(), format: z.looseObject({ type: z.string() }).nullish() }).optional(),
+  output_config: z
+    .looseObject({ effort: z.string().optional(), format: z.looseObject({ type: z.string() }).nullish() })
+    .optional(),
   stream: z.boolean().optional(),
 });
 

@@ -9,14 +9,21 @@ import { toChatUsage } from './anthropic-message.js';
  * event ends the stream with one Anthropic `error` event (it never throws).
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export async function* passThroughEvents(events: AsyncIterable<NativeSSEEvent>, onUsage?: (usage: CompletionUsage) => void): AsyncGenerator<string> {
+export async function* passThroughEvents(
+  events: AsyncIterable<NativeSSEEvent>,
+  onUsage?: (usage: CompletionUsage) => void,
+): AsyncGenerator<string> {
   let usage: Record<string, number> = {};
   const read = (event: NativeSSEEvent) => {
     if (event.event !== 'message_start' && event.event !== 'message_delta') return;
     try {
-      const data = JSON.parse(event.data) as { message?: { usage?: Record<string, number> }; usage?: Record<string, number> };
+      const data = JSON.parse(event.data) as {
+        message?: { usage?: Record<string, number> };
+        usage?: Record<string, number>;
+      };
       const found = data.message?.usage ?? data.usage;
-      if (found) usage = { ...usage, ...Object.fromEntries(Object.entries(found).filter(([, v]) => typeof v === 'number')) };
+      if (found)
+        usage = { ...usage, ...Object.fromEntries(Object.entries(found).filter(([, v]) => typeof v === 'number')) };
     } catch {
       // Not JSON: passed through as it is; usage stays as it was.
     }

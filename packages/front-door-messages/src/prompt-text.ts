@@ -14,9 +14,11 @@ export function promptText(request: Pick<MessagesRequest, 'system' | 'messages' 
       for (const block of message.content) {
         if (block.type === 'text') parts.push(block.text);
         else if (block.type === 'tool_use') parts.push(block.name, JSON.stringify(block.input ?? {}));
-        else if (block.type === 'tool_result') parts.push(typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? ''));
+        else if (block.type === 'tool_result')
+          parts.push(typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? ''));
       }
   }
-  for (const tool of request.tools ?? []) parts.push(tool.name, tool.description ?? '', JSON.stringify(tool.input_schema ?? {}));
+  for (const tool of request.tools ?? [])
+    parts.push(tool.name, tool.description ?? '', JSON.stringify(tool.input_schema ?? {}));
   return parts.join('\n');
 }

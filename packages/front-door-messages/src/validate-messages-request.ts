@@ -1,11 +1,21 @@
 import { invalidRequestError, validateRequest } from '@switchyard/core';
-import { type CountTokensRequest, MAX_MESSAGES, countTokensRequestSchema, type MessagesRequest, messagesRequestSchema } from './messages-request-schema.js';
+import {
+  type CountTokensRequest,
+  MAX_MESSAGES,
+  countTokensRequestSchema,
+  type MessagesRequest,
+  messagesRequestSchema,
+} from './messages-request-schema.js';
 
 function checkLength(body: unknown): void {
   const messages = (body as { messages?: unknown } | null)?.messages;
   // Refused before validation, whose cost grows with every message.
   if (Array.isArray(messages) && messages.length > MAX_MESSAGES) {
-    throw invalidRequestError(`Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_MESSAGES}.`, 'messages', 'array_above_max_length');
+    throw invalidRequestError(
+      `Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_MESSAGES}.`,
+      'messages',
+      'array_above_max_length',
+    );
   }
 }
 

@@ -15,7 +15,11 @@ export interface WebSearchCitation {
 /** The `server_tool_use` block of a search, and its `web_search_tool_result` block. */
 export type WebSearchBlocks = [
   { type: 'server_tool_use'; id: string; name: typeof WEB_SEARCH_TOOL; input: { query: string } },
-  { type: 'web_search_tool_result'; tool_use_id: string; content: { type: 'web_search_result'; url: string; title: string; encrypted_content: string; page_age: null }[] },
+  {
+    type: 'web_search_tool_result';
+    tool_use_id: string;
+    content: { type: 'web_search_result'; url: string; title: string; encrypted_content: string; page_age: null }[];
+  },
 ];
 
 /**
@@ -23,12 +27,23 @@ export type WebSearchBlocks = [
  * `cited_text` = the annotated span of `content`. Other annotation types are left out. Pure.
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#citations
  */
-export function toWebSearchCitations(annotations: readonly MessageAnnotation[] | null | undefined, content: string): WebSearchCitation[] {
+export function toWebSearchCitations(
+  annotations: readonly MessageAnnotation[] | null | undefined,
+  content: string,
+): WebSearchCitation[] {
   return (annotations ?? []).flatMap((annotation) => {
     const parsed = urlCitationAnnotationSchema.safeParse(annotation);
     if (!parsed.success) return [];
     const { start_index, end_index, url, title } = parsed.data.url_citation;
-    return [{ type: 'web_search_result_location' as const, url, title, cited_text: content.slice(start_index, end_index), encrypted_index: '' }];
+    return [
+      {
+        type: 'web_search_result_location' as const,
+        url,
+        title,
+        cited_text: content.slice(start_index, end_index),
+        encrypted_index: '',
+      },
+    ];
   });
 }
 
@@ -38,11 +53,24 @@ export function toWebSearchCitations(annotations: readonly MessageAnnotation[] |
  * (`{type:"web_search_result", url, title, encrypted_content:"", page_age:null}`). Pure.
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#response
  */
-export function toWebSearchBlocks(search: WebSearchCall, sources: readonly { url: string; title: string }[]): WebSearchBlocks {
+export function toWebSearchBlocks(
+  search: WebSearchCall,
+  sources: readonly { url: string; title: string }[],
+): WebSearchBlocks {
   const id = search.id.startsWith('srvtoolu_') ? search.id : `srvtoolu_${search.id}`;
   return [
     { type: 'server_tool_use', id, name: WEB_SEARCH_TOOL, input: { query: search.query } },
-    { type: 'web_search_tool_result', tool_use_id: id, content: sources.map(({ url, title }) => ({ type: 'web_search_result', url, title, encrypted_content: '', page_age: null })) },
+    {
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: sources.map(({ url, title }) => ({
+        type: 'web_search_result',
+        url,
+        title,
+        encrypted_content: '',
+        page_age: null,
+      })),
+    },
   ];
 }
 

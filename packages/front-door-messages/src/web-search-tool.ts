@@ -18,9 +18,18 @@ const LOCATION_FIELDS = ['city', 'region', 'country', 'timezone'] as const;
  * naming `tools.<i>.<field>`. Pure.
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-web_search_options
  */
-export function toWebSearchOptions(tool: Record<string, unknown>, i: number, warn: (warning: GatewayWarning) => void): Record<string, unknown> {
+export function toWebSearchOptions(
+  tool: Record<string, unknown>,
+  i: number,
+  warn: (warning: GatewayWarning) => void,
+): Record<string, unknown> {
   for (const field of ['max_uses', 'allowed_domains', 'blocked_domains']) {
-    if (tool[field] !== undefined && tool[field] !== null) warn({ code: 'dropped_parameter', param: `tools.${i}.${field}`, message: `Web search field '${field}' has no equivalent on this model and was not sent` });
+    if (tool[field] !== undefined && tool[field] !== null)
+      warn({
+        code: 'dropped_parameter',
+        param: `tools.${i}.${field}`,
+        message: `Web search field '${field}' has no equivalent on this model and was not sent`,
+      });
   }
   const location = tool.user_location;
   if (!location || typeof location !== 'object') return {};

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { convertMessagesRequest, messagesRequestSchema, toAnthropicError, validateCountTokensRequest, validateMessagesRequest } from '../src/index.js';
+import {
+  convertMessagesRequest,
+  messagesRequestSchema,
+  toAnthropicError,
+  validateCountTokensRequest,
+  validateMessagesRequest,
+} from '../src/index.js';
 import { GatewayError } from '@switchyard/core';
 
-const convert = (body: Record<string, unknown>) => convertMessagesRequest(messagesRequestSchema.parse({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...body }));
+const convert = (body: Record<string, unknown>) =>
+  convertMessagesRequest(
+    messagesRequestSchema.parse({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...body }),
+  );
 
 describe('convertMessagesRequest', () => {
   it('maps Anthropic fields to chat fields and warns about what it drops', () => {
@@ -19,8 +28,21 @@ describe('convertMessagesRequest', () => {
       stream: true,
       messages: [
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, { type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'sunny' }] }, { type: 'text', text: 'Thanks' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hm', signature: 's' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'sunny' }] },
+            { type: 'text', text: 'Thanks' },
+          ],
+        },
       ],
     });
     expect(chatRequest).toEqual({
@@ -29,7 +51,11 @@ describe('convertMessagesRequest', () => {
       messages: [
         { role: 'system', content: 'Rules' },
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+        },
         { role: 'tool', tool_call_id: 't1', content: 'sunny' },
         { role: 'user', content: 'Thanks' },
       ],
@@ -48,10 +74,12 @@ describe('convertMessagesRequest', () => {
   });
 
   it('rejects what another provider cannot take, naming the field', () => {
-    expect(() => convert({ stop_sequences: ['a', 'b', 'c', 'd', 'e'] })).toThrow(expect.objectContaining({ status: 400, param: 'stop_sequences' }));
-    expect(() => convert({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64' } }] }] })).toThrow(
-      expect.objectContaining({ status: 400, param: 'messages.0.content.0.type' }),
+    expect(() => convert({ stop_sequences: ['a', 'b', 'c', 'd', 'e'] })).toThrow(
+      expect.objectContaining({ status: 400, param: 'stop_sequences' }),
     );
+    expect(() =>
+      convert({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64' } }] }] }),
+    ).toThrow(expect.objectContaining({ status: 400, param: 'messages.0.content.0.type' }));
   });
 });
 
@@ -60,7 +88,13 @@ describe('convertMessagesRequest with what Claude Code 2.1 sends', () => {
     const { chatRequest } = convert({
       messages: [
         { role: 'user', content: 'List files' },
-        { role: 'system', content: [{ type: 'text', text: '# Environment' }, { type: 'text', text: ' linux' }] },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: '# Environment' },
+            { type: 'text', text: ' linux' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }] },
         { role: 'system', content: 'Reminder' },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.txt' }] },
@@ -89,11 +123,29 @@ describe('convertMessagesRequest with what Claude Code 2.1 sends', () => {
       tool_choice: { type: 'auto' },
     });
     expect(chatRequest.reasoning_effort).toBe('xhigh');
-    expect(chatRequest.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema: { type: 'object' }, strict: true } });
-    expect((chatRequest.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['Bash', 'Later']);
+    expect(chatRequest.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'output', schema: { type: 'object' }, strict: true },
+    });
+    expect((chatRequest.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'Bash',
+      'Later',
+    ]);
     expect(chatRequest).not.toHaveProperty('context_management');
     expect(chatRequest).not.toHaveProperty('container');
-    expect(warnings.map((w) => w.param).filter(Boolean).sort()).toEqual(['container', 'context_management', 'output_config.task_budget', 'tools.2', 'tools[].cache_control', 'tools[].defer_loading']);
+    expect(
+      warnings
+        .map((w) => w.param)
+        .filter(Boolean)
+        .sort(),
+    ).toEqual([
+      'container',
+      'context_management',
+      'output_config.task_budget',
+      'tools.2',
+      'tools[].cache_control',
+      'tools[].defer_loading',
+    ]);
   });
 
   it('takes the effort from thinking alone, and drops Anthropic-only blocks instead of refusing them', () => {
@@ -101,8 +153,20 @@ describe('convertMessagesRequest with what Claude Code 2.1 sends', () => {
       thinking: { type: 'enabled', budget_tokens: 31999 },
       messages: [
         { role: 'user', content: 'Search' },
-        { role: 'assistant', content: [{ type: 'server_tool_use', id: 's1', name: 'web_search', input: {} }, { type: 'text', text: 'Found' }] },
-        { role: 'user', content: [{ type: 'web_search_tool_result', tool_use_id: 's1', content: [] }, { type: 'text', text: 'ok' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} },
+            { type: 'text', text: 'Found' },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'web_search_tool_result', tool_use_id: 's1', content: [] },
+            { type: 'text', text: 'ok' },
+          ],
+        },
       ],
     });
     expect(chatRequest.reasoning_effort).toBe('xhigh');
@@ -112,18 +176,49 @@ describe('convertMessagesRequest with what Claude Code 2.1 sends', () => {
 
   it('refuses what Anthropic refuses too: empty messages, an unknown block type, more than 10,000 messages', () => {
     expect(messagesRequestSchema.safeParse({ model: 'm', max_tokens: 1, messages: [] }).success).toBe(false);
-    expect(messagesRequestSchema.safeParse({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'nonsense' }] }] }).success).toBe(false);
+    expect(
+      messagesRequestSchema.safeParse({
+        model: 'm',
+        max_tokens: 1,
+        messages: [{ role: 'user', content: [{ type: 'nonsense' }] }],
+      }).success,
+    ).toBe(false);
     const many = Array.from({ length: 10_001 }, () => ({ role: 'user', content: 'x' }));
-    expect(() => validateMessagesRequest({ model: 'm', max_tokens: 1, messages: many })).toThrow(expect.objectContaining({ status: 400, param: 'messages' }));
-    expect(() => validateCountTokensRequest({ model: 'm', messages: [] })).toThrow(expect.objectContaining({ status: 400 }));
-    expect(validateCountTokensRequest({ model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] }).messages).toHaveLength(2);
+    expect(() => validateMessagesRequest({ model: 'm', max_tokens: 1, messages: many })).toThrow(
+      expect.objectContaining({ status: 400, param: 'messages' }),
+    );
+    expect(() => validateCountTokensRequest({ model: 'm', messages: [] })).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+    expect(
+      validateCountTokensRequest({
+        model: 'm',
+        messages: [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'u' },
+        ],
+      }).messages,
+    ).toHaveLength(2);
   });
 });
 
 describe('toAnthropicError', () => {
   it('keeps the status and names the type as Anthropic does', () => {
-    const error = new GatewayError({ status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Slow down', headers: { 'retry-after': '3' } });
-    expect(toAnthropicError(error)).toEqual({ status: 429, headers: { 'retry-after': '3' }, body: { type: 'error', error: { type: 'rate_limit_error', message: 'Slow down' } } });
-    expect(toAnthropicError(new Error('secret detail')).body.error).toEqual({ type: 'api_error', message: 'The gateway failed to process the request.' });
+    const error = new GatewayError({
+      status: 429,
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      message: 'Slow down',
+      headers: { 'retry-after': '3' },
+    });
+    expect(toAnthropicError(error)).toEqual({
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { type: 'error', error: { type: 'rate_limit_error', message: 'Slow down' } },
+    });
+    expect(toAnthropicError(new Error('secret detail')).body.error).toEqual({
+      type: 'api_error',
+      message: 'The gateway failed to process the request.',
+    });
   });
 });

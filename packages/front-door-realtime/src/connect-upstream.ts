@@ -1,4 +1,11 @@
-import { GatewayError, type RealtimeUpstream, redactSecrets, upstreamCredentialsError, upstreamTimeoutError, upstreamUnreachableError } from '@switchyard/core';
+import {
+  GatewayError,
+  type RealtimeUpstream,
+  redactSecrets,
+  upstreamCredentialsError,
+  upstreamTimeoutError,
+  upstreamUnreachableError,
+} from '@switchyard/core';
 import WebSocket from 'ws';
 
 /** Options of {@link connectUpstream}. */
@@ -31,7 +38,10 @@ export interface ConnectedUpstream {
  * `retry-after`); any other status -> 502 `upstream_error` naming it (with the start of its body, secrets redacted);
  * unreachable or reset -> 502; no handshake within `timeoutMs` -> 504; the abort reason when `signal` aborts.
  */
-export function connectUpstream(upstream: RealtimeUpstream, options: ConnectUpstreamOptions): Promise<ConnectedUpstream> {
+export function connectUpstream(
+  upstream: RealtimeUpstream,
+  options: ConnectUpstreamOptions,
+): Promise<ConnectedUpstream> {
   const { provider, signal } = options;
   return new Promise<ConnectedUpstream>((resolve, reject) => {
     const socket = new WebSocket(upstream.url, upstream.protocols ?? [], {
@@ -80,9 +90,24 @@ export function connectUpstream(upstream: RealtimeUpstream, options: ConnectUpst
         if (status === 401 || status === 403) return fail(upstreamCredentialsError(provider, status, text));
         if (status === 429) {
           const retryAfter = response.headers['retry-after'];
-          return fail(new GatewayError({ status: 429, type: 'requests', code: 'rate_limit_exceeded', message: `The upstream ${provider} is rate limiting realtime sessions: ${text || 'no detail'}`, headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {} }));
+          return fail(
+            new GatewayError({
+              status: 429,
+              type: 'requests',
+              code: 'rate_limit_exceeded',
+              message: `The upstream ${provider} is rate limiting realtime sessions: ${text || 'no detail'}`,
+              headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
+            }),
+          );
         }
-        fail(new GatewayError({ status: 502, type: 'server_error', code: 'upstream_error', message: `The upstream ${provider} refused the realtime session with HTTP ${status}: ${text || 'no detail'}` }));
+        fail(
+          new GatewayError({
+            status: 502,
+            type: 'server_error',
+            code: 'upstream_error',
+            message: `The upstream ${provider} refused the realtime session with HTTP ${status}: ${text || 'no detail'}`,
+          }),
+        );
       };
       response.once('end', done);
       response.once('error', done);

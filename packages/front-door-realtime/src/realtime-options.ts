@@ -64,7 +64,12 @@ export interface RealtimeOptions {
 }
 
 /** {@link RealtimeOptions} with the defaults filled in. */
-export type RealtimeLimits = Required<Pick<RealtimeOptions, 'maxSessionMs' | 'idleTimeoutMs' | 'maxMessageBytes' | 'maxBufferedBytes' | 'checkIntervalMs' | 'connectTimeoutMs'>>;
+export type RealtimeLimits = Required<
+  Pick<
+    RealtimeOptions,
+    'maxSessionMs' | 'idleTimeoutMs' | 'maxMessageBytes' | 'maxBufferedBytes' | 'checkIntervalMs' | 'connectTimeoutMs'
+  >
+>;
 
 /** The limits of `options` with their defaults. */
 export function realtimeLimits(options: RealtimeOptions): RealtimeLimits {

@@ -12,8 +12,20 @@ import { refuseUpgrade } from './refuse-upgrade.js';
 /** A request id a client may choose (`x-request-id`): printable ASCII without spaces, at most 128 characters. */
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-const notFound = (path: string) => new GatewayError({ status: 404, type: 'invalid_request_error', code: 'not_found', message: `Invalid URL (GET ${path.slice(0, 200)}): realtime sessions are opened at /v1/realtime.` });
-const shuttingDown = () => new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down; retry on another replica.' });
+const notFound = (path: string) =>
+  new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    code: 'not_found',
+    message: `Invalid URL (GET ${path.slice(0, 200)}): realtime sessions are opened at /v1/realtime.`,
+  });
+const shuttingDown = () =>
+  new GatewayError({
+    status: 503,
+    type: 'server_error',
+    code: 'server_shutting_down',
+    message: 'The gateway is shutting down; retry on another replica.',
+  });
 
 /**
  * The Realtime front door, `GET /v1/realtime?model=<id>` upgraded to a WebSocket, for any `node:http` server: call
@@ -102,13 +114,24 @@ export class RealtimeServer {
     if (url.pathname.replace(/\/+$/, '') !== '/v1/realtime') throw notFound(url.pathname);
     if (this.#shuttingDown) throw shuttingDown();
     const abort = new AbortController();
-    const onGone = () => abort.abort(new GatewayError({ status: 499, type: 'invalid_request_error', code: 'client_closed_request', message: 'The client went away before the session started.' }));
+    const onGone = () =>
+      abort.abort(
+        new GatewayError({
+          status: 499,
+          type: 'invalid_request_error',
+          code: 'client_closed_request',
+          message: 'The client went away before the session started.',
+        }),
+      );
     socket.once('close', onGone);
     this.#opening++;
     let call: RealtimeCall | undefined;
     try {
       const credentials = readClientCredentials(request);
-      const caller = await this.#gateway.authenticate(credentials.authorization, { requestId, clientAddress: request.socket.remoteAddress });
+      const caller = await this.#gateway.authenticate(credentials.authorization, {
+        requestId,
+        clientAddress: request.socket.remoteAddress,
+      });
       const beta = request.headers['openai-beta'];
       const clientBeta = typeof beta === 'string' ? beta : credentials.beta ? 'realtime=v1' : undefined;
       const sessionId = `sess_sy_${randomBytes(12).toString('base64url')}`;
@@ -120,14 +143,21 @@ export class RealtimeServer {
         signal: abort.signal,
         ...(clientBeta && { clientHeaders: { 'openai-beta': clientBeta } }),
       });
-      const upstream = await connectUpstream(call.upstream, { provider: call.target.provider, maxPayload: this.#limits.maxMessageBytes * 4, timeoutMs: this.#limits.connectTimeoutMs, signal: abort.signal });
+      const upstream = await connectUpstream(call.upstream, {
+        provider: call.target.provider,
+        maxPayload: this.#limits.maxMessageBytes * 4,
+        timeoutMs: this.#limits.connectTimeoutMs,
+        signal: abort.signal,
+      });
       socket.off('close', onGone);
       if (socket.destroyed || this.#shuttingDown) {
         upstream.socket.terminate();
         throw this.#shuttingDown ? shuttingDown() : abort.signal.reason;
       }
       const admitted = call;
-      this.#wss.handleUpgrade(request, socket, head, (client) => this.#start(client, upstream, admitted, sessionId, requestId));
+      this.#wss.handleUpgrade(request, socket, head, (client) =>
+        this.#start(client, upstream, admitted, sessionId, requestId),
+      );
     } catch (error) {
       socket.off('close', onGone);
       if (call?.ticket) {
@@ -142,7 +172,13 @@ export class RealtimeServer {
     }
   }
 
-  #start(client: WebSocket, connected: ConnectedUpstream, call: RealtimeCall, sessionId: string, requestId: string): void {
+  #start(
+    client: WebSocket,
+    connected: ConnectedUpstream,
+    call: RealtimeCall,
+    sessionId: string,
+    requestId: string,
+  ): void {
     const upstream = connected.socket;
     connected.takeOver();
     const session: RealtimeSession = new RealtimeSession({
@@ -178,7 +214,8 @@ export class RealtimeServer {
     const all = [...this.#sessions];
     for (const session of all) session.drain();
     const deadline = Date.now() + graceMs;
-    while ((this.#sessions.size > 0 || this.#opening > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((this.#sessions.size > 0 || this.#opening > 0) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     let cut = 0;
     for (const session of [...this.#sessions]) if (session.cut()) cut++;
     await Promise.all(all.map((session) => session.booked()));

@@ -74,7 +74,9 @@ export class RealtimeSession {
     this.#toClient = new BackPressuredChannel(upstream, client, limits.maxBufferedBytes);
     client.on('message', (data: Buffer, isBinary) => this.#fromClient(data, isBinary));
     upstream.on('message', (data: Buffer) => this.#fromUpstream(data));
-    client.on('close', (code) => this.#end('client_closed', { code: code === 1005 || code === 1006 ? 1000 : code, text: '' }));
+    client.on('close', (code) =>
+      this.#end('client_closed', { code: code === 1005 || code === 1006 ? 1000 : code, text: '' }),
+    );
     upstream.on('close', (code, reason) => this.#upstreamClosed(code, reason.toString('utf8')));
     client.on('error', () => {}); // a 'close' follows every error
     upstream.on('error', () => {});
@@ -110,9 +112,21 @@ export class RealtimeSession {
     const keyError = call.ticket?.checkKey();
     if (keyError) this.#close('key_revoked', sessionClosing('key_revoked', keyError.message));
     else if (now - this.startedAt >= limits.maxSessionMs) {
-      this.#close('session_expired', sessionClosing('session_expired', `The session reached the gateway's maximum length of ${Math.round(limits.maxSessionMs / 1000)} s.`));
+      this.#close(
+        'session_expired',
+        sessionClosing(
+          'session_expired',
+          `The session reached the gateway's maximum length of ${Math.round(limits.maxSessionMs / 1000)} s.`,
+        ),
+      );
     } else if (now - this.#lastActivity >= limits.idleTimeoutMs) {
-      this.#close('idle_timeout', sessionClosing('idle_timeout', `The session was idle for ${Math.round(limits.idleTimeoutMs / 1000)} s (no event either way).`));
+      this.#close(
+        'idle_timeout',
+        sessionClosing(
+          'idle_timeout',
+          `The session was idle for ${Math.round(limits.idleTimeoutMs / 1000)} s (no event either way).`,
+        ),
+      );
     }
   }
 
@@ -125,7 +139,10 @@ export class RealtimeSession {
   /** Ends the session now (shutdown grace over). Returns true when a response was cut. */
   cut(): boolean {
     const cutting = this.#meter.inProgress > 0;
-    this.#close('server_shutting_down', sessionClosing('server_shutting_down', 'The gateway is shutting down; reconnect to continue.'));
+    this.#close(
+      'server_shutting_down',
+      sessionClosing('server_shutting_down', 'The gateway is shutting down; reconnect to continue.'),
+    );
     return cutting;
   }
 
@@ -144,7 +161,15 @@ export class RealtimeSession {
     this.#messages.fromClient++;
     const { limits, call } = this.#init;
     if (isBinary) {
-      this.#toClient.send(JSON.stringify(realtimeErrorEvent('invalid_request_error', 'invalid_event', 'Binary frames are not Realtime events: send JSON text frames (audio as base64 in input_audio_buffer.append).')));
+      this.#toClient.send(
+        JSON.stringify(
+          realtimeErrorEvent(
+            'invalid_request_error',
+            'invalid_event',
+            'Binary frames are not Realtime events: send JSON text frames (audio as base64 in input_audio_buffer.append).',
+          ),
+        ),
+      );
       return;
     }
     if (data.length > limits.maxMessageBytes) {
@@ -156,7 +181,15 @@ export class RealtimeSession {
     if (translator) {
       const event = parseEvent(data.toString('utf8'));
       if (!event) {
-        this.#toClient.send(JSON.stringify(realtimeErrorEvent('invalid_request_error', 'invalid_event', 'The message is not a JSON object with a string `type`.')));
+        this.#toClient.send(
+          JSON.stringify(
+            realtimeErrorEvent(
+              'invalid_request_error',
+              'invalid_event',
+              'The message is not a JSON object with a string `type`.',
+            ),
+          ),
+        );
         return;
       }
       if (event.type === 'response.create') this.#meter.requested();
@@ -203,7 +236,11 @@ export class RealtimeSession {
   /** One server event towards the client: `session.model` renamed, responses metered; `raw` is sent when unchanged. */
   #toClientEvent(event: RealtimeEvent, raw?: Buffer): void {
     const { call } = this.#init;
-    if ((event.type === 'session.created' || event.type === 'session.updated') && replaceSessionModel(event, call.model)) raw = undefined;
+    if (
+      (event.type === 'session.created' || event.type === 'session.updated') &&
+      replaceSessionModel(event, call.model)
+    )
+      raw = undefined;
     this.#toClient.send(raw ?? JSON.stringify(event));
     if (event.type === 'response.created') {
       const response = event.response as { id?: unknown } | undefined;
@@ -211,7 +248,10 @@ export class RealtimeSession {
       if (evicted) this.#book(evicted, false);
     } else if (event.type === 'response.done') {
       const done = realtimeResponseDoneSchema.safeParse(event);
-      const report = this.#meter.done(done.success ? done.data.response.id : undefined, done.success ? (done.data.response.usage ?? undefined) : undefined);
+      const report = this.#meter.done(
+        done.success ? done.data.response.id : undefined,
+        done.success ? (done.data.response.usage ?? undefined) : undefined,
+      );
       this.#book(report, true);
     }
   }
@@ -245,7 +285,13 @@ export class RealtimeSession {
       return;
     }
     const detail = reason ? `: ${reason.slice(0, 200)}` : '';
-    this.#close('upstream_disconnected', sessionClosing('upstream_disconnected', `The upstream ${this.#init.call.target.provider} closed the session (code ${code}${detail}).`));
+    this.#close(
+      'upstream_disconnected',
+      sessionClosing(
+        'upstream_disconnected',
+        `The upstream ${this.#init.call.target.provider} closed the session (code ${code}${detail}).`,
+      ),
+    );
   }
 
   /** Ends the session with `closing`: the error event first, then the close frame to the client; the upstream closed. */
@@ -260,11 +306,17 @@ export class RealtimeSession {
     if (this.#ended) return;
     this.#ended = true;
     const { client, upstream, call } = this.#init;
-    if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING) client.close(closing.code, closing.text);
+    if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING)
+      client.close(closing.code, closing.text);
     if (upstream.readyState === WebSocket.OPEN) upstream.close(1000);
     else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
     // Responses cut by the end: 499 when the client left, 503 at shutdown, 502 when the upstream dropped, else 499.
-    const status = reason === 'server_shutting_down' ? 503 : reason === 'upstream_disconnected' || reason === 'upstream_closed' ? 502 : 499;
+    const status =
+      reason === 'server_shutting_down'
+        ? 503
+        : reason === 'upstream_disconnected' || reason === 'upstream_closed'
+          ? 502
+          : 499;
     for (const report of this.#meter.cutAll(status)) this.#book(report, false);
     const closed = this.#bookings.then(() => call.ticket?.close());
     this.#bookings = closed;

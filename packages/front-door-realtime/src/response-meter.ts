@@ -42,7 +42,8 @@ export class ResponseMeter {
 
   /** The server sent `response.done` for response `id` with `usage`: its report. */
   done(id: string | undefined, usage: RealtimeUsage | undefined, now = performance.now()): SessionResponseReport {
-    const key = id !== undefined && this.#open.has(id) ? id : id === undefined ? this.#open.keys().next().value : undefined;
+    const key =
+      id !== undefined && this.#open.has(id) ? id : id === undefined ? this.#open.keys().next().value : undefined;
     const open = key !== undefined ? this.#open.get(key) : undefined;
     if (key !== undefined) this.#open.delete(key);
     const startedAt = open?.startedAt ?? this.#requestedAt ?? now;
@@ -60,7 +61,13 @@ export class ResponseMeter {
   #cut(id: string, status: number, now: number): SessionResponseReport {
     const open = this.#open.get(id);
     this.#open.delete(id);
-    return { responseId: id, target: this.target, status, latencyMs: now - (open?.startedAt ?? now), ...(open?.firstEventAt !== undefined && { ttfbMs: open.firstEventAt - (open.startedAt ?? now) }) };
+    return {
+      responseId: id,
+      target: this.target,
+      status,
+      latencyMs: now - (open?.startedAt ?? now),
+      ...(open?.firstEventAt !== undefined && { ttfbMs: open.firstEventAt - (open.startedAt ?? now) }),
+    };
   }
 
   /** Reports every response still open with `status` (the session ended in the middle of them), and forgets them. */

@@ -19,15 +19,28 @@ export interface SessionClosing {
  * @see https://www.rfc-editor.org/rfc/rfc6455#section-7.4.1
  * @see https://www.iana.org/assignments/websocket/websocket.xml#close-code-number
  */
-export function sessionClosing(reason: RealtimeEndReason, message: string, errorType?: string, errorCode?: string): SessionClosing {
+export function sessionClosing(
+  reason: RealtimeEndReason,
+  message: string,
+  errorType?: string,
+  errorCode?: string,
+): SessionClosing {
   const error = (type: string, code: string) => realtimeErrorEvent(errorType ?? type, errorCode ?? code, message);
   switch (reason) {
     case 'key_revoked':
-      return { code: 1008, text: 'API key revoked or expired', event: error('invalid_request_error', 'invalid_api_key') };
+      return {
+        code: 1008,
+        text: 'API key revoked or expired',
+        event: error('invalid_request_error', 'invalid_api_key'),
+      };
     case 'budget_exhausted':
       return { code: 1008, text: 'budget spent', event: error('insufficient_quota', 'insufficient_quota') };
     case 'session_expired':
-      return { code: 1008, text: 'maximum session length reached', event: error('invalid_request_error', 'session_expired') };
+      return {
+        code: 1008,
+        text: 'maximum session length reached',
+        event: error('invalid_request_error', 'session_expired'),
+      };
     case 'idle_timeout':
       return { code: 1000, text: 'idle timeout', event: error('invalid_request_error', 'idle_timeout') };
     case 'message_too_large':

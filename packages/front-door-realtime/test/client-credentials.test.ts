@@ -33,7 +33,11 @@ describe('the key of a Realtime upgrade, as the SDKs send it', () => {
   });
 
   it('reads the openai-insecure-api-key subprotocol (browsers) and never keeps it among the protocols', async () => {
-    const credentials = await credentialsOf(['realtime', 'openai-insecure-api-key.sk-browser-key', 'openai-beta.realtime-v1']);
+    const credentials = await credentialsOf([
+      'realtime',
+      'openai-insecure-api-key.sk-browser-key',
+      'openai-beta.realtime-v1',
+    ]);
     expect(credentials.authorization).toBe('Bearer sk-browser-key');
     expect(credentials.protocols).toEqual(['realtime', 'openai-beta.realtime-v1']);
     expect(credentials.beta).toBe(true);
@@ -45,10 +49,18 @@ describe('the key of a Realtime upgrade, as the SDKs send it', () => {
 });
 
 describe('the model name of session events', () => {
-  it("replaces session.model and nothing else, and reports whether it changed", () => {
-    const event = { type: 'session.created', event_id: 'e1', session: { model: 'gpt-realtime-2025-08-28', voice: 'alloy' } };
+  it('replaces session.model and nothing else, and reports whether it changed', () => {
+    const event = {
+      type: 'session.created',
+      event_id: 'e1',
+      session: { model: 'gpt-realtime-2025-08-28', voice: 'alloy' },
+    };
     expect(replaceSessionModel(event, 'voice-agent')).toBe(true);
-    expect(event).toEqual({ type: 'session.created', event_id: 'e1', session: { model: 'voice-agent', voice: 'alloy' } });
+    expect(event).toEqual({
+      type: 'session.created',
+      event_id: 'e1',
+      session: { model: 'voice-agent', voice: 'alloy' },
+    });
     expect(replaceSessionModel(event, 'voice-agent')).toBe(false);
     expect(replaceSessionModel({ type: 'response.done', response: {} }, 'voice-agent')).toBe(false);
   });

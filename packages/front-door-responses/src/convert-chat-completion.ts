@@ -22,7 +22,11 @@ function citationsOf(message: ChatCompletion['choices'][number]['message']): unk
  * usage and status follow. `response` is the in-progress object from `newResponseObject`; it is mutated and returned.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
-export function convertChatCompletion(completion: ChatCompletion, response: ResponseObject, names: ToolNameMap = new ToolNameMap()): ResponseObject {
+export function convertChatCompletion(
+  completion: ChatCompletion,
+  response: ResponseObject,
+  names: ToolNameMap = new ToolNameMap(),
+): ResponseObject {
   const choice = completion.choices[0];
   const output: OutputItem[] = [];
   const message = choice?.message;
@@ -34,7 +38,9 @@ export function convertChatCompletion(completion: ChatCompletion, response: Resp
       status: 'completed',
       role: 'assistant',
       content: [
-        ...(message.content ? [{ type: 'output_text' as const, text: message.content, annotations: citationsOf(message), logprobs: [] }] : []),
+        ...(message.content
+          ? [{ type: 'output_text' as const, text: message.content, annotations: citationsOf(message), logprobs: [] }]
+          : []),
         ...(message.refusal ? [{ type: 'refusal' as const, refusal: message.refusal }] : []),
       ],
     });

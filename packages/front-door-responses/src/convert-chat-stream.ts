@@ -5,7 +5,13 @@ import { toResponseError } from './map-response-error-code.js';
 import { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
 import { CustomInputStream } from './custom-input-stream.js';
 import { newId } from './new-id.js';
-import type { CustomToolCallItem, FunctionCallItem, OutputMessageItem, OutputTextPart, ResponseObject } from './response-object.js';
+import type {
+  CustomToolCallItem,
+  FunctionCallItem,
+  OutputMessageItem,
+  OutputTextPart,
+  ResponseObject,
+} from './response-object.js';
 import type { ResponsesStreamEvent } from './responses-stream-event.js';
 import { ToolNameMap } from './responses-tool-names.js';
 import { toUrlCitation } from './url-citation-annotation.js';
@@ -42,15 +48,31 @@ export async function* convertChatStream(
   /** Length of the chat content so far (UTF-16 code units). */
   let contentLength = 0;
   /** Open tool calls by chat index; `args` collects the JSON arguments, `input` decodes a custom tool's as they arrive. */
-  const calls = new Map<number, { item: FunctionCallItem | CustomToolCallItem; index: number; args: string; input: CustomInputStream }>();
+  const calls = new Map<
+    number,
+    { item: FunctionCallItem | CustomToolCallItem; index: number; args: string; input: CustomInputStream }
+  >();
   let finishReason: FinishReason | null | undefined;
   let usage: Partial<CompletionUsage> | undefined;
 
   function* closeMessage(): Generator<ResponsesStreamEvent> {
     if (!message) return;
     const { item, index, part } = message;
-    yield event({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text: part.text, logprobs: [] });
-    yield event({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part: clone(part) });
+    yield event({
+      type: 'response.output_text.done',
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      text: part.text,
+      logprobs: [],
+    });
+    yield event({
+      type: 'response.content_part.done',
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      part: clone(part),
+    });
     item.status = 'completed';
     item.content = [part];
     yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
@@ -65,27 +87,62 @@ export async function* convertChatStream(
       const { delta } = choice;
       if (delta.content) {
         if (!message) {
-          const item: OutputMessageItem = { type: 'message', id: newId('msg'), status: 'in_progress', role: 'assistant', content: [] };
+          const item: OutputMessageItem = {
+            type: 'message',
+            id: newId('msg'),
+            status: 'in_progress',
+            role: 'assistant',
+            content: [],
+          };
           const index = response.output.push(item) - 1;
-          message = { item, index, part: { type: 'output_text', text: '', annotations: [], logprobs: [] }, start: contentLength };
+          message = {
+            item,
+            index,
+            part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+            start: contentLength,
+          };
           yield event({ type: 'response.output_item.added', output_index: index, item: clone(item) });
-          yield event({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: clone(message.part) });
+          yield event({
+            type: 'response.content_part.added',
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            part: clone(message.part),
+          });
         }
         message.part.text += delta.content;
         contentLength += delta.content.length;
-        yield event({ type: 'response.output_text.delta', item_id: message.item.id, output_index: message.index, content_index: 0, delta: delta.content, logprobs: [] });
+        yield event({
+          type: 'response.output_text.delta',
+          item_id: message.item.id,
+          output_index: message.index,
+          content_index: 0,
+          delta: delta.content,
+          logprobs: [],
+        });
       }
       for (const annotation of delta.annotations ?? []) {
         const citation = message && toUrlCitation(annotation, message.start, message.part.text.length);
         if (!message || !citation) continue;
         const annotationIndex = message.part.annotations.push(citation) - 1;
-        yield event({ type: 'response.output_text.annotation.added', item_id: message.item.id, output_index: message.index, content_index: 0, annotation_index: annotationIndex, annotation: clone(citation) });
+        yield event({
+          type: 'response.output_text.annotation.added',
+          item_id: message.item.id,
+          output_index: message.index,
+          content_index: 0,
+          annotation_index: annotationIndex,
+          annotation: clone(citation),
+        });
       }
       for (const search of delta.web_search_calls ?? []) {
         yield* closeMessage();
         const item = toWebSearchCallItem(search);
         const index = response.output.push(item) - 1;
-        yield event({ type: 'response.output_item.added', output_index: index, item: clone({ ...item, status: 'in_progress' }) });
+        yield event({
+          type: 'response.output_item.added',
+          output_index: index,
+          item: clone({ ...item, status: 'in_progress' }),
+        });
         yield event({ type: 'response.web_search_call.in_progress', item_id: item.id, output_index: index });
         yield event({ type: 'response.web_search_call.searching', item_id: item.id, output_index: index });
         yield event({ type: 'response.web_search_call.completed', item_id: item.id, output_index: index });
@@ -105,10 +162,21 @@ export async function* convertChatStream(
           open.args += piece;
           if (open.item.type === 'function_call') {
             open.item.arguments += piece;
-            yield event({ type: 'response.function_call_arguments.delta', item_id: open.item.id, output_index: open.index, delta: piece });
+            yield event({
+              type: 'response.function_call_arguments.delta',
+              item_id: open.item.id,
+              output_index: open.index,
+              delta: piece,
+            });
           } else {
             const text = open.input.push(piece);
-            if (text) yield event({ type: 'response.custom_tool_call_input.delta', item_id: open.item.id, output_index: open.index, delta: text });
+            if (text)
+              yield event({
+                type: 'response.custom_tool_call_input.delta',
+                item_id: open.item.id,
+                output_index: open.index,
+                delta: text,
+              });
           }
         }
       }
@@ -125,12 +193,29 @@ export async function* convertChatStream(
   yield* closeMessage();
   for (const { item, index, args, input } of calls.values()) {
     if (item.type === 'function_call') {
-      yield event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+      yield event({
+        type: 'response.function_call_arguments.done',
+        item_id: item.id,
+        output_index: index,
+        name: item.name,
+        arguments: item.arguments,
+      });
     } else {
       const rest = input.finish(args);
       item.input = customInputOf(args);
-      if (rest) yield event({ type: 'response.custom_tool_call_input.delta', item_id: item.id, output_index: index, delta: rest });
-      yield event({ type: 'response.custom_tool_call_input.done', item_id: item.id, output_index: index, input: item.input });
+      if (rest)
+        yield event({
+          type: 'response.custom_tool_call_input.delta',
+          item_id: item.id,
+          output_index: index,
+          delta: rest,
+        });
+      yield event({
+        type: 'response.custom_tool_call_input.done',
+        item_id: item.id,
+        output_index: index,
+        input: item.input,
+      });
     }
     item.status = 'completed';
     yield event({ type: 'response.output_item.done', output_index: index, item: clone(item) });
@@ -139,5 +224,8 @@ export async function* convertChatStream(
   if (finalUsage) response.usage = finalUsage;
   finishResponse(response, finishReason);
   await onDone?.(response);
-  yield event({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response: clone(response) });
+  yield event({
+    type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed',
+    response: clone(response),
+  });
 }

@@ -1,4 +1,9 @@
-import { type ChatCompletionMessage, type ContentPart, type GatewayWarning, invalidRequestError } from '@switchyard/core';
+import {
+  type ChatCompletionMessage,
+  type ContentPart,
+  type GatewayWarning,
+  invalidRequestError,
+} from '@switchyard/core';
 import { HOSTED_TOOL_ITEM_TYPES, type ResponsesContentPart } from './responses-request-schema.js';
 import { flattenToolName } from './responses-tool-names.js';
 
@@ -16,7 +21,10 @@ export interface ConversationItem {
   output?: string | readonly ResponsesContentPart[];
 }
 
-function toChatPart(part: ResponsesContentPart | { type: string; text?: string; refusal?: string }, param: string): ContentPart {
+function toChatPart(
+  part: ResponsesContentPart | { type: string; text?: string; refusal?: string },
+  param: string,
+): ContentPart {
   switch (part.type) {
     case 'input_text':
     case 'output_text':
@@ -24,17 +32,39 @@ function toChatPart(part: ResponsesContentPart | { type: string; text?: string; 
     case 'refusal':
       return { type: 'refusal', refusal: (part as { refusal: string }).refusal };
     case 'input_image': {
-      const image = part as { image_url?: string | null; file_id?: string | null; detail?: 'auto' | 'low' | 'high' | null };
-      if (!image.image_url) throw invalidRequestError("'input_image' needs 'image_url' (an https or data: URL); file ids are not supported by this gateway.", `${param}.image_url`);
-      return { type: 'image_url', image_url: { url: image.image_url, ...(image.detail ? { detail: image.detail } : {}) } };
+      const image = part as {
+        image_url?: string | null;
+        file_id?: string | null;
+        detail?: 'auto' | 'low' | 'high' | null;
+      };
+      if (!image.image_url)
+        throw invalidRequestError(
+          "'input_image' needs 'image_url' (an https or data: URL); file ids are not supported by this gateway.",
+          `${param}.image_url`,
+        );
+      return {
+        type: 'image_url',
+        image_url: { url: image.image_url, ...(image.detail ? { detail: image.detail } : {}) },
+      };
     }
     case 'input_file': {
       const file = part as { file_data?: string | null; filename?: string | null };
-      if (!file.file_data) throw invalidRequestError("'input_file' needs 'file_data'; file ids are not supported by this gateway.", `${param}.file_data`);
-      return { type: 'file', file: { file_data: file.file_data, ...(file.filename ? { filename: file.filename } : {}) } };
+      if (!file.file_data)
+        throw invalidRequestError(
+          "'input_file' needs 'file_data'; file ids are not supported by this gateway.",
+          `${param}.file_data`,
+        );
+      return {
+        type: 'file',
+        file: { file_data: file.file_data, ...(file.filename ? { filename: file.filename } : {}) },
+      };
     }
     default:
-      throw invalidRequestError(`Content parts of type '${part.type}' are not supported.`, `${param}.type`, 'unsupported_value');
+      throw invalidRequestError(
+        `Content parts of type '${part.type}' are not supported.`,
+        `${param}.type`,
+        'unsupported_value',
+      );
   }
 }
 
@@ -54,7 +84,11 @@ function textOf(content: string | readonly { type: string; text?: string }[] | u
  * OpenAI's hosted tools are dropped: no other provider can read them; one warning per dropped item type is pushed to
  * `warnings`. `param` names the request field in errors (`input`). Throws 400 for parts that cannot be translated.
  */
-export function convertItemsToChatMessages(items: readonly ConversationItem[], param = 'input', warnings?: GatewayWarning[]): ChatCompletionMessage[] {
+export function convertItemsToChatMessages(
+  items: readonly ConversationItem[],
+  param = 'input',
+  warnings?: GatewayWarning[],
+): ChatCompletionMessage[] {
   const messages: ChatCompletionMessage[] = [];
   const dropped = new Set<string>();
   const pushCall = (call: { id: string; type: 'function'; function: { name: string; arguments: string } }) => {
@@ -70,8 +104,14 @@ export function convertItemsToChatMessages(items: readonly ConversationItem[], p
       const content = item.content ?? '';
       if (role === 'assistant') {
         const parts = typeof content === 'string' ? [{ type: 'output_text', text: content }] : content;
-        const text = parts.filter((p) => p.type === 'output_text').map((p) => (p as { text: string }).text).join('');
-        const refusal = parts.filter((p) => p.type === 'refusal').map((p) => (p as { refusal: string }).refusal).join('');
+        const text = parts
+          .filter((p) => p.type === 'output_text')
+          .map((p) => (p as { text: string }).text)
+          .join('');
+        const refusal = parts
+          .filter((p) => p.type === 'refusal')
+          .map((p) => (p as { refusal: string }).refusal)
+          .join('');
         messages.push({ role: 'assistant', content: text === '' ? null : text, ...(refusal ? { refusal } : {}) });
         return;
       }
@@ -99,10 +139,18 @@ export function convertItemsToChatMessages(items: readonly ConversationItem[], p
       dropped.add(type);
       return;
     }
-    throw invalidRequestError(`Input items of type '${type}' are not supported by this gateway.`, at, 'unsupported_value');
+    throw invalidRequestError(
+      `Input items of type '${type}' are not supported by this gateway.`,
+      at,
+      'unsupported_value',
+    );
   });
   for (const type of dropped) {
-    warnings?.push({ code: 'dropped_input_item', param, message: `'${type}' items were dropped: only OpenAI can read them` });
+    warnings?.push({
+      code: 'dropped_input_item',
+      param,
+      message: `'${type}' items were dropped: only OpenAI can read them`,
+    });
   }
   return messages;
 }

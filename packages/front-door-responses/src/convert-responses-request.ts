@@ -1,19 +1,38 @@
 import { type ChatCompletionMessage, type GatewayWarning, invalidRequestError } from '@switchyard/core';
-import { type HostedToolSupport, convertResponsesToolChoice, convertResponsesTools } from './convert-responses-tools.js';
+import {
+  type HostedToolSupport,
+  convertResponsesToolChoice,
+  convertResponsesTools,
+} from './convert-responses-tools.js';
 import type { ResponsesRequest } from './responses-request-schema.js';
 import { ToolNameMap } from './responses-tool-names.js';
 
 function convertFormat(format: NonNullable<ResponsesRequest['text']>['format']): unknown {
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
-  const { name, schema, strict, description } = format as { name: string; schema: Record<string, unknown>; strict?: boolean | null; description?: string | null };
-  return { type: 'json_schema', json_schema: { name, schema, ...(strict != null ? { strict } : {}), ...(description ? { description } : {}) } };
+  const { name, schema, strict, description } = format as {
+    name: string;
+    schema: Record<string, unknown>;
+    strict?: boolean | null;
+    description?: string | null;
+  };
+  return {
+    type: 'json_schema',
+    json_schema: { name, schema, ...(strict != null ? { strict } : {}), ...(description ? { description } : {}) },
+  };
 }
 
 const UNSUPPORTED_FIELDS = ['background', 'conversation', 'prompt'] as const;
 
 /** Request fields chat completions has under the same name and meaning, passed on as they are when set. */
-const SAME_NAME_FIELDS = ['prompt_cache_key', 'safety_identifier', 'service_tier', 'presence_penalty', 'frequency_penalty', 'user'] as const;
+const SAME_NAME_FIELDS = [
+  'prompt_cache_key',
+  'safety_identifier',
+  'service_tier',
+  'presence_penalty',
+  'frequency_penalty',
+  'user',
+] as const;
 
 /** `include` values the translated route can honour (none of OpenAI's hosted-tool or encrypted outputs exist there). */
 const HONOURED_INCLUDES = new Set<string>();
@@ -48,7 +67,8 @@ export function convertResponsesRequest(
 ): Record<string, unknown> {
   for (const field of UNSUPPORTED_FIELDS) {
     const value = (request as Record<string, unknown>)[field];
-    if (value != null && value !== false) throw invalidRequestError(`'${field}' is not supported by this gateway.`, field, 'unsupported_parameter');
+    if (value != null && value !== false)
+      throw invalidRequestError(`'${field}' is not supported by this gateway.`, field, 'unsupported_parameter');
   }
   const warnings = options.warnings ?? [];
   const messages: ChatCompletionMessage[] = [];
@@ -58,7 +78,9 @@ export function convertResponsesRequest(
   const converted = convertResponsesTools(request.tools, warnings, options.hosted, options.names ?? new ToolNameMap());
   if (converted.tools) body.tools = converted.tools;
   if (converted.webSearchOptions) body.web_search_options = converted.webSearchOptions;
-  const toolChoice = converted.tools ? convertResponsesToolChoice(request.tool_choice, converted.names, warnings) : undefined;
+  const toolChoice = converted.tools
+    ? convertResponsesToolChoice(request.tool_choice, converted.names, warnings)
+    : undefined;
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (request.parallel_tool_calls != null && converted.tools) body.parallel_tool_calls = request.parallel_tool_calls;
   const format = convertFormat(request.text?.format);
@@ -70,7 +92,12 @@ export function convertResponsesRequest(
   if (request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
   for (const field of SAME_NAME_FIELDS) if (request[field] != null) body[field] = request[field];
   const dropped = (request.include ?? []).filter((value) => !HONOURED_INCLUDES.has(value));
-  if (dropped.length > 0) warnings.push({ code: 'unsupported_parameter', param: 'include', message: `include values not available when translating were ignored: ${dropped.join(' ')}` });
+  if (dropped.length > 0)
+    warnings.push({
+      code: 'unsupported_parameter',
+      param: 'include',
+      message: `include values not available when translating were ignored: ${dropped.join(' ')}`,
+    });
   if (request.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -24,12 +24,22 @@ const webSearchToolSchema = z.looseObject({
   type: z.string(),
   search_context_size: z.enum(['low', 'medium', 'high']).nullish(),
   user_location: z
-    .looseObject({ city: z.string().nullish(), country: z.string().nullish(), region: z.string().nullish(), timezone: z.string().nullish() })
+    .looseObject({
+      city: z.string().nullish(),
+      country: z.string().nullish(),
+      region: z.string().nullish(),
+      timezone: z.string().nullish(),
+    })
     .nullish(),
 });
 
 /** The hosted tool types that are web search (mapped where the provider has a search tool). */
-const WEB_SEARCH_TYPES = new Set(['web_search', 'web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11']);
+const WEB_SEARCH_TYPES = new Set([
+  'web_search',
+  'web_search_preview',
+  'web_search_2025_08_26',
+  'web_search_preview_2025_03_11',
+]);
 
 /** Chat tools built from Responses tools, with the names to map calls back and what was dropped. */
 export interface ConvertedTools {
@@ -51,10 +61,19 @@ type ChatTool = { type: 'function'; function: Record<string, unknown> };
 
 function functionTool(raw: unknown, param: string, names: ToolNameMap, namespace?: string): ChatTool {
   const parsed = responsesFunctionToolSchema.safeParse(raw);
-  if (!parsed.success) throw invalidRequestError(`Invalid function tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
+  if (!parsed.success)
+    throw invalidRequestError(`Invalid function tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
   const { name, description, parameters, strict } = parsed.data;
   const flat = names.add({ name, ...(namespace ? { namespace } : {}), kind: 'function' });
-  return { type: 'function', function: { name: flat, ...(description ? { description } : {}), ...(parameters ? { parameters } : {}), ...(strict != null ? { strict } : {}) } };
+  return {
+    type: 'function',
+    function: {
+      name: flat,
+      ...(description ? { description } : {}),
+      ...(parameters ? { parameters } : {}),
+      ...(strict != null ? { strict } : {}),
+    },
+  };
 }
 
 /**
@@ -63,10 +82,14 @@ function functionTool(raw: unknown, param: string, names: ToolNameMap, namespace
  */
 function customTool(raw: unknown, param: string, names: ToolNameMap, namespace?: string): ChatTool {
   const parsed = customToolSchema.safeParse(raw);
-  if (!parsed.success) throw invalidRequestError(`Invalid custom tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
+  if (!parsed.success)
+    throw invalidRequestError(`Invalid custom tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
   const { name, description, format } = parsed.data;
   const flat = names.add({ name, ...(namespace ? { namespace } : {}), kind: 'custom' });
-  const grammar = format?.type === 'grammar' && format.definition ? `\n\nThe input must follow this ${format.syntax ?? ''} grammar:\n${format.definition}` : '';
+  const grammar =
+    format?.type === 'grammar' && format.definition
+      ? `\n\nThe input must follow this ${format.syntax ?? ''} grammar:\n${format.definition}`
+      : '';
   return {
     type: 'function',
     function: {
@@ -86,8 +109,15 @@ function webSearchOptions(raw: unknown): Record<string, unknown> {
   const parsed = webSearchToolSchema.safeParse(raw);
   if (!parsed.success) return {};
   const { search_context_size: size, user_location: location } = parsed.data;
-  const approximate = location ? Object.fromEntries(Object.entries(location).filter(([key, value]) => key !== 'type' && value != null)) : undefined;
-  return { ...(size ? { search_context_size: size } : {}), ...(approximate && Object.keys(approximate).length > 0 ? { user_location: { type: 'approximate', approximate } } : {}) };
+  const approximate = location
+    ? Object.fromEntries(Object.entries(location).filter(([key, value]) => key !== 'type' && value != null))
+    : undefined;
+  return {
+    ...(size ? { search_context_size: size } : {}),
+    ...(approximate && Object.keys(approximate).length > 0
+      ? { user_location: { type: 'approximate', approximate } }
+      : {}),
+  };
 }
 
 /**
@@ -119,20 +149,34 @@ export function convertResponsesTools(
     else if (tool.type === 'custom') chatTools.push(customTool(tool, param, names));
     else if (tool.type === 'namespace') {
       const parsed = namespaceToolSchema.safeParse(tool);
-      if (!parsed.success) throw invalidRequestError(`Invalid namespace tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
+      if (!parsed.success)
+        throw invalidRequestError(`Invalid namespace tool: ${parsed.error.issues[0]?.message ?? 'malformed'}.`, param);
       parsed.data.tools.forEach((inner, i) => {
         const at = `${param}.tools[${i}]`;
         if (inner.type === 'function') chatTools.push(functionTool(inner, at, names, parsed.data.name));
         else if (inner.type === 'custom') chatTools.push(customTool(inner, at, names, parsed.data.name));
-        else warnings.push({ code: 'unsupported_tool', param: `${at}.type`, message: `tools of type '${inner.type}' inside a namespace were dropped` });
+        else
+          warnings.push({
+            code: 'unsupported_tool',
+            param: `${at}.type`,
+            message: `tools of type '${inner.type}' inside a namespace were dropped`,
+          });
       });
     } else if (WEB_SEARCH_TYPES.has(tool.type) && hosted.webSearch) {
       webSearch = webSearchOptions(tool);
     } else {
-      warnings.push({ code: 'unsupported_tool', param: `${param}.type`, message: `the hosted tool '${tool.type}' was dropped: this provider has no equivalent` });
+      warnings.push({
+        code: 'unsupported_tool',
+        param: `${param}.type`,
+        message: `the hosted tool '${tool.type}' was dropped: this provider has no equivalent`,
+      });
     }
   });
-  return { ...(chatTools.length > 0 ? { tools: chatTools } : {}), names, ...(webSearch ? { webSearchOptions: webSearch } : {}) };
+  return {
+    ...(chatTools.length > 0 ? { tools: chatTools } : {}),
+    names,
+    ...(webSearch ? { webSearchOptions: webSearch } : {}),
+  };
 }
 
 /**
@@ -140,13 +184,25 @@ export function convertResponsesTools(
  * namespace?}` -> the named (flattened) function; a hosted tool choice (`{type:"web_search"}`, ...) or
  * `allowed_tools` -> `auto`, with a warning (`unsupported_tool_choice`).
  */
-export function convertResponsesToolChoice(choice: ResponsesRequest['tool_choice'], names: ToolNameMap, warnings: GatewayWarning[]): unknown {
+export function convertResponsesToolChoice(
+  choice: ResponsesRequest['tool_choice'],
+  names: ToolNameMap,
+  warnings: GatewayWarning[],
+): unknown {
   if (choice == null || typeof choice === 'string') return choice ?? undefined;
   if ((choice.type === 'function' || choice.type === 'custom') && choice.name) {
     const namespace = typeof choice.namespace === 'string' ? choice.namespace : undefined;
-    const flat = names.add({ name: choice.name, ...(namespace ? { namespace } : {}), kind: choice.type === 'custom' ? 'custom' : 'function' });
+    const flat = names.add({
+      name: choice.name,
+      ...(namespace ? { namespace } : {}),
+      kind: choice.type === 'custom' ? 'custom' : 'function',
+    });
     return { type: 'function', function: { name: flat } };
   }
-  warnings.push({ code: 'unsupported_tool_choice', param: 'tool_choice', message: `tool_choice of type '${choice.type}' was replaced by 'auto'` });
+  warnings.push({
+    code: 'unsupported_tool_choice',
+    param: 'tool_choice',
+    message: `tool_choice of type '${choice.type}' was replaced by 'auto'`,
+  });
   return 'auto';
 }

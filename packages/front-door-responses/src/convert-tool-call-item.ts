@@ -9,7 +9,8 @@ import type { ToolNameMap } from './responses-tool-names.js';
 export function customInputOf(args: string): string {
   try {
     const parsed: unknown = JSON.parse(args);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { input?: unknown }).input === 'string') return (parsed as { input: string }).input;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { input?: unknown }).input === 'string')
+      return (parsed as { input: string }).input;
   } catch {
     // Not JSON: the text is the input.
   }
@@ -31,7 +32,23 @@ export function toToolCallItem(
   const ref = names.resolve(flatName);
   const namespace = ref.namespace ? { namespace: ref.namespace } : {};
   if (ref.kind === 'custom') {
-    return { type: 'custom_tool_call', id: newId('ctc'), call_id: callId, ...namespace, name: ref.name, input: customInputOf(args), status };
+    return {
+      type: 'custom_tool_call',
+      id: newId('ctc'),
+      call_id: callId,
+      ...namespace,
+      name: ref.name,
+      input: customInputOf(args),
+      status,
+    };
   }
-  return { type: 'function_call', id: newId('fc'), call_id: callId, ...namespace, name: ref.name, arguments: args, status };
+  return {
+    type: 'function_call',
+    id: newId('fc'),
+    call_id: callId,
+    ...namespace,
+    name: ref.name,
+    arguments: args,
+    status,
+  };
 }

@@ -3,7 +3,16 @@ import { customInputOf } from './convert-tool-call-item.js';
 /** Where the decoder stands in the arguments text `{"input": "..."}`. */
 type State = 'start' | 'raw' | 'key' | 'colon' | 'value' | 'string' | 'closed';
 
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const INPUT_KEY = '"input"';
 
 /**

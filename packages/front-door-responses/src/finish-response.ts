@@ -6,7 +6,10 @@ import { collectOutputText, type ResponseObject } from './response-object.js';
  * `content_filter` -> `incomplete` with reason `content_filter`, anything else -> `completed` (with `completed_at`,
  * unix seconds); every item but `web_search_call` gets the response's status. Fills `output_text`. Mutates and returns `response`.
  */
-export function finishResponse(response: ResponseObject, finishReason: FinishReason | null | undefined): ResponseObject {
+export function finishResponse(
+  response: ResponseObject,
+  finishReason: FinishReason | null | undefined,
+): ResponseObject {
   if (finishReason === 'length' || finishReason === 'content_filter') {
     response.status = 'incomplete';
     response.incomplete_details = { reason: finishReason === 'length' ? 'max_output_tokens' : 'content_filter' };

@@ -13,7 +13,9 @@ const MAX_VALUE_BYTES = 8192;
  * SDK telemetry) stays at the gateway.
  * @see https://github.com/openai/codex/blob/main/codex-rs/codex-api/src/common.rs
  */
-export function forwardedResponsesHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function forwardedResponsesHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   let count = 0;
   for (const [rawName, rawValue] of Object.entries(headers)) {

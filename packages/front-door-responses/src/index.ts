@@ -1,8 +1,17 @@
 export { convertChatCompletion } from './convert-chat-completion.js';
 export { convertChatStream } from './convert-chat-stream.js';
 export { type ConversationItem, convertItemsToChatMessages, declaredTools } from './convert-items-to-chat-messages.js';
-export { CHAT_TO_RESPONSES_PARAM, type ConvertResponsesOptions, convertResponsesRequest } from './convert-responses-request.js';
-export { type ConvertedTools, type HostedToolSupport, convertResponsesToolChoice, convertResponsesTools } from './convert-responses-tools.js';
+export {
+  CHAT_TO_RESPONSES_PARAM,
+  type ConvertResponsesOptions,
+  convertResponsesRequest,
+} from './convert-responses-request.js';
+export {
+  type ConvertedTools,
+  type HostedToolSupport,
+  convertResponsesToolChoice,
+  convertResponsesTools,
+} from './convert-responses-tools.js';
 export { customInputOf, toToolCallItem } from './convert-tool-call-item.js';
 export { CustomInputStream } from './custom-input-stream.js';
 export { NAMESPACE_SEPARATOR, type ResponsesToolRef, ToolNameMap, flattenToolName } from './responses-tool-names.js';
@@ -11,7 +20,11 @@ export { toWebSearchCallItem } from './web-search-call-item.js';
 export { type InputItemsQuery, type ResponseItemList, listInputItems } from './list-input-items.js';
 export { forwardedResponsesHeaders } from './forwarded-headers.js';
 export { encodeResponseErrorEvent, toResponseError } from './map-response-error-code.js';
-export { DEFAULT_MEMORY_STORE_BYTES, MemoryResponseStore, type MemoryResponseStoreOptions } from './memory-response-store.js';
+export {
+  DEFAULT_MEMORY_STORE_BYTES,
+  MemoryResponseStore,
+  type MemoryResponseStoreOptions,
+} from './memory-response-store.js';
 export { type StoredItem, loadConversation, resolveItemReferences } from './load-conversation.js';
 export { newId } from './new-id.js';
 export { type StoredInputItem, normalizeInputItems } from './normalize-input-items.js';

@@ -25,12 +25,19 @@ export function listInputItems(items: readonly StoredInputItem[], query: InputIt
   const order = query.order ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw invalidRequestError("'order' must be 'asc' or 'desc'.", 'order');
   const limit = query.limit === undefined ? 20 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequestError("'limit' must be an integer from 1 to 100.", 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw invalidRequestError("'limit' must be an integer from 1 to 100.", 'limit');
   let ordered = order === 'asc' ? [...items] : [...items].reverse();
   if (typeof query.after === 'string' && query.after !== '') {
     const at = ordered.findIndex((item) => item.id === query.after);
     ordered = at < 0 ? [] : ordered.slice(at + 1);
   }
   const data = ordered.slice(0, limit);
-  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: ordered.length > limit };
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: ordered.length > limit,
+  };
 }

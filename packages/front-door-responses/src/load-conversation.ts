@@ -47,7 +47,11 @@ export async function resolveItemReferences<T extends { type?: string; id?: unkn
  * chain, is unknown, expired, deleted, evicted (byte limits) or another key's, or when an item it refers to is gone.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-previous_response_id
  */
-export async function loadConversation(store: ResponseStore, previousResponseId: string | null | undefined, owner: string): Promise<StoredItem[]> {
+export async function loadConversation(
+  store: ResponseStore,
+  previousResponseId: string | null | undefined,
+  owner: string,
+): Promise<StoredItem[]> {
   if (!previousResponseId) return [];
   const turns: StoredItem[][] = [];
   const seen = new Set<string>();

@@ -2,7 +2,8 @@ import { GatewayError } from '@switchyard/core';
 import type { ResponseObject } from './response-object.js';
 
 /** Upstream wordings of "the prompt does not fit the model's context window" (OpenAI, Anthropic, Gemini, Bedrock, vLLM). */
-const CONTEXT_LENGTH = /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the maximum number of tokens/i;
+const CONTEXT_LENGTH =
+  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the maximum number of tokens/i;
 
 /** The seconds to wait that a 429 names in its `retry-after` header (seconds, or an HTTP date), if any. */
 function retryAfterSeconds(headers: Record<string, string>): number | undefined {
@@ -24,10 +25,15 @@ function retryAfterSeconds(headers: Record<string, string>): number | undefined 
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-error
  */
 export function toResponseError(error: unknown): { code: string; message: string; param: string | null } {
-  if (!GatewayError.isInstance(error)) return { code: 'server_error', message: 'The upstream stream failed.', param: null };
+  if (!GatewayError.isInstance(error))
+    return { code: 'server_error', message: 'The upstream stream failed.', param: null };
   const { message, param } = error;
-  if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota') return { code: 'insufficient_quota', message, param };
-  if (error.code === 'context_length_exceeded' || (error.status < 500 && error.status !== 429 && CONTEXT_LENGTH.test(message))) {
+  if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')
+    return { code: 'insufficient_quota', message, param };
+  if (
+    error.code === 'context_length_exceeded' ||
+    (error.status < 500 && error.status !== 429 && CONTEXT_LENGTH.test(message))
+  ) {
     return { code: 'context_length_exceeded', message, param };
   }
   if (error.status === 429) {
@@ -48,7 +54,13 @@ export function toResponseError(error: unknown): { code: string; message: string
  */
 export function encodeResponseErrorEvent(error: unknown, sequenceNumber = 0, response?: ResponseObject): string {
   const failure = toResponseError(error);
-  const body = { type: 'error', code: failure.code, message: failure.message, param: failure.param, sequence_number: sequenceNumber };
+  const body = {
+    type: 'error',
+    code: failure.code,
+    message: failure.message,
+    param: failure.param,
+    sequence_number: sequenceNumber,
+  };
   let text = `event: error\ndata: ${JSON.stringify(body)}\n\n`;
   if (response) {
     const failed = { ...response, status: 'failed', error: { code: failure.code, message: failure.message } };

@@ -53,7 +53,9 @@ export class MemoryResponseStore implements ResponseStore {
     const settings = typeof options === 'number' ? { maxEntries: options } : options;
     this.maxEntries = settings.maxEntries ?? 1000;
     this.maxBytes = settings.maxBytes ?? DEFAULT_MEMORY_STORE_BYTES;
-    this.limits = { maxBytesPerOwner: Math.min(settings.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER, this.maxBytes) };
+    this.limits = {
+      maxBytesPerOwner: Math.min(settings.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER, this.maxBytes),
+    };
   }
 
   async putResponse(record: StoredResponse): Promise<boolean> {

@@ -54,7 +54,8 @@ export function nativeRequestBody(
 ): Record<string, unknown> & { model: string } {
   if (!request.previous_response_id) return input === undefined ? { ...request } : { ...request, input: [...input] };
   const { previous_response_id: _previous, ...rest } = request;
-  const current = input ?? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input);
+  const current =
+    input ?? (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input);
   const earlier = history.map(toUpstreamItem).filter((item) => item !== undefined);
   return { ...rest, input: [...earlier, ...current] };
 }

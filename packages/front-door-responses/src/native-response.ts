@@ -4,7 +4,14 @@ import type { ResponseObject } from './response-object.js';
 import type { ResponsesRequest } from './responses-request-schema.js';
 
 /** Lifecycle events whose data carries the whole `response` object. */
-const RESPONSE_EVENTS = new Set(['response.created', 'response.in_progress', 'response.queued', 'response.completed', 'response.incomplete', 'response.failed']);
+const RESPONSE_EVENTS = new Set([
+  'response.created',
+  'response.in_progress',
+  'response.queued',
+  'response.completed',
+  'response.incomplete',
+  'response.failed',
+]);
 /** The events that end a stream with the final response. */
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 /** The event's `sequence_number`, read without parsing the whole event. */

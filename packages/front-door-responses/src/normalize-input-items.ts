@@ -1,6 +1,11 @@
 import { invalidRequestError } from '@switchyard/core';
 import { newId } from './new-id.js';
-import { HOSTED_TOOL_ITEM_TYPES, type ResponsesInputItem, type ResponsesRequest, responsesInputItemSchema } from './responses-request-schema.js';
+import {
+  HOSTED_TOOL_ITEM_TYPES,
+  type ResponsesInputItem,
+  type ResponsesRequest,
+  responsesInputItemSchema,
+} from './responses-request-schema.js';
 
 /**
  * An input item as the gateway stores and lists it (`GET /v1/responses/{id}/input_items`): always with `id`, messages
@@ -20,7 +25,8 @@ const ID_PREFIX: Record<string, string> = {
 
 /** `{"type":"item_reference","id":"..."}` as stored; throws 400 naming `input[i].id` without a string id. */
 function itemReference(raw: Record<string, unknown>, index: number): StoredInputItem {
-  if (typeof raw.id !== 'string' || raw.id === '') throw invalidRequestError("An 'item_reference' needs an 'id' (a string).", `input[${index}].id`, 'invalid_value');
+  if (typeof raw.id !== 'string' || raw.id === '')
+    throw invalidRequestError("An 'item_reference' needs an 'id' (a string).", `input[${index}].id`, 'invalid_value');
   return { type: 'item_reference', id: raw.id } as unknown as StoredInputItem;
 }
 
@@ -32,7 +38,15 @@ function itemReference(raw: Record<string, unknown>, index: number): StoredInput
  */
 export function normalizeInputItems(input: ResponsesRequest['input']): StoredInputItem[] {
   if (typeof input === 'string') {
-    return [{ id: newId('msg'), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
+    return [
+      {
+        id: newId('msg'),
+        type: 'message',
+        role: 'user',
+        status: 'completed',
+        content: [{ type: 'input_text', text: input }],
+      },
+    ];
   }
   return input.map((raw, index) => {
     if (raw.type === 'item_reference') return itemReference(raw, index);
@@ -53,9 +67,19 @@ export function normalizeInputItems(input: ResponsesRequest['input']): StoredInp
     if (type === 'message' && 'role' in item) {
       const content =
         typeof item.content === 'string'
-          ? [item.role === 'assistant' ? { type: 'output_text' as const, text: item.content, annotations: [] } : { type: 'input_text' as const, text: item.content }]
+          ? [
+              item.role === 'assistant'
+                ? { type: 'output_text' as const, text: item.content, annotations: [] }
+                : { type: 'input_text' as const, text: item.content },
+            ]
           : item.content;
-      return { status: 'completed', ...item, type: 'message', content, id: item.id ?? newId('msg') } as unknown as StoredInputItem;
+      return {
+        status: 'completed',
+        ...item,
+        type: 'message',
+        content,
+        id: item.id ?? newId('msg'),
+      } as unknown as StoredInputItem;
     }
     return { ...item, id: item.id ?? newId(ID_PREFIX[type] ?? 'item') } as StoredInputItem;
   });

@@ -132,7 +132,12 @@ export interface ResponseObject {
  * settings as OpenAI does (defaults: temperature 1, top_p 1, top_logprobs 0, penalties 0, tool_choice `auto`,
  * parallel_tool_calls true, text verbosity `medium`, service_tier `default`, truncation `disabled`, background false).
  */
-export function newResponseObject(id: string, request: ResponsesRequest, createdAt: number, store: boolean): ResponseObject {
+export function newResponseObject(
+  id: string,
+  request: ResponsesRequest,
+  createdAt: number,
+  store: boolean,
+): ResponseObject {
   return {
     id,
     object: 'response',
@@ -176,6 +181,7 @@ export function newResponseObject(id: string, request: ResponsesRequest, created
 /** The concatenated text of every `output_text` part (the SDK's `output_text` convenience). */
 export function collectOutputText(output: readonly OutputItem[]): string {
   let text = '';
-  for (const item of output) if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') text += part.text;
+  for (const item of output)
+    if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') text += part.text;
   return text;
 }

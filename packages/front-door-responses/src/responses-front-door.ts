@@ -72,7 +72,13 @@ export interface DeletedResponse {
 const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 function notFound(id: string): GatewayError {
-  return new GatewayError({ status: 404, type: 'invalid_request_error', param: null, code: null, message: `Response with id '${id}' not found.` });
+  return new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: null,
+    code: null,
+    message: `Response with id '${id}' not found.`,
+  });
 }
 
 /**
@@ -106,10 +112,15 @@ export class ResponsesFrontDoor {
     const current = await resolveItemReferences(inputItems, this.store, owner, (index) => `input[${index}]`);
     const warnings: GatewayWarning[] = [];
     const names = new ToolNameMap();
-    const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(history, 'previous_response_id', warnings);
+    const historyMessages: ChatCompletionMessage[] = convertItemsToChatMessages(
+      history,
+      'previous_response_id',
+      warnings,
+    );
     const inputMessages = convertItemsToChatMessages(current, 'input', warnings);
     const extraTools = declaredTools([...history, ...current]);
-    const withTools = extraTools.length > 0 ? { ...request, tools: [...(request.tools ?? []), ...extraTools] } : request;
+    const withTools =
+      extraTools.length > 0 ? { ...request, tools: [...(request.tools ?? []), ...extraTools] } : request;
     const chatRequest = convertResponsesRequest(withTools, historyMessages, inputMessages, { names, warnings, hosted });
     const response = newResponseObject(newId('resp'), request, Math.floor(Date.now() / 1000), request.store !== false);
     return { request, chatRequest, response, owner, inputItems, history, names, warnings };
@@ -175,7 +186,10 @@ export class ResponsesFrontDoor {
     return passNativeResponseEvents(events, prepared.request, (response) => this.#save(prepared, response));
   }
 
-  async #save(prepared: Pick<PreparedResponse, 'request' | 'owner' | 'inputItems'>, response: ResponseObject): Promise<void> {
+  async #save(
+    prepared: Pick<PreparedResponse, 'request' | 'owner' | 'inputItems'>,
+    response: ResponseObject,
+  ): Promise<void> {
     if (prepared.request.store === false || typeof response.id !== 'string') return;
     const now = Date.now();
     await this.store.putResponse({
@@ -236,7 +250,14 @@ export class ResponsesFrontDoor {
    */
   failureSse(error: unknown, prepared: PreparedResponse | PreparedNativeResponse): string {
     const response =
-      'response' in prepared ? prepared.response : newResponseObject(newId('resp'), prepared.request, Math.floor(Date.now() / 1000), prepared.request.store !== false);
+      'response' in prepared
+        ? prepared.response
+        : newResponseObject(
+            newId('resp'),
+            prepared.request,
+            Math.floor(Date.now() / 1000),
+            prepared.request.store !== false,
+          );
     return encodeResponseErrorEvent(error, 0, response);
   }
 
@@ -255,7 +276,9 @@ export class ResponsesFrontDoor {
       code: error.code,
       param: renamed + param.slice(prefix.length),
       headers: error.headers,
-      message: error.message.replaceAll(param, renamed + param.slice(prefix.length)).replaceAll(`'${prefix}'`, `'${renamed}'`),
+      message: error.message
+        .replaceAll(param, renamed + param.slice(prefix.length))
+        .replaceAll(`'${prefix}'`, `'${renamed}'`),
       cause: error.cause,
     });
   }

@@ -10,14 +10,25 @@ const inputImagePart = z.looseObject({
   detail: z.enum(['auto', 'low', 'high']).nullish(),
 });
 /** `input_file` content part: `{type:"input_file", file_data?, file_id?, filename?}`. */
-const inputFilePart = z.looseObject({ type: z.literal('input_file'), file_data: z.string().nullish(), file_id: z.string().nullish(), filename: z.string().nullish() });
+const inputFilePart = z.looseObject({
+  type: z.literal('input_file'),
+  file_data: z.string().nullish(),
+  file_id: z.string().nullish(),
+  filename: z.string().nullish(),
+});
 /** `output_text` content part of an assistant message in the history. */
 const outputTextPart = z.looseObject({ type: z.literal('output_text'), text: z.string() });
 /** `refusal` content part of an assistant message in the history. */
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
 
 /** A content part of an input message. */
-export const responsesContentPartSchema = z.discriminatedUnion('type', [inputTextPart, inputImagePart, inputFilePart, outputTextPart, refusalPart]);
+export const responsesContentPartSchema = z.discriminatedUnion('type', [
+  inputTextPart,
+  inputImagePart,
+  inputFilePart,
+  outputTextPart,
+  refusalPart,
+]);
 
 /**
  * A message input item (EasyInputMessage / InputMessage / OutputMessage): `type` is `message` or absent; `content` a
@@ -156,12 +167,20 @@ export const responsesRequestSchema = z.looseObject({
     .union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string(), name: z.string().optional() })])
     .nullish(),
   parallel_tool_calls: z.boolean().nullish(),
-  text: z.looseObject({ format: responsesTextFormatSchema.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullish() }).nullish(),
+  text: z
+    .looseObject({
+      format: responsesTextFormatSchema.optional(),
+      verbosity: z.enum(['low', 'medium', 'high']).nullish(),
+    })
+    .nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   max_output_tokens: z.number().int().min(1).nullish(),
   reasoning: z
-    .looseObject({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(), summary: z.enum(['auto', 'concise', 'detailed']).nullish() })
+    .looseObject({
+      effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
+      summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+    })
     .nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().nullish(),

@@ -19,7 +19,11 @@ export interface UrlCitation {
  * `length` long: indexes shifted by `offset`; undefined for another annotation type or a span outside the part. Pure.
  * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-choices-message-annotations
  */
-export function toUrlCitation(annotation: MessageAnnotation, offset = 0, length = Number.POSITIVE_INFINITY): UrlCitation | undefined {
+export function toUrlCitation(
+  annotation: MessageAnnotation,
+  offset = 0,
+  length = Number.POSITIVE_INFINITY,
+): UrlCitation | undefined {
   const parsed = urlCitationAnnotationSchema.safeParse(annotation);
   if (!parsed.success) return undefined;
   const { start_index, end_index, url, title } = parsed.data.url_citation;

@@ -8,5 +8,10 @@ import type { WebSearchCallItem } from './response-object.js';
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses-object-output-web_search_call
  */
 export function toWebSearchCallItem(call: WebSearchCall): WebSearchCallItem {
-  return { type: 'web_search_call', id: `ws_${call.id}`, status: 'completed', action: { type: 'search', query: call.query } };
+  return {
+    type: 'web_search_call',
+    id: `ws_${call.id}`,
+    status: 'completed',
+    action: { type: 'search', query: call.query },
+  };
 }

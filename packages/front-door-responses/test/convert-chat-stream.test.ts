@@ -2,7 +2,10 @@ import { type ChatCompletionChunk, GatewayError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { convertChatStream, newResponseObject, type ResponsesStreamEvent } from '../src/index.js';
 
-const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk => ({
+const chunk = (
+  delta: ChatCompletionChunk['choices'][number]['delta'],
+  finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null,
+): ChatCompletionChunk => ({
   id: 'c',
   object: 'chat.completion.chunk',
   created: 1,
@@ -16,7 +19,8 @@ async function collect(chunks: Iterable<ChatCompletionChunk>, fail?: Error): Pro
     if (fail) throw fail;
   })();
   const events: ResponsesStreamEvent[] = [];
-  for await (const event of convertChatStream(source, newResponseObject('resp_1', { model: 'm', input: 'x' }, 1, true))) events.push(event);
+  for await (const event of convertChatStream(source, newResponseObject('resp_1', { model: 'm', input: 'x' }, 1, true)))
+    events.push(event);
   return events;
 }
 
@@ -28,7 +32,14 @@ describe('convertChatStream', () => {
       chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }),
       chunk({}, 'tool_calls'),
-      { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } },
+      {
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [],
+        usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      },
     ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     expect(events.map((e) => e.type)).toEqual([
@@ -54,20 +65,33 @@ describe('convertChatStream', () => {
       status: 'completed',
       output_text: 'Hello',
       usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
-      output: [{ type: 'message', status: 'completed' }, { type: 'function_call', call_id: 'call_1', status: 'completed' }],
+      output: [
+        { type: 'message', status: 'completed' },
+        { type: 'function_call', call_id: 'call_1', status: 'completed' },
+      ],
     });
   });
 
   it('ends with response.incomplete when the output was cut by the token limit', async () => {
     const events = await collect([chunk({ content: 'Long' }), chunk({}, 'length')]);
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
   });
 
   it('ends a failed stream with error and response.failed, never response.completed', async () => {
-    const failure = new GatewayError({ status: 502, type: 'server_error', code: 'upstream_unreachable', message: 'gone' });
+    const failure = new GatewayError({
+      status: 502,
+      type: 'server_error',
+      code: 'upstream_unreachable',
+      message: 'gone',
+    });
     const events = await collect([chunk({ content: 'Hi' })], failure);
     expect(events.slice(-2).map((e) => e.type)).toEqual(['error', 'response.failed']);
     expect(events.at(-2)).toMatchObject({ code: 'server_error', message: 'gone' });
-    expect(events.at(-1)).toMatchObject({ response: { status: 'failed', error: { code: 'server_error', message: 'gone' } } });
+    expect(events.at(-1)).toMatchObject({
+      response: { status: 'failed', error: { code: 'server_error', message: 'gone' } },
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { GatewayError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { convertItemsToChatMessages, convertResponsesRequest, normalizeInputItems, responsesRequestSchema } from '../src/index.js';
+import {
+  convertItemsToChatMessages,
+  convertResponsesRequest,
+  normalizeInputItems,
+  responsesRequestSchema,
+} from '../src/index.js';
 
 const convert = (body: Record<string, unknown>) => {
   const request = responsesRequestSchema.parse({ model: 'm', input: 'hi', ...body });
@@ -27,7 +32,10 @@ describe('convertResponsesRequest', () => {
       }),
     ).toEqual({
       model: 'm',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      ],
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' }, strict: true } }],
       tool_choice: { type: 'function', function: { name: 'f' } },
       parallel_tool_calls: false,
@@ -53,7 +61,9 @@ describe('convertResponsesRequest', () => {
     };
     expect(param({ tools: [{ type: 'function', name: 'f' }, { type: 'custom' }] })).toBe('400 tools[1]');
     expect(param({ background: true })).toBe('400 background');
-    expect(param({ input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] })).toBe('400 input[0].content[0].image_url');
+    expect(param({ input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] })).toBe(
+      '400 input[0].content[0].image_url',
+    );
   });
 });
 
@@ -87,8 +97,11 @@ describe('convertItemsToChatMessages', () => {
   });
 
   it('names the item of an unsupported type', () => {
-    expect(() => normalizeInputItems([{ role: 'user', content: 'x' }, { type: 'teleport_call', id: 'x' }])).toThrow(
-      expect.objectContaining({ status: 400, param: 'input[1]', code: 'unsupported_value' }),
-    );
+    expect(() =>
+      normalizeInputItems([
+        { role: 'user', content: 'x' },
+        { type: 'teleport_call', id: 'x' },
+      ]),
+    ).toThrow(expect.objectContaining({ status: 400, param: 'input[1]', code: 'unsupported_value' }));
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { listInputItems, MemoryResponseStore, newResponseObject, normalizeInputItems, type StoredResponse } from '../src/index.js';
+import {
+  listInputItems,
+  MemoryResponseStore,
+  newResponseObject,
+  normalizeInputItems,
+  type StoredResponse,
+} from '../src/index.js';
 
 const record = (id: string, expiresIn = 60_000, extra: Partial<StoredResponse> = {}): StoredResponse => ({
   id,
@@ -12,7 +18,8 @@ const record = (id: string, expiresIn = 60_000, extra: Partial<StoredResponse> =
   ...extra,
 });
 /** A record whose input is one user message of `bytes` characters. */
-const sized = (id: string, bytes: number, owner = 'o') => record(id, 60_000, { owner, input_items: normalizeInputItems('x'.repeat(bytes)) });
+const sized = (id: string, bytes: number, owner = 'o') =>
+  record(id, 60_000, { owner, input_items: normalizeInputItems('x'.repeat(bytes)) });
 
 describe('MemoryResponseStore', () => {
   it('keeps at most maxEntries records, dropping the oldest', async () => {
@@ -23,7 +30,7 @@ describe('MemoryResponseStore', () => {
     expect((await store.getResponse('c', 'o'))?.id).toBe('c');
   });
 
-  it('keeps at most maxBytes bytes, dropping the oldest, and maxBytesPerOwner per owner, dropping that owner\'s oldest', async () => {
+  it("keeps at most maxBytes bytes, dropping the oldest, and maxBytesPerOwner per owner, dropping that owner's oldest", async () => {
     const store = new MemoryResponseStore({ maxBytes: 40_000, maxBytesPerOwner: 25_000 });
     await store.putResponse(sized('a', 10_000, 'o'));
     await store.putResponse(sized('b', 10_000, 'p'));
@@ -49,7 +56,12 @@ describe('MemoryResponseStore', () => {
     try {
       const store = new MemoryResponseStore();
       await store.putResponse(record('first', 50));
-      await store.putResponse(record('second', 60_000, { previous_response_id: 'first', input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]) }));
+      await store.putResponse(
+        record('second', 60_000, {
+          previous_response_id: 'first',
+          input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]),
+        }),
+      );
       vi.setSystemTime(Date.now() + 80);
       await checkContinuedRecord(store);
     } finally {

@@ -27,7 +27,10 @@ export function anthropicPassThroughHeaders(
   defaultVersion: string,
 ): Record<string, string> {
   const betas = mergeAnthropicBetas(clientHeaders?.['anthropic-beta'], configBeta(configHeaders));
-  return { 'anthropic-version': clientHeaders?.['anthropic-version'] || defaultVersion, ...(betas.length > 0 && { 'anthropic-beta': betas.join(',') }) };
+  return {
+    'anthropic-version': clientHeaders?.['anthropic-version'] || defaultVersion,
+    ...(betas.length > 0 && { 'anthropic-beta': betas.join(',') }),
+  };
 }
 
 /** The `anthropic-beta` of a provider's configured extra headers, whatever the case of its name. */

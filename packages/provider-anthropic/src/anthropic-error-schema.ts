@@ -6,7 +6,10 @@ import { z } from 'zod';
  * type is left out (the status then comes from HTTP), unknown fields kept.
  * @see https://docs.anthropic.com/en/api/errors
  */
-export const anthropicErrorSchema = z.looseObject({ type: lenientField(z.string()), message: lenientField(z.string()) });
+export const anthropicErrorSchema = z.looseObject({
+  type: lenientField(z.string()),
+  message: lenientField(z.string()),
+});
 
 /** Anthropic's error body: `{"type":"error","error":{type, message},"request_id"}`; only `error` is read. */
 export const anthropicErrorBodySchema = z.looseObject({ error: lenientField(anthropicErrorSchema) });

@@ -1,4 +1,10 @@
-import { type GatewayError, type NativeMessagesResult, type ServerSentEvent, readUpstreamJson, type sendUpstreamRequest } from '@switchyard/core';
+import {
+  type GatewayError,
+  type NativeMessagesResult,
+  type ServerSentEvent,
+  readUpstreamJson,
+  type sendUpstreamRequest,
+} from '@switchyard/core';
 import { z } from 'zod';
 import { type AnthropicUsage, anthropicUsageSchema } from './anthropic-response-schemas.js';
 import { mapAnthropicStreamError } from './map-anthropic-error.js';
@@ -25,7 +31,11 @@ export const anthropicCountTokensSchema = z.looseObject({ input_tokens: z.number
  * metering, an `error` event booked as that failure (mapped by `mapAnthropicStreamError`, `secrets` redacted).
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export function anthropicEventsResult(provider: string, events: AsyncIterable<ServerSentEvent>, secrets: readonly (string | undefined)[]): NativeMessagesResult {
+export function anthropicEventsResult(
+  provider: string,
+  events: AsyncIterable<ServerSentEvent>,
+  secrets: readonly (string | undefined)[],
+): NativeMessagesResult {
   let usage: AnthropicUsage | undefined;
   let failure: GatewayError | undefined;
   const passed = passAnthropicEvents(
@@ -41,13 +51,21 @@ export function anthropicEventsResult(provider: string, events: AsyncIterable<Se
  * A whole Messages answer as a pass-through result: the JSON as the upstream sent it, its usage for metering. Throws
  * 502 `upstream_invalid_response` when the body is not a JSON object.
  */
-export async function anthropicJsonResult(provider: string, response: UpstreamResponse, signal: AbortSignal): Promise<NativeMessagesResult> {
+export async function anthropicJsonResult(
+  provider: string,
+  response: UpstreamResponse,
+  signal: AbortSignal,
+): Promise<NativeMessagesResult> {
   const json = await readUpstreamJson(provider, response, signal, anthropicPassThroughAnswerSchema);
   return { json, usage: anthropicUsageToChat(json.usage ?? undefined) };
 }
 
 /** Reads a count_tokens answer; throws 502 `upstream_invalid_response` when it has no `input_tokens`. */
-export async function readAnthropicCountTokens(provider: string, response: UpstreamResponse, signal: AbortSignal): Promise<{ input_tokens: number }> {
+export async function readAnthropicCountTokens(
+  provider: string,
+  response: UpstreamResponse,
+  signal: AbortSignal,
+): Promise<{ input_tokens: number }> {
   const json = await readUpstreamJson(provider, response, signal, anthropicCountTokensSchema);
   return { input_tokens: json.input_tokens };
 }

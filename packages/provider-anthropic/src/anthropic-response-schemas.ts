@@ -34,7 +34,10 @@ export const anthropicResponseBlockSchema = z
     citations: z.array(z.unknown()).nullish(),
   })
   .refine((block) => block.type !== 'text' || typeof block.text === 'string', 'a text block has no text')
-  .refine((block) => block.type !== 'tool_use' || (typeof block.id === 'string' && typeof block.name === 'string'), 'a tool_use block has no id or name');
+  .refine(
+    (block) => block.type !== 'tool_use' || (typeof block.id === 'string' && typeof block.name === 'string'),
+    'a tool_use block has no id or name',
+  );
 
 /**
  * The `POST /v1/messages` answer: `{id, type:"message", role:"assistant", model, content[], stop_reason, usage}`
@@ -54,7 +57,10 @@ export const anthropicMessageSchema = z.looseObject({
  * (`message.usage`) and of a `message_delta` event (`usage`): the usage to meter; the rest is forwarded as it came.
  * @see https://docs.anthropic.com/en/api/messages#response-usage
  */
-export const anthropicUsageCarrierSchema = z.looseObject({ usage: anthropicUsageSchema.nullish(), message: z.looseObject({ usage: anthropicUsageSchema.nullish() }).optional() });
+export const anthropicUsageCarrierSchema = z.looseObject({
+  usage: anthropicUsageSchema.nullish(),
+  message: z.looseObject({ usage: anthropicUsageSchema.nullish() }).optional(),
+});
 
 /**
  * `GET /v1/models` (one page): `data[]` of `{id, created_at (RFC 3339)}`, `has_more`, `last_id`.
@@ -66,7 +72,6 @@ export const anthropicModelPageSchema = z.looseObject({
   last_id: z.string().nullish(),
 });
 
-
 /**
  * The stream events this adapter reads, by `type`. Others (new types) are ignored, as Anthropic's versioning policy
  * asks.
@@ -74,7 +79,11 @@ export const anthropicModelPageSchema = z.looseObject({
  */
 export const anthropicStreamEventSchemas = {
   message_start: z.looseObject({ type: z.literal('message_start'), message: anthropicMessageSchema }),
-  content_block_start: z.looseObject({ type: z.literal('content_block_start'), index: z.number().int(), content_block: anthropicResponseBlockSchema }),
+  content_block_start: z.looseObject({
+    type: z.literal('content_block_start'),
+    index: z.number().int(),
+    content_block: anthropicResponseBlockSchema,
+  }),
   content_block_delta: z.looseObject({
     type: z.literal('content_block_delta'),
     index: z.number().int(),
@@ -108,4 +117,6 @@ export type AnthropicMessagesResponse = z.infer<typeof anthropicMessageSchema>;
 /** An Anthropic error object (see `anthropicErrorSchema`). */
 export type { AnthropicError } from './anthropic-error-schema.js';
 /** A stream event this adapter reads. */
-export type AnthropicStreamEvent = { [K in keyof typeof anthropicStreamEventSchemas]: z.infer<(typeof anthropicStreamEventSchemas)[K]> }[keyof typeof anthropicStreamEventSchemas];
+export type AnthropicStreamEvent = {
+  [K in keyof typeof anthropicStreamEventSchemas]: z.infer<(typeof anthropicStreamEventSchemas)[K]>;
+}[keyof typeof anthropicStreamEventSchemas];

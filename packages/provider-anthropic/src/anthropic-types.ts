@@ -23,7 +23,12 @@ export type AnthropicContentBlock = (
   | { type: 'image'; source: AnthropicSource }
   | { type: 'document'; source: AnthropicSource; title?: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content?: string | { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[]; is_error?: boolean }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content?: string | { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[];
+      is_error?: boolean;
+    }
   /** A thinking block of an earlier answer, sent back unchanged with its signature (multi-turn tool use). */
   | { type: 'thinking'; thinking: string; signature: string }
   /** A redacted thinking block of an earlier answer, sent back unchanged. */
@@ -35,7 +40,11 @@ export type AnthropicContentBlock = (
  * decides, steered by `output_config.effort`; Claude Opus/Sonnet 4.6 and later) or `disabled`.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
  */
-export type AnthropicThinking = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' } | Record<string, unknown>;
+export type AnthropicThinking =
+  | { type: 'enabled'; budget_tokens: number }
+  | { type: 'adaptive' }
+  | { type: 'disabled' }
+  | Record<string, unknown>;
 
 /** One message: Anthropic has only the `user` and `assistant` roles, and they must alternate. */
 export interface AnthropicMessage {

@@ -46,14 +46,22 @@ export function usesAdaptiveThinking(model: string): boolean {
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
  * @see https://docs.anthropic.com/en/docs/build-with-claude/effort
  */
-export function applyAnthropicReasoning(request: ChatCompletionRequest, body: AnthropicMessagesRequest): GatewayWarning[] {
+export function applyAnthropicReasoning(
+  request: ChatCompletionRequest,
+  body: AnthropicMessagesRequest,
+): GatewayWarning[] {
   const warnings: GatewayWarning[] = [];
   const fields = request as Record<string, unknown>;
   const effort = request.reasoning_effort ?? undefined;
   const native = fields.thinking != null && typeof fields.thinking === 'object';
   if (native) {
     body.thinking = fields.thinking as AnthropicMessagesRequest['thinking'];
-    if (effort) warnings.push({ code: 'ignored_parameter', param: 'reasoning_effort', message: "'reasoning_effort' was ignored: the request's own 'thinking' was sent." });
+    if (effort)
+      warnings.push({
+        code: 'ignored_parameter',
+        param: 'reasoning_effort',
+        message: "'reasoning_effort' was ignored: the request's own 'thinking' was sent.",
+      });
   } else if (effort && effort !== 'none') {
     if (usesAdaptiveThinking(body.model)) {
       body.thinking = { type: 'adaptive' };
@@ -73,7 +81,8 @@ export function applyAnthropicReasoning(request: ChatCompletionRequest, body: An
       body.thinking = { type: 'enabled', budget_tokens: budget };
     }
   }
-  if (fields.output_config != null && typeof fields.output_config === 'object') body.output_config = { ...body.output_config, ...(fields.output_config as Record<string, unknown>) };
+  if (fields.output_config != null && typeof fields.output_config === 'object')
+    body.output_config = { ...body.output_config, ...(fields.output_config as Record<string, unknown>) };
   const thinkingType = (body.thinking as { type?: string } | undefined)?.type;
   if (thinkingType === 'enabled' || thinkingType === 'adaptive') warnings.push(...fitSamplingToThinking(body));
   return warnings;
@@ -81,7 +90,12 @@ export function applyAnthropicReasoning(request: ChatCompletionRequest, body: An
 
 function fitSamplingToThinking(body: AnthropicMessagesRequest): GatewayWarning[] {
   const warnings: GatewayWarning[] = [];
-  const dropped = (param: string, what: string) => warnings.push({ code: 'unsupported_parameter', param, message: `'${param}' ${what}: Anthropic does not allow it with thinking.` });
+  const dropped = (param: string, what: string) =>
+    warnings.push({
+      code: 'unsupported_parameter',
+      param,
+      message: `'${param}' ${what}: Anthropic does not allow it with thinking.`,
+    });
   if (body.temperature != null && body.temperature !== 1) {
     delete body.temperature;
     dropped('temperature', 'was ignored');

@@ -66,10 +66,18 @@ const REFUSED: readonly RefusedParameter[] = [
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function checkUnsupportedParameters(request: ChatCompletionRequest): GatewayWarning[] {
-  const warnings = checkRequestParameters(request, { upstream: 'Anthropic models', handled: READ_FIELDS, refused: REFUSED });
+  const warnings = checkRequestParameters(request, {
+    upstream: 'Anthropic models',
+    handled: READ_FIELDS,
+    refused: REFUSED,
+  });
   const stop = typeof request.stop === 'string' ? [request.stop] : (request.stop ?? []);
   if (stop.some((s) => s.trim() === '')) {
-    throw invalidRequestError("Invalid 'stop': Anthropic needs every stop sequence to contain a non-whitespace character.", 'stop', 'unsupported_parameter');
+    throw invalidRequestError(
+      "Invalid 'stop': Anthropic needs every stop sequence to contain a non-whitespace character.",
+      'stop',
+      'unsupported_parameter',
+    );
   }
   const topK = (request as Record<string, unknown>).top_k;
   if (topK != null && !(Number.isInteger(topK) && (topK as number) > 0)) {

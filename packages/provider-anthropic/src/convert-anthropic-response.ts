@@ -1,4 +1,11 @@
-import type { ChatCompletion, ChatCompletionMessageToolCall, FinishReason, ReasoningDetail, UrlCitationAnnotation, WebSearchCall } from '@switchyard/core';
+import type {
+  ChatCompletion,
+  ChatCompletionMessageToolCall,
+  FinishReason,
+  ReasoningDetail,
+  UrlCitationAnnotation,
+  WebSearchCall,
+} from '@switchyard/core';
 import type { AnthropicMessagesResponse } from './anthropic-response-schemas.js';
 import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -33,7 +40,10 @@ export interface AnthropicResponseOptions {
  * `created` is now (unix seconds); `id` and `model` are Anthropic's. Pure; never throws.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
-export function convertAnthropicResponse(response: AnthropicMessagesResponse, options: AnthropicResponseOptions = {}): ChatCompletion {
+export function convertAnthropicResponse(
+  response: AnthropicMessagesResponse,
+  options: AnthropicResponseOptions = {},
+): ChatCompletion {
   const text: string[] = [];
   let json: string | undefined;
   const toolCalls: ChatCompletionMessageToolCall[] = [];
@@ -54,8 +64,7 @@ export function convertAnthropicResponse(response: AnthropicMessagesResponse, op
       annotations.push(...webSearchCitations(block.citations, textLength, blockText));
       text.push(blockText);
       textLength += blockText.length;
-    }
-    else if (block.type === 'tool_use') {
+    } else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       if (options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) json ??= args;
       else toolCalls.push({ id: block.id!, type: 'function', function: { name: block.name!, arguments: args } });

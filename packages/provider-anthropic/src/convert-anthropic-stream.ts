@@ -1,4 +1,11 @@
-import { type ChatCompletionChunk, type FinishReason, GatewayError, mapTransportError, type ServerSentEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  type FinishReason,
+  GatewayError,
+  mapTransportError,
+  type ServerSentEvent,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 import type { AnthropicUsage } from './anthropic-response-schemas.js';
 import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
 import { mapAnthropicStreamError } from './map-anthropic-error.js';
@@ -39,7 +46,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: AnthropicStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+async function* convertEvents(
+  events: AsyncIterable<ServerSentEvent>,
+  options: AnthropicStreamOptions,
+): AsyncGenerator<ChatCompletionChunk> {
   const index = options.choiceIndex ?? 0;
   const created = Math.floor(Date.now() / 1000);
   let messageId: string | undefined;
@@ -71,7 +81,10 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
     reasoningSent = true;
     return chunk({ reasoning_content: piece });
   };
-  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null = null): ChatCompletionChunk => ({
+  const chunk = (
+    delta: ChatCompletionChunk['choices'][number]['delta'],
+    finishReason: FinishReason | null = null,
+  ): ChatCompletionChunk => ({
     id: options.id ?? messageId ?? '',
     object: 'chat.completion.chunk',
     created,
@@ -90,19 +103,25 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
     if (event.type === 'error') throw mapAnthropicStreamError(options.provider, event.error, options.secrets);
     if (event.type === 'message_start') {
       if (messageId === event.message.id) continue; // a repeated message_start of the open message
-      if (messageId !== undefined) throw upstreamInvalidResponseError(options.provider, 'a second message started before the first one ended.');
+      if (messageId !== undefined)
+        throw upstreamInvalidResponseError(options.provider, 'a second message started before the first one ended.');
       messageId = event.message.id;
       model = event.message.model;
       usage = mergeAnthropicUsage({}, event.message.usage);
       yield chunk({ role: 'assistant', content: '' });
       continue;
     }
-    if (messageId === undefined) throw upstreamInvalidResponseError(options.provider, `a '${event.type}' event came before message_start.`);
+    if (messageId === undefined)
+      throw upstreamInvalidResponseError(options.provider, `a '${event.type}' event came before message_start.`);
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'thinking') {
-          const open = { text: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '', started: false };
+          const open = {
+            text: typeof block.thinking === 'string' ? block.thinking : '',
+            signature: typeof block.signature === 'string' ? block.signature : '',
+            started: false,
+          };
           thinking.set(event.index, open);
           if (open.text) yield reasoningPiece(open, open.text);
         } else if (block.type === 'redacted_thinking') {
@@ -112,13 +131,21 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
             yield chunk({ reasoning_details: [detail] });
           }
         } else if (block.type === 'server_tool_use' && block.name === WEB_SEARCH_TOOL_NAME) {
-          const input = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+          const input =
+            block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0
+              ? JSON.stringify(block.input)
+              : '';
           searches.set(event.index, { id: block.id, json: input });
-        } else if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME) jsonBlocks.add(event.index);
+        } else if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME)
+          jsonBlocks.add(event.index);
         else if (block.type === 'tool_use') {
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
-          yield chunk({ tool_calls: [{ index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } }] });
+          yield chunk({
+            tool_calls: [
+              { index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } },
+            ],
+          });
         } else if (block.type === 'text' && (!options.jsonMode || options.jsonText)) {
           texts.set(event.index, { start: contentLength, text: '', citations: [...(block.citations ?? [])] });
           if (block.text) yield content(block.text, event.index);
@@ -132,13 +159,17 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
           open.text += delta.thinking;
           yield reasoningPiece(open, delta.thinking);
         } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
-        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText)) yield content(delta.text, event.index);
-        else if (delta.type === 'citations_delta' && delta.citation !== undefined) texts.get(event.index)?.citations.push(delta.citation);
-        else if (delta.type === 'input_json_delta' && delta.partial_json && searches.has(event.index)) searches.get(event.index)!.json += delta.partial_json;
+        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText))
+          yield content(delta.text, event.index);
+        else if (delta.type === 'citations_delta' && delta.citation !== undefined)
+          texts.get(event.index)?.citations.push(delta.citation);
+        else if (delta.type === 'input_json_delta' && delta.partial_json && searches.has(event.index))
+          searches.get(event.index)!.json += delta.partial_json;
         else if (delta.type === 'input_json_delta' && delta.partial_json) {
           if (jsonBlocks.has(event.index)) yield content(delta.partial_json);
           const toolIndex = toolIndexByBlock.get(event.index);
-          if (toolIndex !== undefined) yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
+          if (toolIndex !== undefined)
+            yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
         }
         break;
       }
@@ -152,13 +183,21 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
         const search = searches.get(event.index);
         if (search) {
           searches.delete(event.index);
-          const call = webSearchCallOf({ type: 'server_tool_use', id: search.id, name: WEB_SEARCH_TOOL_NAME, input: parseJson(search.json) });
+          const call = webSearchCallOf({
+            type: 'server_tool_use',
+            id: search.id,
+            name: WEB_SEARCH_TOOL_NAME,
+            input: parseJson(search.json),
+          });
           if (call) yield chunk({ web_search_calls: [call] });
         }
         const open = thinking.get(event.index);
         if (open) {
           thinking.delete(event.index);
-          const detail = thinkingDetail({ type: 'thinking', thinking: open.text, signature: open.signature || null }, detailCount++);
+          const detail = thinkingDetail(
+            { type: 'thinking', thinking: open.text, signature: open.signature || null },
+            detailCount++,
+          );
           yield chunk({ reasoning_details: [detail!] });
         }
         break;
@@ -172,7 +211,14 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
         break;
       case 'message_stop':
         if (!finishSent) yield chunk({}, finishReason(null));
-        yield { id: options.id ?? messageId, object: 'chat.completion.chunk', created, model, choices: [], usage: mapAnthropicUsage(usage) };
+        yield {
+          id: options.id ?? messageId,
+          object: 'chat.completion.chunk',
+          created,
+          model,
+          choices: [],
+          usage: mapAnthropicUsage(usage),
+        };
         return;
     }
   }
@@ -207,7 +253,10 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, options: A
  * when the connection breaks or stalls, and the abort reason when `options.signal` aborts.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export async function* convertAnthropicStream(events: AsyncIterable<ServerSentEvent>, options: AnthropicStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+export async function* convertAnthropicStream(
+  events: AsyncIterable<ServerSentEvent>,
+  options: AnthropicStreamOptions,
+): AsyncGenerator<ChatCompletionChunk> {
   try {
     yield* convertEvents(events, options);
   } catch (error) {

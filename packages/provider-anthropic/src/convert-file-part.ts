@@ -11,17 +11,32 @@ const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+);base64,(.+)$/is;
  * reachable from Anthropic) or another media type.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/pdf-support
  */
-export function convertFilePart(file: { file_data?: unknown; file_id?: unknown; filename?: unknown }, param: string): AnthropicContentBlock {
+export function convertFilePart(
+  file: { file_data?: unknown; file_id?: unknown; filename?: unknown },
+  param: string,
+): AnthropicContentBlock {
   const data = typeof file.file_data === 'string' ? DATA_URL.exec(file.file_data) : null;
   if (!data) {
-    const why = file.file_id !== undefined ? "OpenAI file ids cannot be read by Anthropic; send 'file_data'" : "'file_data' must be a base64 data URL";
+    const why =
+      file.file_id !== undefined
+        ? "OpenAI file ids cannot be read by Anthropic; send 'file_data'"
+        : "'file_data' must be a base64 data URL";
     throw invalidRequestError(`Invalid '${param}': ${why}.`, param, 'unsupported_content');
   }
   const mediaType = data[1]!.toLowerCase();
   const title = typeof file.filename === 'string' && file.filename !== '' ? { title: file.filename } : {};
-  if (mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: mediaType, data: data[2]! }, ...title };
+  if (mediaType === 'application/pdf')
+    return { type: 'document', source: { type: 'base64', media_type: mediaType, data: data[2]! }, ...title };
   if (mediaType === 'text/plain') {
-    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(data[2]!, 'base64').toString('utf8') }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: Buffer.from(data[2]!, 'base64').toString('utf8') },
+      ...title,
+    };
   }
-  throw invalidRequestError(`Invalid '${param}': Anthropic models read PDF and plain text files, not '${mediaType}'.`, param, 'unsupported_content');
+  throw invalidRequestError(
+    `Invalid '${param}': Anthropic models read PDF and plain text files, not '${mediaType}'.`,
+    param,
+    'unsupported_content',
+  );
 }

@@ -1,9 +1,25 @@
-import { ANTHROPIC_REASONING_FORMAT, type ChatCompletionMessage, invalidRequestError, type ReasoningDetail } from '@switchyard/core';
-import type { AnthropicCacheControl, AnthropicContentBlock, AnthropicMessage, AnthropicMessagesRequest } from './anthropic-types.js';
+import {
+  ANTHROPIC_REASONING_FORMAT,
+  type ChatCompletionMessage,
+  invalidRequestError,
+  type ReasoningDetail,
+} from '@switchyard/core';
+import type {
+  AnthropicCacheControl,
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessagesRequest,
+} from './anthropic-types.js';
 import { convertFilePart } from './convert-file-part.js';
 import { convertImagePart } from './convert-image-part.js';
 
-type Part = { type: string; text?: string; image_url?: { url: string }; file?: Record<string, unknown>; cache_control?: AnthropicCacheControl };
+type Part = {
+  type: string;
+  text?: string;
+  image_url?: { url: string };
+  file?: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
+};
 type Message = ChatCompletionMessage & {
   content?: unknown;
   tool_calls?: { id: string; function: { name: string; arguments?: string } }[];
@@ -32,7 +48,8 @@ function thinkingBlocks(details: readonly ReasoningDetail[] | null | undefined):
     if (detail.format !== undefined && detail.format !== ANTHROPIC_REASONING_FORMAT) continue;
     if (detail.type === 'reasoning.text' && typeof detail.signature === 'string' && detail.signature !== '') {
       blocks.push({ type: 'thinking', thinking: detail.text ?? '', signature: detail.signature });
-    } else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string') blocks.push({ type: 'redacted_thinking', data: detail.data });
+    } else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string')
+      blocks.push({ type: 'redacted_thinking', data: detail.data });
   }
   return blocks;
 }
@@ -49,9 +66,14 @@ function userBlocks(content: unknown, param: string): AnthropicContentBlock[] {
   if (!Array.isArray(content)) return [];
   return (content as Part[]).map((part, i): AnthropicContentBlock => {
     if (part.type === 'text') return withCache({ type: 'text', text: part.text ?? '' }, part);
-    if (part.type === 'image_url' && part.image_url) return withCache(convertImagePart(part.image_url.url, `${param}[${i}].image_url.url`), part);
+    if (part.type === 'image_url' && part.image_url)
+      return withCache(convertImagePart(part.image_url.url, `${param}[${i}].image_url.url`), part);
     if (part.type === 'file' && part.file) return withCache(convertFilePart(part.file, `${param}[${i}].file`), part);
-    throw invalidRequestError(`Invalid '${param}[${i}]': content parts of type '${part.type}' are not supported by Anthropic models.`, `${param}[${i}]`, 'unsupported_content');
+    throw invalidRequestError(
+      `Invalid '${param}[${i}]': content parts of type '${part.type}' are not supported by Anthropic models.`,
+      `${param}[${i}]`,
+      'unsupported_content',
+    );
   });
 }
 
@@ -61,10 +83,18 @@ function parseArguments(text: string | undefined, param: string): Record<string,
   try {
     input = JSON.parse(text);
   } catch {
-    throw invalidRequestError(`Invalid '${param}': tool call arguments must be a JSON string.`, param, 'invalid_tool_arguments');
+    throw invalidRequestError(
+      `Invalid '${param}': tool call arguments must be a JSON string.`,
+      param,
+      'invalid_tool_arguments',
+    );
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalidRequestError(`Invalid '${param}': Anthropic models need tool call arguments that are a JSON object.`, param, 'invalid_tool_arguments');
+    throw invalidRequestError(
+      `Invalid '${param}': Anthropic models need tool call arguments that are a JSON object.`,
+      param,
+      'invalid_tool_arguments',
+    );
   }
   return input as Record<string, unknown>;
 }
@@ -89,7 +119,10 @@ function parseArguments(text: string | undefined, param: string): Record<string,
  * `function` messages, or no user or assistant content at all (`messages`).
  * @see https://docs.anthropic.com/en/api/messages#body-messages
  */
-export function convertToAnthropicMessages(messages: readonly ChatCompletionMessage[]): { system?: AnthropicMessagesRequest['system']; messages: AnthropicMessage[] } {
+export function convertToAnthropicMessages(messages: readonly ChatCompletionMessage[]): {
+  system?: AnthropicMessagesRequest['system'];
+  messages: AnthropicMessage[];
+} {
   const system: { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[] = [];
   const out: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], blocks: AnthropicContentBlock[]) => {
@@ -106,7 +139,9 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
       case 'system':
       case 'developer': {
         if (hasCacheControl(m.content)) {
-          for (const part of m.content as Part[]) if (part.type === 'text' && part.text?.trim()) system.push(withCache({ type: 'text', text: part.text }, part));
+          for (const part of m.content as Part[])
+            if (part.type === 'text' && part.text?.trim())
+              system.push(withCache({ type: 'text', text: part.text }, part));
         } else {
           const text = textOf(m.content);
           if (text.trim() !== '') system.push({ type: 'text', text });
@@ -117,29 +152,49 @@ export function convertToAnthropicMessages(messages: readonly ChatCompletionMess
         push('user', userBlocks(m.content, `${param}.content`));
         break;
       case 'assistant': {
-        const blocks: AnthropicContentBlock[] = [...thinkingBlocks(m.reasoning_details), { type: 'text', text: textOf(m.content) }];
+        const blocks: AnthropicContentBlock[] = [
+          ...thinkingBlocks(m.reasoning_details),
+          { type: 'text', text: textOf(m.content) },
+        ];
         for (const [j, call] of (m.tool_calls ?? []).entries()) {
-          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`) });
+          blocks.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.function.name,
+            input: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`),
+          });
         }
         push('assistant', blocks);
         break;
       }
       case 'tool': {
         if (hasCacheControl(m.content)) {
-          const content = (m.content as Part[]).filter((p) => p.type === 'text').map((p) => withCache({ type: 'text' as const, text: p.text ?? '' }, p));
+          const content = (m.content as Part[])
+            .filter((p) => p.type === 'text')
+            .map((p) => withCache({ type: 'text' as const, text: p.text ?? '' }, p));
           push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, content }]);
           break;
         }
         const text = textOf(m.content);
-        push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id!, ...(text !== '' ? { content: text } : {}) }]);
+        push('user', [
+          { type: 'tool_result', tool_use_id: m.tool_call_id!, ...(text !== '' ? { content: text } : {}) },
+        ]);
         break;
       }
       default:
-        throw invalidRequestError(`Invalid '${param}.role': messages with role '${m.role}' are not supported by Anthropic models; use 'tool'.`, `${param}.role`, 'unsupported_parameter');
+        throw invalidRequestError(
+          `Invalid '${param}.role': messages with role '${m.role}' are not supported by Anthropic models; use 'tool'.`,
+          `${param}.role`,
+          'unsupported_parameter',
+        );
     }
   });
   if (out.length === 0) {
-    throw invalidRequestError("Invalid 'messages': Anthropic models need at least one user or assistant message with content.", 'messages', 'invalid_value');
+    throw invalidRequestError(
+      "Invalid 'messages': Anthropic models need at least one user or assistant message with content.",
+      'messages',
+      'invalid_value',
+    );
   }
   if (system.length === 0) return { messages: out };
   // Plain text unless a part asked for a cache breakpoint, which needs system text blocks.

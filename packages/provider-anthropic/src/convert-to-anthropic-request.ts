@@ -32,11 +32,18 @@ export interface PreparedAnthropicRequest {
  * Pure; throws 400 GatewayErrors naming the offending field.
  * @see https://docs.anthropic.com/en/api/messages
  */
-export function convertToAnthropicRequest(request: ChatCompletionRequest, defaults: MaxTokensDefaults = {}): PreparedAnthropicRequest {
+export function convertToAnthropicRequest(
+  request: ChatCompletionRequest,
+  defaults: MaxTokensDefaults = {},
+): PreparedAnthropicRequest {
   const warnings = checkUnsupportedParameters(request);
   const { system, messages } = convertToAnthropicMessages(request.messages);
   const { tools, tool_choice, jsonMode } = convertToAnthropicTools(request);
-  const body: AnthropicMessagesRequest = { model: request.model, messages, max_tokens: resolveMaxTokens(request, defaults) };
+  const body: AnthropicMessagesRequest = {
+    model: request.model,
+    messages,
+    max_tokens: resolveMaxTokens(request, defaults),
+  };
   if (system) body.system = system;
   const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
   if (stop?.length) body.stop_sequences = stop;

@@ -14,9 +14,15 @@ function convertTool(tool: NonNullable<ChatCompletionRequest['tools']>[number], 
   const parameters = tool.function.parameters as Record<string, unknown> | undefined;
   if (parameters?.type !== undefined && parameters.type !== 'object') {
     const param = `tools[${index}].function.parameters`;
-    throw invalidRequestError(`Invalid '${param}': Anthropic models need a parameters schema whose root is an object.`, param, 'unsupported_parameter');
+    throw invalidRequestError(
+      `Invalid '${param}': Anthropic models need a parameters schema whose root is an object.`,
+      param,
+      'unsupported_parameter',
+    );
   }
-  const cacheControl = (tool as { cache_control?: AnthropicCacheControl }).cache_control ?? (tool.function as { cache_control?: AnthropicCacheControl }).cache_control;
+  const cacheControl =
+    (tool as { cache_control?: AnthropicCacheControl }).cache_control ??
+    (tool.function as { cache_control?: AnthropicCacheControl }).cache_control;
   return {
     name: tool.function.name,
     ...(tool.function.description ? { description: tool.function.description } : {}),
@@ -47,11 +53,19 @@ export function convertToAnthropicTools(request: ChatCompletionRequest): Anthrop
   let named: string | undefined;
   if (typeof choice === 'object') {
     if (choice.type !== 'function' || typeof choice.function?.name !== 'string') {
-      throw invalidRequestError(`Invalid 'tool_choice': '${String(choice.type)}' is not supported by Anthropic models; use auto, none, required or a function.`, 'tool_choice', 'unsupported_parameter');
+      throw invalidRequestError(
+        `Invalid 'tool_choice': '${String(choice.type)}' is not supported by Anthropic models; use auto, none, required or a function.`,
+        'tool_choice',
+        'unsupported_parameter',
+      );
     }
     named = choice.function.name;
     if (!userTools.some((t) => t.name === named)) {
-      throw invalidRequestError(`Invalid 'tool_choice': no tool named '${named}' is in 'tools'.`, 'tool_choice.function.name', 'invalid_value');
+      throw invalidRequestError(
+        `Invalid 'tool_choice': no tool named '${named}' is in 'tools'.`,
+        'tool_choice.function.name',
+        'invalid_value',
+      );
     }
   }
 
@@ -60,12 +74,18 @@ export function convertToAnthropicTools(request: ChatCompletionRequest): Anthrop
   if (jsonTool) {
     const clash = userTools.findIndex((t) => t.name === JSON_RESPONSE_TOOL_NAME);
     if (clash >= 0) {
-      throw invalidRequestError(`Invalid 'tools[${clash}].function.name': '${JSON_RESPONSE_TOOL_NAME}' is reserved for JSON answers on Anthropic models.`, `tools[${clash}].function.name`, 'invalid_value');
+      throw invalidRequestError(
+        `Invalid 'tools[${clash}].function.name': '${JSON_RESPONSE_TOOL_NAME}' is reserved for JSON answers on Anthropic models.`,
+        `tools[${clash}].function.name`,
+        'invalid_value',
+      );
     }
     const forced = userTools.length === 0 || choice === 'none';
     return {
       tools: [...userTools, jsonTool],
-      tool_choice: forced ? { type: 'tool', name: JSON_RESPONSE_TOOL_NAME, disable_parallel_tool_use: true } : { type: 'any', ...disable },
+      tool_choice: forced
+        ? { type: 'tool', name: JSON_RESPONSE_TOOL_NAME, disable_parallel_tool_use: true }
+        : { type: 'any', ...disable },
       jsonMode: true,
     };
   }

@@ -79,15 +79,35 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
   const secrets = [options.apiKey];
   const version = options.version ?? '2023-06-01';
   const headers = { ...options.headers, 'x-api-key': options.apiKey, 'anthropic-version': version };
-  const send = (path: string, provider: string, signal: AbortSignal, body?: string, traceHeaders?: Record<string, string>, upstream?: UpstreamCallSettings, passThrough?: Readonly<Record<string, string>>) => {
-    const mapError: UpstreamErrorMapper = (status, text, responseHeaders) => (passThrough ? mapAnthropicPassThroughError : mapAnthropicError)(provider, status, text, responseHeaders, secrets);
-    const merged = passThrough ? { ...withoutAnthropicHeaders(headers), ...anthropicPassThroughHeaders(passThrough, options.headers, version) } : headers;
+  const send = (
+    path: string,
+    provider: string,
+    signal: AbortSignal,
+    body?: string,
+    traceHeaders?: Record<string, string>,
+    upstream?: UpstreamCallSettings,
+    passThrough?: Readonly<Record<string, string>>,
+  ) => {
+    const mapError: UpstreamErrorMapper = (status, text, responseHeaders) =>
+      (passThrough ? mapAnthropicPassThroughError : mapAnthropicError)(
+        provider,
+        status,
+        text,
+        responseHeaders,
+        secrets,
+      );
+    const merged = passThrough
+      ? { ...withoutAnthropicHeaders(headers), ...anthropicPassThroughHeaders(passThrough, options.headers, version) }
+      : headers;
     return sendUpstreamRequest({
       provider,
       upstream,
       url: `${baseURL}/v1${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { ...traceHeaders, ...merged } : { ...traceHeaders, ...merged, 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { ...traceHeaders, ...merged }
+          : { ...traceHeaders, ...merged, 'content-type': 'application/json' },
       body,
       signal,
       timeouts: options.timeouts,
@@ -107,14 +127,29 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       const one = async (choiceIndex: number, signal: AbortSignal, id?: string) => {
         const response = await send('/messages', context.provider, signal, json, context.headers, context.upstream);
         if (body.stream) {
-          return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal, choiceIndex, id, jsonMode, jsonText: jsonMode && body.tool_choice?.type === 'auto', secrets });
+          return convertAnthropicStream(parseSSEStream(response.body), {
+            provider: context.provider,
+            signal,
+            choiceIndex,
+            id,
+            jsonMode,
+            jsonText: jsonMode && body.tool_choice?.type === 'auto',
+            secrets,
+          });
         }
-        return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, signal), { index: choiceIndex, jsonMode });
+        return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, signal), {
+          index: choiceIndex,
+          jsonMode,
+        });
       };
       if (n === 1) return one(0, context.signal);
       const maxN = options.maxN ?? DEFAULT_ANTHROPIC_MAX_N;
       if (n > maxN) {
-        throw invalidRequestError(`Invalid 'n': at most ${maxN} choices per request for provider '${context.provider}' (each is one upstream call).`, 'n', 'decimal_above_max_value');
+        throw invalidRequestError(
+          `Invalid 'n': at most ${maxN} choices per request for provider '${context.provider}' (each is one upstream call).`,
+          'n',
+          'decimal_above_max_value',
+        );
       }
 
       const siblings = new AbortController();
@@ -128,19 +163,46 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
         throw error;
       }
       if (!body.stream) return mergeChoices(results as ChatCompletion[]);
-      return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () => siblings.abort(new Error('the merged stream was closed')));
+      return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () =>
+        siblings.abort(new Error('the merged stream was closed')),
+      );
     },
     async anthropicMessages(request, context) {
-      const response = await send('/messages', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream, context.clientHeaders ?? {});
-      if (request.stream === true) return anthropicEventsResult(context.provider, parseSSEStream(response.body, { provider: context.provider }), secrets);
+      const response = await send(
+        '/messages',
+        context.provider,
+        context.signal,
+        JSON.stringify(request),
+        context.headers,
+        context.upstream,
+        context.clientHeaders ?? {},
+      );
+      if (request.stream === true)
+        return anthropicEventsResult(
+          context.provider,
+          parseSSEStream(response.body, { provider: context.provider }),
+          secrets,
+        );
       return anthropicJsonResult(context.provider, response, context.signal);
     },
     async anthropicCountTokens(request, context) {
-      const response = await send('/messages/count_tokens', context.provider, context.signal, JSON.stringify(request), context.headers, context.upstream, context.clientHeaders ?? {});
+      const response = await send(
+        '/messages/count_tokens',
+        context.provider,
+        context.signal,
+        JSON.stringify(request),
+        context.headers,
+        context.upstream,
+        context.clientHeaders ?? {},
+      );
       return readAnthropicCountTokens(context.provider, response, context.signal);
     },
     listModels(context: AdapterCallContext) {
-      return listAnthropicModels(context.provider, (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream), context.signal);
+      return listAnthropicModels(
+        context.provider,
+        (path) => send(path, context.provider, context.signal, undefined, context.headers, context.upstream),
+        context.signal,
+      );
     },
   };
 }

@@ -1,8 +1,25 @@
-export { type AnthropicBetaRules, adaptAnthropicBetas, anthropicPassThroughHeaders, configBeta, mergeAnthropicBetas } from './anthropic-beta-headers.js';
-export { anthropicCountTokensSchema, anthropicEventsResult, anthropicJsonResult, anthropicPassThroughAnswerSchema, readAnthropicCountTokens } from './anthropic-pass-through.js';
+export {
+  type AnthropicBetaRules,
+  adaptAnthropicBetas,
+  anthropicPassThroughHeaders,
+  configBeta,
+  mergeAnthropicBetas,
+} from './anthropic-beta-headers.js';
+export {
+  anthropicCountTokensSchema,
+  anthropicEventsResult,
+  anthropicJsonResult,
+  anthropicPassThroughAnswerSchema,
+  readAnthropicCountTokens,
+} from './anthropic-pass-through.js';
 export type * from './anthropic-response-schemas.js';
 export type * from './anthropic-types.js';
-export { ANTHROPIC_EFFORTS, ANTHROPIC_THINKING_BUDGETS, applyAnthropicReasoning, usesAdaptiveThinking } from './apply-anthropic-reasoning.js';
+export {
+  ANTHROPIC_EFFORTS,
+  ANTHROPIC_THINKING_BUDGETS,
+  applyAnthropicReasoning,
+  usesAdaptiveThinking,
+} from './apply-anthropic-reasoning.js';
 export { checkUnsupportedParameters } from './check-unsupported-parameters.js';
 export { type AnthropicResponseOptions, convertAnthropicResponse } from './convert-anthropic-response.js';
 export { type AnthropicStreamOptions, convertAnthropicStream } from './convert-anthropic-stream.js';
@@ -18,4 +35,9 @@ export { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js
 export { DEFAULT_MAX_TOKENS, type MaxTokensDefaults, resolveMaxTokens } from './resolve-max-tokens.js';
 export { type AnthropicSettings, anthropicSettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { thinkingDetail } from './thinking-detail.js';
-export { type AnthropicWebSearchTool, WEB_SEARCH_TOOL_NAME, webSearchCallOf, webSearchTool } from './web-search-tool.js';
+export {
+  type AnthropicWebSearchTool,
+  WEB_SEARCH_TOOL_NAME,
+  webSearchCallOf,
+  webSearchTool,
+} from './web-search-tool.js';

@@ -18,13 +18,26 @@ export const JSON_RESPONSE_TOOL_NAME = 'json';
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#json-mode
  */
 export function jsonResponseTool(request: ChatCompletionRequest): AnthropicTool | undefined {
-  const format = request.response_format as { type: string; json_schema?: { name?: string; description?: string; schema?: Record<string, unknown> } } | undefined;
-  if (format?.type === 'json_object') return { name: JSON_RESPONSE_TOOL_NAME, description: 'Answer with a JSON object.', input_schema: { type: 'object' } };
+  const format = request.response_format as
+    | { type: string; json_schema?: { name?: string; description?: string; schema?: Record<string, unknown> } }
+    | undefined;
+  if (format?.type === 'json_object')
+    return {
+      name: JSON_RESPONSE_TOOL_NAME,
+      description: 'Answer with a JSON object.',
+      input_schema: { type: 'object' },
+    };
   if (format?.type !== 'json_schema') return undefined;
   const schema = format.json_schema?.schema ?? { type: 'object' };
   if (schema.type !== 'object') {
-    throw invalidRequestError("Invalid 'response_format.json_schema.schema': Anthropic models need a schema whose root is an object.", 'response_format.json_schema.schema', 'unsupported_parameter');
+    throw invalidRequestError(
+      "Invalid 'response_format.json_schema.schema': Anthropic models need a schema whose root is an object.",
+      'response_format.json_schema.schema',
+      'unsupported_parameter',
+    );
   }
-  const description = format.json_schema?.description ?? `Answer with JSON matching the '${format.json_schema?.name ?? 'response'}' schema.`;
+  const description =
+    format.json_schema?.description ??
+    `Answer with JSON matching the '${format.json_schema?.name ?? 'response'}' schema.`;
   return { name: JSON_RESPONSE_TOOL_NAME, description, input_schema: schema };
 }

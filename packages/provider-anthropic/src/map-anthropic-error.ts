@@ -48,7 +48,11 @@ export const mapAnthropicError = createUpstreamErrorMapper({
  * -> 503, `rate_limit_error` -> 429, `api_error` -> 500...; an unknown type -> 502). `secrets` are redacted.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events
  */
-export function mapAnthropicStreamError(provider: string, error: AnthropicError, secrets: readonly (string | undefined)[] = []): GatewayError {
+export function mapAnthropicStreamError(
+  provider: string,
+  error: AnthropicError,
+  secrets: readonly (string | undefined)[] = [],
+): GatewayError {
   const status = ERROR_TYPES[error.type ?? '']?.status ?? 502;
   return mapAnthropicError(provider, status, JSON.stringify({ type: 'error', error }), {}, secrets);
 }
@@ -77,5 +81,12 @@ export function mapAnthropicPassThroughError(
     if (typeof value === 'string') kept[name] = value;
   }
   const upstreamAnswer = { status, headers: kept, body: redactSecrets(bodyText, secrets) };
-  return new GatewayError({ status: error.status, type: error.type, code: error.code, message: error.message, headers: error.headers, upstreamAnswer });
+  return new GatewayError({
+    status: error.status,
+    type: error.type,
+    code: error.code,
+    message: error.message,
+    headers: error.headers,
+    upstreamAnswer,
+  });
 }

@@ -34,7 +34,8 @@ export function mapAnthropicUsage(usage: AnthropicUsage | null | undefined): Com
 export function mergeAnthropicUsage(earlier: AnthropicUsage, later: AnthropicUsage | null | undefined): AnthropicUsage {
   const merged: AnthropicUsage = { ...earlier };
   for (const [key, value] of Object.entries(later ?? {})) {
-    if (typeof value === 'number' || (typeof value === 'object' && value !== null)) (merged as Record<string, unknown>)[key] = value;
+    if (typeof value === 'number' || (typeof value === 'object' && value !== null))
+      (merged as Record<string, unknown>)[key] = value;
   }
   return merged;
 }

@@ -6,11 +6,16 @@ function addUsage(total: CompletionUsage, usage: CompletionUsage | null | undefi
   total.prompt_tokens += usage.prompt_tokens;
   total.completion_tokens += usage.completion_tokens;
   total.prompt_tokens_details = {
-    cached_tokens: (total.prompt_tokens_details?.cached_tokens ?? 0) + (usage.prompt_tokens_details?.cached_tokens ?? 0),
-    cache_write_tokens: (total.prompt_tokens_details?.cache_write_tokens ?? 0) + (usage.prompt_tokens_details?.cache_write_tokens ?? 0),
+    cached_tokens:
+      (total.prompt_tokens_details?.cached_tokens ?? 0) + (usage.prompt_tokens_details?.cached_tokens ?? 0),
+    cache_write_tokens:
+      (total.prompt_tokens_details?.cache_write_tokens ?? 0) + (usage.prompt_tokens_details?.cache_write_tokens ?? 0),
   };
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (reasoning != null) total.completion_tokens_details = { reasoning_tokens: (total.completion_tokens_details?.reasoning_tokens ?? 0) + reasoning };
+  if (reasoning != null)
+    total.completion_tokens_details = {
+      reasoning_tokens: (total.completion_tokens_details?.reasoning_tokens ?? 0) + reasoning,
+    };
   normalizeUsage(total);
 }
 
@@ -29,7 +34,10 @@ export function mergeChoices(completions: readonly ChatCompletion[]): ChatComple
  * chunks arrive, holding back their usage-only chunks (`choices: []`) and sending one usage chunk with the sums
  * (tokens) at the end. `onClose` runs when a stream fails or the consumer stops early (see {@link mergeAsyncIterables}).
  */
-export async function* mergeChoiceStreams(streams: readonly AsyncIterable<ChatCompletionChunk>[], onClose?: () => void): AsyncGenerator<ChatCompletionChunk> {
+export async function* mergeChoiceStreams(
+  streams: readonly AsyncIterable<ChatCompletionChunk>[],
+  onClose?: () => void,
+): AsyncGenerator<ChatCompletionChunk> {
   const usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let last: ChatCompletionChunk | undefined;
   for await (const chunk of mergeAsyncIterables(streams, onClose)) {

@@ -17,6 +17,11 @@ export function parseAnthropicStreamEvent(data: string, provider: string): Anthr
   const type = (json as { type?: unknown } | null)?.type;
   if (typeof type !== 'string' || !Object.hasOwn(anthropicStreamEventSchemas, type)) return undefined;
   const parsed = anthropicStreamEventSchemas[type as keyof typeof anthropicStreamEventSchemas].safeParse(json);
-  if (!parsed.success) throw upstreamInvalidResponseError(provider, `a '${type}' stream event is malformed (${parsed.error.issues[0]?.message ?? 'invalid'}).`, parsed.error);
+  if (!parsed.success)
+    throw upstreamInvalidResponseError(
+      provider,
+      `a '${type}' stream event is malformed (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+      parsed.error,
+    );
   return parsed.data as AnthropicStreamEvent;
 }

@@ -1,4 +1,10 @@
-import { type CompletionUsage, type NativeSSEEvent, type ServerSentEvent, parseJsonOrUndefined, readUpstreamEvent } from '@switchyard/core';
+import {
+  type CompletionUsage,
+  type NativeSSEEvent,
+  type ServerSentEvent,
+  parseJsonOrUndefined,
+  readUpstreamEvent,
+} from '@switchyard/core';
 import { type AnthropicError, anthropicErrorBodySchema } from './anthropic-error-schema.js';
 import { type AnthropicUsage, anthropicUsageCarrierSchema } from './anthropic-response-schemas.js';
 
@@ -21,7 +27,12 @@ export async function* passAnthropicEvents(
   for await (const event of events) {
     if (onError && event.event === 'error') {
       const read = anthropicErrorBodySchema.safeParse(parseJsonOrUndefined(event.data));
-      onError((read.success ? read.data.error : undefined) ?? { type: 'api_error', message: 'The upstream stream reported an error.' });
+      onError(
+        (read.success ? read.data.error : undefined) ?? {
+          type: 'api_error',
+          message: 'The upstream stream reported an error.',
+        },
+      );
     }
     if (onUsage && (event.event === 'message_start' || event.event === 'message_delta')) {
       // The usage is metered: read through its schema (a count that is not a token count is a 502, never booked).
@@ -29,7 +40,7 @@ export async function* passAnthropicEvents(
       const found = data.message?.usage ?? data.usage;
       if (found) onUsage(found);
     }
-    const name = event.event ?? (/"type"\s*:\s*"([^"]+)"/.exec(event.data)?.[1] ?? 'message');
+    const name = event.event ?? /"type"\s*:\s*"([^"]+)"/.exec(event.data)?.[1] ?? 'message';
     yield { event: name, data: event.data };
   }
 }
@@ -46,5 +57,10 @@ export function anthropicUsageToChat(usage: Record<string, unknown> | undefined)
   const write = n('cache_creation_input_tokens');
   const prompt = n('input_tokens') + read + write;
   const completion = n('output_tokens');
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: read, cache_write_tokens: write } };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: read, cache_write_tokens: write },
+  };
 }

@@ -7,6 +7,10 @@ import { type AnthropicMessagesResponse, anthropicMessageSchema } from './anthro
  * breaks off or stalls, the abort reason when `signal` aborts.
  * @see https://docs.anthropic.com/en/api/messages#response
  */
-export async function readAnthropicMessage(provider: string, response: Awaited<ReturnType<typeof sendUpstreamRequest>>, signal: AbortSignal): Promise<AnthropicMessagesResponse> {
+export async function readAnthropicMessage(
+  provider: string,
+  response: Awaited<ReturnType<typeof sendUpstreamRequest>>,
+  signal: AbortSignal,
+): Promise<AnthropicMessagesResponse> {
   return readUpstreamJson(provider, response, signal, anthropicMessageSchema);
 }

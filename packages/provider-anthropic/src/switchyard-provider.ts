@@ -47,7 +47,8 @@ export const switchyardProvider: ProviderFactory<AnthropicSettings> = {
   apiKeyEnv: ['ANTHROPIC_API_KEY'],
   create(settings) {
     const maxTokens = settings.max_tokens;
-    const { default: defaultMaxTokens, ...maxTokensByModel } = typeof maxTokens === 'object' ? maxTokens : { default: maxTokens };
+    const { default: defaultMaxTokens, ...maxTokensByModel } =
+      typeof maxTokens === 'object' ? maxTokens : { default: maxTokens };
     return createAnthropic({
       apiKey: settings.api_key,
       baseURL: settings.base_url,
@@ -56,7 +57,10 @@ export const switchyardProvider: ProviderFactory<AnthropicSettings> = {
       defaultMaxTokens,
       maxTokensByModel,
       maxN: settings.max_n,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     });
   },
 };

@@ -7,11 +7,21 @@ import { ANTHROPIC_REASONING_FORMAT, type ReasoningDetail } from '@switchyard/co
  * entry becomes the same block again (see `convertToAnthropicMessages`).
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
  */
-export function thinkingDetail(block: { type: string; [key: string]: unknown }, index: number): ReasoningDetail | undefined {
+export function thinkingDetail(
+  block: { type: string; [key: string]: unknown },
+  index: number,
+): ReasoningDetail | undefined {
   if (block.type === 'thinking') {
     const signature = typeof block.signature === 'string' ? block.signature : null;
-    return { type: 'reasoning.text', text: typeof block.thinking === 'string' ? block.thinking : '', signature, format: ANTHROPIC_REASONING_FORMAT, index };
+    return {
+      type: 'reasoning.text',
+      text: typeof block.thinking === 'string' ? block.thinking : '',
+      signature,
+      format: ANTHROPIC_REASONING_FORMAT,
+      index,
+    };
   }
-  if (block.type === 'redacted_thinking' && typeof block.data === 'string') return { type: 'reasoning.encrypted', data: block.data, format: ANTHROPIC_REASONING_FORMAT, index };
+  if (block.type === 'redacted_thinking' && typeof block.data === 'string')
+    return { type: 'reasoning.encrypted', data: block.data, format: ANTHROPIC_REASONING_FORMAT, index };
   return undefined;
 }

@@ -24,7 +24,12 @@ const webSearchOptionsSchema = z.looseObject({
     .looseObject({
       type: z.string().nullish(),
       approximate: z
-        .looseObject({ city: z.string().nullish(), region: z.string().nullish(), country: z.string().nullish(), timezone: z.string().nullish() })
+        .looseObject({
+          city: z.string().nullish(),
+          region: z.string().nullish(),
+          country: z.string().nullish(),
+          timezone: z.string().nullish(),
+        })
         .nullish(),
     })
     .nullish(),
@@ -38,17 +43,30 @@ const webSearchOptionsSchema = z.looseObject({
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-web_search_options
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
  */
-export function webSearchTool(request: ChatCompletionRequest, warnings: GatewayWarning[]): AnthropicWebSearchTool | undefined {
+export function webSearchTool(
+  request: ChatCompletionRequest,
+  warnings: GatewayWarning[],
+): AnthropicWebSearchTool | undefined {
   const raw = (request as { web_search_options?: unknown }).web_search_options;
   if (raw == null) return undefined;
   const parsed = webSearchOptionsSchema.safeParse(raw);
-  if (!parsed.success) throw invalidRequestError(`Invalid 'web_search_options': ${parsed.error.issues[0]?.message ?? 'malformed'}.`, 'web_search_options');
+  if (!parsed.success)
+    throw invalidRequestError(
+      `Invalid 'web_search_options': ${parsed.error.issues[0]?.message ?? 'malformed'}.`,
+      'web_search_options',
+    );
   const { search_context_size: size, user_location: location } = parsed.data;
   if (size) {
-    warnings.push({ code: 'unsupported_parameter', param: 'web_search_options.search_context_size', message: 'Anthropic models have no search context size; it was ignored' });
+    warnings.push({
+      code: 'unsupported_parameter',
+      param: 'web_search_options.search_context_size',
+      message: 'Anthropic models have no search context size; it was ignored',
+    });
   }
   const approximate = Object.fromEntries(
-    Object.entries(location?.approximate ?? {}).filter(([key, value]) => ['city', 'region', 'country', 'timezone'].includes(key) && typeof value === 'string'),
+    Object.entries(location?.approximate ?? {}).filter(
+      ([key, value]) => ['city', 'region', 'country', 'timezone'].includes(key) && typeof value === 'string',
+    ),
   );
   return {
     type: 'web_search_20250305',

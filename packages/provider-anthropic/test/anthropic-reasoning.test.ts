@@ -14,7 +14,9 @@ const send = async (extra: Record<string, unknown>) => {
   const completion = (await adapter().chatCompletions!(chatRequest(extra), context)) as ChatCompletion;
   return { completion, warnings: context.warnings, body: sentBody() };
 };
-const recordedThinking = fixtures.json<{ content: { type: string; thinking?: string; signature?: string; text?: string }[] }>('anthropic/anthropic-clear-thinking.1.json');
+const recordedThinking = fixtures.json<{
+  content: { type: string; thinking?: string; signature?: string; text?: string }[];
+}>('anthropic/anthropic-clear-thinking.1.json');
 const recordedStreamSignature = fixtures
   .chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt')
   .map((line) => JSON.parse(line) as { delta?: { type: string; signature?: string } })
@@ -37,7 +39,11 @@ describe('reasoning_effort -> thinking', () => {
 
   it('uses adaptive thinking and output_config.effort on Claude 4.6 and later', async () => {
     const { body } = await send({ model: 'claude-opus-4-6', reasoning_effort: 'medium' });
-    expect(body).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'medium' }, max_tokens: 4096 });
+    expect(body).toMatchObject({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'medium' },
+      max_tokens: 4096,
+    });
     const { body: opus5 } = await send({ model: 'claude-opus-5', reasoning_effort: 'minimal' });
     expect(opus5).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
   });
@@ -48,7 +54,10 @@ describe('reasoning_effort -> thinking', () => {
   });
 
   it("passes the client's own thinking through as it is, and ignores reasoning_effort next to it with a warning", async () => {
-    const { body, warnings } = await send({ thinking: { type: 'enabled', budget_tokens: 3000 }, reasoning_effort: 'high' });
+    const { body, warnings } = await send({
+      thinking: { type: 'enabled', budget_tokens: 3000 },
+      reasoning_effort: 'high',
+    });
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000 });
     expect(warnings.map((w) => w.param)).toEqual(['reasoning_effort']);
   });
@@ -64,7 +73,10 @@ describe('reasoning_effort -> thinking', () => {
     const { completion } = await send({ reasoning_effort: 'low', response_format: { type: 'json_object' } });
     expect(completion.choices[0]!.message.content).toBe('925 ÷ 5 = 185');
     upstream.route(MESSAGES, replay('anthropic-clear-thinking.1'));
-    const stream = (await adapter().chatCompletions!(chatRequest({ stream: true, reasoning_effort: 'low', response_format: { type: 'json_object' } }), callContext())) as AsyncIterable<ChatCompletionChunk>;
+    const stream = (await adapter().chatCompletions!(
+      chatRequest({ stream: true, reasoning_effort: 'low', response_format: { type: 'json_object' } }),
+      callContext(),
+    )) as AsyncIterable<ChatCompletionChunk>;
     expect((await collectChunks(stream)).content).toBe('925 ÷ 5 = 185');
   });
 
@@ -84,33 +96,73 @@ describe('thinking in answers', () => {
     const thinking = recordedThinking.content[0]!;
     expect(message.content).toBe('925 ÷ 5 = 185');
     expect(message.reasoning_content).toBe(thinking.thinking);
-    expect(message.reasoning_details).toEqual([{ type: 'reasoning.text', text: thinking.thinking, signature: thinking.signature, format: 'anthropic-claude-v1', index: 0 }]);
+    expect(message.reasoning_details).toEqual([
+      {
+        type: 'reasoning.text',
+        text: thinking.thinking,
+        signature: thinking.signature,
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
+    ]);
   });
 
   it('reports thinking tokens as reasoning_tokens (Claude Opus 5 recording)', async () => {
     upstream.route(MESSAGES, recorded('anthropic-claude-opus-5-reasoning-high.1'));
-    const completion = (await adapter().chatCompletions!(chatRequest({ model: 'claude-opus-5', reasoning_effort: 'high' }), callContext())) as ChatCompletion;
-    expect(completion.usage).toMatchObject({ completion_tokens: 1699, completion_tokens_details: { reasoning_tokens: 139 } });
+    const completion = (await adapter().chatCompletions!(
+      chatRequest({ model: 'claude-opus-5', reasoning_effort: 'high' }),
+      callContext(),
+    )) as ChatCompletion;
+    expect(completion.usage).toMatchObject({
+      completion_tokens: 1699,
+      completion_tokens_details: { reasoning_tokens: 139 },
+    });
     expect(completion.choices[0]!.message.reasoning_content).toMatch(/^I need to find all roots/);
     expect(completion.choices[0]!.message.content).toMatch(/^## Step 1/);
   });
 
   it('streams reasoning_content deltas before the content, then the signed reasoning_details entry', async () => {
     upstream.route(MESSAGES, replay('anthropic-clear-thinking.1'));
-    const stream = (await adapter().chatCompletions!(chatRequest({ stream: true, reasoning_effort: 'low' }), callContext())) as AsyncIterable<ChatCompletionChunk>;
+    const stream = (await adapter().chatCompletions!(
+      chatRequest({ stream: true, reasoning_effort: 'low' }),
+      callContext(),
+    )) as AsyncIterable<ChatCompletionChunk>;
     const out = await collectChunks(stream);
     expect(out.reasoning).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
     expect(out.content).toBe('925 ÷ 5 = 185');
     const firstContent = out.chunks.findIndex((c) => c.choices[0]?.delta.content);
     const lastReasoning = out.chunks.findLastIndex((c) => c.choices[0]?.delta.reasoning_content);
     expect(lastReasoning).toBeLessThan(firstContent);
-    expect(out.reasoningDetails).toEqual([{ type: 'reasoning.text', text: out.reasoning, signature: recordedStreamSignature, format: 'anthropic-claude-v1', index: 0 }]);
+    expect(out.reasoningDetails).toEqual([
+      {
+        type: 'reasoning.text',
+        text: out.reasoning,
+        signature: recordedStreamSignature,
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
+    ]);
   });
 
   it('streams a redacted_thinking block as a reasoning.encrypted entry', async () => {
     const events = [
-      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } } },
-      { type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' } },
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 5, output_tokens: 1 },
+        },
+      },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+      },
       { type: 'content_block_stop', index: 0 },
       { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hi' } },
@@ -119,10 +171,17 @@ describe('thinking in answers', () => {
       { type: 'message_stop' },
     ];
     upstream.route(MESSAGES, { chunks: events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`) });
-    const out = await collectChunks((await adapter().chatCompletions!(chatRequest({ stream: true }), callContext())) as AsyncIterable<ChatCompletionChunk>);
+    const out = await collectChunks(
+      (await adapter().chatCompletions!(
+        chatRequest({ stream: true }),
+        callContext(),
+      )) as AsyncIterable<ChatCompletionChunk>,
+    );
     expect(out.content).toBe('Hi');
     expect(out.reasoning).toBe('');
-    expect(out.reasoningDetails).toEqual([{ type: 'reasoning.encrypted', data: 'EmwKAhgBEgy3va3pzix', format: 'anthropic-claude-v1', index: 0 }]);
+    expect(out.reasoningDetails).toEqual([
+      { type: 'reasoning.encrypted', data: 'EmwKAhgBEgy3va3pzix', format: 'anthropic-claude-v1', index: 0 },
+    ]);
   });
 });
 
@@ -141,11 +200,19 @@ describe('thinking across turns', () => {
             content: null,
             reasoning_content: thinking.thinking,
             reasoning_details: [
-              { type: 'reasoning.text', text: thinking.thinking, signature: thinking.signature, format: 'anthropic-claude-v1', index: 0 },
+              {
+                type: 'reasoning.text',
+                text: thinking.thinking,
+                signature: thinking.signature,
+                format: 'anthropic-claude-v1',
+                index: 0,
+              },
               { type: 'reasoning.encrypted', data: 'EmwKAhgBEgy3va3pzix', format: 'anthropic-claude-v1', index: 1 },
               { type: 'reasoning.encrypted', data: 'gemini-signature', format: 'google-gemini-v1', index: 2 },
             ],
-            tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'divide', arguments: '{"a":925,"b":5}' } }],
+            tool_calls: [
+              { id: 'toolu_1', type: 'function', function: { name: 'divide', arguments: '{"a":925,"b":5}' } },
+            ],
           },
           { role: 'tool', tool_call_id: 'toolu_1', content: '185' },
         ],
@@ -168,14 +235,31 @@ describe('prompt caching', () => {
   it('passes cache_control on content parts, system parts and tools through, and reports cache writes', async () => {
     const cache = { type: 'ephemeral' };
     const recordedText = fixtures.json<Record<string, unknown>>('anthropic/anthropic-text.json');
-    upstream.route(MESSAGES, { json: { ...recordedText, usage: { input_tokens: 5, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0, output_tokens: 7 } } });
+    upstream.route(MESSAGES, {
+      json: {
+        ...recordedText,
+        usage: { input_tokens: 5, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0, output_tokens: 7 },
+      },
+    });
     const completion = (await adapter().chatCompletions!(
       chatRequest({
         messages: [
           { role: 'system', content: [{ type: 'text', text: 'Long instructions', cache_control: cache }] },
-          { role: 'user', content: [{ type: 'text', text: 'A long document', cache_control: cache }, { type: 'text', text: 'Question?' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'A long document', cache_control: cache },
+              { type: 'text', text: 'Question?' },
+            ],
+          },
         ],
-        tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } }, cache_control: cache }],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'lookup', parameters: { type: 'object', properties: {} } },
+            cache_control: cache,
+          },
+        ],
       }),
       callContext(),
     )) as ChatCompletion;
@@ -186,6 +270,9 @@ describe('prompt caching', () => {
       { type: 'text', text: 'Question?' },
     ]);
     expect((body.tools as Record<string, unknown>[])[0]).toMatchObject({ name: 'lookup', cache_control: cache });
-    expect(completion.usage).toMatchObject({ prompt_tokens: 2005, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2000 } });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 2005,
+      prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2000 },
+    });
   });
 });

@@ -16,14 +16,26 @@ describeAdapterConformance({
   createAdapter: (baseURL, apiKey) => createAnthropic({ apiKey, baseURL }),
   model: 'claude-sonnet-4-5-20250929',
   chat: {
-    completion: { route: 'POST /v1/messages', reply: { json: fixtures.json('anthropic/anthropic-text.json') }, expect: { content: text, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 29 } } },
+    completion: {
+      route: 'POST /v1/messages',
+      reply: { json: fixtures.json('anthropic/anthropic-text.json') },
+      expect: { content: text, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 29 } },
+    },
     stream: {
       route: 'POST /v1/messages',
       reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-text.chunks.txt'), 'typed') },
       expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 30 } },
     },
-    error: { route: 'POST /v1/messages', reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') }, expect: { status: 503, message: 'Overloaded' } },
-    toolCall: { route: 'POST /v1/messages', reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') }, expect: { name: 'updateIssueList', arguments: {} } },
+    error: {
+      route: 'POST /v1/messages',
+      reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') },
+      expect: { status: 503, message: 'Overloaded' },
+    },
+    toolCall: {
+      route: 'POST /v1/messages',
+      reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') },
+      expect: { name: 'updateIssueList', arguments: {} },
+    },
     assertRequest(request) {
       expect(request.headers['anthropic-version']).toBe('2023-06-01');
       expect(request.json).toEqual({
@@ -54,7 +66,10 @@ describeAdapterConformance({
       route: 'POST /v1/messages',
       reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') },
       extra: { reasoning_effort: 'low' },
-      expect: { reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185', content: '925 ÷ 5 = 185' },
+      expect: {
+        reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185',
+        content: '925 ÷ 5 = 185',
+      },
     },
     roundTrip: {
       route: 'POST /v1/messages',
@@ -63,10 +78,24 @@ describeAdapterConformance({
       assertRequest(request, details) {
         const messages = (request.json as { messages: { role: string; content: { type: string }[] }[] }).messages;
         expect(messages[1]!.role).toBe('assistant');
-        expect(messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: details[0]!.text, signature: details[0]!.signature });
+        expect(messages[1]!.content[0]).toEqual({
+          type: 'thinking',
+          thinking: details[0]!.text,
+          signature: details[0]!.signature,
+        });
         expect(details[0]!.signature).toMatch(/^Er4BCkYI/);
       },
     },
   },
-  unsupported: ['embeddings', 'transcriptions', 'speech', 'imageGenerations', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: [
+    'embeddings',
+    'transcriptions',
+    'speech',
+    'imageGenerations',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

@@ -3,21 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { convertToAnthropicMessages } from '../src/index.js';
 
 const convert = (messages: unknown[]) => convertToAnthropicMessages(messages as ChatCompletionMessage[]);
-const rejects = (messages: unknown[], param: string) => expect(() => convert(messages)).toThrow(expect.objectContaining({ status: 400, param }));
+const rejects = (messages: unknown[], param: string) =>
+  expect(() => convert(messages)).toThrow(expect.objectContaining({ status: 400, param }));
 
 describe('system and developer messages', () => {
   it('become the top-level system text, in order, wherever they are', () => {
     const out = convert([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Hi' },
-      { role: 'developer', content: [{ type: 'text', text: 'Use ' }, { type: 'text', text: 'English.' }] },
+      {
+        role: 'developer',
+        content: [
+          { type: 'text', text: 'Use ' },
+          { type: 'text', text: 'English.' },
+        ],
+      },
     ]);
     expect(out.system).toBe('Be brief.\n\nUse English.');
     expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
   });
 
   it('leave no system field when there is none or it is blank', () => {
-    expect(convert([{ role: 'system', content: '  ' }, { role: 'user', content: 'Hi' }])).not.toHaveProperty('system');
+    expect(
+      convert([
+        { role: 'system', content: '  ' },
+        { role: 'user', content: 'Hi' },
+      ]),
+    ).not.toHaveProperty('system');
   });
 });
 
@@ -32,8 +44,20 @@ describe('roles', () => {
         { role: 'user', content: 'Three.' },
       ]).messages,
     ).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'One.' }, { type: 'text', text: 'Two.' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Ok.' }, { type: 'text', text: 'Really.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'One.' },
+          { type: 'text', text: 'Two.' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Ok.' },
+          { type: 'text', text: 'Really.' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'Three.' }] },
     ]);
   });
@@ -43,9 +67,23 @@ describe('roles', () => {
       convert([
         { role: 'user', content: 'Hi' },
         { role: 'assistant', content: '\n\n' },
-        { role: 'user', content: [{ type: 'text', text: ' ' }, { type: 'text', text: 'again' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: ' ' },
+            { type: 'text', text: 'again' },
+          ],
+        },
       ]).messages,
-    ).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'text', text: 'again' }] }]);
+    ).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
   });
 
   it('rejects a conversation with no user or assistant content, and legacy function messages', () => {
@@ -95,11 +133,19 @@ describe('tool calls and tool results', () => {
   });
 
   it('sends an empty tool result without content', () => {
-    expect(convert([{ role: 'tool', tool_call_id: 't', content: '' }]).messages[0]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't' }]);
+    expect(convert([{ role: 'tool', tool_call_id: 't', content: '' }]).messages[0]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't' },
+    ]);
   });
 
   it('rejects arguments that are not a JSON object, naming the field', () => {
-    const call = (args: string) => [{ role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: args } }] }];
+    const call = (args: string) => [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: args } }],
+      },
+    ];
     rejects(call('{oops'), 'messages[0].tool_calls[0].function.arguments');
     rejects(call('[1,2]'), 'messages[0].tool_calls[0].function.arguments');
   });
@@ -127,8 +173,22 @@ describe('image and file parts', () => {
   });
 
   it('rejects other image URLs and media types, naming the part', () => {
-    rejects([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://example.com/a.png' } }] }], 'messages[0].content[0].image_url.url');
-    rejects([{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'data:image/svg+xml;base64,PHN2Zz4=' } }] }], 'messages[0].content[1].image_url.url');
+    rejects(
+      [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://example.com/a.png' } }] }],
+      'messages[0].content[0].image_url.url',
+    );
+    rejects(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'image_url', image_url: { url: 'data:image/svg+xml;base64,PHN2Zz4=' } },
+          ],
+        },
+      ],
+      'messages[0].content[1].image_url.url',
+    );
   });
 
   it('sends PDF and text files as document blocks', () => {
@@ -143,14 +203,27 @@ describe('image and file parts', () => {
       },
     ]);
     expect(messages[0]!.content).toEqual([
-      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'report.pdf' },
+      {
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' },
+        title: 'report.pdf',
+      },
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Meeting notes' } },
     ]);
   });
 
   it('rejects file ids, other file types and audio input, naming the part', () => {
-    rejects([{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }], 'messages[0].content[0].file');
-    rejects([{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/zip;base64,UEsDBA==' } }] }], 'messages[0].content[0].file');
-    rejects([{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }], 'messages[0].content[0]');
+    rejects(
+      [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }],
+      'messages[0].content[0].file',
+    );
+    rejects(
+      [{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/zip;base64,UEsDBA==' } }] }],
+      'messages[0].content[0].file',
+    );
+    rejects(
+      [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }],
+      'messages[0].content[0]',
+    );
   });
 });

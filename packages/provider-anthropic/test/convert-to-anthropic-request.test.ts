@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { convertToAnthropicRequest, DEFAULT_MAX_TOKENS } from '../src/index.js';
 import { chatRequest } from './support.js';
 
-const body = (extra: Record<string, unknown> = {}, defaults = {}) => convertToAnthropicRequest(chatRequest(extra), defaults).body;
+const body = (extra: Record<string, unknown> = {}, defaults = {}) =>
+  convertToAnthropicRequest(chatRequest(extra), defaults).body;
 
 describe('convertToAnthropicRequest', () => {
   it('translates a typical request field by field', () => {
@@ -35,7 +36,10 @@ describe('convertToAnthropicRequest', () => {
   });
 
   it('always sends max_tokens: the request, then the per-model default, then the configured default, then 4096', () => {
-    const defaults = { defaultMaxTokens: 1024, maxTokensByModel: { 'claude-sonnet-4-5': 16384, 'claude-sonnet-4-5-20250929': 8192, claude: 2048 } };
+    const defaults = {
+      defaultMaxTokens: 1024,
+      maxTokensByModel: { 'claude-sonnet-4-5': 16384, 'claude-sonnet-4-5-20250929': 8192, claude: 2048 },
+    };
     expect(body({ max_tokens: 10 }, defaults).max_tokens).toBe(10);
     expect(body({ max_completion_tokens: 11, max_tokens: 10 }, defaults).max_tokens).toBe(11);
     expect(body({}, defaults).max_tokens).toBe(8192);

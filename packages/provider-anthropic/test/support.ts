@@ -9,7 +9,9 @@ export const fixtures = testkitFixtures();
 export const MESSAGES = 'POST /v1/messages';
 
 /** An adapter call context that records warnings; `signal` defaults to one that never aborts. */
-export function callContext(signal: AbortSignal = new AbortController().signal): AdapterCallContext & { warnings: GatewayWarning[] } {
+export function callContext(
+  signal: AbortSignal = new AbortController().signal,
+): AdapterCallContext & { warnings: GatewayWarning[] } {
   const warnings: GatewayWarning[] = [];
   return { signal, requestId: 'req-1', provider: 'anthropic', warn: (w) => warnings.push(w), warnings };
 }
@@ -25,6 +27,12 @@ export function replay(name: string): MockReply {
 }
 
 /** A minimal chat request for `model`, plus `extra` fields. */
-export function chatRequest(extra: Partial<ChatCompletionRequest> & Record<string, unknown> = {}): ChatCompletionRequest {
-  return { model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'Hello' }], ...extra } as ChatCompletionRequest;
+export function chatRequest(
+  extra: Partial<ChatCompletionRequest> & Record<string, unknown> = {},
+): ChatCompletionRequest {
+  return {
+    model: 'claude-sonnet-4-5-20250929',
+    messages: [{ role: 'user', content: 'Hello' }],
+    ...extra,
+  } as ChatCompletionRequest;
 }

@@ -7,14 +7,20 @@ import { callContext, chatRequest, KEY, MESSAGES, recorded } from './support.js'
 const upstream = useMockUpstream({ routes: { [MESSAGES]: recorded('anthropic-text') }, clearBetweenTests: true });
 
 const sentMaxTokens = async (settings: Record<string, unknown>, model: string) => {
-  const adapter = switchyardProvider.create(anthropicSettingsSchema.parse({ api_key: KEY, base_url: upstream.url, ...settings }));
+  const adapter = switchyardProvider.create(
+    anthropicSettingsSchema.parse({ api_key: KEY, base_url: upstream.url, ...settings }),
+  );
   await adapter.chatCompletions!(chatRequest({ model }), callContext());
   return (upstream.requests.at(-1)!.json as { max_tokens: number }).max_tokens;
 };
 
 describe('switchyardProvider', () => {
   it('is the anthropic adapter of the current contract, enabled by ANTHROPIC_API_KEY', () => {
-    expect(switchyardProvider).toMatchObject({ specVersion: ADAPTER_SPEC_VERSION, adapter: 'anthropic', apiKeyEnv: ['ANTHROPIC_API_KEY'] });
+    expect(switchyardProvider).toMatchObject({
+      specVersion: ADAPTER_SPEC_VERSION,
+      adapter: 'anthropic',
+      apiKeyEnv: ['ANTHROPIC_API_KEY'],
+    });
     expect(switchyardProvider.create({ api_key: KEY }).adapter).toBe('anthropic');
   });
 
@@ -36,9 +42,17 @@ describe('switchyardProvider', () => {
   });
 
   it('builds an adapter that sends the configured key, version, headers and base URL', async () => {
-    const adapter = switchyardProvider.create({ api_key: KEY, base_url: `${upstream.url}/v1`, version: '2024-10-22', headers: { 'anthropic-beta': 'b1' } });
+    const adapter = switchyardProvider.create({
+      api_key: KEY,
+      base_url: `${upstream.url}/v1`,
+      version: '2024-10-22',
+      headers: { 'anthropic-beta': 'b1' },
+    });
     await adapter.chatCompletions!(chatRequest(), callContext());
-    expect(upstream.requests[0]).toMatchObject({ path: '/v1/messages', headers: { 'x-api-key': KEY, 'anthropic-version': '2024-10-22', 'anthropic-beta': 'b1' } });
+    expect(upstream.requests[0]).toMatchObject({
+      path: '/v1/messages',
+      headers: { 'x-api-key': KEY, 'anthropic-version': '2024-10-22', 'anthropic-beta': 'b1' },
+    });
   });
 
   it('applies max_tokens: one number for all models, or per model id (exact, then prefix) with a default', async () => {

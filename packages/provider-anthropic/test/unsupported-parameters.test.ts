@@ -31,10 +31,23 @@ describe('parameters Anthropic cannot honour', () => {
     const adapter = createAnthropic({ apiKey: KEY, baseURL: upstream.url });
     const context = callContext();
     await adapter.chatCompletions!(
-      chatRequest({ temperature: 1, presence_penalty: 0, frequency_penalty: 0, logit_bias: {}, logprobs: false, top_logprobs: 0, modalities: ['text'] }),
+      chatRequest({
+        temperature: 1,
+        presence_penalty: 0,
+        frequency_penalty: 0,
+        logit_bias: {},
+        logprobs: false,
+        top_logprobs: 0,
+        modalities: ['text'],
+      }),
       context,
     );
-    expect(Object.keys(upstream.requests[0]!.json as object).sort()).toEqual(['max_tokens', 'messages', 'model', 'temperature']);
+    expect(Object.keys(upstream.requests[0]!.json as object).sort()).toEqual([
+      'max_tokens',
+      'messages',
+      'model',
+      'temperature',
+    ]);
     expect(context.warnings).toEqual([]);
   });
 
@@ -46,7 +59,11 @@ describe('parameters Anthropic cannot honour', () => {
       context,
     );
     expect(context.warnings.map((w) => w.param)).toEqual(['seed', 'store', 'metadata', 'service_tier', 'x_custom']);
-    expect(context.warnings[0]).toEqual({ code: 'unsupported_parameter', param: 'seed', message: "'seed' is not supported by Anthropic models and was ignored." });
+    expect(context.warnings[0]).toEqual({
+      code: 'unsupported_parameter',
+      param: 'seed',
+      message: "'seed' is not supported by Anthropic models and was ignored.",
+    });
     expect(Object.keys(upstream.requests[0]!.json as object).sort()).toEqual(['max_tokens', 'messages', 'model']);
   });
 

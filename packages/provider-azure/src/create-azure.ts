@@ -16,7 +16,15 @@ import {
   sendUpstreamRequest,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import { buildImageForm, buildTranscriptionForm, parseOpenAIChunkStream, pipeUpstreamBytes, readTranscriptionResult, readUpstreamEvents, webSocketURL } from '@switchyard/provider-openai';
+import {
+  buildImageForm,
+  buildTranscriptionForm,
+  parseOpenAIChunkStream,
+  pipeUpstreamBytes,
+  readTranscriptionResult,
+  readUpstreamEvents,
+  webSocketURL,
+} from '@switchyard/provider-openai';
 import { azureModelListSchema } from './azure-api.js';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
@@ -73,15 +81,32 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
   const root = `${options.baseURL.replace(/\/+$/, '').replace(/\/openai$/, '')}/openai`;
   const apiVersion = encodeURIComponent(options.apiVersion ?? DEFAULT_AZURE_API_VERSION);
   const secrets = [options.apiKey, options.azureADToken];
-  const auth: Record<string, string> = options.azureADToken ? { authorization: `Bearer ${options.azureADToken}` } : { 'api-key': options.apiKey as string };
+  const auth: Record<string, string> = options.azureADToken
+    ? { authorization: `Bearer ${options.azureADToken}` }
+    : { 'api-key': options.apiKey as string };
   const baseHeaders = { ...options.headers, ...auth };
 
-  const send = (path: string, context: AdapterCallContext, init: { body?: string | Uint8Array | readonly Uint8Array[]; headers?: Record<string, string>; json?: boolean; method?: 'GET' | 'POST' }) =>
+  const send = (
+    path: string,
+    context: AdapterCallContext,
+    init: {
+      body?: string | Uint8Array | readonly Uint8Array[];
+      headers?: Record<string, string>;
+      json?: boolean;
+      method?: 'GET' | 'POST';
+    },
+  ) =>
     sendUpstreamRequest({
       provider: context.provider,
       url: `${root}/${path}?api-version=${apiVersion}`,
       method: init.method,
-      headers: { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId, ...(init.json ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        ...context.headers,
+        ...baseHeaders,
+        'x-request-id': context.requestId,
+        ...(init.json ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body,
       signal: context.signal,
       upstream: context.upstream,
@@ -102,35 +127,70 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('text/event-stream')) {
           await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+          throw upstreamInvalidResponseError(
+            context.provider,
+            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+          );
         }
         return dropPromptFilterChunks(parseOpenAIChunkStream(context.provider, response.body, context.signal, secrets));
       }
-      return readUpstreamAnswer(context.provider, response, context.signal, chatCompletionSchema, isPlainChatCompletion);
+      return readUpstreamAnswer(
+        context.provider,
+        response,
+        context.signal,
+        chatCompletionSchema,
+        isPlainChatCompletion,
+      );
     },
 
     async completions(request, context) {
       const response = await postJson(request.model, 'completions', request, context);
-      if (request.stream) return readUpstreamEvents(context.provider, response, context.signal, secrets, textCompletionSchema, 'a text_completion chunk', (_event, parsed) => (parsed as { object?: unknown }).object === 'text_completion');
+      if (request.stream)
+        return readUpstreamEvents(
+          context.provider,
+          response,
+          context.signal,
+          secrets,
+          textCompletionSchema,
+          'a text_completion chunk',
+          (_event, parsed) => (parsed as { object?: unknown }).object === 'text_completion',
+        );
       return readUpstreamJson(context.provider, response, context.signal, textCompletionSchema);
     },
 
     async embeddings(request, context) {
       const response = await postJson(request.model, 'embeddings', request, context);
-      return readUpstreamEmbeddings(context.provider, response, context.signal, embeddingResponseSchema, isPlainEmbeddingResponse);
+      return readUpstreamEmbeddings(
+        context.provider,
+        response,
+        context.signal,
+        embeddingResponseSchema,
+        isPlainEmbeddingResponse,
+      );
     },
 
     async transcriptions(request, context) {
-      return readTranscriptionResult(context.provider, await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request)), context.signal);
+      return readTranscriptionResult(
+        context.provider,
+        await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request)),
+        context.signal,
+      );
     },
 
     async translations(request, context) {
-      return readTranscriptionResult(context.provider, await send(deployment(request.model, 'audio/translations'), context, buildTranscriptionForm(request)), context.signal);
+      return readTranscriptionResult(
+        context.provider,
+        await send(deployment(request.model, 'audio/translations'), context, buildTranscriptionForm(request)),
+        context.signal,
+      );
     },
 
     async speech(request, context) {
       const response = await postJson(request.model, 'audio/speech', request, context);
-      return { contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: pipeUpstreamBytes(context.provider, response.body, context.signal) };
+      return {
+        contentType: String(response.headers['content-type'] ?? 'application/octet-stream'),
+        body: pipeUpstreamBytes(context.provider, response.body, context.signal),
+      };
     },
 
     async imageGenerations(request, context) {
@@ -140,8 +200,17 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
 
     async imageEdits(request, context) {
       const response = await send(deployment(request.model, 'images/edits'), context, buildImageForm(request));
-      if (request.stream !== true) return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
-      return readUpstreamEvents(context.provider, response, context.signal, secrets, imageEditEventSchema, 'an image edit event', (event) => event.event !== 'ping');
+      if (request.stream !== true)
+        return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
+      return readUpstreamEvents(
+        context.provider,
+        response,
+        context.signal,
+        secrets,
+        imageEditEventSchema,
+        'an image edit event',
+        (event) => event.event !== 'ping',
+      );
     },
 
     realtime(request, context) {

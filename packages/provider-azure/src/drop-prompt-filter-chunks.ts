@@ -7,7 +7,9 @@ import type { ChatCompletionChunk } from '@switchyard/core';
  * (`choices: []` with `usage`) and the `content_filter_results` Azure adds to choices included, passes through.
  * @see https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/content-filter#streaming
  */
-export async function* dropPromptFilterChunks(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatCompletionChunk> {
+export async function* dropPromptFilterChunks(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+): AsyncGenerator<ChatCompletionChunk> {
   for await (const chunk of chunks) {
     if ((chunk.choices?.length ?? 0) === 0 && !chunk.usage) continue;
     yield chunk;

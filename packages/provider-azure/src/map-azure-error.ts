@@ -6,7 +6,10 @@ import { type AzureErrorBody, azureErrorBodySchema } from './azure-error-schema.
 function contentFilter(body: AzureErrorBody): { blocked: boolean; categories: string[] } {
   const error = typeof body.error === 'object' ? body.error : undefined;
   const inner = error?.innererror;
-  const blocked = error?.code === 'content_filter' || inner?.code === 'ResponsibleAIPolicyViolation' || inner?.content_filter_result !== undefined;
+  const blocked =
+    error?.code === 'content_filter' ||
+    inner?.code === 'ResponsibleAIPolicyViolation' ||
+    inner?.content_filter_result !== undefined;
   const categories = Object.entries(inner?.content_filter_result ?? {})
     .filter(([, category]) => category?.filtered)
     .map(([name, category]) => (category?.severity ? `${name} (${category.severity})` : name));

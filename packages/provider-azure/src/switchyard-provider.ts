@@ -28,9 +28,17 @@ export const azureSettingsSchema = z
     headers: z.record(z.string(), z.string()).optional(),
     /** The `api-version` of `/v1/realtime` sessions (default 2025-04-01-preview). */
     realtime_api_version: z.string().min(1).optional(),
-    timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+    timeouts: z
+      .strictObject({
+        headers_ms: z.number().int().positive().optional(),
+        body_idle_ms: z.number().int().positive().optional(),
+      })
+      .optional(),
   })
-  .refine((s) => s.api_key !== undefined || s.azure_ad_token !== undefined, { message: 'api_key or azure_ad_token is required', path: ['api_key'] });
+  .refine((s) => s.api_key !== undefined || s.azure_ad_token !== undefined, {
+    message: 'api_key or azure_ad_token is required',
+    path: ['api_key'],
+  });
 
 /** Settings of the Azure adapter as written in config. */
 export type AzureSettings = z.infer<typeof azureSettingsSchema>;
@@ -45,7 +53,11 @@ export const switchyardProvider: ProviderFactory<AzureSettings> = {
   settingsSchema: azureSettingsSchema,
   settingsFromEnv: (env) =>
     env.AZURE_OPENAI_API_KEY && env.AZURE_OPENAI_ENDPOINT
-      ? { api_key: env.AZURE_OPENAI_API_KEY, base_url: env.AZURE_OPENAI_ENDPOINT, ...(env.OPENAI_API_VERSION ? { api_version: env.OPENAI_API_VERSION } : {}) }
+      ? {
+          api_key: env.AZURE_OPENAI_API_KEY,
+          base_url: env.AZURE_OPENAI_ENDPOINT,
+          ...(env.OPENAI_API_VERSION ? { api_version: env.OPENAI_API_VERSION } : {}),
+        }
       : undefined,
   create: (settings) =>
     createAzure({
@@ -55,6 +67,9 @@ export const switchyardProvider: ProviderFactory<AzureSettings> = {
       apiVersion: settings.api_version,
       headers: settings.headers,
       realtimeApiVersion: settings.realtime_api_version,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

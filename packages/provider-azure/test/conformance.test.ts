@@ -4,9 +4,14 @@ import { expect } from 'vitest';
 import { createAzure } from '../src/index.js';
 
 const fixtures = testkitFixtures();
-const completion = fixtures.json<{ choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } }>('azure/azure-chat.json');
+const completion = fixtures.json<{
+  choices: { message: { content: string } }[];
+  usage: { prompt_tokens: number; completion_tokens: number };
+}>('azure/azure-chat.json');
 const lines = fixtures.chunkLines('azure/azure-model-router.1.chunks.txt');
-const streamText = lines.map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '').join('');
+const streamText = lines
+  .map((l) => (JSON.parse(l) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '')
+  .join('');
 const route = 'POST /openai/deployments/my-gpt4o-deployment/chat/completions';
 
 describeAdapterConformance({
@@ -14,27 +19,58 @@ describeAdapterConformance({
   createAdapter: (baseURL, apiKey) => createAzure({ apiKey, baseURL }),
   model: 'my-gpt4o-deployment',
   chat: {
-    completion: { route, reply: { json: completion }, expect: { content: '4200 + 42 equals 4242.', finish_reason: 'stop', usage: { prompt_tokens: 16, completion_tokens: 11 } } },
-    stream: { route, reply: { chunks: sseFrames(lines) }, expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 15, completion_tokens: 78 } } },
+    completion: {
+      route,
+      reply: { json: completion },
+      expect: {
+        content: '4200 + 42 equals 4242.',
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 16, completion_tokens: 11 },
+      },
+    },
+    stream: {
+      route,
+      reply: { chunks: sseFrames(lines) },
+      expect: { content: streamText, finish_reason: 'stop', usage: { prompt_tokens: 15, completion_tokens: 78 } },
+    },
     error: {
       route,
       reply: { status: 400, json: fixtures.json('azure/azure-content-filter-error.json') },
-      expect: { status: 400, message: /content management policy.*Filtered: self_harm \(medium\)\.$/s, type: 'invalid_request_error' },
+      expect: {
+        status: 400,
+        message: /content management policy.*Filtered: self_harm \(medium\)\.$/s,
+        type: 'invalid_request_error',
+      },
     },
     // Azure OpenAI speaks OpenAI's wire format; the tool call recorded from xAI's OpenAI-compatible API.
-    toolCall: { route, reply: { json: fixtures.json('openai-compatible/xai-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
+    toolCall: {
+      route,
+      reply: { json: fixtures.json('openai-compatible/xai-tool-call.json') },
+      expect: { name: 'weather', arguments: { location: 'San Francisco' } },
+    },
     assertRequest(request) {
       expect(request.query).toEqual({ 'api-version': '2024-10-21' });
       expect(request.headers['api-key']).toBeDefined();
       expect(request.headers.authorization).toBeUndefined();
-      expect(request.json).toMatchObject({ model: 'my-gpt4o-deployment', temperature: 0.5, top_p: 0.9, max_tokens: 64, stop: ['END'] });
+      expect(request.json).toMatchObject({
+        model: 'my-gpt4o-deployment',
+        temperature: 0.5,
+        top_p: 0.9,
+        max_tokens: 64,
+        stop: ['END'],
+      });
     },
   },
   midStreamError: {
     route,
     // The recorded stream's first chunks (the prompt filter results, then the role), then an error event in OpenAI's
     // error shape (HTTP 200 already sent).
-    reply: { chunks: [...sseFrames(lines).slice(0, 2), 'data: {"error":{"message":"The server had an error while processing your request.","type":"server_error"}}\n\n'] },
+    reply: {
+      chunks: [
+        ...sseFrames(lines).slice(0, 2),
+        'data: {"error":{"message":"The server had an error while processing your request.","type":"server_error"}}\n\n',
+      ],
+    },
     expect: { status: 502, message: 'The server had an error while processing your request.' },
   },
   embeddings: {
@@ -53,7 +89,11 @@ describeAdapterConformance({
     completion: {
       route: 'POST /openai/deployments/my-gpt4o-deployment/completions',
       reply: { json: fixtures.json('openai/openai-completion-text.json') },
-      expect: { text: fixtures.json<{ choices: { text: string }[] }>('openai/openai-completion-text.json').choices[0]!.text, finish_reason: 'length', usage: { prompt_tokens: 14, completion_tokens: 16 } },
+      expect: {
+        text: fixtures.json<{ choices: { text: string }[] }>('openai/openai-completion-text.json').choices[0]!.text,
+        finish_reason: 'length',
+        usage: { prompt_tokens: 14, completion_tokens: 16 },
+      },
     },
     stream: {
       route: 'POST /openai/deployments/my-gpt4o-deployment/completions',
@@ -61,6 +101,10 @@ describeAdapterConformance({
       expect: { text: /^The holiday is called "Gratitude Day"/, finish_reason: 'length' },
     },
   },
-  imageEdits: { route: 'POST /openai/deployments/my-gpt4o-deployment/images/edits', reply: { json: fixtures.json('openai/openai-image-edit.json') }, expect: { count: 1 } },
+  imageEdits: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/images/edits',
+    reply: { json: fixtures.json('openai/openai-image-edit.json') },
+    expect: { count: 1 },
+  },
   unsupported: ['moderations', 'imageVariations'],
 });

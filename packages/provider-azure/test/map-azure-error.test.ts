@@ -13,20 +13,30 @@ describe('mapAzureError', () => {
         type: 'invalid_request_error',
         code: 'content_filter',
         param: 'prompt',
-        message: expect.stringMatching(/^The response was filtered due to the prompt triggering Azure OpenAI's content management policy\..* Filtered: self_harm \(medium\)\.$/s),
+        message: expect.stringMatching(
+          /^The response was filtered due to the prompt triggering Azure OpenAI's content management policy\..* Filtered: self_harm \(medium\)\.$/s,
+        ),
       },
     });
   });
 
   it('recognises a filter refusal by its innererror alone', () => {
-    const body = JSON.stringify({ error: { message: 'blocked', code: 'something', innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { violence: { filtered: true } } } } });
+    const body = JSON.stringify({
+      error: {
+        message: 'blocked',
+        code: 'something',
+        innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { violence: { filtered: true } } },
+      },
+    });
     const error = mapAzureError('azure', 400, body, {}, []);
     expect(error.code).toBe('content_filter');
     expect(error.message).toBe('blocked Filtered: violence.');
   });
 
   it('passes x-ms-retry-after-ms on as retry-after-ms and keeps retry-after', () => {
-    const body = JSON.stringify({ error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded the rate limit.' } });
+    const body = JSON.stringify({
+      error: { code: '429', message: 'Requests to the ChatCompletions_Create Operation have exceeded the rate limit.' },
+    });
     const error = mapAzureError('azure', 429, body, { 'x-ms-retry-after-ms': '1500', 'retry-after': '2' }, []);
     expect(error.status).toBe(429);
     expect(error.headers).toEqual({ 'retry-after-ms': '1500', 'retry-after': '2' });
@@ -34,7 +44,13 @@ describe('mapAzureError', () => {
   });
 
   it('redacts the key from messages', () => {
-    const error = mapAzureError('azure', 401, JSON.stringify({ error: { code: '401', message: 'Access denied for key azure-secret-key-123' } }), {}, ['azure-secret-key-123']);
+    const error = mapAzureError(
+      'azure',
+      401,
+      JSON.stringify({ error: { code: '401', message: 'Access denied for key azure-secret-key-123' } }),
+      {},
+      ['azure-secret-key-123'],
+    );
     expect(error.message).not.toContain('azure-secret-key-123');
   });
 });

@@ -61,9 +61,18 @@ export function isBedrockClaude(model: string): boolean {
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html
  * @see https://code.claude.com/docs/en/llm-gateway-protocol
  */
-export function toBedrockInvokeBody(request: Record<string, unknown>, clientHeaders: Readonly<Record<string, string>> | undefined): Record<string, unknown> {
+export function toBedrockInvokeBody(
+  request: Record<string, unknown>,
+  clientHeaders: Readonly<Record<string, string>> | undefined,
+): Record<string, unknown> {
   const { model: _model, stream: _stream, anthropic_beta: bodyBetas, ...rest } = request;
-  const listed = Array.isArray(bodyBetas) ? bodyBetas.filter((b): b is string => typeof b === 'string').join(',') : undefined;
+  const listed = Array.isArray(bodyBetas)
+    ? bodyBetas.filter((b): b is string => typeof b === 'string').join(',')
+    : undefined;
   const betas = adaptAnthropicBetas(mergeAnthropicBetas(clientHeaders?.['anthropic-beta'], listed), BEDROCK_BETA_RULES);
-  return { ...rest, anthropic_version: typeof rest.anthropic_version === 'string' ? rest.anthropic_version : BEDROCK_ANTHROPIC_VERSION, ...(betas.length > 0 && { anthropic_beta: betas }) };
+  return {
+    ...rest,
+    anthropic_version: typeof rest.anthropic_version === 'string' ? rest.anthropic_version : BEDROCK_ANTHROPIC_VERSION,
+    ...(betas.length > 0 && { anthropic_beta: betas }),
+  };
 }

@@ -39,7 +39,16 @@ export const converseContentBlockSchema = z.looseObject({
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
  */
 export const converseResponseSchema = z.looseObject({
-  output: z.looseObject({ message: z.looseObject({ role: z.literal('assistant').optional(), content: z.array(converseContentBlockSchema).optional() }).optional() }).optional(),
+  output: z
+    .looseObject({
+      message: z
+        .looseObject({
+          role: z.literal('assistant').optional(),
+          content: z.array(converseContentBlockSchema).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   stopReason: z.string().optional(),
   usage: converseUsageSchema.optional(),
 });
@@ -52,14 +61,23 @@ const blockIndex = z.number().int().min(0);
  */
 export const converseStreamEventSchemas = {
   messageStart: z.looseObject({ role: z.string().optional() }),
-  contentBlockStart: z.looseObject({ contentBlockIndex: blockIndex, start: z.looseObject({ toolUse: z.looseObject({ toolUseId: z.string(), name: z.string() }).optional() }).optional() }),
+  contentBlockStart: z.looseObject({
+    contentBlockIndex: blockIndex,
+    start: z.looseObject({ toolUse: z.looseObject({ toolUseId: z.string(), name: z.string() }).optional() }).optional(),
+  }),
   contentBlockDelta: z.looseObject({
     contentBlockIndex: blockIndex,
     delta: z
       .looseObject({
         text: z.string().optional(),
         toolUse: z.looseObject({ input: z.string().optional() }).optional(),
-        reasoningContent: z.looseObject({ text: z.string().optional(), signature: z.string().optional(), redactedContent: z.string().optional() }).optional(),
+        reasoningContent: z
+          .looseObject({
+            text: z.string().optional(),
+            signature: z.string().optional(),
+            redactedContent: z.string().optional(),
+          })
+          .optional(),
       })
       .optional(),
   }),
@@ -67,7 +85,6 @@ export const converseStreamEventSchemas = {
   messageStop: z.looseObject({ stopReason: z.string().optional() }),
   metadata: z.looseObject({ usage: converseUsageSchema.optional() }),
 } as const;
-
 
 /**
  * Titan Text Embeddings' `InvokeModel` answer: `embedding` (one vector), `inputTextTokenCount` (tokens), read as
@@ -84,25 +101,40 @@ export const titanEmbeddingResponseSchema = z
  * @see https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-embed.html
  */
 export const bedrockCohereEmbedResponseSchema = z
-  .looseObject({ embeddings: z.union([z.array(z.array(z.number())), z.looseObject({ float: z.array(z.array(z.number())).optional() })]) })
-  .transform((answer) => ({ vectors: (Array.isArray(answer.embeddings) ? answer.embeddings : answer.embeddings.float) ?? [], tokens: undefined as number | undefined }));
+  .looseObject({
+    embeddings: z.union([
+      z.array(z.array(z.number())),
+      z.looseObject({ float: z.array(z.array(z.number())).optional() }),
+    ]),
+  })
+  .transform((answer) => ({
+    vectors: (Array.isArray(answer.embeddings) ? answer.embeddings : answer.embeddings.float) ?? [],
+    tokens: undefined as number | undefined,
+  }));
 
 /**
  * The image models' `InvokeModel` answer (Nova Canvas, Titan Image Generator): `images` (base64), `error` (a
  * content-filter refusal).
  * @see https://docs.aws.amazon.com/nova/latest/userguide/image-gen-req-resp-structure.html
  */
-export const bedrockImageResponseSchema = z.looseObject({ images: z.array(z.string()).optional(), error: z.string().nullish() });
+export const bedrockImageResponseSchema = z.looseObject({
+  images: z.array(z.string()).optional(),
+  error: z.string().nullish(),
+});
 
 /**
  * `ListFoundationModels`: `modelSummaries[]` of `{modelId, inputModalities}`.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_ListFoundationModels.html
  */
-export const bedrockModelListSchema = z.looseObject({ modelSummaries: z.array(z.looseObject({ modelId: z.string(), inputModalities: z.unknown().optional() })).optional() });
+export const bedrockModelListSchema = z.looseObject({
+  modelSummaries: z.array(z.looseObject({ modelId: z.string(), inputModalities: z.unknown().optional() })).optional(),
+});
 
 /** Token counts of a Converse answer. */
 export type ConverseUsage = z.infer<typeof converseUsageSchema>;
 /** A Converse answer as read. */
 export type ConverseResponse = z.infer<typeof converseResponseSchema>;
 /** The payloads of the ConverseStream events read, by event type. */
-export type ConverseStreamEvents = { [K in keyof typeof converseStreamEventSchemas]: z.infer<(typeof converseStreamEventSchemas)[K]> };
+export type ConverseStreamEvents = {
+  [K in keyof typeof converseStreamEventSchemas]: z.infer<(typeof converseStreamEventSchemas)[K]>;
+};

@@ -16,7 +16,11 @@ function textInputs(request: EmbeddingRequest): string[] {
   const input = request.input;
   const list = Array.isArray(input) ? input : [input];
   if (list.some((item) => typeof item !== 'string')) {
-    throw invalidRequestError("Invalid 'input': Bedrock embedding models take text, not token arrays.", 'input', 'unsupported_value');
+    throw invalidRequestError(
+      "Invalid 'input': Bedrock embedding models take text, not token arrays.",
+      'input',
+      'unsupported_value',
+    );
   }
   return list as string[];
 }
@@ -38,26 +42,50 @@ export function planBedrockEmbeddings(request: EmbeddingRequest): EmbeddingInvoc
   const texts = textInputs(request);
   const model = request.model.replace(/^[a-z]{2}\./, ''); // Cross-region inference profiles: us.cohere.embed-...
   if (model.startsWith('amazon.titan-embed-text-v1') || model.startsWith('amazon.titan-embed-g1-text')) {
-    if (request.dimensions != null) throw invalidRequestError(`Invalid 'dimensions': '${request.model}' gives fixed-size vectors; use amazon.titan-embed-text-v2:0.`, 'dimensions', 'unsupported_parameter');
+    if (request.dimensions != null)
+      throw invalidRequestError(
+        `Invalid 'dimensions': '${request.model}' gives fixed-size vectors; use amazon.titan-embed-text-v2:0.`,
+        'dimensions',
+        'unsupported_parameter',
+      );
     return texts.map((inputText) => titan({ inputText }));
   }
   if (model.startsWith('amazon.titan-embed-text')) {
     if (request.dimensions != null && ![256, 512, 1024].includes(request.dimensions)) {
-      throw invalidRequestError("Invalid 'dimensions': Titan Text Embeddings v2 gives 256, 512 or 1024 dimensions.", 'dimensions', 'invalid_value');
+      throw invalidRequestError(
+        "Invalid 'dimensions': Titan Text Embeddings v2 gives 256, 512 or 1024 dimensions.",
+        'dimensions',
+        'invalid_value',
+      );
     }
-    return texts.map((inputText) => titan({ inputText, ...(request.dimensions != null ? { dimensions: request.dimensions } : {}), normalize: true }));
+    return texts.map((inputText) =>
+      titan({ inputText, ...(request.dimensions != null ? { dimensions: request.dimensions } : {}), normalize: true }),
+    );
   }
   if (model.startsWith('cohere.embed')) {
-    if (request.dimensions != null) throw invalidRequestError(`Invalid 'dimensions': '${request.model}' gives fixed-size vectors.`, 'dimensions', 'unsupported_parameter');
+    if (request.dimensions != null)
+      throw invalidRequestError(
+        `Invalid 'dimensions': '${request.model}' gives fixed-size vectors.`,
+        'dimensions',
+        'unsupported_parameter',
+      );
     const inputType = (request as { input_type?: unknown }).input_type;
     return [
       {
-        body: { texts, input_type: typeof inputType === 'string' ? inputType : 'search_document', embedding_types: ['float'] },
+        body: {
+          texts,
+          input_type: typeof inputType === 'string' ? inputType : 'search_document',
+          embedding_types: ['float'],
+        },
         schema: bedrockCohereEmbedResponseSchema,
       },
     ];
   }
-  throw invalidRequestError(`The model '${request.model}' is not an embedding model this adapter can call on Bedrock (Amazon Titan Text Embeddings or Cohere Embed).`, 'model', 'unsupported_model');
+  throw invalidRequestError(
+    `The model '${request.model}' is not an embedding model this adapter can call on Bedrock (Amazon Titan Text Embeddings or Cohere Embed).`,
+    'model',
+    'unsupported_model',
+  );
 }
 
 function titan(body: Record<string, unknown>): EmbeddingInvocation {

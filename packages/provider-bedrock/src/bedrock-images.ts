@@ -12,15 +12,24 @@ import { GatewayError, type ImageGenerationRequest, type ImagesResponse, invalid
 export function convertToBedrockImageRequest(request: ImageGenerationRequest): unknown {
   const model = request.model;
   if (!model.startsWith('amazon.nova-canvas') && !model.startsWith('amazon.titan-image-generator')) {
-    throw invalidRequestError(`The model '${model}' is not an image model this adapter can call on Bedrock (Amazon Nova Canvas or Titan Image Generator).`, 'model', 'unsupported_model');
+    throw invalidRequestError(
+      `The model '${model}' is not an image model this adapter can call on Bedrock (Amazon Nova Canvas or Titan Image Generator).`,
+      'model',
+      'unsupported_model',
+    );
   }
   if (request.response_format === 'url') {
-    throw invalidRequestError("Invalid 'response_format': Bedrock returns images as base64 only; use 'b64_json'.", 'response_format', 'unsupported_parameter');
+    throw invalidRequestError(
+      "Invalid 'response_format': Bedrock returns images as base64 only; use 'b64_json'.",
+      'response_format',
+      'unsupported_parameter',
+    );
   }
   const config: Record<string, unknown> = { numberOfImages: request.n ?? 1 };
   if (request.size && request.size !== 'auto') {
     const match = /^(\d+)x(\d+)$/.exec(request.size);
-    if (!match) throw invalidRequestError("Invalid 'size': expected WIDTHxHEIGHT, e.g. 1024x1024.", 'size', 'invalid_value');
+    if (!match)
+      throw invalidRequestError("Invalid 'size': expected WIDTHxHEIGHT, e.g. 1024x1024.", 'size', 'invalid_value');
     config.width = Number(match[1]);
     config.height = Number(match[2]);
   }
@@ -33,6 +42,13 @@ export function convertToBedrockImageRequest(request: ImageGenerationRequest): u
  * (Nova and Titan report blocked content there) throws 400 `content_filter`.
  */
 export function convertBedrockImageResponse(answer: { images?: string[]; error?: string | null }): ImagesResponse {
-  if (answer.error) throw new GatewayError({ status: 400, type: 'invalid_request_error', code: 'content_filter', param: 'prompt', message: answer.error });
+  if (answer.error)
+    throw new GatewayError({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'content_filter',
+      param: 'prompt',
+      message: answer.error,
+    });
   return { created: Math.floor(Date.now() / 1000), data: (answer.images ?? []).map((b64_json) => ({ b64_json })) };
 }

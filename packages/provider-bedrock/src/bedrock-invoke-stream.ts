@@ -21,7 +21,11 @@ const anthropicEventSchema = z.looseObject({ type: z.string() });
  * redacted); a chunk that is not base64 JSON with a `type` throws 502 `upstream_invalid_response`.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html
  */
-export async function* bedrockInvokeEvents(messages: AsyncIterable<Message>, provider: string, secrets: readonly (string | undefined)[]): AsyncGenerator<ServerSentEvent> {
+export async function* bedrockInvokeEvents(
+  messages: AsyncIterable<Message>,
+  provider: string,
+  secrets: readonly (string | undefined)[],
+): AsyncGenerator<ServerSentEvent> {
   for await (const message of messages) {
     const messageType = eventStreamHeader(message, ':message-type');
     const text = decoder.decode(message.body);

@@ -27,17 +27,29 @@ export function applyBedrockReasoning(request: ChatCompletionRequest, body: Conv
   const effort = request.reasoning_effort ?? undefined;
   if (native && typeof native === 'object') {
     body.additionalModelRequestFields = native as Record<string, unknown>;
-    if (effort) warnings.push({ code: 'ignored_parameter', param: 'reasoning_effort', message: "'reasoning_effort' was ignored: the request's own 'additionalModelRequestFields' were sent." });
+    if (effort)
+      warnings.push({
+        code: 'ignored_parameter',
+        param: 'reasoning_effort',
+        message: "'reasoning_effort' was ignored: the request's own 'additionalModelRequestFields' were sent.",
+      });
     return warnings;
   }
   if (!effort || effort === 'none') return warnings;
   const claude = /(?:^|\.)anthropic\.(claude-[^:]+)/.exec(request.model)?.[1];
   if (!claude) {
-    warnings.push({ code: 'unsupported_parameter', param: 'reasoning_effort', message: `'reasoning_effort' is not translated for '${request.model}' on Bedrock and was ignored; send 'additionalModelRequestFields'.` });
+    warnings.push({
+      code: 'unsupported_parameter',
+      param: 'reasoning_effort',
+      message: `'reasoning_effort' is not translated for '${request.model}' on Bedrock and was ignored; send 'additionalModelRequestFields'.`,
+    });
     return warnings;
   }
   if (usesAdaptiveThinking(claude)) {
-    body.additionalModelRequestFields = { thinking: { type: 'adaptive' }, output_config: { effort: ANTHROPIC_EFFORTS[effort] } };
+    body.additionalModelRequestFields = {
+      thinking: { type: 'adaptive' },
+      output_config: { effort: ANTHROPIC_EFFORTS[effort] },
+    };
   } else {
     const budget = ANTHROPIC_THINKING_BUDGETS[effort];
     const inference = (body.inferenceConfig ??= {});
@@ -58,7 +70,11 @@ export function applyBedrockReasoning(request: ChatCompletionRequest, body: Conv
   ] as const) {
     if (body.inferenceConfig?.[field] !== undefined) {
       delete body.inferenceConfig[field];
-      warnings.push({ code: 'unsupported_parameter', param, message: `'${param}' was ignored: Claude does not allow it with thinking.` });
+      warnings.push({
+        code: 'unsupported_parameter',
+        param,
+        message: `'${param}' was ignored: Claude does not allow it with thinking.`,
+      });
     }
   }
   return warnings;
@@ -71,11 +87,20 @@ export function applyBedrockReasoning(request: ChatCompletionRequest, body: Conv
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ReasoningContentBlock.html
  */
 export function bedrockReasoningDetail(reasoning: unknown, index: number): ReasoningDetail | undefined {
-  const block = reasoning as { reasoningText?: { text?: string; signature?: string }; redactedContent?: string } | undefined;
+  const block = reasoning as
+    | { reasoningText?: { text?: string; signature?: string }; redactedContent?: string }
+    | undefined;
   if (block?.reasoningText) {
-    return { type: 'reasoning.text', text: block.reasoningText.text ?? '', signature: block.reasoningText.signature ?? null, format: BEDROCK_REASONING_FORMAT, index };
+    return {
+      type: 'reasoning.text',
+      text: block.reasoningText.text ?? '',
+      signature: block.reasoningText.signature ?? null,
+      format: BEDROCK_REASONING_FORMAT,
+      index,
+    };
   }
-  if (typeof block?.redactedContent === 'string') return { type: 'reasoning.encrypted', data: block.redactedContent, format: BEDROCK_REASONING_FORMAT, index };
+  if (typeof block?.redactedContent === 'string')
+    return { type: 'reasoning.encrypted', data: block.redactedContent, format: BEDROCK_REASONING_FORMAT, index };
   return undefined;
 }
 
@@ -84,12 +109,16 @@ export function bedrockReasoningDetail(reasoning: unknown, index: number): Reaso
  * unsigned text is skipped, as Claude refuses it): `{reasoningContent:{reasoningText:{text, signature}}}` or
  * `{reasoningContent:{redactedContent}}`.
  */
-export function bedrockReasoningBlocks(details: readonly ReasoningDetail[] | null | undefined): { reasoningContent: Record<string, unknown> }[] {
+export function bedrockReasoningBlocks(
+  details: readonly ReasoningDetail[] | null | undefined,
+): { reasoningContent: Record<string, unknown> }[] {
   const blocks: { reasoningContent: Record<string, unknown> }[] = [];
   for (const detail of details ?? []) {
     if (detail.format !== BEDROCK_REASONING_FORMAT) continue;
-    if (detail.type === 'reasoning.text' && detail.signature) blocks.push({ reasoningContent: { reasoningText: { text: detail.text ?? '', signature: detail.signature } } });
-    else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string') blocks.push({ reasoningContent: { redactedContent: detail.data } });
+    if (detail.type === 'reasoning.text' && detail.signature)
+      blocks.push({ reasoningContent: { reasoningText: { text: detail.text ?? '', signature: detail.signature } } });
+    else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string')
+      blocks.push({ reasoningContent: { redactedContent: detail.data } });
   }
   return blocks;
 }

@@ -19,14 +19,20 @@ export interface ConverseMessage {
 }
 
 /** `toolConfig.toolChoice`: one of `auto`, `any` (OpenAI `required`) or a named `tool`. */
-export type ConverseToolChoice = { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } };
+export type ConverseToolChoice =
+  | { auto: Record<string, never> }
+  | { any: Record<string, never> }
+  | { tool: { name: string } };
 
 /** The body of `POST /model/{modelId}/converse` and `/converse-stream`. */
 export interface ConverseRequest {
   messages: ConverseMessage[];
   system?: { text: string }[];
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
-  toolConfig?: { tools: { toolSpec: { name: string; description?: string; inputSchema: { json: unknown } } }[]; toolChoice?: ConverseToolChoice };
+  toolConfig?: {
+    tools: { toolSpec: { name: string; description?: string; inputSchema: { json: unknown } } }[];
+    toolChoice?: ConverseToolChoice;
+  };
   /** Model-specific fields, e.g. Claude's `thinking`. */
   additionalModelRequestFields?: Record<string, unknown>;
 }

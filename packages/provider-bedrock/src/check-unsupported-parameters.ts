@@ -1,4 +1,11 @@
-import { LEGACY_FUNCTION_CALLING_REFUSED, type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, nonNeutral } from '@switchyard/core';
+import {
+  LEGACY_FUNCTION_CALLING_REFUSED,
+  type ChatCompletionRequest,
+  type GatewayWarning,
+  type RefusedParameter,
+  checkRequestParameters,
+  nonNeutral,
+} from '@switchyard/core';
 
 /** Request fields this adapter translates (or accepts at a neutral value). */
 const READ_FIELDS = new Set([

@@ -24,7 +24,12 @@ export function convertConverseResponse(response: ConverseResponse, model: strin
     }
     if (typeof block.text === 'string') text += block.text;
     const toolUse = block.toolUse;
-    if (toolUse) toolCalls.push({ id: toolUse.toolUseId, type: 'function', function: { name: toolUse.name, arguments: JSON.stringify(toolUse.input ?? {}) } });
+    if (toolUse)
+      toolCalls.push({
+        id: toolUse.toolUseId,
+        type: 'function',
+        function: { name: toolUse.name, arguments: JSON.stringify(toolUse.input ?? {}) },
+      });
   }
   return {
     id: `chatcmpl-${requestId}`,

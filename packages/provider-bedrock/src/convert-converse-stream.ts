@@ -1,6 +1,12 @@
 import type { Message } from '@smithy/eventstream-codec';
 import { eventStreamHeader } from './event-stream-header.js';
-import { type ChatCompletionChunk, GatewayError, mapTransportError, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  mapTransportError,
+  readUpstreamEvent,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 import { bedrockReasoningDetail } from './bedrock-reasoning.js';
 import type { z } from 'zod';
 import { type ConverseStreamEvents, type ConverseUsage, converseStreamEventSchemas } from './bedrock-api.js';
@@ -20,7 +26,10 @@ export interface ConverseStreamOptions {
   secrets: readonly (string | undefined)[];
 }
 
-async function* convertMessages(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+async function* convertMessages(
+  messages: AsyncIterable<Message>,
+  options: ConverseStreamOptions,
+): AsyncGenerator<ChatCompletionChunk> {
   const id = `chatcmpl-${options.requestId}`;
   const created = Math.floor(Date.now() / 1000);
   let started = false;
@@ -28,7 +37,13 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk => {
     const withRole = started ? delta : { role: 'assistant', ...delta };
     started = true;
-    return { id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta: withRole, finish_reason: finish }] } as ChatCompletionChunk;
+    return {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: options.model,
+      choices: [{ index: 0, delta: withRole, finish_reason: finish }],
+    } as ChatCompletionChunk;
   };
   const toolIndexByBlock = new Map<number, number>();
   /** Open reasoning blocks by contentBlockIndex: text, signature and redacted content so far. */
@@ -45,7 +60,12 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
     const type = eventStreamHeader(message, ':event-type');
     if (type === undefined || !Object.hasOwn(converseStreamEventSchemas, type)) continue; // events this adapter does not translate.
     const read = <K extends keyof ConverseStreamEvents>(name: K): ConverseStreamEvents[K] =>
-      readUpstreamEvent(options.provider, converseStreamEventSchemas[name] as z.ZodType<ConverseStreamEvents[K]>, payloadText || '{}', `the '${name}' event`);
+      readUpstreamEvent(
+        options.provider,
+        converseStreamEventSchemas[name] as z.ZodType<ConverseStreamEvents[K]>,
+        payloadText || '{}',
+        `the '${name}' event`,
+      );
     switch (type) {
       case 'messageStart':
         read('messageStart');
@@ -56,7 +76,16 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         if (start?.toolUse) {
           const index = toolIndexByBlock.size;
           toolIndexByBlock.set(contentBlockIndex, index);
-          yield chunk({ tool_calls: [{ index, id: start.toolUse.toolUseId, type: 'function', function: { name: start.toolUse.name, arguments: '' } }] });
+          yield chunk({
+            tool_calls: [
+              {
+                index,
+                id: start.toolUse.toolUseId,
+                type: 'function',
+                function: { name: start.toolUse.name, arguments: '' },
+              },
+            ],
+          });
         }
         break;
       }
@@ -67,7 +96,8 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
           const open = reasoningBlocks.get(contentBlockIndex) ?? { text: '', signature: '' };
           reasoningBlocks.set(contentBlockIndex, open);
           if (reasoning.signature) open.signature += reasoning.signature;
-          if (typeof reasoning.redactedContent === 'string') open.redacted = (open.redacted ?? '') + reasoning.redactedContent;
+          if (typeof reasoning.redactedContent === 'string')
+            open.redacted = (open.redacted ?? '') + reasoning.redactedContent;
           if (reasoning.text) {
             open.text += reasoning.text;
             yield chunk({ reasoning_content: reasoning.text });
@@ -84,7 +114,10 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         const open = reasoningBlocks.get(contentBlockIndex);
         if (open) {
           reasoningBlocks.delete(contentBlockIndex);
-          const block = open.redacted !== undefined ? { redactedContent: open.redacted } : { reasoningText: { text: open.text, ...(open.signature ? { signature: open.signature } : {}) } };
+          const block =
+            open.redacted !== undefined
+              ? { redactedContent: open.redacted }
+              : { reasoningText: { text: open.text, ...(open.signature ? { signature: open.signature } : {}) } };
           yield chunk({ reasoning_details: [bedrockReasoningDetail(block, detailCount++)!] });
         }
         break;
@@ -98,8 +131,17 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
         break;
     }
   }
-  if (stopReason === undefined) throw upstreamInvalidResponseError(options.provider, 'the stream ended before messageStop.');
-  if (usage) yield { id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: mapConverseUsage(usage) };
+  if (stopReason === undefined)
+    throw upstreamInvalidResponseError(options.provider, 'the stream ended before messageStop.');
+  if (usage)
+    yield {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: options.model,
+      choices: [],
+      usage: mapConverseUsage(usage),
+    };
 }
 
 /**
@@ -115,13 +157,22 @@ async function* convertMessages(messages: AsyncIterable<Message>, options: Conve
  * breaks, throws 502/504.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
-export async function* convertConverseStream(messages: AsyncIterable<Message>, options: ConverseStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+export async function* convertConverseStream(
+  messages: AsyncIterable<Message>,
+  options: ConverseStreamOptions,
+): AsyncGenerator<ChatCompletionChunk> {
   try {
     yield* convertMessages(messages, options);
   } catch (error) {
     if (GatewayError.isInstance(error)) throw error;
-    const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-    if (code !== undefined || options.signal.aborted || (error as Error | null)?.name === 'AbortError') throw mapTransportError(options.provider, error, options.signal);
-    throw upstreamInvalidResponseError(options.provider, `the event stream is corrupt: ${(error as Error).message}`, error);
+    const code =
+      (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+    if (code !== undefined || options.signal.aborted || (error as Error | null)?.name === 'AbortError')
+      throw mapTransportError(options.provider, error, options.signal);
+    throw upstreamInvalidResponseError(
+      options.provider,
+      `the event stream is corrupt: ${(error as Error).message}`,
+      error,
+    );
   }
 }

@@ -15,7 +15,11 @@ function convertUserContent(content: string | readonly Part[], param: string): C
   return content.map((part, j): ConverseContentBlock => {
     if (part.type === 'text') return { text: part.text ?? '' };
     if (part.type === 'image_url') return convertImageUrl(part.image_url?.url ?? '', `${param}[${j}].image_url.url`);
-    throw invalidRequestError(`Invalid '${param}[${j}]': Bedrock's Converse API does not take '${part.type}' content parts here.`, `${param}[${j}].type`, 'unsupported_content_type');
+    throw invalidRequestError(
+      `Invalid '${param}[${j}]': Bedrock's Converse API does not take '${part.type}' content parts here.`,
+      `${param}[${j}].type`,
+      'unsupported_content_type',
+    );
   });
 }
 
@@ -24,7 +28,11 @@ function parseArguments(text: string, param: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw invalidRequestError(`Invalid '${param}': the tool call arguments are not valid JSON.`, param, 'invalid_value');
+    throw invalidRequestError(
+      `Invalid '${param}': the tool call arguments are not valid JSON.`,
+      param,
+      'invalid_value',
+    );
   }
 }
 
@@ -41,7 +49,10 @@ function parseArguments(text: string, param: string): unknown {
  * Throws 400 GatewayErrors naming the offending field (`messages[i]...`); legacy `function` messages are refused.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
  */
-export function convertToConverseMessages(messages: readonly ChatCompletionMessage[]): { system: { text: string }[]; messages: ConverseMessage[] } {
+export function convertToConverseMessages(messages: readonly ChatCompletionMessage[]): {
+  system: { text: string }[];
+  messages: ConverseMessage[];
+} {
   const system: { text: string }[] = [];
   const out: ConverseMessage[] = [];
   const push = (role: 'user' | 'assistant', content: ConverseContentBlock[]) => {
@@ -63,20 +74,39 @@ export function convertToConverseMessages(messages: readonly ChatCompletionMessa
         push('user', convertUserContent(message.content as string | Part[], `${param}.content`));
         return;
       case 'assistant': {
-        const blocks: ConverseContentBlock[] = bedrockReasoningBlocks((message as { reasoning_details?: ReasoningDetail[] | null }).reasoning_details);
+        const blocks: ConverseContentBlock[] = bedrockReasoningBlocks(
+          (message as { reasoning_details?: ReasoningDetail[] | null }).reasoning_details,
+        );
         const text = textOf(message.content as string | Part[] | null | undefined);
         if (text) blocks.push({ text });
         (message.tool_calls ?? []).forEach((call, k) => {
-          blocks.push({ toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments, `${param}.tool_calls[${k}].function.arguments`) } });
+          blocks.push({
+            toolUse: {
+              toolUseId: call.id,
+              name: call.function.name,
+              input: parseArguments(call.function.arguments, `${param}.tool_calls[${k}].function.arguments`),
+            },
+          });
         });
         push('assistant', blocks);
         return;
       }
       case 'tool':
-        push('user', [{ toolResult: { toolUseId: message.tool_call_id, content: [{ text: textOf(message.content as string | Part[]) }] } }]);
+        push('user', [
+          {
+            toolResult: {
+              toolUseId: message.tool_call_id,
+              content: [{ text: textOf(message.content as string | Part[]) }],
+            },
+          },
+        ]);
         return;
       default:
-        throw invalidRequestError(`Invalid '${param}.role': legacy 'function' messages are not translated for Bedrock; use tools.`, `${param}.role`, 'unsupported_value');
+        throw invalidRequestError(
+          `Invalid '${param}.role': legacy 'function' messages are not translated for Bedrock; use tools.`,
+          `${param}.role`,
+          'unsupported_value',
+        );
     }
   });
   return { system, messages: out };

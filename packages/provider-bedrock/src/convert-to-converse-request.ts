@@ -10,7 +10,11 @@ function convertToolChoice(choice: ChatCompletionRequest['tool_choice']): Conver
   if (choice === 'none') return 'none';
   const name = (choice as { function?: { name?: string } }).function?.name;
   if (name) return { tool: { name } };
-  throw invalidRequestError("Invalid 'tool_choice': expected none, auto, required or a named function.", 'tool_choice', 'invalid_value');
+  throw invalidRequestError(
+    "Invalid 'tool_choice': expected none, auto, required or a named function.",
+    'tool_choice',
+    'invalid_value',
+  );
 }
 
 /**
@@ -26,10 +30,18 @@ function convertToolChoice(choice: ChatCompletionRequest['tool_choice']): Conver
  * Pure; throws 400 GatewayErrors naming the field.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  */
-export function convertToConverseRequest(request: ChatCompletionRequest): { body: ConverseRequest; warnings: GatewayWarning[] } {
+export function convertToConverseRequest(request: ChatCompletionRequest): {
+  body: ConverseRequest;
+  warnings: GatewayWarning[];
+} {
   const warnings = checkUnsupportedParameters(request);
   const { system, messages } = convertToConverseMessages(request.messages);
-  if (messages.length === 0) throw invalidRequestError("Invalid 'messages': Bedrock needs at least one user or assistant message.", 'messages', 'invalid_value');
+  if (messages.length === 0)
+    throw invalidRequestError(
+      "Invalid 'messages': Bedrock needs at least one user or assistant message.",
+      'messages',
+      'invalid_value',
+    );
   const body: ConverseRequest = { messages };
   if (system.length > 0) body.system = system;
   const inference: NonNullable<ConverseRequest['inferenceConfig']> = {};
@@ -44,7 +56,11 @@ export function convertToConverseRequest(request: ChatCompletionRequest): { body
     const choice = convertToolChoice(request.tool_choice);
     const historyHasTools = messages.some((m) => m.content.some((b) => 'toolUse' in b || 'toolResult' in b));
     if (choice === 'none' && historyHasTools) {
-      warnings.push({ code: 'unsupported_parameter', param: 'tool_choice', message: "Bedrock has no tool_choice 'none' once tools were used; the model may call tools." });
+      warnings.push({
+        code: 'unsupported_parameter',
+        param: 'tool_choice',
+        message: "Bedrock has no tool_choice 'none' once tools were used; the model may call tools.",
+      });
     }
     if (choice !== 'none' || historyHasTools) {
       body.toolConfig = {

@@ -78,7 +78,11 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
     const headers = await sign({
       method,
       url,
-      headers: { accept, 'x-request-id': context.requestId, ...(text === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        accept,
+        'x-request-id': context.requestId,
+        ...(text === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: text,
     });
     // The call's trace headers (W3C traceparent) go out unsigned: AWS ignores headers outside SignedHeaders.
@@ -92,7 +96,8 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       signal: context.signal,
       upstream: context.upstream,
       timeouts: options.timeouts,
-      mapError: (status, errorText, responseHeaders) => mapBedrockError(context.provider, status, errorText, responseHeaders, secrets),
+      mapError: (status, errorText, responseHeaders) =>
+        mapBedrockError(context.provider, status, errorText, responseHeaders, secrets),
     });
   };
   const modelURL = (model: string, action: string) => `${runtime}/model/${encodeURIComponent(model)}/${action}`;
@@ -105,18 +110,36 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const { body, warnings } = convertToConverseRequest(request);
       for (const warning of warnings) context.warn(warning);
       if (request.stream) {
-        const response = await send(modelURL(request.model, 'converse-stream'), context, body, 'application/vnd.amazon.eventstream');
+        const response = await send(
+          modelURL(request.model, 'converse-stream'),
+          context,
+          body,
+          'application/vnd.amazon.eventstream',
+        );
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
           await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+          throw upstreamInvalidResponseError(
+            context.provider,
+            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+          );
         }
         const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
-        return convertConverseStream(decodeEventStream(response.body), { provider: context.provider, model: request.model, requestId, signal: context.signal, secrets });
+        return convertConverseStream(decodeEventStream(response.body), {
+          provider: context.provider,
+          model: request.model,
+          requestId,
+          signal: context.signal,
+          secrets,
+        });
       }
       const response = await send(modelURL(request.model, 'converse'), context, body);
       const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
-      return convertConverseResponse(await readUpstreamJson(context.provider, response, context.signal, converseResponseSchema), request.model, requestId);
+      return convertConverseResponse(
+        await readUpstreamJson(context.provider, response, context.signal, converseResponseSchema),
+        request.model,
+        requestId,
+      );
     },
 
     passesThrough(_operation, model) {
@@ -127,22 +150,43 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const body = toBedrockInvokeBody(request, context.clientHeaders);
       const model = String(request.model);
       if (request.stream === true) {
-        const response = await send(modelURL(model, 'invoke-with-response-stream'), context, body, 'application/vnd.amazon.eventstream');
+        const response = await send(
+          modelURL(model, 'invoke-with-response-stream'),
+          context,
+          body,
+          'application/vnd.amazon.eventstream',
+        );
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
           await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+          throw upstreamInvalidResponseError(
+            context.provider,
+            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+          );
         }
-        return anthropicEventsResult(context.provider, bedrockInvokeEvents(decodeEventStream(response.body), context.provider, secrets), secrets);
+        return anthropicEventsResult(
+          context.provider,
+          bedrockInvokeEvents(decodeEventStream(response.body), context.provider, secrets),
+          secrets,
+        );
       }
-      return anthropicJsonResult(context.provider, await send(modelURL(model, 'invoke'), context, body), context.signal);
+      return anthropicJsonResult(
+        context.provider,
+        await send(modelURL(model, 'invoke'), context, body),
+        context.signal,
+      );
     },
 
     async anthropicCountTokens(request, context) {
       const body = toBedrockInvokeBody(request, context.clientHeaders);
       if (body.max_tokens === undefined) body.max_tokens = 1;
-      const response = await send(modelURL(String(request.model), 'count-tokens'), context, { input: { invokeModel: { body: JSON.stringify(body) } } });
-      return { input_tokens: (await readUpstreamJson(context.provider, response, context.signal, countTokensSchema)).inputTokens };
+      const response = await send(modelURL(String(request.model), 'count-tokens'), context, {
+        input: { invokeModel: { body: JSON.stringify(body) } },
+      });
+      return {
+        input_tokens: (await readUpstreamJson(context.provider, response, context.signal, countTokensSchema))
+          .inputTokens,
+      };
     },
 
     async embeddings(request, context) {
@@ -152,7 +196,10 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
           const response = await send(modelURL(request.model, 'invoke'), context, invocation.body);
           const answer = await readUpstreamJson(context.provider, response, context.signal, invocation.schema);
           const headerTokens = Number(response.headers['x-amzn-bedrock-input-token-count']);
-          return { vectors: answer.vectors, tokens: answer.tokens ?? (Number.isSafeInteger(headerTokens) && headerTokens >= 0 ? headerTokens : 0) };
+          return {
+            vectors: answer.vectors,
+            tokens: answer.tokens ?? (Number.isSafeInteger(headerTokens) && headerTokens >= 0 ? headerTokens : 0),
+          };
         }),
       );
       const vectors = answers.flatMap((a) => a.vectors);
@@ -168,7 +215,9 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
 
     async imageGenerations(request, context) {
       const response = await send(modelURL(request.model, 'invoke'), context, convertToBedrockImageRequest(request));
-      return convertBedrockImageResponse(await readUpstreamJson(context.provider, response, context.signal, bedrockImageResponseSchema));
+      return convertBedrockImageResponse(
+        await readUpstreamJson(context.provider, response, context.signal, bedrockImageResponseSchema),
+      );
     },
 
     async listModels(context) {

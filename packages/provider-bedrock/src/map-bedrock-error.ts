@@ -49,7 +49,8 @@ function exceptionName(headers: UpstreamResponseHeaders, body: BedrockErrorBody)
 }
 
 /** What the exception means to the client, or undefined for a name this adapter does not know. */
-const mappedOf = (name: string | undefined): MappedType | undefined => (name && Object.hasOwn(EXCEPTIONS, name) ? EXCEPTIONS[name] : undefined);
+const mappedOf = (name: string | undefined): MappedType | undefined =>
+  name && Object.hasOwn(EXCEPTIONS, name) ? EXCEPTIONS[name] : undefined;
 
 /**
  * Maps a Bedrock HTTP error answer (status >= 400; body `{"message": "..."}` or `{"Message": "..."}`, exception name in
@@ -69,7 +70,8 @@ export const mapBedrockError = createUpstreamErrorMapper({
     const name = exceptionName(headers, body);
     // A body that is not JSON is quoted by the generic message instead.
     if (!body.message && !body.Message && !readable) return undefined;
-    const said = body.message || body.Message || `The upstream provider '${provider}' answered ${name ?? `HTTP ${status}`}.`;
+    const said =
+      body.message || body.Message || `The upstream provider '${provider}' answered ${name ?? `HTTP ${status}`}.`;
     return name && !mappedOf(name) ? `${name}: ${said}` : said;
   },
   toStatus: (body, { headers }) => mappedOf(exceptionName(headers, body))?.status,
@@ -91,6 +93,12 @@ export const mapBedrockError = createUpstreamErrorMapper({
  * maps an HTTP answer; `status` is used when the name is unknown (502 inside a stream). Never throws.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
-export function mapBedrockException(provider: string, name: string | undefined, message: string | undefined, status: number, secrets: readonly (string | undefined)[]): GatewayError {
+export function mapBedrockException(
+  provider: string,
+  name: string | undefined,
+  message: string | undefined,
+  status: number,
+  secrets: readonly (string | undefined)[],
+): GatewayError {
   return mapBedrockError(provider, status, JSON.stringify({ __type: name, message }), {}, secrets);
 }

@@ -11,9 +11,20 @@ import { mapBedrockException } from './map-bedrock-error.js';
  * `mapBedrockException` with 502 for unknown names, `secrets` redacted. Never throws.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
-export function mapBedrockStreamException(provider: string, message: Message, payloadText: string, secrets: readonly (string | undefined)[]): GatewayError {
+export function mapBedrockStreamException(
+  provider: string,
+  message: Message,
+  payloadText: string,
+  secrets: readonly (string | undefined)[],
+): GatewayError {
   const read = bedrockErrorBodySchema.safeParse(parseJsonOrUndefined(payloadText));
   const payload = read.success ? read.data : {};
   const name = eventStreamHeader(message, ':exception-type') ?? eventStreamHeader(message, ':error-code');
-  return mapBedrockException(provider, name, payload.message || payload.Message || eventStreamHeader(message, ':error-message'), 502, secrets);
+  return mapBedrockException(
+    provider,
+    name,
+    payload.message || payload.Message || eventStreamHeader(message, ':error-message'),
+    502,
+    secrets,
+  );
 }

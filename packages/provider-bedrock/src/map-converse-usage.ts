@@ -16,6 +16,8 @@ export function mapConverseUsage(usage: ConverseUsage): CompletionUsage {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
-    ...(cacheRead > 0 || (usage.cacheWriteInputTokens ?? 0) > 0 ? { prompt_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: usage.cacheWriteInputTokens ?? 0 } } : {}),
+    ...(cacheRead > 0 || (usage.cacheWriteInputTokens ?? 0) > 0
+      ? { prompt_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: usage.cacheWriteInputTokens ?? 0 } }
+      : {}),
   };
 }

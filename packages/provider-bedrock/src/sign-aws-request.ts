@@ -9,7 +9,12 @@ export interface AwsCredentials {
 }
 
 /** Signs one HTTP request; resolves with the headers to send (the given ones plus `authorization`, `x-amz-date`...). */
-export type AwsRequestSigner = (request: { method: string; url: string; headers: Record<string, string>; body?: string }) => Promise<Record<string, string>>;
+export type AwsRequestSigner = (request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}) => Promise<Record<string, string>>;
 
 /**
  * A SigV4 signer for one AWS service and region (`@smithy/signature-v4` with `@aws-crypto/sha256-js`): signs the
@@ -18,8 +23,17 @@ export type AwsRequestSigner = (request: { method: string; url: string; headers:
  * `x-amz-security-token`. The returned headers leave out `host` (the HTTP client sends the same value itself).
  * @see https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
-export function createAwsRequestSigner(options: { service: string; region: string; credentials: AwsCredentials }): AwsRequestSigner {
-  const signer = new SignatureV4({ service: options.service, region: options.region, credentials: options.credentials, sha256: Sha256 });
+export function createAwsRequestSigner(options: {
+  service: string;
+  region: string;
+  credentials: AwsCredentials;
+}): AwsRequestSigner {
+  const signer = new SignatureV4({
+    service: options.service,
+    region: options.region,
+    credentials: options.credentials,
+    sha256: Sha256,
+  });
   return async (request) => {
     const url = new URL(request.url);
     const signed = await signer.sign({

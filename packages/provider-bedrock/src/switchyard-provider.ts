@@ -29,7 +29,12 @@ export const bedrockSettingsSchema = z.strictObject({
   session_token: optionalString,
   base_url: z.url().optional(),
   control_base_url: z.url().optional(),
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Settings of the Bedrock adapter as written in config. */
@@ -56,9 +61,16 @@ export const switchyardProvider: ProviderFactory<BedrockSettings> = {
   create: (settings) =>
     createBedrock({
       region: settings.region,
-      credentials: { accessKeyId: settings.access_key_id, secretAccessKey: settings.secret_access_key, sessionToken: settings.session_token },
+      credentials: {
+        accessKeyId: settings.access_key_id,
+        secretAccessKey: settings.secret_access_key,
+        sessionToken: settings.session_token,
+      },
       baseURL: settings.base_url,
       controlBaseURL: settings.control_base_url,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

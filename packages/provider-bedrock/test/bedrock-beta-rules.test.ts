@@ -14,7 +14,10 @@ describe('Anthropic betas on Claude on Bedrock (BEDROCK_BETA_RULES)', () => {
       'effort-2025-11-24',
       'brand-new-beta-2027-01-01',
     ].join(',');
-    const body = toBedrockInvokeBody({ model: 'anthropic.claude-sonnet-4-5', max_tokens: 10, messages: [] }, { 'anthropic-beta': header });
+    const body = toBedrockInvokeBody(
+      { model: 'anthropic.claude-sonnet-4-5', max_tokens: 10, messages: [] },
+      { 'anthropic-beta': header },
+    );
     expect(body.anthropic_beta).toEqual([
       'claude-code-20250219',
       'interleaved-thinking-2025-05-14',
@@ -26,7 +29,14 @@ describe('Anthropic betas on Claude on Bedrock (BEDROCK_BETA_RULES)', () => {
   });
 
   it('is a deny-list: nothing AWS documents for InvokeModel is rejected', () => {
-    for (const documented of ['computer-use-2025-01-24', 'token-efficient-tools-2025-02-19', 'interleaved-thinking-2025-05-14', 'output-128k-2025-02-19', 'context-1m-2025-08-07', 'tool-search-tool-2025-10-19']) {
+    for (const documented of [
+      'computer-use-2025-01-24',
+      'token-efficient-tools-2025-02-19',
+      'interleaved-thinking-2025-05-14',
+      'output-128k-2025-02-19',
+      'context-1m-2025-08-07',
+      'tool-search-tool-2025-10-19',
+    ]) {
       expect(BEDROCK_BETA_RULES.rejected).not.toContain(documented);
     }
   });

@@ -8,13 +8,34 @@ const fixtures = testkitFixtures();
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 let upstream: MockUpstream;
 let warnings: GatewayWarning[] = [];
-const context = () => ({ signal: new AbortController().signal, requestId: 'req-1', provider: 'bedrock', warn: (w: GatewayWarning) => warnings.push(w) });
-const adapter = () => createBedrock({ region: 'us-east-1', credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-access-key-0000' }, baseURL: upstream.url });
-const ask = (extra: Record<string, unknown> = {}) => adapter().chatCompletions!({ model: MODEL, messages: [{ role: 'user', content: 'How many r in strawberry?' }], ...extra }, context());
-const sentBody = () => upstream.requests.at(-1)!.json as Record<string, unknown> & { messages: { role: string; content: Record<string, unknown>[] }[] };
-const recorded = fixtures.json<{ output: { message: { content: { reasoningContent?: { reasoningText: { text: string; signature: string } }; text?: string }[] } } }>(
-  'amazon-bedrock/amazon-bedrock-reasoning.json',
-);
+const context = () => ({
+  signal: new AbortController().signal,
+  requestId: 'req-1',
+  provider: 'bedrock',
+  warn: (w: GatewayWarning) => warnings.push(w),
+});
+const adapter = () =>
+  createBedrock({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-access-key-0000' },
+    baseURL: upstream.url,
+  });
+const ask = (extra: Record<string, unknown> = {}) =>
+  adapter().chatCompletions!(
+    { model: MODEL, messages: [{ role: 'user', content: 'How many r in strawberry?' }], ...extra },
+    context(),
+  );
+const sentBody = () =>
+  upstream.requests.at(-1)!.json as Record<string, unknown> & {
+    messages: { role: string; content: Record<string, unknown>[] }[];
+  };
+const recorded = fixtures.json<{
+  output: {
+    message: {
+      content: { reasoningContent?: { reasoningText: { text: string; signature: string } }; text?: string }[];
+    };
+  };
+}>('amazon-bedrock/amazon-bedrock-reasoning.json');
 const recordedReasoning = recorded.output.message.content[0]!.reasoningContent!.reasoningText;
 
 beforeAll(async () => {
@@ -57,16 +78,34 @@ describe('Bedrock reasoning', () => {
     const message = ((await ask({ reasoning_effort: 'low' })) as ChatCompletion).choices[0]!.message;
     expect(message.content).toBe(recorded.output.message.content[1]!.text);
     expect(message.reasoning_content).toBe(recordedReasoning.text);
-    expect(message.reasoning_details).toEqual([{ type: 'reasoning.text', text: recordedReasoning.text, signature: recordedReasoning.signature, format: 'amazon-bedrock-converse-v1', index: 0 }]);
+    expect(message.reasoning_details).toEqual([
+      {
+        type: 'reasoning.text',
+        text: recordedReasoning.text,
+        signature: recordedReasoning.signature,
+        format: 'amazon-bedrock-converse-v1',
+        index: 0,
+      },
+    ]);
   });
 
   it('streams reasoning deltas before the text, then the signed entry (recording)', async () => {
-    const out = await collectChunks((await ask({ stream: true, reasoning_effort: 'low' })) as AsyncIterable<ChatCompletionChunk>);
-    expect(out.reasoning).toBe("Let me count the r's in \"strawberry\":\n\ns-t-r-a-w-b-e-r-r-y\n\nr appears at positions 3, 8, and 9.\n\nSo there are 3 r's.");
+    const out = await collectChunks(
+      (await ask({ stream: true, reasoning_effort: 'low' })) as AsyncIterable<ChatCompletionChunk>,
+    );
+    expect(out.reasoning).toBe(
+      'Let me count the r\'s in "strawberry":\n\ns-t-r-a-w-b-e-r-r-y\n\nr appears at positions 3, 8, and 9.\n\nSo there are 3 r\'s.',
+    );
     expect(out.content).toBe('There are **3** r\'s in "strawberry":\n\n1. st**r**awbe**r****r**y');
     const firstContent = out.chunks.findIndex((c) => c.choices[0]?.delta.content);
     expect(out.chunks.findLastIndex((c) => c.choices[0]?.delta.reasoning_content)).toBeLessThan(firstContent);
-    expect(out.reasoningDetails).toEqual([expect.objectContaining({ type: 'reasoning.text', text: out.reasoning, signature: expect.stringMatching(/^Ep0CCkgI/) })]);
+    expect(out.reasoningDetails).toEqual([
+      expect.objectContaining({
+        type: 'reasoning.text',
+        text: out.reasoning,
+        signature: expect.stringMatching(/^Ep0CCkgI/),
+      }),
+    ]);
   });
 
   it('sends reasoning_details back as the reasoning blocks that open the assistant turn', async () => {
@@ -81,7 +120,12 @@ describe('Bedrock reasoning', () => {
     });
     expect(sentBody().messages[1]).toEqual({
       role: 'assistant',
-      content: [{ reasoningContent: { reasoningText: { text: recordedReasoning.text, signature: recordedReasoning.signature } } }, { text: first.content }],
+      content: [
+        {
+          reasoningContent: { reasoningText: { text: recordedReasoning.text, signature: recordedReasoning.signature } },
+        },
+        { text: first.content },
+      ],
     });
   });
 });

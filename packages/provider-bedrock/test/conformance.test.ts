@@ -5,20 +5,34 @@ import { createBedrock } from '../src/index.js';
 
 const fixtures = testkitFixtures();
 const lines = fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt');
-const streamText = lines.map((l) => (JSON.parse(l) as { contentBlockDelta?: { delta?: { text?: string } } }).contentBlockDelta?.delta?.text ?? '').join('');
+const streamText = lines
+  .map(
+    (l) =>
+      (JSON.parse(l) as { contentBlockDelta?: { delta?: { text?: string } } }).contentBlockDelta?.delta?.text ?? '',
+  )
+  .join('');
 const model = 'anthropic.claude-3-5-sonnet-20241022-v2:0';
 const base = '/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0';
 
 describeAdapterConformance({
   name: 'bedrock',
   // The suite's secret is used as the access key id: it is sent in the authorization header (Credential=...).
-  createAdapter: (baseURL, apiKey) => createBedrock({ region: 'us-east-1', credentials: { accessKeyId: apiKey, secretAccessKey: 'conformance-secret-access-key' }, baseURL }),
+  createAdapter: (baseURL, apiKey) =>
+    createBedrock({
+      region: 'us-east-1',
+      credentials: { accessKeyId: apiKey, secretAccessKey: 'conformance-secret-access-key' },
+      baseURL,
+    }),
   model,
   chat: {
     completion: {
       route: `POST ${base}/converse`,
       reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-text.json') },
-      expect: { content: /^Let me count the "r"s in "strawberry"/, finish_reason: 'stop', usage: { prompt_tokens: 22, completion_tokens: 57 } },
+      expect: {
+        content: /^Let me count the "r"s in "strawberry"/,
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 22, completion_tokens: 57 },
+      },
     },
     stream: {
       route: `POST ${base}/converse-stream`,
@@ -27,14 +41,24 @@ describeAdapterConformance({
     },
     error: {
       route: `POST ${base}/converse`,
-      reply: { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }, json: { message: 'Too many requests, please wait before trying again.' } },
+      reply: {
+        status: 429,
+        headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+        json: { message: 'Too many requests, please wait before trying again.' },
+      },
       expect: { status: 429, message: 'Too many requests, please wait before trying again.', type: 'rate_limit_error' },
     },
-    toolCall: { route: `POST ${base}/converse`, reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-tool-call.1.json') }, expect: { name: 'bash', arguments: { command: 'ls -l' } } },
+    toolCall: {
+      route: `POST ${base}/converse`,
+      reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-tool-call.1.json') },
+      expect: { name: 'bash', arguments: { command: 'ls -l' } },
+    },
     // Converse has no JSON mode: the adapter refuses response_format with a 400 naming it.
     unsupported: ['json_schema', 'json_object'],
     assertRequest(request) {
-      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=sk-conformance-secret-0123456789\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=/);
+      expect(request.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=sk-conformance-secret-0123456789\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=/,
+      );
       expect(request.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
       expect(request.json).toEqual({
         system: [{ text: 'You are a helpful assistant.' }],
@@ -46,7 +70,10 @@ describeAdapterConformance({
   reasoning: {
     stream: {
       route: `POST ${base}/converse-stream`,
-      reply: { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-reasoning.chunks.txt')) },
+      reply: {
+        headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+        chunks: eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-reasoning.chunks.txt')),
+      },
       extra: { reasoning_effort: 'low' },
       expect: { reasoning: /^Let me count the r's in "strawberry"/, content: /^There are \*\*3\*\* r's/ },
     },
@@ -55,12 +82,23 @@ describeAdapterConformance({
       reply: { json: fixtures.json('amazon-bedrock/amazon-bedrock-reasoning.json') },
       extra: { reasoning_effort: 'low' },
       assertRequest(request, details) {
-        const messages = (request.json as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
+        const messages = (request.json as { messages: { role: string; content: Record<string, unknown>[] }[] })
+          .messages;
         expect(messages[1]!.role).toBe('assistant');
-        expect(messages[1]!.content[0]).toEqual({ reasoningContent: { reasoningText: { text: details[0]!.text, signature: details[0]!.signature } } });
+        expect(messages[1]!.content[0]).toEqual({
+          reasoningContent: { reasoningText: { text: details[0]!.text, signature: details[0]!.signature } },
+        });
       },
     },
   },
   // Embeddings need an embedding model id (the suite sends its chat model): see embeddings.test.ts.
-  unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: [
+    'transcriptions',
+    'speech',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { convertConverseStream, decodeEventStream } from '../src/index.js';
 
 const fixtures = testkitFixtures();
-const options = { provider: 'bedrock', model: 'm', requestId: 'req-1', signal: new AbortController().signal, secrets: [] };
+const options = {
+  provider: 'bedrock',
+  model: 'm',
+  requestId: 'req-1',
+  signal: new AbortController().signal,
+  secrets: [],
+};
 
 /** The frames as a byte stream split at awkward places (every 7 bytes), as a network may deliver them. */
 async function* split(frames: Uint8Array[], size = 7): AsyncGenerator<Uint8Array> {
@@ -25,7 +31,9 @@ describe('decodeEventStream', () => {
     const dir = fixtures.path('amazon-bedrock/eventstream-test-vectors/encoded/positive');
     for (const name of readdirSync(dir)) {
       const bytes = fixtures.bytes(`amazon-bedrock/eventstream-test-vectors/encoded/positive/${name}`);
-      const decoded = fixtures.json<{ payload: string | null }>(`amazon-bedrock/eventstream-test-vectors/decoded/positive/${name}`);
+      const decoded = fixtures.json<{ payload: string | null }>(
+        `amazon-bedrock/eventstream-test-vectors/decoded/positive/${name}`,
+      );
       const messages = [];
       for await (const message of decodeEventStream(split([bytes], 3))) messages.push(message);
       expect(messages, name).toHaveLength(1);
@@ -51,16 +59,33 @@ describe('decodeEventStream', () => {
 
 describe('convertConverseStream', () => {
   it('translates the recorded text stream: role, text, finish, then usage from the trailing metadata', async () => {
-    const chunks = await collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt')))), options));
+    const chunks = await collect(
+      convertConverseStream(
+        decodeEventStream(
+          split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt'))),
+        ),
+        options,
+      ),
+    );
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
     const text = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
     expect(text).toMatch(/^Let me count the "r"s in "strawberry":/);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 22, completion_tokens: 55, total_tokens: 77 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 22, completion_tokens: 55, total_tokens: 77 },
+    });
   });
 
   it('numbers tool calls by call, not by content block, and streams their arguments', async () => {
-    const chunks = await collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-json-with-tool.1.chunks.txt')))), options));
+    const chunks = await collect(
+      convertConverseStream(
+        decodeEventStream(
+          split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-json-with-tool.1.chunks.txt'))),
+        ),
+        options,
+      ),
+    );
     const calls = chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
     expect(calls).toEqual([
       { index: 0, id: 'tool-1', type: 'function', function: { name: 'get-weather', arguments: '' } },
@@ -72,15 +97,33 @@ describe('convertConverseStream', () => {
   });
 
   it('keeps usage that arrives before messageStop', async () => {
-    const chunks = await collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-tool-call.1.chunks.txt')))), options));
-    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: 'assistant', tool_calls: [{ index: 0, id: 'tool-use-id' }] }); // No messageStart here.
+    const chunks = await collect(
+      convertConverseStream(
+        decodeEventStream(
+          split(eventStreamFrames(fixtures.chunkLines('amazon-bedrock/amazon-bedrock-tool-call.1.chunks.txt'))),
+        ),
+        options,
+      ),
+    );
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ index: 0, id: 'tool-use-id' }],
+    }); // No messageStart here.
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 125, completion_tokens: 45 } });
-    expect(chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []).map((c) => c.function?.arguments).join('')).toBe('{"value":"Sparkle Day"}');
+    expect(
+      chunks
+        .flatMap((c) => c.choices[0]?.delta?.tool_calls ?? [])
+        .map((c) => c.function?.arguments)
+        .join(''),
+    ).toBe('{"value":"Sparkle Day"}');
   });
 
   it('throws the mapped error when an exception frame follows two content frames', async () => {
     const lines = fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt').slice(0, 3);
-    const frames = eventStreamFrames(lines, { type: 'throttlingException', message: 'Too many tokens, please wait before trying again.' });
+    const frames = eventStreamFrames(lines, {
+      type: 'throttlingException',
+      message: 'Too many tokens, please wait before trying again.',
+    });
     const seen: ChatCompletionChunk[] = [];
     const error = await (async () => {
       for await (const chunk of convertConverseStream(decodeEventStream(split(frames)), options)) seen.push(chunk);
@@ -93,6 +136,8 @@ describe('convertConverseStream', () => {
 
   it('throws 502 when the stream ends before messageStop', async () => {
     const lines = fixtures.chunkLines('amazon-bedrock/amazon-bedrock-text.chunks.txt').slice(0, 3);
-    await expect(collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(lines))), options))).rejects.toMatchObject({ status: 502 });
+    await expect(
+      collect(convertConverseStream(decodeEventStream(split(eventStreamFrames(lines))), options)),
+    ).rejects.toMatchObject({ status: 502 });
   });
 });

@@ -22,7 +22,13 @@ describe('convertToConverseRequest', () => {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'developer', content: [{ type: 'text', text: 'Use tools.' }] },
-        { role: 'user', content: [{ type: 'text', text: 'What is here, and the weather?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is here, and the weather?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          ],
+        },
         {
           role: 'assistant',
           content: null,
@@ -35,13 +41,25 @@ describe('convertToConverseRequest', () => {
         { role: 'tool', tool_call_id: 'call_2', content: '3C' },
         { role: 'user', content: 'Thanks' },
       ],
-      tools: [{ type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'weather',
+            description: 'Weather by city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+      ],
       tool_choice: { type: 'function', function: { name: 'weather' } },
     });
     expect(body).toEqual({
       system: [{ text: 'Be brief.' }, { text: 'Use tools.' }],
       messages: [
-        { role: 'user', content: [{ text: 'What is here, and the weather?' }, { image: { format: 'png', source: { bytes: PNG } } }] },
+        {
+          role: 'user',
+          content: [{ text: 'What is here, and the weather?' }, { image: { format: 'png', source: { bytes: PNG } } }],
+        },
         {
           role: 'assistant',
           content: [
@@ -60,7 +78,15 @@ describe('convertToConverseRequest', () => {
       ],
       inferenceConfig: { maxTokens: 100 },
       toolConfig: {
-        tools: [{ toolSpec: { name: 'weather', description: 'Weather by city', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } } } }],
+        tools: [
+          {
+            toolSpec: {
+              name: 'weather',
+              description: 'Weather by city',
+              inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } },
+            },
+          },
+        ],
         toolChoice: { tool: { name: 'weather' } },
       },
     });
@@ -73,27 +99,64 @@ describe('convertToConverseRequest', () => {
       tools: [{ toolSpec: { name: 'f', inputSchema: { json: { type: 'object', properties: {} } } } }],
       toolChoice: { any: {} },
     });
-    expect(convertToConverseRequest({ model: 'm', messages, tools, tool_choice: 'none' }).body.toolConfig).toBeUndefined();
+    expect(
+      convertToConverseRequest({ model: 'm', messages, tools, tool_choice: 'none' }).body.toolConfig,
+    ).toBeUndefined();
   });
 
   it('refuses web image URLs, naming the content part', () => {
-    const error = rejection(() => convertToConverseRequest({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] }));
+    const error = rejection(() =>
+      convertToConverseRequest({
+        model: 'm',
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] },
+        ],
+      }),
+    );
     expect(error.status).toBe(400);
     expect(error.param).toBe('messages[0].content[0].image_url.url');
   });
 
   it('refuses tool call arguments that are not JSON', () => {
     const error = rejection(() =>
-      convertToConverseRequest({ model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{oops' } }] }] }),
+      convertToConverseRequest({
+        model: 'm',
+        messages: [
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{oops' } }],
+          },
+        ],
+      }),
     );
     expect(error.param).toBe('messages[0].tool_calls[0].function.arguments');
   });
 
   it('rejects what Converse cannot honour and warns about dropped hints', () => {
-    expect(rejection(() => convertToConverseRequest({ model: 'm', n: 2, messages: [{ role: 'user', content: 'x' }] })).param).toBe('n');
-    expect(rejection(() => convertToConverseRequest({ model: 'm', presence_penalty: 1, messages: [{ role: 'user', content: 'x' }] })).param).toBe('presence_penalty');
-    expect(rejection(() => convertToConverseRequest({ model: 'm', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'x' }] })).param).toBe('response_format');
-    const { warnings } = convertToConverseRequest({ model: 'm', seed: 7, user: 'u1', messages: [{ role: 'user', content: 'x' }] });
+    expect(
+      rejection(() => convertToConverseRequest({ model: 'm', n: 2, messages: [{ role: 'user', content: 'x' }] })).param,
+    ).toBe('n');
+    expect(
+      rejection(() =>
+        convertToConverseRequest({ model: 'm', presence_penalty: 1, messages: [{ role: 'user', content: 'x' }] }),
+      ).param,
+    ).toBe('presence_penalty');
+    expect(
+      rejection(() =>
+        convertToConverseRequest({
+          model: 'm',
+          response_format: { type: 'json_object' },
+          messages: [{ role: 'user', content: 'x' }],
+        }),
+      ).param,
+    ).toBe('response_format');
+    const { warnings } = convertToConverseRequest({
+      model: 'm',
+      seed: 7,
+      user: 'u1',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(warnings.map((w) => w.param)).toEqual(['seed', 'user']);
   });
 
@@ -106,7 +169,11 @@ describe('convertToConverseRequest', () => {
       messages: [{ role: 'user', content: 'x' }],
     } as Parameters<typeof convertToConverseRequest>[0]);
     expect(warnings).toEqual([
-      { code: 'unsupported_parameter', param: 'parallel_tool_calls', message: "'parallel_tool_calls' is not supported by Bedrock models and was ignored." },
+      {
+        code: 'unsupported_parameter',
+        param: 'parallel_tool_calls',
+        message: "'parallel_tool_calls' is not supported by Bedrock models and was ignored.",
+      },
       expect.objectContaining({ param: 'web_search_options' }),
       expect.objectContaining({ param: 'x_future_parameter' }),
     ]);

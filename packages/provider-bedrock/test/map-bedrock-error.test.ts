@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mapBedrockError, mapBedrockException } from '../src/index.js';
 
-const header = (name: string) => ({ 'x-amzn-errortype': `${name}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+const header = (name: string) => ({
+  'x-amzn-errortype': `${name}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+});
 
 describe('mapBedrockError', () => {
   it.each([
@@ -22,13 +24,35 @@ describe('mapBedrockError', () => {
   });
 
   it('names the field of a ValidationException it recognises', () => {
-    const error = mapBedrockError('bedrock', 400, JSON.stringify({ message: 'The maximum tokens you requested exceeds the model limit of 8192. Try again with a maximum tokens value that is lower than 8192. maxTokens' }), header('ValidationException'), []);
+    const error = mapBedrockError(
+      'bedrock',
+      400,
+      JSON.stringify({
+        message:
+          'The maximum tokens you requested exceeds the model limit of 8192. Try again with a maximum tokens value that is lower than 8192. maxTokens',
+      }),
+      header('ValidationException'),
+      [],
+    );
     expect(error.param).toBe('max_tokens');
   });
 
   it('reads the exception name from __type when the header is absent, and the capitalised Message', () => {
-    const error = mapBedrockError('bedrock', 403, JSON.stringify({ __type: 'com.amazon.coral.service#UnrecognizedClientException', Message: 'The security token included in the request is invalid.' }), {}, []);
-    expect(error).toMatchObject({ status: 403, type: 'authentication_error', message: 'The security token included in the request is invalid.' });
+    const error = mapBedrockError(
+      'bedrock',
+      403,
+      JSON.stringify({
+        __type: 'com.amazon.coral.service#UnrecognizedClientException',
+        Message: 'The security token included in the request is invalid.',
+      }),
+      {},
+      [],
+    );
+    expect(error).toMatchObject({
+      status: 403,
+      type: 'authentication_error',
+      message: 'The security token included in the request is invalid.',
+    });
   });
 
   it('maps the lower-camel names of stream exception frames', () => {

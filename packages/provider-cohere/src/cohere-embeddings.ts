@@ -1,4 +1,9 @@
-import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
+import {
+  type EmbeddingRequest,
+  type EmbeddingResponse,
+  type ParameterRules,
+  invalidRequestError,
+} from '@switchyard/core';
 import type { CohereEmbedResponse } from './cohere-api.js';
 
 /** Cohere's `input_type` values. @see https://docs.cohere.com/reference/embed#request.body.input_type */
@@ -25,12 +30,26 @@ export const COHERE_EMBEDDING_PARAMETERS: ParameterRules = {
  */
 export function convertToCohereEmbed(request: EmbeddingRequest, defaultInputType: string): Record<string, unknown> {
   const input = typeof request.input === 'string' ? [request.input] : request.input;
-  if (!Array.isArray(input) || input.some((t) => typeof t !== 'string')) throw invalidRequestError('Cohere embeds text: give input as a string or an array of strings.', 'input', 'unsupported_value');
+  if (!Array.isArray(input) || input.some((t) => typeof t !== 'string'))
+    throw invalidRequestError(
+      'Cohere embeds text: give input as a string or an array of strings.',
+      'input',
+      'unsupported_value',
+    );
   const inputType = (request as { input_type?: unknown }).input_type ?? defaultInputType;
   if (!(COHERE_INPUT_TYPES as readonly unknown[]).includes(inputType)) {
-    throw invalidRequestError(`Invalid 'input_type': one of ${COHERE_INPUT_TYPES.join(', ')}.`, 'input_type', 'invalid_value');
+    throw invalidRequestError(
+      `Invalid 'input_type': one of ${COHERE_INPUT_TYPES.join(', ')}.`,
+      'input_type',
+      'invalid_value',
+    );
   }
-  const body: Record<string, unknown> = { model: request.model, texts: input, input_type: inputType, embedding_types: ['float'] };
+  const body: Record<string, unknown> = {
+    model: request.model,
+    texts: input,
+    input_type: inputType,
+    embedding_types: ['float'],
+  };
   if (request.dimensions != null) body.output_dimension = request.dimensions;
   const truncate = (request as { truncate?: unknown }).truncate;
   if (typeof truncate === 'string') body.truncate = truncate;

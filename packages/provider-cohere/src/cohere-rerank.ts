@@ -7,7 +7,11 @@ import type { RerankRequest, RerankResponse } from '@switchyard/core';
  * @see https://docs.cohere.com/reference/rerank
  */
 export function convertToCohereRerank(request: RerankRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: request.model, query: request.query, documents: documentTexts(request) };
+  const body: Record<string, unknown> = {
+    model: request.model,
+    query: request.query,
+    documents: documentTexts(request),
+  };
   if (request.top_n != null) body.top_n = request.top_n;
   if (request.max_tokens_per_doc != null) body.max_tokens_per_doc = request.max_tokens_per_doc;
   return body;
@@ -28,6 +32,8 @@ export function convertCohereRerank(answer: RerankResponse, request: RerankReque
   return {
     ...answer,
     model,
-    results: answer.results.map((result) => (texts && texts[result.index] !== undefined ? { ...result, document: { text: texts[result.index]! } } : result)),
+    results: answer.results.map((result) =>
+      texts && texts[result.index] !== undefined ? { ...result, document: { text: texts[result.index]! } } : result,
+    ),
   };
 }

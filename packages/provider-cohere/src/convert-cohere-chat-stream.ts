@@ -1,5 +1,18 @@
-import { type ChatCompletionChunk, GatewayError, type ServerSentEvent, checkUpstreamEvent, mapTransportError, readUpstreamEvent, upstreamInvalidResponseError } from '@switchyard/core';
-import { type CohereStreamEvent, cohereKnownStreamEventSchema, cohereStreamEventSchema, cohereStreamEventSchemas } from './cohere-api.js';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  type ServerSentEvent,
+  checkUpstreamEvent,
+  mapTransportError,
+  readUpstreamEvent,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
+import {
+  type CohereStreamEvent,
+  cohereKnownStreamEventSchema,
+  cohereStreamEventSchema,
+  cohereStreamEventSchemas,
+} from './cohere-api.js';
 import { mapCohereFinishReason, mapCohereUsage } from './map-cohere-finish.js';
 
 /**
@@ -12,10 +25,18 @@ import { mapCohereFinishReason, mapCohereUsage } from './map-cohere-finish.js';
  * before `message-end` throws 502, a broken connection 502/504, a `finish_reason` ERROR/TIMEOUT 502.
  * @see https://docs.cohere.com/reference/chat-stream
  */
-export async function* convertCohereChatStream(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+export async function* convertCohereChatStream(
+  events: AsyncIterable<ServerSentEvent>,
+  provider: string,
+  model: string,
+  signal: AbortSignal,
+): AsyncGenerator<ChatCompletionChunk> {
   let id = 'chatcmpl-cohere';
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
+  const chunk = (
+    choices: ChatCompletionChunk['choices'],
+    extra: Partial<ChatCompletionChunk> = {},
+  ): ChatCompletionChunk => ({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
   try {
     for await (const sse of events) {
       if (!sse.data.trim()) continue;
@@ -34,17 +55,41 @@ export async function* convertCohereChatStream(events: AsyncIterable<ServerSentE
           yield chunk([
             {
               index: 0,
-              delta: { tool_calls: [{ index: event.index ?? 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments ?? '' } }] },
+              delta: {
+                tool_calls: [
+                  {
+                    index: event.index ?? 0,
+                    id: call.id,
+                    type: 'function',
+                    function: { name: call.function.name, arguments: call.function.arguments ?? '' },
+                  },
+                ],
+              },
               finish_reason: null,
             },
           ]);
           break;
         }
         case 'tool-call-delta':
-          yield chunk([{ index: 0, delta: { tool_calls: [{ index: event.index ?? 0, function: { arguments: event.delta.message.tool_calls.function?.arguments ?? '' } }] }, finish_reason: null }]);
+          yield chunk([
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  {
+                    index: event.index ?? 0,
+                    function: { arguments: event.delta.message.tool_calls.function?.arguments ?? '' },
+                  },
+                ],
+              },
+              finish_reason: null,
+            },
+          ]);
           break;
         case 'message-end': {
-          yield chunk([{ index: 0, delta: {}, finish_reason: mapCohereFinishReason(provider, event.delta?.finish_reason) }]);
+          yield chunk([
+            { index: 0, delta: {}, finish_reason: mapCohereFinishReason(provider, event.delta?.finish_reason) },
+          ]);
           const usage = mapCohereUsage(event.delta?.usage);
           if (usage) yield chunk([], { usage });
           return;

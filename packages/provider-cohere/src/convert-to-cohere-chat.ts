@@ -1,4 +1,12 @@
-import { LEGACY_FUNCTION_CALLING_REFUSED, type ChatCompletionRequest, type GatewayWarning, type RefusedParameter, checkRequestParameters, invalidRequestError, nonNeutral } from '@switchyard/core';
+import {
+  LEGACY_FUNCTION_CALLING_REFUSED,
+  type ChatCompletionRequest,
+  type GatewayWarning,
+  type RefusedParameter,
+  checkRequestParameters,
+  invalidRequestError,
+  nonNeutral,
+} from '@switchyard/core';
 
 /** Request fields this conversion translates; every other one is dropped with a warning (see {@link convertToCohereChat}). */
 const HANDLED = new Set([
@@ -34,7 +42,10 @@ function text(content: unknown, param: string): string {
     return content
       .map((part: { type?: string; text?: string }, i) => {
         if (part.type === 'text') return part.text ?? '';
-        throw invalidRequestError(`Cohere accepts text only in this message; '${part.type}' is not supported here.`, `${param}[${i}]`);
+        throw invalidRequestError(
+          `Cohere accepts text only in this message; '${part.type}' is not supported here.`,
+          `${param}[${i}]`,
+        );
       })
       .join('');
   }
@@ -53,7 +64,11 @@ function toolChoice(choice: ChatCompletionRequest['tool_choice']): 'REQUIRED' | 
   if (choice === undefined || choice === 'auto') return undefined;
   if (choice === 'required') return 'REQUIRED';
   if (choice === 'none') return 'NONE';
-  throw invalidRequestError('Cohere cannot force one named tool; use tool_choice "auto", "required" or "none".', 'tool_choice', 'unsupported_value');
+  throw invalidRequestError(
+    'Cohere cannot force one named tool; use tool_choice "auto", "required" or "none".',
+    'tool_choice',
+    'unsupported_value',
+  );
 }
 
 /**
@@ -68,9 +83,14 @@ function toolChoice(choice: ChatCompletionRequest['tool_choice']): 'REQUIRED' | 
  * `x-switchyard-warning`), per core's `checkRequestParameters`.
  * @see https://docs.cohere.com/reference/chat
  */
-export function convertToCohereChat(request: ChatCompletionRequest, warn: (warning: GatewayWarning) => void = () => {}): Record<string, unknown> {
-  if ((request.n ?? 1) > 1) throw invalidRequestError('Cohere answers one choice per request; use n = 1.', 'n', 'unsupported_value');
-  for (const warning of checkRequestParameters(request, { upstream: 'Cohere', handled: HANDLED, refused: REFUSED })) warn(warning);
+export function convertToCohereChat(
+  request: ChatCompletionRequest,
+  warn: (warning: GatewayWarning) => void = () => {},
+): Record<string, unknown> {
+  if ((request.n ?? 1) > 1)
+    throw invalidRequestError('Cohere answers one choice per request; use n = 1.', 'n', 'unsupported_value');
+  for (const warning of checkRequestParameters(request, { upstream: 'Cohere', handled: HANDLED, refused: REFUSED }))
+    warn(warning);
   const messages: CohereMessage[] = request.messages.map((message, i) => {
     const param = `messages[${i}].content`;
     switch (message.role) {
@@ -83,7 +103,12 @@ export function convertToCohereChat(request: ChatCompletionRequest, warn: (warni
         const out: CohereMessage = { role: 'assistant' };
         const content = text(message.content, param);
         if (content) out.content = content;
-        if (message.tool_calls?.length) out.tool_calls = message.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } }));
+        if (message.tool_calls?.length)
+          out.tool_calls = message.tool_calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.function.name, arguments: c.function.arguments },
+          }));
         return out;
       }
       case 'tool':
@@ -108,6 +133,7 @@ export function convertToCohereChat(request: ChatCompletionRequest, warn: (warni
   if (request.presence_penalty != null) body.presence_penalty = request.presence_penalty;
   const format = request.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
   if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
-  else if (format?.type === 'json_schema') body.response_format = { type: 'json_object', json_schema: format.json_schema?.schema };
+  else if (format?.type === 'json_schema')
+    body.response_format = { type: 'json_object', json_schema: format.json_schema?.schema };
   return body;
 }

@@ -51,7 +51,11 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
       provider: context.provider,
       url: `${baseURL}${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...context.headers, authorization: `Bearer ${options.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...context.headers,
+        authorization: `Bearer ${options.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,
@@ -67,7 +71,10 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('text/event-stream')) {
           await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+          throw upstreamInvalidResponseError(
+            context.provider,
+            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+          );
         }
         const body = response.body;
         return (async function* () {
@@ -80,12 +87,23 @@ export function createCohere(options: CohereOptions): ProviderAdapter {
           }
         })();
       }
-      return convertCohereChat(context.provider, await readUpstreamJson(context.provider, response, context.signal, cohereChatResponseSchema), request.model);
+      return convertCohereChat(
+        context.provider,
+        await readUpstreamJson(context.provider, response, context.signal, cohereChatResponseSchema),
+        request.model,
+      );
     },
     async embeddings(request, context) {
       for (const warning of checkRequestParameters(request, COHERE_EMBEDDING_PARAMETERS)) context.warn(warning);
-      const response = await send('/v2/embed', context, convertToCohereEmbed(request, options.inputType ?? 'search_document'));
-      return convertCohereEmbed(await readUpstreamJson(context.provider, response, context.signal, cohereEmbedResponseSchema), request.model);
+      const response = await send(
+        '/v2/embed',
+        context,
+        convertToCohereEmbed(request, options.inputType ?? 'search_document'),
+      );
+      return convertCohereEmbed(
+        await readUpstreamJson(context.provider, response, context.signal, cohereEmbedResponseSchema),
+        request.model,
+      );
     },
     async rerank(request, context) {
       const response = await send('/v2/rerank', context, convertToCohereRerank(request));

@@ -1,4 +1,9 @@
-export { COHERE_EMBEDDING_PARAMETERS, COHERE_INPUT_TYPES, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
+export {
+  COHERE_EMBEDDING_PARAMETERS,
+  COHERE_INPUT_TYPES,
+  convertCohereEmbed,
+  convertToCohereEmbed,
+} from './cohere-embeddings.js';
 export type * from './cohere-types.js';
 export * from './cohere-api.js';
 export { convertCohereChat } from './convert-cohere-chat.js';

@@ -14,7 +14,12 @@ export function mapCohereFinishReason(provider: string, reason: string | undefin
       return 'tool_calls';
     case 'ERROR':
     case 'TIMEOUT':
-      throw new GatewayError({ status: 502, type: 'server_error', code: 'upstream_error', message: `The upstream provider '${provider}' ended the answer with ${reason}.` });
+      throw new GatewayError({
+        status: 502,
+        type: 'server_error',
+        code: 'upstream_error',
+        message: `The upstream provider '${provider}' ended the answer with ${reason}.`,
+      });
     default:
       return 'stop';
   }

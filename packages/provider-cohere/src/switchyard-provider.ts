@@ -18,7 +18,12 @@ export const cohereSettingsSchema = z.strictObject({
   api_key: z.string().min(1),
   base_url: z.url().optional(),
   input_type: z.enum(COHERE_INPUT_TYPES).optional(),
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Settings of the Cohere adapter as written in config. */
@@ -35,6 +40,9 @@ export const switchyardProvider: ProviderFactory<CohereSettings> = {
       apiKey: settings.api_key,
       baseURL: settings.base_url,
       inputType: settings.input_type,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

@@ -23,7 +23,18 @@ const wordText = (w: DeepgramWord) => w.punctuated_word ?? w.word;
 
 function segment(id: number, start: number, end: number, text: string): TranscriptionSegment {
   // Deepgram has no token ids or log-probabilities; these are OpenAI's neutral values.
-  return { id, seek: 0, start, end, text: text.trim(), tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0 };
+  return {
+    id,
+    seek: 0,
+    start,
+    end,
+    text: text.trim(),
+    tokens: [],
+    temperature: 0,
+    avg_logprob: 0,
+    compression_ratio: 0,
+    no_speech_prob: 0,
+  };
 }
 
 /**
@@ -31,7 +42,10 @@ function segment(id: number, start: number, end: number, text: string): Transcri
  * words grouped into sentences (a word ending in `.`, `?` or `!`), cut at pauses over 1 s or after 30 words. Times
  * in seconds.
  */
-export function buildSegments(utterances: DeepgramUtterance[] | undefined, words: DeepgramWord[]): TranscriptionSegment[] {
+export function buildSegments(
+  utterances: DeepgramUtterance[] | undefined,
+  words: DeepgramWord[],
+): TranscriptionSegment[] {
   if (utterances?.length) return utterances.map((u, i) => segment(i, u.start, u.end, u.transcript));
   const segments: TranscriptionSegment[] = [];
   let current: DeepgramWord[] = [];

@@ -45,17 +45,31 @@ export function createDeepgram(options: DeepgramOptions): ProviderAdapter {
     adapter: 'deepgram',
     async transcriptions(request, context) {
       if (request.response_format === 'diarized_json') {
-        throw invalidRequestError("Deepgram transcriptions support response_format json, text, srt, vtt and verbose_json, not 'diarized_json'.", 'response_format', 'unsupported_value');
+        throw invalidRequestError(
+          "Deepgram transcriptions support response_format json, text, srt, vtt and verbose_json, not 'diarized_json'.",
+          'response_format',
+          'unsupported_value',
+        );
       }
       const { file: _file, ...fields } = request;
-      for (const warning of checkRequestParameters(fields, { upstream: 'Deepgram', handled: HANDLED })) context.warn(warning);
-      const query = new URLSearchParams({ model: request.model, smart_format: 'true', punctuate: 'true', utterances: 'true' });
+      for (const warning of checkRequestParameters(fields, { upstream: 'Deepgram', handled: HANDLED }))
+        context.warn(warning);
+      const query = new URLSearchParams({
+        model: request.model,
+        smart_format: 'true',
+        punctuate: 'true',
+        utterances: 'true',
+      });
       if (request.language) query.set('language', request.language);
       else query.set('detect_language', 'true');
       const response = await sendUpstreamRequest({
         provider: context.provider,
         url: `${baseURL}/v1/listen?${query}`,
-        headers: { ...context.headers, authorization: `Token ${options.apiKey}`, 'content-type': request.file.contentType || 'application/octet-stream' },
+        headers: {
+          ...context.headers,
+          authorization: `Token ${options.apiKey}`,
+          'content-type': request.file.contentType || 'application/octet-stream',
+        },
         body: request.file.data,
         signal: context.signal,
         timeouts: options.timeouts,

@@ -39,7 +39,15 @@ export const deepgramListenResponseSchema = z.looseObject({
       channels: z
         .array(
           z.looseObject({
-            alternatives: z.array(z.looseObject({ transcript: z.string().optional(), confidence: z.number().optional(), words: z.array(deepgramWordSchema).optional() })).optional(),
+            alternatives: z
+              .array(
+                z.looseObject({
+                  transcript: z.string().optional(),
+                  confidence: z.number().optional(),
+                  words: z.array(deepgramWordSchema).optional(),
+                }),
+              )
+              .optional(),
             detected_language: z.string().optional(),
           }),
         )

@@ -11,7 +11,9 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
  * @see https://en.wikipedia.org/wiki/SubRip#Format
  */
 export function toSrt(segments: TranscriptionSegment[]): string {
-  return segments.map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text}\n`).join('\n');
+  return segments
+    .map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text}\n`)
+    .join('\n');
 }
 
 /**

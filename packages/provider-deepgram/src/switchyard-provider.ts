@@ -16,7 +16,12 @@ import { createDeepgram } from './create-deepgram.js';
 export const deepgramSettingsSchema = z.strictObject({
   api_key: z.string().min(1),
   base_url: z.url().optional(),
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Settings of the Deepgram adapter as written in config. */
@@ -32,6 +37,9 @@ export const switchyardProvider: ProviderFactory<DeepgramSettings> = {
     createDeepgram({
       apiKey: settings.api_key,
       baseURL: settings.base_url,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

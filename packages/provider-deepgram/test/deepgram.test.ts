@@ -1,21 +1,35 @@
 import type { AdapterCallContext, GatewayWarning } from '@switchyard/core';
 import { GatewayError } from '@switchyard/core';
-import { type MockUpstream, countingUpstream, createFixtureReader, makeWav, startMockUpstream } from '@switchyard/testkit';
+import {
+  type MockUpstream,
+  countingUpstream,
+  createFixtureReader,
+  makeWav,
+  startMockUpstream,
+} from '@switchyard/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeepgram, switchyardProvider } from '../src/index.js';
 
 const KEY = 'dg-secret-key-0123456789abcdef';
 const fixtures = createFixtureReader(new URL('../fixtures/', import.meta.url));
-const recorded = fixtures.json<{ metadata: { duration: number }; results: { channels: { alternatives: { transcript: string; words: { word: string; start: number; end: number }[] }[] }[] } }>(
-  'deepgram/deepgram-transcription.json',
-);
+const recorded = fixtures.json<{
+  metadata: { duration: number };
+  results: {
+    channels: { alternatives: { transcript: string; words: { word: string; start: number; end: number }[] }[] }[];
+  };
+}>('deepgram/deepgram-transcription.json');
 const best = recorded.results.channels[0]!.alternatives[0]!;
 const wav = makeWav();
 const file = { data: wav, filename: 'a.wav', contentType: 'audio/wav' };
 let upstream: MockUpstream;
 let warnings: GatewayWarning[];
 
-const context = (): AdapterCallContext => ({ signal: new AbortController().signal, requestId: 'r1', provider: 'deepgram', warn: (w) => warnings.push(w) });
+const context = (): AdapterCallContext => ({
+  signal: new AbortController().signal,
+  requestId: 'r1',
+  provider: 'deepgram',
+  warn: (w) => warnings.push(w),
+});
 const adapter = () => createDeepgram({ apiKey: KEY, baseURL: upstream.url });
 
 beforeAll(async () => {
@@ -53,14 +67,31 @@ describe('Deepgram transcriptions', () => {
   });
 
   it('answers text as text/plain', async () => {
-    expect(await adapter().transcriptions!({ model: 'nova-3', response_format: 'text', file }, context())).toEqual({ kind: 'text', contentType: 'text/plain; charset=utf-8', body: best.transcript });
+    expect(await adapter().transcriptions!({ model: 'nova-3', response_format: 'text', file }, context())).toEqual({
+      kind: 'text',
+      contentType: 'text/plain; charset=utf-8',
+      body: best.transcript,
+    });
   });
 
   it('answers verbose_json with segments covering every word, and words on request', async () => {
-    const result = await adapter().transcriptions!({ model: 'nova-3', response_format: 'verbose_json', 'timestamp_granularities[]': ['word', 'segment'], file }, context());
+    const result = await adapter().transcriptions!(
+      { model: 'nova-3', response_format: 'verbose_json', 'timestamp_granularities[]': ['word', 'segment'], file },
+      context(),
+    );
     expect(result.kind).toBe('json');
-    const body = result.body as unknown as { duration: number; text: string; segments: { id: number; start: number; end: number; text: string }[]; words: { word: string; start: number; end: number }[] };
-    expect(body).toMatchObject({ task: 'transcribe', language: 'en', duration: recorded.metadata.duration, text: best.transcript });
+    const body = result.body as unknown as {
+      duration: number;
+      text: string;
+      segments: { id: number; start: number; end: number; text: string }[];
+      words: { word: string; start: number; end: number }[];
+    };
+    expect(body).toMatchObject({
+      task: 'transcribe',
+      language: 'en',
+      duration: recorded.metadata.duration,
+      text: best.transcript,
+    });
     expect(body.words).toHaveLength(best.words.length);
     expect(body.words[0]).toEqual({ word: best.words[0]!.word, start: best.words[0]!.start, end: best.words[0]!.end });
     expect(body.segments.length).toBeGreaterThan(1);
@@ -75,7 +106,16 @@ describe('Deepgram transcriptions', () => {
 
   it('uses utterances as segments when Deepgram sends them', async () => {
     upstream.route('POST /v1/listen', {
-      json: { ...recorded, results: { ...recorded.results, utterances: [{ start: 0.16, end: 5.2, transcript: 'Galileo was an American robotic space program.' }, { start: 6, end: 7.5, transcript: 'It studied Jupiter.' }] } },
+      json: {
+        ...recorded,
+        results: {
+          ...recorded.results,
+          utterances: [
+            { start: 0.16, end: 5.2, transcript: 'Galileo was an American robotic space program.' },
+            { start: 6, end: 7.5, transcript: 'It studied Jupiter.' },
+          ],
+        },
+      },
     });
     const result = await adapter().transcriptions!({ model: 'nova-3', response_format: 'srt', file }, context());
     expect(result).toEqual({
@@ -89,20 +129,30 @@ describe('Deepgram transcriptions', () => {
     const srt = await adapter().transcriptions!({ model: 'nova-3', response_format: 'srt', file }, context());
     const vtt = await adapter().transcriptions!({ model: 'nova-3', response_format: 'vtt', file }, context());
     expect(srt.kind === 'text' && srt.body).toMatch(/^1\n00:00:00,160 --> 00:00:\d\d,\d{3}\ngalileo was an american/);
-    expect(vtt.kind === 'text' && vtt.body).toMatch(/^WEBVTT\n\n00:00:00\.160 --> 00:00:\d\d\.\d{3}\ngalileo was an american/);
+    expect(vtt.kind === 'text' && vtt.body).toMatch(
+      /^WEBVTT\n\n00:00:00\.160 --> 00:00:\d\d\.\d{3}\ngalileo was an american/,
+    );
     expect(vtt.kind === 'text' && vtt.contentType).toMatch(/^text\/vtt/);
   });
 
   it('rejects diarized_json with 400 naming response_format, without calling Deepgram', async () => {
-    const error = await adapter().transcriptions!({ model: 'nova-3', response_format: 'diarized_json', file }, context()).catch((e: unknown) => e);
+    const error = await adapter().transcriptions!(
+      { model: 'nova-3', response_format: 'diarized_json', file },
+      context(),
+    ).catch((e: unknown) => e);
     expect((error as GatewayError).status).toBe(400);
     expect((error as GatewayError).toJSON().error.param).toBe('response_format');
     expect(upstream.requests).toHaveLength(0);
   });
 
   it("maps Deepgram's error body to OpenAI's shape without the key", async () => {
-    upstream.route('POST /v1/listen', { status: 401, json: { err_code: 'INVALID_AUTH', err_msg: `Invalid credentials for ${KEY}.`, request_id: 'x' } });
-    const error = (await adapter().transcriptions!({ model: 'nova-3', file }, context()).catch((e: unknown) => e)) as GatewayError;
+    upstream.route('POST /v1/listen', {
+      status: 401,
+      json: { err_code: 'INVALID_AUTH', err_msg: `Invalid credentials for ${KEY}.`, request_id: 'x' },
+    });
+    const error = (await adapter().transcriptions!({ model: 'nova-3', file }, context()).catch(
+      (e: unknown) => e,
+    )) as GatewayError;
     expect(GatewayError.isInstance(error)).toBe(true);
     expect(error.status).toBe(401);
     expect(error.toJSON().error).toMatchObject({ code: 'INVALID_AUTH', type: 'authentication_error' });
@@ -111,7 +161,9 @@ describe('Deepgram transcriptions', () => {
 
   it('serves transcriptions only, and is enabled by DEEPGRAM_API_KEY', () => {
     const built = switchyardProvider.create(switchyardProvider.settingsSchema.parse({ api_key: 'k' }));
-    expect(Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function')).toEqual(['transcriptions']);
+    expect(
+      Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function'),
+    ).toEqual(['transcriptions']);
     expect(switchyardProvider.apiKeyEnv).toEqual(['DEEPGRAM_API_KEY']);
     expect(switchyardProvider.settingsSchema.safeParse({}).success).toBe(false);
   });
@@ -121,7 +173,10 @@ describe('Deepgram upstream settings', () => {
   it("reads through the gateway's dispatcher and answers 502 naming the provider and its body limit for an oversize answer", async () => {
     upstream.route('POST /v1/listen', { json: { ...recorded, filler: 'x'.repeat(5000) } });
     const counting = countingUpstream({ maxResponseBytes: 1000 });
-    const error = (await adapter().transcriptions!({ model: 'nova-3', file }, { ...context(), upstream: counting.upstream }).catch((e: unknown) => e)) as GatewayError;
+    const error = (await adapter().transcriptions!(
+      { model: 'nova-3', file },
+      { ...context(), upstream: counting.upstream },
+    ).catch((e: unknown) => e)) as GatewayError;
     expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
     expect(error.message).toContain("'deepgram'");
     expect(error.message).toContain('1000 byte limit (providers.deepgram.limits.max_response_bytes)');
@@ -131,7 +186,10 @@ describe('Deepgram upstream settings', () => {
 
 describe('Deepgram parameters', () => {
   it('warns about every transcription field it does not translate, unknown ones included', async () => {
-    await adapter().transcriptions!({ model: 'nova-3', temperature: 0.2, stream: 'true', 'include[]': 'logprobs', file } as never, context());
+    await adapter().transcriptions!(
+      { model: 'nova-3', temperature: 0.2, stream: 'true', 'include[]': 'logprobs', file } as never,
+      context(),
+    );
     expect(warnings.map((w) => [w.code, w.param])).toEqual([
       ['unsupported_parameter', 'temperature'],
       ['unsupported_parameter', 'stream'],

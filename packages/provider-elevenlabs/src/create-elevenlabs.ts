@@ -12,13 +12,31 @@ import { mapElevenLabsError } from './map-elevenlabs-error.js';
 import { elevenLabsFormat, streamingWavHeader } from './speech-formats.js';
 
 /** OpenAI's built-in voice names; one of these must be mapped in `voices` to be used. */
-export const OPENAI_VOICES = ['alloy', 'ash', 'ballad', 'cedar', 'coral', 'echo', 'fable', 'marin', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
+export const OPENAI_VOICES = [
+  'alloy',
+  'ash',
+  'ballad',
+  'cedar',
+  'coral',
+  'echo',
+  'fable',
+  'marin',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+] as const;
 
 /** Speech fields this adapter translates (`speed` as `voice_settings.speed`, `response_format` as `output_format`). */
 const HANDLED = new Set(['model', 'input', 'voice', 'response_format', 'speed', 'stream_format']);
 /** Speech fields refused when their value would change the answer. */
 const REFUSED: readonly RefusedParameter[] = [
-  { param: 'stream_format', isSet: (value) => value === 'sse', why: "ElevenLabs streams raw audio; use stream_format 'audio'." },
+  {
+    param: 'stream_format',
+    isSet: (value) => value === 'sse',
+    why: "ElevenLabs streams raw audio; use stream_format 'audio'.",
+  },
 ];
 
 /** Options of {@link createElevenLabs}. */
@@ -59,7 +77,10 @@ export function createElevenLabs(options: ElevenLabsOptions): ProviderAdapter {
     if (typeof voice !== 'string') return voice.id;
     if (voices[voice]) return voices[voice];
     if ((OPENAI_VOICES as readonly string[]).includes(voice)) {
-      throw invalidRequestError(`The voice '${voice}' is not mapped to an ElevenLabs voice id (providers.<name>.voices.${voice}); pass an ElevenLabs voice id instead.`, 'voice');
+      throw invalidRequestError(
+        `The voice '${voice}' is not mapped to an ElevenLabs voice id (providers.<name>.voices.${voice}); pass an ElevenLabs voice id instead.`,
+        'voice',
+      );
     }
     return voice;
   };
@@ -69,14 +90,32 @@ export function createElevenLabs(options: ElevenLabsOptions): ProviderAdapter {
     async speech(request, context) {
       const format = elevenLabsFormat(request.response_format);
       if (request.speed !== undefined && (request.speed < 0.7 || request.speed > 1.2)) {
-        throw invalidRequestError(`ElevenLabs accepts speed from 0.7 to 1.2, not ${request.speed}.`, 'speed', 'unsupported_value');
+        throw invalidRequestError(
+          `ElevenLabs accepts speed from 0.7 to 1.2, not ${request.speed}.`,
+          'speed',
+          'unsupported_value',
+        );
       }
-      for (const warning of checkRequestParameters(request, { upstream: 'ElevenLabs', handled: HANDLED, refused: REFUSED })) context.warn(warning);
-      const body = { text: request.input, model_id: request.model, ...(request.speed !== undefined ? { voice_settings: { speed: request.speed } } : {}) };
+      for (const warning of checkRequestParameters(request, {
+        upstream: 'ElevenLabs',
+        handled: HANDLED,
+        refused: REFUSED,
+      }))
+        context.warn(warning);
+      const body = {
+        text: request.input,
+        model_id: request.model,
+        ...(request.speed !== undefined ? { voice_settings: { speed: request.speed } } : {}),
+      };
       const response = await sendUpstreamRequest({
         provider: context.provider,
         url: `${baseURL}/v1/text-to-speech/${encodeURIComponent(voiceId(request.voice))}/stream?output_format=${format.outputFormat}`,
-        headers: { ...context.headers, 'xi-api-key': options.apiKey, 'content-type': 'application/json', accept: '*/*' },
+        headers: {
+          ...context.headers,
+          'xi-api-key': options.apiKey,
+          'content-type': 'application/json',
+          accept: '*/*',
+        },
         body: JSON.stringify(body),
         signal: context.signal,
         timeouts: options.timeouts,
@@ -84,7 +123,10 @@ export function createElevenLabs(options: ElevenLabsOptions): ProviderAdapter {
         mapError: (status, text, headers) => mapElevenLabsError(context.provider, status, text, headers, secrets),
       });
       const audio = pipeUpstreamBytes(context.provider, response.body, context.signal);
-      return { contentType: format.contentType, body: format.wavHeader ? withPrefix(streamingWavHeader(), audio) : audio };
+      return {
+        contentType: format.contentType,
+        body: format.wavHeader ? withPrefix(streamingWavHeader(), audio) : audio,
+      };
     },
   };
 }

@@ -30,7 +30,11 @@ export function elevenLabsFormat(responseFormat: string | undefined): ElevenLabs
     case 'wav':
       return { outputFormat: `pcm_${PCM_SAMPLE_RATE}`, contentType: 'audio/wav', wavHeader: true };
     default:
-      throw invalidRequestError(`ElevenLabs serves response_format mp3, opus, pcm and wav, not '${responseFormat}'.`, 'response_format', 'unsupported_value');
+      throw invalidRequestError(
+        `ElevenLabs serves response_format mp3, opus, pcm and wav, not '${responseFormat}'.`,
+        'response_format',
+        'unsupported_value',
+      );
   }
 }
 

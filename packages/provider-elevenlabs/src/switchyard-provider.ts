@@ -17,7 +17,12 @@ export const elevenLabsSettingsSchema = z.strictObject({
   api_key: z.string().min(1),
   base_url: z.url().optional(),
   voices: z.record(z.string(), z.string().min(1)).optional(),
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Settings of the ElevenLabs adapter as written in config. */
@@ -34,6 +39,9 @@ export const switchyardProvider: ProviderFactory<ElevenLabsSettings> = {
       apiKey: settings.api_key,
       baseURL: settings.base_url,
       voices: settings.voices,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

@@ -20,5 +20,16 @@ describeAdapterConformance({
     reply: { status: 401, json: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } },
     expect: { status: 401, message: /Invalid API key/ },
   },
-  unsupported: ['chatCompletions', 'embeddings', 'transcriptions', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: [
+    'chatCompletions',
+    'embeddings',
+    'transcriptions',
+    'imageGenerations',
+    'listModels',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

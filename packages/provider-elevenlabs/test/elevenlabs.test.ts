@@ -10,7 +10,12 @@ const parts = [audio.subarray(0, 1000), audio.subarray(1000)];
 let upstream: MockUpstream;
 let warnings: GatewayWarning[];
 
-const context = (): AdapterCallContext => ({ signal: new AbortController().signal, requestId: 'r1', provider: 'elevenlabs', warn: (w) => warnings.push(w) });
+const context = (): AdapterCallContext => ({
+  signal: new AbortController().signal,
+  requestId: 'r1',
+  provider: 'elevenlabs',
+  warn: (w) => warnings.push(w),
+});
 const adapter = () => createElevenLabs({ apiKey: KEY, baseURL: upstream.url, voices: { alloy: RACHEL } });
 const STREAM = `POST /v1/text-to-speech/${RACHEL}/stream`;
 
@@ -32,7 +37,10 @@ afterAll(() => upstream.close());
 
 describe('ElevenLabs speech', () => {
   it('maps the OpenAI voice to its voice id and streams mp3 from text-to-speech', async () => {
-    const result = await adapter().speech!({ model: 'eleven_multilingual_v2', input: 'Hello there', voice: 'alloy', instructions: 'cheerful' }, context());
+    const result = await adapter().speech!(
+      { model: 'eleven_multilingual_v2', input: 'Hello there', voice: 'alloy', instructions: 'cheerful' },
+      context(),
+    );
     expect(result.contentType).toBe('audio/mpeg');
     expect((await collect(result.body)).equals(audio)).toBe(true);
     const sent = upstream.requestsTo(STREAM)[0]!;
@@ -63,14 +71,30 @@ describe('ElevenLabs speech', () => {
     expect(upstream.requestsTo(STREAM)[0]!.query.output_format).toBe('pcm_24000');
     const pcm = await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', response_format: 'pcm' }, context());
     expect([pcm.contentType, (await collect(pcm.body)).equals(audio)]).toEqual(['audio/pcm', true]);
-    await collect((await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', response_format: 'opus' }, context())).body);
+    await collect(
+      (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', response_format: 'opus' }, context())).body,
+    );
     expect(upstream.requestsTo(STREAM)[2]!.query.output_format).toBe('opus_48000_128');
   });
 
   it('passes an ElevenLabs voice id through and sends speed as voice_settings.speed', async () => {
-    await collect((await createElevenLabs({ apiKey: KEY, baseURL: upstream.url }).speech!({ model: 'm', input: 'Hi', voice: { id: RACHEL }, speed: 1.1 }, context())).body);
+    await collect(
+      (
+        await createElevenLabs({ apiKey: KEY, baseURL: upstream.url }).speech!(
+          { model: 'm', input: 'Hi', voice: { id: RACHEL }, speed: 1.1 },
+          context(),
+        )
+      ).body,
+    );
     expect(upstream.requestsTo(STREAM)[0]!.json).toEqual({ text: 'Hi', model_id: 'm', voice_settings: { speed: 1.1 } });
-    await collect((await createElevenLabs({ apiKey: KEY, baseURL: upstream.url }).speech!({ model: 'm', input: 'Hi', voice: RACHEL }, context())).body);
+    await collect(
+      (
+        await createElevenLabs({ apiKey: KEY, baseURL: upstream.url }).speech!(
+          { model: 'm', input: 'Hi', voice: RACHEL },
+          context(),
+        )
+      ).body,
+    );
     expect(upstream.requestsTo(STREAM)).toHaveLength(2);
   });
 
@@ -82,23 +106,34 @@ describe('ElevenLabs speech', () => {
       [{ voice: 'alloy', speed: 2 }, 'speed'],
     ] as const;
     for (const [extra, param] of cases) {
-      const error = (await adapter().speech!({ model: 'm', input: 'Hi', ...extra }, context()).catch((e: unknown) => e)) as GatewayError;
+      const error = (await adapter().speech!({ model: 'm', input: 'Hi', ...extra }, context()).catch(
+        (e: unknown) => e,
+      )) as GatewayError;
       expect([error.status, error.toJSON().error.param]).toEqual([400, param]);
     }
     expect(upstream.requests).toHaveLength(0);
   });
 
   it("maps ElevenLabs' error body to OpenAI's shape without the key", async () => {
-    upstream.route(STREAM, { status: 401, json: { detail: { status: 'invalid_api_key', message: `Invalid API key: ${KEY}` } } });
-    const error = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy' }, context()).catch((e: unknown) => e)) as GatewayError;
+    upstream.route(STREAM, {
+      status: 401,
+      json: { detail: { status: 'invalid_api_key', message: `Invalid API key: ${KEY}` } },
+    });
+    const error = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy' }, context()).catch(
+      (e: unknown) => e,
+    )) as GatewayError;
     expect(error.status).toBe(401);
     expect(error.toJSON().error).toMatchObject({ code: 'invalid_api_key', type: 'authentication_error' });
     expect(JSON.stringify(error.toJSON())).not.toContain(KEY);
   });
 
   it('serves speech only, and is enabled by ELEVENLABS_API_KEY', () => {
-    const built = switchyardProvider.create(switchyardProvider.settingsSchema.parse({ api_key: 'k', voices: { alloy: RACHEL } }));
-    expect(Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function')).toEqual(['speech']);
+    const built = switchyardProvider.create(
+      switchyardProvider.settingsSchema.parse({ api_key: 'k', voices: { alloy: RACHEL } }),
+    );
+    expect(
+      Object.keys(built).filter((k) => typeof (built as unknown as Record<string, unknown>)[k] === 'function'),
+    ).toEqual(['speech']);
     expect(switchyardProvider.apiKeyEnv).toEqual(['ELEVENLABS_API_KEY']);
   });
 });
@@ -107,7 +142,10 @@ describe('ElevenLabs upstream settings', () => {
   it("calls through the gateway's dispatcher and answers 502 naming the provider and its error body limit", async () => {
     upstream.route(STREAM, { status: 500, json: { detail: { status: 'error', message: 'x'.repeat(5000) } } });
     const counting = countingUpstream({ maxErrorBytes: 1000 });
-    const error = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy' }, { ...context(), upstream: counting.upstream }).catch((e: unknown) => e)) as GatewayError;
+    const error = (await adapter().speech!(
+      { model: 'm', input: 'Hi', voice: 'alloy' },
+      { ...context(), upstream: counting.upstream },
+    ).catch((e: unknown) => e)) as GatewayError;
     expect(error).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
     expect(error.message).toContain("'elevenlabs'");
     expect(error.message).toContain('1000 byte limit (providers.elevenlabs.limits.max_error_bytes)');
@@ -117,10 +155,20 @@ describe('ElevenLabs upstream settings', () => {
 
 describe('ElevenLabs parameters', () => {
   it('refuses SSE speech with 400 naming stream_format, and warns about fields it does not translate', async () => {
-    const refused = (await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'sse' }, context()).catch((e: unknown) => e)) as GatewayError;
+    const refused = (await adapter().speech!(
+      { model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'sse' },
+      context(),
+    ).catch((e: unknown) => e)) as GatewayError;
     expect(refused).toMatchObject({ status: 400, param: 'stream_format', code: 'unsupported_parameter' });
     expect(upstream.requests).toHaveLength(0);
-    await collect((await adapter().speech!({ model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'audio', x_future_parameter: 1 } as never, context())).body);
+    await collect(
+      (
+        await adapter().speech!(
+          { model: 'm', input: 'Hi', voice: 'alloy', stream_format: 'audio', x_future_parameter: 1 } as never,
+          context(),
+        )
+      ).body,
+    );
     expect(warnings.map((w) => [w.code, w.param])).toEqual([['unsupported_parameter', 'x_future_parameter']]);
   });
 });

@@ -1,4 +1,9 @@
-import { type AdapterCallContext, type ChatCompletionRequest, invalidRequestError, reportDroppedParameters } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type ChatCompletionRequest,
+  invalidRequestError,
+  reportDroppedParameters,
+} from '@switchyard/core';
 
 /** Request fields the Gemini adapter translates (see `convertToGeminiRequest`) or checks here. */
 const HANDLED = new Set([
@@ -33,10 +38,18 @@ const HANDLED = new Set([
  * `store`, unknown fields...) is dropped with a `dropped_parameter` warning (`x-switchyard-warning`).
  * @see https://ai.google.dev/api/generate-content#v1beta.GenerationConfig
  */
-export function checkGeminiParameters(request: ChatCompletionRequest, context: Pick<AdapterCallContext, 'warn' | 'provider'>): void {
+export function checkGeminiParameters(
+  request: ChatCompletionRequest,
+  context: Pick<AdapterCallContext, 'warn' | 'provider'>,
+): void {
   const reject = (param: string, why: string) => {
-    throw invalidRequestError(`'${param}' is not supported by Gemini models through this gateway: ${why}`, param, 'unsupported_parameter');
+    throw invalidRequestError(
+      `'${param}' is not supported by Gemini models through this gateway: ${why}`,
+      param,
+      'unsupported_parameter',
+    );
   };
-  if (request.logit_bias && Object.keys(request.logit_bias).length > 0) reject('logit_bias', 'Gemini has no logit bias.');
+  if (request.logit_bias && Object.keys(request.logit_bias).length > 0)
+    reject('logit_bias', 'Gemini has no logit bias.');
   reportDroppedParameters(request, HANDLED, context);
 }

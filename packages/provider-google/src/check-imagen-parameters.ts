@@ -1,4 +1,9 @@
-import { type AdapterCallContext, type ImageGenerationRequest, type ParameterRules, checkRequestParameters } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type ImageGenerationRequest,
+  type ParameterRules,
+  checkRequestParameters,
+} from '@switchyard/core';
 
 /** Most images one Imagen `:predict` call makes (`sampleCount`). */
 export const IMAGEN_MAX_IMAGES = 4;
@@ -31,7 +36,11 @@ export const IMAGEN_PARAMETERS: ParameterRules = {
   upstream: 'Imagen models',
   handled: new Set(['model', 'prompt', 'n', 'size', 'response_format']),
   refused: [
-    { param: 'n', isSet: (v) => typeof v === 'number' && v > IMAGEN_MAX_IMAGES, why: `Imagen makes 1 to ${IMAGEN_MAX_IMAGES} images per request.` },
+    {
+      param: 'n',
+      isSet: (v) => typeof v === 'number' && v > IMAGEN_MAX_IMAGES,
+      why: `Imagen makes 1 to ${IMAGEN_MAX_IMAGES} images per request.`,
+    },
     { param: 'background', isSet: (v) => v === 'transparent', why: 'Imagen makes opaque images only.' },
     { param: 'output_format', isSet: (v) => v != null, why: 'Imagen answers with PNG images; ask for png.' },
     { param: 'stream', isSet: (v) => v === true, why: 'Imagen does not stream partial images.' },
@@ -44,7 +53,10 @@ export const IMAGEN_PARAMETERS: ParameterRules = {
  * (`unsupported_parameter`, naming the field) for a refused value, and reports each dropped field with
  * `context.warn` (the gateway sends it in `x-switchyard-warning`). Neutral values ({@link NEUTRAL}) pass silently.
  */
-export function checkImagenParameters(request: ImageGenerationRequest, context: Pick<AdapterCallContext, 'warn'>): void {
+export function checkImagenParameters(
+  request: ImageGenerationRequest,
+  context: Pick<AdapterCallContext, 'warn'>,
+): void {
   const fields: Record<string, unknown> = { ...request };
   for (const [name, values] of Object.entries(NEUTRAL)) if (values.includes(fields[name])) delete fields[name];
   for (const warning of checkRequestParameters(fields, IMAGEN_PARAMETERS)) context.warn(warning);

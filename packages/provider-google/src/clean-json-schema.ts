@@ -1,4 +1,17 @@
-const UNSUPPORTED = new Set(['$schema', '$id', '$ref', '$defs', 'definitions', 'additionalProperties', 'patternProperties', 'unevaluatedProperties', 'strict', 'examples', 'default', 'const']);
+const UNSUPPORTED = new Set([
+  '$schema',
+  '$id',
+  '$ref',
+  '$defs',
+  'definitions',
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'strict',
+  'examples',
+  'default',
+  'const',
+]);
 
 /**
  * Makes an OpenAI (JSON Schema) tool or response schema acceptable to Gemini's OpenAPI-subset `Schema`: drops
@@ -16,7 +29,9 @@ export function cleanJsonSchema(schema: unknown, dropped: string[] = [], path = 
     if (key === 'const') out.enum = [value];
     else if (UNSUPPORTED.has(key)) dropped.push(at(key));
     else if (key === 'properties' && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, cleanJsonSchema(sub, dropped, `${at(key)}.${name}`)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, cleanJsonSchema(sub, dropped, `${at(key)}.${name}`)]),
+      );
     } else out[key] = cleanJsonSchema(value, dropped, at(key));
   }
   return out;

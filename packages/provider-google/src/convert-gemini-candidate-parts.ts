@@ -28,13 +28,20 @@ export interface ConvertedParts {
  * when it came on a function call part). `firstIndex` numbers the entries (a stream counts on from earlier events).
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
  */
-export function convertCandidateParts(parts: readonly GeminiResponsePart[] | undefined, firstIndex = 0): ConvertedParts {
+export function convertCandidateParts(
+  parts: readonly GeminiResponsePart[] | undefined,
+  firstIndex = 0,
+): ConvertedParts {
   const out: ConvertedParts = { text: '', reasoning: '', toolCalls: [], details: [] };
   for (const part of parts ?? []) {
     let callId: string | undefined;
     if (part.functionCall) {
       callId = part.functionCall.id ?? encodeToolCallId(part.thoughtSignature);
-      out.toolCalls.push({ id: callId, type: 'function', function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+      out.toolCalls.push({
+        id: callId,
+        type: 'function',
+        function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+      });
     } else if (typeof part.text === 'string') {
       if (part.thought) out.reasoning += part.text;
       else out.text += part.text;

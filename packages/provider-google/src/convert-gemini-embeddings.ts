@@ -1,8 +1,18 @@
-import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
+import {
+  type EmbeddingRequest,
+  type EmbeddingResponse,
+  type ParameterRules,
+  invalidRequestError,
+} from '@switchyard/core';
 
 /** `POST models/{model}:batchEmbedContents` body. */
 export interface GeminiBatchEmbedRequest {
-  requests: { model: string; content: { parts: { text: string }[] }; outputDimensionality?: number; taskType?: string }[];
+  requests: {
+    model: string;
+    content: { parts: { text: string }[] };
+    outputDimensionality?: number;
+    taskType?: string;
+  }[];
 }
 
 /**
@@ -28,7 +38,8 @@ export function convertToGeminiBatchEmbed(request: EmbeddingRequest, model: stri
   const taskType = (request as { task_type?: unknown }).task_type;
   return {
     requests: inputs.map((text, i) => {
-      if (typeof text !== 'string') throw invalidRequestError('Gemini embeddings take text input, not token arrays.', `input[${i}]`);
+      if (typeof text !== 'string')
+        throw invalidRequestError('Gemini embeddings take text input, not token arrays.', `input[${i}]`);
       return {
         model: `models/${model}`,
         content: { parts: [{ text }] },
@@ -43,7 +54,10 @@ export function convertToGeminiBatchEmbed(request: EmbeddingRequest, model: stri
  * Gemini `{embeddings:[{values}]}` -> OpenAI embeddings list (float vectors; the gateway encodes base64 when asked).
  * Gemini reports no token usage for embeddings, so usage is 0 tokens.
  */
-export function convertGeminiEmbeddings(response: { embeddings?: { values: number[] }[] }, model: string): EmbeddingResponse {
+export function convertGeminiEmbeddings(
+  response: { embeddings?: { values: number[] }[] },
+  model: string,
+): EmbeddingResponse {
   return {
     object: 'list',
     model,

@@ -11,7 +11,12 @@ export type GeminiGroundingMetadata = z.infer<typeof geminiGroundingMetadataSche
  * reports the queries it has not reported yet). Pure; never throws.
  * @see https://ai.google.dev/gemini-api/docs/google-search
  */
-export function geminiWebSearchCalls(metadata: GeminiGroundingMetadata | undefined, responseId: string, candidate: number, from = 0): WebSearchCall[] {
+export function geminiWebSearchCalls(
+  metadata: GeminiGroundingMetadata | undefined,
+  responseId: string,
+  candidate: number,
+  from = 0,
+): WebSearchCall[] {
   const queries = metadata?.webSearchQueries ?? [];
   return queries.slice(from).map((query, i) => ({ id: `gs_${responseId}_${candidate}_${from + i}`, query }));
 }
@@ -37,7 +42,10 @@ function utf16Index(text: string, byteOffset: number): number {
  * text, or whose source has no web uri, are left out. Pure; never throws.
  * @see https://ai.google.dev/api/generate-content#GroundingSupport
  */
-export function geminiUrlCitations(metadata: GeminiGroundingMetadata | undefined, parts: readonly { partIndex: number; offset: number; text: string }[]): UrlCitationAnnotation[] {
+export function geminiUrlCitations(
+  metadata: GeminiGroundingMetadata | undefined,
+  parts: readonly { partIndex: number; offset: number; text: string }[],
+): UrlCitationAnnotation[] {
   const chunks = metadata?.groundingChunks ?? [];
   const out: UrlCitationAnnotation[] = [];
   for (const support of metadata?.groundingSupports ?? []) {
@@ -50,14 +58,19 @@ export function geminiUrlCitations(metadata: GeminiGroundingMetadata | undefined
     for (const k of support.groundingChunkIndices ?? []) {
       const web = chunks[k]?.web;
       if (!web?.uri) continue;
-      out.push({ type: 'url_citation', url_citation: { start_index: start, end_index: end, url: web.uri, title: web.title || web.uri } });
+      out.push({
+        type: 'url_citation',
+        url_citation: { start_index: start, end_index: end, url: web.uri, title: web.title || web.uri },
+      });
     }
   }
   return out;
 }
 
 /** The answer texts of a candidate's parts (thought parts left out) with their part index and UTF-16 offset in the content. */
-export function answerTextParts(parts: readonly { text?: string; thought?: boolean }[] | undefined): { partIndex: number; offset: number; text: string }[] {
+export function answerTextParts(
+  parts: readonly { text?: string; thought?: boolean }[] | undefined,
+): { partIndex: number; offset: number; text: string }[] {
   const out: { partIndex: number; offset: number; text: string }[] = [];
   let offset = 0;
   (parts ?? []).forEach((part, partIndex) => {
@@ -85,11 +98,17 @@ export class StreamGrounding {
   }
 
   /** The new grounding of candidate `index` in `metadata`, as a chunk delta; undefined when there is none. */
-  take(index: number, metadata: GeminiGroundingMetadata | undefined, responseId: string): ChatCompletionChunk['choices'][number]['delta'] | undefined {
+  take(
+    index: number,
+    metadata: GeminiGroundingMetadata | undefined,
+    responseId: string,
+  ): ChatCompletionChunk['choices'][number]['delta'] | undefined {
     if (!metadata) return undefined;
     const sent = this.#cited.get(index) ?? new Set<string>();
     this.#cited.set(index, sent);
-    const annotations = geminiUrlCitations(metadata, [{ partIndex: 0, offset: 0, text: this.#texts.get(index) ?? '' }]).filter((a) => {
+    const annotations = geminiUrlCitations(metadata, [
+      { partIndex: 0, offset: 0, text: this.#texts.get(index) ?? '' },
+    ]).filter((a) => {
       const key = JSON.stringify(a);
       if (sent.has(key)) return false;
       sent.add(key);
@@ -98,6 +117,9 @@ export class StreamGrounding {
     const searches = geminiWebSearchCalls(metadata, responseId, index, this.#searches.get(index) ?? 0);
     this.#searches.set(index, (this.#searches.get(index) ?? 0) + searches.length);
     if (annotations.length === 0 && searches.length === 0) return undefined;
-    return { ...(annotations.length > 0 && { annotations }), ...(searches.length > 0 && { web_search_calls: searches }) };
+    return {
+      ...(annotations.length > 0 && { annotations }),
+      ...(searches.length > 0 && { web_search_calls: searches }),
+    };
   }
 }

@@ -2,7 +2,12 @@ import type { GeminiLogprobsResult } from './gemini-types.js';
 
 /** OpenAI's `logprobs` object of a choice: one entry per token with its top alternatives. */
 export interface OpenAILogprobs {
-  content: { token: string; logprob: number; bytes: number[] | null; top_logprobs: { token: string; logprob: number; bytes: number[] | null }[] }[];
+  content: {
+    token: string;
+    logprob: number;
+    bytes: number[] | null;
+    top_logprobs: { token: string; logprob: number; bytes: number[] | null }[];
+  }[];
   refusal: null;
 }
 
@@ -25,7 +30,11 @@ export function convertGeminiLogprobs(result: GeminiLogprobsResult | undefined):
         token,
         logprob: candidate.logProbability ?? 0,
         bytes: bytesOf(token),
-        top_logprobs: (result?.topCandidates?.[i]?.candidates ?? []).map((top) => ({ token: top.token ?? '', logprob: top.logProbability ?? 0, bytes: bytesOf(top.token ?? '') })),
+        top_logprobs: (result?.topCandidates?.[i]?.candidates ?? []).map((top) => ({
+          token: top.token ?? '',
+          logprob: top.logProbability ?? 0,
+          bytes: bytesOf(top.token ?? ''),
+        })),
       };
     }),
     refusal: null,

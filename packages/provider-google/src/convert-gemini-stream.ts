@@ -1,4 +1,13 @@
-import { type ChatCompletionChunk, GatewayError, mapTransportError, parseJsonOrUndefined, readUpstreamEvent, type ServerSentEvent, StrayStreamTextError, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  mapTransportError,
+  parseJsonOrUndefined,
+  readUpstreamEvent,
+  type ServerSentEvent,
+  StrayStreamTextError,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 import { checkPromptFeedback } from './check-prompt-feedback.js';
 import { convertCandidateParts } from './convert-gemini-candidate-parts.js';
 import { StreamGrounding } from './convert-gemini-grounding.js';
@@ -10,7 +19,12 @@ import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
 
-async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: string, model: string, secrets: readonly (string | undefined)[]): AsyncGenerator<ChatCompletionChunk> {
+async function* convertEvents(
+  events: AsyncIterable<ServerSentEvent>,
+  provider: string,
+  model: string,
+  secrets: readonly (string | undefined)[],
+): AsyncGenerator<ChatCompletionChunk> {
   const created = Math.floor(Date.now() / 1000);
   let id = 'chatcmpl-gemini';
   let usage: GeminiUsageMetadata | undefined;
@@ -41,7 +55,10 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
     const groundingChoices: ChatCompletionChunk['choices'] = [];
     for (const [i, candidate] of (event.candidates ?? []).entries()) {
       const index = candidate.index ?? i;
-      const { text, reasoning, toolCalls, details } = convertCandidateParts(candidate.content?.parts, detailCount.get(index) ?? 0);
+      const { text, reasoning, toolCalls, details } = convertCandidateParts(
+        candidate.content?.parts,
+        detailCount.get(index) ?? 0,
+      );
       detailCount.set(index, (detailCount.get(index) ?? 0) + details.length);
       const delta: Record<string, unknown> = {};
       if (!started.has(index)) {
@@ -64,17 +81,33 @@ async function* convertEvents(events: AsyncIterable<ServerSentEvent>, provider: 
       }
       const cites = grounding.take(index, candidate.groundingMetadata, responseId);
       if (cites) groundingChoices.push({ index, delta: cites, finish_reason: null });
-      const finish = candidate.finishReason ? mapGeminiFinishReason(candidate.finishReason, (toolCallCount.get(index) ?? 0) > 0) : null;
+      const finish = candidate.finishReason
+        ? mapGeminiFinishReason(candidate.finishReason, (toolCallCount.get(index) ?? 0) > 0)
+        : null;
       if (finish) finished.add(index);
       const logprobs = convertGeminiLogprobs(candidate.logprobsResult);
-      if (Object.keys(delta).length > 0 || finish) choices.push({ index, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) });
+      if (Object.keys(delta).length > 0 || finish)
+        choices.push({ index, delta, finish_reason: finish, ...(logprobs ? { logprobs } : {}) });
     }
-    if (reasoningFirst.length > 0) yield { id, object: 'chat.completion.chunk', created, model: event.modelVersion ?? model, choices: reasoningFirst };
+    if (reasoningFirst.length > 0)
+      yield {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: event.modelVersion ?? model,
+        choices: reasoningFirst,
+      };
     // A finish reason waits for the grounding of the same event, so that the choice ends after it.
-    const held = groundingChoices.length > 0 ? choices.filter((c) => c.finish_reason && groundingChoices.some((g) => g.index === c.index)).map((c) => ({ index: c.index, delta: {}, finish_reason: c.finish_reason })) : [];
+    const held =
+      groundingChoices.length > 0
+        ? choices
+            .filter((c) => c.finish_reason && groundingChoices.some((g) => g.index === c.index))
+            .map((c) => ({ index: c.index, delta: {}, finish_reason: c.finish_reason }))
+        : [];
     for (const c of choices) if (held.some((h) => h.index === c.index)) c.finish_reason = null;
     const model_ = event.modelVersion ?? model;
-    for (const part of [choices, groundingChoices, held]) if (part.length > 0) yield { id, object: 'chat.completion.chunk', created, model: model_, choices: part };
+    for (const part of [choices, groundingChoices, held])
+      if (part.length > 0) yield { id, object: 'chat.completion.chunk', created, model: model_, choices: part };
   }
   if (finished.size === 0) throw upstreamInvalidResponseError(provider, 'the stream ended before any finishReason.');
   if (usage) yield { id, object: 'chat.completion.chunk', created, model, choices: [], usage: mapGeminiUsage(usage) };
@@ -116,9 +149,21 @@ export async function* convertGeminiStream(
  * else 502. `secrets` are redacted from every field. Text that is not a Google error body -> 502
  * `upstream_invalid_response`.
  */
-export function mapGeminiStreamError(provider: string, text: string, code?: number, secrets: readonly (string | undefined)[] = []): GatewayError {
+export function mapGeminiStreamError(
+  provider: string,
+  text: string,
+  code?: number,
+  secrets: readonly (string | undefined)[] = [],
+): GatewayError {
   const read = googleErrorBodySchema.safeParse(parseJsonOrUndefined(text));
-  if (!read.success || read.data.error === undefined) return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
+  if (!read.success || read.data.error === undefined)
+    return upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
   const status = code ?? read.data.error.code;
-  return mapGeminiError(provider, status !== undefined && status >= 400 && status <= 599 && status !== 499 ? status : 502, text, {}, secrets);
+  return mapGeminiError(
+    provider,
+    status !== undefined && status >= 400 && status <= 599 && status !== 499 ? status : 502,
+    text,
+    {},
+    secrets,
+  );
 }

@@ -1,4 +1,9 @@
-import { type ChatCompletionMessage, GOOGLE_REASONING_FORMAT, invalidRequestError, type ReasoningDetail } from '@switchyard/core';
+import {
+  type ChatCompletionMessage,
+  GOOGLE_REASONING_FORMAT,
+  invalidRequestError,
+  type ReasoningDetail,
+} from '@switchyard/core';
 import type { GeminiContent, GeminiPart } from './gemini-types.js';
 import { decodeToolCallSignature } from './tool-call-id.js';
 
@@ -15,7 +20,18 @@ function textOf(content: unknown): string {
 
 function guessMimeType(url: string): string | undefined {
   const ext = /\.(png|jpe?g|gif|webp|pdf)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase();
-  return ext ? ({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf' } as const)[ext as 'png'] : undefined;
+  return ext
+    ? (
+        {
+          png: 'image/png',
+          jpg: 'image/jpeg',
+          jpeg: 'image/jpeg',
+          gif: 'image/gif',
+          webp: 'image/webp',
+          pdf: 'application/pdf',
+        } as const
+      )[ext as 'png']
+    : undefined;
 }
 
 function userParts(content: unknown, param: string): GeminiPart[] {
@@ -29,7 +45,11 @@ function userParts(content: unknown, param: string): GeminiPart[] {
       const mimeType = guessMimeType(part.image_url.url);
       return { fileData: { fileUri: part.image_url.url, ...(mimeType ? { mimeType } : {}) } };
     }
-    throw invalidRequestError(`Content parts of type '${part.type}' are not supported by Gemini models here.`, `${param}[${i}]`, 'unsupported_content');
+    throw invalidRequestError(
+      `Content parts of type '${part.type}' are not supported by Gemini models here.`,
+      `${param}[${i}]`,
+      'unsupported_content',
+    );
   });
 }
 
@@ -46,11 +66,19 @@ function parseArguments(text: string | undefined, param: string): Record<string,
  * The Gemini thought signatures of an assistant message's `reasoning_details` (entries of the `google-gemini-v1`
  * format): per tool call id, and the first one that came with no function call (it goes on the turn's first part).
  */
-function geminiSignatures(details: readonly ReasoningDetail[] | null | undefined): { byCall: Map<string, string>; text?: string } {
+function geminiSignatures(details: readonly ReasoningDetail[] | null | undefined): {
+  byCall: Map<string, string>;
+  text?: string;
+} {
   const byCall = new Map<string, string>();
   let text: string | undefined;
   for (const detail of details ?? []) {
-    if (detail.format !== GOOGLE_REASONING_FORMAT || detail.type !== 'reasoning.encrypted' || typeof detail.data !== 'string') continue;
+    if (
+      detail.format !== GOOGLE_REASONING_FORMAT ||
+      detail.type !== 'reasoning.encrypted' ||
+      typeof detail.data !== 'string'
+    )
+      continue;
     if (detail.id) byCall.set(detail.id, detail.data);
     else text ??= detail.data;
   }
@@ -68,7 +96,10 @@ function geminiSignatures(details: readonly ReasoningDetail[] | null | undefined
  * tool message answering no known call.
  * @see https://ai.google.dev/api/generate-content#request-body
  */
-export function convertToGeminiContents(messages: readonly ChatCompletionMessage[]): { systemInstruction?: { parts: { text: string }[] }; contents: GeminiContent[] } {
+export function convertToGeminiContents(messages: readonly ChatCompletionMessage[]): {
+  systemInstruction?: { parts: { text: string }[] };
+  contents: GeminiContent[];
+} {
   const system: string[] = [];
   const contents: GeminiContent[] = [];
   const callNames = new Map<string, string>();
@@ -81,7 +112,13 @@ export function convertToGeminiContents(messages: readonly ChatCompletionMessage
   };
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;
-    const m = message as { role: string; content?: unknown; tool_calls?: ToolCall[]; tool_call_id?: string; reasoning_details?: ReasoningDetail[] | null };
+    const m = message as {
+      role: string;
+      content?: unknown;
+      tool_calls?: ToolCall[];
+      tool_call_id?: string;
+      reasoning_details?: ReasoningDetail[] | null;
+    };
     if (m.role === 'system' || m.role === 'developer') {
       const text = textOf(m.content);
       if (text) system.push(text);
@@ -94,22 +131,39 @@ export function convertToGeminiContents(messages: readonly ChatCompletionMessage
       for (const [j, call] of (m.tool_calls ?? []).entries()) {
         callNames.set(call.id, call.function.name);
         const signature = signatures.byCall.get(call.id) ?? decodeToolCallSignature(call.id);
-        parts.push({ functionCall: { name: call.function.name, args: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`) }, ...(signature ? { thoughtSignature: signature } : {}) });
+        parts.push({
+          functionCall: {
+            name: call.function.name,
+            args: parseArguments(call.function.arguments, `${param}.tool_calls[${j}].function.arguments`),
+          },
+          ...(signature ? { thoughtSignature: signature } : {}),
+        });
       }
       push('model', parts);
     } else if (m.role === 'tool') {
       const name = callNames.get(m.tool_call_id ?? '');
-      if (!name) throw invalidRequestError(`No earlier assistant tool call has the id '${m.tool_call_id}'.`, `${param}.tool_call_id`);
+      if (!name)
+        throw invalidRequestError(
+          `No earlier assistant tool call has the id '${m.tool_call_id}'.`,
+          `${param}.tool_call_id`,
+        );
       const text = textOf(m.content);
       let response: Record<string, unknown>;
       try {
         const parsed: unknown = JSON.parse(text);
-        response = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { result: parsed };
+        response =
+          parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+            ? (parsed as Record<string, unknown>)
+            : { result: parsed };
       } catch {
         response = { result: text };
       }
       push('user', [{ functionResponse: { name, response } }]);
-    } else throw invalidRequestError(`Messages with role '${m.role}' are not supported by Gemini models; use 'tool'.`, `${param}.role`);
+    } else
+      throw invalidRequestError(
+        `Messages with role '${m.role}' are not supported by Gemini models; use 'tool'.`,
+        `${param}.role`,
+      );
   });
   return { ...(system.length > 0 ? { systemInstruction: { parts: [{ text: system.join('\n\n') }] } } : {}), contents };
 }

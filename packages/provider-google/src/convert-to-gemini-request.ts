@@ -9,7 +9,11 @@ function cleanWithWarning(schema: unknown, param: string, warnings: GatewayWarni
   const dropped: string[] = [];
   const cleaned = cleanJsonSchema(schema, dropped) as Record<string, unknown>;
   if (dropped.length > 0) {
-    warnings.push({ code: 'dropped_schema_keywords', param, message: `Gemini's schema does not support these keywords, dropped: ${dropped.join(', ')}.` });
+    warnings.push({
+      code: 'dropped_schema_keywords',
+      param,
+      message: `Gemini's schema does not support these keywords, dropped: ${dropped.join(', ')}.`,
+    });
   }
   return cleaned;
 }
@@ -22,13 +26,21 @@ function cleanWithWarning(schema: unknown, param: string, warnings: GatewayWarni
  * @see https://ai.google.dev/gemini-api/docs/google-search
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-web_search_options
  */
-function googleSearchTool(request: ChatCompletionRequest, warnings: GatewayWarning[]): { googleSearch: Record<string, never> } | undefined {
+function googleSearchTool(
+  request: ChatCompletionRequest,
+  warnings: GatewayWarning[],
+): { googleSearch: Record<string, never> } | undefined {
   const options = (request as { web_search_options?: unknown }).web_search_options;
   if (options == null) return undefined;
-  if (typeof options !== 'object' || Array.isArray(options)) throw invalidRequestError("Invalid 'web_search_options': expected an object.", 'web_search_options');
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw invalidRequestError("Invalid 'web_search_options': expected an object.", 'web_search_options');
   for (const [field, value] of Object.entries(options)) {
     if (value == null) continue;
-    warnings.push({ code: 'unsupported_parameter', param: `web_search_options.${field}`, message: `Google Search grounding has no '${field}'; dropped.` });
+    warnings.push({
+      code: 'unsupported_parameter',
+      param: `web_search_options.${field}`,
+      message: `Google Search grounding has no '${field}'; dropped.`,
+    });
   }
   return { googleSearch: {} };
 }
@@ -39,7 +51,8 @@ function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentReques
   if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
   if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
   if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
-  if (typeof choice === 'object' && choice.function?.name) return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
+  if (typeof choice === 'object' && choice.function?.name)
+    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
   throw invalidRequestError('Unsupported tool_choice.', 'tool_choice');
 }
 
@@ -55,7 +68,10 @@ function toolConfig(request: ChatCompletionRequest): GeminiGenerateContentReques
  * model cannot honour.
  * @see https://ai.google.dev/api/generate-content#v1beta.GenerationConfig
  */
-export function convertToGeminiRequest(request: ChatCompletionRequest, warnings: GatewayWarning[] = []): GeminiGenerateContentRequest {
+export function convertToGeminiRequest(
+  request: ChatCompletionRequest,
+  warnings: GatewayWarning[] = [],
+): GeminiGenerateContentRequest {
   const { systemInstruction, contents } = convertToGeminiContents(request.messages);
   const config: GeminiGenerationConfig = {};
   if (request.temperature != null) config.temperature = request.temperature;
@@ -72,7 +88,12 @@ export function convertToGeminiRequest(request: ChatCompletionRequest, warnings:
   if (format?.type === 'json_object') config.responseMimeType = 'application/json';
   if (format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.json_schema?.schema) config.responseSchema = cleanWithWarning(format.json_schema.schema, 'response_format.json_schema.schema', warnings);
+    if (format.json_schema?.schema)
+      config.responseSchema = cleanWithWarning(
+        format.json_schema.schema,
+        'response_format.json_schema.schema',
+        warnings,
+      );
   }
   if (request.logprobs) config.responseLogprobs = true;
   if (request.top_logprobs != null && request.top_logprobs > 0) {
@@ -87,15 +108,15 @@ export function convertToGeminiRequest(request: ChatCompletionRequest, warnings:
   const search = googleSearchTool(request, warnings);
   if (request.tools?.length || search) body.tools = search ? [search] : [];
   if (request.tools?.length) {
-    body.tools!.push(
-      {
-        functionDeclarations: request.tools.map((tool, i) => ({
-          name: tool.function.name,
-          ...(tool.function.description ? { description: tool.function.description } : {}),
-          ...(tool.function.parameters ? { parameters: cleanWithWarning(tool.function.parameters, `tools[${i}].function.parameters`, warnings) } : {}),
-        })),
-      },
-    );
+    body.tools!.push({
+      functionDeclarations: request.tools.map((tool, i) => ({
+        name: tool.function.name,
+        ...(tool.function.description ? { description: tool.function.description } : {}),
+        ...(tool.function.parameters
+          ? { parameters: cleanWithWarning(tool.function.parameters, `tools[${i}].function.parameters`, warnings) }
+          : {}),
+      })),
+    });
   }
   const tc = toolConfig(request);
   if (tc) body.toolConfig = tc;

@@ -14,12 +14,21 @@ import {
 } from '@switchyard/core';
 import { checkGeminiParameters } from './check-gemini-parameters.js';
 import { checkImagenParameters } from './check-imagen-parameters.js';
-import { GEMINI_EMBEDDING_PARAMETERS, convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+import {
+  GEMINI_EMBEDDING_PARAMETERS,
+  convertGeminiEmbeddings,
+  convertToGeminiBatchEmbed,
+} from './convert-gemini-embeddings.js';
 import { convertImagenResponse, convertToImagenRequest } from './imagen.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
 import { convertGeminiStream } from './convert-gemini-stream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
-import { geminiBatchEmbedResponseSchema, geminiGenerateContentResponseSchema, geminiModelListSchema, imagenPredictResponseSchema } from './gemini-api.js';
+import {
+  geminiBatchEmbedResponseSchema,
+  geminiGenerateContentResponseSchema,
+  geminiModelListSchema,
+  imagenPredictResponseSchema,
+} from './gemini-api.js';
 import { mapGeminiError } from './map-gemini-error.js';
 
 /** Options of {@link createGoogle}. */
@@ -54,12 +63,16 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       provider: context.provider,
       url: `${baseURL}/${path}`,
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { ...context.headers, ...headers } : { ...context.headers, ...headers, 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { ...context.headers, ...headers }
+          : { ...context.headers, ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: context.signal,
       upstream: context.upstream,
       timeouts: options.timeouts,
-      mapError: (status, text, responseHeaders) => mapGeminiError(context.provider, status, text, responseHeaders, secrets),
+      mapError: (status, text, responseHeaders) =>
+        mapGeminiError(context.provider, status, text, responseHeaders, secrets),
     });
 
   return {
@@ -73,21 +86,39 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       for (const warning of warnings) context.warn(warning);
       if (request.stream) {
         const response = await send(`${modelPath(request.model)}:streamGenerateContent?alt=sse`, context, body);
-        return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal, secrets);
+        return convertGeminiStream(
+          parseSSEStream(response.body),
+          context.provider,
+          request.model,
+          context.signal,
+          secrets,
+        );
       }
       const response = await send(`${modelPath(request.model)}:generateContent`, context, body);
-      return convertGeminiResponse(await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema), request.model);
+      return convertGeminiResponse(
+        await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema),
+        request.model,
+      );
     },
     async embeddings(request, context) {
       const model = request.model.replace(/^models\//, '');
       for (const warning of checkRequestParameters(request, GEMINI_EMBEDDING_PARAMETERS)) context.warn(warning);
-      const response = await send(`${modelPath(model)}:batchEmbedContents`, context, convertToGeminiBatchEmbed(request, model));
-      return convertGeminiEmbeddings(await readUpstreamJson(context.provider, response, context.signal, geminiBatchEmbedResponseSchema), request.model);
+      const response = await send(
+        `${modelPath(model)}:batchEmbedContents`,
+        context,
+        convertToGeminiBatchEmbed(request, model),
+      );
+      return convertGeminiEmbeddings(
+        await readUpstreamJson(context.provider, response, context.signal, geminiBatchEmbedResponseSchema),
+        request.model,
+      );
     },
     async imageGenerations(request, context) {
       checkImagenParameters(request, context);
       const response = await send(`${modelPath(request.model)}:predict`, context, convertToImagenRequest(request));
-      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
+      return convertImagenResponse(
+        await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema),
+      );
     },
     realtime(request, context) {
       return {
@@ -103,7 +134,9 @@ export function createGoogle(options: GoogleOptions): ProviderAdapter {
       const list = await readUpstreamJson(context.provider, response, context.signal, geminiModelListSchema);
       // The list says whether a model thinks (`thinking`, https://ai.google.dev/api/models#Model); nothing else we route on.
       return (list.models ?? []).map((m) => {
-        const capabilities = reportCapabilities({ reasoning: typeof m.thinking === 'boolean' ? m.thinking : undefined });
+        const capabilities = reportCapabilities({
+          reasoning: typeof m.thinking === 'boolean' ? m.thinking : undefined,
+        });
         return { id: m.name.replace(/^models\//, ''), ...(capabilities && { capabilities }) };
       });
     },

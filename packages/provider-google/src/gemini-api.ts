@@ -15,10 +15,16 @@ export const geminiPartSchema = z.looseObject({
   text: z.string().optional(),
   thought: z.boolean().optional(),
   thoughtSignature: z.string().optional(),
-  functionCall: z.looseObject({ name: z.string(), args: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() }).optional(),
+  functionCall: z
+    .looseObject({ name: z.string(), args: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() })
+    .optional(),
 });
 
-const logprobsCandidateSchema = z.looseObject({ token: z.string().optional(), tokenId: z.number().optional(), logProbability: z.number().optional() });
+const logprobsCandidateSchema = z.looseObject({
+  token: z.string().optional(),
+  tokenId: z.number().optional(),
+  logProbability: z.number().optional(),
+});
 
 /**
  * A candidate's `groundingMetadata` (Grounding with Google Search): `webSearchQueries` (the searches the model ran),
@@ -30,7 +36,11 @@ const logprobsCandidateSchema = z.looseObject({ token: z.string().optional(), to
  */
 export const geminiGroundingMetadataSchema = z.looseObject({
   webSearchQueries: z.array(z.string()).nullish(),
-  groundingChunks: z.array(z.looseObject({ web: z.looseObject({ uri: z.string().optional(), title: z.string().optional() }).nullish() })).nullish(),
+  groundingChunks: z
+    .array(
+      z.looseObject({ web: z.looseObject({ uri: z.string().optional(), title: z.string().optional() }).nullish() }),
+    )
+    .nullish(),
   groundingSupports: z
     .array(
       z.looseObject({
@@ -52,7 +62,9 @@ export const geminiGroundingMetadataSchema = z.looseObject({
  * @see https://ai.google.dev/api/generate-content#candidate
  */
 export const geminiCandidateSchema = z.looseObject({
-  content: z.looseObject({ role: z.enum(['user', 'model']).optional(), parts: z.array(geminiPartSchema).optional() }).optional(),
+  content: z
+    .looseObject({ role: z.enum(['user', 'model']).optional(), parts: z.array(geminiPartSchema).optional() })
+    .optional(),
   finishReason: z.string().optional(),
   index: z.number().int().min(0).optional(),
   groundingMetadata: geminiGroundingMetadataSchema.optional(),
@@ -83,7 +95,9 @@ export const geminiUsageMetadataSchema = z.looseObject({
  */
 export const geminiGenerateContentResponseSchema = z.looseObject({
   candidates: z.array(geminiCandidateSchema).optional(),
-  promptFeedback: z.looseObject({ blockReason: z.string().optional(), blockReasonMessage: z.string().optional() }).optional(),
+  promptFeedback: z
+    .looseObject({ blockReason: z.string().optional(), blockReasonMessage: z.string().optional() })
+    .optional(),
   usageMetadata: geminiUsageMetadataSchema.optional(),
   modelVersion: z.string().optional(),
   responseId: z.string().optional(),
@@ -95,14 +109,18 @@ export const geminiGenerateContentResponseSchema = z.looseObject({
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 export const geminiStreamEventSchema = geminiGenerateContentResponseSchema.extend({
-  error: z.looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }).optional(),
+  error: z
+    .looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() })
+    .optional(),
 });
 
 /**
  * The `batchEmbedContents` answer: `{embeddings: [{values: number[]}]}`.
  * @see https://ai.google.dev/api/embeddings#method:-models.batchembedcontents
  */
-export const geminiBatchEmbedResponseSchema = z.looseObject({ embeddings: z.array(z.looseObject({ values: z.array(z.number()) })).optional() });
+export const geminiBatchEmbedResponseSchema = z.looseObject({
+  embeddings: z.array(z.looseObject({ values: z.array(z.number()) })).optional(),
+});
 
 /**
  * Imagen's `:predict` answer (Gemini API and Vertex AI): `{predictions: [{bytesBase64Encoded?, mimeType?,
@@ -110,11 +128,21 @@ export const geminiBatchEmbedResponseSchema = z.looseObject({ embeddings: z.arra
  * @see https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/imagen-api#response_body
  */
 export const imagenPredictResponseSchema = z.looseObject({
-  predictions: z.array(z.looseObject({ bytesBase64Encoded: z.string().optional(), mimeType: z.string().optional(), raiFilteredReason: z.string().optional() })).optional(),
+  predictions: z
+    .array(
+      z.looseObject({
+        bytesBase64Encoded: z.string().optional(),
+        mimeType: z.string().optional(),
+        raiFilteredReason: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**
  * `GET models`: `{models: [{name: "models/...", thinking?: boolean}]}`.
  * @see https://ai.google.dev/api/models#method:-models.list
  */
-export const geminiModelListSchema = z.looseObject({ models: z.array(z.looseObject({ name: z.string(), thinking: z.unknown().optional() })).optional() });
+export const geminiModelListSchema = z.looseObject({
+  models: z.array(z.looseObject({ name: z.string(), thinking: z.unknown().optional() })).optional(),
+});

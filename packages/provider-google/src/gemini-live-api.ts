@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 const count = z.number().int().nonnegative();
-const modalityCounts = z.array(z.looseObject({ modality: z.string().optional(), tokenCount: count.optional() })).optional();
+const modalityCounts = z
+  .array(z.looseObject({ modality: z.string().optional(), tokenCount: count.optional() }))
+  .optional();
 
 /**
  * `usageMetadata` of a Gemini Live server message, tokens: prompt (input, by modality in `promptTokensDetails`),
@@ -44,7 +46,17 @@ export const geminiLiveServerMessageSchema = z.looseObject({
     })
     .optional(),
   toolCall: z
-    .looseObject({ functionCalls: z.array(z.looseObject({ id: z.string().optional(), name: z.string(), args: z.record(z.string(), z.unknown()).optional() })).optional() })
+    .looseObject({
+      functionCalls: z
+        .array(
+          z.looseObject({
+            id: z.string().optional(),
+            name: z.string(),
+            args: z.record(z.string(), z.unknown()).optional(),
+          }),
+        )
+        .optional(),
+    })
     .optional(),
   toolCallCancellation: z.looseObject({ ids: z.array(z.string()).optional() }).optional(),
   goAway: z.looseObject({ timeLeft: z.string().optional() }).optional(),

@@ -9,7 +9,8 @@ export interface GeminiLiveSession {
 /** The `session` fields the translation maps; any other is reported as ignored. */
 const MAPPED_FIELDS = new Set(['type', 'model', 'object', 'id', 'instructions', 'output_modalities', 'tools']);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a Realtime `session.update`'s `session` into {@link GeminiLiveSession}: `instructions`, `output_modalities`
@@ -17,22 +18,31 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * of another type, two output modalities, and every other field (voice, turn detection, audio formats, tool_choice...).
  * @see https://platform.openai.com/docs/api-reference/realtime-client-events/session/update
  */
-export function readSessionUpdate(session: unknown, current: GeminiLiveSession): { session: GeminiLiveSession; refused: string[] } {
+export function readSessionUpdate(
+  session: unknown,
+  current: GeminiLiveSession,
+): { session: GeminiLiveSession; refused: string[] } {
   const refused: string[] = [];
   if (!isRecord(session)) return { session: current, refused };
-  for (const key of Object.keys(session)) if (!MAPPED_FIELDS.has(key)) refused.push(`session.${key} (no Gemini Live setting; ignored)`);
+  for (const key of Object.keys(session))
+    if (!MAPPED_FIELDS.has(key)) refused.push(`session.${key} (no Gemini Live setting; ignored)`);
   const next: GeminiLiveSession = { ...current };
   if (typeof session.instructions === 'string') next.instructions = session.instructions;
   if (Array.isArray(session.output_modalities)) {
     const modalities = session.output_modalities.map(String);
-    if (modalities.length > 1) refused.push('session.output_modalities (Gemini Live answers in one modality: text or audio)');
+    if (modalities.length > 1)
+      refused.push('session.output_modalities (Gemini Live answers in one modality: text or audio)');
     next.modality = modalities.includes('audio') ? 'audio' : 'text';
   }
   if (Array.isArray(session.tools)) {
     next.tools = [];
     for (const [index, tool] of session.tools.entries()) {
       if (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string') {
-        next.tools.push({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(tool.parameters !== undefined && { parameters: tool.parameters }) });
+        next.tools.push({
+          name: tool.name,
+          ...(typeof tool.description === 'string' && { description: tool.description }),
+          ...(tool.parameters !== undefined && { parameters: tool.parameters }),
+        });
       } else refused.push(`session.tools[${index}] (only function tools map to Gemini Live)`);
     }
   }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type RealtimeEvent, type RealtimeTranslation, type RealtimeTranslator, type RealtimeUsage, realtimeErrorEvent } from '@switchyard/core';
+import {
+  type RealtimeEvent,
+  type RealtimeTranslation,
+  type RealtimeTranslator,
+  type RealtimeUsage,
+  realtimeErrorEvent,
+} from '@switchyard/core';
 import { type GeminiLiveServerMessage, geminiLiveServerMessageSchema } from './gemini-live-api.js';
 import { type GeminiLiveSession, geminiLiveSetup, readSessionUpdate } from './gemini-live-setup.js';
 import { mapGeminiLiveUsage } from './map-gemini-live-usage.js';
@@ -17,10 +23,14 @@ interface OpenResponse {
 }
 
 const id = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 /** An `error` event as a {@link RealtimeEvent}. */
-const errorEvent = (...args: Parameters<typeof realtimeErrorEvent>): RealtimeEvent => ({ ...realtimeErrorEvent(...args) });
-const refuse = (message: string, causedBy?: string) => errorEvent('invalid_request_error', 'unsupported_event', message, causedBy ?? null);
+const errorEvent = (...args: Parameters<typeof realtimeErrorEvent>): RealtimeEvent => ({
+  ...realtimeErrorEvent(...args),
+});
+const refuse = (message: string, causedBy?: string) =>
+  errorEvent('invalid_request_error', 'unsupported_event', message, causedBy ?? null);
 
 /**
  * OpenAI Realtime events <-> Gemini Live (`BidiGenerateContent`) for one session; see docs/realtime.md for the table
@@ -58,7 +68,10 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
       output_modalities: [this.#session.modality],
       instructions: this.#session.instructions ?? '',
       tools: this.#session.tools.map((tool) => ({ type: 'function', ...tool })),
-      audio: { input: { format: { type: 'audio/pcm', rate: 16000 } }, output: { format: { type: 'audio/pcm', rate: 24000 } } },
+      audio: {
+        input: { format: { type: 'audio/pcm', rate: 16000 } },
+        output: { format: { type: 'audio/pcm', rate: 24000 } },
+      },
     };
   }
 
@@ -73,23 +86,64 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
     const causedBy = event.event_id;
     switch (event.type) {
       case 'session.update': {
-        if (this.#setupSent) return { upstream: [], client: [refuse('Gemini Live fixes a session at its start: send session.update before any other event.', causedBy)] };
+        if (this.#setupSent)
+          return {
+            upstream: [],
+            client: [
+              refuse('Gemini Live fixes a session at its start: send session.update before any other event.', causedBy),
+            ],
+          };
         const { session, refused } = readSessionUpdate(event.session, this.#session);
         this.#session = session;
-        return { upstream: [], client: [{ type: 'session.updated', event_id: id('event'), session: this.#sessionView() }, ...refused.map((what) => refuse(`Not mapped to Gemini Live, ignored: ${what}.`, causedBy))] };
+        return {
+          upstream: [],
+          client: [
+            { type: 'session.updated', event_id: id('event'), session: this.#sessionView() },
+            ...refused.map((what) => refuse(`Not mapped to Gemini Live, ignored: ${what}.`, causedBy)),
+          ],
+        };
       }
       case 'conversation.item.create':
         return this.#itemCreate(event.item, causedBy);
       case 'input_audio_buffer.append':
-        if (typeof event.audio !== 'string') return { upstream: [], client: [errorEvent('invalid_request_error', 'invalid_value', 'input_audio_buffer.append needs `audio` (base64 PCM16, 16 kHz, mono).', causedBy ?? null, 'audio')] };
-        return { upstream: this.#upstream(JSON.stringify({ realtimeInput: { audio: { data: event.audio, mimeType: GEMINI_LIVE_INPUT_AUDIO } } })), client: [] };
+        if (typeof event.audio !== 'string')
+          return {
+            upstream: [],
+            client: [
+              errorEvent(
+                'invalid_request_error',
+                'invalid_value',
+                'input_audio_buffer.append needs `audio` (base64 PCM16, 16 kHz, mono).',
+                causedBy ?? null,
+                'audio',
+              ),
+            ],
+          };
+        return {
+          upstream: this.#upstream(
+            JSON.stringify({ realtimeInput: { audio: { data: event.audio, mimeType: GEMINI_LIVE_INPUT_AUDIO } } }),
+          ),
+          client: [],
+        };
       case 'input_audio_buffer.commit': {
         const itemId = id('item');
         return {
           upstream: this.#upstream(JSON.stringify({ realtimeInput: { audioStreamEnd: true } })),
           client: [
             { type: 'input_audio_buffer.committed', event_id: id('event'), previous_item_id: null, item_id: itemId },
-            { type: 'conversation.item.added', event_id: id('event'), previous_item_id: null, item: { id: itemId, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_audio', transcript: null }] } },
+            {
+              type: 'conversation.item.added',
+              event_id: id('event'),
+              previous_item_id: null,
+              item: {
+                id: itemId,
+                object: 'realtime.item',
+                type: 'message',
+                role: 'user',
+                status: 'completed',
+                content: [{ type: 'input_audio', transcript: null }],
+              },
+            },
           ],
         };
       }
@@ -97,15 +151,36 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
         const turns = this.#turns;
         this.#turns = [];
         // Without new turns the model answers by itself (after audio, or a tool response): nothing to send.
-        return { upstream: turns.length > 0 ? this.#upstream(JSON.stringify({ clientContent: { turns, turnComplete: true } })) : this.#upstream(), client: [] };
+        return {
+          upstream:
+            turns.length > 0
+              ? this.#upstream(JSON.stringify({ clientContent: { turns, turnComplete: true } }))
+              : this.#upstream(),
+          client: [],
+        };
       }
       default:
-        return { upstream: [], client: [refuse(`The event '${event.type}' has no Gemini Live equivalent and was not sent.`, causedBy)] };
+        return {
+          upstream: [],
+          client: [refuse(`The event '${event.type}' has no Gemini Live equivalent and was not sent.`, causedBy)],
+        };
     }
   }
 
   #itemCreate(item: unknown, causedBy: string | undefined): RealtimeTranslation {
-    if (!isRecord(item)) return { upstream: [], client: [errorEvent('invalid_request_error', 'invalid_value', 'conversation.item.create needs an `item` object.', causedBy ?? null, 'item')] };
+    if (!isRecord(item))
+      return {
+        upstream: [],
+        client: [
+          errorEvent(
+            'invalid_request_error',
+            'invalid_value',
+            'conversation.item.create needs an `item` object.',
+            causedBy ?? null,
+            'item',
+          ),
+        ],
+      };
     const itemId = typeof item.id === 'string' ? item.id : id('item');
     const added = (): RealtimeEvent[] => {
       const shown = { ...item, id: itemId, object: 'realtime.item', status: 'completed' };
@@ -120,20 +195,57 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
       try {
         response = JSON.parse(String(item.output));
       } catch {}
-      const functionResponse = { id: callId, name: this.#callNames.get(callId) ?? '', response: isRecord(response) ? response : { output: response } };
-      return { upstream: this.#upstream(JSON.stringify({ toolResponse: { functionResponses: [functionResponse] } })), client: added() };
+      const functionResponse = {
+        id: callId,
+        name: this.#callNames.get(callId) ?? '',
+        response: isRecord(response) ? response : { output: response },
+      };
+      return {
+        upstream: this.#upstream(JSON.stringify({ toolResponse: { functionResponses: [functionResponse] } })),
+        client: added(),
+      };
     }
-    if (item.type === 'message' && (item.role === 'user' || item.role === 'assistant' || item.role === 'system') && Array.isArray(item.content)) {
+    if (
+      item.type === 'message' &&
+      (item.role === 'user' || item.role === 'assistant' || item.role === 'system') &&
+      Array.isArray(item.content)
+    ) {
       const parts: { text: string }[] = [];
       for (const content of item.content) {
-        if (isRecord(content) && typeof content.text === 'string' && ['input_text', 'text', 'output_text'].includes(String(content.type))) parts.push({ text: content.text });
-        else return { upstream: [], client: [refuse(`Only text content maps to Gemini Live conversation items (got '${isRecord(content) ? String(content.type) : typeof content}'); send audio with input_audio_buffer.append.`, causedBy)] };
+        if (
+          isRecord(content) &&
+          typeof content.text === 'string' &&
+          ['input_text', 'text', 'output_text'].includes(String(content.type))
+        )
+          parts.push({ text: content.text });
+        else
+          return {
+            upstream: [],
+            client: [
+              refuse(
+                `Only text content maps to Gemini Live conversation items (got '${isRecord(content) ? String(content.type) : typeof content}'); send audio with input_audio_buffer.append.`,
+                causedBy,
+              ),
+            ],
+          };
       }
-      if (item.role === 'system') return { upstream: [], client: [refuse('System messages map to Gemini Live only as session instructions (session.update before the conversation).', causedBy)] };
+      if (item.role === 'system')
+        return {
+          upstream: [],
+          client: [
+            refuse(
+              'System messages map to Gemini Live only as session instructions (session.update before the conversation).',
+              causedBy,
+            ),
+          ],
+        };
       this.#turns.push({ role: item.role === 'assistant' ? 'model' : 'user', parts });
       return { upstream: [], client: added() };
     }
-    return { upstream: [], client: [refuse(`Conversation items of type '${String(item.type)}' do not map to Gemini Live.`, causedBy)] };
+    return {
+      upstream: [],
+      client: [refuse(`Conversation items of type '${String(item.type)}' do not map to Gemini Live.`, causedBy)],
+    };
   }
 
   fromUpstream(text: string): RealtimeTranslation {
@@ -144,7 +256,17 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
       json = undefined;
     }
     const parsed = geminiLiveServerMessageSchema.safeParse(json);
-    if (!parsed.success) return { upstream: [], client: [errorEvent('server_error', 'upstream_invalid_response', 'Gemini Live sent a message that is not of its documented shape; it was dropped.')] };
+    if (!parsed.success)
+      return {
+        upstream: [],
+        client: [
+          errorEvent(
+            'server_error',
+            'upstream_invalid_response',
+            'Gemini Live sent a message that is not of its documented shape; it was dropped.',
+          ),
+        ],
+      };
     return { upstream: [], client: this.#serverMessage(parsed.data) };
   }
 
@@ -154,17 +276,37 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
     const content = message.serverContent;
     if (content) {
       for (const part of content.modelTurn?.parts ?? []) {
-        if (part.inlineData?.mimeType?.startsWith('audio/')) events.push(...this.#delta('audio', 'response.output_audio.delta', part.inlineData.data));
-        else if (part.text !== undefined && this.#session.modality === 'text') events.push(...this.#delta('text', 'response.output_text.delta', part.text));
+        if (part.inlineData?.mimeType?.startsWith('audio/'))
+          events.push(...this.#delta('audio', 'response.output_audio.delta', part.inlineData.data));
+        else if (part.text !== undefined && this.#session.modality === 'text')
+          events.push(...this.#delta('text', 'response.output_text.delta', part.text));
       }
-      if (content.outputTranscription?.text) events.push(...this.#delta('audio', 'response.output_audio_transcript.delta', content.outputTranscription.text));
-      if (content.inputTranscription?.text) events.push({ type: 'conversation.item.input_audio_transcription.delta', event_id: id('event'), item_id: null, content_index: 0, delta: content.inputTranscription.text });
+      if (content.outputTranscription?.text)
+        events.push(
+          ...this.#delta('audio', 'response.output_audio_transcript.delta', content.outputTranscription.text),
+        );
+      if (content.inputTranscription?.text)
+        events.push({
+          type: 'conversation.item.input_audio_transcription.delta',
+          event_id: id('event'),
+          item_id: null,
+          content_index: 0,
+          delta: content.inputTranscription.text,
+        });
       if (content.interrupted) events.push(...this.#finish('cancelled'));
       if (content.turnComplete) events.push(...this.#finish('completed'));
     }
-    for (const call of message.toolCall?.functionCalls ?? []) events.push(...this.#functionCall(call.id ?? id('call'), call.name, call.args ?? {}));
+    for (const call of message.toolCall?.functionCalls ?? [])
+      events.push(...this.#functionCall(call.id ?? id('call'), call.name, call.args ?? {}));
     if (message.toolCall) events.push(...this.#finish('completed'));
-    if (message.goAway) events.push(errorEvent('server_error', 'upstream_going_away', `Gemini Live will end this session soon (time left: ${message.goAway.timeLeft ?? 'unknown'}).`));
+    if (message.goAway)
+      events.push(
+        errorEvent(
+          'server_error',
+          'upstream_going_away',
+          `Gemini Live will end this session soon (time left: ${message.goAway.timeLeft ?? 'unknown'}).`,
+        ),
+      );
     return events;
   }
 
@@ -172,19 +314,48 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
     if (this.#response) return [];
     const response: OpenResponse = { id: id('resp'), itemId: id('item'), kind, text: '', output: [] };
     this.#response = response;
-    return [{ type: 'response.created', event_id: id('event'), response: { object: 'realtime.response', id: response.id, status: 'in_progress', output: [], usage: null } }];
+    return [
+      {
+        type: 'response.created',
+        event_id: id('event'),
+        response: { object: 'realtime.response', id: response.id, status: 'in_progress', output: [], usage: null },
+      },
+    ];
   }
 
   /** One text or audio delta of the response's message item (opened on its first delta). */
   #delta(kind: 'text' | 'audio', type: string, delta: string): RealtimeEvent[] {
     const events = this.#start(kind);
     const response = this.#response!;
-    const ids = { response_id: response.id, item_id: response.itemId, output_index: response.output.length, content_index: 0 };
+    const ids = {
+      response_id: response.id,
+      item_id: response.itemId,
+      output_index: response.output.length,
+      content_index: 0,
+    };
     if (!response.output.some((o) => o.id === response.itemId)) {
-      const item = { id: response.itemId, object: 'realtime.item', type: 'message', role: 'assistant', status: 'in_progress', content: [] };
+      const item = {
+        id: response.itemId,
+        object: 'realtime.item',
+        type: 'message',
+        role: 'assistant',
+        status: 'in_progress',
+        content: [],
+      };
       response.output.push(item);
-      events.push({ type: 'response.output_item.added', event_id: id('event'), response_id: response.id, output_index: ids.output_index, item });
-      events.push({ type: 'response.content_part.added', event_id: id('event'), ...ids, part: kind === 'audio' ? { type: 'output_audio', transcript: '' } : { type: 'output_text', text: '' } });
+      events.push({
+        type: 'response.output_item.added',
+        event_id: id('event'),
+        response_id: response.id,
+        output_index: ids.output_index,
+        item,
+      });
+      events.push({
+        type: 'response.content_part.added',
+        event_id: id('event'),
+        ...ids,
+        part: kind === 'audio' ? { type: 'output_audio', transcript: '' } : { type: 'output_text', text: '' },
+      });
     }
     if (type !== 'response.output_audio.delta') response.text += delta;
     events.push({ type, event_id: id('event'), ...ids, delta });
@@ -199,13 +370,44 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
     const itemId = id('item');
     const argumentsText = JSON.stringify(args);
     const outputIndex = response.output.length;
-    const item = { id: itemId, object: 'realtime.item', type: 'function_call', status: 'completed', name, call_id: callId, arguments: argumentsText };
+    const item = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'function_call',
+      status: 'completed',
+      name,
+      call_id: callId,
+      arguments: argumentsText,
+    };
     response.output.push(item);
     const ids = { response_id: response.id, item_id: itemId, output_index: outputIndex, call_id: callId };
-    events.push({ type: 'response.output_item.added', event_id: id('event'), response_id: response.id, output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
-    events.push({ type: 'response.function_call_arguments.delta', event_id: id('event'), ...ids, delta: argumentsText });
-    events.push({ type: 'response.function_call_arguments.done', event_id: id('event'), ...ids, name, arguments: argumentsText });
-    events.push({ type: 'response.output_item.done', event_id: id('event'), response_id: response.id, output_index: outputIndex, item });
+    events.push({
+      type: 'response.output_item.added',
+      event_id: id('event'),
+      response_id: response.id,
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    });
+    events.push({
+      type: 'response.function_call_arguments.delta',
+      event_id: id('event'),
+      ...ids,
+      delta: argumentsText,
+    });
+    events.push({
+      type: 'response.function_call_arguments.done',
+      event_id: id('event'),
+      ...ids,
+      name,
+      arguments: argumentsText,
+    });
+    events.push({
+      type: 'response.output_item.done',
+      event_id: id('event'),
+      response_id: response.id,
+      output_index: outputIndex,
+      item,
+    });
     return events;
   }
 
@@ -219,18 +421,36 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
     if (message) {
       const index = response.output.indexOf(message);
       const ids = { response_id: response.id, item_id: response.itemId, output_index: index, content_index: 0 };
-      const part = response.kind === 'audio' ? { type: 'output_audio', transcript: response.text } : { type: 'output_text', text: response.text };
+      const part =
+        response.kind === 'audio'
+          ? { type: 'output_audio', transcript: response.text }
+          : { type: 'output_text', text: response.text };
       if (response.kind === 'audio') {
         events.push({ type: 'response.output_audio.done', event_id: id('event'), ...ids });
-        events.push({ type: 'response.output_audio_transcript.done', event_id: id('event'), ...ids, transcript: response.text });
+        events.push({
+          type: 'response.output_audio_transcript.done',
+          event_id: id('event'),
+          ...ids,
+          transcript: response.text,
+        });
       } else events.push({ type: 'response.output_text.done', event_id: id('event'), ...ids, text: response.text });
       events.push({ type: 'response.content_part.done', event_id: id('event'), ...ids, part });
       Object.assign(message, { status: status === 'completed' ? 'completed' : 'incomplete', content: [part] });
-      events.push({ type: 'response.output_item.done', event_id: id('event'), response_id: response.id, output_index: index, item: message });
+      events.push({
+        type: 'response.output_item.done',
+        event_id: id('event'),
+        response_id: response.id,
+        output_index: index,
+        item: message,
+      });
     }
     const usage = this.#usage;
     this.#usage = undefined;
-    events.push({ type: 'response.done', event_id: id('event'), response: { object: 'realtime.response', id: response.id, status, output: response.output, usage: usage ?? null } });
+    events.push({
+      type: 'response.done',
+      event_id: id('event'),
+      response: { object: 'realtime.response', id: response.id, status, output: response.output, usage: usage ?? null },
+    });
     return events;
   }
 }

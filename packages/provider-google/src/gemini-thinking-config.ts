@@ -34,17 +34,30 @@ function thinkingLevel(effort: ReasoningEffort, pro: boolean): string {
  * Undefined when the request asks nothing about thinking (the model's default applies).
  * @see https://ai.google.dev/gemini-api/docs/thinking
  */
-export function geminiThinkingConfig(request: ChatCompletionRequest, warnings: GatewayWarning[]): GeminiThinkingConfig | undefined {
+export function geminiThinkingConfig(
+  request: ChatCompletionRequest,
+  warnings: GatewayWarning[],
+): GeminiThinkingConfig | undefined {
   const native = (request as { thinkingConfig?: unknown }).thinkingConfig;
   const effort = request.reasoning_effort ?? undefined;
   if (native && typeof native === 'object') {
-    if (effort) warnings.push({ code: 'ignored_parameter', param: 'reasoning_effort', message: "'reasoning_effort' was ignored: the request's own 'thinkingConfig' was sent." });
+    if (effort)
+      warnings.push({
+        code: 'ignored_parameter',
+        param: 'reasoning_effort',
+        message: "'reasoning_effort' was ignored: the request's own 'thinkingConfig' was sent.",
+      });
     return native as GeminiThinkingConfig;
   }
   if (!effort) return undefined;
   const model = request.model.replace(/^models\//, '');
   const pro = /-pro(?:\W|$)/.test(model);
-  const cannotStop = () => warnings.push({ code: 'unsupported_parameter', param: 'reasoning_effort', message: `'${model}' cannot turn thinking off: reasoning_effort 'none' was sent as the lowest level.` });
+  const cannotStop = () =>
+    warnings.push({
+      code: 'unsupported_parameter',
+      param: 'reasoning_effort',
+      message: `'${model}' cannot turn thinking off: reasoning_effort 'none' was sent as the lowest level.`,
+    });
   if (/^gemini-[3-9]/.test(model)) {
     if (effort === 'none') cannotStop();
     return { thinkingLevel: thinkingLevel(effort, pro), includeThoughts: true };

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { geminiCandidateSchema, geminiGenerateContentResponseSchema, geminiPartSchema, geminiUsageMetadataSchema } from './gemini-api.js';
+import type {
+  geminiCandidateSchema,
+  geminiGenerateContentResponseSchema,
+  geminiPartSchema,
+  geminiUsageMetadataSchema,
+} from './gemini-api.js';
 
 /**
  * The parts of the Gemini API (generativelanguage.googleapis.com, v1beta) this adapter uses.
@@ -52,7 +57,10 @@ export interface GeminiGenerateContentRequest {
   systemInstruction?: { parts: { text: string }[] };
   generationConfig?: GeminiGenerationConfig;
   /** Function declarations, and `{googleSearch: {}}` for Grounding with Google Search. */
-  tools?: ({ functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown> }[] } | { googleSearch: Record<string, never> })[];
+  tools?: (
+    | { functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown> }[] }
+    | { googleSearch: Record<string, never> }
+  )[];
   toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
 }
 

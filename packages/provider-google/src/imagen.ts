@@ -9,7 +9,12 @@ function aspectRatio(size: string): string {
     const [w, h] = r.split(':').map(Number) as [number, number];
     return Math.abs(w / h - ratio) < 0.03;
   });
-  if (!match) throw invalidRequestError(`Invalid 'size': Imagen makes images of aspect ratio ${ASPECT_RATIOS.join(', ')}; '${size}' is none of them.`, 'size', 'invalid_value');
+  if (!match)
+    throw invalidRequestError(
+      `Invalid 'size': Imagen makes images of aspect ratio ${ASPECT_RATIOS.join(', ')}; '${size}' is none of them.`,
+      'size',
+      'invalid_value',
+    );
   return match;
 }
 
@@ -23,7 +28,11 @@ function aspectRatio(size: string): string {
  */
 export function convertToImagenRequest(request: ImageGenerationRequest): unknown {
   if (request.response_format === 'url') {
-    throw invalidRequestError("Invalid 'response_format': Imagen returns images as base64 only; use 'b64_json'.", 'response_format', 'unsupported_parameter');
+    throw invalidRequestError(
+      "Invalid 'response_format': Imagen returns images as base64 only; use 'b64_json'.",
+      'response_format',
+      'unsupported_parameter',
+    );
   }
   const parameters: Record<string, unknown> = { sampleCount: request.n ?? 1 };
   if (request.size && request.size !== 'auto') parameters.aspectRatio = aspectRatio(request.size);
@@ -35,11 +44,14 @@ export function convertToImagenRequest(request: ImageGenerationRequest): unknown
  * Predictions without bytes (filtered by Responsible AI, reported as `raiFilteredReason`) are left out; when all were
  * filtered the call is a 400 `content_filter`.
  */
-export function convertImagenResponse(response: { predictions?: { bytesBase64Encoded?: string; raiFilteredReason?: string }[] }): ImagesResponse {
+export function convertImagenResponse(response: {
+  predictions?: { bytesBase64Encoded?: string; raiFilteredReason?: string }[];
+}): ImagesResponse {
   const predictions = response.predictions ?? [];
   const images = predictions.filter((p) => p.bytesBase64Encoded);
   if (images.length === 0) {
-    const reason = predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason ?? 'Imagen returned no image for this prompt.';
+    const reason =
+      predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason ?? 'Imagen returned no image for this prompt.';
     throw invalidRequestError(reason, 'prompt', 'content_filter');
   }
   return { created: Math.floor(Date.now() / 1000), data: images.map((p) => ({ b64_json: p.bytesBase64Encoded! })) };

@@ -1,10 +1,24 @@
 export { checkGeminiParameters } from './check-gemini-parameters.js';
 export { IMAGEN_MAX_IMAGES, IMAGEN_PARAMETERS, checkImagenParameters } from './check-imagen-parameters.js';
 export { cleanJsonSchema } from './clean-json-schema.js';
-export { type ConvertedParts, type ConvertedToolCall, convertCandidateParts } from './convert-gemini-candidate-parts.js';
-export { GEMINI_EMBEDDING_PARAMETERS, convertGeminiEmbeddings, convertToGeminiBatchEmbed } from './convert-gemini-embeddings.js';
+export {
+  type ConvertedParts,
+  type ConvertedToolCall,
+  convertCandidateParts,
+} from './convert-gemini-candidate-parts.js';
+export {
+  GEMINI_EMBEDDING_PARAMETERS,
+  convertGeminiEmbeddings,
+  convertToGeminiBatchEmbed,
+} from './convert-gemini-embeddings.js';
 export { convertGeminiLogprobs, type OpenAILogprobs } from './convert-gemini-logprobs.js';
-export { answerTextParts, type GeminiGroundingMetadata, StreamGrounding, geminiUrlCitations, geminiWebSearchCalls } from './convert-gemini-grounding.js';
+export {
+  answerTextParts,
+  type GeminiGroundingMetadata,
+  StreamGrounding,
+  geminiUrlCitations,
+  geminiWebSearchCalls,
+} from './convert-gemini-grounding.js';
 export { convertGeminiResponse } from './convert-gemini-response.js';
 export { convertGeminiStream, mapGeminiStreamError } from './convert-gemini-stream.js';
 export { convertToGeminiContents } from './convert-to-gemini-contents.js';
@@ -19,7 +33,12 @@ export { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 export { mapGeminiUsage } from './map-gemini-usage.js';
 export { type GoogleSettings, googleSettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { decodeToolCallSignature, encodeToolCallId } from './tool-call-id.js';
-export { type GeminiLiveServerMessage, type GeminiLiveUsage, geminiLiveServerMessageSchema, geminiLiveUsageSchema } from './gemini-live-api.js';
+export {
+  type GeminiLiveServerMessage,
+  type GeminiLiveUsage,
+  geminiLiveServerMessageSchema,
+  geminiLiveUsageSchema,
+} from './gemini-live-api.js';
 export { type GeminiLiveSession, geminiLiveSetup, readSessionUpdate } from './gemini-live-setup.js';
 export { GEMINI_LIVE_INPUT_AUDIO, GeminiLiveTranslator } from './gemini-live-translator.js';
 export { geminiLiveURL } from './gemini-live-url.js';

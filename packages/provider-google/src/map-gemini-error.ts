@@ -15,7 +15,8 @@ const TYPES: Record<string, { type: string; code: string | null }> = {
 };
 
 /** Whether the body says the API key is invalid (`ErrorInfo.reason: API_KEY_INVALID`, sent as HTTP 400). */
-const invalidKey = (body: GoogleErrorBody): boolean => body.error?.details?.some((detail) => detail?.reason === 'API_KEY_INVALID') ?? false;
+const invalidKey = (body: GoogleErrorBody): boolean =>
+  body.error?.details?.some((detail) => detail?.reason === 'API_KEY_INVALID') ?? false;
 
 /** The OpenAI type and code for the body's `status` (UNAUTHENTICATED's for an invalid key), or undefined. */
 const typeOf = (body: GoogleErrorBody) => (invalidKey(body) ? TYPES.UNAUTHENTICATED : TYPES[body.error?.status ?? '']);

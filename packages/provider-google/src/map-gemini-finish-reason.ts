@@ -4,7 +4,10 @@
  * `content_filter`, MALFORMED_FUNCTION_CALL and anything else -> `stop`.
  * @see https://ai.google.dev/api/generate-content#FinishReason
  */
-export function mapGeminiFinishReason(reason: string | undefined, calledFunction: boolean): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
+export function mapGeminiFinishReason(
+  reason: string | undefined,
+  calledFunction: boolean,
+): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
   switch (reason) {
     case 'MAX_TOKENS':
       return 'length';

@@ -18,5 +18,6 @@ export const switchyardProvider: ProviderFactory<GoogleSettings> = {
   adapter: 'google',
   settingsSchema: googleSettingsSchema,
   apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-  create: (settings) => createGoogle({ apiKey: settings.api_key, baseURL: settings.base_url, headers: settings.headers }),
+  create: (settings) =>
+    createGoogle({ apiKey: settings.api_key, baseURL: settings.base_url, headers: settings.headers }),
 };

@@ -5,7 +5,16 @@ import { createGoogle } from '../src/index.js';
 
 const fixtures = testkitFixtures();
 const lines = fixtures.chunkLines('google/google-text.chunks.txt');
-const streamText = lines.map((l) => (JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }).candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '').join('');
+const streamText = lines
+  .map(
+    (l) =>
+      (
+        JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }
+      ).candidates?.[0]?.content?.parts
+        ?.map((p) => p.text ?? '')
+        .join('') ?? '',
+  )
+  .join('');
 
 describeAdapterConformance({
   name: 'google',
@@ -15,7 +24,11 @@ describeAdapterConformance({
     completion: {
       route: 'POST /v1beta/models/gemini-3-pro-preview:generateContent',
       reply: { json: fixtures.json('google/google-text.json') },
-      expect: { content: /^There are \*\*3\*\* r's in strawberry/, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 272 } },
+      expect: {
+        content: /^There are \*\*3\*\* r's in strawberry/,
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 9, completion_tokens: 272 },
+      },
     },
     stream: {
       route: 'POST /v1beta/models/gemini-3-pro-preview:streamGenerateContent',
@@ -64,12 +77,31 @@ describeAdapterConformance({
       },
     },
   },
-  embeddings: { route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents', reply: { json: fixtures.json('google/google-batch-embed.json') }, expect: { count: 2, dimensions: 5 } },
+  embeddings: {
+    route: 'POST /v1beta/models/gemini-3-pro-preview:batchEmbedContents',
+    reply: { json: fixtures.json('google/google-batch-embed.json') },
+    expect: { count: 2, dimensions: 5 },
+  },
   // No recorded Imagen answer exists; this is the documented `:predict` shape with a 16-byte PNG header.
   imageGenerations: {
     route: 'POST /v1beta/models/gemini-3-pro-preview:predict',
-    reply: { json: { predictions: [{ bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }, { bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' }] } },
+    reply: {
+      json: {
+        predictions: [
+          { bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' },
+          { bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUg==', mimeType: 'image/png' },
+        ],
+      },
+    },
     expect: { count: 2 },
   },
-  unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  unsupported: [
+    'transcriptions',
+    'speech',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

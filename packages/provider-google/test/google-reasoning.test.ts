@@ -10,18 +10,33 @@ const GENERATE = 'POST /v1beta/models/*:generateContent';
 const STREAM = 'POST /v1beta/models/*:streamGenerateContent';
 let upstream: MockUpstream;
 let warnings: GatewayWarning[] = [];
-const context = () => ({ signal: new AbortController().signal, requestId: 'req-1', provider: 'google', warn: (w: GatewayWarning) => warnings.push(w) });
+const context = () => ({
+  signal: new AbortController().signal,
+  requestId: 'req-1',
+  provider: 'google',
+  warn: (w: GatewayWarning) => warnings.push(w),
+});
 const adapter = () => createGoogle({ apiKey: KEY, baseURL: `${upstream.url}/v1beta` });
 const ask = (extra: Record<string, unknown> = {}) =>
-  adapter().chatCompletions!({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'How many days until New Year?' }], ...extra }, context());
-const sentBody = () => upstream.requests.at(-1)!.json as { contents: { role: string; parts: Record<string, unknown>[] }[]; generationConfig?: Record<string, unknown> };
+  adapter().chatCompletions!(
+    { model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'How many days until New Year?' }], ...extra },
+    context(),
+  );
+const sentBody = () =>
+  upstream.requests.at(-1)!.json as {
+    contents: { role: string; parts: Record<string, unknown>[] }[];
+    generationConfig?: Record<string, unknown>;
+  };
 type Part = { text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: unknown };
 const recordedParts = (file: string) =>
   fixtures
     .text(file)
     .split(/\r?\n/)
     .filter((line) => line.startsWith('data: '))
-    .flatMap((line) => (JSON.parse(line.slice(6)) as { candidates: { content: { parts: Part[] } }[] }).candidates[0]!.content.parts);
+    .flatMap(
+      (line) =>
+        (JSON.parse(line.slice(6)) as { candidates: { content: { parts: Part[] } }[] }).candidates[0]!.content.parts,
+    );
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
@@ -40,25 +55,42 @@ describe('reasoning_effort -> thinkingConfig', () => {
   };
 
   it('sends a thinkingBudget per level on Gemini 2.5, with thought summaries', async () => {
-    expect(await config({ reasoning_effort: 'low' })).toEqual({ thinkingBudget: GEMINI_THINKING_BUDGETS.low, includeThoughts: true });
+    expect(await config({ reasoning_effort: 'low' })).toEqual({
+      thinkingBudget: GEMINI_THINKING_BUDGETS.low,
+      includeThoughts: true,
+    });
     expect(await config({ reasoning_effort: 'high' })).toEqual({ thinkingBudget: 24576, includeThoughts: true });
     expect(await config({ reasoning_effort: 'none' })).toEqual({ thinkingBudget: 0 });
     expect(warnings).toEqual([]);
   });
 
   it('cannot turn thinking off on Gemini 2.5 Pro: the lowest budget, with a warning', async () => {
-    expect(await config({ model: 'gemini-2.5-pro', reasoning_effort: 'none' })).toEqual({ thinkingBudget: 128, includeThoughts: true });
+    expect(await config({ model: 'gemini-2.5-pro', reasoning_effort: 'none' })).toEqual({
+      thinkingBudget: 128,
+      includeThoughts: true,
+    });
     expect(warnings.map((w) => w.param)).toEqual(['reasoning_effort']);
   });
 
   it('sends a thinkingLevel on Gemini 3 (Pro knows low and high)', async () => {
-    expect(await config({ model: 'gemini-3-pro-preview', reasoning_effort: 'medium' })).toEqual({ thinkingLevel: 'high', includeThoughts: true });
-    expect(await config({ model: 'gemini-3-pro-preview', reasoning_effort: 'minimal' })).toEqual({ thinkingLevel: 'low', includeThoughts: true });
-    expect(await config({ model: 'gemini-3-flash-preview', reasoning_effort: 'minimal' })).toEqual({ thinkingLevel: 'minimal', includeThoughts: true });
+    expect(await config({ model: 'gemini-3-pro-preview', reasoning_effort: 'medium' })).toEqual({
+      thinkingLevel: 'high',
+      includeThoughts: true,
+    });
+    expect(await config({ model: 'gemini-3-pro-preview', reasoning_effort: 'minimal' })).toEqual({
+      thinkingLevel: 'low',
+      includeThoughts: true,
+    });
+    expect(await config({ model: 'gemini-3-flash-preview', reasoning_effort: 'minimal' })).toEqual({
+      thinkingLevel: 'minimal',
+      includeThoughts: true,
+    });
   });
 
   it("passes the client's own thinkingConfig through", async () => {
-    expect(await config({ thinkingConfig: { thinkingBudget: 777 }, reasoning_effort: 'low' })).toEqual({ thinkingBudget: 777 });
+    expect(await config({ thinkingConfig: { thinkingBudget: 777 }, reasoning_effort: 'low' })).toEqual({
+      thinkingBudget: 777,
+    });
     expect(warnings.map((w) => w.code)).toEqual(['ignored_parameter']);
   });
 
@@ -69,22 +101,44 @@ describe('reasoning_effort -> thinkingConfig', () => {
 
 describe('thoughts and signatures in answers', () => {
   it('returns thought summaries as reasoning_content and signatures as reasoning_details tied to the tool call', async () => {
-    upstream.route(GENERATE, { json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json') });
+    upstream.route(GENERATE, {
+      json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json'),
+    });
     const message = ((await ask({ reasoning_effort: 'low' })) as ChatCompletion).choices[0]!.message;
     expect(message.reasoning_content).toMatch(/^\*\*Thinking Through the New Year's Eve Calculation\*\*/);
     expect(message.content).toBeNull();
     const call = message.tool_calls![0]!;
     expect(call.function.name).toBe('now');
-    expect(message.reasoning_details).toEqual([{ type: 'reasoning.encrypted', data: expect.stringMatching(/^CtQOAVSoXO74/), format: 'google-gemini-v1', index: 0, id: call.id }]);
+    expect(message.reasoning_details).toEqual([
+      {
+        type: 'reasoning.encrypted',
+        data: expect.stringMatching(/^CtQOAVSoXO74/),
+        format: 'google-gemini-v1',
+        index: 0,
+        id: call.id,
+      },
+    ]);
   });
 
   it('streams thought summaries as reasoning_content before the content, without duplicating text', async () => {
     const file = 'google/streaming-success-thinking-reply-thought-summary.txt';
     upstream.route(STREAM, { body: fixtures.text(file) });
-    const out = await collectChunks((await ask({ stream: true, reasoning_effort: 'low' })) as AsyncIterable<ChatCompletionChunk>);
+    const out = await collectChunks(
+      (await ask({ stream: true, reasoning_effort: 'low' })) as AsyncIterable<ChatCompletionChunk>,
+    );
     const parts = recordedParts(file);
-    expect(out.reasoning).toBe(parts.filter((p) => p.thought).map((p) => p.text).join(''));
-    expect(out.content).toBe(parts.filter((p) => !p.thought).map((p) => p.text ?? '').join(''));
+    expect(out.reasoning).toBe(
+      parts
+        .filter((p) => p.thought)
+        .map((p) => p.text)
+        .join(''),
+    );
+    expect(out.content).toBe(
+      parts
+        .filter((p) => !p.thought)
+        .map((p) => p.text ?? '')
+        .join(''),
+    );
     expect(out.content).not.toContain('Exploring Sky Color');
     const firstContent = out.chunks.findIndex((c) => c.choices[0]?.delta.content);
     const lastReasoning = out.chunks.findLastIndex((c) => c.choices[0]?.delta.reasoning_content);
@@ -94,7 +148,15 @@ describe('thoughts and signatures in answers', () => {
   });
 
   it('splits an event holding both a thought and answer text: the reasoning chunk comes first', async () => {
-    const event = { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking...', thought: true }, { text: 'Answer.' }] }, finishReason: 'STOP', index: 0 }] };
+    const event = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: 'Thinking...', thought: true }, { text: 'Answer.' }] },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
+    };
     upstream.route(STREAM, { chunks: sseFrames([JSON.stringify(event)], 'gemini') });
     const out = await collectChunks((await ask({ stream: true })) as AsyncIterable<ChatCompletionChunk>);
     expect(out.chunks.map((c) => c.choices[0]?.delta)).toEqual([
@@ -107,17 +169,27 @@ describe('thoughts and signatures in answers', () => {
   it('streams the Gemini 3 signature of an empty text part as a reasoning_details entry (recording)', async () => {
     const lines = fixtures.chunkLines('google/google-reasoning-gemini3.chunks.txt');
     upstream.route(STREAM, { chunks: sseFrames(lines, 'gemini') });
-    const out = await collectChunks((await ask({ model: 'gemini-3-pro-preview', stream: true })) as AsyncIterable<ChatCompletionChunk>);
-    const signature = (JSON.parse(lines.at(-1)!) as { candidates: { content: { parts: Part[] } }[] }).candidates[0]!.content.parts[0]!.thoughtSignature;
+    const out = await collectChunks(
+      (await ask({ model: 'gemini-3-pro-preview', stream: true })) as AsyncIterable<ChatCompletionChunk>,
+    );
+    const signature = (JSON.parse(lines.at(-1)!) as { candidates: { content: { parts: Part[] } }[] }).candidates[0]!
+      .content.parts[0]!.thoughtSignature;
     expect(out.content).toBe('There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y');
-    expect(out.reasoningDetails).toEqual([{ type: 'reasoning.encrypted', data: signature, format: 'google-gemini-v1', index: 0 }]);
-    expect(out.usage).toMatchObject({ completion_tokens: 23 + 302, completion_tokens_details: { reasoning_tokens: 302 } });
+    expect(out.reasoningDetails).toEqual([
+      { type: 'reasoning.encrypted', data: signature, format: 'google-gemini-v1', index: 0 },
+    ]);
+    expect(out.usage).toMatchObject({
+      completion_tokens: 23 + 302,
+      completion_tokens_details: { reasoning_tokens: 302 },
+    });
   });
 });
 
 describe('thought signatures across turns', () => {
   it('sends each signature back on the part it came with: the function call (by id), else the first part', async () => {
-    upstream.route(GENERATE, { json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json') });
+    upstream.route(GENERATE, {
+      json: fixtures.json('google/unary-success-thinking-function-call-thought-summary-signature.json'),
+    });
     const first = ((await ask({ reasoning_effort: 'low' })) as ChatCompletion).choices[0]!.message;
     const signature = first.reasoning_details![0]!.data;
     // The signature must come from reasoning_details (matched by tool call id), not only from the id itself.
@@ -145,11 +217,17 @@ describe('thought signatures across turns', () => {
       model: 'gemini-3-pro-preview',
       messages: [
         { role: 'user', content: 'How many r in strawberry?' },
-        { role: 'assistant', content: answer.choices[0]!.message.content, reasoning_details: answer.choices[0]!.message.reasoning_details },
+        {
+          role: 'assistant',
+          content: answer.choices[0]!.message.content,
+          reasoning_details: answer.choices[0]!.message.reasoning_details,
+        },
         { role: 'user', content: 'And in raspberry?' },
       ],
     });
-    expect(sentBody().contents[1]!.parts).toEqual([{ text: answer.choices[0]!.message.content, thoughtSignature: textSignature }]);
+    expect(sentBody().contents[1]!.parts).toEqual([
+      { text: answer.choices[0]!.message.content, thoughtSignature: textSignature },
+    ]);
   });
 });
 
@@ -167,14 +245,22 @@ describe('fidelity', () => {
 
   it('names the schema keywords it had to drop in a warning', async () => {
     upstream.route(GENERATE, { json: fixtures.json('google/google-text.json') });
-    const schema = { type: 'object', additionalProperties: false, properties: { city: { type: 'string', default: 'Paris' }, kind: { const: 'town' } } };
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { city: { type: 'string', default: 'Paris' }, kind: { const: 'town' } },
+    };
     await ask({ response_format: { type: 'json_schema', json_schema: { name: 'place', schema } } });
     expect(sentBody().generationConfig).toMatchObject({
       responseMimeType: 'application/json',
       responseSchema: { type: 'object', properties: { city: { type: 'string' }, kind: { enum: ['town'] } } },
     });
     expect(warnings).toEqual([
-      { code: 'dropped_schema_keywords', param: 'response_format.json_schema.schema', message: expect.stringContaining('additionalProperties, properties.city.default') },
+      {
+        code: 'dropped_schema_keywords',
+        param: 'response_format.json_schema.schema',
+        message: expect.stringContaining('additionalProperties, properties.city.default'),
+      },
     ]);
   });
 
@@ -182,7 +268,14 @@ describe('fidelity', () => {
     const recorded = fixtures.json<{ candidates: Record<string, unknown>[] }>('google/google-text.json');
     const logprobsResult = {
       chosenCandidates: [{ token: 'There', logProbability: -0.1 }],
-      topCandidates: [{ candidates: [{ token: 'There', logProbability: -0.1 }, { token: 'The', logProbability: -2.5 }] }],
+      topCandidates: [
+        {
+          candidates: [
+            { token: 'There', logProbability: -0.1 },
+            { token: 'The', logProbability: -2.5 },
+          ],
+        },
+      ],
     };
     upstream.route(GENERATE, { json: { ...recorded, candidates: [{ ...recorded.candidates[0], logprobsResult }] } });
     const completion = (await ask({ logprobs: true, top_logprobs: 2, seed: 42 })) as ChatCompletion;

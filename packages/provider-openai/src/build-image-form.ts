@@ -1,4 +1,10 @@
-import { type ImageEditRequest, type ImageVariationRequest, type MultipartFormBody, type MultipartPart, multipartFormBody } from '@switchyard/core';
+import {
+  type ImageEditRequest,
+  type ImageVariationRequest,
+  type MultipartFormBody,
+  type MultipartPart,
+  multipartFormBody,
+} from '@switchyard/core';
 
 /**
  * The multipart form of OpenAI's `/images/edits` and `/images/variations`, as a body ready to send (`{ body, headers }`
@@ -16,7 +22,13 @@ export function buildImageForm(request: ImageEditRequest | ImageVariationRequest
     parts.push({ name, value: typeof value === 'string' ? value : String(value) });
   }
   const files = images ?? (image ? [image] : []);
-  for (const file of files) parts.push({ name: files.length > 1 ? 'image[]' : 'image', data: file.data, filename: file.filename, contentType: file.contentType });
+  for (const file of files)
+    parts.push({
+      name: files.length > 1 ? 'image[]' : 'image',
+      data: file.data,
+      filename: file.filename,
+      contentType: file.contentType,
+    });
   if (mask) parts.push({ name: 'mask', data: mask.data, filename: mask.filename, contentType: mask.contentType });
   return multipartFormBody(parts);
 }

@@ -1,4 +1,10 @@
-import { type MultipartFormBody, type MultipartPart, type TranscriptionRequest, type TranslationRequest, multipartFormBody } from '@switchyard/core';
+import {
+  type MultipartFormBody,
+  type MultipartPart,
+  type TranscriptionRequest,
+  type TranslationRequest,
+  multipartFormBody,
+} from '@switchyard/core';
 
 /**
  * The multipart form OpenAI's `/audio/transcriptions` and `/audio/translations` expect, as a body ready to send (`{ body, headers }` with the
@@ -13,7 +19,8 @@ export function buildTranscriptionForm(request: TranscriptionRequest | Translati
   const parts: MultipartPart[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) parts.push({ name, value: typeof item === 'string' ? item : String(item) });
+    for (const item of Array.isArray(value) ? value : [value])
+      parts.push({ name, value: typeof item === 'string' ? item : String(item) });
   }
   parts.push({ name: 'file', data: file.data, filename: file.filename, contentType: file.contentType });
   return multipartFormBody(parts);

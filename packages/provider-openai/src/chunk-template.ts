@@ -26,7 +26,8 @@ export class ChunkTemplate {
   learn(chunk: ChatCompletionChunk, text: string): void {
     const choice = chunk.choices.length === 1 ? chunk.choices[0] : undefined;
     const delta = choice?.delta as Record<string, unknown> | undefined;
-    if (!choice || choice.finish_reason != null || chunk.usage != null || !delta || typeof delta.content !== 'string') return;
+    if (!choice || choice.finish_reason != null || chunk.usage != null || !delta || typeof delta.content !== 'string')
+      return;
     for (const key in delta) if (key !== 'content') return;
     if (text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1) return;
     const at = text.indexOf(CONTENT_KEY);
@@ -36,7 +37,10 @@ export class ChunkTemplate {
     if (end === -1) return;
     let suffix = text.slice(end + 1);
     const padding = suffix.lastIndexOf(OBFUSCATION_KEY);
-    const obfuscated = padding !== -1 && suffix.endsWith('"}') && plainString(suffix, padding + OBFUSCATION_KEY.length, suffix.length - 2);
+    const obfuscated =
+      padding !== -1 &&
+      suffix.endsWith('"}') &&
+      plainString(suffix, padding + OBFUSCATION_KEY.length, suffix.length - 2);
     if (obfuscated) suffix = suffix.slice(0, padding + OBFUSCATION_KEY.length);
     this.#prefix = text.slice(0, start);
     this.#suffix = suffix;
@@ -52,7 +56,8 @@ export class ChunkTemplate {
     const end = stringEnd(text, start);
     const tail = end + 1 + this.#suffix.length;
     if (end === -1 || text.slice(end + 1, tail) !== this.#suffix) return undefined;
-    if (this.#obfuscated ? !(text.endsWith('"}') && plainString(text, tail, text.length - 2)) : tail !== text.length) return undefined;
+    if (this.#obfuscated ? !(text.endsWith('"}') && plainString(text, tail, text.length - 2)) : tail !== text.length)
+      return undefined;
     if (plainString(text, start, end)) return text.slice(start, end);
     try {
       return JSON.parse(text.slice(start - 1, end + 1)) as string;

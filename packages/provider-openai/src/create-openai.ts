@@ -43,7 +43,20 @@ import { openAIRealtimeUpstream } from './openai-realtime-upstream.js';
 import { responsesUsageToChat } from './responses-usage-to-chat.js';
 
 /** The operations an `operations` list may leave out (`openaiResponses` comes with `responses: 'native'` only). */
-const OPTIONAL_OPERATIONS = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'realtime', 'listModels'] as const;
+const OPTIONAL_OPERATIONS = [
+  'chatCompletions',
+  'completions',
+  'embeddings',
+  'transcriptions',
+  'translations',
+  'speech',
+  'imageGenerations',
+  'imageEdits',
+  'imageVariations',
+  'moderations',
+  'realtime',
+  'listModels',
+] as const;
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIOptions {
@@ -124,7 +137,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   if (options.project) baseHeaders['openai-project'] = options.project;
 
   /** What differs between the calls of one adapter: body, extra headers, method. */
-  type UpstreamInit = { body?: string | Uint8Array | readonly Uint8Array[]; headers?: Record<string, string>; method?: 'GET' | 'POST' };
+  type UpstreamInit = {
+    body?: string | Uint8Array | readonly Uint8Array[];
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+  };
   const upstreamCall = (path: string, context: AdapterCallContext, init: UpstreamInit): UpstreamRequestOptions => ({
     provider: context.provider,
     url: `${baseURL}${path}`,
@@ -141,7 +158,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
   const jsonBody = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const postJson = (path: string, body: unknown, context: AdapterCallContext) => send(path, context, jsonBody(body));
   /** POSTs JSON and reads the whole answer (no response stream): for answers that are never streamed. */
-  const postJsonForBody = async (path: string, body: unknown, context: AdapterCallContext) => (await fetchUpstreamBody(upstreamCall(path, context, jsonBody(body)))).bytes;
+  const postJsonForBody = async (path: string, body: unknown, context: AdapterCallContext) =>
+    (await fetchUpstreamBody(upstreamCall(path, context, jsonBody(body)))).bytes;
 
   const quirks = options.quirks ?? {};
   const adapter: ProviderAdapter = {
@@ -154,7 +172,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       const { fixCompletion } = quirks;
       if (!request.stream) {
         const bytes = await postJsonForBody('/chat/completions', request, context);
-        if (fixCompletion) return upstreamFixedAnswerOf<ChatCompletion>(context.provider, bytes, chatCompletionSchema, fixCompletion);
+        if (fixCompletion)
+          return upstreamFixedAnswerOf<ChatCompletion>(context.provider, bytes, chatCompletionSchema, fixCompletion);
         return upstreamAnswerOf(context.provider, bytes, chatCompletionSchema, isPlainChatCompletion);
       }
       // Read as undici hands the reads over (no Node Readable in between): see streamUpstreamBody.
@@ -162,7 +181,10 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       const contentType = String(response.headers['content-type'] ?? '');
       if (!contentType.startsWith('text/event-stream')) {
         response.body.destroy();
-        throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+        throw upstreamInvalidResponseError(
+          context.provider,
+          `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+        );
       }
       return openAIChunkStream(context.provider, response.body, context.signal, secrets, quirks.fixChunk);
     },
@@ -173,25 +195,48 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         return upstreamAnswerOf(context.provider, bytes, textCompletionSchema, () => false);
       }
       const response = await postJson('/completions', request, context);
-      return readUpstreamEvents(context.provider, response, context.signal, secrets, textCompletionSchema, 'a text_completion chunk');
+      return readUpstreamEvents(
+        context.provider,
+        response,
+        context.signal,
+        secrets,
+        textCompletionSchema,
+        'a text_completion chunk',
+      );
     },
 
     async embeddings(request, context) {
       const bytes = await postJsonForBody('/embeddings', request, context);
-      return upstreamEmbeddingsOf<EmbeddingResponse>(context.provider, bytes, embeddingResponseSchema, isPlainEmbeddingResponse);
+      return upstreamEmbeddingsOf<EmbeddingResponse>(
+        context.provider,
+        bytes,
+        embeddingResponseSchema,
+        isPlainEmbeddingResponse,
+      );
     },
 
     async transcriptions(request, context) {
-      return readTranscriptionResult(context.provider, await send('/audio/transcriptions', context, buildTranscriptionForm(request)), context.signal);
+      return readTranscriptionResult(
+        context.provider,
+        await send('/audio/transcriptions', context, buildTranscriptionForm(request)),
+        context.signal,
+      );
     },
 
     async translations(request, context) {
-      return readTranscriptionResult(context.provider, await send('/audio/translations', context, buildTranscriptionForm(request)), context.signal);
+      return readTranscriptionResult(
+        context.provider,
+        await send('/audio/translations', context, buildTranscriptionForm(request)),
+        context.signal,
+      );
     },
 
     async speech(request, context) {
       const response = await postJson('/audio/speech', request, context);
-      return { contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: pipeUpstreamBytes(context.provider, response.body, context.signal) };
+      return {
+        contentType: String(response.headers['content-type'] ?? 'application/octet-stream'),
+        body: pipeUpstreamBytes(context.provider, response.body, context.signal),
+      };
     },
 
     async imageGenerations(request, context) {
@@ -201,8 +246,17 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
     async imageEdits(request, context) {
       const response = await send('/images/edits', context, buildImageForm(request));
-      if (request.stream !== true) return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
-      return readUpstreamEvents(context.provider, response, context.signal, secrets, imageEditEventSchema, 'an image edit event', (event) => event.event !== 'ping');
+      if (request.stream !== true)
+        return readUpstreamJson<ImagesResponse>(context.provider, response, context.signal, imagesResponseSchema);
+      return readUpstreamEvents(
+        context.provider,
+        response,
+        context.signal,
+        secrets,
+        imageEditEventSchema,
+        'an image edit event',
+        (event) => event.event !== 'ping',
+      );
     },
 
     async imageVariations(request, context) {
@@ -213,7 +267,10 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
     async moderations(request, context) {
       const dialect = options.moderation ?? openAIModerationDialect;
       const response = await postJson('/moderations', dialect.prepareRequest(request, context), context);
-      return dialect.readAnswer(context.provider, await readUpstreamJson(context.provider, response, context.signal, moderationAnswerSchema));
+      return dialect.readAnswer(
+        context.provider,
+        await readUpstreamJson(context.provider, response, context.signal, moderationAnswerSchema),
+      );
     },
 
     async listModels(context) {
@@ -232,7 +289,10 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
         const contentType = String(response.headers['content-type'] ?? '');
         if (!contentType.startsWith('text/event-stream')) {
           await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(context.provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+          throw upstreamInvalidResponseError(
+            context.provider,
+            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+          );
         }
         let usage: Record<string, unknown> | undefined;
         let failure: GatewayError | undefined;
@@ -248,7 +308,8 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return { json, usage: responsesUsageToChat(json.usage) };
     };
   }
-  adapter.realtime = (request, context) => openAIRealtimeUpstream(baseURL, request.model, baseHeaders, context, options.realtimeBeta ?? false, secrets);
+  adapter.realtime = (request, context) =>
+    openAIRealtimeUpstream(baseURL, request.model, baseHeaders, context, options.realtimeBeta ?? false, secrets);
   if (options.operations) {
     for (const operation of OPTIONAL_OPERATIONS) {
       if (!options.operations.includes(operation)) delete adapter[operation];

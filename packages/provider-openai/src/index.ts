@@ -3,9 +3,20 @@ export { buildImageForm } from './build-image-form.js';
 export { readUpstreamEvents } from './read-upstream-events.js';
 export { readTranscriptionResult } from './read-transcription-result.js';
 export { type OpenAIOptions, createOpenAI } from './create-openai.js';
-export { openaiModelListSchema, openaiTranscriptionJsonSchema, responsesAnswerSchema, responsesFinalEventSchema, responsesUsageSchema } from './openai-api.js';
+export {
+  openaiModelListSchema,
+  openaiTranscriptionJsonSchema,
+  responsesAnswerSchema,
+  responsesFinalEventSchema,
+  responsesUsageSchema,
+} from './openai-api.js';
 export { mapOpenAIError, openAIErrorHooks } from './map-openai-error.js';
-export { type OpenAIErrorBody, type OpenAIErrorObject, openAIErrorBodySchema, openAIErrorObjectSchema } from './openai-error-schema.js';
+export {
+  type OpenAIErrorBody,
+  type OpenAIErrorObject,
+  openAIErrorBodySchema,
+  openAIErrorObjectSchema,
+} from './openai-error-schema.js';
 export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
 export { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 /** Re-exported from core (kept for adapters that import it from here): reads a whole body as text within the provider's limits. */

@@ -27,7 +27,12 @@ function statusOf(code: string | undefined): number {
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/error
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/response/failed
  */
-export function mapResponsesStreamError(provider: string, event: string, data: string, secrets: readonly (string | undefined)[]): GatewayError | undefined {
+export function mapResponsesStreamError(
+  provider: string,
+  event: string,
+  data: string,
+  secrets: readonly (string | undefined)[],
+): GatewayError | undefined {
   if (event !== 'error' && event !== 'response.failed') return undefined;
   const read = responsesStreamErrorSchema.safeParse(parseJsonOrUndefined(data));
   const parsed = read.success ? read.data : undefined;

@@ -1,4 +1,10 @@
-import { type AdapterCallContext, type ModerationRequest, type ModerationResponse, checkUpstreamShape, moderationResponseSchema } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type ModerationRequest,
+  type ModerationResponse,
+  checkUpstreamShape,
+  moderationResponseSchema,
+} from '@switchyard/core';
 
 /**
  * How one host speaks `POST /moderations` when it differs from OpenAI: the body to send for an OpenAI moderation

@@ -39,7 +39,9 @@ export const openaiModelListSchema = z.looseObject({
 export const responsesUsageSchema = z.looseObject({
   input_tokens: tokenCountSchema.optional(),
   output_tokens: tokenCountSchema.optional(),
-  input_tokens_details: z.looseObject({ cached_tokens: tokenCountSchema.nullish(), cache_write_tokens: tokenCountSchema.nullish() }).nullish(),
+  input_tokens_details: z
+    .looseObject({ cached_tokens: tokenCountSchema.nullish(), cache_write_tokens: tokenCountSchema.nullish() })
+    .nullish(),
   output_tokens_details: z.looseObject({ reasoning_tokens: tokenCountSchema.nullish() }).nullish(),
 });
 
@@ -55,7 +57,9 @@ export const responsesAnswerSchema = z.looseObject({ usage: responsesUsageSchema
  * `response.usage`.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/response/completed
  */
-export const responsesFinalEventSchema = z.looseObject({ response: z.looseObject({ usage: responsesUsageSchema.nullish() }) });
+export const responsesFinalEventSchema = z.looseObject({
+  response: z.looseObject({ usage: responsesUsageSchema.nullish() }),
+});
 
 /**
  * A moderation answer as first read, before its dialect's own check (`ModerationDialect.readAnswer`: OpenAI's

@@ -13,7 +13,14 @@ export function webSocketURL(httpURL: string): string {
  * gateway's `x-request-id`. Events pass through unchanged (no translator).
  * @see https://platform.openai.com/docs/guides/realtime-websocket
  */
-export function openAIRealtimeUpstream(baseURL: string, model: string, baseHeaders: Record<string, string>, context: AdapterCallContext, beta: boolean, secrets: readonly (string | undefined)[]): RealtimeUpstream {
+export function openAIRealtimeUpstream(
+  baseURL: string,
+  model: string,
+  baseHeaders: Record<string, string>,
+  context: AdapterCallContext,
+  beta: boolean,
+  secrets: readonly (string | undefined)[],
+): RealtimeUpstream {
   const headers: Record<string, string> = { ...context.headers, ...baseHeaders, 'x-request-id': context.requestId };
   const clientBeta = context.clientHeaders?.['openai-beta'];
   if (beta) headers['openai-beta'] = 'realtime=v1';

@@ -19,7 +19,9 @@ export interface ListedModel {
  */
 export function listedCapabilities(model: ListedModel): ReportedCapabilities | undefined {
   const parameters = Array.isArray(model.supported_parameters) ? (model.supported_parameters as unknown[]) : undefined;
-  const inputs = Array.isArray(model.architecture?.input_modalities) ? (model.architecture.input_modalities as unknown[]) : undefined;
+  const inputs = Array.isArray(model.architecture?.input_modalities)
+    ? (model.architecture.input_modalities as unknown[])
+    : undefined;
   return reportCapabilities({
     tools: parameters?.includes('tools'),
     json_schema: parameters?.includes('structured_outputs'),

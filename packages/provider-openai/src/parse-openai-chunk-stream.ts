@@ -127,7 +127,10 @@ export async function* scanOpenAIChunkBatches(
       } catch {
         parsed = undefined;
       }
-      throw streamError(provider, parsed, secrets) ?? upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.');
+      throw (
+        streamError(provider, parsed, secrets) ??
+        upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.')
+      );
     }
     throw mapTransportError(provider, error, signal);
   } finally {
@@ -160,10 +163,16 @@ function readChunkEvent(
   // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
   const kind = (parsed as { object?: unknown }).object;
   if (kind !== undefined && kind !== 'chat.completion.chunk') return undefined;
-  const raw = (kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed) as ChatCompletionChunk;
+  const raw = (
+    kind === undefined ? { ...(parsed as object), object: 'chat.completion.chunk' } : parsed
+  ) as ChatCompletionChunk;
   // Checked after a preset's fixes (`fix`: Mistral omits tool call indexes, for one).
   const checked = checkChatCompletionChunk(fix ? fixChunk(provider, raw, fix) : raw);
-  if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`);
+  if (!checked.success)
+    throw upstreamInvalidResponseError(
+      provider,
+      `a stream event is not a chat.completion.chunk (${describeIssue(checked.error)}).`,
+    );
   const chunk = checked.data;
   // An event the gateway took as it came is forwarded as its own text (not serialised again).
   if (chunk === parsed && !fix) rememberJsonText(chunk, event.data);
@@ -174,7 +183,11 @@ function readChunkEvent(
  * The GatewayError (502, the upstream's message, type and code) for an `{"error":{...}}` object sent mid-stream, read
  * through `chatStreamErrorSchema` (a field of the wrong type is left out); undefined when `parsed` has no error object.
  */
-export function streamError(provider: string, parsed: unknown, secrets: readonly (string | undefined)[]): GatewayError | undefined {
+export function streamError(
+  provider: string,
+  parsed: unknown,
+  secrets: readonly (string | undefined)[],
+): GatewayError | undefined {
   const read = chatStreamErrorSchema.safeParse(parsed);
   if (!read.success) return undefined;
   const upstreamError = read.data.error;
@@ -193,7 +206,11 @@ export function streamError(provider: string, parsed: unknown, secrets: readonly
  * A preset's fix of one chunk; a fix that throws (it read a field the event lacks, e.g. `choices` that is not an array)
  * makes the event itself the one checked, so that the 502 `upstream_invalid_response` names what is wrong.
  */
-function fixChunk(provider: string, raw: ChatCompletionChunk, fix: (chunk: ChatCompletionChunk) => ChatCompletionChunk): unknown {
+function fixChunk(
+  provider: string,
+  raw: ChatCompletionChunk,
+  fix: (chunk: ChatCompletionChunk) => ChatCompletionChunk,
+): unknown {
   try {
     return fix(raw);
   } catch (error) {

@@ -20,11 +20,12 @@ export async function* passResponsesEvents(
   provider = 'openai',
 ): AsyncGenerator<NativeSSEEvent> {
   for await (const event of events) {
-    const name = event.event ?? (/"type"\s*:\s*"([^"]+)"/.exec(event.data)?.[1] ?? 'message');
+    const name = event.event ?? /"type"\s*:\s*"([^"]+)"/.exec(event.data)?.[1] ?? 'message';
     onEvent?.(name, event.data);
     if (onUsage && FINAL_EVENTS.has(name)) {
       // The usage is metered: read through its schema (a count that is not a token count is a 502, never booked).
-      const usage = readUpstreamEvent(provider, responsesFinalEventSchema, event.data, `a '${name}' event`).response.usage;
+      const usage = readUpstreamEvent(provider, responsesFinalEventSchema, event.data, `a '${name}' event`).response
+        .usage;
       if (usage) onUsage(usage);
     }
     yield { event: name, data: event.data };

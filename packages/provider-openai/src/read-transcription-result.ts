@@ -1,4 +1,9 @@
-import { type TranscriptionResult, readUpstreamJson, readUpstreamText, type sendUpstreamRequest } from '@switchyard/core';
+import {
+  type TranscriptionResult,
+  readUpstreamJson,
+  readUpstreamText,
+  type sendUpstreamRequest,
+} from '@switchyard/core';
 import { openaiTranscriptionJsonSchema } from './openai-api.js';
 
 /**
@@ -8,8 +13,17 @@ import { openaiTranscriptionJsonSchema } from './openai-api.js';
  * `readUpstreamJson`/`readUpstreamText` throw (body limits, broken body, abort).
  * @see https://platform.openai.com/docs/api-reference/audio/createTranslation
  */
-export async function readTranscriptionResult(provider: string, response: Awaited<ReturnType<typeof sendUpstreamRequest>>, signal: AbortSignal): Promise<TranscriptionResult> {
+export async function readTranscriptionResult(
+  provider: string,
+  response: Awaited<ReturnType<typeof sendUpstreamRequest>>,
+  signal: AbortSignal,
+): Promise<TranscriptionResult> {
   const contentType = String(response.headers['content-type'] ?? '');
-  if (contentType.includes('json')) return { kind: 'json', body: await readUpstreamJson(provider, response, signal, openaiTranscriptionJsonSchema) };
-  return { kind: 'text', contentType: contentType || 'text/plain; charset=utf-8', body: await readUpstreamText(provider, response, signal) };
+  if (contentType.includes('json'))
+    return { kind: 'json', body: await readUpstreamJson(provider, response, signal, openaiTranscriptionJsonSchema) };
+  return {
+    kind: 'text',
+    contentType: contentType || 'text/plain; charset=utf-8',
+    body: await readUpstreamText(provider, response, signal),
+  };
 }

@@ -1,4 +1,12 @@
-import { type ServerSentEvent, type sendUpstreamRequest, GatewayError, describeIssue, mapTransportError, parseSSEStream, upstreamInvalidResponseError } from '@switchyard/core';
+import {
+  type ServerSentEvent,
+  type sendUpstreamRequest,
+  GatewayError,
+  describeIssue,
+  mapTransportError,
+  parseSSEStream,
+  upstreamInvalidResponseError,
+} from '@switchyard/core';
 import type { z } from 'zod';
 import { streamError } from './parse-openai-chunk-stream.js';
 
@@ -19,12 +27,16 @@ export async function* readUpstreamEvents<T>(
   secrets: readonly (string | undefined)[],
   schema: z.ZodType<T>,
   what: string,
-  accept: (event: ServerSentEvent, parsed: unknown) => boolean = (event) => event.event === undefined || event.event === 'message',
+  accept: (event: ServerSentEvent, parsed: unknown) => boolean = (event) =>
+    event.event === undefined || event.event === 'message',
 ): AsyncGenerator<T> {
   const contentType = String(response.headers['content-type'] ?? '');
   if (!contentType.startsWith('text/event-stream')) {
     await response.body.dump().catch(() => {});
-    throw upstreamInvalidResponseError(provider, `a stream was asked for but it sent '${contentType || 'no content type'}'.`);
+    throw upstreamInvalidResponseError(
+      provider,
+      `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
+    );
   }
   let finished = false;
   try {
@@ -44,7 +56,11 @@ export async function* readUpstreamEvents<T>(
       if (upstreamError) throw upstreamError;
       if (event.event !== 'error' && !accept(event, parsed)) continue;
       const checked = schema.safeParse(parsed);
-      if (!checked.success) throw upstreamInvalidResponseError(provider, `a stream event is not ${what} (${describeIssue(checked.error)}).`);
+      if (!checked.success)
+        throw upstreamInvalidResponseError(
+          provider,
+          `a stream event is not ${what} (${describeIssue(checked.error)}).`,
+        );
       yield checked.data;
     }
     finished = true;

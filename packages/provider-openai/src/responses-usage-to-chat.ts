@@ -17,7 +17,10 @@ export function responsesUsageToChat(usage: Record<string, unknown> | null | und
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
-    prompt_tokens_details: { cached_tokens: count(inputDetails.cached_tokens), cache_write_tokens: count(inputDetails.cache_write_tokens) },
+    prompt_tokens_details: {
+      cached_tokens: count(inputDetails.cached_tokens),
+      cache_write_tokens: count(inputDetails.cache_write_tokens),
+    },
     completion_tokens_details: { reasoning_tokens: count(outputDetails.reasoning_tokens) },
   };
 }

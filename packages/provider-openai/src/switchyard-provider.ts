@@ -26,7 +26,12 @@ export const openAISettingsSchema = z.strictObject({
   organization: z.string().optional(),
   project: z.string().optional(),
   /** Per-call upstream limits, ms (`createOpenAI`'s `timeouts`); the connect timeout is `routing.timeouts.connect_ms`. */
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
   /**
    * How `/v1/responses` reaches this provider: `translate` (default) through chat completions, so that every gateway
    * feature (fallbacks to any provider, stored responses) behaves the same for all providers; `native` passes the
@@ -54,7 +59,10 @@ export const switchyardProvider: ProviderFactory<OpenAISettings> = {
       headers: settings.headers,
       organization: settings.organization,
       project: settings.project,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
       responses: settings.responses,
       realtimeBeta: settings.realtime_beta,
     }),

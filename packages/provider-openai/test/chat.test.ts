@@ -5,17 +5,36 @@ import { KEY, callContext, drain, fixtures, useMockUpstream } from './helpers/op
 
 const ROUTE = 'POST /openai/v1/chat/completions';
 const { upstream, adapter } = useMockUpstream();
-const ask = (extra: Record<string, unknown> = {}) => adapter().chatCompletions!({ model: 'llama-3.3-70b-versatile', messages: [{ role: 'user', content: 'x' }], ...extra }, callContext());
-const askStream = async (extra: Record<string, unknown> = {}) => (await ask({ stream: true, ...extra })) as AsyncIterable<ChatCompletionChunk>;
+const ask = (extra: Record<string, unknown> = {}) =>
+  adapter().chatCompletions!(
+    { model: 'llama-3.3-70b-versatile', messages: [{ role: 'user', content: 'x' }], ...extra },
+    callContext(),
+  );
+const askStream = async (extra: Record<string, unknown> = {}) =>
+  (await ask({ stream: true, ...extra })) as AsyncIterable<ChatCompletionChunk>;
 
 describe('chat completions over an OpenAI-compatible upstream', () => {
   it('forwards the request unchanged (unknown fields too) with auth, organization, project, extra headers and the request id', async () => {
     upstream().route(ROUTE, { json: fixtures.json('openai/openai-text.json') });
-    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }], reasoning_effort: 'low' as const, some_future_param: [1] };
-    await adapter({ organization: 'org-1', project: 'proj-1', headers: { 'x-extra': 'yes' } }).chatCompletions!(request, callContext());
+    const request = {
+      model: 'm',
+      messages: [{ role: 'user' as const, content: 'x' }],
+      reasoning_effort: 'low' as const,
+      some_future_param: [1],
+    };
+    await adapter({ organization: 'org-1', project: 'proj-1', headers: { 'x-extra': 'yes' } }).chatCompletions!(
+      request,
+      callContext(),
+    );
     const sent = upstream().requests[0]!;
     expect(sent.json).toEqual(request);
-    expect(sent.headers).toMatchObject({ authorization: `Bearer ${KEY}`, 'openai-organization': 'org-1', 'openai-project': 'proj-1', 'x-extra': 'yes', 'x-request-id': 'req-42' });
+    expect(sent.headers).toMatchObject({
+      authorization: `Bearer ${KEY}`,
+      'openai-organization': 'org-1',
+      'openai-project': 'proj-1',
+      'x-extra': 'yes',
+      'x-request-id': 'req-42',
+    });
   });
 
   it('returns the completion as the upstream sent it', async () => {
@@ -26,7 +45,10 @@ describe('chat completions over an OpenAI-compatible upstream', () => {
 
   it('sends no authorization header without an api key (local servers)', async () => {
     upstream().route(ROUTE, { json: fixtures.json('openai/openai-text.json') });
-    await adapter({ apiKey: undefined }).chatCompletions!({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, callContext());
+    await adapter({ apiKey: undefined }).chatCompletions!(
+      { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+      callContext(),
+    );
     expect(upstream().requests[0]!.headers.authorization).toBeUndefined();
   });
 
@@ -35,7 +57,11 @@ describe('chat completions over an OpenAI-compatible upstream', () => {
     upstream().route(ROUTE, { chunks: sseFrames(lines) });
     const chunks = await drain(await askStream());
     expect(chunks).toEqual(lines.map((line) => JSON.parse(line)));
-    expect(chunks.at(-1)).toMatchObject({ choices: [{ finish_reason: 'stop' }], x_groq: { usage: { total_tokens: 707 } }, usage: { prompt_tokens: 45, completion_tokens: 662, total_tokens: 707 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [{ finish_reason: 'stop' }],
+      x_groq: { usage: { total_tokens: 707 } },
+      usage: { prompt_tokens: 45, completion_tokens: 662, total_tokens: 707 },
+    });
   });
 
   it('yields each chunk as it arrives, before the upstream has finished', async () => {
@@ -68,7 +94,11 @@ describe('chat completions over an OpenAI-compatible upstream', () => {
 
   it('answers 502 when a stream was asked for but the upstream sent JSON', async () => {
     upstream().route(ROUTE, { json: fixtures.json('openai/openai-text.json') });
-    await expect(askStream()).rejects.toMatchObject({ status: 502, code: 'upstream_invalid_response', message: expect.stringContaining('application/json') });
+    await expect(askStream()).rejects.toMatchObject({
+      status: 502,
+      code: 'upstream_invalid_response',
+      message: expect.stringContaining('application/json'),
+    });
   });
 
   it('throws 502 when a stream ends before [DONE] without a finish_reason', async () => {
@@ -79,32 +109,49 @@ describe('chat completions over an OpenAI-compatible upstream', () => {
 
   it('throws the error of a mid-stream error event after the chunks before it, with the key redacted', async () => {
     const [first] = fixtures.chunkLines('openai/openai-text.chunks.txt');
-    const errorEvent = JSON.stringify({ error: { message: `The server had an error (key ${KEY})`, type: 'server_error', param: null, code: null } });
+    const errorEvent = JSON.stringify({
+      error: { message: `The server had an error (key ${KEY})`, type: 'server_error', param: null, code: null },
+    });
     upstream().route(ROUTE, { chunks: [`data: ${first}\n\n`, `data: ${errorEvent}\n\n`] });
     const seen: ChatCompletionChunk[] = [];
     const error = await (async () => {
       for await (const chunk of await askStream()) seen.push(chunk);
     })().catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 502, type: 'server_error', message: 'The server had an error (key [REDACTED])' });
+    expect(error).toMatchObject({
+      status: 502,
+      type: 'server_error',
+      message: 'The server had an error (key [REDACTED])',
+    });
     expect(seen).toHaveLength(1);
   });
 });
 
 describe('chat errors', () => {
   it('keeps the status and OpenAI error body and copies retry-after', async () => {
-    upstream().route(ROUTE, { status: 429, headers: { 'retry-after': '7' }, json: fixtures.json('openai/openai-error.1.json') });
+    upstream().route(ROUTE, {
+      status: 429,
+      headers: { 'retry-after': '7' },
+      json: fixtures.json('openai/openai-error.1.json'),
+    });
     const error = await ask().catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, headers: { 'retry-after': '7' } });
     expect((error as { toJSON(): unknown }).toJSON()).toEqual(fixtures.json('openai/openai-error.1.json'));
   });
 
   it('maps 529 (overloaded) to 503', async () => {
-    upstream().route(ROUTE, { status: 529, json: { error: { message: 'Overloaded', type: 'server_error', param: null, code: null } } });
+    upstream().route(ROUTE, {
+      status: 529,
+      json: { error: { message: 'Overloaded', type: 'server_error', param: null, code: null } },
+    });
     await expect(ask()).rejects.toMatchObject({ status: 503, message: 'Overloaded' });
   });
 
   it('gives a message naming the status for a non-JSON error body, and redacts an echoed key', async () => {
-    upstream().route(ROUTE, { status: 502, headers: { 'content-type': 'text/html' }, body: `<html>Bad Gateway for ${KEY}</html>` });
+    upstream().route(ROUTE, {
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: `<html>Bad Gateway for ${KEY}</html>`,
+    });
     const error = (await ask().catch((e: unknown) => e)) as Error & { status: number };
     expect(error.status).toBe(502);
     expect(error.message).toContain('HTTP 502');

@@ -11,28 +11,32 @@ const learned = (line: string) => {
   template.learn(parsed(line), line);
   return template;
 };
-const withContent = (line: string, literal: string) => line.replace(/"content":"(?:[^"\\]|\\.)*"/, `"content":"${literal}"`);
+const withContent = (line: string, literal: string) =>
+  line.replace(/"content":"(?:[^"\\]|\\.)*"/, `"content":"${literal}"`);
 
 describe('ChunkTemplate', () => {
-  it("matches every recorded text delta after the first one, with its content decoded, whatever its obfuscation padding", () => {
+  it('matches every recorded text delta after the first one, with its content decoded, whatever its obfuscation padding', () => {
     const template = learned(lines[1]!);
     for (const line of lines.slice(1, -2)) expect(template.match(line)).toBe(parsed(line).choices[0]!.delta!.content);
     expect(lines.slice(1, -2).some((line) => line.includes('\\n'))).toBe(true);
   });
 
   it('matches nothing until it learned a plain text delta: not from a role chunk, a finish chunk or a usage chunk', () => {
-    for (const line of [lines[0]!, lines.at(-2)!, lines.at(-1)!]) expect(learned(line).match(lines[2]!)).toBeUndefined();
+    for (const line of [lines[0]!, lines.at(-2)!, lines.at(-1)!])
+      expect(learned(line).match(lines[2]!)).toBeUndefined();
   });
 
   it('does not match a finish chunk, a usage chunk, a role chunk or a chunk of another id', () => {
     const template = learned(lines[1]!);
-    for (const line of [lines[0]!, lines.at(-2)!, lines.at(-1)!, lines[2]!.replace('chatcmpl-', 'chatcmpl-X')]) expect(template.match(line)).toBeUndefined();
+    for (const line of [lines[0]!, lines.at(-2)!, lines.at(-1)!, lines[2]!.replace('chatcmpl-', 'chatcmpl-X')])
+      expect(template.match(line)).toBeUndefined();
   });
 
   it('does not match text that is not valid JSON: bad escapes, raw control characters, quotes, a cut or extended tail', () => {
     const template = learned(lines[1]!);
     expect(template.match(withContent(lines[2]!, 'fine \\" \\u00e9'))).toBe('fine " é');
-    for (const literal of ['bad \\q', 'raw \u0001', 'trailing \\', 'unicode \\u12']) expect(template.match(withContent(lines[2]!, literal))).toBeUndefined();
+    for (const literal of ['bad \\q', 'raw \u0001', 'trailing \\', 'unicode \\u12'])
+      expect(template.match(withContent(lines[2]!, literal))).toBeUndefined();
     expect(template.match(lines[2]!.slice(0, -1))).toBeUndefined();
     expect(template.match(`${lines[2]!.slice(0, -2)}x"}`)).toBe(parsed(lines[2]!).choices[0]!.delta!.content);
     expect(template.match(`${lines[2]!.slice(0, -2)}"x"}`)).toBeUndefined();

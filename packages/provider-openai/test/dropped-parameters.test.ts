@@ -31,7 +31,9 @@ describe('OpenAI adapter parameters', () => {
 
   it.each(OPENAI_COMPATIBLE_PRESETS.map((p) => p.name))('the %s preset forwards every field too', async (name) => {
     const factory = switchyardProviders[name]!;
-    const preset = factory.create(factory.settingsSchema.parse({ api_key: 'preset-key-0123456789', base_url: `${upstream().url}/p/v1` }));
+    const preset = factory.create(
+      factory.settingsSchema.parse({ api_key: 'preset-key-0123456789', base_url: `${upstream().url}/p/v1` }),
+    );
     upstream().route('POST /p/v1/chat/completions', { json: fixtures.json('openai/openai-text.json') });
     const warnings: GatewayWarning[] = [];
     await preset.chatCompletions!(request, { ...callContext(), provider: name, warn: (w) => warnings.push(w) });

@@ -5,16 +5,33 @@ import { OPENAI_MODERATION_CATEGORIES, mistralModerationDialect } from '../src/i
 
 const fixtures = testkitFixtures();
 const context = { signal: new AbortController().signal, requestId: 'r', provider: 'mistral', warn: () => {} };
-const request = (input: ModerationRequest['input']): ModerationRequest => ({ model: 'mistral-moderation-latest', input });
+const request = (input: ModerationRequest['input']): ModerationRequest => ({
+  model: 'mistral-moderation-latest',
+  input,
+});
 
 describe('mistralModerationDialect', () => {
   it('sends strings as they are and text parts as strings', () => {
-    expect(mistralModerationDialect.prepareRequest(request('hi'), context)).toEqual({ model: 'mistral-moderation-latest', input: 'hi' });
-    expect(mistralModerationDialect.prepareRequest(request([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]), context)).toEqual({ model: 'mistral-moderation-latest', input: ['a', 'b'] });
+    expect(mistralModerationDialect.prepareRequest(request('hi'), context)).toEqual({
+      model: 'mistral-moderation-latest',
+      input: 'hi',
+    });
+    expect(
+      mistralModerationDialect.prepareRequest(
+        request([
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ]),
+        context,
+      ),
+    ).toEqual({ model: 'mistral-moderation-latest', input: ['a', 'b'] });
   });
 
   it('refuses image inputs with a 400 naming the input', () => {
-    const image = request([{ type: 'text', text: 'a' }, { type: 'image_url', image_url: { url: 'https://example.com/x.png' } }]);
+    const image = request([
+      { type: 'text', text: 'a' },
+      { type: 'image_url', image_url: { url: 'https://example.com/x.png' } },
+    ]);
     const error = (() => {
       try {
         mistralModerationDialect.prepareRequest(image, context);
@@ -29,9 +46,14 @@ describe('mistralModerationDialect', () => {
   it("maps the recorded-shape answer to OpenAI's categories and keeps Mistral's own", () => {
     const answer = mistralModerationDialect.readAnswer('mistral', fixtures.json('mistral/mistral-moderation.json'));
     const [result] = answer.results;
-    expect(answer).toMatchObject({ id: '869e8cdec2d74e3ba5ecd2b310f75dc5', model: 'mistral-moderation-latest', usage: { prompt_tokens: 9, completion_tokens: 0, total_tokens: 9 } });
+    expect(answer).toMatchObject({
+      id: '869e8cdec2d74e3ba5ecd2b310f75dc5',
+      model: 'mistral-moderation-latest',
+      usage: { prompt_tokens: 9, completion_tokens: 0, total_tokens: 9 },
+    });
     expect(result!.flagged).toBe(false);
-    for (const category of OPENAI_MODERATION_CATEGORIES) expect(typeof result!.category_scores[category]).toBe('number');
+    for (const category of OPENAI_MODERATION_CATEGORIES)
+      expect(typeof result!.category_scores[category]).toBe('number');
     expect(result!.category_scores.violence).toBe(0.00020342698553577);
     expect(result!.category_scores.hate).toBe(6.2050494307186e-5);
     expect(result!.category_scores.pii).toBe(0.00010889690747717);
@@ -45,6 +67,8 @@ describe('mistralModerationDialect', () => {
       results: [{ categories: { pii: true, selfharm: false }, category_scores: { pii: 0.9, selfharm: 0.01 } }],
     });
     expect(flagged.results[0]).toMatchObject({ flagged: true, categories: { pii: true, 'self-harm': false } });
-    expect(() => mistralModerationDialect.readAnswer('mistral', { results: 'no' })).toThrow(expect.objectContaining({ status: 502 }));
+    expect(() => mistralModerationDialect.readAnswer('mistral', { results: 'no' })).toThrow(
+      expect.objectContaining({ status: 502 }),
+    );
   });
 });

@@ -6,7 +6,11 @@ import { callContext, fixtures, useMockUpstream } from './helpers/openai-test-up
 
 const ROUTE = 'POST /openai/v1/chat/completions';
 const { upstream, adapter } = useMockUpstream();
-const ask = (extra: Record<string, unknown> = {}) => adapter().chatCompletions!({ model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'x' }], ...extra }, callContext());
+const ask = (extra: Record<string, unknown> = {}) =>
+  adapter().chatCompletions!(
+    { model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'x' }], ...extra },
+    callContext(),
+  );
 
 describe('reasoning over an OpenAI-compatible upstream (DeepSeek recordings)', () => {
   it('passes message.reasoning_content and reasoning usage through, apart from content', async () => {
@@ -26,7 +30,8 @@ describe('reasoning over an OpenAI-compatible upstream (DeepSeek recordings)', (
     upstream().route(ROUTE, { chunks: sseFrames(lines) });
     const out = await collectChunks((await ask({ stream: true })) as AsyncIterable<ChatCompletionChunk>);
     const recorded = lines.map((l) => JSON.parse(l) as ChatCompletionChunk);
-    const join = (field: 'content' | 'reasoning_content') => recorded.map((c) => (c.choices[0]?.delta[field] as string | null | undefined) ?? '').join('');
+    const join = (field: 'content' | 'reasoning_content') =>
+      recorded.map((c) => (c.choices[0]?.delta[field] as string | null | undefined) ?? '').join('');
     expect(out.reasoning).toBe(join('reasoning_content'));
     expect(out.reasoning.length).toBeGreaterThan(0);
     expect(out.content).toBe(join('content'));
@@ -37,7 +42,9 @@ describe('reasoning over an OpenAI-compatible upstream (DeepSeek recordings)', (
 
   it('ends with an error, not a success, when a bare JSON error body follows the events', async () => {
     const [first] = fixtures.chunkLines('deepseek/deepseek-reasoning.chunks.txt');
-    upstream().route(ROUTE, { chunks: [`data: ${first}\n\n`, '{\n  "error": {"message": "Upstream overloaded", "type": "server_error"}\n}\n'] });
+    upstream().route(ROUTE, {
+      chunks: [`data: ${first}\n\n`, '{\n  "error": {"message": "Upstream overloaded", "type": "server_error"}\n}\n'],
+    });
     const stream = (await ask({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
     await expect(collectChunks(stream)).rejects.toMatchObject({ status: 502, message: 'Upstream overloaded' });
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { scanOpenAIChunkBatches } from '../src/parse-openai-chunk-stream.js';
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-nano', choices: [{ index: 0, delta, finish_reason: finish }] });
+  JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4.1-nano',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 async function* oneRead(text: string): AsyncGenerator<Uint8Array> {
   yield new TextEncoder().encode(text);
@@ -10,10 +16,22 @@ async function* oneRead(text: string): AsyncGenerator<Uint8Array> {
 
 describe('scanOpenAIChunkBatches', () => {
   it("yields a stream's first chunk alone, ahead of the rest of the network read that carried it", async () => {
-    const events = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop')];
+    const events = [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: 'Hel' }),
+      chunk({ content: 'lo' }),
+      chunk({}, 'stop'),
+    ];
     const body = oneRead(`${events.map((e) => `data: ${e}\n\n`).join('')}data: [DONE]\n\n`);
     const batches: string[][] = [];
-    for await (const batch of scanOpenAIChunkBatches('openai', body, new AbortController().signal, [], undefined, true)) {
+    for await (const batch of scanOpenAIChunkBatches(
+      'openai',
+      body,
+      new AbortController().signal,
+      [],
+      undefined,
+      true,
+    )) {
       batches.push(batch.map((item) => item.text));
     }
     expect(batches).toEqual([[events[0]], events.slice(1)]);
@@ -33,11 +51,22 @@ describe('scanOpenAIChunkBatches', () => {
     }
     const runs: { texts: string[]; bytes: string }[] = [];
     const plain: string[] = [];
-    for await (const batch of scanOpenAIChunkBatches('openai', body(), new AbortController().signal, [], undefined, true)) {
+    for await (const batch of scanOpenAIChunkBatches(
+      'openai',
+      body(),
+      new AbortController().signal,
+      [],
+      undefined,
+      true,
+    )) {
       for (const [i, item] of batch.entries()) {
         if (item.chunk === undefined) plain.push(item.content!);
         const run = item.run;
-        if (run) runs.push({ texts: batch.slice(i, i + run.count).map((x) => x.text), bytes: new TextDecoder().decode(run.bytes.subarray(run.start, run.end)) });
+        if (run)
+          runs.push({
+            texts: batch.slice(i, i + run.count).map((x) => x.text),
+            bytes: new TextDecoder().decode(run.bytes.subarray(run.start, run.end)),
+          });
       }
     }
     expect(plain).toEqual(['b', 'c', 'd', '\u00e9', 'e']);

@@ -41,7 +41,11 @@ import {
 } from '@switchyard/provider-google';
 import { vertexEmbeddingResponseSchema } from './vertex-api.js';
 import { convertToImagenEditRequest } from './imagen-edit.js';
-import { VERTEX_EMBEDDING_PARAMETERS, convertToVertexEmbeddingRequest, convertVertexEmbeddingResponse } from './vertex-embeddings.js';
+import {
+  VERTEX_EMBEDDING_PARAMETERS,
+  convertToVertexEmbeddingRequest,
+  convertVertexEmbeddingResponse,
+} from './vertex-embeddings.js';
 import type { VertexTokenSource } from './vertex-token-source.js';
 
 /** The `anthropic_version` Claude on Vertex requires in the body (instead of the `anthropic-version` header). */
@@ -134,27 +138,51 @@ function isClaude(model: string): boolean {
  * @see https://docs.anthropic.com/en/api/claude-on-vertex-ai
  */
 export function createVertex(options: VertexOptions): ProviderAdapter {
-  const origin = (options.baseURL ?? (options.location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${options.location}-aiplatform.googleapis.com`))
+  const origin = (
+    options.baseURL ??
+    (options.location === 'global'
+      ? 'https://aiplatform.googleapis.com'
+      : `https://${options.location}-aiplatform.googleapis.com`)
+  )
     .replace(/\/+$/, '')
     .replace(/\/v1$/, '');
   const root = `${origin}/v1/projects/${encodeURIComponent(options.project)}/locations/${encodeURIComponent(options.location)}/publishers`;
   // `@` (Claude's version separator, `claude-sonnet-4@20250514`) is a legal path character and stays literal.
-  const modelURL = (publisher: 'google' | 'anthropic', model: string, method: string) => `${root}/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`;
+  const modelURL = (publisher: 'google' | 'anthropic', model: string, method: string) =>
+    `${root}/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`;
 
   /** Builds the error mapper of one call; `secrets` (the access token) are redacted from messages. */
   type ErrorMapperFor = (secrets: readonly string[]) => UpstreamErrorMapper;
-  const sendOnce = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor, extraHeaders?: Record<string, string>) => {
+  const sendOnce = async (
+    url: string,
+    body: unknown,
+    context: AdapterCallContext,
+    mapError: ErrorMapperFor,
+    extraHeaders?: Record<string, string>,
+  ) => {
     let token: string;
     try {
       token = await options.tokens.getToken();
     } catch (error) {
-      throw new GatewayError({ status: 502, type: 'server_error', code: 'upstream_auth_failed', message: `The provider '${context.provider}' could not get a Google access token: ${(error as Error).message}`, cause: error });
+      throw new GatewayError({
+        status: 502,
+        type: 'server_error',
+        code: 'upstream_auth_failed',
+        message: `The provider '${context.provider}' could not get a Google access token: ${(error as Error).message}`,
+        cause: error,
+      });
     }
     return sendUpstreamRequest({
       provider: context.provider,
       url,
       method: 'POST',
-      headers: { ...context.headers, ...extraHeaders, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': context.requestId },
+      headers: {
+        ...context.headers,
+        ...extraHeaders,
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-request-id': context.requestId,
+      },
       body: JSON.stringify(body),
       signal: context.signal,
       timeouts: options.timeouts,
@@ -163,7 +191,13 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     });
   };
   /** Sends once; on a 401 (an expired or revoked token) forgets the token and sends once more. */
-  const send = async (url: string, body: unknown, context: AdapterCallContext, mapError: ErrorMapperFor, extraHeaders?: Record<string, string>) => {
+  const send = async (
+    url: string,
+    body: unknown,
+    context: AdapterCallContext,
+    mapError: ErrorMapperFor,
+    extraHeaders?: Record<string, string>,
+  ) => {
     try {
       return await sendOnce(url, body, context, mapError, extraHeaders);
     } catch (error) {
@@ -179,18 +213,34 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
       mapGeminiError(context.provider, status, text, headers, secrets);
 
   const claude = async (request: ChatCompletionRequest, context: AdapterCallContext) => {
-    if ((request.n ?? 1) > 1) throw invalidRequestError("'n' above 1 is not supported for Claude on Vertex.", 'n', 'unsupported_parameter');
-    const { body, jsonMode, warnings } = convertToAnthropicRequest(request, { defaultMaxTokens: options.defaultMaxTokens });
+    if ((request.n ?? 1) > 1)
+      throw invalidRequestError("'n' above 1 is not supported for Claude on Vertex.", 'n', 'unsupported_parameter');
+    const { body, jsonMode, warnings } = convertToAnthropicRequest(request, {
+      defaultMaxTokens: options.defaultMaxTokens,
+    });
     for (const warning of warnings) context.warn(warning);
     const { model: _model, ...rest } = body;
     const vertexBody = { ...rest, anthropic_version: VERTEX_ANTHROPIC_VERSION };
-    const mapError: ErrorMapperFor = (secrets) => (status, text, headers) => mapAnthropicError(context.provider, status, text, headers, secrets);
+    const mapError: ErrorMapperFor = (secrets) => (status, text, headers) =>
+      mapAnthropicError(context.provider, status, text, headers, secrets);
     if (request.stream) {
-      const response = await send(modelURL('anthropic', request.model, 'streamRawPredict'), vertexBody, context, mapError);
-      return convertAnthropicStream(parseSSEStream(response.body), { provider: context.provider, signal: context.signal, jsonMode, jsonText: jsonMode && body.tool_choice?.type === 'auto' });
+      const response = await send(
+        modelURL('anthropic', request.model, 'streamRawPredict'),
+        vertexBody,
+        context,
+        mapError,
+      );
+      return convertAnthropicStream(parseSSEStream(response.body), {
+        provider: context.provider,
+        signal: context.signal,
+        jsonMode,
+        jsonText: jsonMode && body.tool_choice?.type === 'auto',
+      });
     }
     const response = await send(modelURL('anthropic', request.model, 'rawPredict'), vertexBody, context, mapError);
-    return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, context.signal), { jsonMode });
+    return convertAnthropicResponse(await readAnthropicMessage(context.provider, response, context.signal), {
+      jsonMode,
+    });
   };
 
   /** Claude's errors on the pass-through, kept as they came (see `mapAnthropicPassThroughError`). */
@@ -202,7 +252,11 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
   /** An Anthropic Messages body -> Claude on Vertex's: `model` (in the URL) left out, Vertex's `anthropic_version` unless the body has one. */
   const vertexClaudeBody = (request: Record<string, unknown>, keepModel = false) => {
     const { model, ...rest } = request;
-    return { ...(keepModel && { model }), ...rest, anthropic_version: typeof rest.anthropic_version === 'string' ? rest.anthropic_version : VERTEX_ANTHROPIC_VERSION };
+    return {
+      ...(keepModel && { model }),
+      ...rest,
+      anthropic_version: typeof rest.anthropic_version === 'string' ? rest.anthropic_version : VERTEX_ANTHROPIC_VERSION,
+    };
   };
 
   return {
@@ -218,13 +272,30 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
     async anthropicMessages(request, context) {
       const model = String(request.model);
       const method = request.stream === true ? 'streamRawPredict' : 'rawPredict';
-      const response = await send(modelURL('anthropic', model, method), vertexClaudeBody(request), context, passThroughErrors(context), vertexBetaHeader(context.clientHeaders));
-      if (request.stream === true) return anthropicEventsResult(context.provider, parseSSEStream(response.body, { provider: context.provider }), []);
+      const response = await send(
+        modelURL('anthropic', model, method),
+        vertexClaudeBody(request),
+        context,
+        passThroughErrors(context),
+        vertexBetaHeader(context.clientHeaders),
+      );
+      if (request.stream === true)
+        return anthropicEventsResult(
+          context.provider,
+          parseSSEStream(response.body, { provider: context.provider }),
+          [],
+        );
       return anthropicJsonResult(context.provider, response, context.signal);
     },
 
     async anthropicCountTokens(request, context) {
-      const response = await send(modelURL('anthropic', 'count-tokens', 'rawPredict'), vertexClaudeBody(request, true), context, passThroughErrors(context), vertexBetaHeader(context.clientHeaders));
+      const response = await send(
+        modelURL('anthropic', 'count-tokens', 'rawPredict'),
+        vertexClaudeBody(request, true),
+        context,
+        passThroughErrors(context),
+        vertexBetaHeader(context.clientHeaders),
+      );
       return readAnthropicCountTokens(context.provider, response, context.signal);
     },
 
@@ -235,28 +306,63 @@ export function createVertex(options: VertexOptions): ProviderAdapter {
       const body = convertToGeminiRequest(request, warnings);
       for (const warning of warnings) context.warn(warning);
       if (request.stream) {
-        const response = await send(`${modelURL('google', request.model, 'streamGenerateContent')}?alt=sse`, body, context, googleErrors(context));
+        const response = await send(
+          `${modelURL('google', request.model, 'streamGenerateContent')}?alt=sse`,
+          body,
+          context,
+          googleErrors(context),
+        );
         return convertGeminiStream(parseSSEStream(response.body), context.provider, request.model, context.signal);
       }
-      const response = await send(modelURL('google', request.model, 'generateContent'), body, context, googleErrors(context));
-      return convertGeminiResponse(await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema), request.model);
+      const response = await send(
+        modelURL('google', request.model, 'generateContent'),
+        body,
+        context,
+        googleErrors(context),
+      );
+      return convertGeminiResponse(
+        await readUpstreamJson(context.provider, response, context.signal, geminiGenerateContentResponseSchema),
+        request.model,
+      );
     },
 
     async embeddings(request, context) {
       for (const warning of checkRequestParameters(request, VERTEX_EMBEDDING_PARAMETERS)) context.warn(warning);
-      const response = await send(modelURL('google', request.model, 'predict'), convertToVertexEmbeddingRequest(request), context, googleErrors(context));
-      return convertVertexEmbeddingResponse(await readUpstreamJson(context.provider, response, context.signal, vertexEmbeddingResponseSchema), request.model);
+      const response = await send(
+        modelURL('google', request.model, 'predict'),
+        convertToVertexEmbeddingRequest(request),
+        context,
+        googleErrors(context),
+      );
+      return convertVertexEmbeddingResponse(
+        await readUpstreamJson(context.provider, response, context.signal, vertexEmbeddingResponseSchema),
+        request.model,
+      );
     },
 
     async imageGenerations(request, context) {
       checkImagenParameters(request, context);
-      const response = await send(modelURL('google', request.model, 'predict'), convertToImagenRequest(request), context, googleErrors(context));
-      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
+      const response = await send(
+        modelURL('google', request.model, 'predict'),
+        convertToImagenRequest(request),
+        context,
+        googleErrors(context),
+      );
+      return convertImagenResponse(
+        await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema),
+      );
     },
 
     async imageEdits(request, context) {
-      const response = await send(modelURL('google', request.model, 'predict'), convertToImagenEditRequest(request, context), context, googleErrors(context));
-      return convertImagenResponse(await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema));
+      const response = await send(
+        modelURL('google', request.model, 'predict'),
+        convertToImagenEditRequest(request, context),
+        context,
+        googleErrors(context),
+      );
+      return convertImagenResponse(
+        await readUpstreamJson(context.provider, response, context.signal, imagenPredictResponseSchema),
+      );
     },
   };
 }

@@ -1,4 +1,11 @@
-import { type AdapterCallContext, type ImageEditRequest, type ParameterRules, type UploadedFile, checkRequestParameters, invalidRequestError } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type ImageEditRequest,
+  type ParameterRules,
+  type UploadedFile,
+  checkRequestParameters,
+  invalidRequestError,
+} from '@switchyard/core';
 import { IMAGEN_MAX_IMAGES } from '@switchyard/provider-google';
 import { decode, encode } from 'fast-png';
 
@@ -29,7 +36,11 @@ export const IMAGEN_EDIT_PARAMETERS: ParameterRules = {
   upstream: 'Imagen editing',
   handled: new Set(['model', 'prompt', 'n', 'images', 'mask', 'stream']),
   refused: [
-    { param: 'n', isSet: (v) => typeof v === 'number' && v > IMAGEN_MAX_IMAGES, why: `Imagen makes 1 to ${IMAGEN_MAX_IMAGES} images per request.` },
+    {
+      param: 'n',
+      isSet: (v) => typeof v === 'number' && v > IMAGEN_MAX_IMAGES,
+      why: `Imagen makes 1 to ${IMAGEN_MAX_IMAGES} images per request.`,
+    },
     { param: 'response_format', isSet: (v) => v != null, why: "Imagen returns images as base64 only; use 'b64_json'." },
     { param: 'background', isSet: (v) => v === 'transparent', why: 'Imagen makes opaque images only.' },
     { param: 'output_format', isSet: (v) => v != null, why: 'Imagen answers with PNG images; ask for png.' },
@@ -49,10 +60,17 @@ export function imagenMaskOf(mask: UploadedFile): Uint8Array {
   try {
     png = decode(mask.data);
   } catch (error) {
-    throw Object.assign(invalidRequestError("Invalid 'mask': it is not a PNG image.", 'mask', 'invalid_value'), { cause: error });
+    throw Object.assign(invalidRequestError("Invalid 'mask': it is not a PNG image.", 'mask', 'invalid_value'), {
+      cause: error,
+    });
   }
   const alpha = png.channels === 4 ? 3 : png.channels === 2 ? 1 : -1;
-  if (alpha < 0) throw invalidRequestError("Invalid 'mask': it needs an alpha channel (transparent where the image is to be edited).", 'mask', 'invalid_value');
+  if (alpha < 0)
+    throw invalidRequestError(
+      "Invalid 'mask': it needs an alpha channel (transparent where the image is to be edited).",
+      'mask',
+      'invalid_value',
+    );
   const pixels = png.width * png.height;
   const out = new Uint8Array(pixels);
   for (let i = 0; i < pixels; i++) out[i] = png.data[i * png.channels + alpha] === 0 ? 255 : 0;
@@ -68,13 +86,27 @@ export function imagenMaskOf(mask: UploadedFile): Uint8Array {
  * naming `image`. The answer is Imagen's `{predictions: [{bytesBase64Encoded}]}` (see `convertImagenResponse`).
  * @see https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/imagen-api-edit
  */
-export function convertToImagenEditRequest(request: ImageEditRequest, context: Pick<AdapterCallContext, 'warn'>): unknown {
+export function convertToImagenEditRequest(
+  request: ImageEditRequest,
+  context: Pick<AdapterCallContext, 'warn'>,
+): unknown {
   const fields: Record<string, unknown> = { ...request };
   for (const [name, values] of Object.entries(NEUTRAL)) if (values.includes(fields[name])) delete fields[name];
   for (const warning of checkRequestParameters(fields, IMAGEN_EDIT_PARAMETERS)) context.warn(warning);
-  if (request.images.length > 1) throw invalidRequestError(`Invalid 'image': Imagen edits one image; got ${request.images.length}.`, 'image', 'unsupported_parameter');
+  if (request.images.length > 1)
+    throw invalidRequestError(
+      `Invalid 'image': Imagen edits one image; got ${request.images.length}.`,
+      'image',
+      'unsupported_parameter',
+    );
   const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
-  const referenceImages: unknown[] = [{ referenceType: 'REFERENCE_TYPE_RAW', referenceId: 1, referenceImage: { bytesBase64Encoded: base64(request.images[0]!.data) } }];
+  const referenceImages: unknown[] = [
+    {
+      referenceType: 'REFERENCE_TYPE_RAW',
+      referenceId: 1,
+      referenceImage: { bytesBase64Encoded: base64(request.images[0]!.data) },
+    },
+  ];
   if (request.mask) {
     referenceImages.push({
       referenceType: 'REFERENCE_TYPE_MASK',

@@ -22,11 +22,19 @@ import { createVertexTokenSource, readCredentials } from './vertex-token-source.
  */
 export const vertexSettingsSchema = z.strictObject({
   project: z.string().min(1),
-  location: z.string().regex(/^(global|[a-z]+-[a-z]+\d+)$/, 'a Google Cloud region such as us-central1, or global').default('us-central1'),
+  location: z
+    .string()
+    .regex(/^(global|[a-z]+-[a-z]+\d+)$/, 'a Google Cloud region such as us-central1, or global')
+    .default('us-central1'),
   credentials: z.string().min(1).optional(),
   base_url: z.url().optional(),
   max_tokens: z.number().int().positive().optional(),
-  timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({
+      headers_ms: z.number().int().positive().optional(),
+      body_idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Settings of the Vertex adapter as written in config. */
@@ -52,6 +60,9 @@ export const switchyardProvider: ProviderFactory<VertexSettings> = {
       tokens: createVertexTokenSource(settings.credentials ? readCredentials(settings.credentials) : undefined),
       baseURL: settings.base_url,
       defaultMaxTokens: settings.max_tokens,
-      timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+      timeouts: settings.timeouts && {
+        headersMs: settings.timeouts.headers_ms,
+        bodyIdleMs: settings.timeouts.body_idle_ms,
+      },
     }),
 };

@@ -17,7 +17,9 @@ export const vertexEmbeddingResponseSchema = z.looseObject({
         embeddings: z
           .looseObject({
             values: z.array(z.number()).optional(),
-            statistics: z.looseObject({ token_count: tokenCountSchema.optional(), truncated: z.boolean().optional() }).optional(),
+            statistics: z
+              .looseObject({ token_count: tokenCountSchema.optional(), truncated: z.boolean().optional() })
+              .optional(),
           })
           .optional(),
       }),

@@ -1,4 +1,9 @@
-import { type EmbeddingRequest, type EmbeddingResponse, type ParameterRules, invalidRequestError } from '@switchyard/core';
+import {
+  type EmbeddingRequest,
+  type EmbeddingResponse,
+  type ParameterRules,
+  invalidRequestError,
+} from '@switchyard/core';
 import type { VertexEmbeddingResponse } from './vertex-api.js';
 
 /** The `:predict` body of a Vertex text-embedding model. */
@@ -28,9 +33,19 @@ export const VERTEX_EMBEDDING_PARAMETERS: ParameterRules = {
  */
 export function convertToVertexEmbeddingRequest(request: EmbeddingRequest): VertexEmbeddingRequest {
   const list = Array.isArray(request.input) ? request.input : [request.input];
-  if (list.some((item) => typeof item !== 'string')) throw invalidRequestError("Invalid 'input': Vertex embedding models take text, not token arrays.", 'input', 'unsupported_value');
+  if (list.some((item) => typeof item !== 'string'))
+    throw invalidRequestError(
+      "Invalid 'input': Vertex embedding models take text, not token arrays.",
+      'input',
+      'unsupported_value',
+    );
   const taskType = (request as { task_type?: unknown }).task_type;
-  const body: VertexEmbeddingRequest = { instances: (list as string[]).map((content) => ({ content, ...(typeof taskType === 'string' ? { task_type: taskType } : {}) })) };
+  const body: VertexEmbeddingRequest = {
+    instances: (list as string[]).map((content) => ({
+      content,
+      ...(typeof taskType === 'string' ? { task_type: taskType } : {}),
+    })),
+  };
   if (request.dimensions != null) body.parameters = { outputDimensionality: request.dimensions };
   return body;
 }

@@ -32,7 +32,11 @@ export function readCredentials(credentials: string): Record<string, unknown> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new Error(credentials.trim().startsWith('{') ? 'credentials: the JSON is not valid.' : `credentials: '${credentials}' is not a JSON key file.`);
+    throw new Error(
+      credentials.trim().startsWith('{')
+        ? 'credentials: the JSON is not valid.'
+        : `credentials: '${credentials}' is not a JSON key file.`,
+    );
   }
 }
 
@@ -66,17 +70,27 @@ function fromClient(getClient: () => Promise<AuthClient>): VertexTokenSource {
  * Tokens are cached by the library and fetched again when they are within 5 minutes of expiry.
  * @see https://developers.google.com/identity/protocols/oauth2/service-account#httprest
  */
-export function createVertexTokenSource(key?: Record<string, unknown>, env: Readonly<Record<string, string | undefined>> = process.env): VertexTokenSource {
+export function createVertexTokenSource(
+  key?: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): VertexTokenSource {
   if (!key) {
     // ADC's first source is the key file named by GOOGLE_APPLICATION_CREDENTIALS: read it here so that its token_uri holds.
     const file = env.GOOGLE_APPLICATION_CREDENTIALS;
     if (file) return createVertexTokenSource(readCredentials(file), env);
     return fromClient(() => new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
   }
-  if (key.type !== 'service_account') return fromClient(async () => new GoogleAuth({ credentials: key, scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
+  if (key.type !== 'service_account')
+    return fromClient(async () => new GoogleAuth({ credentials: key, scopes: [CLOUD_PLATFORM_SCOPE] }).getClient());
   const account = key as unknown as ServiceAccountKey;
-  if (!account.client_email || !account.private_key) throw new Error('credentials: a service-account key needs client_email and private_key.');
-  const jwt = new JWT({ email: account.client_email, key: account.private_key, keyId: account.private_key_id, scopes: [CLOUD_PLATFORM_SCOPE] });
+  if (!account.client_email || !account.private_key)
+    throw new Error('credentials: a service-account key needs client_email and private_key.');
+  const jwt = new JWT({
+    email: account.client_email,
+    key: account.private_key,
+    keyId: account.private_key_id,
+    scopes: [CLOUD_PLATFORM_SCOPE],
+  });
   const tokenURI = account.token_uri;
   if (tokenURI && tokenURI !== GOOGLE_TOKEN_URL) {
     const target = new URL(tokenURI);

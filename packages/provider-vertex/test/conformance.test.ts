@@ -7,11 +7,19 @@ const fixtures = testkitFixtures();
 const root = '/v1/projects/my-project/locations/us-central1/publishers';
 /** The suite's secret plays the access token. */
 const staticToken = (token: string): VertexTokenSource => ({ getToken: async () => token, invalidate: () => {} });
-const create = (baseURL: string, apiKey: string) => createVertex({ project: 'my-project', location: 'us-central1', tokens: staticToken(apiKey), baseURL });
+const create = (baseURL: string, apiKey: string) =>
+  createVertex({ project: 'my-project', location: 'us-central1', tokens: staticToken(apiKey), baseURL });
 
 const geminiLines = fixtures.chunkLines('google/google-text.chunks.txt');
 const geminiStreamText = geminiLines
-  .map((l) => (JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }).candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '')
+  .map(
+    (l) =>
+      (
+        JSON.parse(l) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }
+      ).candidates?.[0]?.content?.parts
+        ?.map((p) => p.text ?? '')
+        .join('') ?? '',
+  )
   .join('');
 
 describeAdapterConformance({
@@ -22,7 +30,11 @@ describeAdapterConformance({
     completion: {
       route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`,
       reply: { json: fixtures.json('google/google-text.json') },
-      expect: { content: /^There are \*\*3\*\* r's in strawberry/, finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 272 } },
+      expect: {
+        content: /^There are \*\*3\*\* r's in strawberry/,
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 9, completion_tokens: 272 },
+      },
     },
     stream: {
       route: `POST ${root}/google/models/gemini-2.5-flash:streamGenerateContent`,
@@ -34,7 +46,11 @@ describeAdapterConformance({
       reply: { status: 429, json: fixtures.json('google/google-429-retry-info.json') },
       expect: { status: 429, message: /exceeded your current quota/, type: 'rate_limit_error' },
     },
-    toolCall: { route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`, reply: { json: fixtures.json('google/google-tool-call.json') }, expect: { name: 'weather', arguments: { location: 'San Francisco' } } },
+    toolCall: {
+      route: `POST ${root}/google/models/gemini-2.5-flash:generateContent`,
+      reply: { json: fixtures.json('google/google-tool-call.json') },
+      expect: { name: 'weather', arguments: { location: 'San Francisco' } },
+    },
     assertRequest(request) {
       expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
       expect(request.json).toEqual({
@@ -62,7 +78,9 @@ describeAdapterConformance({
       extra: { reasoning_effort: 'low' },
       assertRequest(request, details) {
         const contents = (request.json as { contents: { role: string; parts: Record<string, unknown>[] }[] }).contents;
-        expect(contents.find((c) => c.role === 'model')!.parts).toEqual([{ functionCall: { name: 'now', args: {} }, thoughtSignature: details[0]!.data }]);
+        expect(contents.find((c) => c.role === 'model')!.parts).toEqual([
+          { functionCall: { name: 'now', args: {} }, thoughtSignature: details[0]!.data },
+        ]);
       },
     },
   },
@@ -74,10 +92,28 @@ describeAdapterConformance({
   // Imagen's documented `:predict` answer shape (no recording of an edit exists): one base64 PNG.
   imageEdits: {
     route: `POST ${root}/google/models/gemini-2.5-flash:predict`,
-    reply: { json: { predictions: [{ bytesBase64Encoded: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', mimeType: 'image/png' }] } },
+    reply: {
+      json: {
+        predictions: [
+          {
+            bytesBase64Encoded:
+              'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+            mimeType: 'image/png',
+          },
+        ],
+      },
+    },
     expect: { count: 1 },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageVariations'],
+  unsupported: [
+    'transcriptions',
+    'speech',
+    'listModels',
+    'translations',
+    'moderations',
+    'completions',
+    'imageVariations',
+  ],
 });
 
 const claudeText = fixtures.json<{ content: { text: string }[] }>('anthropic/anthropic-text.json').content[0]!.text;
@@ -107,7 +143,11 @@ describeAdapterConformance({
       reply: { status: 529, json: fixtures.json('anthropic/anthropic-error-overloaded.json') },
       expect: { status: 503, message: 'Overloaded' },
     },
-    toolCall: { route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`, reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') }, expect: { name: 'updateIssueList', arguments: {} } },
+    toolCall: {
+      route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`,
+      reply: { json: fixtures.json('anthropic/anthropic-tool-no-args.json') },
+      expect: { name: 'updateIssueList', arguments: {} },
+    },
     assertRequest(request) {
       expect(request.headers.authorization).toBe('Bearer sk-conformance-secret-0123456789');
       expect(request.json).toEqual({
@@ -126,7 +166,10 @@ describeAdapterConformance({
     route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:streamRawPredict`,
     // The recorded stream's first events, then an `error` event as Anthropic documents it (HTTP 200 already sent).
     reply: {
-      chunks: [...sseFrames(claudeLines.slice(0, 3), 'typed'), 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'],
+      chunks: [
+        ...sseFrames(claudeLines.slice(0, 3), 'typed'),
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+      ],
     },
     expect: { status: 503, message: 'Overloaded' },
   },
@@ -135,7 +178,10 @@ describeAdapterConformance({
       route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:streamRawPredict`,
       reply: { chunks: sseFrames(fixtures.chunkLines('anthropic/anthropic-clear-thinking.1.chunks.txt'), 'typed') },
       extra: { reasoning_effort: 'low' },
-      expect: { reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185', content: '925 ÷ 5 = 185' },
+      expect: {
+        reasoning: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185',
+        content: '925 ÷ 5 = 185',
+      },
     },
     roundTrip: {
       route: `POST ${root}/anthropic/models/claude-sonnet-4@20250514:rawPredict`,
@@ -144,9 +190,21 @@ describeAdapterConformance({
       assertRequest(request, details) {
         const body = request.json as { thinking?: unknown; messages: { role: string; content: { type: string }[] }[] };
         expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-        expect(body.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: details[0]!.text, signature: details[0]!.signature });
+        expect(body.messages[1]!.content[0]).toEqual({
+          type: 'thinking',
+          thinking: details[0]!.text,
+          signature: details[0]!.signature,
+        });
       },
     },
   },
-  unsupported: ['transcriptions', 'speech', 'listModels', 'translations', 'moderations', 'completions', 'imageVariations'],
+  unsupported: [
+    'transcriptions',
+    'speech',
+    'listModels',
+    'translations',
+    'moderations',
+    'completions',
+    'imageVariations',
+  ],
 });

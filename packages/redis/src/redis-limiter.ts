@@ -1,4 +1,13 @@
-import { type LimitDecision, type Limiter, type LimitRequest, type LimitSettlement, limitSubjects, MemoryLimiter, requestSlot, type SettledBudget } from '@switchyard/accounts';
+import {
+  type LimitDecision,
+  type Limiter,
+  type LimitRequest,
+  type LimitSettlement,
+  limitSubjects,
+  MemoryLimiter,
+  requestSlot,
+  type SettledBudget,
+} from '@switchyard/accounts';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
@@ -153,7 +162,12 @@ export class RedisLimiter implements Limiter {
     ];
     for (const subject of subjects) {
       const { budget } = subject;
-      keys.push(this.#key('rpm', subject.id), this.#key('tpm', subject.id), this.#key('spend', `${subject.id}:${budget?.window ?? 'none'}`), this.#key('slots', subject.id));
+      keys.push(
+        this.#key('rpm', subject.id),
+        this.#key('tpm', subject.id),
+        this.#key('spend', `${subject.id}:${budget?.window ?? 'none'}`),
+        this.#key('slots', subject.id),
+      );
       args.push(
         subject.rpm ?? 0,
         subject.tpm ?? 0,
@@ -179,7 +193,10 @@ export class RedisLimiter implements Limiter {
       this.#local = new MemoryLimiter(Date.now, { seedRecent: true });
     }
     const scopeOf = (index: number) => (index > 1 ? { scope: subjects[index - 1]?.id } : {});
-    if (reply[0] === 'seed') return reply[1] === 'recent' ? { ok: false, reason: 'seed', what: 'recent' } : { ok: false, reason: 'seed', what: 'spend', ...scopeOf(Number(reply[2])) };
+    if (reply[0] === 'seed')
+      return reply[1] === 'recent'
+        ? { ok: false, reason: 'seed', what: 'recent' }
+        : { ok: false, reason: 'seed', what: 'spend', ...scopeOf(Number(reply[2])) };
     const number = (i: number) => Number(reply[i]);
     const state = {
       requestsRemaining: number(2) < 0 ? undefined : number(2),
@@ -188,7 +205,11 @@ export class RedisLimiter implements Limiter {
       tokensResetMs: number(5),
     };
     if (reply[0] === 'ok') {
-      if (slot) this.#hold(slot, subjects.filter((s) => s.concurrency).map((s) => s.id));
+      if (slot)
+        this.#hold(
+          slot,
+          subjects.filter((s) => s.concurrency).map((s) => s.id),
+        );
       return { ok: true, state };
     }
     const reason = reply[0] as 'requests' | 'tokens' | 'budget' | 'concurrency';
@@ -216,9 +237,21 @@ export class RedisLimiter implements Limiter {
       ...request,
       rpm: share(request.rpm),
       tpm: share(request.tpm),
-      concurrency: request.concurrency ? { ...request.concurrency, limit: share(request.concurrency.limit) ?? 1 } : null,
-      recent: request.recent && { requests: request.recent.requests / replicas, tokens: request.recent.tokens / replicas },
-      ...(request.scopes && { scopes: request.scopes.map((s) => ({ ...s, rpm: share(s.rpm), tpm: share(s.tpm), concurrency: share(s.concurrency) })) }),
+      concurrency: request.concurrency
+        ? { ...request.concurrency, limit: share(request.concurrency.limit) ?? 1 }
+        : null,
+      recent: request.recent && {
+        requests: request.recent.requests / replicas,
+        tokens: request.recent.tokens / replicas,
+      },
+      ...(request.scopes && {
+        scopes: request.scopes.map((s) => ({
+          ...s,
+          rpm: share(s.rpm),
+          tpm: share(s.tpm),
+          concurrency: share(s.concurrency),
+        })),
+      }),
     });
     return decision.ok ? { ...decision, local: true } : decision;
   }
@@ -229,7 +262,10 @@ export class RedisLimiter implements Limiter {
 
   #hold(slot: string, subjects: string[]): void {
     this.#slots.set(slot, subjects);
-    this.#refresher ??= setInterval(() => void this.#refreshSlots(), Math.max(1, Math.floor(this.#slotTtlMs / 3))).unref();
+    this.#refresher ??= setInterval(
+      () => void this.#refreshSlots(),
+      Math.max(1, Math.floor(this.#slotTtlMs / 3)),
+    ).unref();
   }
 
   /** Pushes back the expiry of every slot this process holds, in one script call. */
@@ -275,7 +311,12 @@ export class RedisLimiter implements Limiter {
   async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
     if (settlement.local) return this.#local.settle(settlement);
     const parts: Pending[] = [settlement, ...(settlement.scopes ?? [])]
-      .map((s, i) => ({ id: i === 0 ? settlement.keyId : (s as { id: string }).id, tpm: s.tpm, delta: s.tokensReserved - s.tokensUsed, budget: s.budget }))
+      .map((s, i) => ({
+        id: i === 0 ? settlement.keyId : (s as { id: string }).id,
+        tpm: s.tpm,
+        delta: s.tokensReserved - s.tokensUsed,
+        budget: s.budget,
+      }))
       .filter((p) => p.delta !== 0 || p.budget);
     if (parts.length === 0) return [];
     const first = this.#pending.length;
@@ -285,13 +326,20 @@ export class RedisLimiter implements Limiter {
     if (this.#pending.length >= 500) void this.flush();
     else if (this.#timer === undefined) {
       const every = this.#options.settleEveryMs ?? 0;
-      this.#timer = every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
+      this.#timer =
+        every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
     }
     const spent = await written;
     const settled: SettledBudget[] = [];
     for (const [i, part] of parts.entries()) {
       const value = spent[first + i];
-      if (part.budget && value !== undefined && value !== '') settled.push({ id: part.id, window: part.budget.window, spentUsd: Number(value), costUsd: part.budget.costUsd });
+      if (part.budget && value !== undefined && value !== '')
+        settled.push({
+          id: part.id,
+          window: part.budget.window,
+          spentUsd: Number(value),
+          costUsd: part.budget.costUsd,
+        });
     }
     return settled;
   }
@@ -340,14 +388,22 @@ export class RedisLimiter implements Limiter {
 
   /** Schedules `failed` to be sent again after its delay; gives it up (reported) past `settleRetryMs`. */
   #retry(failed: FailedBatch): void {
-    if (this.#closed || Date.now() - failed.since > this.#settleRetryMs || this.#retrying.size >= MAX_RETRYING_BATCHES) {
-      this.#options.failures.report(`Redis limits unavailable (${failed.batch.length} settlement(s) lost)`, new Error('settlement retries exhausted'));
+    if (
+      this.#closed ||
+      Date.now() - failed.since > this.#settleRetryMs ||
+      this.#retrying.size >= MAX_RETRYING_BATCHES
+    ) {
+      this.#options.failures.report(
+        `Redis limits unavailable (${failed.batch.length} settlement(s) lost)`,
+        new Error('settlement retries exhausted'),
+      );
       return;
     }
     this.#retrying.add(failed);
     const timer = setTimeout(async () => {
       this.#retrying.delete(failed);
-      if (!(await this.#send(failed.id, failed.batch))) this.#retry({ ...failed, delayMs: Math.min(MAX_RETRY_MS, failed.delayMs * 2) });
+      if (!(await this.#send(failed.id, failed.batch)))
+        this.#retry({ ...failed, delayMs: Math.min(MAX_RETRY_MS, failed.delayMs * 2) });
     }, failed.delayMs);
     timer.unref();
     failed.timer = timer;

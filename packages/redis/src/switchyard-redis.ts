@@ -71,9 +71,16 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     // It subscribes again itself after a reconnect: ioredis' own re-SUBSCRIBE (`autoResubscribe`) has no rejection
     // handler, so a connection closed before its reply was an unhandled rejection (redis/ioredis#2187, not released
     // in 6.0.0), which ends a Node process.
-    this.#subscriber = new Redis(options.url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: false });
+    this.#subscriber = new Redis(options.url, {
+      ...common,
+      commandTimeout: undefined,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      autoResubscribe: false,
+    });
     const report = (error: Error) => this.#failures.report('Redis unreachable', error);
-    const subscribe = () => this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(() => {}, report);
+    const subscribe = () =>
+      this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(() => {}, report);
     this.client.on('error', report);
     this.#subscriber.on('error', report);
     this.#subscriber.on('ready', () => {
@@ -94,7 +101,10 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
   static async connect(options: SwitchyardRedisOptions, waitMs = 2_000): Promise<SwitchyardRedis> {
     const redis = new SwitchyardRedis(options);
     let timer: NodeJS.Timeout | undefined;
-    const ready = (client: Redis) => (client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', () => resolve())));
+    const ready = (client: Redis) =>
+      client.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => client.once('ready', () => resolve()));
     await Promise.race([
       Promise.all([ready(redis.client), redis.#subscribed]),
       new Promise<void>((resolve) => {
@@ -117,13 +127,20 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     } else if (channel === this.#channel(COOLDOWN_CHANNEL)) {
       const separator = message.lastIndexOf(' ');
       const untilMs = Number(message.slice(separator + 1));
-      if (separator > 0 && Number.isFinite(untilMs)) for (const listener of this.#cooldownListeners) listener(message.slice(0, separator), untilMs);
+      if (separator > 0 && Number.isFinite(untilMs))
+        for (const listener of this.#cooldownListeners) listener(message.slice(0, separator), untilMs);
     }
   }
 
   /** The shared limiter (see {@link RedisLimiter}); `slotTtlMs` as there (default 30,000). */
   limiter(options: { slotTtlMs?: number } = {}): RedisLimiter {
-    return new RedisLimiter(this.client, { keyPrefix: this.#prefix, onError: this.#onError, failures: this.#failures, replicas: () => this.replicas, ...options });
+    return new RedisLimiter(this.client, {
+      keyPrefix: this.#prefix,
+      onError: this.#onError,
+      failures: this.#failures,
+      replicas: () => this.replicas,
+      ...options,
+    });
   }
 
   /**
@@ -153,7 +170,10 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
    * at most once a minute, through `warn`.
    */
   responseCacheStore(): RedisResponseCacheStore {
-    return new RedisResponseCacheStore(this.client, { keyPrefix: this.#prefix, failures: new FailureReporter(this.#warn) });
+    return new RedisResponseCacheStore(this.client, {
+      keyPrefix: this.#prefix,
+      failures: new FailureReporter(this.#warn),
+    });
   }
 
   /** Announces that key `id` was created, changed or revoked; every replica reloads it within milliseconds. */
@@ -168,7 +188,9 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
 
   /** Broadcasts that this replica opened (`untilMs` > now, unix ms) or closed (`0`) the breaker of a deployment. */
   publishCooldown(key: string, untilMs: number): void {
-    this.client.publish(this.#channel(COOLDOWN_CHANNEL), `${key} ${untilMs}`).catch((error: Error) => this.#failures.report('Redis unreachable', error));
+    this.client
+      .publish(this.#channel(COOLDOWN_CHANNEL), `${key} ${untilMs}`)
+      .catch((error: Error) => this.#failures.report('Redis unreachable', error));
   }
 
   /** Hears breaker changes of every replica. */

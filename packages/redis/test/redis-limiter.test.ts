@@ -24,7 +24,12 @@ const COMMAND_TIMEOUT_MS = 2_000;
 async function pair(options: { onError?: 'open' | 'closed'; warn?: (message: string) => void } = {}) {
   const keyPrefix = `test${++prefixes}:`;
   const make = async () => {
-    const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix, commandTimeoutMs: COMMAND_TIMEOUT_MS, ...options });
+    const redis = await SwitchyardRedis.connect({
+      url: server.url,
+      keyPrefix,
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      ...options,
+    });
     open.push(redis);
     return redis;
   };
@@ -32,13 +37,23 @@ async function pair(options: { onError?: 'open' | 'closed'; warn?: (message: str
 }
 
 /** A check of key `k`; `recent` (the ledger's last minute, as Accounts passes it when asked) says nothing was used. */
-const request = (overrides: Partial<LimitRequest> = {}): LimitRequest => ({ keyId: 'k', rpm: null, tpm: null, tokens: 0, budget: null, recent: { requests: 0, tokens: 0 }, ...overrides });
+const request = (overrides: Partial<LimitRequest> = {}): LimitRequest => ({
+  keyId: 'k',
+  rpm: null,
+  tpm: null,
+  tokens: 0,
+  budget: null,
+  recent: { requests: 0, tokens: 0 },
+  ...overrides,
+});
 
 describe('RedisLimiter (real redis-server)', () => {
   it('admits exactly rpm_limit of 60 concurrent checks spread over two replicas', async () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? la : lb).acquire(request({ rpm: 20 }))));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? la : lb).acquire(request({ rpm: 20 }))),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(20);
     const refused = results.find((r) => !r.ok);
     expect(refused).toMatchObject({ ok: false, reason: 'requests', state: { requestsRemaining: 0 } });
@@ -50,7 +65,9 @@ describe('RedisLimiter (real redis-server)', () => {
     const [la, lb] = [a.limiter(), b.limiter()];
     const team = { id: 'team:t1', rpm: 15, tpm: null, concurrency: null, budget: null };
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? la : lb).acquire(request({ keyId: i % 3 ? 'k1' : 'k2', rpm: 100, scopes: [team] }))),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? la : lb).acquire(request({ keyId: i % 3 ? 'k1' : 'k2', rpm: 100, scopes: [team] })),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(15);
     expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, reason: 'requests', scope: 'team:t1' });
@@ -64,12 +81,45 @@ describe('RedisLimiter (real redis-server)', () => {
     const [la, lb] = [a.limiter(), b.limiter()];
     const teamBudget = { limitUsd: 1, window: 'month:0', reserveUsd: 0.3 };
     const call = (keyId: string, seedUsd?: number) =>
-      request({ keyId, budget: null, scopes: [{ id: 'team:t2', rpm: null, tpm: null, concurrency: 2, budget: { ...teamBudget, ...(seedUsd !== undefined && { seedUsd }) } }], slot: `${keyId}-${Math.random()}` });
+      request({
+        keyId,
+        budget: null,
+        scopes: [
+          {
+            id: 'team:t2',
+            rpm: null,
+            tpm: null,
+            concurrency: 2,
+            budget: { ...teamBudget, ...(seedUsd !== undefined && { seedUsd }) },
+          },
+        ],
+        slot: `${keyId}-${Math.random()}`,
+      });
     expect(await la.acquire(call('k1'))).toEqual({ ok: false, reason: 'seed', what: 'spend', scope: 'team:t2' });
     expect(await la.acquire(call('k1', 0.5))).toMatchObject({ ok: true });
     // 0.5 spent + 0.3 reserved + 0.3 > 1: refused on the other replica, for another key of the team.
-    expect(await lb.acquire(call('k2'))).toMatchObject({ ok: false, reason: 'budget', scope: 'team:t2', budget: { spentUsd: 0.5, reservedUsd: 0.3 } });
-    const settled = await la.settle({ keyId: 'k1', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: null, scopes: [{ id: 'team:t2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0.25 } }] });
+    expect(await lb.acquire(call('k2'))).toMatchObject({
+      ok: false,
+      reason: 'budget',
+      scope: 'team:t2',
+      budget: { spentUsd: 0.5, reservedUsd: 0.3 },
+    });
+    const settled = await la.settle({
+      keyId: 'k1',
+      tpm: null,
+      tokensReserved: 0,
+      tokensUsed: 0,
+      budget: null,
+      scopes: [
+        {
+          id: 'team:t2',
+          tpm: null,
+          tokensReserved: 0,
+          tokensUsed: 0,
+          budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0.25 },
+        },
+      ],
+    });
     expect(settled).toEqual([{ id: 'team:t2', window: 'month:0', spentUsd: 0.75, costUsd: 0.25 }]);
     const second = call('k2');
     expect(await lb.acquire(second)).toMatchObject({ ok: true });
@@ -80,14 +130,32 @@ describe('RedisLimiter (real redis-server)', () => {
     await lb.release('k2', second.slot!, ['team:t2']);
     // The slot is free; the budget now refuses (0.75 spent + 0.3 reserved by k2's call in flight > 1) until it settles.
     expect(await la.acquire(third)).toMatchObject({ ok: false, reason: 'budget', scope: 'team:t2' });
-    await lb.settle({ keyId: 'k2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: null, scopes: [{ id: 'team:t2', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0 } }] });
+    await lb.settle({
+      keyId: 'k2',
+      tpm: null,
+      tokensReserved: 0,
+      tokensUsed: 0,
+      budget: null,
+      scopes: [
+        {
+          id: 'team:t2',
+          tpm: null,
+          tokensReserved: 0,
+          tokensUsed: 0,
+          budget: { window: 'month:0', reservedUsd: 0.3, costUsd: 0 },
+        },
+      ],
+    });
     expect(await la.acquire(third)).toMatchObject({ ok: true });
   });
 
   it('reserves tokens and settles them against actual use, shared by both replicas', async () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];
-    expect(await la.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({ ok: true, state: { tokensRemaining: 400 } });
+    expect(await la.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({
+      ok: true,
+      state: { tokensRemaining: 400 },
+    });
     expect(await lb.acquire(request({ tpm: 1000, tokens: 600 }))).toMatchObject({ ok: false, reason: 'tokens' });
     await la.settle({ keyId: 'k', tpm: 1000, tokensReserved: 600, tokensUsed: 100, budget: null });
     await la.flush();
@@ -101,30 +169,58 @@ describe('RedisLimiter (real redis-server)', () => {
     expect(await la.acquire(request({ budget }))).toEqual({ ok: false, reason: 'seed', what: 'spend' });
     expect(await la.acquire(request({ budget: { ...budget, seedUsd: 0.5 } }))).toMatchObject({ ok: true });
     // With 0.4 reserved in flight, an estimate must fit in what is left: 0.5 + 0.4 + 0.4 > 1, 0.5 + 0.4 + 0.1 <= 1.
-    expect(await lb.acquire(request({ budget }))).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0.5, reservedUsd: 0.4 } });
+    expect(await lb.acquire(request({ budget }))).toMatchObject({
+      ok: false,
+      reason: 'budget',
+      budget: { spentUsd: 0.5, reservedUsd: 0.4 },
+    });
     expect(await lb.acquire(request({ budget: { ...budget, reserveUsd: 0.1 } }))).toMatchObject({ ok: true });
     // Both settle (one batch, written when the settle calls resolve): 0.52 spent, nothing reserved.
     await Promise.all([
-      lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 } }),
-      lb.settle({ keyId: 'k', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'month:0', reservedUsd: 0.1, costUsd: 0.01 } }),
+      lb.settle({
+        keyId: 'k',
+        tpm: null,
+        tokensReserved: 0,
+        tokensUsed: 0,
+        budget: { window: 'month:0', reservedUsd: 0.4, costUsd: 0.01 },
+      }),
+      lb.settle({
+        keyId: 'k',
+        tpm: null,
+        tokensReserved: 0,
+        tokensUsed: 0,
+        budget: { window: 'month:0', reservedUsd: 0.1, costUsd: 0.01 },
+      }),
     ]);
     expect(await la.acquire(request({ budget }))).toMatchObject({ ok: true }); // 0.52 < 1, nothing in flight
-    expect(await la.acquire(request({ budget: { ...budget, reserveUsd: 0.5 } }))).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0.52 } });
+    expect(await la.acquire(request({ budget: { ...budget, reserveUsd: 0.5 } }))).toMatchObject({
+      ok: false,
+      reason: 'budget',
+      budget: { spentUsd: 0.52 },
+    });
   });
 
   it('concurrency_limit 3: of 20 concurrent checks over two replicas 3 take a slot; a released slot is free at once', async () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];
     const slot = (i: number) => ({ limit: 3, slot: `call-${i}` });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? la : lb).acquire(request({ concurrency: slot(i) }))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? la : lb).acquire(request({ concurrency: slot(i) }))),
+    );
     const held = results.flatMap((r, i) => (r.ok ? [i] : []));
     expect(held).toHaveLength(3);
     expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, reason: 'concurrency', retryAfterMs: 1000 });
     // Nothing else was taken by a refused check: an rpm bucket of the same key still has all its requests.
-    expect(await la.acquire(request({ rpm: 5, concurrency: slot(99) }))).toMatchObject({ ok: false, reason: 'concurrency' });
+    expect(await la.acquire(request({ rpm: 5, concurrency: slot(99) }))).toMatchObject({
+      ok: false,
+      reason: 'concurrency',
+    });
     const first = held[0]!;
     await (first % 2 ? la : lb).release('k', `call-${first}`);
-    expect(await lb.acquire(request({ rpm: 5, concurrency: slot(100) }))).toMatchObject({ ok: true, state: { requestsRemaining: 4 } });
+    expect(await lb.acquire(request({ rpm: 5, concurrency: slot(100) }))).toMatchObject({
+      ok: true,
+      state: { requestsRemaining: 4 },
+    });
     expect(await la.acquire(request({ concurrency: slot(101) }))).toMatchObject({ ok: false, reason: 'concurrency' });
     // Releasing a slot this replica does not hold (or twice) changes nothing.
     await la.release('k', 'call-unknown');
@@ -145,14 +241,22 @@ describe('RedisLimiter (real redis-server)', () => {
     // The holder refreshes its slot every TTL / 3: for three TTLs, the other replica finds no free slot.
     const until = Date.now() + 3 * TTL;
     while (Date.now() < until) {
-      expect(await lb.acquire(request({ concurrency: concurrency('other') }))).toMatchObject({ ok: false, reason: 'concurrency' });
+      expect(await lb.acquire(request({ concurrency: concurrency('other') }))).toMatchObject({
+        ok: false,
+        reason: 'concurrency',
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // The holder dies without releasing (its connection and timers are gone): the slot expires by itself.
     await la.close();
     a.client.disconnect();
     const died = Date.now();
-    await expect.poll(async () => (await lb.acquire(request({ concurrency: concurrency('other') }))).ok, { timeout: 5_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(async () => (await lb.acquire(request({ concurrency: concurrency('other') }))).ok, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe(true);
     expect(Date.now() - died).toBeLessThan(TTL + 1_000);
   });
 
@@ -162,10 +266,12 @@ describe('RedisLimiter (real redis-server)', () => {
     const breakers: [string, number][] = [];
     b.subscribe((id) => keys.push(id));
     b.subscribeCooldown((key, until) => breakers.push([key, until]));
-    await expect.poll(async () => {
-      await a.publish('key_1');
-      return keys.includes('key_1');
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        await a.publish('key_1');
+        return keys.includes('key_1');
+      })
+      .toBe(true);
     a.publishCooldown('openai/gpt-4o', 123);
     await expect.poll(() => breakers).toContainEqual(['openai/gpt-4o', 123]);
   });
@@ -184,8 +290,12 @@ describe('RedisLimiter while Redis is down', () => {
       // Counted in this process meanwhile: its share of rpm 1 (rpm / the replicas it last counted, at least 1).
       expect(openRedis.replicas).toBeGreaterThanOrEqual(1);
       expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: true, local: true });
-      for (let i = 0; i < 4; i++) expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
-      await expect(closedLimiter.acquire(request({ rpm: 1 }))).rejects.toMatchObject({ status: 503, code: 'limits_unavailable' });
+      for (let i = 0; i < 4; i++)
+        expect(await openLimiter.acquire(request({ rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
+      await expect(closedLimiter.acquire(request({ rpm: 1 }))).rejects.toMatchObject({
+        status: 503,
+        code: 'limits_unavailable',
+      });
       expect(warnings.length).toBe(1);
     } finally {
       await server.start();
@@ -194,12 +304,38 @@ describe('RedisLimiter while Redis is down', () => {
     // failed (a reconnect under way) must not use up the one request of the key the next attempt checks.
     let attempt = 0;
     let fresh = '';
-    await expect.poll(() => closedLimiter.acquire(request({ keyId: `k-${++attempt}`, rpm: 1 })).then((r) => r.ok, (e) => e.code), { timeout: 5_000 }).toBe(true);
-    await expect.poll(() => openLimiter.acquire(request({ keyId: (fresh = `fresh-${++attempt}`), rpm: 1 })).then((r) => r.ok && !('local' in r && r.local)), { timeout: 5_000 }).toBe(true);
-    expect(await openLimiter.acquire(request({ keyId: fresh, rpm: 1 }))).toMatchObject({ ok: false, reason: 'requests' });
+    await expect
+      .poll(
+        () =>
+          closedLimiter.acquire(request({ keyId: `k-${++attempt}`, rpm: 1 })).then(
+            (r) => r.ok,
+            (e) => e.code,
+          ),
+        { timeout: 5_000 },
+      )
+      .toBe(true);
+    await expect
+      .poll(
+        () =>
+          openLimiter
+            .acquire(request({ keyId: (fresh = `fresh-${++attempt}`), rpm: 1 }))
+            .then((r) => r.ok && !('local' in r && r.local)),
+        { timeout: 5_000 },
+      )
+      .toBe(true);
+    expect(await openLimiter.acquire(request({ keyId: fresh, rpm: 1 }))).toMatchObject({
+      ok: false,
+      reason: 'requests',
+    });
     // Redis came back empty less than a minute ago: a key's missing bucket starts from the ledger's last minute.
-    expect(await openLimiter.acquire({ keyId: 'seeded', rpm: 2, tpm: null, tokens: 0, budget: null })).toEqual({ ok: false, reason: 'seed', what: 'recent' });
-    expect(await openLimiter.acquire(request({ keyId: 'seeded', rpm: 2, recent: { requests: 2, tokens: 0 } }))).toMatchObject({ ok: false, reason: 'requests' });
+    expect(await openLimiter.acquire({ keyId: 'seeded', rpm: 2, tpm: null, tokens: 0, budget: null })).toEqual({
+      ok: false,
+      reason: 'seed',
+      what: 'recent',
+    });
+    expect(
+      await openLimiter.acquire(request({ keyId: 'seeded', rpm: 2, recent: { requests: 2, tokens: 0 } })),
+    ).toMatchObject({ ok: false, reason: 'requests' });
   });
   it('a settlement batch Redis refused is sent again: the key is usable after, its cost counted once', async () => {
     // Issue #38: a failed batch used to be dropped, leaving its reservation in the budget window for good. Redis out
@@ -214,7 +350,13 @@ describe('RedisLimiter while Redis is down', () => {
       expect(await limiter.acquire(request({ keyId: 'b', budget: budget(0.9) }))).toMatchObject({ ok: true });
       await admin.config('SET', 'maxmemory', '1');
       try {
-        await limiter.settle({ keyId: 'b', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'total', reservedUsd: 0.9, costUsd: 0.01 } });
+        await limiter.settle({
+          keyId: 'b',
+          tpm: null,
+          tokensReserved: 0,
+          tokensUsed: 0,
+          budget: { window: 'total', reservedUsd: 0.9, costUsd: 0.01 },
+        });
         expect(warnings.join('\n')).toMatch(/OOM|maxmemory/);
         // Still refused while the reservation of 0.9 holds the window.
         expect(await admin.hget(`${keyPrefix}spend:b:total`, 'r')).toBe('0.9');
@@ -222,7 +364,9 @@ describe('RedisLimiter while Redis is down', () => {
         await admin.config('SET', 'maxmemory', '0');
       }
       // Redis takes writes again: the batch is sent again, and the next call of the key fits in the budget.
-      await expect.poll(async () => Math.abs(Number(await admin.hget(`${keyPrefix}spend:b:total`, 'r'))), { timeout: 5_000 }).toBeLessThan(1e-9);
+      await expect
+        .poll(async () => Math.abs(Number(await admin.hget(`${keyPrefix}spend:b:total`, 'r'))), { timeout: 5_000 })
+        .toBeLessThan(1e-9);
       expect(await limiter.acquire(request({ keyId: 'b', budget: budget(0.9) }))).toMatchObject({ ok: true });
       expect(Number(await admin.hget(`${keyPrefix}spend:b:total`, 's'))).toBeCloseTo(0.01, 9);
     } finally {
@@ -232,16 +376,34 @@ describe('RedisLimiter while Redis is down', () => {
 
   it('a batch applied whose reply was lost is applied once when sent again (CLIENT PAUSE past the command timeout)', async () => {
     const keyPrefix = `test${++prefixes}:`;
-    const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix, commandTimeoutMs: 200, onError: 'open', warn: () => {} });
+    const redis = await SwitchyardRedis.connect({
+      url: server.url,
+      keyPrefix,
+      commandTimeoutMs: 200,
+      onError: 'open',
+      warn: () => {},
+    });
     open.push(redis);
     const limiter = redis.limiter();
     const admin = new Redis(server.url);
     try {
-      expect(await limiter.acquire(request({ keyId: 'p', budget: { limitUsd: 1, window: 'total', reserveUsd: 0.5, seedUsd: 0 } }))).toMatchObject({ ok: true });
+      expect(
+        await limiter.acquire(
+          request({ keyId: 'p', budget: { limitUsd: 1, window: 'total', reserveUsd: 0.5, seedUsd: 0 } }),
+        ),
+      ).toMatchObject({ ok: true });
       // Writes wait for 600 ms: the settlement times out on the client (200 ms) but runs once the pause ends.
       await admin.call('CLIENT', 'PAUSE', '600', 'WRITE');
-      await limiter.settle({ keyId: 'p', tpm: null, tokensReserved: 0, tokensUsed: 0, budget: { window: 'total', reservedUsd: 0.5, costUsd: 0.25 } });
-      await expect.poll(async () => Math.abs(Number(await admin.hget(`${keyPrefix}spend:p:total`, 'r'))), { timeout: 5_000 }).toBeLessThan(1e-9);
+      await limiter.settle({
+        keyId: 'p',
+        tpm: null,
+        tokensReserved: 0,
+        tokensUsed: 0,
+        budget: { window: 'total', reservedUsd: 0.5, costUsd: 0.25 },
+      });
+      await expect
+        .poll(async () => Math.abs(Number(await admin.hget(`${keyPrefix}spend:p:total`, 'r'))), { timeout: 5_000 })
+        .toBeLessThan(1e-9);
       // Closing sends every batch still waiting once more: each finds its marker, so the cost is counted once.
       await limiter.close();
       const [spent, reserved] = (await admin.hmget(`${keyPrefix}spend:p:total`, 's', 'r')).map(Number);

@@ -10,7 +10,12 @@ afterAll(async () => {
 });
 
 async function connect(warn?: (message: string, failures: number) => void) {
-  const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'cachestore:', commandTimeoutMs: 2_000, warn });
+  const redis = await SwitchyardRedis.connect({
+    url: server.url,
+    keyPrefix: 'cachestore:',
+    commandTimeoutMs: 2_000,
+    warn,
+  });
   open.push(redis);
   return redis;
 }

@@ -24,10 +24,15 @@ describe('SwitchyardRedis after Redis restarts', () => {
     await server.stop();
     await server.start();
     await expect.poll(() => keys, { timeout: 10_000 }).toContain(undefined);
-    await expect.poll(async () => {
-      await a.publish('key_after_restart').catch(() => {});
-      return keys.includes('key_after_restart');
-    }, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await a.publish('key_after_restart').catch(() => {});
+          return keys.includes('key_after_restart');
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     a.publishCooldown('openai/gpt-4o', 456);
     await expect.poll(() => breakers).toContainEqual(['openai/gpt-4o', 456]);
   });

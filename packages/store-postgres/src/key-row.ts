@@ -1,7 +1,11 @@
 import { optionalLimits, type Team, type VirtualKey } from '@switchyard/accounts';
 
 /** A `switchyard_keys` row as node-postgres returns it (timestamptz as Date, text[] as array, jsonb parsed). */
-export interface KeyRow extends Omit<VirtualKey, 'expires_at' | 'created_at' | 'revoked_at' | 'previous_key_expires_at' | 'rotated_at' | 'budget_started_at'> {
+export interface KeyRow
+  extends Omit<
+    VirtualKey,
+    'expires_at' | 'created_at' | 'revoked_at' | 'previous_key_expires_at' | 'rotated_at' | 'budget_started_at'
+  > {
   expires_at: Date | null;
   created_at: Date;
   revoked_at: Date | null;
@@ -17,7 +21,15 @@ export interface TeamRow extends Omit<Team, 'created_at' | 'budget_started_at'> 
 }
 
 /** Limit columns keys and teams share after the original ones. */
-const LIMIT_COLUMNS = ['concurrency_limit', 'budget_started_at', 'end_user_budget_usd', 'end_user_budget_period', 'end_user_rpm_limit', 'session_budget_usd', 'session_rpm_limit'] as const;
+const LIMIT_COLUMNS = [
+  'concurrency_limit',
+  'budget_started_at',
+  'end_user_budget_usd',
+  'end_user_budget_period',
+  'end_user_rpm_limit',
+  'session_budget_usd',
+  'session_rpm_limit',
+] as const;
 
 /** The columns of `switchyard_keys`, in the order {@link keyParams} gives them. */
 export const KEY_COLUMNS = [
@@ -43,13 +55,33 @@ export const KEY_COLUMNS = [
 ] as const;
 
 /** The columns a rotation writes ({@link KEY_COLUMNS} minus these is what an update writes). */
-export const SECRET_COLUMNS: ReadonlySet<string> = new Set(['key_hash', 'key_prefix', 'previous_key_hash', 'previous_key_prefix', 'previous_key_expires_at', 'rotated_at']);
+export const SECRET_COLUMNS: ReadonlySet<string> = new Set([
+  'key_hash',
+  'key_prefix',
+  'previous_key_hash',
+  'previous_key_prefix',
+  'previous_key_expires_at',
+  'rotated_at',
+]);
 /** The columns of `switchyard_teams`, in the order {@link teamParams} gives them. */
-export const TEAM_COLUMNS = ['id', 'name', 'models', 'rpm_limit', 'tpm_limit', 'budget_usd', 'budget_period', 'metadata', 'created_at', ...LIMIT_COLUMNS] as const;
+export const TEAM_COLUMNS = [
+  'id',
+  'name',
+  'models',
+  'rpm_limit',
+  'tpm_limit',
+  'budget_usd',
+  'budget_period',
+  'metadata',
+  'created_at',
+  ...LIMIT_COLUMNS,
+] as const;
 
 function params<T extends VirtualKey | Team>(record: T, columns: readonly string[]): unknown[] {
   const full = { ...record, ...optionalLimits(record) } as Record<string, unknown>;
-  return columns.map((column) => (column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null)));
+  return columns.map((column) =>
+    column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null),
+  );
 }
 
 /** Query parameters of a key, in {@link KEY_COLUMNS} order (jsonb sent as JSON text). */

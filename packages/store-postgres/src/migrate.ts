@@ -11,9 +11,14 @@ export const MIGRATION_LOCK_KEY = 0x73777964;
  * Throws the database error of a failing migration (its transaction is rolled back; the lock is released).
  * @see https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS
  */
-export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS, timeoutMs = 60_000): Promise<number[]> {
+export async function migrate(
+  pool: pg.Pool,
+  migrations: readonly Migration[] = MIGRATIONS,
+  timeoutMs = 60_000,
+): Promise<number[]> {
   const client = await pool.connect();
-  const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => client.query<R>({ text, values, query_timeout: timeoutMs });
+  const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    client.query<R>({ text, values, query_timeout: timeoutMs });
   const applied: number[] = [];
   try {
     // Waiting for the lock and running migrations may take longer than one ordinary store call.
@@ -22,9 +27,13 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
     try {
       // Created only when missing: a gateway role without CREATE on the schema (see docs/security-admin.md) can start on a
       // database its owner has migrated, since nothing is left to do.
-      const { rows: exists } = await query<{ table: string | null }>("SELECT to_regclass('switchyard_migrations')::text AS table");
+      const { rows: exists } = await query<{ table: string | null }>(
+        "SELECT to_regclass('switchyard_migrations')::text AS table",
+      );
       if (!exists[0]?.table) {
-        await query('CREATE TABLE IF NOT EXISTS switchyard_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+        await query(
+          'CREATE TABLE IF NOT EXISTS switchyard_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        );
       }
       const { rows } = await query<{ version: number }>('SELECT version FROM switchyard_migrations');
       const done = new Set(rows.map((r) => r.version));
@@ -33,7 +42,10 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
         await query('BEGIN');
         try {
           await query(migration.sql);
-          await query('INSERT INTO switchyard_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await query('INSERT INTO switchyard_migrations (version, name) VALUES ($1, $2)', [
+            migration.version,
+            migration.name,
+          ]);
           await query('COMMIT');
         } catch (error) {
           await query('ROLLBACK').catch(() => {});

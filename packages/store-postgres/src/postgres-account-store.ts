@@ -1,7 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type AccountStore, type AuditEntry, type AuditQuery, SPARSE_GROUPS, type Team, type UsageFilter, type UsageGroupBy, type UsageQuery, type UsageRow, type UsageTotals, type VirtualKey } from '@switchyard/accounts';
+import {
+  type AccountStore,
+  type AuditEntry,
+  type AuditQuery,
+  SPARSE_GROUPS,
+  type Team,
+  type UsageFilter,
+  type UsageGroupBy,
+  type UsageQuery,
+  type UsageRow,
+  type UsageTotals,
+  type VirtualKey,
+} from '@switchyard/accounts';
 import pg from 'pg';
-import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS, TEAM_COLUMNS, type TeamRow, teamFromRow, teamParams } from './key-row.js';
+import {
+  KEY_COLUMNS,
+  type KeyRow,
+  keyFromRow,
+  keyParams,
+  SECRET_COLUMNS,
+  TEAM_COLUMNS,
+  type TeamRow,
+  teamFromRow,
+  teamParams,
+} from './key-row.js';
 import { migrate } from './migrate.js';
 
 /** Options of {@link PostgresAccountStore.open}. */
@@ -79,7 +101,8 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
 function usageValue(row: UsageRow, column: keyof UsageRow): unknown {
   if (column === 'attempts') return row.attempts ?? 1;
-  if (column === 'usage_estimated' || column === 'cache_hit' || column === 'hedged' || column === 'stream_failover') return row[column] ?? false;
+  if (column === 'usage_estimated' || column === 'cache_hit' || column === 'hedged' || column === 'stream_failover')
+    return row[column] ?? false;
   return row[column] ?? null;
 }
 
@@ -170,10 +193,10 @@ export class PostgresAccountStore implements AccountStore {
   async #update(key: VirtualKey, columns: (column: string) => boolean): Promise<void> {
     const params = keyParams(key);
     const changed = KEY_COLUMNS.flatMap((column, i) => (columns(column) ? [[column, params[i]] as const] : []));
-    await this.#pool.query(`UPDATE switchyard_keys SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`, [
-      key.id,
-      ...changed.map(([, value]) => value),
-    ]);
+    await this.#pool.query(
+      `UPDATE switchyard_keys SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`,
+      [key.id, ...changed.map(([, value]) => value)],
+    );
   }
 
   async listTeams(): Promise<Team[]> {
@@ -187,13 +210,21 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async insertTeam(team: Team): Promise<void> {
-    await this.#pool.query(`INSERT INTO switchyard_teams (${TEAM_COLUMNS.join(', ')}) VALUES (${TEAM_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, teamParams(team));
+    await this.#pool.query(
+      `INSERT INTO switchyard_teams (${TEAM_COLUMNS.join(', ')}) VALUES (${TEAM_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+      teamParams(team),
+    );
   }
 
   async updateTeam(team: Team): Promise<void> {
     const params = teamParams(team);
-    const changed = TEAM_COLUMNS.flatMap((column, i) => (column === 'id' || column === 'created_at' ? [] : [[column, params[i]] as const]));
-    await this.#pool.query(`UPDATE switchyard_teams SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`, [team.id, ...changed.map(([, value]) => value)]);
+    const changed = TEAM_COLUMNS.flatMap((column, i) =>
+      column === 'id' || column === 'created_at' ? [] : [[column, params[i]] as const],
+    );
+    await this.#pool.query(
+      `UPDATE switchyard_teams SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`,
+      [team.id, ...changed.map(([, value]) => value)],
+    );
   }
 
   async deleteTeam(id: string): Promise<void> {
@@ -207,7 +238,10 @@ export class PostgresAccountStore implements AccountStore {
       if (!id) this.#rowIds.set(row, (id = randomUUID()));
       return id;
     });
-    await this.#pool.query(INSERT_USAGE, [ids, ...USAGE_COLUMNS.map(([column]) => rows.map((row) => usageValue(row, column)))]);
+    await this.#pool.query(INSERT_USAGE, [
+      ids,
+      ...USAGE_COLUMNS.map(([column]) => rows.map((row) => usageValue(row, column))),
+    ]);
   }
 
   async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
@@ -260,7 +294,9 @@ export class PostgresAccountStore implements AccountStore {
           : `(created_at < ${before} OR (created_at = ${before} AND request_id COLLATE "C" < ${param(query.before.request_id)}))`,
       );
     }
-    const columns = USAGE_COLUMNS.map(([column]) => (column === 'created_at' ? 'created_at::float8 AS created_at' : column)).join(', ');
+    const columns = USAGE_COLUMNS.map(([column]) =>
+      column === 'created_at' ? 'created_at::float8 AS created_at' : column,
+    ).join(', ');
     const { rows } = await this.#pool.query<UsageRow>(
       `SELECT ${columns} FROM switchyard_usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, request_id COLLATE "C" DESC LIMIT ${param(query.limit)}`,
@@ -270,16 +306,19 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async appendAudit(entry: AuditEntry): Promise<void> {
-    await this.#pool.query('INSERT INTO switchyard_audit (id, created_at, actor, action, target, source_address, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-      entry.id,
-      entry.created_at,
-      entry.actor,
-      entry.action,
-      entry.target,
-      entry.source_address,
-      entry.before === null ? null : JSON.stringify(entry.before),
-      entry.after === null ? null : JSON.stringify(entry.after),
-    ]);
+    await this.#pool.query(
+      'INSERT INTO switchyard_audit (id, created_at, actor, action, target, source_address, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [
+        entry.id,
+        entry.created_at,
+        entry.actor,
+        entry.action,
+        entry.target,
+        entry.source_address,
+        entry.before === null ? null : JSON.stringify(entry.before),
+        entry.after === null ? null : JSON.stringify(entry.after),
+      ],
+    );
   }
 
   /** Entries ordered by `created_at`, then `id` in byte order (`COLLATE "C"`, as SQLite compares text). */
@@ -297,7 +336,11 @@ export class PostgresAccountStore implements AccountStore {
     if (query.action) where.push(`action = ${param(query.action)}`);
     if (query.before) {
       const before = param(query.before.created_at);
-      where.push(query.before.id === undefined ? `created_at < ${before}` : `(created_at < ${before} OR (created_at = ${before} AND id COLLATE "C" < ${param(query.before.id)}))`);
+      where.push(
+        query.before.id === undefined
+          ? `created_at < ${before}`
+          : `(created_at < ${before} OR (created_at = ${before} AND id COLLATE "C" < ${param(query.before.id)}))`,
+      );
     }
     const { rows } = await this.#pool.query<AuditEntry>(
       `SELECT id, created_at::float8 AS created_at, actor, action, target, source_address, before, after FROM switchyard_audit

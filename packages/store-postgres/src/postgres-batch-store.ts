@@ -16,7 +16,8 @@ import type { PostgresStoreOptions } from './postgres-account-store.js';
 /** Lines sent per `INSERT … unnest` statement when a batch is stored. */
 const LINES_PER_INSERT = 2_000;
 
-const FILE_COLUMNS = 'id, owner, bytes::float8 AS bytes, created_at::float8 AS created_at, expires_at::float8 AS expires_at, filename, purpose';
+const FILE_COLUMNS =
+  'id, owner, bytes::float8 AS bytes, created_at::float8 AS created_at, expires_at::float8 AS expires_at, filename, purpose';
 const BATCH_COLUMNS = 'id, owner, key_id, runner, upstream_id, status, batch';
 
 const createdAt = (batch: StoredBatch) => (typeof batch.batch.created_at === 'number' ? batch.batch.created_at : 0);
@@ -58,19 +59,17 @@ export class PostgresBatchStore implements BatchStore {
   }
 
   async insertFile(file: StoredFile): Promise<void> {
-    await this.#pool.query('INSERT INTO switchyard_files (id, owner, bytes, created_at, expires_at, filename, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      file.id,
-      file.owner,
-      file.bytes,
-      file.created_at,
-      file.expires_at,
-      file.filename,
-      file.purpose,
-    ]);
+    await this.#pool.query(
+      'INSERT INTO switchyard_files (id, owner, bytes, created_at, expires_at, filename, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [file.id, file.owner, file.bytes, file.created_at, file.expires_at, file.filename, file.purpose],
+    );
   }
 
   async getFile(id: string, owner: string): Promise<StoredFile | undefined> {
-    const { rows } = await this.#pool.query<StoredFile>(`SELECT ${FILE_COLUMNS} FROM switchyard_files WHERE id = $1 AND owner = $2`, [id, owner]);
+    const { rows } = await this.#pool.query<StoredFile>(
+      `SELECT ${FILE_COLUMNS} FROM switchyard_files WHERE id = $1 AND owner = $2`,
+      [id, owner],
+    );
     return rows[0];
   }
 
@@ -84,7 +83,9 @@ export class PostgresBatchStore implements BatchStore {
     if (query.after) {
       params.push(query.after);
       const cmp = query.order === 'asc' ? '>' : '<';
-      where.push(`(created_at, id) ${cmp} (SELECT created_at, id FROM switchyard_files WHERE id = $${params.length} AND owner = $1)`);
+      where.push(
+        `(created_at, id) ${cmp} (SELECT created_at, id FROM switchyard_files WHERE id = $${params.length} AND owner = $1)`,
+      );
     }
     const dir = query.order === 'asc' ? 'ASC' : 'DESC';
     const sql = `SELECT ${FILE_COLUMNS} FROM switchyard_files WHERE ${where.join(' AND ')} ORDER BY created_at ${dir}, id ${dir} LIMIT $2`;
@@ -92,7 +93,10 @@ export class PostgresBatchStore implements BatchStore {
   }
 
   async fileBytes(owner: string): Promise<number> {
-    const { rows } = await this.#pool.query<{ total: number }>('SELECT COALESCE(SUM(bytes), 0)::float8 AS total FROM switchyard_files WHERE owner = $1', [owner]);
+    const { rows } = await this.#pool.query<{ total: number }>(
+      'SELECT COALESCE(SUM(bytes), 0)::float8 AS total FROM switchyard_files WHERE owner = $1',
+      [owner],
+    );
     return rows[0]?.total ?? 0;
   }
 
@@ -112,7 +116,16 @@ export class PostgresBatchStore implements BatchStore {
       await client.query('BEGIN');
       await client.query(
         'INSERT INTO switchyard_batches (id, owner, key_id, runner, upstream_id, status, created_at, batch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [batch.id, batch.owner, batch.key_id, batch.runner, batch.upstream_id, batch.status, createdAt(batch), JSON.stringify(batch.batch)],
+        [
+          batch.id,
+          batch.owner,
+          batch.key_id,
+          batch.runner,
+          batch.upstream_id,
+          batch.status,
+          createdAt(batch),
+          JSON.stringify(batch.batch),
+        ],
       );
       for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
         const page = lines.slice(start, start + LINES_PER_INSERT);
@@ -134,33 +147,44 @@ export class PostgresBatchStore implements BatchStore {
     const { rows } =
       owner === undefined
         ? await this.#pool.query<StoredBatch>(`SELECT ${BATCH_COLUMNS} FROM switchyard_batches WHERE id = $1`, [id])
-        : await this.#pool.query<StoredBatch>(`SELECT ${BATCH_COLUMNS} FROM switchyard_batches WHERE id = $1 AND owner = $2`, [id, owner]);
+        : await this.#pool.query<StoredBatch>(
+            `SELECT ${BATCH_COLUMNS} FROM switchyard_batches WHERE id = $1 AND owner = $2`,
+            [id, owner],
+          );
     return rows[0];
   }
 
   async listBatches(owner: string, limit: number, after?: string): Promise<StoredBatch[]> {
-    const cursor = after ? 'AND (created_at, id) < (SELECT created_at, id FROM switchyard_batches WHERE id = $3 AND owner = $1)' : '';
+    const cursor = after
+      ? 'AND (created_at, id) < (SELECT created_at, id FROM switchyard_batches WHERE id = $3 AND owner = $1)'
+      : '';
     const sql = `SELECT ${BATCH_COLUMNS} FROM switchyard_batches WHERE owner = $1 ${cursor} ORDER BY created_at DESC, id DESC LIMIT $2`;
     return (await this.#pool.query<StoredBatch>(sql, after ? [owner, limit, after] : [owner, limit])).rows;
   }
 
   async updateBatch(batch: StoredBatch, expected: readonly BatchStatus[]): Promise<boolean> {
-    const result = await this.#pool.query('UPDATE switchyard_batches SET status = $1, upstream_id = $2, batch = $3 WHERE id = $4 AND status = ANY($5::text[])', [
-      batch.status,
-      batch.upstream_id,
-      JSON.stringify(batch.batch),
-      batch.id,
-      expected,
-    ]);
+    const result = await this.#pool.query(
+      'UPDATE switchyard_batches SET status = $1, upstream_id = $2, batch = $3 WHERE id = $4 AND status = ANY($5::text[])',
+      [batch.status, batch.upstream_id, JSON.stringify(batch.batch), batch.id, expected],
+    );
     return (result.rowCount ?? 0) > 0;
   }
 
   async batchesWithStatus(statuses: readonly BatchStatus[]): Promise<string[]> {
-    const { rows } = await this.#pool.query<{ id: string }>('SELECT id FROM switchyard_batches WHERE status = ANY($1::text[]) ORDER BY created_at, id', [statuses]);
+    const { rows } = await this.#pool.query<{ id: string }>(
+      'SELECT id FROM switchyard_batches WHERE status = ANY($1::text[]) ORDER BY created_at, id',
+      [statuses],
+    );
     return rows.map((r) => r.id);
   }
 
-  async claimLines(batchId: string, worker: string, count: number, now: number, leaseUntil: number): Promise<ClaimedLine[]> {
+  async claimLines(
+    batchId: string,
+    worker: string,
+    count: number,
+    now: number,
+    leaseUntil: number,
+  ): Promise<ClaimedLine[]> {
     const { rows } = await this.#pool.query<{ line: number; custom_id: string; body: string; attempts: number }>(
       `UPDATE switchyard_batch_lines SET state = 'running', worker = $2, lease_until = $3, attempts = attempts + 1
        WHERE batch_id = $1 AND line IN (
@@ -169,7 +193,9 @@ export class PostgresBatchStore implements BatchStore {
        RETURNING line, custom_id, body, attempts`,
       [batchId, worker, leaseUntil, now, count],
     );
-    return rows.sort((a, b) => a.line - b.line).map((r) => ({ index: r.line, custom_id: r.custom_id, body: r.body, attempts: r.attempts - 1 }));
+    return rows
+      .sort((a, b) => a.line - b.line)
+      .map((r) => ({ index: r.line, custom_id: r.custom_id, body: r.body, attempts: r.attempts - 1 }));
   }
 
   async completeLine(batchId: string, index: number, worker: string, result: BatchLineResult): Promise<boolean> {

@@ -81,13 +81,22 @@ export class PostgresResponseStore implements ResponseStore {
       await client.query('DELETE FROM switchyard_responses WHERE expires_at <= $1 OR id = $2', [Date.now(), record.id]);
       await client.query(
         `INSERT INTO switchyard_responses (id, owner, created_at, expires_at, previous_response_id, bytes, record) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [record.id, record.owner, record.created_at, record.expires_at, record.previous_response_id ?? null, bytes, json],
+        [
+          record.id,
+          record.owner,
+          record.created_at,
+          record.expires_at,
+          record.previous_response_id ?? null,
+          bytes,
+          json,
+        ],
       );
       await client.query(
         'INSERT INTO switchyard_response_items (owner, item_id, response_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING',
         [record.owner, storedItemIds(record), record.id],
       );
-      if (record.previous_response_id) await client.query(EXTEND_CHAIN, [record.previous_response_id, record.expires_at, record.owner]);
+      if (record.previous_response_id)
+        await client.query(EXTEND_CHAIN, [record.previous_response_id, record.expires_at, record.owner]);
       await client.query(ENFORCE_QUOTA, [record.owner, this.limits.maxBytesPerOwner, record.id]);
       await client.query('COMMIT');
       return true;
@@ -117,7 +126,10 @@ export class PostgresResponseStore implements ResponseStore {
   }
 
   async deleteResponse(id: string, owner: string): Promise<boolean> {
-    const result = await this.#pool.query('DELETE FROM switchyard_responses WHERE id = $1 AND owner = $2 AND expires_at > $3', [id, owner, Date.now()]);
+    const result = await this.#pool.query(
+      'DELETE FROM switchyard_responses WHERE id = $1 AND owner = $2 AND expires_at > $3',
+      [id, owner, Date.now()],
+    );
     return (result.rowCount ?? 0) > 0;
   }
 

@@ -46,14 +46,32 @@ describe('switchyard_audit grants', () => {
        GRANT INSERT, SELECT ON switchyard_audit TO ${role};`,
     );
     const gateway = as(owner, role, 'gateway-password');
-    const grants = await run(owner, `SELECT privilege_type FROM information_schema.role_table_grants WHERE grantee = '${role}' AND table_name = 'switchyard_audit' ORDER BY 1`);
+    const grants = await run(
+      owner,
+      `SELECT privilege_type FROM information_schema.role_table_grants WHERE grantee = '${role}' AND table_name = 'switchyard_audit' ORDER BY 1`,
+    );
     expect(grants.rows.map((r) => r.privilege_type)).toEqual(['INSERT', 'SELECT']);
 
-    const accounts = await Accounts.open({ store: await PostgresAccountStore.open({ connectionString: gateway }), staticKeys: [] });
+    const accounts = await Accounts.open({
+      store: await PostgresAccountStore.open({ connectionString: gateway }),
+      staticKeys: [],
+    });
     const created = await accounts.createKey({ name: 'audited' });
-    await accounts.audit.record({ actor: 'master_key', action: 'key.create', target: created.id, source_address: '127.0.0.1', after: { ...created } });
+    await accounts.audit.record({
+      actor: 'master_key',
+      action: 'key.create',
+      target: created.id,
+      source_address: '127.0.0.1',
+      after: { ...created },
+    });
     const updated = await accounts.updateKey(created.id, { rpm_limit: 5 });
-    await accounts.audit.record({ actor: 'master_key', action: 'key.update', target: created.id, before: { rpm_limit: null }, after: { ...updated } });
+    await accounts.audit.record({
+      actor: 'master_key',
+      action: 'key.update',
+      target: created.id,
+      before: { rpm_limit: null },
+      after: { ...updated },
+    });
     const entries = await accounts.audit.list({ limit: 10 });
     expect(entries.map((e) => [e.action, e.target])).toEqual([
       ['key.update', created.id],
@@ -62,7 +80,9 @@ describe('switchyard_audit grants', () => {
     expect(JSON.stringify(entries)).not.toContain(created.key);
     await accounts.close();
 
-    await expect(run(gateway, "UPDATE switchyard_audit SET actor = 'someone else'")).rejects.toThrow(/permission denied/);
+    await expect(run(gateway, "UPDATE switchyard_audit SET actor = 'someone else'")).rejects.toThrow(
+      /permission denied/,
+    );
     await expect(run(gateway, 'DELETE FROM switchyard_audit')).rejects.toThrow(/permission denied/);
     await expect(run(owner, "UPDATE switchyard_audit SET actor = 'someone else'")).rejects.toThrow(/append-only/);
     await expect(run(owner, 'DELETE FROM switchyard_audit')).rejects.toThrow(/append-only/);

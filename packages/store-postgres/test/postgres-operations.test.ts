@@ -33,7 +33,9 @@ describe('PostgresAccountStore operations', () => {
     expect(await count(url, 'SELECT COUNT(*) AS n FROM switchyard_migrations')).toBe(MIGRATIONS.length);
     // Stores opening at once on another empty database do not fail on each other's tables either.
     const other = await freshDatabase();
-    const stores = await Promise.all(Array.from({ length: 3 }, () => PostgresAccountStore.open({ connectionString: other })));
+    const stores = await Promise.all(
+      Array.from({ length: 3 }, () => PostgresAccountStore.open({ connectionString: other })),
+    );
     await Promise.all(stores.map((s) => s.close()));
     expect(await count(other, 'SELECT COUNT(*) AS n FROM switchyard_migrations')).toBe(MIGRATIONS.length);
   });
@@ -54,7 +56,9 @@ describe('PostgresAccountStore operations', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     const started = performance.now();
-    await expect(PostgresAccountStore.open({ connectionString: `postgres://u:p@127.0.0.1:${port}/db`, timeoutMs: 300 })).rejects.toThrow(/timeout/i);
+    await expect(
+      PostgresAccountStore.open({ connectionString: `postgres://u:p@127.0.0.1:${port}/db`, timeoutMs: 300 }),
+    ).rejects.toThrow(/timeout/i);
     expect(performance.now() - started).toBeLessThan(5_000);
     for (const socket of sockets) socket.destroy();
     silent.close();
@@ -63,9 +67,18 @@ describe('PostgresAccountStore operations', () => {
   it('loses no ledger row while Postgres is stopped and started again', async () => {
     const url = await freshDatabase();
     const poolErrors: unknown[] = [];
-    const store = await PostgresAccountStore.open({ connectionString: url, timeoutMs: 1_000, onError: (e) => poolErrors.push(e) });
+    const store = await PostgresAccountStore.open({
+      connectionString: url,
+      timeoutMs: 1_000,
+      onError: (e) => poolErrors.push(e),
+    });
     const writeErrors: unknown[] = [];
-    const ledger = new UsageLedger(store, { flushMs: 20, maxBatch: 50, maxRetryMs: 100, onError: (e) => writeErrors.push(e) });
+    const ledger = new UsageLedger(store, {
+      flushMs: 20,
+      maxBatch: 50,
+      maxRetryMs: 100,
+      onError: (e) => writeErrors.push(e),
+    });
     for (let i = 0; i < 120; i++) ledger.record(usageRow('k', 'm', i, 0.001));
     await ledger.flush();
     await postgres.stop();

@@ -1,4 +1,9 @@
-import { type StoredResponse, loadConversation, newResponseObject, normalizeInputItems } from '@switchyard/front-door-responses';
+import {
+  type StoredResponse,
+  loadConversation,
+  newResponseObject,
+  normalizeInputItems,
+} from '@switchyard/front-door-responses';
 import { startPostgres } from '@switchyard/testkit/servers';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -28,7 +33,10 @@ describe('PostgresResponseStore', () => {
   it('shares responses between two store instances, for their owner only, until deleted or expired', async () => {
     const url = await postgres.createDatabase('responses');
     const accounts = await PostgresAccountStore.open({ connectionString: url });
-    const [a, b] = await Promise.all([PostgresResponseStore.open({ connectionString: url }), PostgresResponseStore.open({ connectionString: url })]);
+    const [a, b] = await Promise.all([
+      PostgresResponseStore.open({ connectionString: url }),
+      PostgresResponseStore.open({ connectionString: url }),
+    ]);
     try {
       await a.putResponse(record('resp_a', 'owner-1', 60_000));
       await a.putResponse(record('resp_old', 'owner-1', -1));
@@ -61,7 +69,10 @@ describe('PostgresResponseStore', () => {
       await store.putResponse({ ...sized('first', 'q', 10), expires_at: Date.now() + 50 });
       await store.putResponse(sized('second', 'q', 10, 'first'));
       await new Promise((resolve) => setTimeout(resolve, 80));
-      expect((await loadConversation(store, 'second', 'q')).map((item) => item.id)).toEqual(['msg_first', 'msg_second']);
+      expect((await loadConversation(store, 'second', 'q')).map((item) => item.id)).toEqual([
+        'msg_first',
+        'msg_second',
+      ]);
     } finally {
       await store.close();
     }
@@ -70,22 +81,30 @@ describe('PostgresResponseStore', () => {
   it('migrates rows of the first layout: they stay readable, continuable and findable', async () => {
     const url = await postgres.createDatabase('responses_legacy');
     const pool = new pg.Pool({ connectionString: url });
-    await migrate(pool, MIGRATIONS.filter((m) => m.version < 8));
-    const legacy = { ...record('resp_old', 'o', 60_000), previous_response_id: undefined, history: normalizeInputItems([{ id: 'msg_early', role: 'user', content: 'earlier' }]) };
-    await pool.query('INSERT INTO switchyard_responses (id, owner, created_at, expires_at, record) VALUES ($1, $2, $3, $4, $5)', [
-      legacy.id,
-      legacy.owner,
-      legacy.created_at,
-      legacy.expires_at,
-      JSON.stringify(legacy),
-    ]);
+    await migrate(
+      pool,
+      MIGRATIONS.filter((m) => m.version < 8),
+    );
+    const legacy = {
+      ...record('resp_old', 'o', 60_000),
+      previous_response_id: undefined,
+      history: normalizeInputItems([{ id: 'msg_early', role: 'user', content: 'earlier' }]),
+    };
+    await pool.query(
+      'INSERT INTO switchyard_responses (id, owner, created_at, expires_at, record) VALUES ($1, $2, $3, $4, $5)',
+      [legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy)],
+    );
     await pool.end();
     const store = await PostgresResponseStore.open({ connectionString: url });
     try {
       expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
       expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');
       await store.putResponse(sized('resp_new', 'o', 10, 'resp_old'));
-      expect((await loadConversation(store, 'resp_new', 'o')).map((item) => item.id)).toEqual(['msg_early', 'msg_1', 'msg_resp_new']);
+      expect((await loadConversation(store, 'resp_new', 'o')).map((item) => item.id)).toEqual([
+        'msg_early',
+        'msg_1',
+        'msg_resp_new',
+      ]);
     } finally {
       await store.close();
     }

@@ -56,7 +56,10 @@ INSERT OR IGNORE INTO response_items (owner, item_id, response_id)
  */
 export function migrateResponsesTable(db: Database.Database): void {
   db.transaction(() => {
-    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('responses')").all().map((c) => c.name);
+    const columns = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('responses')")
+      .all()
+      .map((c) => c.name);
     if (columns.length === 0) {
       db.exec(RESPONSES_TABLE);
     } else if (!columns.includes('bytes')) {

@@ -85,7 +85,8 @@ export const ADDED_KEY_COLUMNS: Record<string, string> = {
 };
 
 /** Indexes on added key columns, created once those columns exist. */
-export const KEY_INDEXES_SQL = 'CREATE UNIQUE INDEX IF NOT EXISTS keys_previous_hash ON keys (previous_key_hash) WHERE previous_key_hash IS NOT NULL;';
+export const KEY_INDEXES_SQL =
+  'CREATE UNIQUE INDEX IF NOT EXISTS keys_previous_hash ON keys (previous_key_hash) WHERE previous_key_hash IS NOT NULL;';
 
 /** Ledger columns added after the first release; missing ones are added at startup (`ALTER TABLE usage ADD COLUMN`). */
 export const ADDED_USAGE_COLUMNS: Record<string, string> = {

@@ -1,6 +1,25 @@
-import { type AccountStore, type AuditEntry, type AuditQuery, optionalLimits, SPARSE_GROUPS, type Team, type UsageFilter, type UsageGroupBy, type UsageQuery, type UsageRow, type UsageTotals, type VirtualKey } from '@switchyard/accounts';
+import {
+  type AccountStore,
+  type AuditEntry,
+  type AuditQuery,
+  optionalLimits,
+  SPARSE_GROUPS,
+  type Team,
+  type UsageFilter,
+  type UsageGroupBy,
+  type UsageQuery,
+  type UsageRow,
+  type UsageTotals,
+  type VirtualKey,
+} from '@switchyard/accounts';
 import Database from 'better-sqlite3';
-import { ADDED_INDEXES_SQL, ADDED_KEY_COLUMNS, ADDED_USAGE_COLUMNS, KEY_INDEXES_SQL, SCHEMA_SQL } from './schema-sql.js';
+import {
+  ADDED_INDEXES_SQL,
+  ADDED_KEY_COLUMNS,
+  ADDED_USAGE_COLUMNS,
+  KEY_INDEXES_SQL,
+  SCHEMA_SQL,
+} from './schema-sql.js';
 import { usageWhere } from './usage-where.js';
 
 type Stored<T> = Omit<T, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
@@ -10,24 +29,83 @@ type KeyRow = Stored<VirtualKey>;
 function toRow<T extends VirtualKey | Team>(record: T): Stored<T> {
   const rotation =
     'key_hash' in record
-      ? { previous_key_hash: record.previous_key_hash ?? null, previous_key_prefix: record.previous_key_prefix ?? null, previous_key_expires_at: record.previous_key_expires_at ?? null, rotated_at: record.rotated_at ?? null, team_id: record.team_id ?? null }
+      ? {
+          previous_key_hash: record.previous_key_hash ?? null,
+          previous_key_prefix: record.previous_key_prefix ?? null,
+          previous_key_expires_at: record.previous_key_expires_at ?? null,
+          rotated_at: record.rotated_at ?? null,
+          team_id: record.team_id ?? null,
+        }
       : {};
-  return { ...record, ...optionalLimits(record), ...rotation, models: record.models ? JSON.stringify(record.models) : null, metadata: record.metadata ? JSON.stringify(record.metadata) : null };
+  return {
+    ...record,
+    ...optionalLimits(record),
+    ...rotation,
+    models: record.models ? JSON.stringify(record.models) : null,
+    metadata: record.metadata ? JSON.stringify(record.metadata) : null,
+  };
 }
 function fromRow<T extends VirtualKey | Team>(row: Stored<T>): T {
-  return { ...row, models: row.models ? (JSON.parse(row.models) as string[]) : null, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null } as T;
+  return {
+    ...row,
+    models: row.models ? (JSON.parse(row.models) as string[]) : null,
+    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null,
+  } as T;
 }
 
 /** Limit columns of keys and teams after the original ones. */
-const LIMIT_COLUMNS = ['concurrency_limit', 'budget_started_at', 'end_user_budget_usd', 'end_user_budget_period', 'end_user_rpm_limit', 'session_budget_usd', 'session_rpm_limit'];
+const LIMIT_COLUMNS = [
+  'concurrency_limit',
+  'budget_started_at',
+  'end_user_budget_usd',
+  'end_user_budget_period',
+  'end_user_rpm_limit',
+  'session_budget_usd',
+  'session_rpm_limit',
+];
 /** Columns only a rotation writes. */
-const SECRET_COLUMNS = ['key_hash', 'key_prefix', 'previous_key_hash', 'previous_key_prefix', 'previous_key_expires_at', 'rotated_at'];
-const KEY_COLUMNS = ['id', 'name', ...SECRET_COLUMNS, 'models', 'rpm_limit', 'tpm_limit', 'budget_usd', 'budget_period', 'expires_at', 'metadata', 'created_at', 'revoked_at', 'team_id', ...LIMIT_COLUMNS];
+const SECRET_COLUMNS = [
+  'key_hash',
+  'key_prefix',
+  'previous_key_hash',
+  'previous_key_prefix',
+  'previous_key_expires_at',
+  'rotated_at',
+];
+const KEY_COLUMNS = [
+  'id',
+  'name',
+  ...SECRET_COLUMNS,
+  'models',
+  'rpm_limit',
+  'tpm_limit',
+  'budget_usd',
+  'budget_period',
+  'expires_at',
+  'metadata',
+  'created_at',
+  'revoked_at',
+  'team_id',
+  ...LIMIT_COLUMNS,
+];
 const KEY_UPDATED = KEY_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at' && !SECRET_COLUMNS.includes(c));
-const TEAM_COLUMNS = ['id', 'name', 'models', 'rpm_limit', 'tpm_limit', 'budget_usd', 'budget_period', 'metadata', 'created_at', ...LIMIT_COLUMNS];
+const TEAM_COLUMNS = [
+  'id',
+  'name',
+  'models',
+  'rpm_limit',
+  'tpm_limit',
+  'budget_usd',
+  'budget_period',
+  'metadata',
+  'created_at',
+  ...LIMIT_COLUMNS,
+];
 const TEAM_UPDATED = TEAM_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at');
-const insertSql = (table: string, columns: string[]) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
-const updateSql = (table: string, columns: string[]) => `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
+const insertSql = (table: string, columns: string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+const updateSql = (table: string, columns: string[]) =>
+  `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
@@ -54,10 +132,16 @@ export class SqliteAccountStore implements AccountStore {
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
-    const columns = new Set((this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name));
-    for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS)) if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
-    const keyColumns = new Set((this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name));
-    for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS)) if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
+    const columns = new Set(
+      (this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name),
+    );
+    for (const [name, sql] of Object.entries(ADDED_USAGE_COLUMNS))
+      if (!columns.has(name)) this.#db.exec(`ALTER TABLE usage ADD COLUMN ${name} ${sql}`);
+    const keyColumns = new Set(
+      (this.#db.prepare('PRAGMA table_info(keys)').all() as { name: string }[]).map((c) => c.name),
+    );
+    for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS))
+      if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
     this.#db.exec(KEY_INDEXES_SQL);
     this.#db.exec(ADDED_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
@@ -67,7 +151,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listKeys(): Promise<VirtualKey[]> {
-    return (this.#db.prepare('SELECT * FROM keys ORDER BY created_at, id').all() as KeyRow[]).map((row) => fromRow<VirtualKey>(row));
+    return (this.#db.prepare('SELECT * FROM keys ORDER BY created_at, id').all() as KeyRow[]).map((row) =>
+      fromRow<VirtualKey>(row),
+    );
   }
 
   async getKey(id: string): Promise<VirtualKey | undefined> {
@@ -76,7 +162,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async getKeyByHash(keyHash: string): Promise<VirtualKey | undefined> {
-    const row = this.#db.prepare('SELECT * FROM keys WHERE key_hash = @hash OR previous_key_hash = @hash').get({ hash: keyHash }) as KeyRow | undefined;
+    const row = this.#db
+      .prepare('SELECT * FROM keys WHERE key_hash = @hash OR previous_key_hash = @hash')
+      .get({ hash: keyHash }) as KeyRow | undefined;
     return row && fromRow<VirtualKey>(row);
   }
 
@@ -98,7 +186,9 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listTeams(): Promise<Team[]> {
-    return (this.#db.prepare('SELECT * FROM teams ORDER BY created_at, id').all() as Stored<Team>[]).map((row) => fromRow<Team>(row));
+    return (this.#db.prepare('SELECT * FROM teams ORDER BY created_at, id').all() as Stored<Team>[]).map((row) =>
+      fromRow<Team>(row),
+    );
   }
 
   async getTeam(id: string): Promise<Team | undefined> {
@@ -121,20 +211,40 @@ export class SqliteAccountStore implements AccountStore {
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
     this.#db.transaction((batch: readonly UsageRow[]) => {
       for (const row of batch) {
-        this.#insertUsage.run({ ...row, price_source: row.price_source ?? null, stream: row.stream ? 1 : 0, attempts: row.attempts ?? 1, usage_estimated: row.usage_estimated ? 1 : 0, cache_hit: row.cache_hit ? 1 : 0, hedged: row.hedged ? 1 : 0, stream_failover: row.stream_failover ? 1 : 0, operation: row.operation ?? null, session_id: row.session_id ?? null, agent_id: row.agent_id ?? null, parent_agent_id: row.parent_agent_id ?? null, batch_id: row.batch_id ?? null, team_id: row.team_id ?? null, end_user: row.end_user ?? null });
+        this.#insertUsage.run({
+          ...row,
+          price_source: row.price_source ?? null,
+          stream: row.stream ? 1 : 0,
+          attempts: row.attempts ?? 1,
+          usage_estimated: row.usage_estimated ? 1 : 0,
+          cache_hit: row.cache_hit ? 1 : 0,
+          hedged: row.hedged ? 1 : 0,
+          stream_failover: row.stream_failover ? 1 : 0,
+          operation: row.operation ?? null,
+          session_id: row.session_id ?? null,
+          agent_id: row.agent_id ?? null,
+          parent_agent_id: row.parent_agent_id ?? null,
+          batch_id: row.batch_id ?? null,
+          team_id: row.team_id ?? null,
+          end_user: row.end_user ?? null,
+        });
       }
     })(rows);
   }
 
   async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
     const row = this.#db
-      .prepare('SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens FROM usage WHERE key_id = ? AND created_at >= ? AND (attempts > 0 OR cache_hit = 1)')
+      .prepare(
+        'SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens FROM usage WHERE key_id = ? AND created_at >= ? AND (attempts > 0 OR cache_hit = 1)',
+      )
       .get(keyId, since) as { requests: number; tokens: number };
     return { requests: row.requests, tokens: row.tokens };
   }
 
   async spendSince(keyId: string, since: number): Promise<number> {
-    const row = this.#db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spend FROM usage WHERE key_id = ? AND created_at >= ?').get(keyId, since) as { spend: number };
+    const row = this.#db
+      .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spend FROM usage WHERE key_id = ? AND created_at >= ?')
+      .get(keyId, since) as { spend: number };
     return row.spend;
   }
 
@@ -146,7 +256,10 @@ export class SqliteAccountStore implements AccountStore {
       COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd,
       COALESCE(SUM(cache_hit), 0) AS cache_hits FROM usage
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${group ? `GROUP BY 1 ORDER BY 1` : ''}`;
-    return (this.#db.prepare(sql).all(params) as Omit<UsageTotals, 'total_tokens'>[]).map((r) => ({ ...r, total_tokens: r.prompt_tokens + r.completion_tokens }));
+    return (this.#db.prepare(sql).all(params) as Omit<UsageTotals, 'total_tokens'>[]).map((r) => ({
+      ...r,
+      total_tokens: r.prompt_tokens + r.completion_tokens,
+    }));
   }
 
   async ping(): Promise<void> {
@@ -159,7 +272,11 @@ export class SqliteAccountStore implements AccountStore {
     add('status >= @status_min', 'status_min', query.status_min);
     add('status <= @status_max', 'status_max', query.status_max);
     if (query.before?.request_id !== undefined) {
-      add('(created_at < @before OR (created_at = @before AND request_id < @before_id))', 'before', query.before.created_at);
+      add(
+        '(created_at < @before OR (created_at = @before AND request_id < @before_id))',
+        'before',
+        query.before.created_at,
+      );
       params.before_id = query.before.request_id;
     } else add('created_at < @before', 'before', query.before?.created_at);
     const sql = `SELECT * FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, request_id DESC LIMIT @limit`;
@@ -182,8 +299,14 @@ export class SqliteAccountStore implements AccountStore {
 
   async appendAudit(entry: AuditEntry): Promise<void> {
     this.#db
-      .prepare('INSERT INTO audit (id, created_at, actor, action, target, source_address, before, after) VALUES (@id, @created_at, @actor, @action, @target, @source_address, @before, @after)')
-      .run({ ...entry, before: entry.before === null ? null : JSON.stringify(entry.before), after: entry.after === null ? null : JSON.stringify(entry.after) });
+      .prepare(
+        'INSERT INTO audit (id, created_at, actor, action, target, source_address, before, after) VALUES (@id, @created_at, @actor, @action, @target, @source_address, @before, @after)',
+      )
+      .run({
+        ...entry,
+        before: entry.before === null ? null : JSON.stringify(entry.before),
+        after: entry.after === null ? null : JSON.stringify(entry.after),
+      });
   }
 
   async listAudit(query: AuditQuery): Promise<AuditEntry[]> {

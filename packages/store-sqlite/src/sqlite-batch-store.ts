@@ -44,30 +44,44 @@ export class SqliteBatchStore implements BatchStore {
 
   async insertFile(file: StoredFile): Promise<void> {
     this.#db
-      .prepare('INSERT INTO files (id, owner, bytes, created_at, expires_at, filename, purpose) VALUES (@id, @owner, @bytes, @created_at, @expires_at, @filename, @purpose)')
+      .prepare(
+        'INSERT INTO files (id, owner, bytes, created_at, expires_at, filename, purpose) VALUES (@id, @owner, @bytes, @created_at, @expires_at, @filename, @purpose)',
+      )
       .run(file);
   }
 
   async getFile(id: string, owner: string): Promise<StoredFile | undefined> {
-    return this.#db.prepare('SELECT id, owner, bytes, created_at, expires_at, filename, purpose FROM files WHERE id = ? AND owner = ?').get(id, owner) as StoredFile | undefined;
+    return this.#db
+      .prepare(
+        'SELECT id, owner, bytes, created_at, expires_at, filename, purpose FROM files WHERE id = ? AND owner = ?',
+      )
+      .get(id, owner) as StoredFile | undefined;
   }
 
   async listFiles(query: FileListQuery): Promise<StoredFile[]> {
     const where = ['owner = @owner'];
     if (query.purpose) where.push('purpose = @purpose');
     const cmp = query.order === 'asc' ? '>' : '<';
-    if (query.after) where.push(`(created_at, id) ${cmp} (SELECT created_at, id FROM files WHERE id = @after AND owner = @owner)`);
+    if (query.after)
+      where.push(`(created_at, id) ${cmp} (SELECT created_at, id FROM files WHERE id = @after AND owner = @owner)`);
     const dir = query.order === 'asc' ? 'ASC' : 'DESC';
     const sql = `SELECT id, owner, bytes, created_at, expires_at, filename, purpose FROM files WHERE ${where.join(' AND ')} ORDER BY created_at ${dir}, id ${dir} LIMIT @limit`;
-    return this.#db.prepare(sql).all({ owner: query.owner, purpose: query.purpose, after: query.after, limit: query.limit }) as StoredFile[];
+    return this.#db
+      .prepare(sql)
+      .all({ owner: query.owner, purpose: query.purpose, after: query.after, limit: query.limit }) as StoredFile[];
   }
 
   async fileBytes(owner: string): Promise<number> {
-    return (this.#db.prepare('SELECT COALESCE(SUM(bytes), 0) AS total FROM files WHERE owner = ?').get(owner) as { total: number }).total;
+    return (
+      this.#db.prepare('SELECT COALESCE(SUM(bytes), 0) AS total FROM files WHERE owner = ?').get(owner) as {
+        total: number;
+      }
+    ).total;
   }
 
   async expiredFiles(now: number, limit: number): Promise<StoredFile[]> {
-    const sql = 'SELECT id, owner, bytes, created_at, expires_at, filename, purpose FROM files WHERE expires_at <= ? ORDER BY expires_at, id LIMIT ?';
+    const sql =
+      'SELECT id, owner, bytes, created_at, expires_at, filename, purpose FROM files WHERE expires_at <= ? ORDER BY expires_at, id LIMIT ?';
     return this.#db.prepare(sql).all(now, limit) as StoredFile[];
   }
 
@@ -79,29 +93,47 @@ export class SqliteBatchStore implements BatchStore {
     const insertBatch = this.#db.prepare(
       'INSERT INTO batches (id, owner, key_id, runner, upstream_id, status, created_at, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertLine = this.#db.prepare('INSERT INTO batch_lines (batch_id, line, custom_id, body) VALUES (?, ?, ?, ?)');
+    const insertLine = this.#db.prepare(
+      'INSERT INTO batch_lines (batch_id, line, custom_id, body) VALUES (?, ?, ?, ?)',
+    );
     this.#db.transaction(() => {
-      insertBatch.run(batch.id, batch.owner, batch.key_id, batch.runner, batch.upstream_id, batch.status, createdAt(batch), JSON.stringify(batch.batch));
+      insertBatch.run(
+        batch.id,
+        batch.owner,
+        batch.key_id,
+        batch.runner,
+        batch.upstream_id,
+        batch.status,
+        createdAt(batch),
+        JSON.stringify(batch.batch),
+      );
       for (const line of lines) insertLine.run(batch.id, line.index, line.custom_id, line.body);
     })();
   }
 
   async getBatch(id: string, owner?: string): Promise<StoredBatch | undefined> {
-    const row = (owner === undefined
-      ? this.#db.prepare('SELECT * FROM batches WHERE id = ?').get(id)
-      : this.#db.prepare('SELECT * FROM batches WHERE id = ? AND owner = ?').get(id, owner)) as BatchRow | undefined;
+    const row = (
+      owner === undefined
+        ? this.#db.prepare('SELECT * FROM batches WHERE id = ?').get(id)
+        : this.#db.prepare('SELECT * FROM batches WHERE id = ? AND owner = ?').get(id, owner)
+    ) as BatchRow | undefined;
     return row && fromBatchRow(row);
   }
 
   async listBatches(owner: string, limit: number, after?: string): Promise<StoredBatch[]> {
-    const cursor = after ? 'AND (created_at, id) < (SELECT created_at, id FROM batches WHERE id = @after AND owner = @owner)' : '';
+    const cursor = after
+      ? 'AND (created_at, id) < (SELECT created_at, id FROM batches WHERE id = @after AND owner = @owner)'
+      : '';
     const sql = `SELECT * FROM batches WHERE owner = @owner ${cursor} ORDER BY created_at DESC, id DESC LIMIT @limit`;
     return (this.#db.prepare(sql).all({ owner, after, limit }) as BatchRow[]).map(fromBatchRow);
   }
 
   async updateBatch(batch: StoredBatch, expected: readonly BatchStatus[]): Promise<boolean> {
     const sql = `UPDATE batches SET status = ?, upstream_id = ?, batch = ? WHERE id = ? AND status IN (${marks(expected)})`;
-    return this.#db.prepare(sql).run(batch.status, batch.upstream_id, JSON.stringify(batch.batch), batch.id, ...expected).changes > 0;
+    return (
+      this.#db.prepare(sql).run(batch.status, batch.upstream_id, JSON.stringify(batch.batch), batch.id, ...expected)
+        .changes > 0
+    );
   }
 
   async batchesWithStatus(statuses: readonly BatchStatus[]): Promise<string[]> {
@@ -109,7 +141,13 @@ export class SqliteBatchStore implements BatchStore {
     return (this.#db.prepare(sql).all(...statuses) as { id: string }[]).map((r) => r.id);
   }
 
-  async claimLines(batchId: string, worker: string, count: number, now: number, leaseUntil: number): Promise<ClaimedLine[]> {
+  async claimLines(
+    batchId: string,
+    worker: string,
+    count: number,
+    now: number,
+    leaseUntil: number,
+  ): Promise<ClaimedLine[]> {
     const rows = this.#db
       .prepare(
         `UPDATE batch_lines SET state = 'running', worker = @worker, lease_until = @leaseUntil, attempts = attempts + 1
@@ -118,8 +156,15 @@ export class SqliteBatchStore implements BatchStore {
            ORDER BY line LIMIT @count)
          RETURNING line, custom_id, body, attempts`,
       )
-      .all({ batchId, worker, leaseUntil, now, count }) as { line: number; custom_id: string; body: string; attempts: number }[];
-    return rows.sort((a, b) => a.line - b.line).map((r) => ({ index: r.line, custom_id: r.custom_id, body: r.body, attempts: r.attempts - 1 }));
+      .all({ batchId, worker, leaseUntil, now, count }) as {
+      line: number;
+      custom_id: string;
+      body: string;
+      attempts: number;
+    }[];
+    return rows
+      .sort((a, b) => a.line - b.line)
+      .map((r) => ({ index: r.line, custom_id: r.custom_id, body: r.body, attempts: r.attempts - 1 }));
   }
 
   async completeLine(batchId: string, index: number, worker: string, result: BatchLineResult): Promise<boolean> {
@@ -145,9 +190,15 @@ export class SqliteBatchStore implements BatchStore {
 
   async doneLines(batchId: string, afterIndex: number, limit: number): Promise<DoneLine[]> {
     const rows = this.#db
-      .prepare(`SELECT line, custom_id, result FROM batch_lines WHERE batch_id = ? AND state = 'done' AND line > ? ORDER BY line LIMIT ?`)
+      .prepare(
+        `SELECT line, custom_id, result FROM batch_lines WHERE batch_id = ? AND state = 'done' AND line > ? ORDER BY line LIMIT ?`,
+      )
       .all(batchId, afterIndex, limit) as { line: number; custom_id: string; result: string }[];
-    return rows.map((r) => ({ index: r.line, custom_id: r.custom_id, result: JSON.parse(r.result) as BatchLineResult }));
+    return rows.map((r) => ({
+      index: r.line,
+      custom_id: r.custom_id,
+      result: JSON.parse(r.result) as BatchLineResult,
+    }));
   }
 
   async deleteLines(batchId: string): Promise<void> {

@@ -37,21 +37,27 @@ export class SqliteResponseStore implements ResponseStore {
     this.#db = db;
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     migrateResponsesTable(db);
-    const purgeItems = db.prepare('DELETE FROM response_items WHERE response_id IN (SELECT id FROM responses WHERE expires_at <= ?)');
+    const purgeItems = db.prepare(
+      'DELETE FROM response_items WHERE response_id IN (SELECT id FROM responses WHERE expires_at <= ?)',
+    );
     const purge = db.prepare('DELETE FROM responses WHERE expires_at <= ?');
     const deleteItems = db.prepare('DELETE FROM response_items WHERE response_id = ?');
     const deleteRow = db.prepare('DELETE FROM responses WHERE id = ?');
     const insert = db.prepare(
       'INSERT OR REPLACE INTO responses (id, owner, created_at, expires_at, previous_response_id, bytes, record) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertItem = db.prepare('INSERT OR IGNORE INTO response_items (owner, item_id, response_id) VALUES (?, ?, ?)');
+    const insertItem = db.prepare(
+      'INSERT OR IGNORE INTO response_items (owner, item_id, response_id) VALUES (?, ?, ?)',
+    );
     // Every response the new one continues from stays at least as long as it.
     const extendChain = db.prepare(`
       WITH RECURSIVE chain(id) AS (
         SELECT ? UNION SELECT r.previous_response_id FROM responses r JOIN chain c ON r.id = c.id WHERE r.previous_response_id IS NOT NULL
       )
       UPDATE responses SET expires_at = ? WHERE id IN (SELECT id FROM chain) AND owner = ? AND expires_at < ?`);
-    const ownerBytes = db.prepare<[string], { total: number | null }>('SELECT SUM(bytes) AS total FROM responses WHERE owner = ?');
+    const ownerBytes = db.prepare<[string], { total: number | null }>(
+      'SELECT SUM(bytes) AS total FROM responses WHERE owner = ?',
+    );
     const oldest = db.prepare<[string, string], { id: string; bytes: number }>(
       'SELECT id, bytes FROM responses WHERE owner = ? AND id != ? ORDER BY created_at, rowid',
     );
@@ -64,9 +70,18 @@ export class SqliteResponseStore implements ResponseStore {
       purgeItems.run(now);
       purge.run(now);
       remove(record.id);
-      insert.run(record.id, record.owner, record.created_at, record.expires_at, record.previous_response_id ?? null, bytes, json);
+      insert.run(
+        record.id,
+        record.owner,
+        record.created_at,
+        record.expires_at,
+        record.previous_response_id ?? null,
+        bytes,
+        json,
+      );
       for (const itemId of storedItemIds(record)) insertItem.run(record.owner, itemId, record.id);
-      if (record.previous_response_id) extendChain.run(record.previous_response_id, record.expires_at, record.owner, record.expires_at);
+      if (record.previous_response_id)
+        extendChain.run(record.previous_response_id, record.expires_at, record.owner, record.expires_at);
       let excess = (ownerBytes.get(record.owner)?.total ?? 0) - this.limits.maxBytesPerOwner;
       if (excess <= 0) return;
       for (const row of oldest.all(record.owner, record.id)) {
@@ -79,7 +94,9 @@ export class SqliteResponseStore implements ResponseStore {
     this.#findItem = db.prepare(`
       SELECT r.record FROM response_items i JOIN responses r ON r.id = i.response_id
       WHERE i.owner = ? AND i.item_id = ? AND r.expires_at > ? ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1`);
-    const owned = db.prepare<[string, string, number], { id: string }>('SELECT id FROM responses WHERE id = ? AND owner = ? AND expires_at > ?');
+    const owned = db.prepare<[string, string, number], { id: string }>(
+      'SELECT id FROM responses WHERE id = ? AND owner = ? AND expires_at > ?',
+    );
     this.#delete = db.transaction((id: string, owner: string) => {
       if (!owned.get(id, owner, Date.now())) return false;
       remove(id);

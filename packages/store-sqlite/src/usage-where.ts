@@ -4,7 +4,11 @@ import type { UsageFilter } from '@switchyard/accounts';
  * The SQL conditions (named parameters) of a ledger filter: key, model, team, end user, session, `from` (inclusive)
  * and `to` (exclusive, unix ms). `add` appends further conditions; empty values are ignored.
  */
-export function usageWhere(filter: UsageFilter): { where: string[]; params: Record<string, unknown>; add: (clause: string, name: string, value: unknown) => void } {
+export function usageWhere(filter: UsageFilter): {
+  where: string[];
+  params: Record<string, unknown>;
+  add: (clause: string, name: string, value: unknown) => void;
+} {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const add = (clause: string, name: string, value: unknown) => {

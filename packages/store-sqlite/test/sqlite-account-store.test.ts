@@ -47,7 +47,11 @@ describe('SqliteAccountStore', () => {
     old.exec(`CREATE TABLE keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, key_prefix TEXT NOT NULL, models TEXT,
       rpm_limit INTEGER, tpm_limit INTEGER, budget_usd REAL, budget_period TEXT NOT NULL, expires_at TEXT, metadata TEXT, created_at TEXT NOT NULL,
       revoked_at TEXT)`);
-    old.prepare("INSERT INTO keys VALUES ('key_old', 'old', 'abc', 'sk-sy-abc…', NULL, 5, NULL, NULL, 'total', NULL, NULL, '2026-01-01T00:00:00.000Z', NULL)").run();
+    old
+      .prepare(
+        "INSERT INTO keys VALUES ('key_old', 'old', 'abc', 'sk-sy-abc…', NULL, 5, NULL, NULL, 'total', NULL, NULL, '2026-01-01T00:00:00.000Z', NULL)",
+      )
+      .run();
     old.close();
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
     expect(accounts.getKey('key_old')).toMatchObject({ rpm_limit: 5, concurrency_limit: null });
@@ -63,7 +67,16 @@ describe('SqliteAccountStore', () => {
   it('keeps the audit log append-only: UPDATE and DELETE on the audit table are refused', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'audit.db');
     const store = new SqliteAccountStore(path);
-    await store.appendAudit({ id: 'aud_1', created_at: 1, actor: 'master_key', action: 'key.create', target: 'key_1', source_address: null, before: null, after: { name: 'a' } });
+    await store.appendAudit({
+      id: 'aud_1',
+      created_at: 1,
+      actor: 'master_key',
+      action: 'key.create',
+      target: 'key_1',
+      source_address: null,
+      before: null,
+      after: { name: 'a' },
+    });
     await store.close();
     const db = new Database(path);
     expect(() => db.exec("UPDATE audit SET actor = 'someone else'")).toThrow(/append-only/);
@@ -75,7 +88,14 @@ describe('SqliteAccountStore', () => {
   it('stores key hashes, never the secret, and survives a reopen', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'accounts.db');
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
-    const created = await accounts.createKey({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 5, budget_period: 'month', metadata: { team: 'a' } });
+    const created = await accounts.createKey({
+      name: 'team-a',
+      models: ['gpt-*'],
+      rpm_limit: 10,
+      budget_usd: 5,
+      budget_period: 'month',
+      metadata: { team: 'a' },
+    });
     await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
     await accounts.close();
     const bytes = await readFile(path);
@@ -83,7 +103,14 @@ describe('SqliteAccountStore', () => {
     expect(bytes.includes(Buffer.from(created.key.slice(6)))).toBe(false);
     const reopened = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
     expect(reopened.authenticate(`Bearer ${created.key}`)).toMatchObject({ kind: 'virtual' });
-    expect(reopened.getKey(created.id)).toMatchObject({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 5, budget_period: 'month', metadata: { team: 'a' } });
+    expect(reopened.getKey(created.id)).toMatchObject({
+      name: 'team-a',
+      models: ['gpt-*'],
+      rpm_limit: 10,
+      budget_usd: 5,
+      budget_period: 'month',
+      metadata: { team: 'a' },
+    });
     expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
     await reopened.close();
   });
@@ -92,13 +119,20 @@ describe('SqliteAccountStore', () => {
     const store = new SqliteAccountStore(':memory:');
     const day = Date.UTC(2026, 10, 20);
     await store.appendUsage([row('k1', 'a', day, 0.5), row('k1', 'b', day + 86_400_000, 0.25), row('k2', 'a', day, 1)]);
-    expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 }]);
+    expect(await store.usageTotals({})).toEqual([
+      { requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 },
+    ]);
     expect((await store.usageTotals({}, 'key')).map((t) => [t.group, t.requests, t.cost_usd])).toEqual([
       ['k1', 2, 0.75],
       ['k2', 1, 1],
     ]);
-    expect((await store.usageTotals({ key_id: 'k1' }, 'day')).map((t) => t.group)).toEqual(['2026-11-20', '2026-11-21']);
-    expect((await store.usageTotals({ model: 'a', from: day, to: day + 1 }, 'model')).map((t) => [t.group, t.requests])).toEqual([['a', 2]]);
+    expect((await store.usageTotals({ key_id: 'k1' }, 'day')).map((t) => t.group)).toEqual([
+      '2026-11-20',
+      '2026-11-21',
+    ]);
+    expect(
+      (await store.usageTotals({ model: 'a', from: day, to: day + 1 }, 'model')).map((t) => [t.group, t.requests]),
+    ).toEqual([['a', 2]]);
     expect(await store.spendSince('k1', day + 1)).toBe(0.25);
     await store.close();
   });

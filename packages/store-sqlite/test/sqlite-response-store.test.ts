@@ -1,7 +1,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type StoredResponse, loadConversation, newResponseObject, normalizeInputItems } from '@switchyard/front-door-responses';
+import {
+  type StoredResponse,
+  loadConversation,
+  newResponseObject,
+  normalizeInputItems,
+} from '@switchyard/front-door-responses';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SqliteResponseStore } from '../src/index.js';
@@ -30,7 +35,10 @@ describe('SqliteResponseStore', () => {
     await store.putResponse(record('resp_a', 'owner-1', 60_000));
     await store.close();
     const reopened = new SqliteResponseStore(path);
-    expect((await reopened.getResponse('resp_a', 'owner-1'))?.input_items[0]).toMatchObject({ id: 'msg_1', role: 'user' });
+    expect((await reopened.getResponse('resp_a', 'owner-1'))?.input_items[0]).toMatchObject({
+      id: 'msg_1',
+      role: 'user',
+    });
     expect(await reopened.getResponse('resp_a', 'owner-2')).toBeUndefined();
     expect(await reopened.deleteResponse('resp_a', 'owner-2')).toBe(false);
     expect(await reopened.deleteResponse('resp_a', 'owner-1')).toBe(true);
@@ -47,7 +55,7 @@ describe('SqliteResponseStore', () => {
     await store.close();
   });
 
-  it('keeps at most maxBytesPerOwner bytes per owner, dropping that owner\'s oldest rows, and refuses a record larger than that', async () => {
+  it("keeps at most maxBytesPerOwner bytes per owner, dropping that owner's oldest rows, and refuses a record larger than that", async () => {
     const store = new SqliteResponseStore(':memory:', { maxBytesPerOwner: 25_000 });
     await store.putResponse(sized('a', 'o', 10_000));
     await store.putResponse(sized('b', 'p', 10_000));
@@ -78,20 +86,29 @@ describe('SqliteResponseStore', () => {
   it('migrates a database of the first layout: old rows (with their copied history) stay readable, continuable and findable', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-resp-')), 'accounts.db');
     const old = new Database(path);
-    old.exec('CREATE TABLE responses (id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL); CREATE INDEX responses_expiry ON responses (expires_at);');
+    old.exec(
+      'CREATE TABLE responses (id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL); CREATE INDEX responses_expiry ON responses (expires_at);',
+    );
     const legacy = {
       ...record('resp_old', 'o', 60_000),
       previous_response_id: undefined,
       history: normalizeInputItems([{ id: 'msg_early', role: 'user', content: 'earlier' }]),
     };
-    old.prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?)').run(legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy));
+    old
+      .prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?)')
+      .run(legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy));
     old.close();
     const store = new SqliteResponseStore(path);
     expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
     expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');
     await store.putResponse(sized('resp_new', 'o', 10, 'resp_old'));
     const conversation = await loadConversation(store, 'resp_new', 'o');
-    expect(conversation.map((item) => item.id)).toEqual(['msg_early', 'msg_1', ...legacy.response.output.map((item) => item.id), 'msg_resp_new']);
+    expect(conversation.map((item) => item.id)).toEqual([
+      'msg_early',
+      'msg_1',
+      ...legacy.response.output.map((item) => item.id),
+      'msg_resp_new',
+    ]);
     await store.close();
     // Opening a migrated file again changes nothing.
     const again = new SqliteResponseStore(path);

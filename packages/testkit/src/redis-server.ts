@@ -32,11 +32,16 @@ async function freePort(): Promise<number> {
  */
 export async function startRedisServer(): Promise<TestRedisServer> {
   const bin = redisServerBinary();
-  if (!existsSync(bin)) throw new Error(`redis-server is not installed (looked for ${bin}): install it with 'apt-get install redis-server' (./dev test does), or set REDIS_SERVER.`);
+  if (!existsSync(bin))
+    throw new Error(
+      `redis-server is not installed (looked for ${bin}): install it with 'apt-get install redis-server' (./dev test does), or set REDIS_SERVER.`,
+    );
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = proc;
     await new Promise<void>((resolve, reject) => {
       let output = '';
@@ -51,7 +56,9 @@ export async function startRedisServer(): Promise<TestRedisServer> {
       proc.stdout?.on('data', onData);
       proc.stderr?.resume();
       proc.once('error', reject);
-      proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output.slice(-500)}`)));
+      proc.once('exit', (code) =>
+        reject(new Error(`redis-server exited (${code}) before it was ready: ${output.slice(-500)}`)),
+      );
     });
   };
   await start();

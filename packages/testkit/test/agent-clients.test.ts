@@ -24,14 +24,23 @@ function setUp(cells: object[], doc?: string): { cells: string; out: string } {
 describe('switchyard-agent-clients', () => {
   it('renders a client x route table between the markers and keeps the rest of the file', () => {
     const doc = `# Title\n\nBefore.\n\n${AGENT_CLIENTS_BEGIN}\nold table\n${AGENT_CLIENTS_END}\n\nAfter.\n`;
-    const paths = setUp([cell('Codex CLI', 'Anthropic (translated)'), cell('Claude Code', 'Anthropic pass-through'), cell('Codex CLI', 'OpenAI Responses pass-through')], doc);
+    const paths = setUp(
+      [
+        cell('Codex CLI', 'Anthropic (translated)'),
+        cell('Claude Code', 'Anthropic pass-through'),
+        cell('Codex CLI', 'OpenAI Responses pass-through'),
+      ],
+      doc,
+    );
     expect(runAgentClientsCli(['--cells', paths.cells, '--out', paths.out])).toBe(0);
     const written = readFileSync(paths.out, 'utf8');
     expect(written).toContain('# Title\n\nBefore.\n\n');
     expect(written).toContain('\n\nAfter.\n');
     expect(written).not.toContain('old table');
     expect(written).toContain('3 cells from the e2e tests that ran, 0 failed.');
-    expect(written).toContain('| client | Anthropic pass-through | Anthropic (translated) | OpenAI Responses pass-through |');
+    expect(written).toContain(
+      '| client | Anthropic pass-through | Anthropic (translated) | OpenAI Responses pass-through |',
+    );
     expect(written).toContain('| Claude Code 2.1.332 | ✅ exit 0, 2 turns |  |  |');
     expect(written).toContain('| Codex CLI 0.171.0 |  | ✅ exit 0, 2 turns | ✅ exit 0, 2 turns |');
   });
@@ -47,6 +56,8 @@ describe('switchyard-agent-clients', () => {
 
   it('refuses a file that is not a cell, naming it', () => {
     const bad = setUp([{ client: 'Codex CLI', route: 'x', ok: 'yes' }]);
-    expect(() => runAgentClientsCli(['--cells', bad.cells, '--out', bad.out])).toThrow(/c0\.json is not an agent-client cell: 'version'/);
+    expect(() => runAgentClientsCli(['--cells', bad.cells, '--out', bad.out])).toThrow(
+      /c0\.json is not an agent-client cell: 'version'/,
+    );
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CONFORMANCE_CAPABILITIES, conformanceResultsOf, renderConformanceMatrix } from '../src/conformance-matrix/index.js';
+import {
+  CONFORMANCE_CAPABILITIES,
+  conformanceResultsOf,
+  renderConformanceMatrix,
+} from '../src/conformance-matrix/index.js';
 
 describe('conformance matrix', () => {
   it('keeps only tests of conformance suites, with their adapter and outcome', () => {
@@ -7,9 +11,21 @@ describe('conformance matrix', () => {
       testResults: [
         {
           assertionResults: [
-            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates a completion: shape', status: 'passed' },
-            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates embeddings', status: 'failed' },
-            { ancestorTitles: ['adapter conformance: groq (preset)'], title: 'translates speech and streams', status: 'pending' },
+            {
+              ancestorTitles: ['adapter conformance: groq (preset)'],
+              title: 'translates a completion: shape',
+              status: 'passed',
+            },
+            {
+              ancestorTitles: ['adapter conformance: groq (preset)'],
+              title: 'translates embeddings',
+              status: 'failed',
+            },
+            {
+              ancestorTitles: ['adapter conformance: groq (preset)'],
+              title: 'translates speech and streams',
+              status: 'pending',
+            },
             { ancestorTitles: ['some other suite'], title: 'translates a completion: shape', status: 'passed' },
           ],
         },
@@ -49,15 +65,45 @@ describe('conformance matrix', () => {
   it('says "not supported" when only refusal tests ran, and names the parts of a partly supported capability', () => {
     const markdown = renderConformanceMatrix(
       [
-        { adapter: 'bedrock', title: 'calls tools: declares the tool natively, answers tool_calls, and sends the tool result back', status: 'passed' },
-        { adapter: 'bedrock', title: "JSON output (json_schema): not supported - refused with a 400 naming 'response_format', or dropped with a warning", status: 'passed' },
-        { adapter: 'bedrock', title: "JSON output (json_object): not supported - refused with a 400 naming 'response_format', or dropped with a warning", status: 'passed' },
-        { adapter: 'mixed', title: 'asks for JSON output (json_schema): the schema reaches the upstream', status: 'passed' },
-        { adapter: 'mixed', title: "JSON output (json_object): not supported - refused with a 400 naming 'response_format', or dropped with a warning", status: 'passed' },
-        { adapter: 'mixed', title: "tools: not supported - refused with a 400 naming 'tools', or dropped with a warning", status: 'failed' },
+        {
+          adapter: 'bedrock',
+          title: 'calls tools: declares the tool natively, answers tool_calls, and sends the tool result back',
+          status: 'passed',
+        },
+        {
+          adapter: 'bedrock',
+          title:
+            "JSON output (json_schema): not supported - refused with a 400 naming 'response_format', or dropped with a warning",
+          status: 'passed',
+        },
+        {
+          adapter: 'bedrock',
+          title:
+            "JSON output (json_object): not supported - refused with a 400 naming 'response_format', or dropped with a warning",
+          status: 'passed',
+        },
+        {
+          adapter: 'mixed',
+          title: 'asks for JSON output (json_schema): the schema reaches the upstream',
+          status: 'passed',
+        },
+        {
+          adapter: 'mixed',
+          title:
+            "JSON output (json_object): not supported - refused with a 400 naming 'response_format', or dropped with a warning",
+          status: 'passed',
+        },
+        {
+          adapter: 'mixed',
+          title: "tools: not supported - refused with a 400 naming 'tools', or dropped with a warning",
+          status: 'failed',
+        },
       ],
       CONFORMANCE_CAPABILITIES.filter((c) => ['tools', 'JSON output'].includes(c.heading)),
     );
-    expect(markdown.split('\n').slice(2)).toEqual(['| bedrock | ✅ | not supported | 3/3 |', '| mixed | ❌ | ✅ json_schema; not json_object | 2/3 |']);
+    expect(markdown.split('\n').slice(2)).toEqual([
+      '| bedrock | ✅ | not supported | 3/3 |',
+      '| mixed | ❌ | ✅ json_schema; not json_object | 2/3 |',
+    ]);
   });
 });

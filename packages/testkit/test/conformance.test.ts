@@ -21,7 +21,11 @@ import { expect } from 'vitest';
 import { conformanceChatRequest, describeAdapterConformance } from '../src/conformance/index.js';
 import { sseFrames, testkitFixtures } from '../src/index.js';
 
-async function* chunksOf(provider: string, body: AsyncIterable<Uint8Array> & { destroy(): void }, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+async function* chunksOf(
+  provider: string,
+  body: AsyncIterable<Uint8Array> & { destroy(): void },
+  signal: AbortSignal,
+): AsyncGenerator<ChatCompletionChunk> {
   try {
     for await (const event of parseSSEStream(body)) {
       if (event.data === '[DONE]') return;
@@ -77,7 +81,11 @@ describeAdapterConformance({
     completion: {
       route: 'POST /v1/chat/completions',
       reply: { json: completion },
-      expect: { content: completion.choices[0]!.message.content!, finish_reason: 'stop', usage: { prompt_tokens: 16, completion_tokens: 363 } },
+      expect: {
+        content: completion.choices[0]!.message.content!,
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 16, completion_tokens: 363 },
+      },
     },
     stream: {
       route: 'POST /v1/chat/completions',
@@ -93,6 +101,20 @@ describeAdapterConformance({
       expect(request.json).toEqual(conformanceChatRequest('gpt-4.1-nano'));
     },
   },
-  embeddings: { route: 'POST /v1/embeddings', reply: { json: fixtures.json('openai/openai-embedding.json') }, expect: { count: 2, dimensions: 5 } },
-  unsupported: ['transcriptions', 'speech', 'imageGenerations', 'listModels', 'translations', 'moderations', 'completions', 'imageEdits', 'imageVariations'],
+  embeddings: {
+    route: 'POST /v1/embeddings',
+    reply: { json: fixtures.json('openai/openai-embedding.json') },
+    expect: { count: 2, dimensions: 5 },
+  },
+  unsupported: [
+    'transcriptions',
+    'speech',
+    'imageGenerations',
+    'listModels',
+    'translations',
+    'moderations',
+    'completions',
+    'imageEdits',
+    'imageVariations',
+  ],
 });

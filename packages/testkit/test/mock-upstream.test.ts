@@ -11,11 +11,20 @@ afterEach(async () => {
 describe('startMockUpstream', () => {
   it('replays a JSON reply and records the request', async () => {
     upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: { ok: true } } } });
-    const res = await request(`${upstream.url}/v1/chat/completions?x=1`, { method: 'POST', body: '{"model":"m"}', headers: { authorization: 'Bearer k' } });
+    const res = await request(`${upstream.url}/v1/chat/completions?x=1`, {
+      method: 'POST',
+      body: '{"model":"m"}',
+      headers: { authorization: 'Bearer k' },
+    });
     expect(res.statusCode).toBe(200);
     expect(await res.body.json()).toEqual({ ok: true });
     expect(upstream.requests).toHaveLength(1);
-    expect(upstream.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', query: { x: '1' }, json: { model: 'm' } });
+    expect(upstream.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      query: { x: '1' },
+      json: { model: 'm' },
+    });
     expect(upstream.requests[0]?.headers.authorization).toBe('Bearer k');
   });
 
@@ -24,7 +33,10 @@ describe('startMockUpstream', () => {
     upstream.route('POST /v1beta/models/*:generateContent', [{ status: 500, json: { e: 1 } }, { json: { e: 0 } }]);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await request(`${upstream.url}/v1beta/models/gemini-pro:generateContent`, { method: 'POST', body: '{}' });
+      const res = await request(`${upstream.url}/v1beta/models/gemini-pro:generateContent`, {
+        method: 'POST',
+        body: '{}',
+      });
       await res.body.dump();
       statuses.push(res.statusCode);
     }
@@ -39,7 +51,9 @@ describe('startMockUpstream', () => {
   });
 
   it('streams SSE frames as separate writes', async () => {
-    upstream = await startMockUpstream({ routes: { 'POST /s': { chunks: sseFrames(['{"a":1}', '{"a":2}']), chunkDelayMs: 5 } } });
+    upstream = await startMockUpstream({
+      routes: { 'POST /s': { chunks: sseFrames(['{"a":1}', '{"a":2}']), chunkDelayMs: 5 } },
+    });
     const res = await request(`${upstream.url}/s`, { method: 'POST', body: '' });
     expect(res.headers['content-type']).toBe('text/event-stream');
     expect(await res.body.text()).toBe('data: {"a":1}\n\ndata: {"a":2}\n\ndata: [DONE]\n\n');

@@ -14,7 +14,9 @@ function changes(entry: AuditEntry): string[] {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const show = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
   if (!entry.before) return names.filter((n) => after[n] !== null).map((n) => `${n}: ${show(after[n])}`);
-  return names.filter((n) => JSON.stringify(before[n]) !== JSON.stringify(after[n])).map((n) => `${n}: ${show(before[n])} → ${show(after[n])}`);
+  return names
+    .filter((n) => JSON.stringify(before[n]) !== JSON.stringify(after[n]))
+    .map((n) => `${n}: ${show(before[n])} → ${show(after[n])}`);
 }
 
 /**
@@ -25,7 +27,10 @@ export function AuditPage({ api }: { api: AdminApi }) {
   const [filters, setFilters] = useState({ actor: '', target: '', action: '' });
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const before = cursors.at(-1);
-  const page = useLoad(() => api.audit({ ...filters, before, limit: PAGE_SIZE }), [api, filters.actor, filters.target, filters.action, before]);
+  const page = useLoad(
+    () => api.audit({ ...filters, before, limit: PAGE_SIZE }),
+    [api, filters.actor, filters.target, filters.action, before],
+  );
   const setFilter = (name: keyof typeof filters, value: string) => {
     setFilters({ ...filters, [name]: value.trim() });
     setCursors([undefined]);
@@ -44,11 +49,18 @@ export function AuditPage({ api }: { api: AdminApi }) {
         <label for="audit-target">Target</label>
         <input id="audit-target" value={filters.target} onChange={(e) => setFilter('target', e.currentTarget.value)} />
         <label for="audit-action">Action</label>
-        <input id="audit-action" list="audit-actions" value={filters.action} onChange={(e) => setFilter('action', e.currentTarget.value)} />
+        <input
+          id="audit-action"
+          list="audit-actions"
+          value={filters.action}
+          onChange={(e) => setFilter('action', e.currentTarget.value)}
+        />
         <datalist id="audit-actions">
-          {['key.create', 'key.update', 'key.rotate', 'key.revoke', 'sign_in', 'sign_in.failed', 'sign_out'].map((a) => (
-            <option key={a} value={a} />
-          ))}
+          {['key.create', 'key.update', 'key.rotate', 'key.revoke', 'sign_in', 'sign_in.failed', 'sign_out'].map(
+            (a) => (
+              <option key={a} value={a} />
+            ),
+          )}
         </datalist>
       </form>
       <ErrorNote message={page.error} />
@@ -88,11 +100,21 @@ export function AuditPage({ api }: { api: AdminApi }) {
         </tbody>
       </table>
       <div class="pager">
-        <button type="button" class="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={cursors.length <= 1}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
           Newer
         </button>
         <span>Page {cursors.length}</span>
-        <button type="button" class="secondary" disabled={!page.data?.has_more} onClick={() => setCursors([...cursors, page.data?.next_before ?? undefined])}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={!page.data?.has_more}
+          onClick={() => setCursors([...cursors, page.data?.next_before ?? undefined])}
+        >
           Older
         </button>
       </div>

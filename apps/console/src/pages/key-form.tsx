@@ -7,7 +7,8 @@ import { parseModelList } from '../format.js';
 function optionalNumber(text: string, label: string, integer: boolean): number | null {
   if (text.trim() === '') return null;
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new Error(`${label}: expected a positive ${integer ? 'whole number' : 'number'}.`);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new Error(`${label}: expected a positive ${integer ? 'whole number' : 'number'}.`);
   return n;
 }
 
@@ -23,7 +24,17 @@ function toLocalInput(iso: string | null): string {
  * globs), RPM limit, TPM limit, Concurrency limit, Budget (USD), Budget period, Expires, Metadata (a JSON object). Empty fields mean no
  * limit. `onSubmit` gets the admin API body and shows its error, if any, under the form.
  */
-export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: KeyView; submitLabel: string; onSubmit: (input: KeyInput) => Promise<void>; onCancel: () => void }) {
+export function KeyForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: KeyView;
+  submitLabel: string;
+  onSubmit: (input: KeyInput) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(initial?.name ?? '');
   const [models, setModels] = useState(initial?.models?.join(', ') ?? '');
   const [rpm, setRpm] = useState(initial?.rpm_limit?.toString() ?? '');
@@ -44,7 +55,8 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       let meta: Record<string, unknown> | null = null;
       if (metadata.trim()) {
         const parsed = JSON.parse(metadata) as unknown;
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('Metadata: expected a JSON object such as {"team": "a"}.');
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw new Error('Metadata: expected a JSON object such as {"team": "a"}.');
         meta = parsed as Record<string, unknown>;
       }
       input = {
@@ -77,25 +89,60 @@ export function KeyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       <label for="key-name">Name</label>
       <input id="key-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       <label for="key-models">Models</label>
-      <input id="key-models" placeholder="gpt-4o*, anthropic/* (empty: all models)" value={models} onInput={(e) => setModels(e.currentTarget.value)} />
+      <input
+        id="key-models"
+        placeholder="gpt-4o*, anthropic/* (empty: all models)"
+        value={models}
+        onInput={(e) => setModels(e.currentTarget.value)}
+      />
       <label for="key-rpm">RPM limit</label>
       <input id="key-rpm" type="number" min="1" step="1" value={rpm} onInput={(e) => setRpm(e.currentTarget.value)} />
       <label for="key-tpm">TPM limit</label>
       <input id="key-tpm" type="number" min="1" step="1" value={tpm} onInput={(e) => setTpm(e.currentTarget.value)} />
       <label for="key-concurrency">Concurrency limit</label>
-      <input id="key-concurrency" type="number" min="1" step="1" placeholder="calls in flight at once" value={concurrency} onInput={(e) => setConcurrency(e.currentTarget.value)} />
+      <input
+        id="key-concurrency"
+        type="number"
+        min="1"
+        step="1"
+        placeholder="calls in flight at once"
+        value={concurrency}
+        onInput={(e) => setConcurrency(e.currentTarget.value)}
+      />
       <label for="key-budget">Budget (USD)</label>
-      <input id="key-budget" type="number" min="0" step="any" value={budget} onInput={(e) => setBudget(e.currentTarget.value)} />
+      <input
+        id="key-budget"
+        type="number"
+        min="0"
+        step="any"
+        value={budget}
+        onInput={(e) => setBudget(e.currentTarget.value)}
+      />
       <label for="key-period">Budget period</label>
-      <select id="key-period" value={period} onChange={(e) => setPeriod(e.currentTarget.value as KeyInput['budget_period'])}>
+      <select
+        id="key-period"
+        value={period}
+        onChange={(e) => setPeriod(e.currentTarget.value as KeyInput['budget_period'])}
+      >
         <option value="total">total</option>
         <option value="day">day (UTC)</option>
         <option value="month">month (UTC)</option>
       </select>
       <label for="key-expires">Expires</label>
-      <input id="key-expires" type="datetime-local" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+      <input
+        id="key-expires"
+        type="datetime-local"
+        value={expires}
+        onInput={(e) => setExpires(e.currentTarget.value)}
+      />
       <label for="key-metadata">Metadata</label>
-      <textarea id="key-metadata" rows={2} placeholder='{"team": "a"}' value={metadata} onInput={(e) => setMetadata(e.currentTarget.value)} />
+      <textarea
+        id="key-metadata"
+        rows={2}
+        placeholder='{"team": "a"}'
+        value={metadata}
+        onInput={(e) => setMetadata(e.currentTarget.value)}
+      />
       <div class="actions">
         <button type="submit" disabled={busy}>
           {submitLabel}

@@ -19,18 +19,24 @@ function limits(key: KeyView): string {
 
 function spend(key: KeyView): string {
   const spent = formatUsd(key.spend_usd ?? 0);
-  return key.budget_usd === null ? `${spent} (${key.budget_period}, no budget)` : `${spent} of ${formatUsd(key.budget_usd)} (${key.budget_period})`;
+  return key.budget_usd === null
+    ? `${spent} (${key.budget_period}, no budget)`
+    : `${spent} of ${formatUsd(key.budget_usd)} (${key.budget_period})`;
 }
 
 /** The key's secret prefixes: the current one and, after a rotation, the previous one while it is still valid. */
 function Prefixes({ keyView }: { keyView: KeyView }) {
-  const previous = keyView.previous_key_prefix && keyView.previous_key_expires_at && Date.parse(keyView.previous_key_expires_at) > Date.now();
+  const previous =
+    keyView.previous_key_prefix &&
+    keyView.previous_key_expires_at &&
+    Date.parse(keyView.previous_key_expires_at) > Date.now();
   return (
     <>
       <code>{keyView.key_prefix}</code>
       {previous && (
         <div class="hint" data-testid="previous-prefix">
-          previous <code>{keyView.previous_key_prefix}</code> valid until {formatTime(keyView.previous_key_expires_at as string)}
+          previous <code>{keyView.previous_key_prefix}</code> valid until{' '}
+          {formatTime(keyView.previous_key_expires_at as string)}
         </div>
       )}
     </>
@@ -38,7 +44,15 @@ function Prefixes({ keyView }: { keyView: KeyView }) {
 }
 
 /** Shows a new key's secret once, with a copy button. */
-function SecretPanel({ created, onDone, title = 'Key created' }: { created: KeyView & { key: string }; onDone: () => void; title?: string }) {
+function SecretPanel({
+  created,
+  onDone,
+  title = 'Key created',
+}: {
+  created: KeyView & { key: string };
+  onDone: () => void;
+  title?: string;
+}) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
     try {

@@ -33,7 +33,9 @@ export function ModelsPage({ api }: { api: AdminApi }) {
         </button>
       </div>
       <ErrorNote message={models.error ?? health.error} />
-      {models.data?.length === 0 && <p class="empty">No models are configured: clients can still call `provider/model` ids.</p>}
+      {models.data?.length === 0 && (
+        <p class="empty">No models are configured: clients can still call `provider/model` ids.</p>
+      )}
       {models.data?.map((model) => (
         <section class="panel model" key={model.id} aria-label={model.id}>
           <h2>{model.id}</h2>

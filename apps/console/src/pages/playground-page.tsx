@@ -26,7 +26,9 @@ interface Outcome extends StreamedChat {
 
 function costText(outcome: Outcome): string {
   if (outcome.priceSource === 'none' || outcome.costUsd === null) return 'no price known';
-  return outcome.priceSource ? `${formatUsd(outcome.costUsd)} (${outcome.priceSource} price)` : formatUsd(outcome.costUsd);
+  return outcome.priceSource
+    ? `${formatUsd(outcome.costUsd)} (${outcome.priceSource} price)`
+    : formatUsd(outcome.costUsd);
 }
 
 /**
@@ -72,10 +74,19 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
       const res = await api.send('POST', '/admin/playground/chat/completions', body, controller.signal);
       const streamed = await readChatStream(res, setAnswer, startedAt);
       const header = (name: string) => res.headers.get(name) ?? '';
-      const target = models.data?.flatMap((m) => m.targets).find((t) => t.provider === header('x-switchyard-provider') && t.upstream_model === header('x-switchyard-upstream-model'));
+      const target = models.data
+        ?.flatMap((m) => m.targets)
+        .find(
+          (t) =>
+            t.provider === header('x-switchyard-provider') &&
+            t.upstream_model === header('x-switchyard-upstream-model'),
+        );
       const latencyMs = performance.now() - startedAt;
       const ledger = await findLedgerRow(api, body.model, header('x-request-id'));
-      const configured = target?.price && streamed.usage ? costUsd(target.price, streamed.usage.prompt_tokens, streamed.usage.completion_tokens) : null;
+      const configured =
+        target?.price && streamed.usage
+          ? costUsd(target.price, streamed.usage.prompt_tokens, streamed.usage.completion_tokens)
+          : null;
       setOutcome({
         ...streamed,
         requestedModel: body.model,
@@ -105,7 +116,13 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
       </div>
       <form class="stack" onSubmit={send}>
         <label for="pg-model">Model</label>
-        <input id="pg-model" list="pg-model-list" placeholder={models.data?.[0]?.id ?? 'provider/model'} value={model} onInput={(e) => setModel(e.currentTarget.value)} />
+        <input
+          id="pg-model"
+          list="pg-model-list"
+          placeholder={models.data?.[0]?.id ?? 'provider/model'}
+          value={model}
+          onInput={(e) => setModel(e.currentTarget.value)}
+        />
         <datalist id="pg-model-list">
           {models.data?.map((m) => (
             <option key={m.id} value={m.id} />
@@ -159,13 +176,17 @@ export function PlaygroundPage({ api }: { api: AdminApi }) {
             <dt>Served by</dt>
             <dd data-testid="served-by">
               {outcome.provider} / {outcome.upstreamModel}
-              {outcome.servedModel && outcome.servedModel !== outcome.requestedModel ? ` (fallback ${outcome.servedModel})` : ''}
+              {outcome.servedModel && outcome.servedModel !== outcome.requestedModel
+                ? ` (fallback ${outcome.servedModel})`
+                : ''}
             </dd>
           </div>
           <div>
             <dt>Tokens</dt>
             <dd data-testid="answer-tokens">
-              {outcome.usage ? `${formatCount(outcome.usage.prompt_tokens)} in + ${formatCount(outcome.usage.completion_tokens)} out` : 'not reported'}
+              {outcome.usage
+                ? `${formatCount(outcome.usage.prompt_tokens)} in + ${formatCount(outcome.usage.completion_tokens)} out`
+                : 'not reported'}
             </dd>
           </div>
           <div>

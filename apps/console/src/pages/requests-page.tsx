@@ -25,7 +25,10 @@ export function RequestsPage({ api }: { api: AdminApi }) {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const before = cursors.at(-1);
   const options = useLoad(() => Promise.all([api.listKeys(), api.models()]), [api]);
-  const page = useLoad(() => api.requests({ ...filters, before, limit: PAGE_SIZE }), [api, filters.key, filters.model, filters.status, before]);
+  const page = useLoad(
+    () => api.requests({ ...filters, before, limit: PAGE_SIZE }),
+    [api, filters.key, filters.model, filters.status, before],
+  );
   const setFilter = (name: keyof typeof filters, value: string) => {
     setFilters({ ...filters, [name]: value });
     setCursors([undefined]);
@@ -51,7 +54,12 @@ export function RequestsPage({ api }: { api: AdminApi }) {
           <option value="static">static (config keys)</option>
         </select>
         <label for="filter-model">Model</label>
-        <input id="filter-model" list="filter-model-list" value={filters.model} onChange={(e) => setFilter('model', e.currentTarget.value.trim())} />
+        <input
+          id="filter-model"
+          list="filter-model-list"
+          value={filters.model}
+          onChange={(e) => setFilter('model', e.currentTarget.value.trim())}
+        />
         <datalist id="filter-model-list">
           {models.map((m) => (
             <option key={m.id} value={m.id} />
@@ -103,7 +111,10 @@ export function RequestsPage({ api }: { api: AdminApi }) {
                 )}
               </td>
               <td>{row.provider ? `${row.provider}${row.upstream_model ? ` / ${row.upstream_model}` : ''}` : '—'}</td>
-              <td class={`num ${row.status >= 400 ? 'bad' : ''}`} title={row.cache_hit ? 'answered from the response cache' : undefined}>
+              <td
+                class={`num ${row.status >= 400 ? 'bad' : ''}`}
+                title={row.cache_hit ? 'answered from the response cache' : undefined}
+              >
                 {row.status}
                 {row.cache_hit ? ' (cache)' : ''}
               </td>
@@ -120,11 +131,21 @@ export function RequestsPage({ api }: { api: AdminApi }) {
         </tbody>
       </table>
       <div class="pager">
-        <button type="button" class="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={cursors.length <= 1}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
           Newer
         </button>
         <span>Page {cursors.length}</span>
-        <button type="button" class="secondary" disabled={!page.data?.has_more} onClick={() => setCursors([...cursors, page.data?.next_before ?? undefined])}>
+        <button
+          type="button"
+          class="secondary"
+          disabled={!page.data?.has_more}
+          onClick={() => setCursors([...cursors, page.data?.next_before ?? undefined])}
+        >
           Older
         </button>
       </div>

@@ -16,7 +16,15 @@ const GRACE_CHOICES = [
  * Confirms a rotation of `keyView`'s secret and picks how long the old secret stays valid (`grace_seconds`, default one
  * day); `onRotate` calls `POST /admin/keys/:id/rotate` and shows the new secret.
  */
-export function RotateKeyDialog({ keyView, onRotate, onCancel }: { keyView: KeyView; onRotate: (graceSeconds: number) => Promise<void>; onCancel: () => void }) {
+export function RotateKeyDialog({
+  keyView,
+  onRotate,
+  onCancel,
+}: {
+  keyView: KeyView;
+  onRotate: (graceSeconds: number) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [grace, setGrace] = useState(86_400);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -35,7 +35,14 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (key: string) => void }
       <h1>Switchyard console</h1>
       <form onSubmit={submit}>
         <label for="master-key">Master key</label>
-        <input id="master-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <input
+          id="master-key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+        />
         <button type="submit" disabled={busy}>
           Sign in
         </button>

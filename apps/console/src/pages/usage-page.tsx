@@ -8,7 +8,17 @@ import { useLoad } from '../use-load.js';
 
 const DAY_MS = 86_400_000;
 
-function TotalsTable({ title, label, rows, nameOf }: { title: string; label: string; rows: UsageTotals[]; nameOf: (group: string) => string }) {
+function TotalsTable({
+  title,
+  label,
+  rows,
+  nameOf,
+}: {
+  title: string;
+  label: string;
+  rows: UsageTotals[];
+  nameOf: (group: string) => string;
+}) {
   return (
     <section class="panel">
       <h2>{title}</h2>
@@ -64,7 +74,10 @@ export function UsagePage({ api }: { api: AdminApi }) {
     ]);
     return { total: total[0], byDay, byModel, byKey, names: new Map(keys.map((k) => [k.id, k.name])) };
   }, [api, from, to]);
-  const series = useMemo(() => dailySeries(daysBetween(range.from, range.to), usage.data?.byDay ?? []), [range.from, range.to, usage.data]);
+  const series = useMemo(
+    () => dailySeries(daysBetween(range.from, range.to), usage.data?.byDay ?? []),
+    [range.from, range.to, usage.data],
+  );
   const total = usage.data?.total;
   const names = usage.data?.names;
   return (
@@ -73,9 +86,19 @@ export function UsagePage({ api }: { api: AdminApi }) {
         <h1>Usage</h1>
         <form class="inline" onSubmit={(e) => e.preventDefault()}>
           <label for="usage-from">From</label>
-          <input id="usage-from" type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} />
+          <input
+            id="usage-from"
+            type="date"
+            value={range.from}
+            onChange={(e) => setRange({ ...range, from: e.currentTarget.value })}
+          />
           <label for="usage-to">To</label>
-          <input id="usage-to" type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} />
+          <input
+            id="usage-to"
+            type="date"
+            value={range.to}
+            onChange={(e) => setRange({ ...range, to: e.currentTarget.value })}
+          />
           <button type="button" class="secondary" onClick={usage.reload}>
             Refresh
           </button>
@@ -114,7 +137,12 @@ export function UsagePage({ api }: { api: AdminApi }) {
       </section>
       <div class="columns">
         <TotalsTable title="By model" label="Model" rows={usage.data?.byModel ?? []} nameOf={(m) => m} />
-        <TotalsTable title="By key" label="Key" rows={usage.data?.byKey ?? []} nameOf={(id) => names?.get(id) ?? (id === 'static' ? 'static (config keys)' : id)} />
+        <TotalsTable
+          title="By key"
+          label="Key"
+          rows={usage.data?.byKey ?? []}
+          nameOf={(id) => names?.get(id) ?? (id === 'static' ? 'static (config keys)' : id)}
+        />
       </div>
     </section>
   );

@@ -54,10 +54,18 @@ export class BudgetAlerts {
   /** Logs and (with a webhook) sends one event per crossing. Never throws. */
   notify(crossings: readonly BudgetCrossing[]): void {
     for (const crossing of crossings) {
-      const event: BudgetAlertEvent = { event_id: `evt_${randomUUID().replaceAll('-', '')}`, type: 'budget.threshold_crossed', created_at: new Date().toISOString(), ...crossing };
+      const event: BudgetAlertEvent = {
+        event_id: `evt_${randomUUID().replaceAll('-', '')}`,
+        type: 'budget.threshold_crossed',
+        created_at: new Date().toISOString(),
+        ...crossing,
+      };
       const { logger } = this.#options;
       const line = `budget alert: ${crossing.subject} ${crossing.id} passed ${Math.round(crossing.threshold * 100)} % of its budget (${crossing.spend_usd} of ${crossing.budget_usd} USD)`;
-      (crossing.threshold >= 1 ? logger.warn.bind(logger) : logger.info.bind(logger))({ alert: { ...crossing, event_id: event.event_id } }, line);
+      (crossing.threshold >= 1 ? logger.warn.bind(logger) : logger.info.bind(logger))(
+        { alert: { ...crossing, event_id: event.event_id } },
+        line,
+      );
       if (!this.#options.webhookUrl || this.#closed) continue;
       if (this.#queued >= (this.#options.maxQueued ?? 1_000)) {
         logger.error({ event_id: event.event_id }, 'budget alert dropped: too many alerts waiting for delivery');
@@ -75,7 +83,12 @@ export class BudgetAlerts {
       try {
         const response = await fetch(webhookUrl as string, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-switchyard-signature': signAlertBody(body, secret), 'x-switchyard-event-id': event.event_id, 'user-agent': 'switchyard-alerts' },
+          headers: {
+            'content-type': 'application/json',
+            'x-switchyard-signature': signAlertBody(body, secret),
+            'x-switchyard-event-id': event.event_id,
+            'user-agent': 'switchyard-alerts',
+          },
           body,
           signal: AbortSignal.timeout(this.#options.timeoutMs ?? 5_000),
         });
@@ -94,10 +107,13 @@ export class BudgetAlerts {
         logger.error({ event_id: event.event_id, attempts: attempt, failure }, 'budget alert not delivered');
         return;
       }
-      const timer = setTimeout(() => {
-        this.#timers.delete(timer);
-        this.#deliver(event, body, attempt + 1);
-      }, (this.#options.backoffMs ?? 500) * 2 ** (attempt - 1));
+      const timer = setTimeout(
+        () => {
+          this.#timers.delete(timer);
+          this.#deliver(event, body, attempt + 1);
+        },
+        (this.#options.backoffMs ?? 500) * 2 ** (attempt - 1),
+      );
       timer.unref();
       this.#timers.add(timer);
     })();

@@ -28,7 +28,11 @@ export function sqlitePath(config: GatewayConfig, configPath?: string): string {
  * in the working directory without a config file). Throws when the store cannot be opened (e.g. Postgres unreachable
  * within `store.timeout_ms`). The store's package (and its driver) is loaded only here, when a store is configured.
  */
-export async function openStore(config: GatewayConfig, configPath: string | undefined, logger: Logger): Promise<AccountStore> {
+export async function openStore(
+  config: GatewayConfig,
+  configPath: string | undefined,
+  logger: Logger,
+): Promise<AccountStore> {
   if (config.store?.postgres) {
     const { PostgresAccountStore } = await import('@switchyard/store-postgres');
     return PostgresAccountStore.open({
@@ -47,7 +51,13 @@ export async function openStore(config: GatewayConfig, configPath: string | unde
  * changes are broadcast to every replica. Budget thresholds crossed go to `alerts` (see {@link BudgetAlerts}). Failed ledger writes and rows dropped past `store.ledger_buffer`
  * are logged (never the rows themselves).
  */
-export async function openAccounts(config: GatewayConfig, configPath: string | undefined, logger: Logger, redis?: SwitchyardRedis, alerts?: BudgetAlerts): Promise<Accounts | undefined> {
+export async function openAccounts(
+  config: GatewayConfig,
+  configPath: string | undefined,
+  logger: Logger,
+  redis?: SwitchyardRedis,
+  alerts?: BudgetAlerts,
+): Promise<Accounts | undefined> {
   if (!accountsEnabled(config)) return undefined;
   return Accounts.open({
     onBudgetSettled: alerts && ((event) => alerts.notify(budgetCrossings(event))),
@@ -58,8 +68,13 @@ export async function openAccounts(config: GatewayConfig, configPath: string | u
     masterKey: config.admin?.master_key,
     budgetTimeZone: config.budgets.timezone,
     ledgerMaxBuffered: config.store?.ledger_buffer,
-    onError: (error) => logger.error({ err: { message: message(error) } }, 'usage ledger write failed; rows kept for a retry'),
+    onError: (error) =>
+      logger.error({ err: { message: message(error) } }, 'usage ledger write failed; rows kept for a retry'),
     onAuditError: (error) => logger.error({ err: { message: message(error) } }, 'audit log write failed'),
-    onLedgerDropped: (count, total) => logger.error({ dropped: count, dropped_total: total }, `usage ledger buffer full: ${count} ledger row(s) dropped`),
+    onLedgerDropped: (count, total) =>
+      logger.error(
+        { dropped: count, dropped_total: total },
+        `usage ledger buffer full: ${count} ledger row(s) dropped`,
+      ),
   });
 }

@@ -28,15 +28,23 @@ export interface OpenedFiles {
  * Postgres cannot be reached within `store.timeout_ms` or the folder cannot be created. Expired files are deleted every
  * {@link SWEEP_MS} (failures go to `onError`).
  */
-export async function openFiles(config: GatewayConfig, configPath?: string, onError: (error: unknown) => void = () => {}): Promise<OpenedFiles> {
+export async function openFiles(
+  config: GatewayConfig,
+  configPath?: string,
+  onError: (error: unknown) => void = () => {},
+): Promise<OpenedFiles> {
   const base = configPath ? dirname(configPath) : process.cwd();
-  const configured = config.files.dir && (isAbsolute(config.files.dir) ? config.files.dir : resolve(base, config.files.dir));
+  const configured =
+    config.files.dir && (isAbsolute(config.files.dir) ? config.files.dir : resolve(base, config.files.dir));
   let store: BatchStore;
   let dir: string;
   let temporary: string | undefined;
   if (config.store?.postgres) {
     const { PostgresBatchStore } = await import('@switchyard/store-postgres');
-    store = await PostgresBatchStore.open({ connectionString: config.store.postgres, timeoutMs: config.store.timeout_ms });
+    store = await PostgresBatchStore.open({
+      connectionString: config.store.postgres,
+      timeoutMs: config.store.timeout_ms,
+    });
     dir = configured ?? join(base, DEFAULT_FILES_DIR);
   } else {
     const { SqliteBatchStore } = await import('@switchyard/store-sqlite');
@@ -47,7 +55,10 @@ export async function openFiles(config: GatewayConfig, configPath?: string, onEr
     else dir = temporary = await mkdtemp(join(tmpdir(), 'switchyard-files-'));
   }
   const storage = await FileStorage.open(dir);
-  const files = new Files(store, storage, { maxBytes: config.files.max_bytes, maxBytesPerKey: config.files.max_bytes_per_key });
+  const files = new Files(store, storage, {
+    maxBytes: config.files.max_bytes,
+    maxBytesPerKey: config.files.max_bytes_per_key,
+  });
   const sweep = setInterval(() => void files.sweepExpired().catch(onError), SWEEP_MS).unref();
   return {
     files,

@@ -20,12 +20,19 @@ export async function openResponses(config: GatewayConfig, configPath?: string):
   let store: ResponseStore & { close?: () => Promise<void> };
   if (config.store?.postgres) {
     const { PostgresResponseStore } = await import('@switchyard/store-postgres');
-    store = await PostgresResponseStore.open({ connectionString: config.store.postgres, timeoutMs: config.store.timeout_ms, maxBytesPerOwner });
+    store = await PostgresResponseStore.open({
+      connectionString: config.store.postgres,
+      timeoutMs: config.store.timeout_ms,
+      maxBytesPerOwner,
+    });
   } else if (accountsEnabled(config)) {
     const { SqliteResponseStore } = await import('@switchyard/store-sqlite');
     store = new SqliteResponseStore(sqlitePath(config, configPath), { maxBytesPerOwner });
   } else {
     store = new MemoryResponseStore({ maxEntries: max_in_memory, maxBytes: memory_bytes, maxBytesPerOwner });
   }
-  return { frontDoor: new ResponsesFrontDoor({ store, retentionMs: retention_days * 24 * 60 * 60 * 1000 }), close: async () => store.close?.() };
+  return {
+    frontDoor: new ResponsesFrontDoor({ store, retentionMs: retention_days * 24 * 60 * 60 * 1000 }),
+    close: async () => store.close?.(),
+  };
 }

@@ -58,7 +58,11 @@ export function newBatchObject(input: {
 }
 
 /** `batch` moved to `status`, with that status's timestamp set now, plus `extra` fields. */
-export function withStatus(batch: Record<string, unknown>, status: BatchStatus, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function withStatus(
+  batch: Record<string, unknown>,
+  status: BatchStatus,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const field = STATUS_TIME[status];
   return { ...batch, ...extra, status, ...(field && { [field]: nowS() }) };
 }

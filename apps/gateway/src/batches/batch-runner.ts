@@ -39,8 +39,17 @@ export interface BatchRunnerOptions {
 
 /** What an open line ends with when its batch is cancelled or expires before it ran. */
 const UNRUN: Partial<Record<BatchStatus, BatchLineResult>> = {
-  cancelled: { failed: true, error: { code: 'batch_cancelled', message: 'The batch was cancelled before this request ran.' } },
-  expired: { failed: true, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } },
+  cancelled: {
+    failed: true,
+    error: { code: 'batch_cancelled', message: 'The batch was cancelled before this request ran.' },
+  },
+  expired: {
+    failed: true,
+    error: {
+      code: 'batch_expired',
+      message: 'This request could not be executed before the completion window expired.',
+    },
+  },
 };
 
 /**
@@ -115,12 +124,15 @@ export class BatchRunner {
   async #advance(batch: StoredBatch): Promise<void> {
     const { store } = this.#options.files;
     const { settings } = this.#options;
-    const expiresAt = typeof batch.batch.expires_at === 'number' ? batch.batch.expires_at * 1000 : Number.POSITIVE_INFINITY;
-    const ending: BatchStatus | undefined = batch.status === 'cancelling' ? 'cancelled' : Date.now() >= expiresAt ? 'expired' : undefined;
+    const expiresAt =
+      typeof batch.batch.expires_at === 'number' ? batch.batch.expires_at * 1000 : Number.POSITIVE_INFINITY;
+    const ending: BatchStatus | undefined =
+      batch.status === 'cancelling' ? 'cancelled' : Date.now() >= expiresAt ? 'expired' : undefined;
     if (ending) {
       // Lines running (here or on another worker) finish; the others fail.
       await store.failOpenLines(batch.id, UNRUN[ending] as BatchLineResult, Date.now());
-      if (!this.#running.get(batch.id) && (await store.lineCounts(batch.id)).open === 0) await this.#finalize(batch, ending);
+      if (!this.#running.get(batch.id) && (await store.lineCounts(batch.id)).open === 0)
+        await this.#finalize(batch, ending);
       return;
     }
     if (this.#options.liveRequests() > settings.yieldAbove) return;
@@ -129,7 +141,8 @@ export class BatchRunner {
     const now = Date.now();
     const lines = await store.claimLines(batch.id, this.worker, free, now, now + settings.leaseMs);
     if (lines.length === 0) {
-      if (!this.#running.get(batch.id) && (await store.lineCounts(batch.id)).open === 0) await this.#finalize(batch, 'completed');
+      if (!this.#running.get(batch.id) && (await store.lineCounts(batch.id)).open === 0)
+        await this.#finalize(batch, 'completed');
       return;
     }
     for (const line of lines) this.#start(batch, line);
@@ -173,17 +186,39 @@ export class BatchRunner {
     const requestId = `batch_req_${batch.id.slice(6)}_${line.index}`;
     try {
       const caller = await this.#options.callerOf(batch);
-      result = await executeBatchLine({ gateway, responses, owner: batch.owner, secrets }, endpoint as BatchEndpoint, line.body, { caller, requestId, labels: { batch_id: batch.id } });
+      result = await executeBatchLine(
+        { gateway, responses, owner: batch.owner, secrets },
+        endpoint as BatchEndpoint,
+        line.body,
+        { caller, requestId, labels: { batch_id: batch.id } },
+      );
     } catch (error) {
-      const failure = GatewayError.isInstance(error) ? error : new GatewayError({ status: 500, type: 'server_error', message: 'The gateway failed to run this request.', cause: error });
-      result = { failed: true, response: { status_code: failure.status, request_id: requestId, body: failure.toJSON() } };
+      const failure = GatewayError.isInstance(error)
+        ? error
+        : new GatewayError({
+            status: 500,
+            type: 'server_error',
+            message: 'The gateway failed to run this request.',
+            cause: error,
+          });
+      result = {
+        failed: true,
+        response: { status_code: failure.status, request_id: requestId, body: failure.toJSON() },
+      };
     } finally {
       semaphore.release();
     }
     await files.store.completeLine(batch.id, line.index, this.worker, result);
     const code = (result.response?.body as { error?: { code?: unknown } } | undefined)?.error?.code;
     if (result.failed && result.response?.status_code === 429 && code === 'insufficient_quota') {
-      await files.store.failOpenLines(batch.id, { failed: true, error: { code: 'insufficient_quota', message: "The key's budget was spent before this request ran." } }, Date.now());
+      await files.store.failOpenLines(
+        batch.id,
+        {
+          failed: true,
+          error: { code: 'insufficient_quota', message: "The key's budget was spent before this request ran." },
+        },
+        Date.now(),
+      );
     }
   }
 

@@ -17,7 +17,10 @@ export const createBatchSchema = z.strictObject({
 });
 
 /** Query of `GET /v1/batches`. */
-const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), after: z.string().max(64).optional() });
+const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().max(64).optional(),
+});
 
 /** Endpoints OpenAI batches and this gateway does not (yet). */
 const NOT_SERVED = ['/v1/completions', '/v1/moderations', '/v1/images/generations', '/v1/images/edits', '/v1/videos'];
@@ -32,7 +35,14 @@ const badParam = (error: z.ZodError) => {
 };
 
 /** OpenAI's 404 for a batch that does not exist for this key. */
-const noSuchBatch = (id: string) => new GatewayError({ status: 404, type: 'invalid_request_error', param: 'batch_id', code: null, message: `No such Batch object: ${id}` });
+const noSuchBatch = (id: string) =>
+  new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'batch_id',
+    code: null,
+    message: `No such Batch object: ${id}`,
+  });
 
 /** Who creates a batch: the key's owner hash and, with accounts, its principal. */
 export interface BatchCaller {
@@ -61,16 +71,41 @@ export class Batches {
     if (!parsed.success) throw badParam(parsed.error);
     const { input_file_id, endpoint, completion_window, metadata } = parsed.data;
     if (!isBatchEndpoint(endpoint)) {
-      const why = NOT_SERVED.includes(endpoint) ? `this gateway does not run batches of ${endpoint} yet` : 'not an endpoint batches can run';
-      throw invalidRequestError(`Invalid 'endpoint' ${endpoint}: ${why}. Use one of ${Object.keys(BATCH_ENDPOINTS).join(', ')}.`, 'endpoint');
+      const why = NOT_SERVED.includes(endpoint)
+        ? `this gateway does not run batches of ${endpoint} yet`
+        : 'not an endpoint batches can run';
+      throw invalidRequestError(
+        `Invalid 'endpoint' ${endpoint}: ${why}. Use one of ${Object.keys(BATCH_ENDPOINTS).join(', ')}.`,
+        'endpoint',
+      );
     }
     const file = await this.files.get(input_file_id, who.owner);
-    if (file.purpose !== 'batch') throw invalidRequestError(`The file ${input_file_id} has purpose '${file.purpose}'; batch input files need purpose 'batch'.`, 'input_file_id');
+    if (file.purpose !== 'batch')
+      throw invalidRequestError(
+        `The file ${input_file_id} has purpose '${file.purpose}'; batch input files need purpose 'batch'.`,
+        'input_file_id',
+      );
     const input = await readBatchInput(this.files.storage, input_file_id, endpoint, this.options.maxLines);
     const id = newId('batch_');
     const keyId = keyIdOf(who.caller);
-    const object = newBatchObject({ id, endpoint, input_file_id, completion_window, metadata: metadata ?? null, model: input.ok ? (input.lines[0]?.model ?? null) : null, total: input.ok ? input.lines.length : 0 });
-    const stored: StoredBatch = { id, owner: who.owner, key_id: keyId, runner: 'gateway', upstream_id: null, status: 'failed', batch: object };
+    const object = newBatchObject({
+      id,
+      endpoint,
+      input_file_id,
+      completion_window,
+      metadata: metadata ?? null,
+      model: input.ok ? (input.lines[0]?.model ?? null) : null,
+      total: input.ok ? input.lines.length : 0,
+    });
+    const stored: StoredBatch = {
+      id,
+      owner: who.owner,
+      key_id: keyId,
+      runner: 'gateway',
+      upstream_id: null,
+      status: 'failed',
+      batch: object,
+    };
     if (!input.ok) {
       const failed = withStatus(object, 'failed', { errors: { object: 'list', data: input.errors } });
       await this.files.store.insertBatch({ ...stored, batch: failed }, []);
@@ -83,7 +118,11 @@ export class Batches {
   }
 
   /** Refuses (429 `insufficient_quota`) a batch whose estimated cost exceeds what is left of the key's budget. */
-  async #checkBudget(caller: unknown, endpoint: BatchEndpoint, lines: readonly { body: string; model: string }[]): Promise<void> {
+  async #checkBudget(
+    caller: unknown,
+    endpoint: BatchEndpoint,
+    lines: readonly { body: string; model: string }[],
+  ): Promise<void> {
     const principal = caller as Principal | undefined;
     const accounts = this.options.accounts;
     if (!accounts || principal?.kind !== 'virtual' || principal.state.key.budget_usd === null) return;
@@ -93,7 +132,9 @@ export class Batches {
       try {
         const plan = this.gateway.router.plan(line.model);
         const discount = plan.models[0]?.targets[0]?.price?.batch_discount ?? 1;
-        estimate += estimateCall(BATCH_ENDPOINTS[endpoint], JSON.parse(line.body) as Record<string, unknown>, plan).costUsd * discount;
+        estimate +=
+          estimateCall(BATCH_ENDPOINTS[endpoint], JSON.parse(line.body) as Record<string, unknown>, plan).costUsd *
+          discount;
       } catch {
         // An unknown model fails its line at run time (404), costing nothing.
       }
@@ -123,7 +164,10 @@ export class Batches {
     if (!RUNNING.includes(stored.status)) return stored.batch;
     const counts = await this.files.store.lineCounts(stored.id);
     if (counts.total === 0) return stored.batch;
-    return { ...stored.batch, request_counts: { total: counts.total, completed: counts.completed, failed: counts.failed } };
+    return {
+      ...stored.batch,
+      request_counts: { total: counts.total, completed: counts.completed, failed: counts.failed },
+    };
   }
 
   /** A page of `owner`'s batches, newest first (`limit` 1-100, default 20; `after` a batch id); throws 400 naming a bad parameter. */
@@ -145,7 +189,13 @@ export class Batches {
     if (!stored) throw noSuchBatch(id);
     if (stored.status === 'cancelling' || stored.status === 'cancelled') return this.#view(stored);
     if (FINAL_STATUSES.includes(stored.status) || stored.status === 'finalizing') {
-      throw new GatewayError({ status: 409, type: 'invalid_request_error', code: null, param: null, message: `Cannot cancel a batch with status '${stored.status}'.` });
+      throw new GatewayError({
+        status: 409,
+        type: 'invalid_request_error',
+        code: null,
+        param: null,
+        message: `Cannot cancel a batch with status '${stored.status}'.`,
+      });
     }
     const cancelling: StoredBatch = { ...stored, status: 'cancelling', batch: withStatus(stored.batch, 'cancelling') };
     if (!(await this.files.store.updateBatch(cancelling, [stored.status]))) return this.cancel(id, owner);

@@ -1,5 +1,11 @@
 import type { BatchLineResult } from '@switchyard/accounts';
-import { type Gateway, GatewayError, type GatewayCallOptions, isChunkStream, redactGatewayError } from '@switchyard/core';
+import {
+  type Gateway,
+  GatewayError,
+  type GatewayCallOptions,
+  isChunkStream,
+  redactGatewayError,
+} from '@switchyard/core';
 import type { ResponsesFrontDoor } from '@switchyard/front-door-responses';
 import type { BatchEndpoint } from './batch-endpoints.js';
 
@@ -14,27 +20,54 @@ export interface LineContext {
 }
 
 /** The answer body of one line's call, through the same path as a live request to `endpoint` (never streamed). */
-async function call(context: LineContext, endpoint: BatchEndpoint, body: Record<string, unknown>, options: GatewayCallOptions): Promise<unknown> {
+async function call(
+  context: LineContext,
+  endpoint: BatchEndpoint,
+  body: Record<string, unknown>,
+  options: GatewayCallOptions,
+): Promise<unknown> {
   const { gateway, responses, owner } = context;
   if (endpoint === '/v1/embeddings') return (await gateway.embeddings(body, options)).data;
   if (endpoint === '/v1/chat/completions') {
     const result = await gateway.chatCompletions(body, options);
-    if (isChunkStream(result.data)) throw new GatewayError({ status: 400, type: 'invalid_request_error', param: 'stream', message: 'Batch requests cannot be streamed.' });
+    if (isChunkStream(result.data))
+      throw new GatewayError({
+        status: 400,
+        type: 'invalid_request_error',
+        param: 'stream',
+        message: 'Batch requests cannot be streamed.',
+      });
     return result.data;
   }
   const request = responses.validate(body);
-  if (request.stream === true) throw new GatewayError({ status: 400, type: 'invalid_request_error', param: 'stream', message: 'Batch requests cannot be streamed.' });
+  if (request.stream === true)
+    throw new GatewayError({
+      status: 400,
+      type: 'invalid_request_error',
+      param: 'stream',
+      message: 'Batch requests cannot be streamed.',
+    });
   if (gateway.supportsOpenAIResponses(request.model)) {
     const native = await responses.prepareNative(body, owner);
     const result = await gateway.openaiResponses(native.upstreamRequest, options);
-    if ('events' in result.data) throw new GatewayError({ status: 502, type: 'server_error', message: 'The upstream streamed a non-streamed response.' });
+    if ('events' in result.data)
+      throw new GatewayError({
+        status: 502,
+        type: 'server_error',
+        message: 'The upstream streamed a non-streamed response.',
+      });
     return responses.completeNative(native, result.data.json);
   }
   const prepared = await responses.prepare(body, owner, { webSearch: gateway.supportsWebSearch(request.model) });
   const result = await gateway.chatCompletions(prepared.chatRequest, options).catch((error: unknown) => {
     throw responses.translateError(error);
   });
-  if (isChunkStream(result.data)) throw new GatewayError({ status: 502, type: 'server_error', message: 'The upstream streamed a non-streamed response.' });
+  if (isChunkStream(result.data))
+    throw new GatewayError({
+      status: 502,
+      type: 'server_error',
+      message: 'The upstream streamed a non-streamed response.',
+    });
   return responses.complete(prepared, result.data);
 }
 
@@ -45,15 +78,28 @@ async function call(context: LineContext, endpoint: BatchEndpoint, body: Record<
  * throws.
  * @see https://platform.openai.com/docs/api-reference/batch/request-output
  */
-export async function executeBatchLine(context: LineContext, endpoint: BatchEndpoint, body: string, options: GatewayCallOptions & { requestId: string }): Promise<BatchLineResult> {
+export async function executeBatchLine(
+  context: LineContext,
+  endpoint: BatchEndpoint,
+  body: string,
+  options: GatewayCallOptions & { requestId: string },
+): Promise<BatchLineResult> {
   try {
     const answer = await call(context, endpoint, JSON.parse(body) as Record<string, unknown>, options);
     return { failed: false, response: { status_code: 200, request_id: options.requestId, body: answer } };
   } catch (error) {
     const failure = GatewayError.isInstance(error)
       ? error
-      : new GatewayError({ status: 500, type: 'server_error', message: 'The gateway failed to process the request.', cause: error });
+      : new GatewayError({
+          status: 500,
+          type: 'server_error',
+          message: 'The gateway failed to process the request.',
+          cause: error,
+        });
     const redacted = redactGatewayError(failure, context.secrets);
-    return { failed: true, response: { status_code: redacted.status, request_id: options.requestId, body: redacted.toJSON() } };
+    return {
+      failed: true,
+      response: { status_code: redacted.status, request_id: options.requestId, body: redacted.toJSON() },
+    };
   }
 }

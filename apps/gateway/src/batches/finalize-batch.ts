@@ -27,8 +27,12 @@ function addUsage(total: BatchUsage, result: BatchLineResult): void {
   if (!usage || typeof usage !== 'object') return;
   const input = num(usage.prompt_tokens ?? usage.input_tokens);
   const output = num(usage.completion_tokens ?? usage.output_tokens);
-  const inputDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details) as Record<string, unknown> | undefined;
-  const outputDetails = (usage.completion_tokens_details ?? usage.output_tokens_details) as Record<string, unknown> | undefined;
+  const inputDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details) as
+    | Record<string, unknown>
+    | undefined;
+  const outputDetails = (usage.completion_tokens_details ?? usage.output_tokens_details) as
+    | Record<string, unknown>
+    | undefined;
   total.input_tokens += input;
   total.output_tokens += output;
   total.total_tokens += input + output;
@@ -45,9 +49,20 @@ function addUsage(total: BatchUsage, result: BatchLineResult): void {
 export async function writeBatchOutput(
   files: Files,
   batch: StoredBatch,
-): Promise<{ output_file_id: string | null; error_file_id: string | null; counts: { total: number; completed: number; failed: number }; usage: BatchUsage }> {
+): Promise<{
+  output_file_id: string | null;
+  error_file_id: string | null;
+  counts: { total: number; completed: number; failed: number };
+  usage: BatchUsage;
+}> {
   const counts = { total: 0, completed: 0, failed: 0 };
-  const usage: BatchUsage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+  const usage: BatchUsage = {
+    input_tokens: 0,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 0,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 0,
+  };
   const write = async (failed: boolean): Promise<string | null> => {
     const id = files.newId();
     let written = 0;
@@ -73,7 +88,15 @@ export async function writeBatchOutput(
       await files.storage.remove(id);
       return null;
     }
-    await files.store.insertFile({ id, owner: batch.owner, bytes, created_at: Math.floor(Date.now() / 1000), expires_at: null, filename: `${batch.id}_${failed ? 'error' : 'output'}.jsonl`, purpose: 'batch_output' });
+    await files.store.insertFile({
+      id,
+      owner: batch.owner,
+      bytes,
+      created_at: Math.floor(Date.now() / 1000),
+      expires_at: null,
+      filename: `${batch.id}_${failed ? 'error' : 'output'}.jsonl`,
+      purpose: 'batch_output',
+    });
     return id;
   };
   const output_file_id = await write(false);

@@ -14,7 +14,9 @@ export interface BatchInputError {
 }
 
 /** The input lines of a batch (with each line's `model`), or what is wrong with them. */
-export type BatchInput = { ok: true; lines: (BatchLineInput & { model: string })[] } | { ok: false; errors: BatchInputError[] };
+export type BatchInput =
+  | { ok: true; lines: (BatchLineInput & { model: string })[] }
+  | { ok: false; errors: BatchInputError[] };
 
 /** Most errors reported for one input file. */
 const MAX_ERRORS = 100;
@@ -33,7 +35,12 @@ const inputLineSchema = z.object({
  * `body.model` and no `body.stream: true`; at most `maxLines` lines. Blank lines are skipped. Resolves with the lines
  * (bodies re-serialised) or up to 100 errors naming their lines.
  */
-export async function readBatchInput(storage: FileStorage, fileId: string, endpoint: BatchEndpoint, maxLines: number): Promise<BatchInput> {
+export async function readBatchInput(
+  storage: FileStorage,
+  fileId: string,
+  endpoint: BatchEndpoint,
+  maxLines: number,
+): Promise<BatchInput> {
   const lines: (BatchLineInput & { model: string })[] = [];
   const errors: BatchInputError[] = [];
   const seen = new Set<string>();
@@ -59,20 +66,38 @@ export async function readBatchInput(storage: FileStorage, fileId: string, endpo
     const parsed = inputLineSchema.safeParse(json);
     if (!parsed.success) {
       const param = String(parsed.error.issues[0]?.path.join('.') || 'line');
-      fail(number, 'invalid_request', `Invalid '${param}': ${parsed.error.issues[0]?.message ?? 'invalid value'}.`, param);
+      fail(
+        number,
+        'invalid_request',
+        `Invalid '${param}': ${parsed.error.issues[0]?.message ?? 'invalid value'}.`,
+        param,
+      );
       continue;
     }
     const { custom_id, url, body } = parsed.data;
-    if (url !== endpoint) fail(number, 'mismatched_endpoint', `The url '${url}' of this line is not the batch's endpoint ${endpoint}.`, 'url');
-    else if (typeof body.model !== 'string' || body.model === '') fail(number, 'missing_required_parameter', "Missing required parameter: 'body.model'.", 'body.model');
-    else if (body.stream === true) fail(number, 'invalid_request', 'Batch requests cannot be streamed: remove body.stream.', 'body.stream');
-    else if (seen.has(custom_id)) fail(number, 'duplicate_custom_id', `The custom_id '${custom_id}' appears more than once.`, 'custom_id');
+    if (url !== endpoint)
+      fail(
+        number,
+        'mismatched_endpoint',
+        `The url '${url}' of this line is not the batch's endpoint ${endpoint}.`,
+        'url',
+      );
+    else if (typeof body.model !== 'string' || body.model === '')
+      fail(number, 'missing_required_parameter', "Missing required parameter: 'body.model'.", 'body.model');
+    else if (body.stream === true)
+      fail(number, 'invalid_request', 'Batch requests cannot be streamed: remove body.stream.', 'body.stream');
+    else if (seen.has(custom_id))
+      fail(number, 'duplicate_custom_id', `The custom_id '${custom_id}' appears more than once.`, 'custom_id');
     else {
       seen.add(custom_id);
       lines.push({ index: lines.length, custom_id, body: JSON.stringify(body), model: body.model });
     }
   }
   if (errors.length > 0) return { ok: false, errors };
-  if (lines.length === 0) return { ok: false, errors: [{ code: 'empty_file', message: 'The input file has no requests.', param: null, line: null }] };
+  if (lines.length === 0)
+    return {
+      ok: false,
+      errors: [{ code: 'empty_file', message: 'The input file has no requests.', param: null, line: null }],
+    };
   return { ok: true, lines };
 }

@@ -28,7 +28,8 @@ export function serveClusterMetrics(): void {
     if (message?.type !== REQUEST) return;
     aggregator.clusterMetrics().then(
       (body) => worker.send({ type: RESPONSE, id: message.id, body } satisfies MetricsResponse),
-      (error: unknown) => worker.send({ type: RESPONSE, id: message.id, error: (error as Error).message } satisfies MetricsResponse),
+      (error: unknown) =>
+        worker.send({ type: RESPONSE, id: message.id, error: (error as Error).message } satisfies MetricsResponse),
     );
   });
 }
@@ -47,7 +48,8 @@ export function clusterMetricsClient(registry: Registry, timeoutMs = 5_000): (()
     const request = pending.get(message.id);
     if (!request) return;
     pending.delete(message.id);
-    if (message.error !== undefined || message.body === undefined) request.reject(new Error(message.error ?? 'no metrics'));
+    if (message.error !== undefined || message.body === undefined)
+      request.reject(new Error(message.error ?? 'no metrics'));
     else request.resolve(message.body);
   });
   return () =>

@@ -10,6 +10,7 @@ export function resolveWorkerCount(flag: string | undefined, configured: number 
   const value = flag ?? configured ?? 1;
   if (value === 'auto') return availableParallelism();
   const count = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(count) || count < 1) throw new ConfigError(`--workers: '${value}' is not a positive number or 'auto'.`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new ConfigError(`--workers: '${value}' is not a positive number or 'auto'.`);
   return count;
 }

@@ -71,7 +71,9 @@ export function runPrimary(options: PrimaryOptions): Promise<string> {
       started.delete(worker.id);
       rapidDeaths = lived < 5_000 ? rapidDeaths + 1 : 0;
       const delay = rapidDeaths === 0 ? 0 : Math.min(10_000, 250 * 2 ** (rapidDeaths - 1));
-      log(`worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting a new one${delay ? ` in ${delay} ms` : ''}`);
+      log(
+        `worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting a new one${delay ? ` in ${delay} ms` : ''}`,
+      );
       setTimeout(() => {
         if (!stopping) log(`worker ${fork().process.pid} started`);
       }, delay);

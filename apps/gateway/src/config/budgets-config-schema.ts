@@ -8,7 +8,10 @@ import { z } from 'zod';
  */
 export const budgetsConfigSchema = z
   .strictObject({
-    timezone: z.string().refine(isTimeZone, 'expected an IANA time zone name such as UTC or Europe/Paris').default('UTC'),
+    timezone: z
+      .string()
+      .refine(isTimeZone, 'expected an IANA time zone name such as UTC or Europe/Paris')
+      .default('UTC'),
     session_header: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/, 'expected a header name')

@@ -16,9 +16,15 @@ import { formatZodIssues } from './format-zod-issues.js';
  * Throws ConfigError when no gateway key or no provider key is set.
  */
 export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
-  const keys = (env.SWITCHYARD_API_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const keys = (env.SWITCHYARD_API_KEY ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const masterKey = env.SWITCHYARD_MASTER_KEY;
-  if (keys.length === 0 && !masterKey) throw new ConfigError('No config file given and SWITCHYARD_API_KEY is not set: the gateway needs at least one key to issue to clients.');
+  if (keys.length === 0 && !masterKey)
+    throw new ConfigError(
+      'No config file given and SWITCHYARD_API_KEY is not set: the gateway needs at least one key to issue to clients.',
+    );
   const providers: Record<string, { adapter: string; [key: string]: unknown }> = {};
   for (const name of Object.keys(BUILTIN_ADAPTERS)) {
     let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
@@ -38,7 +44,9 @@ export async function configFromEnv(env: NodeJS.ProcessEnv = process.env): Promi
     providers[name] = { adapter: name, api_key: env[variable], ...(baseURL ? { base_url: baseURL } : {}) };
   }
   if (Object.keys(providers).length === 0) {
-    throw new ConfigError('No config file given and no provider key is set: set e.g. OPENAI_API_KEY (or the variables of a cloud), or pass --config FILE.');
+    throw new ConfigError(
+      'No config file given and no provider key is set: set e.g. OPENAI_API_KEY (or the variables of a cloud), or pass --config FILE.',
+    );
   }
   const port = env.SWITCHYARD_PORT ? Number(env.SWITCHYARD_PORT) : undefined;
   const result = gatewayConfigSchema.safeParse({

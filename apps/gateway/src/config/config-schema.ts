@@ -55,7 +55,11 @@ const priceSchema = z.strictObject({
 });
 const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
-const timeoutsSchema = z.strictObject({ first_byte_ms: ms.optional(), idle_ms: ms.optional(), total_ms: ms.optional() });
+const timeoutsSchema = z.strictObject({
+  first_byte_ms: ms.optional(),
+  idle_ms: ms.optional(),
+  total_ms: ms.optional(),
+});
 
 /**
  * `models[].cache`: the response cache for this model. `ttl_s` caches every cacheable request (chat, streamed or not;
@@ -78,8 +82,16 @@ export const modelCacheConfigSchema = z.strictObject({
 export const cacheConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   max_ttl_s: z.number().int().positive().default(3_600),
-  max_entry_bytes: z.number().int().positive().default(4 * 1024 * 1024),
-  memory_bytes: z.number().int().positive().default(64 * 1024 * 1024),
+  max_entry_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
+  memory_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
 });
 
 /**
@@ -102,7 +114,11 @@ export const targetConfigSchema = z.strictObject({
 });
 
 /** A model id of config: what a client may send (printable ASCII without spaces, at most 256 characters). */
-const modelNameSchema = z.string().min(1).max(MAX_MODEL_ID_LENGTH).regex(MODEL_ID_PATTERN, 'model ids are printable ASCII characters without spaces');
+const modelNameSchema = z
+  .string()
+  .min(1)
+  .max(MAX_MODEL_ID_LENGTH)
+  .regex(MODEL_ID_PATTERN, 'model ids are printable ASCII characters without spaces');
 
 /**
  * One entry of `models`: what clients send (`id`; with `*`, a pattern: any id it matches is served with that id as the
@@ -133,12 +149,18 @@ export const modelConfigSchema = z
     /** Mid-stream failover: a chat stream that breaks after content was sent continues on the next deployment. */
     stream_failover: z.boolean().optional(),
   })
-  .refine((m) => (m.provider === undefined) !== (m.targets === undefined), { message: "give either 'provider' or 'targets'", path: ['provider'] })
+  .refine((m) => (m.provider === undefined) !== (m.targets === undefined), {
+    message: "give either 'provider' or 'targets'",
+    path: ['provider'],
+  })
   .refine((m) => !m.id.includes('*') || m.display_name === undefined, {
     message: 'a pattern serves many models; give display_name on exact ids only',
     path: ['display_name'],
   })
-  .refine((m) => !m.id.includes('*') || m.upstream === undefined, { message: "a pattern's upstream id is the id the client asked for; remove 'upstream'", path: ['upstream'] })
+  .refine((m) => !m.id.includes('*') || m.upstream === undefined, {
+    message: "a pattern's upstream id is the id the client asked for; remove 'upstream'",
+    path: ['upstream'],
+  })
   .refine((m) => !m.id.includes('*') || !m.targets?.some((t) => t.upstream !== undefined), {
     message: "a pattern's upstream id is the id the client asked for; remove the targets' 'upstream'",
     path: ['targets'],
@@ -149,12 +171,23 @@ export const routingConfigSchema = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   backoff: z.strictObject({ base_ms: ms.default(200), max_ms: ms.default(8_000) }).prefault({}),
   cooldown: z
-    .strictObject({ failures: z.number().int().positive().default(3), seconds: z.number().positive().default(30), shared: z.boolean().default(false) })
+    .strictObject({
+      failures: z.number().int().positive().default(3),
+      seconds: z.number().positive().default(30),
+      shared: z.boolean().default(false),
+    })
     .prefault({}),
   timeouts: z
-    .strictObject({ connect_ms: ms.default(10_000), first_byte_ms: ms.default(120_000), idle_ms: ms.default(60_000), total_ms: ms.default(600_000) })
+    .strictObject({
+      connect_ms: ms.default(10_000),
+      first_byte_ms: ms.default(120_000),
+      idle_ms: ms.default(60_000),
+      total_ms: ms.default(600_000),
+    })
     .prefault({}),
-  ceilings: z.strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) }).prefault({}),
+  ceilings: z
+    .strictObject({ max_retries: z.number().int().min(0).default(5), timeout_ms: ms.default(600_000) })
+    .prefault({}),
   /** How long a request waits for a slot when every deployment is at its `max_concurrency`, ms (0: 429 at once). */
   queue_ms: z.number().int().min(0).default(0),
 });
@@ -183,7 +216,10 @@ export const storeConfigSchema = z
     timeout_ms: ms.default(5_000),
     ledger_buffer: z.number().int().positive().default(100_000),
   })
-  .refine((s) => !(s.sqlite && s.postgres), { message: "give either 'sqlite' or 'postgres', not both", path: ['postgres'] });
+  .refine((s) => !(s.sqlite && s.postgres), {
+    message: "give either 'sqlite' or 'postgres', not both",
+    path: ['postgres'],
+  });
 
 /**
  * The gateway's YAML config (after `${VAR}` substitution):
@@ -192,161 +228,200 @@ export const storeConfigSchema = z
  * `routing`, `admin`, `store`, `redis`, `cache {enabled, max_ttl_s, max_entry_bytes, memory_bytes}`, `responses {retention_days, max_in_memory, memory_bytes, max_stored_bytes_per_key}`, `log {level, format}`, `metrics {enabled, auth}`,
  * `telemetry {otlp_endpoint, service_name, capture_content}`.
  */
-export const gatewayConfigSchema = z.strictObject({
-  server: z
-    .strictObject({
-      host: z.string().min(1).default('127.0.0.1'),
-      port: z.number().int().min(0).max(65535).default(8787),
-      /** Largest JSON body accepted, bytes or a size string such as `20mb`. */
-      body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
-      /** Gateway processes on one port (node:cluster): a number, or `auto` for one per core. Default 1. */
-      workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
-      /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
-      shutdown_timeout_ms: z.number().int().min(0).default(30_000),
-      /**
-       * Most client connections open at once; beyond it, 32 more for `/healthz` and `/readyz` only. Keep it well below
-       * `ulimit -n`.
-       */
-      max_connections: z.number().int().positive().default(4096),
-      /**
-       * Most connections open at once from one client address (an IPv6 client: its /64); the client's oldest idle one
-       * is closed to make room for a new one. Not applied to `trust_proxy` addresses.
-       */
-      max_connections_per_client: z.number().int().positive().default(1024),
-      /**
-       * Addresses or CIDR ranges of reverse proxies in front of the gateway: their connections are not capped per
-       * client (every client behind a proxy shares its address; bound them at the proxy).
-       */
-      trust_proxy: z
-        .array(z.string().refine((entry) => isCidrOrAddress(entry), { message: 'an IP address or CIDR range (10.0.0.0/8, fd00::/8)' }))
-        .default([]),
-      /**
-       * Connections the kernel completes and queues while the gateway is busy, before it accepts them (the `listen`
-       * backlog; Linux caps it at `net.core.somaxconn`). Node's default, 511, reset some of a burst of thousands.
-       */
-      backlog: z.number().int().positive().default(4096),
-      /** A client must send its request headers within this time, ms. */
-      headers_timeout_ms: ms.default(20_000),
-      /** A client must send its whole request (headers and body) within this time, ms. */
-      request_timeout_ms: ms.default(300_000),
-      /** A `: keep-alive` comment is sent on a stream idle for this long, ms. */
-      stream_keepalive_ms: ms.default(15_000),
-      /** A streaming client that reads nothing for this long is disconnected, ms. */
-      client_write_timeout_ms: ms.default(60_000),
-    })
-    .prefault({}),
-  keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
-  providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerConfigSchema),
-  models: z.array(modelConfigSchema).default([]),
-  /**
-   * Other names clients may use: `<alias>: <model>`, where `<model>` is a configured model id, an id matching a model
-   * pattern, or `<provider>/<upstream id>` (never another alias). The alias is routed, priced, limited and allow-listed
-   * as the model it names.
-   */
-  aliases: z.record(z.string(), modelNameSchema).default({}),
-  routing: routingConfigSchema.prefault({}),
-  /**
-   * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.
-   * `console`: serve the admin console at `/ui` (default true).
-   */
-  admin: z
-    .strictObject({ master_key: z.string().min(16, 'the master key must be at least 16 characters'), console: z.boolean().default(true) })
-    .optional(),
-  /**
-   * Where accounts (virtual keys, usage ledger) live: `sqlite` (a file, or `:memory:`; one process) or `postgres` (a
-   * `postgres://` URL; shared by replicas and workers), with `timeout_ms` per store call (default 5,000) and
-   * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
-   */
-  store: storeConfigSchema.optional(),
-  /** Budget periods' reset time zone and the session header (see {@link budgetsConfigSchema}). */
-  budgets: budgetsConfigSchema,
-  /** Budget threshold webhooks (see {@link alertsConfigSchema}); needs accounts. */
-  alerts: alertsConfigSchema.optional(),
-  /** Shared limits and key changes for several replicas or workers (see {@link redisConfigSchema}). */
-  redis: redisConfigSchema.optional(),
-  /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */
-  cache: cacheConfigSchema.prefault({}),
-  /**
-   * Stored responses of the Responses API: kept `retention_days` days (and while a later response continues from
-   * them); at most `max_stored_bytes_per_key` bytes per key in every store (default 64 MiB; a key's oldest go first);
-   * without accounts in memory, at most `max_in_memory` of them and `memory_bytes` bytes in all (default 256 MiB; the
-   * oldest go first). Bytes are those of the records' JSON.
-   */
-  responses: z
-    .strictObject({
-      retention_days: z.number().positive().default(30),
-      max_in_memory: z.number().int().positive().default(1000),
-      memory_bytes: z.number().int().positive().default(256 * 1024 * 1024),
-      max_stored_bytes_per_key: z.number().int().positive().default(64 * 1024 * 1024),
-    })
-    .prefault({}),
-  /**
-   * `/v1/files`: the bytes of uploaded files live in `dir` (default: the folder `switchyard-files` beside the SQLite
-   * file or the config file; a shared volume when replicas share Postgres), metadata in the store. At most `max_bytes`
-   * per upload (default 512 MB) and `max_bytes_per_key` stored per key (default 10 GiB).
-   */
-  files: z
-    .strictObject({
-      dir: z.string().min(1).optional(),
-      max_bytes: z.number().int().positive().default(512 * 1024 * 1024),
-      max_bytes_per_key: z.number().int().positive().default(10 * 1024 * 1024 * 1024),
-    })
-    .prefault({}),
-  /**
-   * `/v1/batches` run by the gateway: at most `concurrency` lines at once per deployment (default 4), and none started
-   * while `yield_above` live requests are in flight in this process (default 32); at most `max_lines` lines per batch
-   * (default 50,000); a claimed line is held `lease_ms` (default 10 minutes) before another replica may take it over;
-   * runners look for work every `poll_ms` (default 1,000).
-   */
-  batches: z
-    .strictObject({
-      concurrency: z.number().int().positive().max(256).default(4),
-      yield_above: z.number().int().positive().default(32),
-      max_lines: z.number().int().positive().max(1_000_000).default(50_000),
-      lease_ms: ms.default(10 * 60 * 1000),
-      poll_ms: ms.default(1_000),
-    })
-    .prefault({}),
-  /**
-   * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
-   * when stdout is a terminal, JSON otherwise).
-   */
-  log: z
-    .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
-    })
-    .prefault({}),
-  /**
-   * `GET /v1/realtime` sessions (WebSocket): `max_session_ms` (default 3,600,000), `idle_timeout_ms` (no event either
-   * way; default 300,000), `max_message_bytes` (largest client event; default 16 MiB), `max_buffered_bytes` (queued
-   * towards a slow peer before the other side is paused; default 4 MiB), `check_interval_ms` (how often expiry,
-   * idleness and revoked keys are checked; default 1,000), `connect_timeout_ms` (the upstream handshake; default 10,000).
-   */
-  realtime: z
-    .strictObject({
-      max_session_ms: z.number().int().positive().default(3_600_000),
-      idle_timeout_ms: z.number().int().positive().default(300_000),
-      max_message_bytes: z.number().int().positive().default(16 * 1024 * 1024),
-      max_buffered_bytes: z.number().int().positive().default(4 * 1024 * 1024),
-      check_interval_ms: z.number().int().positive().default(1_000),
-      connect_timeout_ms: z.number().int().positive().default(10_000),
-    })
-    .prefault({}),
-  /** `GET /metrics` (Prometheus text format): on by default; `auth: master` requires the admin master key. */
-  metrics: z.strictObject({ enabled: z.boolean().default(true), auth: z.enum(['none', 'master']).default('none') }).prefault({}),
-  /**
-   * OpenTelemetry traces over OTLP/HTTP, on when `otlp_endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`) is set.
-   * `capture_content: true` adds prompts and completions to spans (off by default).
-   */
-  telemetry: z
-    .strictObject({
-      otlp_endpoint: z.url().optional(),
-      service_name: z.string().min(1).default('switchyard'),
-      capture_content: z.boolean().default(false),
-    })
-    .prefault({}),
-})
+export const gatewayConfigSchema = z
+  .strictObject({
+    server: z
+      .strictObject({
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8787),
+        /** Largest JSON body accepted, bytes or a size string such as `20mb`. */
+        body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
+        /** Gateway processes on one port (node:cluster): a number, or `auto` for one per core. Default 1. */
+        workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
+        /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
+        shutdown_timeout_ms: z.number().int().min(0).default(30_000),
+        /**
+         * Most client connections open at once; beyond it, 32 more for `/healthz` and `/readyz` only. Keep it well below
+         * `ulimit -n`.
+         */
+        max_connections: z.number().int().positive().default(4096),
+        /**
+         * Most connections open at once from one client address (an IPv6 client: its /64); the client's oldest idle one
+         * is closed to make room for a new one. Not applied to `trust_proxy` addresses.
+         */
+        max_connections_per_client: z.number().int().positive().default(1024),
+        /**
+         * Addresses or CIDR ranges of reverse proxies in front of the gateway: their connections are not capped per
+         * client (every client behind a proxy shares its address; bound them at the proxy).
+         */
+        trust_proxy: z
+          .array(
+            z
+              .string()
+              .refine((entry) => isCidrOrAddress(entry), {
+                message: 'an IP address or CIDR range (10.0.0.0/8, fd00::/8)',
+              }),
+          )
+          .default([]),
+        /**
+         * Connections the kernel completes and queues while the gateway is busy, before it accepts them (the `listen`
+         * backlog; Linux caps it at `net.core.somaxconn`). Node's default, 511, reset some of a burst of thousands.
+         */
+        backlog: z.number().int().positive().default(4096),
+        /** A client must send its request headers within this time, ms. */
+        headers_timeout_ms: ms.default(20_000),
+        /** A client must send its whole request (headers and body) within this time, ms. */
+        request_timeout_ms: ms.default(300_000),
+        /** A `: keep-alive` comment is sent on a stream idle for this long, ms. */
+        stream_keepalive_ms: ms.default(15_000),
+        /** A streaming client that reads nothing for this long is disconnected, ms. */
+        client_write_timeout_ms: ms.default(60_000),
+      })
+      .prefault({}),
+    keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
+    providers: z.record(
+      z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'),
+      providerConfigSchema,
+    ),
+    models: z.array(modelConfigSchema).default([]),
+    /**
+     * Other names clients may use: `<alias>: <model>`, where `<model>` is a configured model id, an id matching a model
+     * pattern, or `<provider>/<upstream id>` (never another alias). The alias is routed, priced, limited and allow-listed
+     * as the model it names.
+     */
+    aliases: z.record(z.string(), modelNameSchema).default({}),
+    routing: routingConfigSchema.prefault({}),
+    /**
+     * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.
+     * `console`: serve the admin console at `/ui` (default true).
+     */
+    admin: z
+      .strictObject({
+        master_key: z.string().min(16, 'the master key must be at least 16 characters'),
+        console: z.boolean().default(true),
+      })
+      .optional(),
+    /**
+     * Where accounts (virtual keys, usage ledger) live: `sqlite` (a file, or `:memory:`; one process) or `postgres` (a
+     * `postgres://` URL; shared by replicas and workers), with `timeout_ms` per store call (default 5,000) and
+     * `ledger_buffer` (ledger rows kept while the store is unreachable, default 100,000). Enables accounts.
+     */
+    store: storeConfigSchema.optional(),
+    /** Budget periods' reset time zone and the session header (see {@link budgetsConfigSchema}). */
+    budgets: budgetsConfigSchema,
+    /** Budget threshold webhooks (see {@link alertsConfigSchema}); needs accounts. */
+    alerts: alertsConfigSchema.optional(),
+    /** Shared limits and key changes for several replicas or workers (see {@link redisConfigSchema}). */
+    redis: redisConfigSchema.optional(),
+    /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */
+    cache: cacheConfigSchema.prefault({}),
+    /**
+     * Stored responses of the Responses API: kept `retention_days` days (and while a later response continues from
+     * them); at most `max_stored_bytes_per_key` bytes per key in every store (default 64 MiB; a key's oldest go first);
+     * without accounts in memory, at most `max_in_memory` of them and `memory_bytes` bytes in all (default 256 MiB; the
+     * oldest go first). Bytes are those of the records' JSON.
+     */
+    responses: z
+      .strictObject({
+        retention_days: z.number().positive().default(30),
+        max_in_memory: z.number().int().positive().default(1000),
+        memory_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(256 * 1024 * 1024),
+        max_stored_bytes_per_key: z
+          .number()
+          .int()
+          .positive()
+          .default(64 * 1024 * 1024),
+      })
+      .prefault({}),
+    /**
+     * `/v1/files`: the bytes of uploaded files live in `dir` (default: the folder `switchyard-files` beside the SQLite
+     * file or the config file; a shared volume when replicas share Postgres), metadata in the store. At most `max_bytes`
+     * per upload (default 512 MB) and `max_bytes_per_key` stored per key (default 10 GiB).
+     */
+    files: z
+      .strictObject({
+        dir: z.string().min(1).optional(),
+        max_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(512 * 1024 * 1024),
+        max_bytes_per_key: z
+          .number()
+          .int()
+          .positive()
+          .default(10 * 1024 * 1024 * 1024),
+      })
+      .prefault({}),
+    /**
+     * `/v1/batches` run by the gateway: at most `concurrency` lines at once per deployment (default 4), and none started
+     * while `yield_above` live requests are in flight in this process (default 32); at most `max_lines` lines per batch
+     * (default 50,000); a claimed line is held `lease_ms` (default 10 minutes) before another replica may take it over;
+     * runners look for work every `poll_ms` (default 1,000).
+     */
+    batches: z
+      .strictObject({
+        concurrency: z.number().int().positive().max(256).default(4),
+        yield_above: z.number().int().positive().default(32),
+        max_lines: z.number().int().positive().max(1_000_000).default(50_000),
+        lease_ms: ms.default(10 * 60 * 1000),
+        poll_ms: ms.default(1_000),
+      })
+      .prefault({}),
+    /**
+     * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
+     * when stdout is a terminal, JSON otherwise).
+     */
+    log: z
+      .strictObject({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+        format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+      })
+      .prefault({}),
+    /**
+     * `GET /v1/realtime` sessions (WebSocket): `max_session_ms` (default 3,600,000), `idle_timeout_ms` (no event either
+     * way; default 300,000), `max_message_bytes` (largest client event; default 16 MiB), `max_buffered_bytes` (queued
+     * towards a slow peer before the other side is paused; default 4 MiB), `check_interval_ms` (how often expiry,
+     * idleness and revoked keys are checked; default 1,000), `connect_timeout_ms` (the upstream handshake; default 10,000).
+     */
+    realtime: z
+      .strictObject({
+        max_session_ms: z.number().int().positive().default(3_600_000),
+        idle_timeout_ms: z.number().int().positive().default(300_000),
+        max_message_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(16 * 1024 * 1024),
+        max_buffered_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(4 * 1024 * 1024),
+        check_interval_ms: z.number().int().positive().default(1_000),
+        connect_timeout_ms: z.number().int().positive().default(10_000),
+      })
+      .prefault({}),
+    /** `GET /metrics` (Prometheus text format): on by default; `auth: master` requires the admin master key. */
+    metrics: z
+      .strictObject({ enabled: z.boolean().default(true), auth: z.enum(['none', 'master']).default('none') })
+      .prefault({}),
+    /**
+     * OpenTelemetry traces over OTLP/HTTP, on when `otlp_endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`) is set.
+     * `capture_content: true` adds prompts and completions to spans (off by default).
+     */
+    telemetry: z
+      .strictObject({
+        otlp_endpoint: z.url().optional(),
+        service_name: z.string().min(1).default('switchyard'),
+        capture_content: z.boolean().default(false),
+      })
+      .prefault({}),
+  })
   .refine((c) => c.keys.length > 0 || c.admin !== undefined, {
     message: 'at least one gateway key is required (or an admin master key, to issue virtual keys)',
     path: ['keys'],

@@ -26,7 +26,8 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   const result = gatewayConfigSchema.safeParse(substituted);
   if (!result.success) throw new ConfigError(`${source}: invalid config:\n${formatZodIssues(result.error)}`);
   const problems = checkModelNames(result.data);
-  if (problems.length > 0) throw new ConfigError(`${source}: invalid config:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new ConfigError(`${source}: invalid config:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return result.data;
 }
 
@@ -36,7 +37,10 @@ export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = proc
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new ConfigError(
+      `Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { cause: error },
+    );
   }
   return parseConfig(text, path, env);
 }

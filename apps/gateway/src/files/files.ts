@@ -28,7 +28,13 @@ const listQuerySchema = z.object({
 
 /** OpenAI's 404 for a file that does not exist for this key. */
 export const noSuchFile = (id: string) =>
-  new GatewayError({ status: 404, type: 'invalid_request_error', param: 'id', code: null, message: `No such File object: ${id}` });
+  new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'id',
+    code: null,
+    message: `No such File object: ${id}`,
+  });
 
 /**
  * `/v1/files` of every key: metadata in the {@link BatchStore}, bytes in the {@link FileStorage}. A file belongs to the
@@ -59,7 +65,14 @@ export class Files {
    * Records the uploaded bytes of file `id` (already in storage) as `owner`'s. Throws 413 `storage_quota_exceeded`
    * (and deletes the bytes) when the key would keep more than `maxBytesPerKey`.
    */
-  async add(input: { id: string; owner: string; bytes: number; filename: string; purpose: FilePurpose; expiresAfterS?: number }): Promise<StoredFile> {
+  async add(input: {
+    id: string;
+    owner: string;
+    bytes: number;
+    filename: string;
+    purpose: FilePurpose;
+    expiresAfterS?: number;
+  }): Promise<StoredFile> {
     const used = await this.store.fileBytes(input.owner);
     if (used + input.bytes > this.limits.maxBytesPerKey) {
       await this.storage.remove(input.id);
@@ -101,7 +114,9 @@ export class Files {
     }
     const { limit, ...rest } = parsed.data;
     const now = Date.now() / 1000;
-    const rows = (await this.store.listFiles({ owner, ...rest, limit: limit + 1 })).filter((f) => f.expires_at === null || f.expires_at > now);
+    const rows = (await this.store.listFiles({ owner, ...rest, limit: limit + 1 })).filter(
+      (f) => f.expires_at === null || f.expires_at > now,
+    );
     return { data: rows.slice(0, limit), has_more: rows.length > limit };
   }
 

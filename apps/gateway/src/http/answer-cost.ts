@@ -10,7 +10,9 @@ import type { GatewayCallResult } from '@switchyard/core';
 export function answerCostUsd(result: GatewayCallResult<unknown>): number | undefined {
   if (result.costUsd !== undefined) return result.costUsd;
   // The answer is the adapter's canonical (schema-checked) response: a chat completion or embeddings with `usage`.
-  const usage = (result.data as { usage?: PricedUsageDetails & { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+  const usage = (
+    result.data as { usage?: PricedUsageDetails & { prompt_tokens?: unknown; completion_tokens?: unknown } } | null
+  )?.usage;
   if (typeof usage?.prompt_tokens !== 'number') return undefined;
   const completion = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
   const { price } = targetPrice(result.target, usage.prompt_tokens);

@@ -33,7 +33,10 @@ export function applyAcceptedHeaders(res: Response, accepted: AcceptedCall): voi
   if (!res.headersSent) setCallHeaders(res, accepted);
 }
 
-function setCallHeaders(res: Response, result: AcceptedCall & Partial<Pick<GatewayCallResult<unknown>, 'costUsd' | 'cache'>>): void {
+function setCallHeaders(
+  res: Response,
+  result: AcceptedCall & Partial<Pick<GatewayCallResult<unknown>, 'costUsd' | 'cache'>>,
+): void {
   res.set(result.headers);
   if (result.costUsd !== undefined) res.setHeader('x-switchyard-cost-usd', result.costUsd.toFixed(8));
   res.setHeader('x-switchyard-provider', result.provider);

@@ -7,7 +7,8 @@ function intHeader(req: Request, name: string, min: number): number | undefined 
   const raw = req.get(name);
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw invalidRequestError(`Invalid header '${name}': expected an integer >= ${min}.`, name, 'invalid_header');
+  if (!Number.isInteger(value) || value < min)
+    throw invalidRequestError(`Invalid header '${name}': expected an integer >= ${min}.`, name, 'invalid_header');
   return value;
 }
 
@@ -21,7 +22,11 @@ function cacheHeader(req: Request): CacheDirective | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (raw.toLowerCase() === 'no-cache') return 'no-cache';
   if (/^\d{1,9}$/.test(raw) && Number(raw) >= 1) return { ttlS: Number(raw) };
-  throw invalidRequestError("Invalid header 'x-switchyard-cache': expected 'no-cache' or a TTL in seconds (an integer >= 1).", 'x-switchyard-cache', 'invalid_header');
+  throw invalidRequestError(
+    "Invalid header 'x-switchyard-cache': expected 'no-cache' or a TTL in seconds (an integer >= 1).",
+    'x-switchyard-cache',
+    'invalid_header',
+  );
 }
 
 /** Longest label value kept on a ledger row, characters; a longer header is cut to this length. */

@@ -108,8 +108,16 @@ export function guardConnections(
         state.busy = true;
         clearTimeout(state.timer);
         if (state.probeOnly) {
-          const body = JSON.stringify({ error: { message: 'The gateway has no free connection; retry shortly.', type: 'server_error', code: 'server_busy' } });
-          socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`);
+          const body = JSON.stringify({
+            error: {
+              message: 'The gateway has no free connection; retry shortly.',
+              type: 'server_error',
+              code: 'server_busy',
+            },
+          });
+          socket.end(
+            `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
+          );
           return;
         }
       }
@@ -125,7 +133,15 @@ export function guardConnections(
       res.once('close', () => (state.busy = false));
       if (state.probeOnly && !(req.method === 'GET' && PROBE_PATHS.has((req.url ?? '').split('?')[0] ?? ''))) {
         res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
-        res.end(JSON.stringify({ error: { message: 'The gateway has no free connection; retry shortly.', type: 'server_error', code: 'server_busy' } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: 'The gateway has no free connection; retry shortly.',
+              type: 'server_error',
+              code: 'server_busy',
+            },
+          }),
+        );
         return;
       }
     }

@@ -62,7 +62,8 @@ export interface AppOptions {
  * Listen on it directly, or mount it in another Express app: `outer.use('/ai', createApp(gateway))`.
  */
 export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
-  if (options.metricsAuth === 'master' && !options.accounts) throw new Error("metricsAuth 'master' needs accounts (the admin master key).");
+  if (options.metricsAuth === 'master' && !options.accounts)
+    throw new Error("metricsAuth 'master' needs accounts (the admin master key).");
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -75,14 +76,45 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   operational.get('/openapi.json', openApiRoute());
   operational.get('/readyz', readinessHandler(options.readiness ?? [], { secrets: options.secrets }));
   if (options.accounts && options.consoleDir) operational.use('/ui', serveConsole(options.consoleDir));
-  if (options.metrics) operational.get('/metrics', metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined));
-  const serveOperational: RequestHandler = (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? operational(req, res, next) : next());
+  if (options.metrics)
+    operational.get(
+      '/metrics',
+      metricsRoute(options.metrics, options.metricsAuth === 'master' ? options.accounts : undefined),
+    );
+  const serveOperational: RequestHandler = (req, res, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? operational(req, res, next) : next();
   // Request id and signal, the operational routes, then (for every other request) in-flight tracking and the request
   // log: one layer of the app's router (see composeMiddleware), and one more for the `/v1` metrics and tracing.
-  app.use(composeMiddleware([requestContext(), serveOperational, options.inflight?.middleware(), requestLogger(options.logger ?? pino(), options.secrets)]));
-  if (options.metrics || options.tracing) app.use('/v1', composeMiddleware([options.metrics && measureRequests(options.metrics), options.tracing?.middleware()]));
-  if (options.accounts) app.use('/admin', createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)));
-  app.use('/v1', createRouter(gateway, { bodyLimit: options.bodyLimit, accounts: options.accounts, responses: options.responses, secrets: options.secrets, sse: options.sse, files: options.files, batches: options.batches }));
+  app.use(
+    composeMiddleware([
+      requestContext(),
+      serveOperational,
+      options.inflight?.middleware(),
+      requestLogger(options.logger ?? pino(), options.secrets),
+    ]),
+  );
+  if (options.metrics || options.tracing)
+    app.use(
+      '/v1',
+      composeMiddleware([options.metrics && measureRequests(options.metrics), options.tracing?.middleware()]),
+    );
+  if (options.accounts)
+    app.use(
+      '/admin',
+      createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)),
+    );
+  app.use(
+    '/v1',
+    createRouter(gateway, {
+      bodyLimit: options.bodyLimit,
+      accounts: options.accounts,
+      responses: options.responses,
+      secrets: options.secrets,
+      sse: options.sse,
+      files: options.files,
+      batches: options.batches,
+    }),
+  );
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
   });

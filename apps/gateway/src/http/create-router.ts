@@ -46,7 +46,11 @@ export interface RouterOptions {
  */
 export function createRouter(gateway: Gateway, options: RouterOptions = {}): Router {
   const router = Router();
-  const deps: RouteDeps = { ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts), secrets: options.secrets ?? [], sse: options.sse };
+  const deps: RouteDeps = {
+    ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts),
+    secrets: options.secrets ?? [],
+    sse: options.sse,
+  };
   router.use('/messages', createMessagesRouter(deps));
   // Before the bearer check: Anthropic clients list models with `x-api-key`.
   router.use('/models', createModelsRouter(deps));
@@ -60,12 +64,20 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
   addImageEditsRoutes(router, deps);
   addRerankRoute(router, deps);
   addModerationsRoute(router, deps);
-  addResponsesRoutes(router, { ...deps, responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }) });
+  addResponsesRoutes(router, {
+    ...deps,
+    responses: options.responses ?? new ResponsesFrontDoor({ store: new MemoryResponseStore() }),
+  });
   addUsageRoute(router, deps);
   if (options.files) addFilesRoutes(router, options.files);
-  if (options.batches) addBatchesRoutes(router, options.batches.batches, options.bodyLimit ?? '20mb', options.batches.onCreated);
+  if (options.batches)
+    addBatchesRoutes(router, options.batches.batches, options.bodyLimit ?? '20mb', options.batches.onCreated);
   router.use((req) => {
-    throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
+    throw new GatewayError({
+      status: 404,
+      type: 'invalid_request_error',
+      message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})`,
+    });
   });
   return router;
 }

@@ -104,7 +104,12 @@ export class EventStreamWriter {
     this.#opened = true;
     const res = this.#res;
     res.status(200);
-    res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.set({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     if (flush) res.flushHeaders();
     this.#keepAlive = setInterval(() => {
       if (!this.#draining && !res.destroyed) this.#write(': keep-alive\n\n');
@@ -238,7 +243,12 @@ export class EventStreamWriter {
         resolve();
       };
       const timer = setTimeout(() => {
-        locals(res).error = new GatewayError({ status: 408, type: 'invalid_request_error', code: 'client_write_timeout', message: `The client read nothing for ${this.#writeTimeoutMs} ms.` });
+        locals(res).error = new GatewayError({
+          status: 408,
+          type: 'invalid_request_error',
+          code: 'client_write_timeout',
+          message: `The client read nothing for ${this.#writeTimeoutMs} ms.`,
+        });
         res.destroy();
         done();
       }, this.#writeTimeoutMs);

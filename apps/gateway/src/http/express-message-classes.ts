@@ -30,5 +30,8 @@ export function expressMessageClasses(app: Express): ExpressMessageClasses {
     return Reflect.construct(ServerResponse, [req, options], ExpressResponse);
   }
   ExpressResponse.prototype = app.response;
-  return { IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage, ServerResponse: ExpressResponse as unknown as typeof ServerResponse };
+  return {
+    IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
+    ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
+  };
 }

@@ -25,7 +25,10 @@ export interface ReadinessResult {
  * `{"status":"not_ready","checks":{"store":{"status":"failing","reason":"…"}}}` otherwise. Reasons pass through
  * `redactSecrets`. Liveness stays at `/healthz`, which asks nothing.
  */
-export function readinessHandler(checks: readonly ReadinessCheck[], options: { timeoutMs?: number; secrets?: readonly string[] } = {}): RequestHandler {
+export function readinessHandler(
+  checks: readonly ReadinessCheck[],
+  options: { timeoutMs?: number; secrets?: readonly string[] } = {},
+): RequestHandler {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const run = async (check: ReadinessCheck): Promise<ReadinessResult> => {
     let timer: NodeJS.Timeout | undefined;
@@ -48,7 +51,9 @@ export function readinessHandler(checks: readonly ReadinessCheck[], options: { t
     Promise.all(checks.map(async (check) => [check.name, await run(check)] as const))
       .then((results) => {
         const ready = results.every(([, result]) => result.status === 'ok');
-        res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
+        res
+          .status(ready ? 200 : 503)
+          .json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
       })
       .catch(next);
   };

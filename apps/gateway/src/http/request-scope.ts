@@ -20,7 +20,11 @@ export function currentRequestId(): string | undefined {
  * unhandled rejection is still logged, without its request id.
  * @see https://nodejs.org/api/cli.html#--experimental-async-context-frame
  */
-export const requestScopeIsCheap: boolean = asyncContextFramesEnabled(process.versions.node, process.execArgv, process.env.NODE_OPTIONS);
+export const requestScopeIsCheap: boolean = asyncContextFramesEnabled(
+  process.versions.node,
+  process.execArgv,
+  process.env.NODE_OPTIONS,
+);
 
 /**
  * Whether Node `version` started with `execArgv` and `NODE_OPTIONS` runs AsyncLocalStorage on async context frames:
@@ -29,7 +33,8 @@ export const requestScopeIsCheap: boolean = asyncContextFramesEnabled(process.ve
 export function asyncContextFramesEnabled(version: string, execArgv: readonly string[], nodeOptions = ''): boolean {
   const flags = [...execArgv, ...nodeOptions.split(/\s+/)];
   const major = Number(version.split('.')[0]);
-  if (major >= 24) return !flags.includes('--no-async-context-frame') && !flags.includes('--no-experimental-async-context-frame');
+  if (major >= 24)
+    return !flags.includes('--no-async-context-frame') && !flags.includes('--no-experimental-async-context-frame');
   return flags.includes('--experimental-async-context-frame');
 }
 

@@ -1,4 +1,11 @@
-import { type ChatCompletionChunk, GatewayError, encodeSSEError, hasSSEText, redactGatewayError, toSSEStream } from '@switchyard/core';
+import {
+  type ChatCompletionChunk,
+  GatewayError,
+  encodeSSEError,
+  hasSSEText,
+  redactGatewayError,
+  toSSEStream,
+} from '@switchyard/core';
 import type { Response } from 'express';
 import { EventStreamWriter, type SSEOptions } from './event-stream-writer.js';
 import { locals } from './request-locals.js';
@@ -10,7 +17,11 @@ export type { SSEOptions } from './event-stream-writer.js';
  * {@link EventStreamWriter}: status 200 and `text/event-stream` headers at once (unless {@link openEventStreamWhenIdle}
  * sent them earlier), keep-alive comments while idle, back-pressure and the slow-reader timeout.
  */
-export function sendEventStream(res: Response, events: AsyncIterable<string | Uint8Array>, options: SSEOptions = {}): Promise<void> {
+export function sendEventStream(
+  res: Response,
+  events: AsyncIterable<string | Uint8Array>,
+  options: SSEOptions = {},
+): Promise<void> {
   return EventStreamWriter.of(res, options).pipe(events);
 }
 
@@ -31,7 +42,12 @@ export function openEventStreamWhenIdle(res: Response, beforeOpen: () => void, o
  * `data: {"error":{message,type,param,code}}`); it gets the error with `secrets` redacted from every field. Returns
  * false when the stream was not opened (the caller answers with an ordinary error response instead).
  */
-export function failEventStream(res: Response, error: unknown, secrets: readonly string[] = [], encode: (error: unknown) => string = encodeSSEError): boolean {
+export function failEventStream(
+  res: Response,
+  error: unknown,
+  secrets: readonly string[] = [],
+  encode: (error: unknown) => string = encodeSSEError,
+): boolean {
   const writer = EventStreamWriter.of(res);
   writer.cancel();
   if (!writer.opened) return false;
@@ -46,11 +62,17 @@ export function failEventStream(res: Response, error: unknown, secrets: readonly
  * {@link sendEventStream} for keep-alive and slow clients).
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
-export function sendSSE(res: Response, chunks: AsyncIterable<ChatCompletionChunk>, options: SSEOptions = {}): Promise<void> {
+export function sendSSE(
+  res: Response,
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  options: SSEOptions = {},
+): Promise<void> {
   const onError = (error: unknown) => {
     if (!res.destroyed) locals(res).error = error;
   };
   // A pass-through stream (OpenAI-family upstream) is written as the upstream's event text, one string per network read.
-  const events = hasSSEText(chunks) ? chunks.sseText(onError, options.secrets) : toSSEStream(chunks, onError, options.secrets);
+  const events = hasSSEText(chunks)
+    ? chunks.sseText(onError, options.secrets)
+    : toSSEStream(chunks, onError, options.secrets);
   return sendEventStream(res, events, options);
 }

@@ -33,15 +33,28 @@ export const LOG_FLUSH_MS = 100;
  * @see https://github.com/pinojs/sonic-boom#api
  * @see https://getpino.io/#/docs/pretty
  */
-export async function createLogger(settings: LogSettings, stdoutIsTTY = process.stdout.isTTY === true, dest: string | number = 1): Promise<Logger> {
+export async function createLogger(
+  settings: LogSettings,
+  stdoutIsTTY = process.stdout.isTTY === true,
+  dest: string | number = 1,
+): Promise<Logger> {
   const format = settings.format ?? 'auto';
   const pretty = format === 'pretty' || (format === 'auto' && stdoutIsTTY);
   if (!pretty) {
     // Buffered here, written by libuv's thread pool; flushed synchronously at exit (pino registers that for `destination`).
-    const destination = pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES, maxWrite: LOG_MAX_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
+    const destination = pino.destination({
+      dest,
+      sync: false,
+      minLength: LOG_BUFFER_BYTES,
+      maxWrite: LOG_MAX_WRITE_BYTES,
+      periodicFlush: LOG_FLUSH_MS,
+    });
     await once(destination, 'ready');
     return pino({ level: settings.level }, destination);
   }
   const { default: prettyStream } = await import('pino-pretty');
-  return pino({ level: settings.level }, prettyStream({ colorize: stdoutIsTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }));
+  return pino(
+    { level: settings.level },
+    prettyStream({ colorize: stdoutIsTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }),
+  );
 }

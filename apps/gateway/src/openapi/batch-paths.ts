@@ -65,7 +65,11 @@ export function filesAndBatchesPaths({ ref, json, errors, security }: PathHelper
         summary: 'Delete a file of the calling key',
         security,
         parameters: [fileId],
-        responses: ok({ type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'file' }, deleted: { type: 'boolean' } } }),
+        responses: ok({
+          type: 'object',
+          required: ['id', 'object', 'deleted'],
+          properties: { id: { type: 'string' }, object: { const: 'file' }, deleted: { type: 'boolean' } },
+        }),
       },
     },
     '/v1/files/{file_id}/content': {
@@ -73,7 +77,15 @@ export function filesAndBatchesPaths({ ref, json, errors, security }: PathHelper
         summary: "A file's bytes (streamed)",
         security,
         parameters: [fileId],
-        responses: { '200': { description: 'The bytes', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errors },
+        responses: {
+          '200': {
+            description: 'The bytes',
+            content: {
+              'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            },
+          },
+          ...errors,
+        },
       },
     },
     '/v1/batches': {
@@ -93,9 +105,21 @@ export function filesAndBatchesPaths({ ref, json, errors, security }: PathHelper
         responses: ok(ref('BatchList', pageOf(batchObjectSchema), 'output')),
       },
     },
-    '/v1/batches/{batch_id}': { get: { summary: 'A batch of the calling key, with live request_counts', security, parameters: [batchId], responses: ok(batch) } },
+    '/v1/batches/{batch_id}': {
+      get: {
+        summary: 'A batch of the calling key, with live request_counts',
+        security,
+        parameters: [batchId],
+        responses: ok(batch),
+      },
+    },
     '/v1/batches/{batch_id}/cancel': {
-      post: { summary: 'Cancel a batch: running lines finish, the others fail batch_cancelled', security, parameters: [batchId], responses: { ...ok(batch), '409': errors['400'] } },
+      post: {
+        summary: 'Cancel a batch: running lines finish, the others fail batch_cancelled',
+        security,
+        parameters: [batchId],
+        responses: { ...ok(batch), '409': errors['400'] },
+      },
     },
   };
 }

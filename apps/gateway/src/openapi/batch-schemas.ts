@@ -20,11 +20,30 @@ export const batchObjectSchema = z.object({
   endpoint: z.string(),
   model: z.string().optional(),
   errors: z
-    .object({ object: z.literal('list'), data: z.array(z.object({ code: z.string(), message: z.string(), param: z.string().nullable(), line: z.number().int().nullable() })) })
+    .object({
+      object: z.literal('list'),
+      data: z.array(
+        z.object({
+          code: z.string(),
+          message: z.string(),
+          param: z.string().nullable(),
+          line: z.number().int().nullable(),
+        }),
+      ),
+    })
     .nullable(),
   input_file_id: z.string(),
   completion_window: z.string(),
-  status: z.enum(['validating', 'failed', 'in_progress', 'finalizing', 'completed', 'expired', 'cancelling', 'cancelled']),
+  status: z.enum([
+    'validating',
+    'failed',
+    'in_progress',
+    'finalizing',
+    'completed',
+    'expired',
+    'cancelling',
+    'cancelled',
+  ]),
   output_file_id: z.string().nullable(),
   error_file_id: z.string().nullable(),
   created_at: z.number().int(),
@@ -51,4 +70,10 @@ export const batchObjectSchema = z.object({
 
 /** A page of a list (`first_id`, `last_id`, `has_more`). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('list'), data: z.array(item), first_id: z.string().nullable(), last_id: z.string().nullable(), has_more: z.boolean() });
+  z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    first_id: z.string().nullable(),
+    last_id: z.string().nullable(),
+    has_more: z.boolean(),
+  });

@@ -1,4 +1,11 @@
-import { imageEditEventSchema, imageEditFieldsSchema, imageVariationFieldsSchema, imagesResponseSchema, textCompletionRequestSchema, textCompletionSchema } from '@switchyard/core';
+import {
+  imageEditEventSchema,
+  imageEditFieldsSchema,
+  imageVariationFieldsSchema,
+  imagesResponseSchema,
+  textCompletionRequestSchema,
+  textCompletionSchema,
+} from '@switchyard/core';
 import type { z } from 'zod';
 
 type JsonObject = Record<string, unknown>;
@@ -27,15 +34,23 @@ export function legacyAndImageEditPaths({ ref, errors, api }: PathHelpers): Reco
   return {
     '/v1/completions': {
       post: {
-        summary: 'Legacy text completion (passed to upstreams that serve it, else translated through chat; JSON, or server-sent events with "stream": true)',
+        summary:
+          'Legacy text completion (passed to upstreams that serve it, else translated through chat; JSON, or server-sent events with "stream": true)',
         security: api,
-        requestBody: { required: true, content: { 'application/json': { schema: ref('CompletionRequest', textCompletionRequestSchema, 'input') } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: ref('CompletionRequest', textCompletionRequestSchema, 'input') } },
+        },
         responses: {
           '200': {
-            description: 'A text_completion, or with stream: true a text/event-stream of text_completion chunks ending in data: [DONE]',
+            description:
+              'A text_completion, or with stream: true a text/event-stream of text_completion chunks ending in data: [DONE]',
             content: {
               'application/json': { schema: ref('Completion', textCompletionSchema, 'output') },
-              'text/event-stream': { schema: { type: 'string' }, 'x-sse-data': ref('Completion', textCompletionSchema, 'output') },
+              'text/event-stream': {
+                schema: { type: 'string' },
+                'x-sse-data': ref('Completion', textCompletionSchema, 'output'),
+              },
             },
           },
           ...errors,
@@ -53,7 +68,10 @@ export function legacyAndImageEditPaths({ ref, errors, api }: PathHelpers): Reco
               schema: {
                 allOf: [
                   ref('ImageEditFields', imageEditFieldsSchema, 'input'),
-                  { type: 'object', properties: { image: binary, 'image[]': { type: 'array', items: binary }, mask: binary } },
+                  {
+                    type: 'object',
+                    properties: { image: binary, 'image[]': { type: 'array', items: binary }, mask: binary },
+                  },
                 ],
               },
             },
@@ -61,8 +79,15 @@ export function legacyAndImageEditPaths({ ref, errors, api }: PathHelpers): Reco
         },
         responses: {
           '200': {
-            description: 'The images, or with stream=true a text/event-stream of image_edit.partial_image and image_edit.completed events',
-            content: { 'application/json': { schema: images }, 'text/event-stream': { schema: { type: 'string' }, 'x-sse-data': ref('ImageEditEvent', imageEditEventSchema, 'output') } },
+            description:
+              'The images, or with stream=true a text/event-stream of image_edit.partial_image and image_edit.completed events',
+            content: {
+              'application/json': { schema: images },
+              'text/event-stream': {
+                schema: { type: 'string' },
+                'x-sse-data': ref('ImageEditEvent', imageEditEventSchema, 'output'),
+              },
+            },
           },
           ...errors,
         },
@@ -74,9 +99,21 @@ export function legacyAndImageEditPaths({ ref, errors, api }: PathHelpers): Reco
         security: api,
         requestBody: {
           required: true,
-          content: { 'multipart/form-data': { schema: { allOf: [ref('ImageVariationFields', imageVariationFieldsSchema, 'input'), { type: 'object', required: ['image'], properties: { image: binary } }] } } },
+          content: {
+            'multipart/form-data': {
+              schema: {
+                allOf: [
+                  ref('ImageVariationFields', imageVariationFieldsSchema, 'input'),
+                  { type: 'object', required: ['image'], properties: { image: binary } },
+                ],
+              },
+            },
+          },
         },
-        responses: { '200': { description: 'The images', content: { 'application/json': { schema: images } } }, ...errors },
+        responses: {
+          '200': { description: 'The images', content: { 'application/json': { schema: images } } },
+          ...errors,
+        },
       },
     },
   };

@@ -11,14 +11,27 @@ export const modelPricingSchema = z
   .object({
     input: usdPerMillion.meta({ description: 'USD per million prompt (input) tokens.' }),
     output: usdPerMillion.meta({ description: 'USD per million completion (output) tokens.' }),
-    cached_input: usdPerMillion.meta({ description: 'USD per million prompt tokens read from the prompt cache (the input price when none of its own).' }),
-    cache_write: usdPerMillion.meta({ description: 'USD per million prompt tokens written to the prompt cache (the input price when none of its own).' }),
-    reasoning: usdPerMillion.meta({ description: 'USD per million reasoning tokens (the output price when none of its own).' }),
-    batch: usdPerMillion.meta({ description: 'USD per million tokens of batch jobs; null (the gateway runs no batches yet).' }),
+    cached_input: usdPerMillion.meta({
+      description: 'USD per million prompt tokens read from the prompt cache (the input price when none of its own).',
+    }),
+    cache_write: usdPerMillion.meta({
+      description: 'USD per million prompt tokens written to the prompt cache (the input price when none of its own).',
+    }),
+    reasoning: usdPerMillion.meta({
+      description: 'USD per million reasoning tokens (the output price when none of its own).',
+    }),
+    batch: usdPerMillion.meta({
+      description: 'USD per million tokens of batch jobs; null (the gateway runs no batches yet).',
+    }),
   })
   .meta({ description: 'Prices in USD per million tokens, null where unknown: the prices the usage ledger bills.' });
 
-const priceSourceSchema = z.enum(['config', 'catalog', 'none']).meta({ description: "Where the prices come from: the model's price in config, the bundled price catalogue, or none (all null)." });
+const priceSourceSchema = z
+  .enum(['config', 'catalog', 'none'])
+  .meta({
+    description:
+      "Where the prices come from: the model's price in config, the bundled price catalogue, or none (all null).",
+  });
 
 /** An OpenAI model entry as the gateway answers it: OpenAI's `Model` plus `pricing` and `price_source`. */
 export const pricedModelSchema = modelSchema.extend({ pricing: modelPricingSchema, price_source: priceSourceSchema });

@@ -12,7 +12,11 @@ import { type ReloadableAdapter, reloadableAdapter } from './reloadable-adapter.
  * schema and creates the adapter. Returns it with the secrets read from files. Throws ConfigError naming
  * `providers.<name>` and the bad setting.
  */
-async function createProvider(name: string, config: ProviderConfig, cwd?: string): Promise<{ adapter: ProviderAdapter; secrets: string[] }> {
+async function createProvider(
+  name: string,
+  config: ProviderConfig,
+  cwd?: string,
+): Promise<{ adapter: ProviderAdapter; secrets: string[] }> {
   const { adapter, limits: _limits, stream_usage: _streamUsage, ...raw } = config;
   let factory: Awaited<ReturnType<typeof loadProviderFactory>>;
   try {
@@ -23,12 +27,17 @@ async function createProvider(name: string, config: ProviderConfig, cwd?: string
   const { settings, secrets } = await readSecretFiles(name, raw);
   const parsed = factory.settingsSchema.safeParse(settings);
   if (!parsed.success) {
-    throw new ConfigError(`providers.${name} (adapter '${adapter}') has invalid settings:\n${formatZodIssues(parsed.error, ['providers', name])}`);
+    throw new ConfigError(
+      `providers.${name} (adapter '${adapter}') has invalid settings:\n${formatZodIssues(parsed.error, ['providers', name])}`,
+    );
   }
   try {
     return { adapter: factory.create(parsed.data), secrets };
   } catch (error) {
-    throw new ConfigError(`providers.${name}: the adapter '${adapter}' refused its settings: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(
+      `providers.${name}: the adapter '${adapter}' refused its settings: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -69,9 +78,15 @@ export class ProviderSet {
     const names = Object.keys(providers);
     const known = [...this.#handles.keys()];
     if (names.length !== known.length || names.some((n) => this.#handles.get(n)?.adapter !== providers[n]?.adapter)) {
-      throw new ConfigError(`Reloading secrets cannot add, remove or change providers (configured: ${known.join(', ')}); restart the gateway for that.`);
+      throw new ConfigError(
+        `Reloading secrets cannot add, remove or change providers (configured: ${known.join(', ')}); restart the gateway for that.`,
+      );
     }
-    const built = await Promise.all(names.map(async (name) => [name, await createProvider(name, providers[name] as ProviderConfig, this.cwd)] as const));
+    const built = await Promise.all(
+      names.map(
+        async (name) => [name, await createProvider(name, providers[name] as ProviderConfig, this.cwd)] as const,
+      ),
+    );
     const secrets: string[] = [];
     for (const [name, { adapter, secrets: read }] of built) {
       this.#handles.get(name)?.reloadable.swap(adapter);
@@ -83,6 +98,9 @@ export class ProviderSet {
 }
 
 /** Builds one adapter per `providers` entry (see {@link ProviderSet.create}). */
-export async function createProviders(providers: Record<string, ProviderConfig>, cwd?: string): Promise<Record<string, ProviderAdapter>> {
+export async function createProviders(
+  providers: Record<string, ProviderConfig>,
+  cwd?: string,
+): Promise<Record<string, ProviderAdapter>> {
   return (await ProviderSet.create(providers, cwd)).adapters;
 }

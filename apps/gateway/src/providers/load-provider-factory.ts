@@ -16,7 +16,9 @@ async function importPackage(packageName: string, cwd: string): Promise<Record<s
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND' && !url && String((error as Error).message).includes(packageName)) {
-      throw new ConfigError(`package '${packageName}' is not installed (run \`pnpm add ${packageName}\` in ${cwd}).`, { cause: error });
+      throw new ConfigError(`package '${packageName}' is not installed (run \`pnpm add ${packageName}\` in ${cwd}).`, {
+        cause: error,
+      });
     }
     throw new ConfigError(`package '${packageName}' failed to load: ${(error as Error).message}`, { cause: error });
   }
@@ -24,7 +26,9 @@ async function importPackage(packageName: string, cwd: string): Promise<Record<s
 
 function isFactory(value: unknown): value is ProviderFactory {
   const v = value as Partial<ProviderFactory> | null;
-  return !!v && typeof v === 'object' && typeof v.create === 'function' && typeof v.settingsSchema?.safeParse === 'function';
+  return (
+    !!v && typeof v === 'object' && typeof v.create === 'function' && typeof v.settingsSchema?.safeParse === 'function'
+  );
 }
 
 /**
@@ -38,7 +42,9 @@ export async function loadProviderFactory(adapter: string, cwd = process.cwd()):
   const packageName = BUILTIN_ADAPTERS[adapter] ?? adapter;
   const module = await importPackage(packageName, cwd);
   const defaultExport = module.default as Record<string, unknown> | undefined;
-  const named = BUILTIN_ADAPTERS[adapter] ? (module.switchyardProviders as Record<string, unknown> | undefined)?.[adapter] : undefined;
+  const named = BUILTIN_ADAPTERS[adapter]
+    ? (module.switchyardProviders as Record<string, unknown> | undefined)?.[adapter]
+    : undefined;
   const factory = named ?? module.switchyardProvider ?? defaultExport?.switchyardProvider ?? defaultExport;
   if (!isFactory(factory)) {
     throw new ConfigError(

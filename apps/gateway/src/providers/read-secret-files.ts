@@ -13,7 +13,10 @@ const MAX_SECRET_BYTES = 64 * 1024;
  * Throws ConfigError naming `providers.<provider>.<name>_file` when the file cannot be read, is empty or larger than
  * 64 KiB, or when `<name>` is set too.
  */
-export async function readSecretFiles(provider: string, settings: Record<string, unknown>): Promise<{ settings: Record<string, unknown>; secrets: string[] }> {
+export async function readSecretFiles(
+  provider: string,
+  settings: Record<string, unknown>,
+): Promise<{ settings: Record<string, unknown>; secrets: string[] }> {
   const resolved: Record<string, unknown> = {};
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(settings)) {
@@ -23,14 +26,18 @@ export async function readSecretFiles(provider: string, settings: Record<string,
     }
     const target = name.slice(0, -FILE_SUFFIX.length);
     const where = `providers.${provider}.${name}`;
-    if (settings[target] !== undefined) throw new ConfigError(`${where}: set either '${target}' or '${name}', not both.`);
+    if (settings[target] !== undefined)
+      throw new ConfigError(`${where}: set either '${target}' or '${name}', not both.`);
     let text: string;
     try {
       const bytes = await readFile(value);
       if (bytes.length > MAX_SECRET_BYTES) throw new Error(`larger than ${MAX_SECRET_BYTES} bytes`);
       text = bytes.toString('utf8').trimEnd();
     } catch (error) {
-      throw new ConfigError(`${where}: cannot read '${value}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new ConfigError(
+        `${where}: cannot read '${value}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
     if (!text) throw new ConfigError(`${where}: '${value}' is empty.`);
     resolved[target] = text;

@@ -80,7 +80,7 @@ export class GatewayMetrics {
   });
   readonly #attempts = new Counter({
     name: 'switchyard_upstream_attempts_total',
-    help: 'Upstream attempts by outcome: ok, retry (same deployment again), fallback (next deployment or model), error, hedge_lost (a hedged request\'s slower attempt, aborted).',
+    help: "Upstream attempts by outcome: ok, retry (same deployment again), fallback (next deployment or model), error, hedge_lost (a hedged request's slower attempt, aborted).",
     labelNames: ['provider', 'model', 'outcome'] as const,
     registers: [this.registry],
   });
@@ -130,7 +130,18 @@ export class GatewayMetrics {
   #ended: RequestMetric[] = [];
   #attemptCounts = new Map<string, { provider: string; model: string; outcome: string; count: number }>();
   #cacheCounts = new Map<string, number>();
-  #usage = new Map<string, { model: string; provider: string; prompt: number; completion: number; cached: number; reasoning: number; cost: number }>();
+  #usage = new Map<
+    string,
+    {
+      model: string;
+      provider: string;
+      prompt: number;
+      completion: number;
+      cached: number;
+      reasoning: number;
+      cost: number;
+    }
+  >();
 
   #flush(): void {
     const ended = this.#ended;
@@ -140,11 +151,13 @@ export class GatewayMetrics {
       const provider = metric.provider ?? '';
       this.#requests.inc({ operation: metric.operation, model, provider, status: String(metric.status) });
       this.#duration.observe({ operation: metric.operation, model, provider }, metric.durationSeconds);
-      if (metric.timeToFirstTokenSeconds !== undefined) this.#ttft.observe({ model, provider }, metric.timeToFirstTokenSeconds);
+      if (metric.timeToFirstTokenSeconds !== undefined)
+        this.#ttft.observe({ model, provider }, metric.timeToFirstTokenSeconds);
     }
     const attempts = this.#attemptCounts;
     this.#attemptCounts = new Map();
-    for (const { provider, model, outcome, count } of attempts.values()) this.#attempts.inc({ provider, model: this.#models.value(model), outcome }, count);
+    for (const { provider, model, outcome, count } of attempts.values())
+      this.#attempts.inc({ provider, model: this.#models.value(model), outcome }, count);
     const cacheCounts = this.#cacheCounts;
     this.#cacheCounts = new Map();
     for (const [key, count] of cacheCounts) {
@@ -155,7 +168,8 @@ export class GatewayMetrics {
     this.#usage = new Map();
     for (const sums of usage.values()) {
       const labels = { model: this.#models.value(sums.model), provider: sums.provider };
-      for (const type of ['prompt', 'completion', 'cached', 'reasoning'] as const) if (sums[type] > 0) this.#tokens.inc({ ...labels, type }, sums[type]);
+      for (const type of ['prompt', 'completion', 'cached', 'reasoning'] as const)
+        if (sums[type] > 0) this.#tokens.inc({ ...labels, type }, sums[type]);
       if (sums.cost > 0) this.#cost.inc(labels, sums.cost);
     }
   }
@@ -171,12 +185,22 @@ export class GatewayMetrics {
       const key = `${event.provider}\u0000${event.upstreamModel}\u0000${event.outcome}`;
       const counted = this.#attemptCounts.get(key);
       if (counted) counted.count++;
-      else this.#attemptCounts.set(key, { provider: event.provider, model: event.upstreamModel, outcome: event.outcome, count: 1 });
+      else
+        this.#attemptCounts.set(key, {
+          provider: event.provider,
+          model: event.upstreamModel,
+          outcome: event.outcome,
+          count: 1,
+        });
       if (this.#attemptCounts.size > MAX_PENDING) this.#flush();
-      if (event.outcome !== 'ok' && event.outcome !== 'hedge_lost') this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
+      if (event.outcome !== 'ok' && event.outcome !== 'hedge_lost')
+        this.#upstreamErrors.inc({ provider: event.provider, code: this.#codes.value(errorCode(event.error)) });
     },
     cooldownChanged: (event) => {
-      this.#cooldown.set({ provider: event.provider, model: this.#models.value(event.upstreamModel) }, event.coolingDown ? 1 : 0);
+      this.#cooldown.set(
+        { provider: event.provider, model: this.#models.value(event.upstreamModel) },
+        event.coolingDown ? 1 : 0,
+      );
     },
   };
 
@@ -196,7 +220,8 @@ export class GatewayMetrics {
   usage(model: string, provider: string, usage: Partial<CompletionUsage>, costUsd: number): void {
     const key = `${model}\u0000${provider}`;
     let sums = this.#usage.get(key);
-    if (!sums) this.#usage.set(key, (sums = { model, provider, prompt: 0, completion: 0, cached: 0, reasoning: 0, cost: 0 }));
+    if (!sums)
+      this.#usage.set(key, (sums = { model, provider, prompt: 0, completion: 0, cached: 0, reasoning: 0, cost: 0 }));
     const add = (value: number | null | undefined) => (typeof value === 'number' && value > 0 ? value : 0);
     sums.prompt += add(usage.prompt_tokens);
     sums.completion += add(usage.completion_tokens);
@@ -234,7 +259,10 @@ export class GatewayMetrics {
   /** The Prometheus text exposition (of every worker when {@link cluster} is set) and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     this.#flush();
-    return { contentType: this.registry.contentType, body: this.cluster ? await this.cluster() : await this.registry.metrics() };
+    return {
+      contentType: this.registry.contentType,
+      body: this.cluster ? await this.cluster() : await this.registry.metrics(),
+    };
   }
 }
 

@@ -1,9 +1,26 @@
-import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, defaultTextMapGetter, defaultTextMapSetter, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { type CompletionUsage, type Gateway, GatewayError, type GatewayObserver, upstreamAnswerModel } from '@switchyard/core';
+import {
+  type CompletionUsage,
+  type Gateway,
+  GatewayError,
+  type GatewayObserver,
+  upstreamAnswerModel,
+} from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import { operationOf } from '../http/operation-of.js';
 import { locals, onResponseClose } from '../http/request-locals.js';
@@ -55,7 +72,12 @@ export class GatewayTracing {
   ) {
     this.#provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
-      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) }), scheduledDelayMillis: 1000 })],
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter: new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) }),
+          scheduledDelayMillis: 1000,
+        }),
+      ],
     });
     this.#tracer = this.#provider.getTracer('switchyard');
   }
@@ -107,9 +129,17 @@ export class GatewayTracing {
       const parent = this.#propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
       const operation = operationOf(req.path);
       const genAiOperation = GEN_AI_OPERATION_OF_ROUTE[operation];
-      const attributes: Attributes = { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0], 'switchyard.operation': operation };
+      const attributes: Attributes = {
+        'http.request.method': req.method,
+        'url.path': req.originalUrl.split('?')[0],
+        'switchyard.operation': operation,
+      };
       if (genAiOperation) attributes['gen_ai.operation.name'] = genAiOperation;
-      const span = this.#tracer.startSpan(`${req.method} ${req.baseUrl}${req.path}`, { kind: SpanKind.SERVER, attributes }, parent);
+      const span = this.#tracer.startSpan(
+        `${req.method} ${req.baseUrl}${req.path}`,
+        { kind: SpanKind.SERVER, attributes },
+        parent,
+      );
       const requestId = locals(res).requestId;
       const request: RequestTrace = { span, context: trace.setSpan(parent, span), attempts: new Map() };
       this.#requests.set(requestId, request);
@@ -164,12 +194,19 @@ export class GatewayTracing {
 }
 
 function failSpan(span: Span, error: unknown): void {
-  const code = GatewayError.isInstance(error) ? (error.code ?? String(error.status)) : ((error as Error | undefined)?.name ?? 'error');
+  const code = GatewayError.isInstance(error)
+    ? (error.code ?? String(error.status))
+    : ((error as Error | undefined)?.name ?? 'error');
   span.setAttribute('error.type', code);
   span.setStatus({ code: SpanStatusCode.ERROR, message: GatewayError.isInstance(error) ? error.message : undefined });
 }
 
-function responseAttributes(data: unknown, upstreamModel: string, usage: Partial<CompletionUsage> | undefined, captureContent: boolean): Attributes {
+function responseAttributes(
+  data: unknown,
+  upstreamModel: string,
+  usage: Partial<CompletionUsage> | undefined,
+  captureContent: boolean,
+): Attributes {
   const answer = data as { model?: unknown; choices?: { finish_reason?: unknown; message?: unknown }[] } | null;
   const attributes: Attributes = { 'gen_ai.response.model': upstreamAnswerModel(answer) ?? upstreamModel };
   if (typeof usage?.prompt_tokens === 'number') attributes['gen_ai.usage.input_tokens'] = usage.prompt_tokens;

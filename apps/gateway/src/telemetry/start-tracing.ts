@@ -14,11 +14,19 @@ export interface TelemetrySettings {
  * imported dynamically here, and only here).
  * @see https://opentelemetry.io/docs/specs/otel/protocol/exporter/
  */
-export async function startTracing(gateway: Gateway, settings: TelemetrySettings, env: NodeJS.ProcessEnv = process.env): Promise<GatewayTracing | undefined> {
+export async function startTracing(
+  gateway: Gateway,
+  settings: TelemetrySettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<GatewayTracing | undefined> {
   const endpoint = settings.otlp_endpoint ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined);
   if (!endpoint) return undefined;
   const { GatewayTracing } = await import('./gateway-tracing.js');
-  const tracing = new GatewayTracing(gateway, { endpoint, serviceName: env.OTEL_SERVICE_NAME || settings.service_name, captureContent: settings.capture_content });
+  const tracing = new GatewayTracing(gateway, {
+    endpoint,
+    serviceName: env.OTEL_SERVICE_NAME || settings.service_name,
+    captureContent: settings.capture_content,
+  });
   gateway.observe(tracing.observer);
   return tracing;
 }

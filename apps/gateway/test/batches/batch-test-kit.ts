@@ -3,21 +3,47 @@ import { toFile } from 'openai';
 import { expect } from 'vitest';
 
 /** JSONL of `count` chat lines for `model`, each with `custom_id` `req-<i>` and `tag` in its message (to count upstream calls). */
-export function chatLines(count: number, model: (i: number) => string, tag: string, extra: Record<string, unknown> = {}): string {
+export function chatLines(
+  count: number,
+  model: (i: number) => string,
+  tag: string,
+  extra: Record<string, unknown> = {},
+): string {
   return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ custom_id: `req-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: model(i), messages: [{ role: 'user', content: `${tag} line ${i}` }], ...extra } }),
+    JSON.stringify({
+      custom_id: `req-${i}`,
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: model(i), messages: [{ role: 'user', content: `${tag} line ${i}` }], ...extra },
+    }),
   ).join('\n');
 }
 
 /** Uploads `jsonl` as a batch input file and creates a `/v1/chat/completions` batch of it. */
-export async function createChatBatch(client: OpenAI, jsonl: string, metadata?: Record<string, string>): Promise<OpenAI.Batches.Batch> {
+export async function createChatBatch(
+  client: OpenAI,
+  jsonl: string,
+  metadata?: Record<string, string>,
+): Promise<OpenAI.Batches.Batch> {
   const file = await client.files.create({ file: await toFile(Buffer.from(jsonl), 'input.jsonl'), purpose: 'batch' });
-  return client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', ...(metadata && { metadata }) });
+  return client.batches.create({
+    input_file_id: file.id,
+    endpoint: '/v1/chat/completions',
+    completion_window: '24h',
+    ...(metadata && { metadata }),
+  });
 }
 
 /** Polls the batch until its status is one of `statuses` (or 30 s pass); resolves with it. */
-export async function waitForStatus(client: OpenAI, id: string, statuses: readonly string[], timeout = 30_000): Promise<OpenAI.Batches.Batch> {
-  await expect.poll(async () => (await client.batches.retrieve(id)).status, { timeout, interval: 50 }).toSatisfy((s: string) => statuses.includes(s));
+export async function waitForStatus(
+  client: OpenAI,
+  id: string,
+  statuses: readonly string[],
+  timeout = 30_000,
+): Promise<OpenAI.Batches.Batch> {
+  await expect
+    .poll(async () => (await client.batches.retrieve(id)).status, { timeout, interval: 50 })
+    .toSatisfy((s: string) => statuses.includes(s));
   return client.batches.retrieve(id);
 }
 
@@ -25,7 +51,11 @@ export async function waitForStatus(client: OpenAI, id: string, statuses: readon
 export interface OutputLine {
   id: string;
   custom_id: string;
-  response: { status_code: number; request_id: string; body: { object?: string; model?: string; error?: Record<string, unknown> } } | null;
+  response: {
+    status_code: number;
+    request_id: string;
+    body: { object?: string; model?: string; error?: Record<string, unknown> };
+  } | null;
   error: { code: string; message: string } | null;
 }
 

@@ -20,7 +20,9 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-batch-budget-'));
   // Every answer reports 50,000 output tokens: 0.75 USD at 15 USD per million, far above each line's estimate.
   const text = fixtures.json('anthropic/anthropic-text.json') as Record<string, unknown>;
-  upstream = await startMockUpstream({ routes: { 'POST /v1/messages': { json: { ...text, usage: { input_tokens: 10, output_tokens: 50_000 } } } } });
+  upstream = await startMockUpstream({
+    routes: { 'POST /v1/messages': { json: { ...text, usage: { input_tokens: 10, output_tokens: 50_000 } } } },
+  });
   running = await startGatewayFromYaml(`
 admin: { master_key: "${MASTER}" }
 store: { sqlite: "${join(dir, 'switchyard.db')}" }
@@ -44,7 +46,12 @@ describe('key budgets on batches', () => {
     const { key } = await createAdminKey(origin, MASTER, { name: 'small', budget_usd: 0.01 });
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
     // 20 lines of max_tokens 1,000: an estimate of at least 20 * 1,000 * 15 / 1e6 = 0.3 USD.
-    await expect(createChatBatch(client, chatLines(20, () => 'claude-sonnet-4-5', 'too-big', { max_tokens: 1000 }))).rejects.toMatchObject({
+    await expect(
+      createChatBatch(
+        client,
+        chatLines(20, () => 'claude-sonnet-4-5', 'too-big', { max_tokens: 1000 }),
+      ),
+    ).rejects.toMatchObject({
       status: 429,
       error: { code: 'insufficient_quota', type: 'insufficient_quota' },
     });
@@ -54,7 +61,10 @@ describe('key budgets on batches', () => {
   it('stops a batch whose key runs out of budget mid-way: the remaining lines fail insufficient_quota', async () => {
     const { key } = await createAdminKey(origin, MASTER, { name: 'runs-out', budget_usd: 2 });
     const client = new OpenAI({ baseURL: running.url, apiKey: key, maxRetries: 0 });
-    const created = await createChatBatch(client, chatLines(20, () => 'claude-sonnet-4-5', 'runs-out', { max_tokens: 10 }));
+    const created = await createChatBatch(
+      client,
+      chatLines(20, () => 'claude-sonnet-4-5', 'runs-out', { max_tokens: 10 }),
+    );
     expect(created.status).toBe('in_progress');
     const done = await waitForStatus(client, created.id, ['completed']);
     const calls = upstream.requests.length;

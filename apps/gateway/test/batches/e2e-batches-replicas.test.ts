@@ -60,10 +60,17 @@ describe('two replicas on Postgres', () => {
     const { key } = await createAdminKey(a.url.replace(/\/v1$/, ''), MASTER, { name: 'replicas' });
     const viaA = new OpenAI({ baseURL: a.url, apiKey: key, maxRetries: 0 });
     const viaB = new OpenAI({ baseURL: b.url, apiKey: key, maxRetries: 0 });
-    const created = await createChatBatch(viaA, chatLines(100, () => 'claude-sonnet-4-5', 'replicas'));
+    const created = await createChatBatch(
+      viaA,
+      chatLines(100, () => 'claude-sonnet-4-5', 'replicas'),
+    );
     // Replica A holds at most 4 lines at once: B has claimed lines of its own before any answer comes.
-    await expect.poll(() => upstream.requestsTo('POST /b/v1/messages').length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
-    await expect.poll(() => upstream.requestsTo('POST /a/v1/messages').length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => upstream.requestsTo('POST /b/v1/messages').length, { timeout: 10_000, interval: 20 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => upstream.requestsTo('POST /a/v1/messages').length, { timeout: 10_000, interval: 20 })
+      .toBeGreaterThan(0);
     held.open();
     const done = await waitForStatus(viaB, created.id, ['completed']);
     expect(done.request_counts).toEqual({ total: 100, completed: 100, failed: 0 });
@@ -74,6 +81,8 @@ describe('two replicas on Postgres', () => {
     const lines = upstream.requests.map((r) => /line (\d+)/.exec(JSON.stringify(r.json))?.[1]);
     expect(new Set(lines).size).toBe(100);
     // Either replica serves the output file (shared folder, shared store).
-    expect((await fileLines(viaA, done.output_file_id)).map((l) => l.custom_id)).toEqual(Array.from({ length: 100 }, (_, i) => `req-${i}`));
+    expect((await fileLines(viaA, done.output_file_id)).map((l) => l.custom_id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `req-${i}`),
+    );
   }, 60_000);
 });

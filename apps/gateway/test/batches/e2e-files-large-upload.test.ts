@@ -53,22 +53,31 @@ describe('a 300 MB upload', () => {
     const idle = await rssOf(pid);
     let peak = idle;
     const sampler = setInterval(() => {
-      rssOf(pid).then((rss) => {
-        peak = Math.max(peak, rss);
-      }, () => {});
+      rssOf(pid).then(
+        (rss) => {
+          peak = Math.max(peak, rss);
+        },
+        () => {},
+      );
     }, 20);
     // The body streams from disk (a file-backed Blob), so the client holds none of it either.
     const form = new FormData();
     form.append('purpose', 'user_data');
     form.append('file', await openAsBlob(source), 'upload.bin');
-    const res = await fetch(`${gateway.url}/files`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: form });
+    const res = await fetch(`${gateway.url}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: form,
+    });
     clearInterval(sampler);
     peak = Math.max(peak, await rssOf(pid));
     const file = (await res.json()) as { id: string; bytes: number };
     expect(res.status).toBe(200);
     expect(file.bytes).toBe(SIZE);
     expect((await stat(join(dir, 'files', file.id))).size).toBe(SIZE);
-    console.log(`300 MB upload: gateway RSS idle ${(idle / MIB).toFixed(1)} MiB, peak ${(peak / MIB).toFixed(1)} MiB, growth ${((peak - idle) / MIB).toFixed(1)} MiB`);
+    console.log(
+      `300 MB upload: gateway RSS idle ${(idle / MIB).toFixed(1)} MiB, peak ${(peak / MIB).toFixed(1)} MiB, growth ${((peak - idle) / MIB).toFixed(1)} MiB`,
+    );
     expect(peak - idle).toBeLessThan(200 * MIB);
     // The download streams too: same size back.
     const content = await client.files.content(file.id);

@@ -34,8 +34,17 @@ export function recordAgentClientCell(cell: Omit<AgentClientCell, 'ok' | 'detail
   onTestFinished(({ task }) => {
     const ok = task.result?.state === 'pass';
     const failure = task.result?.errors?.[0]?.message?.split('\n')[0]?.slice(0, 160);
-    const written: AgentClientCell = { client: cell.client, version: cell.version, route: cell.route, ok, detail: ok ? cell.detail() : `failed: ${failure ?? 'unknown'}` };
+    const written: AgentClientCell = {
+      client: cell.client,
+      version: cell.version,
+      route: cell.route,
+      ok,
+      detail: ok ? cell.detail() : `failed: ${failure ?? 'unknown'}`,
+    };
     mkdirSync(AGENT_CLIENT_CELLS_DIR, { recursive: true });
-    writeFileSync(`${AGENT_CLIENT_CELLS_DIR}${slug(cell.client)}--${slug(cell.route)}.json`, `${JSON.stringify(written, null, 2)}\n`);
+    writeFileSync(
+      `${AGENT_CLIENT_CELLS_DIR}${slug(cell.client)}--${slug(cell.route)}.json`,
+      `${JSON.stringify(written, null, 2)}\n`,
+    );
   });
 }

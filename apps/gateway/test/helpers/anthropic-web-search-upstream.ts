@@ -9,13 +9,32 @@ export const WEB_SEARCH = {
   title: 'Switchyard 1.0',
 };
 
-const searchUse = { type: 'server_tool_use', id: WEB_SEARCH.id, name: 'web_search', input: { query: WEB_SEARCH.query } };
+const searchUse = {
+  type: 'server_tool_use',
+  id: WEB_SEARCH.id,
+  name: 'web_search',
+  input: { query: WEB_SEARCH.query },
+};
 const searchResult = {
   type: 'web_search_tool_result',
   tool_use_id: WEB_SEARCH.id,
-  content: [{ type: 'web_search_result', url: 'https://example.com/switchyard', title: 'Switchyard 1.0', encrypted_content: 'EqQB', page_age: 'November 2, 2026' }],
+  content: [
+    {
+      type: 'web_search_result',
+      url: 'https://example.com/switchyard',
+      title: 'Switchyard 1.0',
+      encrypted_content: 'EqQB',
+      page_age: 'November 2, 2026',
+    },
+  ],
 };
-const citation = { type: 'web_search_result_location', url: 'https://example.com/switchyard', title: 'Switchyard 1.0', encrypted_index: 'Eo8B', cited_text: 'Switchyard 1.0 shipped' };
+const citation = {
+  type: 'web_search_result_location',
+  url: 'https://example.com/switchyard',
+  title: 'Switchyard 1.0',
+  encrypted_index: 'Eo8B',
+  cited_text: 'Switchyard 1.0 shipped',
+};
 const usage = { input_tokens: 2100, output_tokens: 40, server_tool_use: { web_search_requests: 1 } };
 
 /** The non-streamed answer: server_tool_use, web_search_tool_result, then a text block with a citation. */
@@ -48,7 +67,11 @@ function events(model: string): string[] {
     { type: 'content_block_delta', index: 2, delta: { type: 'citations_delta', citation } },
     { type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: WEB_SEARCH.text } },
     { type: 'content_block_stop', index: 2 },
-    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 40, server_tool_use: { web_search_requests: 1 } } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 40, server_tool_use: { web_search_requests: 1 } },
+    },
     { type: 'message_stop' },
   ].map((event) => JSON.stringify(event));
 }
@@ -62,7 +85,13 @@ function events(model: string): string[] {
 export function anthropicWebSearchReply(request: RecordedRequest): MockReply {
   const body = request.json as { model: string; stream?: boolean; tools?: { type?: string }[] };
   if (!body.tools?.some((tool) => tool.type === 'web_search_20250305')) {
-    return { json: { ...message(body.model), content: [{ type: 'text', text: 'No search.' }], usage: { input_tokens: 5, output_tokens: 2 } } };
+    return {
+      json: {
+        ...message(body.model),
+        content: [{ type: 'text', text: 'No search.' }],
+        usage: { input_tokens: 5, output_tokens: 2 },
+      },
+    };
   }
   return body.stream ? { chunks: sseFrames(events(body.model), 'typed') } : { json: message(body.model) };
 }

@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 export const CODEX_BIN = fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url));
 /** The pinned Codex version, read from its package.json. */
 export const CODEX_VERSION: string = (
-  JSON.parse(readFileSync(fileURLToPath(new URL('../../node_modules/@openai/codex/package.json', import.meta.url)), 'utf8')) as { version: string }
+  JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../node_modules/@openai/codex/package.json', import.meta.url)), 'utf8'),
+  ) as { version: string }
 ).version;
 
 /** Options of {@link runCodex}. */
@@ -59,12 +61,23 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       '',
     ].join('\n'),
   );
-  const env = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, SWITCHYARD_KEY: options.key, NO_COLOR: '1', RUST_LOG: 'error' };
-  const child = spawn(CODEX_BIN, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', options.task], {
-    cwd: options.cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    CODEX_HOME: home,
+    SWITCHYARD_KEY: options.key,
+    NO_COLOR: '1',
+    RUST_LOG: 'error',
+  };
+  const child = spawn(
+    CODEX_BIN,
+    ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', options.task],
+    {
+      cwd: options.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -65,7 +65,9 @@ export interface GatewayWithUpstreams<Name extends string> {
  * the YAML that `options.config` builds with the upstreams' URLs, on ephemeral ports. If anything fails to start,
  * what did start is closed before the error is rethrown (a ConfigError for a bad config).
  */
-export async function startGatewayWithUpstreams<Name extends string>(options: GatewayWithUpstreamsOptions<Name>): Promise<GatewayWithUpstreams<Name>> {
+export async function startGatewayWithUpstreams<Name extends string>(
+  options: GatewayWithUpstreamsOptions<Name>,
+): Promise<GatewayWithUpstreams<Name>> {
   const upstreams = {} as Record<Name, MockUpstream>;
   let running: RunningServer | undefined;
   let closing: Promise<void> | undefined;
@@ -80,15 +82,19 @@ export async function startGatewayWithUpstreams<Name extends string>(options: Ga
     for (const [name, upstreamOptions] of Object.entries<MockUpstreamOptions>(options.upstreams)) {
       upstreams[name as Name] = await startMockUpstream(upstreamOptions);
     }
-    const urls = Object.fromEntries(Object.entries<MockUpstream>(upstreams).map(([name, upstream]) => [name, upstream.url])) as Record<Name, string>;
+    const urls = Object.fromEntries(
+      Object.entries<MockUpstream>(upstreams).map(([name, upstream]) => [name, upstream.url]),
+    ) as Record<Name, string>;
     const config = parseConfig(options.config(urls), 'test.yaml', options.env ?? {});
     running = await startServer(config, { logger: options.logger ?? pino({ level: 'silent' }), cwd: options.cwd });
     const url = running.url;
     const origin = url.replace(/\/v1$/, '');
     const key = options.key ?? config.keys[0] ?? 'sk-no-gateway-key-configured';
     const timeout = options.clientTimeoutMs;
-    const openaiWithKey = (apiKey: string) => new OpenAI({ baseURL: url, apiKey, maxRetries: 0, ...(timeout ? { timeout } : {}) });
-    const anthropicWithKey = (apiKey: string) => new Anthropic({ baseURL: origin, apiKey, maxRetries: 0, ...(timeout ? { timeout } : {}) });
+    const openaiWithKey = (apiKey: string) =>
+      new OpenAI({ baseURL: url, apiKey, maxRetries: 0, ...(timeout ? { timeout } : {}) });
+    const anthropicWithKey = (apiKey: string) =>
+      new Anthropic({ baseURL: origin, apiKey, maxRetries: 0, ...(timeout ? { timeout } : {}) });
     return {
       running,
       url,

@@ -2,7 +2,10 @@ import { type MockReply, type RecordedRequest, sseFrames, testkitFixtures } from
 
 /** The recorded grounded Gemini answer (Google Search, three cited sentences, one query). */
 export const GROUNDED = testkitFixtures().json<{
-  candidates: { content: { parts: { text: string }[] }; groundingMetadata: { webSearchQueries: string[]; groundingChunks: { web: { uri: string; title: string } }[] } }[];
+  candidates: {
+    content: { parts: { text: string }[] };
+    groundingMetadata: { webSearchQueries: string[]; groundingChunks: { web: { uri: string; title: string } }[] };
+  }[];
 }>('google/unary-success-google-search-grounding.json');
 /** The grounded answer's text. */
 export const GROUNDED_TEXT = GROUNDED.candidates[0]!.content.parts[0]!.text;
@@ -19,14 +22,30 @@ export function geminiGroundingReply(stream: boolean) {
     const grounded = body.tools?.some((tool) => 'googleSearch' in tool) === true;
     const answer = grounded
       ? GROUNDED
-      : { candidates: [{ content: { role: 'model', parts: [{ text: 'No search.' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 } };
+      : {
+          candidates: [{ content: { role: 'model', parts: [{ text: 'No search.' }] }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 },
+        };
     if (!stream) return { json: answer };
     if (!grounded) return { chunks: sseFrames([JSON.stringify(answer)], 'gemini') };
     const [candidate] = GROUNDED.candidates as Record<string, unknown>[];
     const { groundingMetadata, finishReason, ...rest } = candidate as Record<string, unknown>;
     const cut = 40;
-    const first = { ...GROUNDED, candidates: [{ ...rest, content: { role: 'model', parts: [{ text: GROUNDED_TEXT.slice(0, cut) }] } }] };
-    const second = { ...GROUNDED, candidates: [{ ...rest, content: { role: 'model', parts: [{ text: GROUNDED_TEXT.slice(cut) }] }, finishReason, groundingMetadata }] };
+    const first = {
+      ...GROUNDED,
+      candidates: [{ ...rest, content: { role: 'model', parts: [{ text: GROUNDED_TEXT.slice(0, cut) }] } }],
+    };
+    const second = {
+      ...GROUNDED,
+      candidates: [
+        {
+          ...rest,
+          content: { role: 'model', parts: [{ text: GROUNDED_TEXT.slice(cut) }] },
+          finishReason,
+          groundingMetadata,
+        },
+      ],
+    };
     return { chunks: sseFrames([JSON.stringify(first), JSON.stringify(second)], 'gemini') };
   };
 }

@@ -12,7 +12,8 @@ export type JsonPath = readonly (string | number)[];
 
 type Kind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 
-const kindOf = (value: unknown): Kind => (value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as Kind));
+const kindOf = (value: unknown): Kind =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as Kind);
 
 /** JSON values of every kind (depth at most 2), by kind. */
 const valuesByKind: Record<Exclude<Kind, 'null'>, fc.Arbitrary<unknown>> = {
@@ -30,7 +31,11 @@ const valuesByKind: Record<Exclude<Kind, 'null'>, fc.Arbitrary<unknown>> = {
  */
 export function wrongKindOf(value: unknown): fc.Arbitrary<unknown> {
   const kind = kindOf(value);
-  return fc.oneof(...Object.entries(valuesByKind).filter(([k]) => k !== kind).map(([, arbitrary]) => arbitrary));
+  return fc.oneof(
+    ...Object.entries(valuesByKind)
+      .filter(([k]) => k !== kind)
+      .map(([, arbitrary]) => arbitrary),
+  );
 }
 
 /** Token counts no upstream may report: negative, fractional, beyond 2^53, or a numeric string. */
@@ -68,13 +73,34 @@ export interface MalformedBody {
  * given a value of another kind, or one of `counts` (token counts) given a count no upstream may report. Every variant
  * must be refused.
  */
-export function malformedVariants(valid: unknown, paths: readonly JsonPath[], counts: readonly JsonPath[] = []): fc.Arbitrary<MalformedBody> {
+export function malformedVariants(
+  valid: unknown,
+  paths: readonly JsonPath[],
+  counts: readonly JsonPath[] = [],
+): fc.Arbitrary<MalformedBody> {
   for (const path of [...paths, ...counts]) {
     if (valueAt(valid, path) === undefined) throw new Error(`the sample has no ${path.join('.')}`);
   }
   const variants: fc.Arbitrary<MalformedBody>[] = [];
-  if (paths.length > 0) variants.push(fc.constantFrom(...paths).chain((path) => wrongKindOf(valueAt(valid, path)).map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` }))));
-  if (counts.length > 0) variants.push(fc.constantFrom(...counts).chain((path) => badTokenCount.map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` }))));
+  if (paths.length > 0)
+    variants.push(
+      fc
+        .constantFrom(...paths)
+        .chain((path) =>
+          wrongKindOf(valueAt(valid, path)).map((v) => ({
+            body: setAt(valid, path, v),
+            at: `${path.join('.')} = ${JSON.stringify(v)}`,
+          })),
+        ),
+    );
+  if (counts.length > 0)
+    variants.push(
+      fc
+        .constantFrom(...counts)
+        .chain((path) =>
+          badTokenCount.map((v) => ({ body: setAt(valid, path, v), at: `${path.join('.')} = ${JSON.stringify(v)}` })),
+        ),
+    );
   return fc.oneof(...variants);
 }
 
@@ -88,12 +114,23 @@ export const notAnObjectText: fc.Arbitrary<string> = fc.oneof(
       return true;
     }
   }),
-  fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })).map((v) => JSON.stringify(v)),
+  fc
+    .oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+    )
+    .map((v) => JSON.stringify(v)),
 );
 
 /** A JSON reply for the mock upstream (`body` sent as its JSON text, or as it is when already text). */
 export function jsonReply(body: unknown): MockReply {
-  return { headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 /** How many runs each property makes (fast-check's default is 100; each run is one call through the gateway). */
@@ -107,13 +144,30 @@ export interface GatewayAnswer {
 }
 
 /** POSTs JSON to the gateway (`url` under its origin) with `key`, and reads the whole answer. */
-export async function postJson(url: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<GatewayAnswer> {
-  const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+export async function postJson(
+  url: string,
+  key: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<GatewayAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
 }
 
 /** Asserts a 502 `upstream_invalid_response` naming `provider` (OpenAI's error shape, or Anthropic's with `anthropic`). */
-export function expectInvalidResponse(answer: GatewayAnswer, provider: string, shape: 'openai' | 'anthropic' = 'openai'): void {
+export function expectInvalidResponse(
+  answer: GatewayAnswer,
+  provider: string,
+  shape: 'openai' | 'anthropic' = 'openai',
+): void {
   expect(answer.status, answer.text).toBe(502);
   const body = JSON.parse(answer.text) as { type?: string; error: { code?: string; type?: string; message: string } };
   if (shape === 'openai') expect(body.error.code).toBe('upstream_invalid_response');
@@ -134,7 +188,12 @@ export function expectStreamFailure(answer: GatewayAnswer, provider: string): vo
   expect(answer.contentType).toContain('text/event-stream');
   const events = answer.text
     .split(/\n\n/)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))?.slice(6))
+    .map((frame) =>
+      frame
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6),
+    )
     .filter((data): data is string => data !== undefined);
   expect(events.at(-1), answer.text).not.toBe('[DONE]');
   const last = JSON.parse(events.at(-1)!) as { error?: { code?: string; message?: string } };
@@ -157,11 +216,17 @@ export interface ScriptedGateway {
  * answering every method and path with the reply last given to {@link ScriptedGateway.answer} (404 until then), but
  * for `fixedRoutes` (e.g. a token endpoint), matched first.
  */
-export function useScriptedUpstream(config: (upstreamUrl: string) => string, fixedRoutes: Record<string, MockRoute> = {}): ScriptedGateway {
+export function useScriptedUpstream(
+  config: (upstreamUrl: string) => string,
+  fixedRoutes: Record<string, MockRoute> = {},
+): ScriptedGateway {
   let current: MockReply = { status: 404, body: 'no reply set' };
   const scripted = { url: '', origin: '', answer: (reply: MockReply) => void (current = reply) };
   useGatewayWithUpstreams(
-    { upstreams: { upstream: { routes: { ...fixedRoutes, '*': () => current }, record: false } }, config: (urls) => config(urls.upstream) },
+    {
+      upstreams: { upstream: { routes: { ...fixedRoutes, '*': () => current }, record: false } },
+      config: (urls) => config(urls.upstream),
+    },
     (gateway) => {
       scripted.url = gateway.url;
       scripted.origin = gateway.origin;

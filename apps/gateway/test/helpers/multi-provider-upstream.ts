@@ -1,4 +1,13 @@
-import { type MockReply, type MockRoute, type MockUpstream, openaiReplayRoutes, type RecordedRequest, sseFrames, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockRoute,
+  type MockUpstream,
+  openaiReplayRoutes,
+  type RecordedRequest,
+  sseFrames,
+  startMockUpstream,
+  testkitFixtures,
+} from '@switchyard/testkit';
 
 const fixtures = testkitFixtures();
 
@@ -17,27 +26,46 @@ export function multiProviderRoutes(): Record<string, MockRoute> {
   const openai = openaiReplayRoutes();
   const openaiChat = openai['POST /v1/chat/completions'] as (request: RecordedRequest) => MockReply;
   return {
-      ...openai,
-      'POST /v1/chat/completions': (request) => {
-        const body = request.json as { stream?: boolean; tools?: unknown[] };
-        if (!body.tools) return openaiChat(request);
-        return body.stream
-          ? { chunks: sseFrames(fixtures.chunkLines('openai-compatible/xai-tool-call.chunks.txt')) }
-          : { json: fixtures.json('openai-compatible/xai-tool-call.json') };
+    ...openai,
+    'POST /v1/chat/completions': (request) => {
+      const body = request.json as { stream?: boolean; tools?: unknown[] };
+      if (!body.tools) return openaiChat(request);
+      return body.stream
+        ? { chunks: sseFrames(fixtures.chunkLines('openai-compatible/xai-tool-call.chunks.txt')) }
+        : { json: fixtures.json('openai-compatible/xai-tool-call.json') };
+    },
+    'POST /v1/messages': (request) => {
+      const body = request.json as { stream?: boolean; tools?: unknown[]; thinking?: unknown };
+      const name = body.thinking
+        ? 'anthropic-clear-thinking.1'
+        : body.tools
+          ? 'anthropic-tool-no-args'
+          : 'anthropic-text';
+      return body.stream
+        ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') }
+        : { json: fixtures.json(`anthropic/${name}.json`) };
+    },
+    // Anthropic's own counter, scripted: one token per character of the first message's text.
+    'POST /v1/messages/count_tokens': (request) => ({
+      json: {
+        input_tokens: String((request.json as { messages: { content: unknown }[] }).messages[0]?.content ?? '').length,
       },
-      'POST /v1/messages': (request) => {
-        const body = request.json as { stream?: boolean; tools?: unknown[]; thinking?: unknown };
-        const name = body.thinking ? 'anthropic-clear-thinking.1' : body.tools ? 'anthropic-tool-no-args' : 'anthropic-text';
-        return body.stream ? { chunks: sseFrames(fixtures.chunkLines(`anthropic/${name}.chunks.txt`), 'typed') } : { json: fixtures.json(`anthropic/${name}.json`) };
-      },
-      // Anthropic's own counter, scripted: one token per character of the first message's text.
-      'POST /v1/messages/count_tokens': (request) => ({ json: { input_tokens: String((request.json as { messages: { content: unknown }[] }).messages[0]?.content ?? '').length } }),
-      'POST /v1beta/models/*:generateContent': (request) => ({
-        json: fixtures.json((request.json as { tools?: unknown }).tools ? 'google/google-tool-call.json' : 'google/google-text.json'),
-      }),
-      'POST /v1beta/models/*:streamGenerateContent': (request) => ({
-        chunks: sseFrames(fixtures.chunkLines((request.json as { tools?: unknown }).tools ? 'google/google-tool-call.chunks.txt' : 'google/google-text.chunks.txt'), 'gemini'),
-      }),
+    }),
+    'POST /v1beta/models/*:generateContent': (request) => ({
+      json: fixtures.json(
+        (request.json as { tools?: unknown }).tools ? 'google/google-tool-call.json' : 'google/google-text.json',
+      ),
+    }),
+    'POST /v1beta/models/*:streamGenerateContent': (request) => ({
+      chunks: sseFrames(
+        fixtures.chunkLines(
+          (request.json as { tools?: unknown }).tools
+            ? 'google/google-tool-call.chunks.txt'
+            : 'google/google-text.chunks.txt',
+        ),
+        'gemini',
+      ),
+    }),
   };
 }
 

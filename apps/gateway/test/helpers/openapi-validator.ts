@@ -17,7 +17,10 @@ export function expectOpenApiSchema(name: string, body: unknown): void {
   expect(ok ? [] : validate.errors?.slice(0, 5), `${name}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
 }
 
-type SchemaMap = Record<string, { anyOf?: { $ref: string }[]; oneOf?: { $ref: string }[]; properties?: { type?: { enum?: string[] } } }>;
+type SchemaMap = Record<
+  string,
+  { anyOf?: { $ref: string }[]; oneOf?: { $ref: string }[]; properties?: { type?: { enum?: string[] } } }
+>;
 const schemas = (spec as { components: { schemas: SchemaMap } }).components.schemas;
 const eventSchemaByType = new Map<string, string>();
 for (const ref of schemas.ResponseStreamEvent?.anyOf ?? schemas.ResponseStreamEvent?.oneOf ?? []) {

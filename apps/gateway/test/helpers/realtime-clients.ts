@@ -40,7 +40,9 @@ export function openSdkSession(tls: { port: number; ca: string }, key: string, m
     }
   });
   rt.on('error', () => {}); // asserted through `events`
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => rt.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    rt.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const opened = new Promise<void>((resolve, reject) => {
     rt.socket.once('open', () => resolve());
     rt.socket.once('error', reject);
@@ -72,7 +74,10 @@ export type CollectedEvents = ReturnType<typeof collectEvents>;
  * Opens a plain `ws` WebSocket to `url` (`ws://…`) with `headers` and `protocols`; resolves with the open socket and
  * its events (collected from the start), or with the HTTP answer when the server refused the upgrade.
  */
-export function rawUpgrade(url: string, options: { headers?: Record<string, string>; protocols?: string[] } = {}): Promise<{ socket: WebSocket; received: CollectedEvents } | { refused: RefusedUpgrade }> {
+export function rawUpgrade(
+  url: string,
+  options: { headers?: Record<string, string>; protocols?: string[] } = {},
+): Promise<{ socket: WebSocket; received: CollectedEvents } | { refused: RefusedUpgrade }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers });
     const received = collectEvents(socket);
@@ -80,14 +85,26 @@ export function rawUpgrade(url: string, options: { headers?: Record<string, stri
     socket.once('unexpected-response', (_request, response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ refused: { status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) } }));
+      response.on('end', () =>
+        resolve({
+          refused: {
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          },
+        }),
+      );
     });
     socket.once('error', reject);
   });
 }
 
 /** Collects a raw socket's events (JSON parsed) and resolves `next(type)` as {@link SdkSession.next} does. */
-export function collectEvents(socket: WebSocket): { events: ServerEvent[]; next(type: string): Promise<ServerEvent>; closed: Promise<{ code: number; reason: string }> } {
+export function collectEvents(socket: WebSocket): {
+  events: ServerEvent[];
+  next(type: string): Promise<ServerEvent>;
+  closed: Promise<{ code: number; reason: string }>;
+} {
   const events: ServerEvent[] = [];
   const waiters: { type: string; resolve: (event: ServerEvent) => void }[] = [];
   socket.on('message', (data) => {
@@ -100,7 +117,9 @@ export function collectEvents(socket: WebSocket): { events: ServerEvent[]; next(
       }
     }
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return {
     events,
     closed,

@@ -33,7 +33,14 @@ export interface ClaudeCodeResult {
   stdout: string;
   stderr: string;
   /** The JSON result (`is_error`, `result`, `num_turns`, `usage`...), when stdout held one. */
-  json?: { is_error?: boolean; result?: string; num_turns?: number; subtype?: string; session_id?: string; api_error_status?: number | null };
+  json?: {
+    is_error?: boolean;
+    result?: string;
+    num_turns?: number;
+    subtype?: string;
+    session_id?: string;
+    api_error_status?: number | null;
+  };
 }
 
 /**
@@ -60,7 +67,11 @@ export async function runClaudeCode(run: ClaudeCodeRun): Promise<ClaudeCodeResul
   };
   try {
     return await new Promise<ClaudeCodeResult>((resolve, reject) => {
-      const child = spawn(CLAUDE_BIN, ['-p', run.task, '--output-format', 'json', '--allowedTools', 'Bash', '--model', run.model], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        CLAUDE_BIN,
+        ['-p', run.task, '--output-format', 'json', '--allowedTools', 'Bash', '--model', run.model],
+        { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -72,7 +83,11 @@ export async function runClaudeCode(run: ClaudeCodeRun): Promise<ClaudeCodeResul
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+        const line = stdout
+          .trim()
+          .split('\n')
+          .reverse()
+          .find((l) => l.startsWith('{'));
         let json: ClaudeCodeResult['json'];
         try {
           json = line ? (JSON.parse(line) as ClaudeCodeResult['json']) : undefined;

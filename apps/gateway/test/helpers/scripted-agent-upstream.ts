@@ -1,5 +1,11 @@
 import { newResponseObject, responsesRequestSchema } from '@switchyard/front-door-responses';
-import { type MockReply, type MockRoute, type RecordedRequest, eventStreamFrames, sseFrames } from '@switchyard/testkit';
+import {
+  type MockReply,
+  type MockRoute,
+  type RecordedRequest,
+  eventStreamFrames,
+  sseFrames,
+} from '@switchyard/testkit';
 
 /**
  * The shell call a scripted upstream answers a coding agent's first turn with: the agent's shell tool by name (Codex:
@@ -38,7 +44,11 @@ function nextTurn(result: string | undefined, offered: readonly string[], shell:
 const textOf = (content: unknown): string => {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : textOf(part?.content))).join('');
+  return content
+    .map((part) =>
+      typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : textOf(part?.content),
+    )
+    .join('');
 };
 
 /**
@@ -48,29 +58,88 @@ const textOf = (content: unknown): string => {
  */
 export function scriptedChatRoute(shell: ScriptedShellCall): MockRoute {
   return (request: RecordedRequest): MockReply => {
-    const body = request.json as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+    const body = request.json as {
+      model: string;
+      stream?: boolean;
+      messages: { role: string; content: unknown }[];
+      tools?: { function: { name: string } }[];
+    };
     const last = body.messages.at(-1);
-    const turn = nextTurn(last?.role === 'tool' ? textOf(last.content) : undefined, (body.tools ?? []).map((t) => t.function.name), shell);
+    const turn = nextTurn(
+      last?.role === 'tool' ? textOf(last.content) : undefined,
+      (body.tools ?? []).map((t) => t.function.name),
+      shell,
+    );
     const id = `chatcmpl-scripted-${request.bodyText.length}`;
-    const usage = { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output };
-    const toolCall = turn.kind === 'call' ? { id: 'call_scripted_1', type: 'function', function: { name: turn.call.tool, arguments: JSON.stringify(turn.call.arguments) } } : undefined;
+    const usage = {
+      prompt_tokens: USAGE.input,
+      completion_tokens: USAGE.output,
+      total_tokens: USAGE.input + USAGE.output,
+    };
+    const toolCall =
+      turn.kind === 'call'
+        ? {
+            id: 'call_scripted_1',
+            type: 'function',
+            function: { name: turn.call.tool, arguments: JSON.stringify(turn.call.arguments) },
+          }
+        : undefined;
     const finish = toolCall ? 'tool_calls' : 'stop';
     if (!body.stream) {
-      const message = toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: (turn as { text: string }).text };
-      return { json: { id, object: 'chat.completion', created: 1_760_000_000, model: body.model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage } };
+      const message = toolCall
+        ? { role: 'assistant', content: null, tool_calls: [toolCall] }
+        : { role: 'assistant', content: (turn as { text: string }).text };
+      return {
+        json: {
+          id,
+          object: 'chat.completion',
+          created: 1_760_000_000,
+          model: body.model,
+          choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+          usage,
+        },
+      };
     }
-    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_760_000_000, model: body.model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }], ...extra });
+    const chunk = (
+      delta: Record<string, unknown>,
+      finishReason: string | null = null,
+      extra: Record<string, unknown> = {},
+    ) =>
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: 1_760_000_000,
+        model: body.model,
+        choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+        ...extra,
+      });
     const payloads = [chunk({ role: 'assistant', content: '' })];
     if (toolCall) {
       const args = toolCall.function.arguments;
-      payloads.push(chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }));
-      for (const piece of argumentPieces(args, shell, 5)) payloads.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+      payloads.push(
+        chunk({
+          tool_calls: [
+            { index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } },
+          ],
+        }),
+      );
+      for (const piece of argumentPieces(args, shell, 5))
+        payloads.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
     } else {
       const text = (turn as { text: string }).text;
       payloads.push(chunk({ content: text.slice(0, 10) }), chunk({ content: text.slice(10) }));
     }
-    payloads.push(chunk({}, finish), JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_760_000_000, model: body.model, choices: [], usage }));
+    payloads.push(
+      chunk({}, finish),
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: 1_760_000_000,
+        model: body.model,
+        choices: [],
+        usage,
+      }),
+    );
     return { chunks: sseFrames(payloads, 'openai') };
   };
 }
@@ -86,20 +155,48 @@ export interface ScriptedAnthropicAnswer {
  * it; a body offering `shell.tool` gets one `tool_use`; usage reports input, cache write and cache read tokens (21, 4
  * and 8) in `message_start`, as Anthropic does. `id` names the message.
  */
-export function scriptedAnthropicAnswer(body: { model?: string; messages: { role: string; content: unknown }[]; tools?: { name: string }[] }, shell: ScriptedShellCall, id: string): ScriptedAnthropicAnswer {
+export function scriptedAnthropicAnswer(
+  body: { model?: string; messages: { role: string; content: unknown }[]; tools?: { name: string }[] },
+  shell: ScriptedShellCall,
+  id: string,
+): ScriptedAnthropicAnswer {
   const lastUser = [...body.messages].reverse().find((m) => m.role === 'user');
-  const toolResult = Array.isArray(lastUser?.content) ? (lastUser.content as { type: string; content?: unknown }[]).find((b) => b.type === 'tool_result') : undefined;
-  const turn = nextTurn(toolResult ? textOf(toolResult.content) : undefined, (body.tools ?? []).map((t) => t.name), shell);
-  const block = turn.kind === 'call' ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments } : { type: 'text', text: turn.text };
+  const toolResult = Array.isArray(lastUser?.content)
+    ? (lastUser.content as { type: string; content?: unknown }[]).find((b) => b.type === 'tool_result')
+    : undefined;
+  const turn = nextTurn(
+    toolResult ? textOf(toolResult.content) : undefined,
+    (body.tools ?? []).map((t) => t.name),
+    shell,
+  );
+  const block =
+    turn.kind === 'call'
+      ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments }
+      : { type: 'text', text: turn.text };
   const stop = turn.kind === 'call' ? 'tool_use' : 'end_turn';
   const input = { input_tokens: USAGE.input, cache_creation_input_tokens: 4, cache_read_input_tokens: 8 };
   const model = body.model ?? 'claude';
-  const message = { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stop, stop_sequence: null, usage: { ...input, output_tokens: USAGE.output } };
-  const events: Record<string, unknown>[] = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...input, output_tokens: 1 } } }];
+  const message = {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [block],
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { ...input, output_tokens: USAGE.output },
+  };
+  const events: Record<string, unknown>[] = [
+    {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { ...input, output_tokens: 1 } },
+    },
+  ];
   if (block.type === 'tool_use') {
     const json = JSON.stringify((block as { input: unknown }).input);
     events.push({ type: 'content_block_start', index: 0, content_block: { ...block, input: {} } });
-    for (const piece of argumentPieces(json, shell, 4)) events.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of argumentPieces(json, shell, 4))
+      events.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
   } else {
     const text = (block as { text: string }).text;
     events.push(
@@ -110,7 +207,11 @@ export function scriptedAnthropicAnswer(body: { model?: string; messages: { role
   }
   events.push(
     { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: USAGE.output } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: USAGE.output },
+    },
     { type: 'message_stop' },
   );
   return { message, events };
@@ -126,7 +227,13 @@ export function scriptedAnthropicRoute(shell: ScriptedShellCall): MockRoute {
     const { message, events } = scriptedAnthropicAnswer(body, shell, `msg_scripted_${request.bodyText.length}`);
     const headers = { 'request-id': `req_scripted_${request.bodyText.length}` };
     if (!body.stream) return { headers, json: message };
-    return { headers, chunks: sseFrames(events.map((e) => JSON.stringify(e)), 'typed') };
+    return {
+      headers,
+      chunks: sseFrames(
+        events.map((e) => JSON.stringify(e)),
+        'typed',
+      ),
+    };
   };
 }
 
@@ -137,11 +244,18 @@ export function scriptedAnthropicRoute(shell: ScriptedShellCall): MockRoute {
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html
  */
 export function scriptedBedrockRoutes(shell: ScriptedShellCall): Record<string, MockRoute> {
-  const answer = (request: RecordedRequest) => scriptedAnthropicAnswer(request.json as Parameters<typeof scriptedAnthropicAnswer>[0], shell, `msg_bdrk_${request.bodyText.length}`);
+  const answer = (request: RecordedRequest) =>
+    scriptedAnthropicAnswer(
+      request.json as Parameters<typeof scriptedAnthropicAnswer>[0],
+      shell,
+      `msg_bdrk_${request.bodyText.length}`,
+    );
   return {
     'POST /model/*/invoke': (request) => ({ json: answer(request).message }),
     'POST /model/*/invoke-with-response-stream': (request) => {
-      const frames = answer(request).events.map((event) => JSON.stringify({ chunk: { bytes: Buffer.from(JSON.stringify(event)).toString('base64') } }));
+      const frames = answer(request).events.map((event) =>
+        JSON.stringify({ chunk: { bytes: Buffer.from(JSON.stringify(event)).toString('base64') } }),
+      );
       return { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: eventStreamFrames(frames) };
     },
     'POST /model/*/count-tokens': (request) => ({ json: { inputTokens: Math.ceil(request.bodyText.length / 4) } }),
@@ -155,20 +269,41 @@ export function scriptedBedrockRoutes(shell: ScriptedShellCall): Record<string, 
  */
 export function scriptedGeminiRoutes(shell: ScriptedShellCall): Record<string, MockRoute> {
   const answer = (request: RecordedRequest) => {
-    const body = request.json as { tools?: { functionDeclarations?: { name: string }[] }[]; contents: { parts?: { functionResponse?: { response?: Record<string, unknown> } }[] }[] };
+    const body = request.json as {
+      tools?: { functionDeclarations?: { name: string }[] }[];
+      contents: { parts?: { functionResponse?: { response?: Record<string, unknown> } }[] }[];
+    };
     const response = body.contents.at(-1)?.parts?.find((p) => p.functionResponse)?.functionResponse?.response;
-    const result = response === undefined ? undefined : typeof response.result === 'string' ? response.result : JSON.stringify(response);
-    const turn = nextTurn(result, (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name), shell);
-    const part = turn.kind === 'call' ? { functionCall: { name: turn.call.tool, args: turn.call.arguments } } : { text: turn.text };
+    const result =
+      response === undefined
+        ? undefined
+        : typeof response.result === 'string'
+          ? response.result
+          : JSON.stringify(response);
+    const turn = nextTurn(
+      result,
+      (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name),
+      shell,
+    );
+    const part =
+      turn.kind === 'call'
+        ? { functionCall: { name: turn.call.tool, args: turn.call.arguments } }
+        : { text: turn.text };
     return {
       candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output },
+      usageMetadata: {
+        promptTokenCount: USAGE.input,
+        candidatesTokenCount: USAGE.output,
+        totalTokenCount: USAGE.input + USAGE.output,
+      },
       modelVersion: 'gemini-scripted',
     };
   };
   return {
     'POST /v1beta/models/*:generateContent': (request) => ({ json: answer(request) }),
-    'POST /v1beta/models/*:streamGenerateContent': (request) => ({ chunks: sseFrames([JSON.stringify(answer(request))], 'gemini') }),
+    'POST /v1beta/models/*:streamGenerateContent': (request) => ({
+      chunks: sseFrames([JSON.stringify(answer(request))], 'gemini'),
+    }),
   };
 }
 
@@ -187,20 +322,53 @@ export function scriptedResponsesRoute(shell: ScriptedShellCall): MockRoute {
     const request_ = responsesRequestSchema.parse(request.json);
     const input = typeof request_.input === 'string' ? [] : (request_.input as { type?: string; output?: unknown }[]);
     const last = input.at(-1);
-    const offered = (request_.tools ?? []).flatMap((t) => (t.type === 'function' && typeof t.name === 'string' ? [t.name] : []));
+    const offered = (request_.tools ?? []).flatMap((t) =>
+      t.type === 'function' && typeof t.name === 'string' ? [t.name] : [],
+    );
     const turn = nextTurn(last?.type === 'function_call_output' ? textOf(last.output) : undefined, offered, shell);
     const n = request.bodyText.length;
-    const response = { ...newResponseObject(`resp_scripted_${n}`, request_, 1_760_000_000, request_.store !== false), model: request_.model } as Record<string, unknown>;
+    const response = {
+      ...newResponseObject(`resp_scripted_${n}`, request_, 1_760_000_000, request_.store !== false),
+      model: request_.model,
+    } as Record<string, unknown>;
     const items: Record<string, unknown>[] =
       turn.kind === 'call'
         ? [
             { type: 'reasoning', id: `rs_scripted_${n}`, summary: [], encrypted_content: SCRIPTED_ENCRYPTED_REASONING },
-            { type: 'function_call', id: `fc_scripted_${n}`, call_id: 'call_scripted_1', name: turn.call.tool, arguments: JSON.stringify(turn.call.arguments), status: 'completed' },
+            {
+              type: 'function_call',
+              id: `fc_scripted_${n}`,
+              call_id: 'call_scripted_1',
+              name: turn.call.tool,
+              arguments: JSON.stringify(turn.call.arguments),
+              status: 'completed',
+            },
           ]
-        : [{ type: 'message', id: `msg_scripted_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] }];
-    const usage = { input_tokens: USAGE.input, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: USAGE.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: USAGE.input + USAGE.output };
+        : [
+            {
+              type: 'message',
+              id: `msg_scripted_${n}`,
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }],
+            },
+          ];
+    const usage = {
+      input_tokens: USAGE.input,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: USAGE.output,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: USAGE.input + USAGE.output,
+    };
     const text = turn.kind === 'text' ? turn.text : '';
-    const done = { ...response, status: 'completed', completed_at: 1_760_000_001, output: items, output_text: text, usage };
+    const done = {
+      ...response,
+      status: 'completed',
+      completed_at: 1_760_000_001,
+      output: items,
+      output_text: text,
+      usage,
+    };
     if (!request_.stream) return { json: done };
     const events: Record<string, unknown>[] = [
       { type: 'response.created', response },
@@ -210,17 +378,56 @@ export function scriptedResponsesRoute(shell: ScriptedShellCall): MockRoute {
       if (item.type === 'message') {
         const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
         events.push(
-          { type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', content: [] } },
+          {
+            type: 'response.output_item.added',
+            output_index: index,
+            item: { ...item, status: 'in_progress', content: [] },
+          },
           { type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part },
-          { type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta: text, logprobs: [] },
-          { type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] },
-          { type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part: { ...part, text } },
+          {
+            type: 'response.output_text.delta',
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta: text,
+            logprobs: [],
+          },
+          {
+            type: 'response.output_text.done',
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            text,
+            logprobs: [],
+          },
+          {
+            type: 'response.content_part.done',
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            part: { ...part, text },
+          },
         );
       } else if (item.type === 'function_call') {
         events.push(
-          { type: 'response.output_item.added', output_index: index, item: { ...item, arguments: '', status: 'in_progress' } },
-          { type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: item.arguments },
-          { type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments },
+          {
+            type: 'response.output_item.added',
+            output_index: index,
+            item: { ...item, arguments: '', status: 'in_progress' },
+          },
+          {
+            type: 'response.function_call_arguments.delta',
+            item_id: item.id,
+            output_index: index,
+            delta: item.arguments,
+          },
+          {
+            type: 'response.function_call_arguments.done',
+            item_id: item.id,
+            output_index: index,
+            name: item.name,
+            arguments: item.arguments,
+          },
         );
       } else {
         events.push({ type: 'response.output_item.added', output_index: index, item });
@@ -228,6 +435,11 @@ export function scriptedResponsesRoute(shell: ScriptedShellCall): MockRoute {
       events.push({ type: 'response.output_item.done', output_index: index, item });
     });
     events.push({ type: 'response.completed', response: done });
-    return { chunks: sseFrames(events.map((e, i) => JSON.stringify({ ...e, sequence_number: i })), 'typed') };
+    return {
+      chunks: sseFrames(
+        events.map((e, i) => JSON.stringify({ ...e, sequence_number: i })),
+        'typed',
+      ),
+    };
   };
 }

@@ -33,11 +33,19 @@ export interface FailedStart {
  * prints `switchyard listening on URL`; rejects with the stderr when it exits first (or after `startTimeoutMs`, default
  * 20 s).
  */
-export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<SpawnedGateway> {
+export async function spawnGateway(
+  yaml: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  startTimeoutMs = 20_000,
+): Promise<SpawnedGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
   const file = join(dir, 'switchyard.yaml');
   await writeFile(file, yaml);
-  const child = spawn(process.execPath, [CLI, 'start', '--config', file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'start', '--config', file, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Never leave a gateway (or a cluster primary and its workers) behind when the test process ends early.
   const reap = () => child.kill('SIGKILL');
   process.once('exit', reap);
@@ -66,7 +74,10 @@ export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJ
   });
   const waitForLine = (pattern: RegExp, timeoutMs = 20_000) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`)),
+        timeoutMs,
+      );
       const finish = (error?: Error, line?: string) => {
         clearTimeout(timer);
         waiters.delete(check);
@@ -76,7 +87,13 @@ export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJ
       const check = () => {
         const line = lines.find((l) => pattern.test(l));
         if (line) finish(undefined, line);
-        else if (exitCode !== undefined) finish(Object.assign(new Error(`exited with code ${exitCode} before printing ${pattern}:\n${lines.join('\n')}${rest}`), { code: exitCode, stderr: lines.join('\n') + rest }));
+        else if (exitCode !== undefined)
+          finish(
+            Object.assign(
+              new Error(`exited with code ${exitCode} before printing ${pattern}:\n${lines.join('\n')}${rest}`),
+              { code: exitCode, stderr: lines.join('\n') + rest },
+            ),
+          );
       };
       waiters.add(check);
       check();
@@ -98,7 +115,11 @@ export async function spawnGateway(yaml: string, args: string[] = [], env: NodeJ
 }
 
 /** Runs the CLI with a config that must not start; resolves with its exit code and stderr. */
-export async function failedStart(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<FailedStart> {
+export async function failedStart(
+  yaml: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<FailedStart> {
   try {
     const gateway = await spawnGateway(yaml, args, env);
     await gateway.stop();

@@ -21,7 +21,9 @@ export interface TestGateway {
  * Starts the mock OpenAI upstream (recorded replies) and the real gateway in front of it on ephemeral ports, with
  * an official `openai` SDK client pointed at the gateway.
  */
-export async function startTestGateway(options: { routes?: Record<string, MockRoute>; extraYaml?: string } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: { routes?: Record<string, MockRoute>; extraYaml?: string } = {},
+): Promise<TestGateway> {
   const logs: string[] = [];
   const gateway = await startGatewayWithUpstreams({
     upstreams: { openai: { routes: { ...openaiReplayRoutes(), ...options.routes } } },
@@ -55,7 +57,13 @@ ${options.extraYaml ?? ''}`,
     logger: pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }),
     clientTimeoutMs: 10_000,
   });
-  return { upstream: gateway.upstreams.openai, running: gateway.running, client: gateway.openai, logs, close: gateway.close };
+  return {
+    upstream: gateway.upstreams.openai,
+    running: gateway.running,
+    client: gateway.openai,
+    logs,
+    close: gateway.close,
+  };
 }
 
 /** Starts the real gateway from YAML config text on an ephemeral port, logging nothing. */

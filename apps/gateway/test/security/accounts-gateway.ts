@@ -26,7 +26,9 @@ export interface AccountsGateway {
   createKey(input: Record<string, unknown>): Promise<{ id: string; key: string }>;
   client(key: string): OpenAI;
   /** Ledger totals of a key grouped by status: `{ '200': {...}, '429': {...} }`. */
-  usageByStatus(keyId: string): Promise<Record<string, { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }>>;
+  usageByStatus(
+    keyId: string,
+  ): Promise<Record<string, { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }>>;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,13 @@ ${modelsYaml}
     client: gateway.openaiWithKey,
     async usageByStatus(keyId) {
       const { body } = await admin('GET', `/usage?key=${keyId}&group_by=status`);
-      const groups = body.data as { group: string; requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[];
+      const groups = body.data as {
+        group: string;
+        requests: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        cost_usd: number;
+      }[];
       return Object.fromEntries(groups.map(({ group, ...totals }) => [group, totals]));
     },
     close: gateway.close,

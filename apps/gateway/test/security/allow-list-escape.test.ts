@@ -6,15 +6,19 @@ import { type AccountsGateway, completion, startAccountsGateway } from './accoun
 // `expensive` when `failing` failed. Every model of the plan (targets and fallbacks) is now checked.
 let gw: AccountsGateway;
 beforeAll(async () => {
-  gw = await startAccountsGateway({ json: completion('expensive-upstream', 10, 10) }, `
+  gw = await startAccountsGateway(
+    { json: completion('expensive-upstream', 10, 10) },
+    `
 models:
   - { id: failing, provider: dead, price: { input: 1, output: 1 }, fallbacks: [expensive] }
   - { id: expensive, provider: openai, upstream: expensive-upstream, price: { input: 100, output: 400 } }
-`);
+`,
+  );
 });
 afterAll(() => gw?.close());
 
-const ask = (client: OpenAI, model: string) => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+const ask = (client: OpenAI, model: string) =>
+  client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
 
 describe('security: fallbacks and the model allow-list', () => {
   it('never serves a key from a fallback model outside its allow-list', async () => {

@@ -38,13 +38,18 @@ models:
   return running;
 }
 
-const openConnections = (running: RunningServer) => new Promise<number>((resolve, reject) => running.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+const openConnections = (running: RunningServer) =>
+  new Promise<number>((resolve, reject) => running.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
 
 /**
  * Opens `count` slowloris sockets from `localAddress` (half a request's headers, then nothing) and resolves once each
  * has either been closed by the gateway or is held open: `held` of them.
  */
-async function slowloris(running: RunningServer, localAddress: string, count: number): Promise<{ held: number; closed: number; openedInMs: number }> {
+async function slowloris(
+  running: RunningServer,
+  localAddress: string,
+  count: number,
+): Promise<{ held: number; closed: number; openedInMs: number }> {
   const { port } = running;
   const started = performance.now();
   let closed = 0;
@@ -64,7 +69,11 @@ async function slowloris(running: RunningServer, localAddress: string, count: nu
         closed++;
         settle();
       });
-      socket.on('connect', () => socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', () => settle()));
+      socket.on('connect', () =>
+        socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', () =>
+          settle(),
+        ),
+      );
       all.push(socket);
     }
   });
@@ -74,12 +83,20 @@ async function slowloris(running: RunningServer, localAddress: string, count: nu
   // Connections the gateway closed on arrival or to make room are seen closed shortly after: until then, the client
   // holds more sockets than the gateway has open.
   const held = (list: Socket[]) => list.filter((s) => !s.closed).length;
-  await expect.poll(async () => held(sockets.get(running) ?? []) <= (await openConnections(running)), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => held(sockets.get(running) ?? []) <= (await openConnections(running)), { timeout: 10_000 })
+    .toBe(true);
   return { held: held(all), closed, openedInMs };
 }
 
 /** A request on a new connection from `localAddress`: its status and body (or the connection error's code). */
-function call(port: number, localAddress: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: string } | { error: string }> {
+function call(
+  port: number,
+  localAddress: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -91,7 +108,10 @@ function call(port: number, localAddress: string, method: string, path: string, 
         path,
         agent: false,
         timeout: 10_000,
-        headers: { authorization: `Bearer ${KEY}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -114,7 +134,9 @@ describe('security: connection fairness', { timeout: 60_000 }, () => {
     const running = await startGateway('{ port: 0, headers_timeout_ms: 60000 }');
     const attack = await slowloris(running, '127.0.0.1', 5_000);
     const open = await openConnections(running);
-    console.log(`5,000 slowloris sockets from 127.0.0.1 opened in ${attack.openedInMs.toFixed(0)} ms: ${attack.held} held, ${attack.closed} closed by the gateway; ${open} open at the gateway`);
+    console.log(
+      `5,000 slowloris sockets from 127.0.0.1 opened in ${attack.openedInMs.toFixed(0)} ms: ${attack.held} held, ${attack.closed} closed by the gateway; ${open} open at the gateway`,
+    );
     expect(attack.held).toBeLessThanOrEqual(1024);
     expect(open).toBeLessThanOrEqual(1024);
 
@@ -131,18 +153,24 @@ describe('security: connection fairness', { timeout: 60_000 }, () => {
   });
 
   it('once many addresses fill max_connections, health probes still get in and other calls get an honest 503', async () => {
-    const running = await startGateway('{ port: 0, max_connections: 300, max_connections_per_client: 100, headers_timeout_ms: 60000 }');
+    const running = await startGateway(
+      '{ port: 0, max_connections: 300, max_connections_per_client: 100, headers_timeout_ms: 60000 }',
+    );
     let held = 0;
-    for (const address of ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6']) held += (await slowloris(running, address, 100)).held;
+    for (const address of ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'])
+      held += (await slowloris(running, address, 100)).held;
     expect(held).toBeLessThanOrEqual(300 + 32);
-    for (const path of ['/healthz', '/readyz']) expect(await call(running.port, '127.0.0.2', 'GET', path)).toMatchObject({ status: 200 });
+    for (const path of ['/healthz', '/readyz'])
+      expect(await call(running.port, '127.0.0.2', 'GET', path)).toMatchObject({ status: 200 });
     const refused = await call(running.port, '127.0.0.2', 'POST', '/v1/chat/completions', chat);
     expect(refused).toMatchObject({ status: 503 });
     expect(JSON.parse((refused as { body: string }).body).error.code).toBe('server_busy');
   });
 
   it('does not cap a trusted proxy per client', async () => {
-    const running = await startGateway('{ port: 0, max_connections_per_client: 50, trust_proxy: ["127.0.0.7/32"], headers_timeout_ms: 60000 }');
+    const running = await startGateway(
+      '{ port: 0, max_connections_per_client: 50, trust_proxy: ["127.0.0.7/32"], headers_timeout_ms: 60000 }',
+    );
     expect((await slowloris(running, '127.0.0.7', 200)).held).toBe(200);
     expect((await slowloris(running, '127.0.0.8', 200)).held).toBe(50);
   });

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 const client = () => new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 10_000 });
 async function ask(model: string) {
-  const { data, response } = await client().chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+  const { data, response } = await client()
+    .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })
+    .withResponse();
   return { usage: data.usage!, cost: response.headers.get('x-switchyard-cost-usd') };
 }
 
@@ -43,7 +45,9 @@ describe('cost of non-streamed answers without accounts', () => {
 
   it("is in x-switchyard-cost-usd at the catalogue's price", async () => {
     const { usage, cost } = await ask('catalogued');
-    console.log(`catalogued: ${usage.prompt_tokens} + ${usage.completion_tokens} tokens, x-switchyard-cost-usd ${cost}`);
+    console.log(
+      `catalogued: ${usage.prompt_tokens} + ${usage.completion_tokens} tokens, x-switchyard-cost-usd ${cost}`,
+    );
     expect(Number(cost)).toBeGreaterThan(0);
   });
 

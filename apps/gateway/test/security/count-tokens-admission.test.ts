@@ -21,7 +21,9 @@ beforeAll(async () => {
         routes: {
           'POST /v1/messages': scriptedAnthropicRoute(BASH),
           // Anthropic's own counter, scripted: a token per 4 bytes of the body.
-          'POST /v1/messages/count_tokens': (request) => ({ json: { input_tokens: Math.ceil(request.bodyText.length / 4) } }),
+          'POST /v1/messages/count_tokens': (request) => ({
+            json: { input_tokens: Math.ceil(request.bodyText.length / 4) },
+          }),
         },
       },
     },
@@ -44,15 +46,33 @@ routing: { max_retries: 0 }
 afterAll(() => gateway?.close());
 
 const admin = async (path: string, init: RequestInit = {}) => {
-  const res = await fetch(`${gateway.origin}/admin${path}`, { ...init, headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' } });
+  const res = await fetch(`${gateway.origin}/admin${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+  });
   return (await res.json()) as Record<string, unknown>;
 };
-const createKey = async (input: Record<string, unknown>) => (await admin('/keys', { method: 'POST', body: JSON.stringify(input) })) as { id: string; key: string };
+const createKey = async (input: Record<string, unknown>) =>
+  (await admin('/keys', { method: 'POST', body: JSON.stringify(input) })) as { id: string; key: string };
 const countTokens = async (key: string, body: unknown) => {
-  const res = await fetch(`${gateway.origin}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { input_tokens?: number; type?: string; error?: { type: string; message: string } } };
+  const res = await fetch(`${gateway.origin}/v1/messages/count_tokens`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { input_tokens?: number; type?: string; error?: { type: string; message: string } },
+  };
 };
-const rowsOf = async (keyId: string) => ((await admin(`/requests?key=${keyId}&limit=100`)).data as { status: number; model: string; cost_usd: number; prompt_tokens: number; operation: string | null }[]);
+const rowsOf = async (keyId: string) =>
+  (await admin(`/requests?key=${keyId}&limit=100`)).data as {
+    status: number;
+    model: string;
+    cost_usd: number;
+    prompt_tokens: number;
+    operation: string | null;
+  }[];
 const hello = { messages: [{ role: 'user', content: 'Hello there' }] };
 
 describe('security: count_tokens is a call like any other', () => {
@@ -77,7 +97,10 @@ describe('security: count_tokens is a call like any other', () => {
 
   it('reserves no tokens and no budget: with the budget and tpm spent by a chat call, it still counts, at cost 0', async () => {
     const { id, key } = await createKey({ name: 'no-budget', budget_usd: 0.000001, tpm_limit: 1 });
-    const chat = () => gateway.openaiWithKey(key).chat.completions.create({ model: 'expensive', messages: [{ role: 'user', content: 'hi' }] });
+    const chat = () =>
+      gateway
+        .openaiWithKey(key)
+        .chat.completions.create({ model: 'expensive', messages: [{ role: 'user', content: 'hi' }] });
     await chat();
     await expect(chat()).rejects.toMatchObject({ status: 429 });
     expect(await countTokens(key, { model: 'expensive', ...hello })).toMatchObject({ status: 200 });
@@ -97,7 +120,9 @@ describe('security: count_tokens is a call like any other', () => {
     const sent = anthropicUpstream.requestsTo('POST /v1/messages/count_tokens');
     expect(sent).toHaveLength(before + 1);
     expect(counted.body.input_tokens).toBe(Math.ceil(sent.at(-1)!.bodyText.length / 4));
-    expect(await rowsOf(id)).toEqual([expect.objectContaining({ status: 200, cost_usd: 0, operation: 'anthropicCountTokens' })]);
+    expect(await rowsOf(id)).toEqual([
+      expect.objectContaining({ status: 200, cost_usd: 0, operation: 'anthropicCountTokens' }),
+    ]);
   });
 
   it('validates as /v1/messages does: empty messages, 10,001 messages, unknown block types are 400s in Anthropic shape', async () => {
@@ -112,10 +137,21 @@ describe('security: count_tokens is a call like any other', () => {
     for (const body of bodies) {
       const answer = await countTokens(key, body);
       expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('messages') } });
+      expect(answer.body).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining('messages') },
+      });
     }
     // A system entry inside messages (Claude Code 2.1) is accepted, as on /v1/messages.
-    expect(await countTokens(key, { model: 'cheap', messages: [{ role: 'user', content: 'a' }, { role: 'system', content: 'b' }] })).toMatchObject({ status: 200 });
+    expect(
+      await countTokens(key, {
+        model: 'cheap',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'system', content: 'b' },
+        ],
+      }),
+    ).toMatchObject({ status: 200 });
     expect((await rowsOf(id)).map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
   });
 });

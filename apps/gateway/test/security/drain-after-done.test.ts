@@ -19,7 +19,13 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'done' }, finish_reason: 'stop' }] };
+    const chunk = {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, delta: { content: 'done' }, finish_reason: 'stop' }],
+    };
     res.write(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
     const doneAt = performance.now();
     const timer = setInterval(() => {
@@ -49,12 +55,18 @@ afterAll(async () => {
 describe('security: an upstream that keeps sending after [DONE]', () => {
   it('gets its connection closed within the drain bounds, and the client its answer', async () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 10_000 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
     for await (const part of stream) text += part.choices[0]?.delta.content ?? '';
     expect(text).toBe('done');
     await expect.poll(() => closedAfterMs, { timeout: 5_000 }).toBeDefined();
-    console.log(`upstream connection closed ${closedAfterMs!.toFixed(0)} ms after [DONE], ${writtenAfterDone} bytes accepted by the socket after it`);
+    console.log(
+      `upstream connection closed ${closedAfterMs!.toFixed(0)} ms after [DONE], ${writtenAfterDone} bytes accepted by the socket after it`,
+    );
     expect(closedAfterMs!).toBeLessThan(2_000);
   });
 });

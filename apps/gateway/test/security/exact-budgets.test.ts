@@ -25,7 +25,8 @@ let openGate: () => void = () => {};
 beforeAll(async () => {
   redis = await startRedis();
   const route = async (request: { json?: unknown }) => {
-    if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await new Promise<void>((resolve) => (openGate = resolve));
+    if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold')
+      await new Promise<void>((resolve) => (openGate = resolve));
     return { json: completion('cheap', PROMPT, COMPLETION) };
   };
   const models = `models:\n  - { id: cheap, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }\n`;
@@ -40,7 +41,11 @@ afterAll(async () => {
 });
 
 /** Calls one after another (each sent once the previous answer has ended) until one is refused; at most `max`. */
-async function untilRefused(client: OpenAI, request: Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'model' | 'messages'> = {}, max = 100) {
+async function untilRefused(
+  client: OpenAI,
+  request: Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'model' | 'messages'> = {},
+  max = 100,
+) {
   let served = 0;
   for (let i = 0; i < max; i++) {
     try {
@@ -89,15 +94,32 @@ describe.each(['memory', 'redis'] as const)('security: exact budgets, limits %s'
     const { key } = await gw.createKey({ name: 'in-flight', budget_usd: 0.01 });
     const client = gw.client(key);
     // In flight: 3,000 completion tokens reserved ($0.006) of $0.01.
-    const held = client.chat.completions.create({ model: 'cheap', max_tokens: 3000, messages: [{ role: 'user', content: 'hold' }] });
-    await expect.poll(() => gw.upstream.requests.filter((r) => (r.json as { messages: { content: string }[] }).messages[0]?.content === 'hold').length).toBeGreaterThan(0);
-    const refused = (await client.chat.completions.create({ model: 'cheap', max_tokens: 2500, messages: [{ role: 'user', content: 'hi' }] }).catch((e: ApiError) => e)) as ApiError;
+    const held = client.chat.completions.create({
+      model: 'cheap',
+      max_tokens: 3000,
+      messages: [{ role: 'user', content: 'hold' }],
+    });
+    await expect
+      .poll(
+        () =>
+          gw.upstream.requests.filter(
+            (r) => (r.json as { messages: { content: string }[] }).messages[0]?.content === 'hold',
+          ).length,
+      )
+      .toBeGreaterThan(0);
+    const refused = (await client.chat.completions
+      .create({ model: 'cheap', max_tokens: 2500, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: ApiError) => e)) as ApiError;
     expect(refused).toMatchObject({ status: 429, code: 'insufficient_quota' });
     expect(refused.message).not.toMatch(/is spent/);
-    expect(refused.message).toMatch(/This call's estimate of 0\.005001 USD \(1 prompt token and 2,500 completion tokens from max_tokens\) exceeds the remaining 0\.003999 USD of this key's budget of 0\.01 USD per total \(0 USD spent, 0\.006001 USD reserved by calls in flight\)/);
+    expect(refused.message).toMatch(
+      /This call's estimate of 0\.005001 USD \(1 prompt token and 2,500 completion tokens from max_tokens\) exceeds the remaining 0\.003999 USD of this key's budget of 0\.01 USD per total \(0 USD spent, 0\.006001 USD reserved by calls in flight\)/,
+    );
     // The call in flight ends (settled at $0.000011): the same call passes.
     openGate();
     await held;
-    await expect(client.chat.completions.create({ model: 'cheap', max_tokens: 2500, messages: [{ role: 'user', content: 'hi' }] })).resolves.toMatchObject({ object: 'chat.completion' });
+    await expect(
+      client.chat.completions.create({ model: 'cheap', max_tokens: 2500, messages: [{ role: 'user', content: 'hi' }] }),
+    ).resolves.toMatchObject({ object: 'chat.completion' });
   });
 });

@@ -12,7 +12,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${gw.running.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${gw.running.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('security: bounded model ids', () => {
   it('answers 400 naming model for a 1 MB model name, without logging or routing it', async () => {
@@ -20,13 +24,21 @@ describe('security: bounded model ids', () => {
     gw.upstream.clear();
     const logsBefore = gw.logs.length;
     for (const path of ['/chat/completions', '/embeddings', '/images/generations', '/audio/speech']) {
-      const res = await post(path, { model: huge, messages: [{ role: 'user', content: 'hi' }], input: 'hi', prompt: 'p', voice: 'alloy' });
+      const res = await post(path, {
+        model: huge,
+        messages: [{ role: 'user', content: 'hi' }],
+        input: 'hi',
+        prompt: 'p',
+        voice: 'alloy',
+      });
       expect(res.status, path).toBe(400);
       const body = (await res.json()) as { error: { param: string; code: string; message: string } };
       expect(body.error).toMatchObject({ param: 'model', code: 'invalid_model_id' });
       expect(body.error.message.length).toBeLessThan(300);
     }
-    const retrieve = await fetch(`${gw.running.url}/models/openai/${'y'.repeat(4000)}`, { headers: { authorization: `Bearer ${GATEWAY_KEY}` } });
+    const retrieve = await fetch(`${gw.running.url}/models/openai/${'y'.repeat(4000)}`, {
+      headers: { authorization: `Bearer ${GATEWAY_KEY}` },
+    });
     expect(retrieve.status).toBe(400);
     expect(gw.upstream.requests).toHaveLength(0);
     await expect.poll(() => gw.logs.length).toBeGreaterThanOrEqual(logsBefore + 5);
@@ -51,7 +63,10 @@ describe('security: bounded model ids', () => {
 
   it('still serves ordinary provider model ids with / : @ . characters', async () => {
     gw.upstream.clear();
-    const res = await post('/chat/completions', { model: 'openai/gpt-4.1-nano:2025@v1', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await post('/chat/completions', {
+      model: 'openai/gpt-4.1-nano:2025@v1',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status).toBe(200);
     expect((gw.upstream.requests[0]!.json as { model: string }).model).toBe('gpt-4.1-nano:2025@v1');
   });

@@ -11,7 +11,11 @@ afterAll(async () => {
 });
 
 const post = (body: string) =>
-  fetch(`${gw.running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' }, body });
+  fetch(`${gw.running.url}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
+    body,
+  });
 
 describe('security: JSON nesting and message count', () => {
   it('answers 400 json_too_deep for a 100,000-deep body', async () => {
@@ -24,9 +28,13 @@ describe('security: JSON nesting and message count', () => {
   it('accepts 64 levels and refuses 65 (brackets inside strings do not count)', async () => {
     // The body object is level 1, so `metadata` adds depth - 1 levels.
     const nested = (depth: number) => `${'['.repeat(depth - 1)}"[[[[{{{{"${']'.repeat(depth - 1)}`;
-    const ok = await post(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(64)}}`);
+    const ok = await post(
+      `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(64)}}`,
+    );
     expect(ok.status).toBe(200);
-    const tooDeep = await post(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(65)}}`);
+    const tooDeep = await post(
+      `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(65)}}`,
+    );
     expect(tooDeep.status).toBe(400);
   });
 

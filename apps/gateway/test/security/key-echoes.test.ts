@@ -31,14 +31,25 @@ async function call(stream: boolean): Promise<{ status: number; text: string; he
   return { status: res.status, text: await res.text(), headers: JSON.stringify([...res.headers]) };
 }
 
-const echo = (field: string, value: string) => ({ error: { message: 'bad', type: 'invalid_request_error', param: null, code: null, [field]: value } });
+const echo = (field: string, value: string) => ({
+  error: { message: 'bad', type: 'invalid_request_error', param: null, code: null, [field]: value },
+});
 const jsonErrors: [string, MockReply][] = [
   ['param', { status: 400, json: echo('param', UPSTREAM_KEY) }],
   ['code', { status: 400, json: echo('code', `key_${UPSTREAM_KEY}`) }],
   ['type', { status: 400, json: echo('type', UPSTREAM_KEY) }],
-  ['message, minus the last character', { status: 400, json: echo('message', `Incorrect key ${UPSTREAM_KEY.slice(0, -1)}`) }],
-  ['message, minus the first three characters', { status: 429, json: echo('message', `key ...${UPSTREAM_KEY.slice(3)} is rate limited`) }],
-  ['a non-JSON body cut at 200 characters', { status: 500, headers: { 'content-type': 'text/plain' }, body: `${'x'.repeat(185)} key=${UPSTREAM_KEY} more` }],
+  [
+    'message, minus the last character',
+    { status: 400, json: echo('message', `Incorrect key ${UPSTREAM_KEY.slice(0, -1)}`) },
+  ],
+  [
+    'message, minus the first three characters',
+    { status: 429, json: echo('message', `key ...${UPSTREAM_KEY.slice(3)} is rate limited`) },
+  ],
+  [
+    'a non-JSON body cut at 200 characters',
+    { status: 500, headers: { 'content-type': 'text/plain' }, body: `${'x'.repeat(185)} key=${UPSTREAM_KEY} more` },
+  ],
 ];
 
 describe('security: the upstream key never leaks through an error', () => {
@@ -55,7 +66,8 @@ describe('security: the upstream key never leaks through an error', () => {
 
   it.each(['param', 'code', 'type', 'message'])('mid-stream error event echoing the key in %s', async (field) => {
     const event = JSON.stringify(echo(field, `${UPSTREAM_KEY.slice(0, -1)}`));
-    const first = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}';
+    const first =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}';
     gw.upstream.route(CHAT, { chunks: sseFrames([first, event]) });
     const { status, text } = await call(true);
     expect(status).toBe(200);
@@ -63,15 +75,21 @@ describe('security: the upstream key never leaks through an error', () => {
     expect(leaks(text), text).toBeUndefined();
   });
 
-  it.each([401, 403])('answers 502 naming the provider when the upstream answers %i (its key was refused)', async (upstreamStatus) => {
-    gw.upstream.clear();
-    gw.upstream.route(CHAT, { status: upstreamStatus, json: echo('message', `Incorrect API key provided: ${UPSTREAM_KEY}`) });
-    const { status, text } = await call(false);
-    expect(status).toBe(502);
-    const body = JSON.parse(text) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe('upstream_auth_failed');
-    expect(body.error.message).toContain("provider 'openai'");
-    expect(leaks(text)).toBeUndefined();
-    expect(gw.upstream.requestsTo(CHAT)).toHaveLength(1);
-  });
+  it.each([401, 403])(
+    'answers 502 naming the provider when the upstream answers %i (its key was refused)',
+    async (upstreamStatus) => {
+      gw.upstream.clear();
+      gw.upstream.route(CHAT, {
+        status: upstreamStatus,
+        json: echo('message', `Incorrect API key provided: ${UPSTREAM_KEY}`),
+      });
+      const { status, text } = await call(false);
+      expect(status).toBe(502);
+      const body = JSON.parse(text) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('upstream_auth_failed');
+      expect(body.error.message).toContain("provider 'openai'");
+      expect(leaks(text)).toBeUndefined();
+      expect(gw.upstream.requestsTo(CHAT)).toHaveLength(1);
+    },
+  );
 });

@@ -30,7 +30,20 @@ const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** An error object of roughly the right shape, any field of any kind (or missing). */
 const errorObject = fc.record(
-  { message: fieldValue, type: fieldValue, code: fieldValue, param: fieldValue, status: fieldValue, details: fc.oneof(fieldValue, fc.array(fc.record({ '@type': fieldValue, reason: fieldValue, retryDelay: fieldValue }, { requiredKeys: [] }), { maxLength: 2 })), innererror: fieldValue },
+  {
+    message: fieldValue,
+    type: fieldValue,
+    code: fieldValue,
+    param: fieldValue,
+    status: fieldValue,
+    details: fc.oneof(
+      fieldValue,
+      fc.array(fc.record({ '@type': fieldValue, reason: fieldValue, retryDelay: fieldValue }, { requiredKeys: [] }), {
+        maxLength: 2,
+      }),
+    ),
+    innererror: fieldValue,
+  },
   { requiredKeys: [] },
 );
 
@@ -41,7 +54,20 @@ const errorBodyText: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
   fc
     .record(
-      { error: fc.oneof(fieldValue, errorObject), message: fieldValue, Message: fieldValue, detail: fc.oneof(fieldValue, errorObject, fc.array(fc.record({ loc: fieldValue, msg: fieldValue }, { requiredKeys: [] }))), err_msg: fieldValue, err_code: fieldValue, __type: fieldValue, type: fieldValue },
+      {
+        error: fc.oneof(fieldValue, errorObject),
+        message: fieldValue,
+        Message: fieldValue,
+        detail: fc.oneof(
+          fieldValue,
+          errorObject,
+          fc.array(fc.record({ loc: fieldValue, msg: fieldValue }, { requiredKeys: [] })),
+        ),
+        err_msg: fieldValue,
+        err_code: fieldValue,
+        __type: fieldValue,
+        type: fieldValue,
+      },
       { requiredKeys: [] },
     )
     .map((value) => JSON.stringify(value)),
@@ -79,7 +105,8 @@ describe('malformed upstream error bodies through each provider mapper (issue #3
         fc.property(upstreamStatus, errorBodyText, (status, body) => {
           const error = mapper(name, status, body, { 'retry-after': '3' }, [SECRET]);
           expectClientError(error);
-          const expected = overloaded && status === 529 ? 503 : status >= 400 && status <= 599 && status !== 407 ? status : 502;
+          const expected =
+            overloaded && status === 529 ? 503 : status >= 400 && status <= 599 && status !== 407 ? status : 502;
           expect(error.status).toBe(expected);
           expect(error.headers['retry-after'] ?? error.headers['retry-after-ms']).toBeDefined();
         }),
@@ -91,11 +118,28 @@ describe('malformed upstream error bodies through each provider mapper (issue #3
   it('an unreadable body still names the provider and the status, and quotes the body redacted', () => {
     const error = mapOpenAIError('vllm', 503, `<html>Bad gateway for ${SECRET}</html>`, {}, [SECRET]);
     expect(error.status).toBe(503);
-    expect(error.message).toBe("The upstream provider 'vllm' answered HTTP 503: <html>Bad gateway for [REDACTED]</html>");
-    const shaped = mapAnthropicError('anthropic', 429, JSON.stringify({ type: 'error', error: { type: 42, message: ['x'] } }), {}, []);
-    expect(shaped.toJSON().error).toMatchObject({ message: "The upstream provider 'anthropic' answered HTTP 429.", type: 'invalid_request_error' });
+    expect(error.message).toBe(
+      "The upstream provider 'vllm' answered HTTP 503: <html>Bad gateway for [REDACTED]</html>",
+    );
+    const shaped = mapAnthropicError(
+      'anthropic',
+      429,
+      JSON.stringify({ type: 'error', error: { type: 42, message: ['x'] } }),
+      {},
+      [],
+    );
+    expect(shaped.toJSON().error).toMatchObject({
+      message: "The upstream provider 'anthropic' answered HTTP 429.",
+      type: 'invalid_request_error',
+    });
     // A field of the wrong kind hides only itself: the type still maps.
-    const partial = mapAnthropicError('anthropic', 429, JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 7 } }), {}, []);
+    const partial = mapAnthropicError(
+      'anthropic',
+      429,
+      JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 7 } }),
+      {},
+      [],
+    );
     expect(partial.toJSON().error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
   });
 
@@ -107,9 +151,16 @@ describe('malformed upstream error bodies through each provider mapper (issue #3
       { numRuns: 400 },
     );
     fc.assert(
-      fc.property(fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.option(fc.string({ maxLength: 30 }).map((text) => `${text}${SECRET}`), { nil: undefined }), (name, message) => {
-        expectClientError(mapBedrockException('br', name, message, 502, [SECRET]));
-      }),
+      fc.property(
+        fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+        fc.option(
+          fc.string({ maxLength: 30 }).map((text) => `${text}${SECRET}`),
+          { nil: undefined },
+        ),
+        (name, message) => {
+          expectClientError(mapBedrockException('br', name, message, 502, [SECRET]));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -136,7 +187,8 @@ routing: { max_retries: 0 }
 `,
 );
 const KEY = 'sk-switchyard-error-bodies-0123456789';
-const chat = (model: string, stream = false): Promise<GatewayAnswer> => postJson(`${gateway.url}/chat/completions`, KEY, { model, stream, messages: [{ role: 'user', content: 'hi' }] });
+const chat = (model: string, stream = false): Promise<GatewayAnswer> =>
+  postJson(`${gateway.url}/chat/completions`, KEY, { model, stream, messages: [{ role: 'user', content: 'hi' }] });
 
 /** The status a client must see for an upstream error status through the gateway (credentials failures are 502). */
 function clientStatus(status: number, overloaded: boolean): number {
@@ -162,7 +214,12 @@ function expectStreamError(answer: GatewayAnswer): void {
   }
   const events = answer.text
     .split(/\n\n/)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))?.slice(6))
+    .map((frame) =>
+      frame
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6),
+    )
     .filter((data): data is string => data !== undefined);
   expect(events.at(-1), answer.text).not.toBe('[DONE]');
   expect(errorBodySchema.safeParse(JSON.parse(events.at(-1)!)).success, answer.text).toBe(true);
@@ -172,7 +229,13 @@ const RUNS = 25;
 const errorStatus = fc.integer({ min: 400, max: 599 });
 
 describe('malformed upstream error answers over HTTP (issue #38 item 7)', () => {
-  for (const [model, overloaded] of [['gpt', true], ['claude', true], ['azure-chat', true], ['gemini', false], ['command', true]] as const) {
+  for (const [model, overloaded] of [
+    ['gpt', true],
+    ['claude', true],
+    ['azure-chat', true],
+    ['gemini', false],
+    ['command', true],
+  ] as const) {
     it(`${model}: a random error status and body reach the client mapped right`, async () => {
       await fc.assert(
         fc.asyncProperty(errorStatus, errorBodyText, async (status, body) => {
@@ -185,10 +248,19 @@ describe('malformed upstream error answers over HTTP (issue #38 item 7)', () => 
   }
 
   it('an OpenAI chat stream with a malformed error event after its first chunk ends with an error event', async () => {
-    const first = JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] });
+    const first = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-4o',
+      choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }],
+    });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fieldValue, errorObject), async (error) => {
-        gateway.answer({ headers: { 'content-type': 'text/event-stream' }, chunks: sseFrames([first, JSON.stringify({ error })]) });
+        gateway.answer({
+          headers: { 'content-type': 'text/event-stream' },
+          chunks: sseFrames([first, JSON.stringify({ error })]),
+        });
         expectStreamError(await chat('gpt', true));
       }),
       { numRuns: RUNS },
@@ -196,7 +268,19 @@ describe('malformed upstream error answers over HTTP (issue #38 item 7)', () => 
   });
 
   it('an Anthropic stream with a malformed error event after its first text ends with an error event', async () => {
-    const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } };
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 5, output_tokens: 1 },
+      },
+    };
     const block = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
     const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } };
     await fc.assert(
@@ -213,7 +297,10 @@ describe('malformed upstream error answers over HTTP (issue #38 item 7)', () => 
     const first = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fieldValue, errorObject), async (error) => {
-        gateway.answer({ headers: { 'content-type': 'text/event-stream' }, chunks: [...sseFrames([first], 'gemini'), JSON.stringify({ error })] });
+        gateway.answer({
+          headers: { 'content-type': 'text/event-stream' },
+          chunks: [...sseFrames([first], 'gemini'), JSON.stringify({ error })],
+        });
         expectStreamError(await chat('gemini', true));
       }),
       { numRuns: RUNS },

@@ -19,7 +19,11 @@ let a: SpawnedGateway;
 let b: SpawnedGateway;
 
 beforeAll(async () => {
-  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: completion('gpt-4o', 5, 3) } } })]);
+  [redis, postgres, upstream] = await Promise.all([
+    startRedis(),
+    startPostgres(),
+    startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: completion('gpt-4o', 5, 3) } } }),
+  ]);
   databaseUrl = await postgres.createDatabase('new_key');
   const yaml = `
 server: { host: 127.0.0.1, port: 0 }
@@ -33,7 +37,10 @@ models:
   - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
 routing: { max_retries: 0 }
 `;
-  [a, b] = await Promise.all([spawnGateway(yaml, [], { DATABASE_URL: databaseUrl }), spawnGateway(yaml, [], { DATABASE_URL: databaseUrl })]);
+  [a, b] = await Promise.all([
+    spawnGateway(yaml, [], { DATABASE_URL: databaseUrl }),
+    spawnGateway(yaml, [], { DATABASE_URL: databaseUrl }),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -62,7 +69,9 @@ async function keyHashLookups(): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query("SELECT COALESCE(SUM(idx_scan), 0) AS n FROM pg_stat_user_indexes WHERE relname = 'switchyard_keys' AND indexrelname LIKE '%key_hash%'");
+    const { rows } = await client.query(
+      "SELECT COALESCE(SUM(idx_scan), 0) AS n FROM pg_stat_user_indexes WHERE relname = 'switchyard_keys' AND indexrelname LIKE '%key_hash%'",
+    );
     return Number(rows[0].n);
   } finally {
     await client.end();
@@ -85,7 +94,10 @@ describe('security: a key created on one replica works at once on the other', ()
   it('revoked on A, the key is refused by B within a second', async () => {
     const { id, key } = await createKey(a);
     expect((await chat(b, key)).status).toBe(200);
-    const revoked = await fetch(`${a.origin}/admin/keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${MASTER}` } });
+    const revoked = await fetch(`${a.origin}/admin/keys/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${MASTER}` },
+    });
     expect(revoked.status).toBe(200);
     const at = Date.now();
     await expect.poll(async () => (await chat(b, key)).status, { timeout: 1000, interval: 20 }).toBe(401);

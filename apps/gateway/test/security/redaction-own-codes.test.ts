@@ -17,7 +17,13 @@ beforeAll(async () => {
     routes: {
       'POST /v1/chat/completions': {
         status: 401,
-        json: { error: { message: `Incorrect API key provided: ${UPSTREAM_KEY}. The upstream refused it.`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+        json: {
+          error: {
+            message: `Incorrect API key provided: ${UPSTREAM_KEY}. The upstream refused it.`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        },
       },
     },
   });

@@ -35,8 +35,19 @@ routing: { max_retries: 0 }
 `;
 
 beforeAll(async () => {
-  const answer = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
-  [redis, postgres, upstream] = await Promise.all([startRedis(), startPostgres(), startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer } } })]);
+  const answer = {
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
+    usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+  };
+  [redis, postgres, upstream] = await Promise.all([
+    startRedis(),
+    startPostgres(),
+    startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer } } }),
+  ]);
   const env = { DATABASE_URL: await postgres.createDatabase('share') };
   [a, b] = await Promise.all([spawnGateway(yaml(), [], env, 60_000), spawnGateway(yaml(), [], env, 60_000)]);
 }, 90_000);
@@ -52,13 +63,21 @@ async function cli(...args: string[]): Promise<string[]> {
 }
 
 /** Sends `count` calls to `gateway` one after another; counts answers 200 and 429 (anything else fails the test). */
-async function callMany(gateway: SpawnedGateway, key: string, count: number): Promise<{ served: number; refused: number }> {
+async function callMany(
+  gateway: SpawnedGateway,
+  key: string,
+  count: number,
+): Promise<{ served: number; refused: number }> {
   const client = new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
   let served = 0;
   let refused = 0;
   for (let i = 0; i < count; i++) {
     try {
-      await client.chat.completions.create({ model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+      await client.chat.completions.create({
+        model: 'gpt-4o',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       served++;
     } catch (error) {
       expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
@@ -72,20 +91,38 @@ describe('security: each replica enforces its share of the limits while Redis is
   it(`rpm_limit ${RPM} over two processes: each admits its share (${RPM / 2}), the sum stays within the limit, and an empty Redis is rebuilt from the ledger`, async () => {
     // Both replicas must know there are two: wait until each has beaten since both were in the heartbeat set (each
     // beat, every 5 s, pushes its entry's expiry to Redis time + 15 s, and counts the set).
-    await expect.poll(async () => Number((await cli('ZCARD', 'switchyard:replicas'))[0]), { timeout: 15_000, interval: 100 }).toBe(2);
+    await expect
+      .poll(async () => Number((await cli('ZCARD', 'switchyard:replicas'))[0]), { timeout: 15_000, interval: 100 })
+      .toBe(2);
     const bothIn = Number((await cli('TIME'))[0]) * 1000;
     await expect
-      .poll(async () => Math.min(...(await cli('ZRANGE', 'switchyard:replicas', '0', '-1', 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number)), { timeout: 15_000, interval: 200 })
+      .poll(
+        async () =>
+          Math.min(
+            ...(await cli('ZRANGE', 'switchyard:replicas', '0', '-1', 'WITHSCORES'))
+              .filter((_, i) => i % 2 === 1)
+              .map(Number),
+          ),
+        { timeout: 15_000, interval: 200 },
+      )
       .toBeGreaterThan(bothIn + 15_000);
 
-    const created = (await (await fetch(`${a.origin}/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'share', rpm_limit: RPM }) })).json()) as { id: string; key: string };
+    const created = (await (
+      await fetch(`${a.origin}/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'share', rpm_limit: RPM }),
+      })
+    ).json()) as { id: string; key: string };
     const started = Date.now();
     await redis.stop();
     const [onA, onB] = await Promise.all([callMany(a, created.key, RPM), callMany(b, created.key, RPM)]);
     const downS = (Date.now() - started) / 1000;
     // A bucket of rpm/2 refills at rpm/2 per minute: at most one more call per replica per 12 s of outage.
     const refill = Math.floor((downS * RPM) / 2 / 60);
-    console.log(`Redis down ${downS.toFixed(1)} s: replica A served ${onA.served}/${RPM}, replica B ${onB.served}/${RPM} (share ${RPM / 2} each, limit ${RPM})`);
+    console.log(
+      `Redis down ${downS.toFixed(1)} s: replica A served ${onA.served}/${RPM}, replica B ${onB.served}/${RPM} (share ${RPM / 2} each, limit ${RPM})`,
+    );
     for (const replica of [onA, onB]) {
       expect(replica.served).toBeGreaterThanOrEqual(RPM / 2);
       expect(replica.served).toBeLessThanOrEqual(RPM / 2 + refill);
@@ -97,16 +134,23 @@ describe('security: each replica enforces its share of the limits while Redis is
     // The rebuild reads what the ledger holds: it counts the calls whose rows are written (each replica writes its
     // rows every second), so the test waits for the outage's rows as an operator's Redis restart takes seconds.
     const written = async () => {
-      const res = await fetch(`${a.origin}/admin/usage?key=${created.id}`, { headers: { authorization: `Bearer ${MASTER}` } });
+      const res = await fetch(`${a.origin}/admin/usage?key=${created.id}`, {
+        headers: { authorization: `Bearer ${MASTER}` },
+      });
       const { data } = (await res.json()) as { data: { requests: number }[] };
       return data.reduce((sum, row) => sum + row.requests, 0);
     };
     await expect.poll(written, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(onA.served + onB.served);
     await redis.start();
-    for (const gateway of [a, b]) await expect.poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    for (const gateway of [a, b])
+      await expect
+        .poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 10_000, interval: 100 })
+        .toBe(200);
     const back = await callMany(b, created.key, RPM);
     const elapsedS = (Date.now() - started) / 1000;
-    console.log(`Redis back empty after ${downS.toFixed(1)} s: ${back.served}/${RPM} served on B, ${elapsedS.toFixed(1)} s after the outage began`);
+    console.log(
+      `Redis back empty after ${downS.toFixed(1)} s: ${back.served}/${RPM} served on B, ${elapsedS.toFixed(1)} s after the outage began`,
+    );
     expect(back.served).toBeLessThanOrEqual(Math.ceil((elapsedS * RPM) / 60) + 1);
     expect(onA.served + onB.served + back.served).toBeLessThanOrEqual(RPM + Math.ceil((elapsedS * RPM) / 60) + 1);
   });

@@ -24,12 +24,20 @@ afterAll(async () => {
 });
 
 /** Sends `count` calls one after another (or until the first refusal with `untilRefused`); counts answers 200 and 429. */
-async function callMany(client: OpenAI, count: number, untilRefused = false): Promise<{ served: number; refused: number }> {
+async function callMany(
+  client: OpenAI,
+  count: number,
+  untilRefused = false,
+): Promise<{ served: number; refused: number }> {
   let served = 0;
   let refused = 0;
   for (let i = 0; i < count; i++) {
     try {
-      await client.chat.completions.create({ model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+      await client.chat.completions.create({
+        model: 'gpt-4o',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       served++;
     } catch (error) {
       expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
@@ -52,7 +60,12 @@ describe('security: rate limits across a Redis restart (on_error: open)', () => 
     const down = await callMany(client, 20);
     await redis.start();
     // The gateway reconnects by itself (every 0.1-1 s): /readyz checks Redis.
-    await expect.poll(async () => (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/readyz`)).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/readyz`)).status, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(200);
     const back = await callMany(client, 20);
     const elapsedS = (Date.now() - started) / 1000;
     // Served in all: 60 at once, then one a second as the bucket refills (plus one for rounding in each phase).

@@ -15,11 +15,14 @@ const CALL_COST = (MAX_TOKENS * PRICE.output) / 1e6;
 const ANSWER = { json: completion('gpt-4o', PROMPT_TOKENS, MAX_TOKENS) };
 let gw: AccountsGateway;
 beforeAll(async () => {
-  gw = await startAccountsGateway(ANSWER, `
+  gw = await startAccountsGateway(
+    ANSWER,
+    `
 models:
   - { id: gpt-4o, provider: openai, price: { input: ${PRICE.input}, output: ${PRICE.output} } }
   - { id: slow-stream, provider: openai, upstream: slow-stream, price: { input: 1000, output: 1000 } }
-`);
+`,
+  );
 });
 afterAll(() => gw?.close());
 
@@ -53,7 +56,12 @@ async function burst<T>(count: number, call: () => Promise<T>): Promise<PromiseS
   }
 }
 
-const ask = (client: OpenAI) => client.chat.completions.create({ model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a story.' }] });
+const ask = (client: OpenAI) =>
+  client.chat.completions.create({
+    model: 'gpt-4o',
+    max_tokens: MAX_TOKENS,
+    messages: [{ role: 'user', content: 'Tell me a story.' }],
+  });
 
 describe('security: reservations under 30 parallel calls', () => {
   it('holds a $1 budget within one call of tolerance', async () => {
@@ -61,7 +69,11 @@ describe('security: reservations under 30 parallel calls', () => {
     const results = await burst(30, () => ask(gw.client(key)));
     const admitted = results.filter((r) => r.status === 'fulfilled').length;
     expect(admitted).toBe(10);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.code === 'insufficient_quota')).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === 'rejected')
+        .every((r) => (r as PromiseRejectedResult).reason.code === 'insufficient_quota'),
+    ).toBe(true);
     await expect.poll(() => gw.usageByStatus(id)).toMatchObject({ '200': { requests: 10 }, '429': { requests: 20 } });
     expect((await gw.usageByStatus(id))['200']!.cost_usd).toBeLessThanOrEqual(1 + CALL_COST);
   });
@@ -74,7 +86,9 @@ describe('security: reservations under 30 parallel calls', () => {
     const refilled = Math.ceil(((Date.now() - started) * TPM) / 60_000); // the bucket refills while the burst runs
     const admitted = results.filter((r) => r.status === 'fulfilled').length;
     expect(admitted).toBeGreaterThanOrEqual(1);
-    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as InstanceType<typeof OpenAI.APIError>);
+    const rejected = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as InstanceType<typeof OpenAI.APIError>);
     expect(rejected.length).toBe(30 - admitted);
     expect(rejected.every((e) => e.status === 429 && e.code === 'rate_limit_exceeded')).toBe(true);
     expect(rejected[0]!.headers?.get('x-ratelimit-limit-tokens')).toBe(String(TPM));
@@ -86,11 +100,21 @@ describe('security: reservations under 30 parallel calls', () => {
 
   it('reserves completion tokens for each of n choices', async () => {
     const { key } = await gw.createKey({ name: 'tpm-n', tpm_limit: 5000 });
-    const many = (n: number) => gw.client(key).chat.completions.create({ model: 'gpt-4o', n, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] });
+    const many = (n: number) =>
+      gw
+        .client(key)
+        .chat.completions.create({
+          model: 'gpt-4o',
+          n,
+          max_tokens: MAX_TOKENS,
+          messages: [{ role: 'user', content: 'hi' }],
+        });
     // Each call reserves 3 x 1,000 completion tokens: the second one in flight does not fit in 5,000.
     const results = await burst(2, () => many(3));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { status: 429, code: 'rate_limit_exceeded' } });
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { status: 429, code: 'rate_limit_exceeded' },
+    });
   });
 
   it('does not refill a key’s buckets when it is changed (PATCH)', async () => {
@@ -102,15 +126,30 @@ describe('security: reservations under 30 parallel calls', () => {
   });
 
   it('books a stream the client cut with status 499 and the tokens it streamed (estimated)', async () => {
-    const frame = (content: string) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'slow-stream', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    const frame = (content: string) =>
+      JSON.stringify({
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'slow-stream',
+        choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      });
     // Every chunk after the third waits until the client has cut the stream.
     let cut!: () => void;
     const wasCut = new Promise<void>((resolve) => (cut = resolve));
-    gw.upstream.route('POST /v1/chat/completions', { chunks: sseFrames([frame('Once upon a time'), ...Array(50).fill(frame(' and then'))]), beforeChunk: (index) => (index >= 3 ? wasCut : undefined) });
+    gw.upstream.route('POST /v1/chat/completions', {
+      chunks: sseFrames([frame('Once upon a time'), ...Array(50).fill(frame(' and then'))]),
+      beforeChunk: (index) => (index >= 3 ? wasCut : undefined),
+    });
     try {
       const { id, key } = await gw.createKey({ name: 'aborter' });
       const controller = new AbortController();
-      const stream = await gw.client(key).chat.completions.create({ model: 'slow-stream', stream: true, messages: [{ role: 'user', content: 'Tell me a story.' }] }, { signal: controller.signal });
+      const stream = await gw
+        .client(key)
+        .chat.completions.create(
+          { model: 'slow-stream', stream: true, messages: [{ role: 'user', content: 'Tell me a story.' }] },
+          { signal: controller.signal },
+        );
       let chunks = 0;
       try {
         for await (const _chunk of stream) if (++chunks === 3) controller.abort();
@@ -120,7 +159,9 @@ describe('security: reservations under 30 parallel calls', () => {
       cut();
       expect(chunks).toBeLessThan(10);
       // The tokenizer loads on first use: allow for a slow machine.
-      await expect.poll(async () => (await gw.usageByStatus(id))['499'], { timeout: 15_000 }).toMatchObject({ requests: 1, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) });
+      await expect
+        .poll(async () => (await gw.usageByStatus(id))['499'], { timeout: 15_000 })
+        .toMatchObject({ requests: 1, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) });
       const booked = (await gw.usageByStatus(id))['499']!;
       expect(booked.completion_tokens).toBeGreaterThan(0);
       expect(booked.cost_usd).toBeGreaterThan(0);
@@ -136,11 +177,18 @@ describe('security: reservations under 30 parallel calls', () => {
       const { id, key } = await gw.createKey({ name: 'abandoner' });
       const controller = new AbortController();
       const before = gw.upstream.requests.length;
-      const call = gw.client(key).chat.completions.create({ model: 'slow-stream', messages: [{ role: 'user', content: 'Tell me a story.' }] }, { signal: controller.signal });
+      const call = gw
+        .client(key)
+        .chat.completions.create(
+          { model: 'slow-stream', messages: [{ role: 'user', content: 'Tell me a story.' }] },
+          { signal: controller.signal },
+        );
       await expect.poll(() => gw.upstream.requests.length).toBe(before + 1);
       controller.abort();
       await expect(call).rejects.toThrow();
-      await expect.poll(async () => gw.usageByStatus(id), { timeout: 10_000 }).toMatchObject({ '499': { requests: 1, prompt_tokens: 4, completion_tokens: 0 } });
+      await expect
+        .poll(async () => gw.usageByStatus(id), { timeout: 10_000 })
+        .toMatchObject({ '499': { requests: 1, prompt_tokens: 4, completion_tokens: 0 } });
     } finally {
       gw.upstream.route('POST /v1/chat/completions', ANSWER);
     }

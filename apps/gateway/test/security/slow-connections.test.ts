@@ -32,7 +32,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const openConnections = () => new Promise<number>((resolve, reject) => running.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+const openConnections = () =>
+  new Promise<number>((resolve, reject) => running.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
 
 describe('security: slow connections', () => {
   it('holds at most max_connections, closes slow ones after the headers timeout, and keeps serving', async () => {
@@ -44,7 +45,9 @@ describe('security: slow connections', () => {
       socket.on('error', () => {});
       socket.resume(); // read (and drop) the 408, so the close is seen
       socket.on('close', () => closed++);
-      socket.on('connect', () => socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'));
+      socket.on('connect', () =>
+        socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'),
+      );
       sockets.push(socket);
     }
     const sampler = setInterval(() => void openConnections().then((n) => (peak = Math.max(peak, n))), 20);
@@ -56,7 +59,10 @@ describe('security: slow connections', () => {
     }
     expect(peak).toBeLessThanOrEqual(200 + PROBE_CONNECTIONS);
     const client = new OpenAI({ baseURL: running.url, apiKey: KEY, maxRetries: 0, timeout: 5_000 });
-    const answer = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(answer.choices).toHaveLength(1);
   });
 });

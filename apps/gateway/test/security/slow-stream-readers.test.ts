@@ -13,7 +13,14 @@ import { startGatewayFromYaml } from '../helpers/test-gateway.js';
 const MASTER = 'sk-master-key-slow-readers-0123456789';
 const KEEPALIVE_MS = 50;
 const WRITE_TIMEOUT_MS = 1_000;
-const frame = (content: string) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+const frame = (content: string) =>
+  JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  });
 // 300 events of 16 KB (4.8 MB): more than the loopback socket buffers hold, so a slow reader pushes back often.
 const EVENTS = 300;
 const bigFrames = sseFrames(Array.from({ length: EVENTS }, () => frame('x'.repeat(16_000))));
@@ -58,7 +65,11 @@ async function newKey(name: string): Promise<{ id: string; key: string }> {
   return { id: created.id as string, key: created.key as string };
 }
 
-const chatBody = JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Tell me a long story.' }] });
+const chatBody = JSON.stringify({
+  model: 'gpt-4o',
+  stream: true,
+  messages: [{ role: 'user', content: 'Tell me a long story.' }],
+});
 
 /** Sends a streamed chat request over a raw socket (so the test decides when, and whether, to read the answer). */
 async function rawStreamRequest(key: string): Promise<Socket> {
@@ -96,7 +107,7 @@ describe('security: slow stream readers', () => {
       maxClose = Math.max(maxClose, res.listenerCount('close'));
       maxDrain = Math.max(maxDrain, res.listenerCount('drain'));
       tail = (tail + (data as Buffer).toString('latin1')).slice(-64);
-      if (tail.includes("data: [DONE]")) break;
+      if (tail.includes('data: [DONE]')) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     socket.destroy();
@@ -114,7 +125,9 @@ describe('security: slow stream readers', () => {
     const { id, key } = await newKey('non-reader');
     const socket = await rawStreamRequest(key);
     socket.pause(); // never reads until the gateway has given up
-    await expect.poll(() => upstream.requestsTo('POST /v1/chat/completions')[before]?.closedByClient, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => upstream.requestsTo('POST /v1/chat/completions')[before]?.closedByClient, { timeout: 10_000 })
+      .toBe(true);
     // The call is settled in the ledger, not as a success.
     await expect
       .poll(async () => (await admin('GET', `/usage?key=${id}&group_by=status`)).data, { timeout: 10_000 })
@@ -142,7 +155,11 @@ describe('security: slow stream readers', () => {
         firstChunkSent = true;
       },
     });
-    const res = await fetch(`${running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chatBody });
+    const res = await fetch(`${running.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: chatBody,
+    });
     expect(firstChunkSent).toBe(false);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -165,9 +182,17 @@ describe('security: slow stream readers', () => {
     // Each attempt is accepted, then reset before its first chunk - once the client has the stream's headers.
     let headersSeen!: () => void;
     const seen = new Promise<void>((resolve) => (headersSeen = resolve));
-    upstream.route('POST /v1/chat/completions', { chunks: [frame('never')], resetAfterChunks: 0, beforeChunk: () => seen });
+    upstream.route('POST /v1/chat/completions', {
+      chunks: [frame('never')],
+      resetAfterChunks: 0,
+      beforeChunk: () => seen,
+    });
     const before = upstream.requestsTo('POST /v1/chat/completions').length;
-    const res = await fetch(`${running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chatBody });
+    const res = await fetch(`${running.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: chatBody,
+    });
     headersSeen();
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -184,8 +209,15 @@ describe('security: slow stream readers', () => {
     let headersSeen!: () => void;
     const seen = new Promise<void>((resolve) => (headersSeen = resolve));
     const good = sseFrames([frame('Hello'), frame(' again')]);
-    upstream.route('POST /v1/chat/completions', [{ chunks: [frame('never')], resetAfterChunks: 0, beforeChunk: () => seen }, { chunks: good }]);
-    const res = await fetch(`${running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chatBody });
+    upstream.route('POST /v1/chat/completions', [
+      { chunks: [frame('never')], resetAfterChunks: 0, beforeChunk: () => seen },
+      { chunks: good },
+    ]);
+    const res = await fetch(`${running.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: chatBody,
+    });
     headersSeen();
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -195,8 +227,15 @@ describe('security: slow stream readers', () => {
 
   it('answers a call that fails before any upstream accepted it with its error status, not a stream', async () => {
     const { key } = await newKey('refused');
-    upstream.route('POST /v1/chat/completions', { status: 400, json: { error: { message: 'bad', type: 'invalid_request_error', param: 'messages', code: null } } });
-    const res = await fetch(`${running.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chatBody });
+    upstream.route('POST /v1/chat/completions', {
+      status: 400,
+      json: { error: { message: 'bad', type: 'invalid_request_error', param: 'messages', code: null } },
+    });
+    const res = await fetch(`${running.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: chatBody,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { param: string } }).error.param).toBe('messages');
   });

@@ -8,7 +8,9 @@ import { startGatewayFromYaml } from '../helpers/test-gateway.js';
 // the upstream reported usage. The ledger write then tokenized the prompt, gpt-tokenizer threw on the special token,
 // and the unhandled rejection ended the process (vitest reports such a rejection as a failed run).
 const MASTER = 'sk-master-key-special-0123456789';
-const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt').filter((l) => !l.includes('"usage":{'));
+const lines = testkitFixtures()
+  .chunkLines('openai/openai-text.chunks.txt')
+  .filter((l) => !l.includes('"usage":{'));
 
 let upstream: MockUpstream;
 let running: RunningServer;
@@ -19,7 +21,14 @@ const finished = new Promise<void>((resolve) => (finish = resolve));
 beforeAll(async () => {
   // The stream never ends on its own (every chunk after the first waits for the end of the file): the client has to
   // cut it, before any usage arrives.
-  upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { chunks: sseFrames(lines), beforeChunk: (index) => (index > 0 ? finished : undefined) } } });
+  upstream = await startMockUpstream({
+    routes: {
+      'POST /v1/chat/completions': {
+        chunks: sseFrames(lines),
+        beforeChunk: (index) => (index > 0 ? finished : undefined),
+      },
+    },
+  });
   running = await startGatewayFromYaml(`
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
@@ -50,13 +59,18 @@ describe('security: special tokens in a prompt of an aborted stream', () => {
     const client = new OpenAI({ baseURL: running.url, apiKey: key.key as string, maxRetries: 0 });
     const prompt = 'Say hi <|endoftext|><|fim_prefix|><|endofprompt|> and stop.';
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: prompt }] }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: prompt }] },
+      { signal: controller.signal },
+    );
     for await (const _chunk of stream) {
       controller.abort();
       break;
     }
     await expect
-      .poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).data as { requests: number }[])[0], { timeout: 5_000 })
+      .poll(async () => ((await admin('GET', `/usage?key=${key.id}`)).data as { requests: number }[])[0], {
+        timeout: 5_000,
+      })
       .toMatchObject({ requests: 1 });
     const [usage] = (await admin('GET', `/usage?key=${key.id}`)).data as { prompt_tokens: number }[];
     expect(usage!.prompt_tokens).toBeGreaterThan(10);

@@ -72,7 +72,11 @@ models:
 
     const unknown = await failure(a.responses.create({ model: 'm', input: 'more', previous_response_id: first.id }));
     expect(unknown.status).toBe(400);
-    expect(unknown.error).toMatchObject({ type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' });
+    expect(unknown.error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    });
     expect(unknown.message).toContain(`Previous response with id '${first.id}' not found.`);
 
     // `second` itself is still stored, but the conversation it ends starts with `first`: never continued silently without it.
@@ -89,7 +93,11 @@ models:
   it('refuses up front (400 naming store) an input larger than the quota, unless store is false', async () => {
     const refused = await failure(a.responses.create({ model: 'm', input: 'x'.repeat(130 * KB) }));
     expect(refused.status).toBe(400);
-    expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: 'store', code: 'stored_bytes_quota_exceeded' });
+    expect(refused.error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'store',
+      code: 'stored_bytes_quota_exceeded',
+    });
     expect(refused.message).toMatch(/more than the 120000 bytes a key may keep/);
     const unstored = await a.responses.create({ model: 'm', input: 'x'.repeat(130 * KB), store: false });
     expect(unstored.status).toBe('completed');

@@ -28,7 +28,10 @@ const PROBE = fileURLToPath(new URL('./gc-probe.mjs', import.meta.url));
 let upstream: MockUpstream;
 beforeAll(async () => {
   // Not recording: the upstream gets the whole conversation (megabytes) on every turn.
-  upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: completion('m', 1, 1) } }, record: false });
+  upstream = await startMockUpstream({
+    routes: { 'POST /v1/chat/completions': { json: completion('m', 1, 1) } },
+    record: false,
+  });
 });
 afterAll(() => upstream?.close());
 
@@ -51,7 +54,12 @@ async function rssAfterGc(gateway: SpawnedGateway): Promise<number> {
 }
 
 /** One big input, then `turns` tiny follow-ups each continuing the previous response; calls `at(turn)` after each. */
-async function conversation(client: OpenAI, bigInput: string, turns: number, at: (turn: number) => Promise<void>): Promise<string> {
+async function conversation(
+  client: OpenAI,
+  bigInput: string,
+  turns: number,
+  at: (turn: number) => Promise<void>,
+): Promise<string> {
   let previous = (await client.responses.create({ model: 'm', input: bigInput })).id;
   for (let turn = 1; turn <= turns; turn++) {
     previous = (await client.responses.create({ model: 'm', input: 'ok', previous_response_id: previous })).id;
@@ -87,7 +95,11 @@ describe('stored responses grow with the new items of each turn, not with the co
   it('on SQLite: a 5 MB input and 29 follow-ups add about one copy of it to the database', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'switchyard-stored-')), 'accounts.db');
     const gateway = await spawnGateway(await yaml(`store: { sqlite: "${file}" }`));
-    const size = () => ['', '-wal', '-shm'].reduce((total, suffix) => total + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
+    const size = () =>
+      ['', '-wal', '-shm'].reduce(
+        (total, suffix) => total + (existsSync(file + suffix) ? statSync(file + suffix).size : 0),
+        0,
+      );
     try {
       const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
       await client.responses.create({ model: 'm', input: 'warm up' });
@@ -116,8 +128,11 @@ describe('stored responses grow with the new items of each turn, not with the co
       // Table, TOAST and indexes of both stored-response tables, bytes.
       const size = async () =>
         Number(
-          (await db.query<{ bytes: string }>("SELECT pg_total_relation_size('switchyard_responses') + pg_total_relation_size('switchyard_response_items') AS bytes")).rows[0]!
-            .bytes,
+          (
+            await db.query<{ bytes: string }>(
+              "SELECT pg_total_relation_size('switchyard_responses') + pg_total_relation_size('switchyard_response_items') AS bytes",
+            )
+          ).rows[0]!.bytes,
         );
       try {
         const client = new OpenAI({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });

@@ -28,7 +28,10 @@ const MAX_LOOP_THREAD_CPU_MS = 100;
 let gw: AccountsGateway;
 let origin: string;
 beforeAll(async () => {
-  gw = await startAccountsGateway({ json: {} }, 'models:\n  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }\n');
+  gw = await startAccountsGateway(
+    { json: {} },
+    'models:\n  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }\n',
+  );
   origin = gw.running.url.replace(/\/v1$/, '');
 });
 afterAll(() => gw?.close());
@@ -37,7 +40,9 @@ afterAll(() => gw?.close());
  * While `work` runs: the worst event-loop delay (ms), and the longest time /healthz went unanswered (ms: the longest
  * gap between two answers, or from the start to the first, less the 20 ms between probes).
  */
-async function watch<T>(work: () => Promise<T>): Promise<{ result: T; loopDelayMs: number; healthzGapMs: number; probes: number }> {
+async function watch<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; loopDelayMs: number; healthzGapMs: number; probes: number }> {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   let last = performance.now();
@@ -92,7 +97,9 @@ describe('security: tokenizing adversarial text', { timeout: 120_000 }, () => {
     console.log(`count_tokens ${CHARS} CJK alone: event-loop thread CPU ${alone.cpuMs.toFixed(1)} ms`);
     expect(alone.result.status).toBe(200);
     expect(alone.cpuMs).toBeLessThan(MAX_LOOP_THREAD_CPU_MS);
-    console.log(`count_tokens ${CHARS} CJK: ${result.body.input_tokens} tokens, loop delay max ${loopDelayMs.toFixed(1)} ms, /healthz unanswered at most ${healthzGapMs.toFixed(1)} ms over ${probes} probes`);
+    console.log(
+      `count_tokens ${CHARS} CJK: ${result.body.input_tokens} tokens, loop delay max ${loopDelayMs.toFixed(1)} ms, /healthz unanswered at most ${healthzGapMs.toFixed(1)} ms over ${probes} probes`,
+    );
     expect(result.status).toBe(200);
     // Random CJK characters are about 1.9 tokens each with o200k_base.
     expect(result.body.input_tokens).toBeGreaterThan(1.8 * CHARS);
@@ -104,17 +111,30 @@ describe('security: tokenizing adversarial text', { timeout: 120_000 }, () => {
   it('books a usage-less stream with a CJK prompt by the tokenizer, without holding the event loop', async () => {
     const { id, key } = await gw.createKey({ name: 'streamer' });
     const chunk = (content: string) =>
-      JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-    gw.upstream.route('POST /v1/chat/completions', { headers: { 'content-type': 'text/event-stream' }, chunks: sseFrames([chunk('Hello'), chunk(' there')]) });
+      JSON.stringify({
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      });
+    gw.upstream.route('POST /v1/chat/completions', {
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: sseFrames([chunk('Hello'), chunk(' there')]),
+    });
     const text = randomCjk(CHARS);
     const { result, loopDelayMs, healthzGapMs, probes } = await watch(async () => {
-      const stream = await gw.client(key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: text }] });
+      const stream = await gw
+        .client(key)
+        .chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: text }] });
       let answer = '';
       for await (const part of stream) answer += part.choices[0]?.delta.content ?? '';
       await expect.poll(() => gw.usageByStatus(id), { timeout: 60_000 }).toHaveProperty('200');
       return { answer, usage: (await gw.usageByStatus(id))['200']! };
     });
-    console.log(`usage-less stream, ${CHARS} CJK prompt: booked ${result.usage.prompt_tokens} prompt tokens, loop delay max ${loopDelayMs.toFixed(1)} ms, /healthz unanswered at most ${healthzGapMs.toFixed(1)} ms over ${probes} probes`);
+    console.log(
+      `usage-less stream, ${CHARS} CJK prompt: booked ${result.usage.prompt_tokens} prompt tokens, loop delay max ${loopDelayMs.toFixed(1)} ms, /healthz unanswered at most ${healthzGapMs.toFixed(1)} ms over ${probes} probes`,
+    );
     expect(result.answer).toBe('Hello there');
     expect(result.usage.prompt_tokens).toBeGreaterThan(1.8 * CHARS);
     expect(result.usage.prompt_tokens).toBeLessThan(2 * CHARS);

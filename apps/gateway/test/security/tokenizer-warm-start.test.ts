@@ -19,7 +19,10 @@ let readyzStatus = 0;
 let warmAtReadyz = false;
 beforeAll(async () => {
   const started = performance.now();
-  gw = await startAccountsGateway({ json: {} }, 'models:\n  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }\n');
+  gw = await startAccountsGateway(
+    { json: {} },
+    'models:\n  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }\n',
+  );
   startMs = performance.now() - started;
   let warm = false;
   void isTokenizerWarm().then((ready) => (warm = ready));
@@ -37,9 +40,20 @@ describe('security: the tokenizer pool is warm before the first usage-less strea
     const warmWaitMs = performance.now() - warmStarted;
     const { id, key } = await gw.createKey({ name: 'first-streamer' });
     const chunk = (content: string) =>
-      JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-    gw.upstream.route('POST /v1/chat/completions', { headers: { 'content-type': 'text/event-stream' }, chunks: sseFrames([chunk('Sunny'), chunk(', 24 C.')]) });
-    const stream = await gw.client(key).chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: PROMPT }] });
+      JSON.stringify({
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      });
+    gw.upstream.route('POST /v1/chat/completions', {
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: sseFrames([chunk('Sunny'), chunk(', 24 C.')]),
+    });
+    const stream = await gw
+      .client(key)
+      .chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: PROMPT }] });
     let answer = '';
     for await (const part of stream) answer += part.choices[0]?.delta.content ?? '';
     const ended = performance.now();

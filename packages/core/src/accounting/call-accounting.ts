@@ -134,7 +134,14 @@ export interface CallAccounting {
    * Books a call refused before admission (invalid body 400, unknown model 404, unsupported operation 400, client gone
    * 499): no cost. `model` is the body's `model` when it is a string, else empty.
    */
-  refuse?(refusal: { caller: unknown; model: string; requestId: string; stream: boolean; status: number; labels?: CallLabels }): void;
+  refuse?(refusal: {
+    caller: unknown;
+    model: string;
+    requestId: string;
+    stream: boolean;
+    status: number;
+    labels?: CallLabels;
+  }): void;
   /**
    * Admits a long-lived session (a Realtime WebSocket): the allow-list, rpm, a concurrency slot held until the ticket
    * is closed, and the budget (refused when it is already spent). Throws as {@link admit}. Accountants without it

@@ -16,4 +16,8 @@ import type { CompletionUsage } from '../schemas/completion-usage.js';
  */
 export type NativeMessagesResult =
   | { json: unknown; usage?: CompletionUsage }
-  | { events: AsyncIterable<NativeSSEEvent>; usage?: () => CompletionUsage | undefined; error?: () => GatewayError | undefined };
+  | {
+      events: AsyncIterable<NativeSSEEvent>;
+      usage?: () => CompletionUsage | undefined;
+      error?: () => GatewayError | undefined;
+    };

@@ -71,7 +71,10 @@ export interface ProviderAdapter {
    * cannot honour are refused with a 400 naming them). Errors as for `chatCompletions`.
    * @see https://platform.openai.com/docs/api-reference/completions/create
    */
-  completions?(request: TextCompletionRequest, context: AdapterCallContext): Promise<TextCompletion | AsyncIterable<TextCompletion>>;
+  completions?(
+    request: TextCompletionRequest,
+    context: AdapterCallContext,
+  ): Promise<TextCompletion | AsyncIterable<TextCompletion>>;
   /** `POST /v1/embeddings`. May return float arrays or base64 strings; the gateway converts to what was asked. */
   embeddings?(request: EmbeddingRequest, context: AdapterCallContext): Promise<EmbeddingResponse>;
   /** `POST /v1/audio/transcriptions`: the uploaded file plus form fields. */
@@ -125,13 +128,19 @@ export interface ProviderAdapter {
    * `input_tokens` (tokens). Adapters without it get an estimate from the gateway. Errors as for `chatCompletions`.
    * @see https://docs.anthropic.com/en/api/messages-count-tokens
    */
-  anthropicCountTokens?(request: Record<string, unknown>, context: AdapterCallContext): Promise<{ input_tokens: number }>;
+  anthropicCountTokens?(
+    request: Record<string, unknown>,
+    context: AdapterCallContext,
+  ): Promise<{ input_tokens: number }>;
   /**
    * Which upstream models a pass-through method serves, for adapters whose upstream speaks a front door's protocol for
    * some models only (Claude on Vertex and Bedrock: `anthropicMessages` and `anthropicCountTokens` for Claude ids).
    * Absent: every model the method is called for.
    */
-  passesThrough?(operation: 'anthropicMessages' | 'anthropicCountTokens' | 'openaiResponses', upstreamModel: string): boolean;
+  passesThrough?(
+    operation: 'anthropicMessages' | 'anthropicCountTokens' | 'openaiResponses',
+    upstreamModel: string,
+  ): boolean;
   /**
    * OpenAI Responses pass-through for the `/v1/responses` front door: `request` is a Responses API request body
    * (`model` already the upstream id, `previous_response_id` already expanded into `input` by the front door), sent as
@@ -154,7 +163,10 @@ export interface ProviderAdapter {
 }
 
 /** The operations of {@link ProviderAdapter}, as method names. */
-export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'adapter' | 'passesThrough' | 'webSearch'>;
+export type AdapterOperation = Exclude<
+  keyof ProviderAdapter,
+  'specVersion' | 'adapter' | 'passesThrough' | 'webSearch'
+>;
 
 /**
  * True when `adapter` implements `operation` for `upstreamModel`: the method exists (for `completions`: it or
@@ -163,8 +175,10 @@ export type AdapterOperation = Exclude<keyof ProviderAdapter, 'specVersion' | 'a
  */
 export function adapterServes(adapter: ProviderAdapter, operation: AdapterOperation, upstreamModel: string): boolean {
   // Legacy completions are translated through chat for adapters that do not serve them.
-  if (operation === 'completions') return typeof adapter.completions === 'function' || typeof adapter.chatCompletions === 'function';
+  if (operation === 'completions')
+    return typeof adapter.completions === 'function' || typeof adapter.chatCompletions === 'function';
   if (typeof adapter[operation] !== 'function') return false;
-  if (operation !== 'anthropicMessages' && operation !== 'anthropicCountTokens' && operation !== 'openaiResponses') return true;
+  if (operation !== 'anthropicMessages' && operation !== 'anthropicCountTokens' && operation !== 'openaiResponses')
+    return true;
   return adapter.passesThrough?.(operation, upstreamModel) ?? true;
 }

@@ -21,10 +21,18 @@ export function droppedParameters(request: object, handled: ReadonlySet<string>)
  * `dropped_parameter` warning per field naming it and the provider, which the gateway sends in `x-switchyard-warning`.
  * Returns the names reported.
  */
-export function reportDroppedParameters(request: object, handled: ReadonlySet<string>, context: Pick<AdapterCallContext, 'warn' | 'provider'>): string[] {
+export function reportDroppedParameters(
+  request: object,
+  handled: ReadonlySet<string>,
+  context: Pick<AdapterCallContext, 'warn' | 'provider'>,
+): string[] {
   const dropped = droppedParameters(request, handled);
   for (const name of dropped) {
-    context.warn({ code: 'dropped_parameter', param: name, message: `'${name}' is not supported by provider '${context.provider}' and was not sent` });
+    context.warn({
+      code: 'dropped_parameter',
+      param: name,
+      message: `'${name}' is not supported by provider '${context.provider}' and was not sent`,
+    });
   }
   return dropped;
 }
@@ -64,7 +72,11 @@ export const nonNeutral = {
  */
 export const LEGACY_FUNCTION_CALLING_REFUSED: readonly RefusedParameter[] = [
   { param: 'functions', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tools'." },
-  { param: 'function_call', isSet: nonNeutral.present, why: "legacy function calling is not translated; use 'tool_choice'." },
+  {
+    param: 'function_call',
+    isSet: nonNeutral.present,
+    why: "legacy function calling is not translated; use 'tool_choice'.",
+  },
 ];
 
 /** What {@link checkRequestParameters} checks a request against. */
@@ -88,7 +100,12 @@ export interface ParameterRules {
 export function checkRequestParameters(request: object, rules: ParameterRules): GatewayWarning[] {
   const fields = request as Record<string, unknown>;
   for (const { param, isSet, why } of rules.refused ?? []) {
-    if (isSet(fields[param])) throw invalidRequestError(`'${param}' is not supported by ${rules.upstream}: ${why}`, param, 'unsupported_parameter');
+    if (isSet(fields[param]))
+      throw invalidRequestError(
+        `'${param}' is not supported by ${rules.upstream}: ${why}`,
+        param,
+        'unsupported_parameter',
+      );
   }
   return droppedParameters(request, rules.handled).map((param) => ({
     code: 'unsupported_parameter',

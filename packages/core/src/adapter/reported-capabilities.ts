@@ -15,10 +15,15 @@ export interface ReportedCapabilities {
  * Builds {@link ReportedCapabilities} from a map of the capabilities a list reports on to whether the model has each;
  * entries whose value is undefined (the list says nothing) are left unknown. Undefined when nothing is known.
  */
-export function reportCapabilities(flags: Partial<Record<ModelCapability, boolean | undefined>>): ReportedCapabilities | undefined {
+export function reportCapabilities(
+  flags: Partial<Record<ModelCapability, boolean | undefined>>,
+): ReportedCapabilities | undefined {
   const entries = Object.entries(flags).filter(([, value]) => value !== undefined) as [ModelCapability, boolean][];
   if (entries.length === 0) return undefined;
-  return { known: entries.map(([name]) => name), supported: entries.filter(([, value]) => value).map(([name]) => name) };
+  return {
+    known: entries.map(([name]) => name),
+    supported: entries.filter(([, value]) => value).map(([name]) => name),
+  };
 }
 
 /** True unless `reported` says the model lacks `capability`. */

@@ -16,7 +16,8 @@ const IGNORED_FIELDS = new Set(['stream_options']);
 /** JSON with object keys sorted at every depth and `undefined` members left out, so key order never matters. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
   const members: string[] = [];
   for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
@@ -35,6 +36,8 @@ export function responseCacheKey({ operation, request, scope }: CacheKeyInput): 
   const normalised: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(request)) if (!IGNORED_FIELDS.has(field)) normalised[field] = value;
   if (operation === 'chatCompletions') normalised.stream = request.stream === true;
-  const digest = createHash('sha256').update(canonicalJson({ v: 1, operation, scope, request: normalised })).digest('hex');
+  const digest = createHash('sha256')
+    .update(canonicalJson({ v: 1, operation, scope, request: normalised }))
+    .digest('hex');
   return `${operation}:${digest}`;
 }

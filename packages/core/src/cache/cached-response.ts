@@ -66,7 +66,8 @@ export function parseCachedResponse(text: string): CachedResponse | undefined {
   const parsed = cachedResponseSchema.safeParse(json);
   if (!parsed.success) return undefined;
   const { v: _v, body, chunks, ...origin } = parsed.data;
-  if (origin.kind === 'chunks') return chunks ? { ...origin, kind: 'chunks', chunks: chunks as ChatCompletionChunk[] } : undefined;
+  if (origin.kind === 'chunks')
+    return chunks ? { ...origin, kind: 'chunks', chunks: chunks as ChatCompletionChunk[] } : undefined;
   return body === undefined ? undefined : { ...origin, kind: origin.kind, body };
 }
 
@@ -75,5 +76,10 @@ export function cachedOrigin(
   target: { model: string; provider: string; upstreamModel: string },
   warnings: readonly GatewayWarning[],
 ): Omit<CachedChunks, 'kind' | 'chunks' | 'storedAt'> {
-  return { servedModel: target.model, provider: target.provider, upstreamModel: target.upstreamModel, warnings: [...warnings] };
+  return {
+    servedModel: target.model,
+    provider: target.provider,
+    upstreamModel: target.upstreamModel,
+    warnings: [...warnings],
+  };
 }

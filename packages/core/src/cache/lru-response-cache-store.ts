@@ -16,8 +16,12 @@ export class LruResponseCacheStore implements ResponseCacheStore {
 
   /** `maxBytes`: most bytes held (see above); default {@link DEFAULT_CACHE_MEMORY_BYTES}. Throws for a bound below 1. */
   constructor(maxBytes = DEFAULT_CACHE_MEMORY_BYTES) {
-    if (!(maxBytes >= 1)) throw new Error(`The response cache's memory bound must be at least 1 byte (got ${maxBytes}).`);
-    this.#entries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (value, key) => 2 * (value.length + key.length) });
+    if (!(maxBytes >= 1))
+      throw new Error(`The response cache's memory bound must be at least 1 byte (got ${maxBytes}).`);
+    this.#entries = new LRUCache<string, string>({
+      maxSize: maxBytes,
+      sizeCalculation: (value, key) => 2 * (value.length + key.length),
+    });
   }
 
   async get(key: string): Promise<string | undefined> {

@@ -1,6 +1,11 @@
 import type { ModelDefinition } from '../model/model-definition.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { type CachedChunks, type CachedResponse, parseCachedResponse, serializeCachedResponse } from './cached-response.js';
+import {
+  type CachedChunks,
+  type CachedResponse,
+  parseCachedResponse,
+  serializeCachedResponse,
+} from './cached-response.js';
 import { responseCacheKey } from './cache-key.js';
 import type { CacheDirective, ModelCacheSettings } from '../model/cache-settings.js';
 import { LruResponseCacheStore } from './lru-response-cache-store.js';
@@ -58,7 +63,11 @@ export class ResponseCache {
    * `resolve` gives the configured model a requested id resolves to (an alias's target, the pattern it matches), whose
    * `cache` settings apply; without it, settings are looked up by the requested id.
    */
-  constructor(options: ResponseCacheOptions = {}, models: readonly ModelDefinition[] = [], resolve?: (model: string) => ModelDefinition | undefined) {
+  constructor(
+    options: ResponseCacheOptions = {},
+    models: readonly ModelDefinition[] = [],
+    resolve?: (model: string) => ModelDefinition | undefined,
+  ) {
     this.store = options.store ?? new LruResponseCacheStore();
     this.#maxTtlS = options.maxTtlS ?? DEFAULT_CACHE_MAX_TTL_S;
     this.#maxEntryBytes = options.maxEntryBytes ?? DEFAULT_CACHE_MAX_ENTRY_BYTES;
@@ -75,14 +84,24 @@ export class ResponseCache {
   }
 
   /** How `request` (validated, `model` being the id the client sent) uses the cache; undefined when it does not. */
-  plan(operation: CacheableOperation, request: Record<string, unknown>, context: CacheRequestContext): CachePlan | undefined {
+  plan(
+    operation: CacheableOperation,
+    request: Record<string, unknown>,
+    context: CacheRequestContext,
+  ): CachePlan | undefined {
     const { directive } = context;
     if (directive === 'no-cache') return undefined;
     const settings = this.#settingsOf(request.model as string);
     const ttlS = directive ? Math.min(directive.ttlS, this.#maxTtlS) : settings?.ttlS;
     if (!ttlS || ttlS <= 0) return undefined;
     const temperature = request.temperature;
-    if (operation === 'chatCompletions' && typeof temperature === 'number' && temperature > 0 && settings?.nondeterministic !== true) return undefined;
+    if (
+      operation === 'chatCompletions' &&
+      typeof temperature === 'number' &&
+      temperature > 0 &&
+      settings?.nondeterministic !== true
+    )
+      return undefined;
     const shared = settings?.shared === true;
     // Read last: the scope may be computed on demand (the gateway hashes the caller's key only for calls that cache).
     const scope = shared ? undefined : context.scope;
@@ -139,7 +158,8 @@ export class ResponseCache {
       }
       yield chunk;
     }
-    if (finished && bytes <= this.#maxEntryBytes) this.save(plan, { ...origin, kind: 'chunks', chunks: kept, storedAt: Date.now() });
+    if (finished && bytes <= this.#maxEntryBytes)
+      this.save(plan, { ...origin, kind: 'chunks', chunks: kept, storedAt: Date.now() });
   }
 }
 

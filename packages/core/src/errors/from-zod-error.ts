@@ -25,17 +25,32 @@ function describe(issue: z.core.$ZodIssue, missing: boolean): { detail: string; 
     case 'too_big':
       return {
         detail: `${issue.origin === 'array' ? 'array too long' : issue.origin === 'string' ? 'string too long' : 'value above maximum'}. Expected ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}.`,
-        code: issue.origin === 'array' ? 'array_above_max_length' : issue.origin === 'string' ? 'string_above_max_length' : 'decimal_above_max_value',
+        code:
+          issue.origin === 'array'
+            ? 'array_above_max_length'
+            : issue.origin === 'string'
+              ? 'string_above_max_length'
+              : 'decimal_above_max_value',
       };
     case 'too_small':
       return {
         detail: `${issue.origin === 'array' ? 'array too short' : issue.origin === 'string' ? 'string too short' : 'value below minimum'}. Expected ${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}.`,
-        code: issue.origin === 'array' ? 'array_below_min_length' : issue.origin === 'string' ? 'string_below_min_length' : 'decimal_below_min_value',
+        code:
+          issue.origin === 'array'
+            ? 'array_below_min_length'
+            : issue.origin === 'string'
+              ? 'string_below_min_length'
+              : 'decimal_below_min_value',
       };
     case 'invalid_type':
-      return missing ? { detail: 'missing required parameter.', code: 'missing_required_parameter' } : { detail: `expected ${issue.expected}.`, code: 'invalid_type' };
+      return missing
+        ? { detail: 'missing required parameter.', code: 'missing_required_parameter' }
+        : { detail: `expected ${issue.expected}.`, code: 'invalid_type' };
     case 'invalid_value':
-      return { detail: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`, code: 'invalid_value' };
+      return {
+        detail: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`,
+        code: 'invalid_value',
+      };
     default:
       return { detail: `${issue.message}.`, code: 'invalid_value' };
   }

@@ -67,7 +67,8 @@ export class GatewayError extends Error {
     this.headers = options.headers ?? {};
     if (options.upstreamAnswer) this.upstreamAnswer = options.upstreamAnswer;
     const status = this.status;
-    this.retry = options.retry ?? (status === 408 || status === 409 || status === 429 || status >= 500 ? 'same-target' : 'never');
+    this.retry =
+      options.retry ?? (status === 408 || status === 409 || status === 429 || status >= 500 ? 'same-target' : 'never');
   }
 
   /** True for errors worth another attempt on the same or another upstream (by default 408, 409, 429 and 5xx). */

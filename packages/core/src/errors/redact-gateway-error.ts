@@ -14,7 +14,10 @@ export function redactGatewayError(error: GatewayError, secrets: readonly (strin
   const param = clean(error.param);
   const code = clean(error.code);
   const headers = Object.fromEntries(Object.entries(error.headers).map(([k, v]) => [k, redactSecrets(v, secrets)]));
-  const answer = error.upstreamAnswer && { ...error.upstreamAnswer, body: redactSecrets(error.upstreamAnswer.body, secrets) };
+  const answer = error.upstreamAnswer && {
+    ...error.upstreamAnswer,
+    body: redactSecrets(error.upstreamAnswer.body, secrets),
+  };
   const same =
     message === error.message &&
     type === error.type &&
@@ -23,5 +26,15 @@ export function redactGatewayError(error: GatewayError, secrets: readonly (strin
     answer?.body === error.upstreamAnswer?.body &&
     Object.entries(headers).every(([k, v]) => v === error.headers[k]);
   if (same) return error;
-  return new GatewayError({ status: error.status, message, type, param, code, headers, cause: error, retry: error.retry, upstreamAnswer: answer });
+  return new GatewayError({
+    status: error.status,
+    message,
+    type,
+    param,
+    code,
+    headers,
+    cause: error,
+    retry: error.retry,
+    upstreamAnswer: answer,
+  });
 }

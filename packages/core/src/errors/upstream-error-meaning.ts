@@ -11,10 +11,21 @@ import { GatewayError } from './gateway-error.js';
  */
 export function upstreamErrorMeaning(provider: string, error: unknown): unknown {
   if (!GatewayError.isInstance(error)) return error;
-  if (error.status === 401 || error.status === 403) return upstreamCredentialsError(provider, error.status, error.message);
+  if (error.status === 401 || error.status === 403)
+    return upstreamCredentialsError(provider, error.status, error.message);
   if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota') {
     const { status, message, type, param, code, headers, upstreamAnswer } = error;
-    return new GatewayError({ status, message, type, param, code, headers, cause: error.cause, retry: 'other-target', upstreamAnswer });
+    return new GatewayError({
+      status,
+      message,
+      type,
+      param,
+      code,
+      headers,
+      cause: error.cause,
+      retry: 'other-target',
+      upstreamAnswer,
+    });
   }
   return error;
 }

@@ -51,7 +51,9 @@ export function attemptObserverHooks(
  * The breaker callback of `TargetHealth`: tells every observer (read from `observers()` at each change) that the
  * deployment `key` (`<provider>/<upstream model>`) started or stopped cooling down. An observer that throws is ignored.
  */
-export function cooldownNotifier(observers: () => readonly GatewayObserver[]): (key: string, coolingDown: boolean) => void {
+export function cooldownNotifier(
+  observers: () => readonly GatewayObserver[],
+): (key: string, coolingDown: boolean) => void {
   return (key, coolingDown) => {
     const slash = key.indexOf('/');
     const event = { key, provider: key.slice(0, slash), upstreamModel: key.slice(slash + 1), coolingDown };

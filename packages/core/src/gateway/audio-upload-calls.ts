@@ -11,11 +11,18 @@ import { validateRequest } from './validate-request.js';
  * the field (invalid fields, `file` missing), 404 for an unknown model, 400 `unsupported_operation`, upstream errors.
  * @see https://platform.openai.com/docs/api-reference/audio/createTranscription
  */
-export function transcriptionsCall(runner: CallRunner, fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions): Promise<GatewayCallResult<TranscriptionResult>> {
+export function transcriptionsCall(
+  runner: CallRunner,
+  fields: Record<string, unknown>,
+  file: UploadedFile | undefined,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<TranscriptionResult>> {
   return runner.booked(fields, options, async (booked) => {
     const request = validateRequest(transcriptionFieldsSchema, fields);
     if (!file) throw missingFile();
-    return runner.simple('transcriptions', request, booked, (adapter, target, context) => adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context));
+    return runner.simple('transcriptions', request, booked, (adapter, target, context) =>
+      adapter.transcriptions!({ ...request, model: target.upstreamModel, file }, context),
+    );
   });
 }
 
@@ -24,11 +31,18 @@ export function transcriptionsCall(runner: CallRunner, fields: Record<string, un
  * transcriptions). 400 `unsupported_operation` when the model's provider does not translate audio.
  * @see https://platform.openai.com/docs/api-reference/audio/createTranslation
  */
-export function translationsCall(runner: CallRunner, fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions): Promise<GatewayCallResult<TranscriptionResult>> {
+export function translationsCall(
+  runner: CallRunner,
+  fields: Record<string, unknown>,
+  file: UploadedFile | undefined,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<TranscriptionResult>> {
   return runner.booked(fields, options, async (booked) => {
     const request = validateRequest(translationFieldsSchema, fields);
     if (!file) throw missingFile();
-    return runner.simple('translations', request, booked, (adapter, target, context) => adapter.translations!({ ...request, model: target.upstreamModel, file }, context));
+    return runner.simple('translations', request, booked, (adapter, target, context) =>
+      adapter.translations!({ ...request, model: target.upstreamModel, file }, context),
+    );
   });
 }
 

@@ -18,7 +18,11 @@ export interface CacheLookup {
   /** True when {@link CacheLookup.record} keeps a copy of the chunks (the call uses the cache); else it returns them unchanged. */
   records: boolean;
   /** Wraps the upstream's chunks so that a complete stream is stored (unchanged when the call does not use the cache). */
-  record(chunks: AsyncIterable<ChatCompletionChunk>, target: RouteTarget, warnings: readonly GatewayWarning[]): AsyncIterable<ChatCompletionChunk>;
+  record(
+    chunks: AsyncIterable<ChatCompletionChunk>,
+    target: RouteTarget,
+    warnings: readonly GatewayWarning[],
+  ): AsyncIterable<ChatCompletionChunk>;
   /**
    * Marks a fetched answer as a `miss` and, for `completion` and `embeddings`, stores its body (streams are stored by
    * {@link CacheLookup.record}). Returns `result` unchanged when the call does not use the cache.
@@ -114,7 +118,8 @@ export class CachedCalls {
       if (leader) {
         const text = await unlessAborted(leader, options.signal);
         const entry = text === undefined ? undefined : parseCachedResponse(text);
-        if (entry && entryServes(entry, false, false)) return this.#serve(operation, request, options, entry) as Promise<GatewayCallResult<T>>;
+        if (entry && entryServes(entry, false, false))
+          return this.#serve(operation, request, options, entry) as Promise<GatewayCallResult<T>>;
       }
       let done: ((text: string | undefined) => void) | undefined;
       if (!stream && !leader) this.#inflight.set(key, new Promise((resolve) => (done = resolve)));
@@ -130,16 +135,34 @@ export class CachedCalls {
     });
   }
 
-  async #hit(cache: ResponseCache, plan: CachePlan, operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions) {
+  async #hit(
+    cache: ResponseCache,
+    plan: CachePlan,
+    operation: CacheableOperation,
+    request: Record<string, unknown>,
+    options: GatewayCallOptions,
+  ) {
     const entry = await cache.get(plan);
     const includeUsage = (request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     if (!entry || !entryServes(entry, request.stream === true, includeUsage)) return undefined;
     return this.#serve(operation, request, options, entry);
   }
 
-  async #serve(operation: CacheableOperation, request: Record<string, unknown>, options: GatewayCallOptions, entry: CachedResponse) {
+  async #serve(
+    operation: CacheableOperation,
+    request: Record<string, unknown>,
+    options: GatewayCallOptions,
+    entry: CachedResponse,
+  ) {
     const routePlan = this.planFor(operation, request.model as string);
-    return (await serveCacheHit({ operation, request, options, plan: routePlan, accounting: this.#accounting, entry })) as GatewayCallResult<never>;
+    return (await serveCacheHit({
+      operation,
+      request,
+      options,
+      plan: routePlan,
+      accounting: this.#accounting,
+      entry,
+    })) as GatewayCallResult<never>;
   }
 }
 
@@ -150,7 +173,13 @@ function cached(cache: ResponseCache, plan: CachePlan): Omit<KeyedLookup, 'hit'>
     records: true,
     record: (chunks, target, warnings) => cache.record(plan, chunks, cachedOrigin(target, warnings)),
     answered: (result, kind) => {
-      if (kind) lookup.stored = cache.save(plan, { kind, body: result.data, ...cachedOrigin(result.target, result.warnings), storedAt: Date.now() });
+      if (kind)
+        lookup.stored = cache.save(plan, {
+          kind,
+          body: result.data,
+          ...cachedOrigin(result.target, result.warnings),
+          storedAt: Date.now(),
+        });
       return { ...result, cache: 'miss' };
     },
   };

@@ -45,7 +45,11 @@ export async function bookRefusal<T>(
   run: (options: GatewayCallOptions) => Promise<T>,
 ): Promise<T> {
   if (!accounting) return run(options);
-  const booking: GatewayCallOptions & Booking = { ...options, requestId: options.requestId ?? randomUUID(), [ADMITTING]: { started: false } };
+  const booking: GatewayCallOptions & Booking = {
+    ...options,
+    requestId: options.requestId ?? randomUUID(),
+    [ADMITTING]: { started: false },
+  };
   try {
     const result = await run(booking);
     await booking[ADMITTING].ticket?.settled?.();
@@ -68,7 +72,13 @@ export async function bookRefusal<T>(
 }
 
 /** Operations whose `stream: true` calls are metered as streams (settled when the stream ends). */
-const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set(['chatCompletions', 'completions', 'imageEdits', 'anthropicMessages', 'openaiResponses']);
+const STREAMING_OPERATIONS: ReadonlySet<CallOperation> = new Set([
+  'chatCompletions',
+  'completions',
+  'imageEdits',
+  'anthropicMessages',
+  'openaiResponses',
+]);
 
 /** Whether a call of `operation` with this `request` is metered as a stream: `stream: true` on a streaming operation. */
 export function isMeteredStream(operation: CallOperation, request: Record<string, unknown>): boolean {

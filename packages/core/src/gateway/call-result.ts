@@ -10,12 +10,26 @@ import type { GatewayCallResult } from './gateway-options.js';
  * 200 with the usage read from `data` (tokens), and its cost (USD) is returned as `costUsd`; streams are settled when
  * they end (see `settleStream`).
  */
-export function toCallResult<T>(model: string, outcome: PlanOutcome<unknown>, warnings: GatewayWarning[], data: T, metered?: Metered): GatewayCallResult<T> {
+export function toCallResult<T>(
+  model: string,
+  outcome: PlanOutcome<unknown>,
+  warnings: GatewayWarning[],
+  data: T,
+  metered?: Metered,
+): GatewayCallResult<T> {
   const { target } = outcome;
   let costUsd: number | undefined;
   if (metered && !metered.stream) {
     const latencyMs = performance.now() - metered.startedAt;
-    costUsd = metered.ticket.settle({ status: 200, target, usage: usageOf(data), attempts: metered.attempts, latencyMs, ttfbMs: latencyMs, stream: false });
+    costUsd = metered.ticket.settle({
+      status: 200,
+      target,
+      usage: usageOf(data),
+      attempts: metered.attempts,
+      latencyMs,
+      ttfbMs: latencyMs,
+      stream: false,
+    });
   }
   return {
     data,

@@ -29,11 +29,23 @@ export interface CallRunner {
    * Admits `request` (its `model` routed for `operation`), runs `run` on the plan's deployments and releases the attempt;
    * the call is settled (a ledger row, usage read from the answer's `usage`) before it resolves.
    */
-  simple<T>(operation: CallOperation, request: Record<string, unknown>, options: GatewayCallOptions, run: AttemptRun<T>): Promise<GatewayCallResult<T>>;
+  simple<T>(
+    operation: CallOperation,
+    request: Record<string, unknown>,
+    options: GatewayCallOptions,
+    run: AttemptRun<T>,
+  ): Promise<GatewayCallResult<T>>;
   /**
    * As `simple`, but the attempt is not released nor the call settled: for streams, which the caller guards and settles
    * when they end. `acceptOnHeaders` false: the first-byte timer runs until `run` resolves (a peeked first event).
    * `stream` marks the call as a stream for admission and metering.
    */
-  call<T>(operation: CallOperation, request: Record<string, unknown>, options: GatewayCallOptions, run: AttemptRun<T>, acceptOnHeaders?: boolean, needs?: readonly RequiredCapability[]): Promise<RunningCall<T>>;
+  call<T>(
+    operation: CallOperation,
+    request: Record<string, unknown>,
+    options: GatewayCallOptions,
+    run: AttemptRun<T>,
+    acceptOnHeaders?: boolean,
+    needs?: readonly RequiredCapability[],
+  ): Promise<RunningCall<T>>;
 }

@@ -60,25 +60,66 @@ export function chatCallResult(parts: ChatCallParts): GatewayCallResult<ChatComp
   if (isPeekedBatches(value)) {
     const summary: StreamSummary = {};
     const ttfbMs = metered && performance.now() - metered.startedAt;
-    const { settle, finished } = streamSettler({ metered, target: outcome.target, signal, ttfbMs, summary: () => summary });
-    const stream = passThroughChatStream(value, outcome, summary, stripUsage, metered !== undefined, settle, request.model);
+    const { settle, finished } = streamSettler({
+      metered,
+      target: outcome.target,
+      signal,
+      ttfbMs,
+      summary: () => summary,
+    });
+    const stream = passThroughChatStream(
+      value,
+      outcome,
+      summary,
+      stripUsage,
+      metered !== undefined,
+      settle,
+      request.model,
+    );
     return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
   }
   if (isPeekedStream(value as ChatCompletion | PeekedStream<ChatCompletionChunk>)) {
     const summary: StreamSummary = {};
     const ttfbMs = metered && performance.now() - metered.startedAt;
-    const resumeChat = (exclude: ReadonlySet<string>, messages: (target: RouteTarget) => ChatCompletionRequest['messages']) => {
+    const resumeChat = (
+      exclude: ReadonlySet<string>,
+      messages: (target: RouteTarget) => ChatCompletionRequest['messages'],
+    ) => {
       parts.continueWith(messages);
       return parts.resume(exclude) as Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
     };
     const first = outcome as PlanOutcome<PeekedStream<ChatCompletionChunk>>;
-    const failing = parts.failover ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal }, summary) : undefined;
-    const { settle, finished } = streamSettler({ metered, target: outcome.target, signal, ttfbMs, summary: () => summary, ...failing?.settlement });
+    const failing = parts.failover
+      ? chatStreamChunks(true, { request, first, resume: resumeChat, metered, signal }, summary)
+      : undefined;
+    const { settle, finished } = streamSettler({
+      metered,
+      target: outcome.target,
+      signal,
+      ttfbMs,
+      summary: () => summary,
+      ...failing?.settlement,
+    });
     // Without the cache's recorder or stream failover between them, the idle guard and the usage wrapper run as one generator.
     const stream =
       cache.records || failing
-        ? wrapChunkStream(cache.record(failing?.chunks ?? guardStream(first.value, outcome), outcome.target, warnings), summary, stripUsage, metered !== undefined, settle, request.model)
-        : wrapGuardedChunkStream(first.value, outcome, summary, stripUsage, metered !== undefined, settle, request.model);
+        ? wrapChunkStream(
+            cache.record(failing?.chunks ?? guardStream(first.value, outcome), outcome.target, warnings),
+            summary,
+            stripUsage,
+            metered !== undefined,
+            settle,
+            request.model,
+          )
+        : wrapGuardedChunkStream(
+            first.value,
+            outcome,
+            summary,
+            stripUsage,
+            metered !== undefined,
+            settle,
+            request.model,
+          );
     return cache.answered({ ...toCallResult(request.model, outcome, warnings, stream, metered), finished });
   }
   outcome.release();

@@ -4,7 +4,11 @@ import type { PlanOutcome } from '../routing/execute-plan.js';
 import { type PeekedStream, peekStream } from '../routing/guard-stream.js';
 import { isPlainChatCompletionRequest } from '../schemas/check-plain-chat-request.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { type ChatCompletionRequest, MAX_CHAT_MESSAGES, chatCompletionRequestSchema } from '../schemas/chat-completion-request.js';
+import {
+  type ChatCompletionRequest,
+  MAX_CHAT_MESSAGES,
+  chatCompletionRequestSchema,
+} from '../schemas/chat-completion-request.js';
 import type { ChatCompletion } from '../schemas/chat-completion.js';
 import { type PeekedBatches, chatCallResult } from './chat-call-result.js';
 import { type ChatCompletionResult, isChunkStream } from './chat-completion-result.js';
@@ -35,7 +39,9 @@ export interface ChatCallDeps {
     run: AttemptRun<ChatAttemptValue>,
     acceptOnHeaders?: boolean,
     needs?: readonly RequiredCapability[],
-  ) => Promise<RunningCall<ChatAttemptValue> & { resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<ChatAttemptValue>> }>;
+  ) => Promise<
+    RunningCall<ChatAttemptValue> & { resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<ChatAttemptValue>> }
+  >;
   cached: CachedCalls;
   router: ModelRouter;
   providerSettings: Readonly<Record<string, ProviderSettings>>;
@@ -48,14 +54,26 @@ export interface ChatCallDeps {
  * as `GatewayError`.
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
-export function chatCompletionsCall(deps: ChatCallDeps, body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<ChatCompletionResult>> {
+export function chatCompletionsCall(
+  deps: ChatCallDeps,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<ChatCompletionResult>> {
   return deps.runner.booked(body, options, async (booked) => {
     const messages = (body as { messages?: unknown } | null)?.messages;
     // Refused before validation, whose cost grows with every message.
     if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
-      throw invalidRequestError(`Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_CHAT_MESSAGES}.`, 'messages', 'array_above_max_length');
+      throw invalidRequestError(
+        `Invalid 'messages': array too long (${messages.length}). Expected at most ${MAX_CHAT_MESSAGES}.`,
+        'messages',
+        'array_above_max_length',
+      );
     }
-    const request: ChatCompletionRequest = validateRequest(chatCompletionRequestSchema, body, isPlainChatCompletionRequest);
+    const request: ChatCompletionRequest = validateRequest(
+      chatCompletionRequestSchema,
+      body,
+      isPlainChatCompletionRequest,
+    );
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
@@ -64,7 +82,12 @@ export function chatCompletionsCall(deps: ChatCallDeps, body: unknown, options: 
 }
 
 /** Routes a validated chat request that the response cache did not answer (`cache` stores what it fetches). */
-async function fetchChat(deps: ChatCallDeps, request: ChatCompletionRequest, options: GatewayCallOptions, cache: CacheLookup): Promise<GatewayCallResult<ChatCompletionResult>> {
+async function fetchChat(
+  deps: ChatCallDeps,
+  request: ChatCompletionRequest,
+  options: GatewayCallOptions,
+  cache: CacheLookup,
+): Promise<GatewayCallResult<ChatCompletionResult>> {
   let continuation: ((target: RouteTarget) => ChatCompletionRequest['messages']) | undefined;
   const failover = request.stream === true && deps.router.plan(request.model).models[0]!.streamFailover === true;
   // An adapter's batches (byte pass-through) are read when nothing between it and the client needs every chunk
@@ -75,7 +98,11 @@ async function fetchChat(deps: ChatCallDeps, request: ChatCompletionRequest, opt
     request,
     options,
     async (adapter, target, context): Promise<ChatAttemptValue> => {
-      const upstreamRequest: ChatCompletionRequest = { ...request, model: target.upstreamModel, ...(continuation && { messages: continuation(target) }) };
+      const upstreamRequest: ChatCompletionRequest = {
+        ...request,
+        model: target.upstreamModel,
+        ...(continuation && { messages: continuation(target) }),
+      };
       if (request.stream === true && deps.providerSettings[target.provider]?.streamUsage !== false) {
         upstreamRequest.stream_options = { ...request.stream_options, include_usage: true };
       }
@@ -91,5 +118,15 @@ async function fetchChat(deps: ChatCallDeps, request: ChatCompletionRequest, opt
     request.stream !== true,
     requiredCapabilities(request),
   );
-  return chatCallResult({ request, outcome, warnings, metered, resume, signal: options.signal, cache, failover, continueWith: (messages) => (continuation = messages) });
+  return chatCallResult({
+    request,
+    outcome,
+    warnings,
+    metered,
+    resume,
+    signal: options.signal,
+    cache,
+    failover,
+    continueWith: (messages) => (continuation = messages),
+  });
 }

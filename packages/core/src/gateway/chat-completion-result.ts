@@ -11,6 +11,8 @@ export function isChunkStream(value: ChatCompletionResult): value is AsyncIterab
 }
 
 /** True when an attempt's value is a stream whose first chunk was already read. */
-export function isPeekedStream(value: ChatCompletion | PeekedStream<ChatCompletionChunk>): value is PeekedStream<ChatCompletionChunk> {
+export function isPeekedStream(
+  value: ChatCompletion | PeekedStream<ChatCompletionChunk>,
+): value is PeekedStream<ChatCompletionChunk> {
   return typeof (value as PeekedStream<ChatCompletionChunk>).iterator?.next === 'function';
 }

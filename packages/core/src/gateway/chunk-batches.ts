@@ -47,7 +47,9 @@ export interface BatchedChunkStream extends AsyncIterable<ChatCompletionChunk> {
 }
 
 /** The batch reader of a chunk stream that offers one ({@link BatchedChunkStream}), else undefined. */
-export function chunkBatchesOf(stream: AsyncIterable<ChatCompletionChunk>): (() => AsyncIterator<ChunkBatch>) | undefined {
+export function chunkBatchesOf(
+  stream: AsyncIterable<ChatCompletionChunk>,
+): (() => AsyncIterator<ChunkBatch>) | undefined {
   const batches = (stream as Partial<BatchedChunkStream>)[CHUNK_BATCHES];
   return typeof batches === 'function' ? () => batches.call(stream) : undefined;
 }

@@ -14,7 +14,19 @@ export const MAX_TRANSLATED_PROMPTS = 16;
 export const LEGACY_DEFAULT_MAX_TOKENS = 16;
 
 /** The fields of a legacy completion that chat carries over as they are. */
-const CARRIED = ['temperature', 'top_p', 'n', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'logit_bias', 'user', 'stream', 'stream_options'] as const;
+const CARRIED = [
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logit_bias',
+  'user',
+  'stream',
+  'stream_options',
+] as const;
 /** Fields read by the translation itself (not carried, not warned about). */
 const READ = new Set<string>(['model', 'prompt', 'max_tokens', 'suffix', 'echo', 'logprobs', 'best_of', ...CARRIED]);
 
@@ -27,9 +39,12 @@ const READ = new Set<string>(['model', 'prompt', 'max_tokens', 'suffix', 'echo',
 export function untranslatableParameters(request: TextCompletionRequest): { param: string; reason: string }[] {
   const refused: { param: string; reason: string }[] = [];
   if (request.echo === true) refused.push({ param: 'echo', reason: 'the prompt cannot be echoed' });
-  if (request.logprobs != null) refused.push({ param: 'logprobs', reason: 'legacy log probabilities are not available' });
-  if (request.suffix != null && request.suffix !== '') refused.push({ param: 'suffix', reason: 'text insertion is not available' });
-  if (request.best_of != null && request.best_of > 1) refused.push({ param: 'best_of', reason: 'server-side best-of ranking is not available' });
+  if (request.logprobs != null)
+    refused.push({ param: 'logprobs', reason: 'legacy log probabilities are not available' });
+  if (request.suffix != null && request.suffix !== '')
+    refused.push({ param: 'suffix', reason: 'text insertion is not available' });
+  if (request.best_of != null && request.best_of > 1)
+    refused.push({ param: 'best_of', reason: 'server-side best-of ranking is not available' });
   if (Array.isArray(request.prompt) && request.prompt.some((p) => typeof p !== 'string')) {
     refused.push({ param: 'prompt', reason: 'token-id prompts cannot be translated (send text)' });
   }
@@ -53,10 +68,18 @@ export function translatablePrompts(request: TextCompletionRequest, provider: st
   }
   const prompts = typeof request.prompt === 'string' ? [request.prompt] : (request.prompt as string[]);
   if (prompts.length > MAX_TRANSLATED_PROMPTS) {
-    throw invalidRequestError(`Invalid 'prompt': at most ${MAX_TRANSLATED_PROMPTS} prompts per request on provider '${provider}' (translated through chat); got ${prompts.length}.`, 'prompt', 'array_above_max_length');
+    throw invalidRequestError(
+      `Invalid 'prompt': at most ${MAX_TRANSLATED_PROMPTS} prompts per request on provider '${provider}' (translated through chat); got ${prompts.length}.`,
+      'prompt',
+      'array_above_max_length',
+    );
   }
   if (prompts.length > 1 && request.stream === true) {
-    throw invalidRequestError(`Invalid 'prompt': a stream on provider '${provider}' (translated through chat) takes one prompt; got ${prompts.length}.`, 'prompt', 'unsupported_parameter');
+    throw invalidRequestError(
+      `Invalid 'prompt': a stream on provider '${provider}' (translated through chat) takes one prompt; got ${prompts.length}.`,
+      'prompt',
+      'unsupported_parameter',
+    );
   }
   return prompts;
 }
@@ -66,13 +89,26 @@ export function translatablePrompts(request: TextCompletionRequest, provider: st
  * {@link LEGACY_DEFAULT_MAX_TOKENS}) and the sampling fields carried over. Fields chat does not know are dropped, each
  * with an `unsupported_parameter` warning through `warn`.
  */
-export function chatRequestOf(request: TextCompletionRequest, prompt: string, warn: (warning: GatewayWarning) => void): ChatCompletionRequest {
-  const chat: Record<string, unknown> = { model: request.model, messages: [{ role: 'user', content: prompt }], max_tokens: request.max_tokens ?? LEGACY_DEFAULT_MAX_TOKENS };
+export function chatRequestOf(
+  request: TextCompletionRequest,
+  prompt: string,
+  warn: (warning: GatewayWarning) => void,
+): ChatCompletionRequest {
+  const chat: Record<string, unknown> = {
+    model: request.model,
+    messages: [{ role: 'user', content: prompt }],
+    max_tokens: request.max_tokens ?? LEGACY_DEFAULT_MAX_TOKENS,
+  };
   for (const field of CARRIED) if (request[field] != null) chat[field] = request[field];
   // A legacy `max_tokens: 0` asks for no text; chat's minimum is 1.
   if (chat.max_tokens === 0) chat.max_tokens = 1;
   for (const field of Object.keys(request)) {
-    if (!READ.has(field)) warn({ code: 'unsupported_parameter', param: field, message: `'${field}' is not carried to chat and was dropped.` });
+    if (!READ.has(field))
+      warn({
+        code: 'unsupported_parameter',
+        param: field,
+        message: `'${field}' is not carried to chat and was dropped.`,
+      });
   }
   return chat as ChatCompletionRequest;
 }
@@ -102,7 +138,12 @@ export function completionOfChat(answers: readonly ChatCompletion[], n: number):
     created: first.created,
     model: first.model,
     choices: answers.flatMap((answer, p) =>
-      answer.choices.map((choice) => ({ text: choice.message.content ?? '', index: p * n + choice.index, logprobs: null, finish_reason: finishReasonOf(choice.finish_reason) ?? 'stop' })),
+      answer.choices.map((choice) => ({
+        text: choice.message.content ?? '',
+        index: p * n + choice.index,
+        logprobs: null,
+        finish_reason: finishReasonOf(choice.finish_reason) ?? 'stop',
+      })),
     ),
   };
   if (typeof first.system_fingerprint === 'string') completion.system_fingerprint = first.system_fingerprint;
@@ -120,13 +161,26 @@ export function completionOfChat(answers: readonly ChatCompletion[], n: number):
  * text, an end nor usage (a role-only first delta) are left out.
  * @see https://platform.openai.com/docs/api-reference/completions/create#completions-create-stream
  */
-export async function* completionChunksOfChat(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<TextCompletion> {
+export async function* completionChunksOfChat(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+): AsyncGenerator<TextCompletion> {
   for await (const chunk of chunks) {
     const choices = chunk.choices
       .filter((c) => (typeof c.delta?.content === 'string' && c.delta.content !== '') || c.finish_reason != null)
-      .map((c) => ({ text: c.delta?.content ?? '', index: c.index ?? 0, logprobs: null, finish_reason: finishReasonOf(c.finish_reason) }));
+      .map((c) => ({
+        text: c.delta?.content ?? '',
+        index: c.index ?? 0,
+        logprobs: null,
+        finish_reason: finishReasonOf(c.finish_reason),
+      }));
     if (choices.length === 0 && !chunk.usage) continue;
-    const out: TextCompletion = { id: completionId(chunk.id), object: 'text_completion', created: chunk.created, model: chunk.model, choices };
+    const out: TextCompletion = {
+      id: completionId(chunk.id),
+      object: 'text_completion',
+      created: chunk.created,
+      model: chunk.model,
+      choices,
+    };
     if (typeof chunk.system_fingerprint === 'string') out.system_fingerprint = chunk.system_fingerprint;
     if (chunk.usage) out.usage = chunk.usage;
     yield out;

@@ -7,7 +7,12 @@ import { type TextCompletionRequest, textCompletionRequestSchema } from '../sche
 import type { TextCompletion, TextCompletionResult } from '../schemas/text-completion.js';
 import { toCallResult } from './call-result.js';
 import type { CallRunner } from './call-runner.js';
-import { chatRequestOf, completionChunksOfChat, completionOfChat, translatablePrompts } from './completion-from-chat.js';
+import {
+  chatRequestOf,
+  completionChunksOfChat,
+  completionOfChat,
+  translatablePrompts,
+} from './completion-from-chat.js';
 import type { GatewayCallOptions, GatewayCallResult, ProviderSettings } from './gateway-options.js';
 import type { RouteTarget } from '../model/route-plan.js';
 import { normalizeUsageOf } from './normalize-usage.js';
@@ -24,8 +29,10 @@ export interface CompletionsCallDeps {
 
 type CompletionAttemptValue = TextCompletion | PeekedStream<TextCompletion>;
 
-const isStream = <T>(value: T | AsyncIterable<unknown>): value is AsyncIterable<unknown> => typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
-const isPeeked = (value: CompletionAttemptValue): value is PeekedStream<TextCompletion> => typeof (value as PeekedStream<TextCompletion>).iterator?.next === 'function';
+const isStream = <T>(value: T | AsyncIterable<unknown>): value is AsyncIterable<unknown> =>
+  typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+const isPeeked = (value: CompletionAttemptValue): value is PeekedStream<TextCompletion> =>
+  typeof (value as PeekedStream<TextCompletion>).iterator?.next === 'function';
 
 /**
  * `POST /v1/completions` (legacy text completions), through the same keys, limits, routing, metering and ledger as chat
@@ -39,14 +46,21 @@ const isPeeked = (value: CompletionAttemptValue): value is PeekedStream<TextComp
  * with either method), upstream errors as `GatewayError`.
  * @see https://platform.openai.com/docs/api-reference/completions/create
  */
-export function completionsCall(deps: CompletionsCallDeps, body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<TextCompletionResult>> {
+export function completionsCall(
+  deps: CompletionsCallDeps,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<TextCompletionResult>> {
   return deps.runner.booked(body, options, async (booked) => {
     const request = validateRequest(textCompletionRequestSchema, body);
     if (request.stream !== true && request.stream_options != null) {
       throw invalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
     }
     if (request.stream === true && request.best_of != null && request.best_of > 1) {
-      throw invalidRequestError("'best_of' results cannot be streamed: set 'stream' to false or 'best_of' to 1.", 'best_of');
+      throw invalidRequestError(
+        "'best_of' results cannot be streamed: set 'stream' to false or 'best_of' to 1.",
+        'best_of',
+      );
     }
     const { outcome, warnings, metered } = await deps.runner.call<CompletionAttemptValue>(
       'completions',
@@ -65,9 +79,21 @@ export function completionsCall(deps: CompletionsCallDeps, body: unknown, option
     }
     const summary: StreamSummary = {};
     const ttfbMs = metered && performance.now() - metered.startedAt;
-    const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: booked.signal, ttfbMs, summary: () => summary });
+    const { settle, finished } = streamSettler({
+      metered,
+      target: outcome.target,
+      signal: booked.signal,
+      ttfbMs,
+      summary: () => summary,
+    });
     const stripUsage = request.stream_options?.include_usage !== true;
-    const stream = guardedItems(value, outcome, summary, (chunk) => noteCompletionChunk(chunk, summary, stripUsage, metered !== undefined, request.model), settle);
+    const stream = guardedItems(
+      value,
+      outcome,
+      summary,
+      (chunk) => noteCompletionChunk(chunk, summary, stripUsage, metered !== undefined, request.model),
+      settle,
+    );
     return { ...toCallResult<TextCompletionResult>(request.model, outcome, warnings, stream, metered), finished };
   });
 }
@@ -92,7 +118,8 @@ async function completionAttempt(
   const chats = prompts.map((prompt, i) => chatRequestOf(upstream, prompt, i === 0 ? context.warn : () => {}));
   if (request.stream === true) {
     const result = await adapter.chatCompletions!(chats[0]!, context);
-    if (!isStream(result)) throw new TypeError(`The '${target.provider}' adapter answered a stream request with a completion.`);
+    if (!isStream(result))
+      throw new TypeError(`The '${target.provider}' adapter answered a stream request with a completion.`);
     return peekStream(completionChunksOfChat(result as AsyncIterable<ChatCompletionChunk>));
   }
   const answers = await Promise.all(
@@ -110,7 +137,13 @@ async function completionAttempt(
  * client gets: naming `model`; without usage when `stripUsage` (the gateway asked for it), a usage-only chunk then
  * left out (undefined).
  */
-function noteCompletionChunk(chunk: TextCompletion, summary: StreamSummary, stripUsage: boolean, collectText: boolean, model: string): TextCompletion | undefined {
+function noteCompletionChunk(
+  chunk: TextCompletion,
+  summary: StreamSummary,
+  stripUsage: boolean,
+  collectText: boolean,
+  model: string,
+): TextCompletion | undefined {
   presentModel(chunk, model);
   for (const choice of chunk.choices) {
     if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index] = choice.finish_reason;

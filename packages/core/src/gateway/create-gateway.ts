@@ -34,7 +34,15 @@ import { normalizeEmbeddings } from './normalize-embeddings.js';
 import { presentModel } from './present-model.js';
 import { validateRequest } from './validate-request.js';
 import { type CountTokensPreparer, runLocalCall } from './local-call.js';
-import { ADMITTING, type Booking, type Metered, abortedStatus, bookRefusal, isMeteredStream, statusOf } from './call-metering.js';
+import {
+  ADMITTING,
+  type Booking,
+  type Metered,
+  abortedStatus,
+  bookRefusal,
+  isMeteredStream,
+  statusOf,
+} from './call-metering.js';
 import type { ChatCompletionResult } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
 import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
@@ -43,7 +51,12 @@ import { OperationPlans, firstTargetServes } from './operation-plans.js';
 import { StreamAcceptance } from './stream-acceptance.js';
 import { planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
-import { type PassThroughOperation, type PassThroughValue, passThroughResult, runPassThrough } from './native-pass-through.js';
+import {
+  type PassThroughOperation,
+  type PassThroughValue,
+  passThroughResult,
+  runPassThrough,
+} from './native-pass-through.js';
 import { CachedCalls } from './cached-calls.js';
 import type { CallRunner } from './call-runner.js';
 import { transcriptionsCall, translationsCall } from './audio-upload-calls.js';
@@ -57,7 +70,6 @@ import type { ImageEditResult } from '../schemas/image-edit-result.js';
 import { completionsCall } from './completions-call.js';
 import { imageEditsCall, imageVariationsCall } from './image-edit-calls.js';
 import { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './realtime-call.js';
-
 
 /**
  * The framework-free gateway: validates OpenAI-format requests (throwing 4xx `GatewayError`s that name the
@@ -85,7 +97,8 @@ export class Gateway {
   readonly #runner: CallRunner = {
     booked: (body, options, run) => this.#booked(body, options, run),
     simple: (operation, request, options, run) => this.#simple(operation, request, options, run),
-    call: (operation, request, options, run, acceptOnHeaders, needs) => this.#call(operation, request, options, run, acceptOnHeaders, needs),
+    call: (operation, request, options, run, acceptOnHeaders, needs) =>
+      this.#call(operation, request, options, run, acceptOnHeaders, needs),
   };
   /** What chat calls need of this gateway (see `chatCompletionsCall`). */
   readonly #chat: ChatCallDeps;
@@ -96,11 +109,22 @@ export class Gateway {
     this.keys = new KeyRing(options.keys ?? []);
     this.#plans = new OperationPlans(this.router);
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ??
-      new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connect: { timeout: options.connectTimeoutMs ?? 10_000 }, headersTimeout: 600_000, bodyTimeout: 300_000 });
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 60_000,
+        keepAliveMaxTimeout: 600_000,
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        headersTimeout: 600_000,
+        bodyTimeout: 300_000,
+      });
     this.#providerSettings = options.providerSettings ?? {};
     this.#accounting = options.accounting;
-    this.#cached = new CachedCalls(options, (operation, model) => this.#plans.planFor(operation, model), (model) => this.router.resolvedDefinition(model));
+    this.#cached = new CachedCalls(
+      options,
+      (operation, model) => this.#plans.planFor(operation, model),
+      (model) => this.router.resolvedDefinition(model),
+    );
     this.catalog = new ModelCatalog(this.router, options.modelListTtlMs, options.onBackgroundError, {
       timeoutMs: options.modelListTimeoutMs,
       upstream: (provider) => this.#upstream(provider),
@@ -108,12 +132,18 @@ export class Gateway {
     this.policy = resolveRoutingPolicy(options.routing);
     this.#chat = {
       runner: this.#runner,
-      call: (operation, request, options, run, acceptOnHeaders, needs) => this.#call(operation, request, options, run, acceptOnHeaders, needs),
+      call: (operation, request, options, run, acceptOnHeaders, needs) =>
+        this.#call(operation, request, options, run, acceptOnHeaders, needs),
       cached: this.#cached,
       router: this.router,
       providerSettings: this.#providerSettings,
     };
-    this.health = new TargetHealth(this.policy.cooldown, Date.now, cooldownNotifier(() => this.#observers), options.sharedCooldown);
+    this.health = new TargetHealth(
+      this.policy.cooldown,
+      Date.now,
+      cooldownNotifier(() => this.#observers),
+      options.sharedCooldown,
+    );
   }
 
   /**
@@ -143,8 +173,15 @@ export class Gateway {
    * the 401) when the key has to be looked up first (see {@link CallAccounting.authenticate}); `clientAddress` is the
    * client's IP address, for limits on such look-ups.
    */
-  authenticate(authorization: string | undefined, context: { requestId?: string; clientAddress?: string } = {}): unknown {
-    if (this.#accounting) return this.#accounting.authenticate(authorization, { requestId: context.requestId ?? randomUUID(), clientAddress: context.clientAddress });
+  authenticate(
+    authorization: string | undefined,
+    context: { requestId?: string; clientAddress?: string } = {},
+  ): unknown {
+    if (this.#accounting)
+      return this.#accounting.authenticate(authorization, {
+        requestId: context.requestId ?? randomUUID(),
+        clientAddress: context.clientAddress,
+      });
     this.keys.authenticate(authorization);
     return undefined;
   }
@@ -161,7 +198,12 @@ export class Gateway {
     run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
     acceptOnHeaders = true,
     needs: readonly RequiredCapability[] = [],
-  ): Promise<{ outcome: PlanOutcome<T>; warnings: GatewayWarning[]; metered?: Metered; resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>> }> {
+  ): Promise<{
+    outcome: PlanOutcome<T>;
+    warnings: GatewayWarning[];
+    metered?: Metered;
+    resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>>;
+  }> {
     const model = request.model as string;
     const startedAt = performance.now();
     let plan = this.#plans.planFor(operation, model);
@@ -173,7 +215,16 @@ export class Gateway {
     if (this.#accounting) {
       const admitting = (options as Partial<Booking>)[ADMITTING];
       if (admitting) admitting.started = true;
-      const ticket = await this.#accounting.admit({ caller: options.caller, operation, model, plan, request, requestId, stream, ...(options.labels && { labels: options.labels }) });
+      const ticket = await this.#accounting.admit({
+        caller: options.caller,
+        operation,
+        model,
+        plan,
+        request,
+        requestId,
+        stream,
+        ...(options.labels && { labels: options.labels }),
+      });
       if (admitting) admitting.ticket = ticket;
       plan = ticket.plan;
       metered = { ticket, attempts: [], startedAt, stream };
@@ -200,7 +251,10 @@ export class Gateway {
             headers: options.upstreamHeaders ? { ...options.upstreamHeaders, ...headers } : headers,
             ...(options.clientHeaders && { clientHeaders: options.clientHeaders }),
             warn: (w) => attemptWarnings.push(w),
-            upstream: this.#upstream(target.provider, acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined)),
+            upstream: this.#upstream(
+              target.provider,
+              acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined),
+            ),
           }).catch((error: unknown) => {
             throw upstreamErrorMeaning(target.provider, error);
           });
@@ -209,7 +263,8 @@ export class Gateway {
     try {
       const outcome = await execute(plan, overrides);
       // The rest of the plan within what is left of the deadline (mid-stream failover).
-      const resume = (exclude: ReadonlySet<string>) => execute(planWithout(plan, exclude), { ...overrides, timeoutMs: Math.max(1, outcome.deadline - Date.now()) });
+      const resume = (exclude: ReadonlySet<string>) =>
+        execute(planWithout(plan, exclude), { ...overrides, timeoutMs: Math.max(1, outcome.deadline - Date.now()) });
       return { outcome, warnings, metered, resume };
     } catch (error) {
       if (metered) {
@@ -246,19 +301,40 @@ export class Gateway {
   async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
     return this.#booked(body, options, async (booked) => {
       const request = validateRequest(embeddingRequestSchema, body);
-      return this.#cached.through('embeddings', request, booked, () => this.#simple('embeddings', request, booked, async (adapter, target, context) =>
-        presentModel(normalizeEmbeddings(await adapter.embeddings!({ ...request, model: target.upstreamModel }, context), request.encoding_format), request.model),
-      ), 'embeddings');
+      return this.#cached.through(
+        'embeddings',
+        request,
+        booked,
+        () =>
+          this.#simple('embeddings', request, booked, async (adapter, target, context) =>
+            presentModel(
+              normalizeEmbeddings(
+                await adapter.embeddings!({ ...request, model: target.upstreamModel }, context),
+                request.encoding_format,
+              ),
+              request.model,
+            ),
+          ),
+        'embeddings',
+      );
     });
   }
 
   /** `POST /v1/audio/transcriptions`: `fields` the multipart text fields, `file` the upload (see `transcriptionsCall`). */
-  transcriptions(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
+  transcriptions(
+    fields: Record<string, unknown>,
+    file: UploadedFile | undefined,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<TranscriptionResult>> {
     return transcriptionsCall(this.#runner, fields, file, options);
   }
 
   /** `POST /v1/audio/translations`: as {@link transcriptions}, the answer in English (see `translationsCall`). */
-  translations(fields: Record<string, unknown>, file: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<TranscriptionResult>> {
+  translations(
+    fields: Record<string, unknown>,
+    file: UploadedFile | undefined,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<TranscriptionResult>> {
     return translationsCall(this.#runner, fields, file, options);
   }
 
@@ -269,7 +345,9 @@ export class Gateway {
 
   /** `POST /v1/rerank` (Cohere's shape): `documents` ordered by relevance to `query`. */
   rerank(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<RerankResponse>> {
-    return jsonOperationCall(this.#runner, 'rerank', rerankRequestSchema, body, options, (adapter, request, context) => adapter.rerank!(request, context));
+    return jsonOperationCall(this.#runner, 'rerank', rerankRequestSchema, body, options, (adapter, request, context) =>
+      adapter.rerank!(request, context),
+    );
   }
 
   /**
@@ -277,21 +355,44 @@ export class Gateway {
    * naming `input` when it is missing, empty or of another type.
    */
   moderations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ModerationResponse>> {
-    return jsonOperationCall(this.#runner, 'moderations', moderationRequestSchema, body, options, (adapter, request, context) => adapter.moderations!(request, context));
+    return jsonOperationCall(
+      this.#runner,
+      'moderations',
+      moderationRequestSchema,
+      body,
+      options,
+      (adapter, request, context) => adapter.moderations!(request, context),
+    );
   }
 
   /** `POST /v1/images/generations`. */
   imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
-    return jsonOperationCall(this.#runner, 'imageGenerations', imageGenerationRequestSchema, body, options, (adapter, request, context) => adapter.imageGenerations!(request, context));
+    return jsonOperationCall(
+      this.#runner,
+      'imageGenerations',
+      imageGenerationRequestSchema,
+      body,
+      options,
+      (adapter, request, context) => adapter.imageGenerations!(request, context),
+    );
   }
 
   /** `POST /v1/images/edits`: `images` the `image`/`image[]` uploads, `mask` the optional mask (see `imageEditsCall`). */
-  imageEdits(fields: Record<string, unknown>, images: readonly UploadedFile[], mask: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImageEditResult>> {
+  imageEdits(
+    fields: Record<string, unknown>,
+    images: readonly UploadedFile[],
+    mask: UploadedFile | undefined,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<ImageEditResult>> {
     return imageEditsCall(this.#runner, fields, images, mask, options);
   }
 
   /** `POST /v1/images/variations`: `image` the upload (see `imageVariationsCall`). */
-  imageVariations(fields: Record<string, unknown>, image: UploadedFile | undefined, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
+  imageVariations(
+    fields: Record<string, unknown>,
+    image: UploadedFile | undefined,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<ImagesResponse>> {
     return imageVariationsCall(this.#runner, fields, image, options);
   }
 
@@ -308,7 +409,10 @@ export class Gateway {
    * door), routed like any call (retries; fallbacks among models whose deployments pass through too); streams as in
    * `passThroughResult`. Throws as {@link chatCompletions}.
    */
-  async anthropicMessages(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeMessagesResult>> {
+  async anthropicMessages(
+    body: Record<string, unknown> & { model: string },
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<NativeMessagesResult>> {
     return this.#passThrough('anthropicMessages', body, options);
   }
 
@@ -317,15 +421,28 @@ export class Gateway {
    * upstream's count where the first deployment has `anthropicCountTokens` (routed as usual), else the estimate
    * (tokens). `prepare` validates the body (its 400 is booked like any refusal). Throws as {@link chatCompletions}. @see https://docs.anthropic.com/en/api/messages-count-tokens
    */
-  async anthropicCountTokens(body: unknown, prepare: CountTokensPreparer, options: GatewayCallOptions = {}): Promise<GatewayCallResult<{ input_tokens: number }>> {
+  async anthropicCountTokens(
+    body: unknown,
+    prepare: CountTokensPreparer,
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<{ input_tokens: number }>> {
     return this.#booked(body, options, async (booked) => {
       const { request, estimate } = prepare(body);
       const plan = this.router.plan(request.model);
       if (firstTargetServes(plan, 'anthropicCountTokens')) {
-        return this.#simple('anthropicCountTokens', request, booked, (adapter, target, context) => adapter.anthropicCountTokens!({ ...request, model: target.upstreamModel }, context));
+        return this.#simple('anthropicCountTokens', request, booked, (adapter, target, context) =>
+          adapter.anthropicCountTokens!({ ...request, model: target.upstreamModel }, context),
+        );
       }
       const work = async () => ({ input_tokens: await estimate() });
-      return runLocalCall({ accounting: this.#accounting, operation: 'anthropicCountTokens', request, plan, options: booked, work });
+      return runLocalCall({
+        accounting: this.#accounting,
+        operation: 'anthropicCountTokens',
+        request,
+        plan,
+        options: booked,
+        work,
+      });
     });
   }
 
@@ -343,11 +460,18 @@ export class Gateway {
   }
 
   /** `POST /v1/responses` passed through to OpenAI's Responses API, as {@link anthropicMessages}; metered from its `usage`. */
-  async openaiResponses(body: Record<string, unknown> & { model: string }, options: GatewayCallOptions = {}): Promise<GatewayCallResult<NativeResponsesResult>> {
+  async openaiResponses(
+    body: Record<string, unknown> & { model: string },
+    options: GatewayCallOptions = {},
+  ): Promise<GatewayCallResult<NativeResponsesResult>> {
     return this.#passThrough('openaiResponses', body, options);
   }
 
-  #passThrough(operation: PassThroughOperation, body: Record<string, unknown> & { model: string }, options: GatewayCallOptions): Promise<GatewayCallResult<NativeMessagesResult>> {
+  #passThrough(
+    operation: PassThroughOperation,
+    body: Record<string, unknown> & { model: string },
+    options: GatewayCallOptions,
+  ): Promise<GatewayCallResult<NativeMessagesResult>> {
     return this.#booked(body, options, async (booked) => {
       // As for chat: a stream's first-byte timer runs until its first event (peeked by runPassThrough), JSON's until its headers.
       const { outcome, warnings, metered } = await this.#call<PassThroughValue>(

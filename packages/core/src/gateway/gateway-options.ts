@@ -145,4 +145,7 @@ export interface GatewayCallResult<T> {
  * first chunk: who accepted it, after how many attempts, the adapter's warnings and the accounting headers
  * (`x-ratelimit-*`). See {@link GatewayCallOptions.onAccepted}.
  */
-export type AcceptedCall = Pick<GatewayCallResult<unknown>, 'provider' | 'servedModel' | 'upstreamModel' | 'attempts' | 'warnings' | 'headers'>;
+export type AcceptedCall = Pick<
+  GatewayCallResult<unknown>,
+  'provider' | 'servedModel' | 'upstreamModel' | 'attempts' | 'warnings' | 'headers'
+>;

@@ -20,14 +20,27 @@ import { validateRequest } from './validate-request.js';
  * `image` missing or too many), 404 for an unknown model, 400 `unsupported_operation`, upstream errors.
  * @see https://platform.openai.com/docs/api-reference/images/createEdit
  */
-export function imageEditsCall(runner: CallRunner, fields: Record<string, unknown>, images: readonly UploadedFile[], mask: UploadedFile | undefined, options: GatewayCallOptions): Promise<GatewayCallResult<ImageEditResult>> {
+export function imageEditsCall(
+  runner: CallRunner,
+  fields: Record<string, unknown>,
+  images: readonly UploadedFile[],
+  mask: UploadedFile | undefined,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<ImageEditResult>> {
   return runner.booked(fields, options, async (booked) => {
     const request = validateRequest(imageEditFieldsSchema, fields);
     if (images.length === 0) throw missingFile('image');
-    if (images.length > MAX_EDIT_IMAGES) throw invalidRequestError(`Invalid 'image': at most ${MAX_EDIT_IMAGES} images; got ${images.length}.`, 'image', 'array_above_max_length');
+    if (images.length > MAX_EDIT_IMAGES)
+      throw invalidRequestError(
+        `Invalid 'image': at most ${MAX_EDIT_IMAGES} images; got ${images.length}.`,
+        'image',
+        'array_above_max_length',
+      );
     const edit = (model: string) => ({ ...request, model, images: [...images], ...(mask && { mask }) });
     if (request.stream !== true) {
-      return runner.simple('imageEdits', request, booked, (adapter, target, context) => adapter.imageEdits!(edit(target.upstreamModel), context)) as Promise<GatewayCallResult<ImageEditResult>>;
+      return runner.simple('imageEdits', request, booked, (adapter, target, context) =>
+        adapter.imageEdits!(edit(target.upstreamModel), context),
+      ) as Promise<GatewayCallResult<ImageEditResult>>;
     }
     const { outcome, warnings, metered } = await runner.call<PeekedStream<ImageEditEvent>>(
       'imageEdits',
@@ -41,7 +54,13 @@ export function imageEditsCall(runner: CallRunner, fields: Record<string, unknow
     );
     const summary: StreamSummary = {};
     const ttfbMs = metered && performance.now() - metered.startedAt;
-    const { settle, finished } = streamSettler({ metered, target: outcome.target, signal: booked.signal, ttfbMs, summary: () => summary });
+    const { settle, finished } = streamSettler({
+      metered,
+      target: outcome.target,
+      signal: booked.signal,
+      ttfbMs,
+      summary: () => summary,
+    });
     const events = guardedItems(outcome.value, outcome, summary, (event) => noteImageEvent(event, summary), settle);
     return { ...toCallResult<ImageEditResult>(request.model, outcome, warnings, events, metered), finished };
   });
@@ -52,11 +71,18 @@ export function imageEditsCall(runner: CallRunner, fields: Record<string, unknow
  * {@link imageEditsCall}.
  * @see https://platform.openai.com/docs/api-reference/images/createVariation
  */
-export function imageVariationsCall(runner: CallRunner, fields: Record<string, unknown>, image: UploadedFile | undefined, options: GatewayCallOptions): Promise<GatewayCallResult<ImagesResponse>> {
+export function imageVariationsCall(
+  runner: CallRunner,
+  fields: Record<string, unknown>,
+  image: UploadedFile | undefined,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<ImagesResponse>> {
   return runner.booked(fields, options, async (booked) => {
     const request = validateRequest(imageVariationFieldsSchema, fields);
     if (!image) throw missingFile('image');
-    return runner.simple('imageVariations', request, booked, (adapter, target, context) => adapter.imageVariations!({ ...request, model: target.upstreamModel, image }, context));
+    return runner.simple('imageVariations', request, booked, (adapter, target, context) =>
+      adapter.imageVariations!({ ...request, model: target.upstreamModel, image }, context),
+    );
   });
 }
 
@@ -64,7 +90,14 @@ export function imageVariationsCall(runner: CallRunner, fields: Record<string, u
 async function* completedEvents(answer: ImagesResponse): AsyncGenerator<ImageEditEvent> {
   const { data, created: _created, usage, ...rest } = answer as ImagesResponse & { usage?: ImageEditEvent['usage'] };
   for (const [index, image] of data.entries()) {
-    yield { type: 'image_edit.completed', ...rest, created_at: answer.created, ...(image.b64_json !== undefined && { b64_json: image.b64_json }), ...(image.url !== undefined && { url: image.url }), ...(index === data.length - 1 && usage && { usage }) };
+    yield {
+      type: 'image_edit.completed',
+      ...rest,
+      created_at: answer.created,
+      ...(image.b64_json !== undefined && { b64_json: image.b64_json }),
+      ...(image.url !== undefined && { url: image.url }),
+      ...(index === data.length - 1 && usage && { usage }),
+    };
   }
 }
 

@@ -22,6 +22,8 @@ export function jsonOperationCall<S extends z.ZodType<{ model: string }>, R>(
 ): Promise<GatewayCallResult<R>> {
   return runner.booked(body, options, async (booked) => {
     const request = validateRequest(schema, body) as z.infer<S> & Record<string, unknown>;
-    return runner.simple(operation, request, booked, (adapter, target, context) => invoke(adapter, { ...request, model: target.upstreamModel }, context));
+    return runner.simple(operation, request, booked, (adapter, target, context) =>
+      invoke(adapter, { ...request, model: target.upstreamModel }, context),
+    );
   });
 }

@@ -8,7 +8,10 @@ import type { RoutePlan } from '../model/route-plan.js';
  * Validates a count_tokens body for `Gateway.anthropicCountTokens` (throws its 400) and gives the request and how to
  * estimate its tokens when no deployment counts natively.
  */
-export type CountTokensPreparer = (body: unknown) => { request: Record<string, unknown> & { model: string }; estimate: () => Promise<number> };
+export type CountTokensPreparer = (body: unknown) => {
+  request: Record<string, unknown> & { model: string };
+  estimate: () => Promise<number>;
+};
 
 /** What {@link runLocalCall} needs: the call's operation, request, plan (for admission) and the work it does. */
 export interface LocalCall<T> {
@@ -38,7 +41,16 @@ export async function runLocalCall<T>(call: LocalCall<T>): Promise<GatewayCallRe
   if (accounting) {
     const admitting = (options as Partial<Booking>)[ADMITTING];
     if (admitting) admitting.started = true;
-    ticket = await accounting.admit({ caller: options.caller, operation, model: request.model, plan, request, requestId, stream: false, ...(options.labels && { labels: options.labels }) });
+    ticket = await accounting.admit({
+      caller: options.caller,
+      operation,
+      model: request.model,
+      plan,
+      request,
+      requestId,
+      stream: false,
+      ...(options.labels && { labels: options.labels }),
+    });
     if (admitting) admitting.ticket = ticket;
     plan = ticket.plan;
   }

@@ -32,7 +32,8 @@ export interface ModelCatalogOptions {
 /** The provider named first by a configured model. */
 const ownerOf = (m: ModelDefinition): string => m.provider ?? m.targets?.[0]?.provider ?? 'switchyard';
 /** Every provider a configured model names. */
-const providersOf = (m: ModelDefinition): string[] => (m.provider ? [m.provider] : (m.targets ?? []).map((t) => t.provider));
+const providersOf = (m: ModelDefinition): string[] =>
+  m.provider ? [m.provider] : (m.targets ?? []).map((t) => t.provider);
 
 /** What a listing client waits on: its own signal, never the shared fetch's. */
 type ListContext = Pick<AdapterCallContext, 'signal' | 'requestId'>;
@@ -69,15 +70,31 @@ export class ModelCatalog {
     const hit = this.#cache.get(provider);
     if (hit && hit.expires > now) return hit.fetched;
     const controller = new AbortController();
-    const timeout = new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The model list of provider '${provider}' took longer than ${this.#timeoutMs} ms.` });
+    const timeout = new GatewayError({
+      status: 504,
+      type: 'server_error',
+      code: 'upstream_timeout',
+      message: `The model list of provider '${provider}' took longer than ${this.#timeoutMs} ms.`,
+    });
     const timer = setTimeout(() => controller.abort(timeout), this.#timeoutMs);
-    const context: AdapterCallContext = { signal: controller.signal, requestId: randomUUID(), provider, warn: () => {}, upstream: this.options.upstream?.(provider) };
+    const context: AdapterCallContext = {
+      signal: controller.signal,
+      requestId: randomUUID(),
+      provider,
+      warn: () => {},
+      upstream: this.options.upstream?.(provider),
+    };
     const fetched = Promise.race([
       adapter.listModels(context),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+      new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+      ),
     ])
       .then((models) => {
-        this.#reported.set(provider, new Map(models.flatMap((m) => (m.capabilities ? [[m.id, m.capabilities] as const] : []))));
+        this.#reported.set(
+          provider,
+          new Map(models.flatMap((m) => (m.capabilities ? [[m.id, m.capabilities] as const] : []))),
+        );
         return { models };
       })
       .catch((error: unknown) => {
@@ -144,9 +161,15 @@ export class ModelCatalog {
       listed.add(model.id);
       data.push(model);
     };
-    for (const m of this.router.models) if (!isModelPattern(m.id)) add({ id: m.id, object: 'model', created: this.#created, owned_by: ownerOf(m) });
+    for (const m of this.router.models)
+      if (!isModelPattern(m.id)) add({ id: m.id, object: 'model', created: this.#created, owned_by: ownerOf(m) });
     for (const alias of this.router.aliases.keys()) {
-      add({ id: alias, object: 'model', created: this.#created, owned_by: this.router.peek(alias)?.models[0]?.targets[0]?.provider ?? 'switchyard' });
+      add({
+        id: alias,
+        object: 'model',
+        created: this.#created,
+        owned_by: this.router.peek(alias)?.models[0]?.targets[0]?.provider ?? 'switchyard',
+      });
     }
     const providers = [...this.router.providers.keys()];
     const lists = await Promise.all(providers.map((p) => this.#wait(this.#fetch(p), context.signal)));
@@ -156,7 +179,11 @@ export class ModelCatalog {
       const { error, models } = lists[i]!;
       if (error !== undefined) {
         const why = GatewayError.isInstance(error) && error.status === 504 ? 'timed out' : 'failed';
-        warnings.push({ code: 'provider_unavailable', param: provider, message: `the model list of provider '${provider}' ${why}; its models are not listed` });
+        warnings.push({
+          code: 'provider_unavailable',
+          param: provider,
+          message: `the model list of provider '${provider}' ${why}; its models are not listed`,
+        });
       }
       if (!patterned) return;
       for (const m of models) {
@@ -167,7 +194,8 @@ export class ModelCatalog {
       }
     });
     providers.forEach((provider, i) => {
-      for (const m of lists[i]!.models) add({ id: `${provider}/${m.id}`, object: 'model', created: m.created ?? this.#created, owned_by: provider });
+      for (const m of lists[i]!.models)
+        add({ id: `${provider}/${m.id}`, object: 'model', created: m.created ?? this.#created, owned_by: provider });
     });
     return { list: { object: 'list', data }, warnings };
   }
@@ -184,12 +212,21 @@ export class ModelCatalog {
   async retrieve(id: string, context: ListContext): Promise<Model> {
     const configured = isModelPattern(id) ? undefined : this.router.models.find((m) => m.id === id);
     if (configured) return { id, object: 'model', created: this.#created, owned_by: ownerOf(configured) };
-    if (this.router.aliases.has(id)) return { id, object: 'model', created: this.#created, owned_by: this.router.resolve(id).provider };
+    if (this.router.aliases.has(id))
+      return { id, object: 'model', created: this.#created, owned_by: this.router.resolve(id).provider };
     const target = this.router.resolve(id);
     const adapter = target.adapter;
     if (!adapter.listModels) return { id, object: 'model', created: this.#created, owned_by: target.provider };
     const { models, error } = await this.#wait(this.#fetch(target.provider), context.signal);
-    if (error !== undefined) throw GatewayError.isInstance(error) ? error : new GatewayError({ status: 502, type: 'server_error', code: 'upstream_unreachable', message: `The model list of provider '${target.provider}' failed.` });
+    if (error !== undefined)
+      throw GatewayError.isInstance(error)
+        ? error
+        : new GatewayError({
+            status: 502,
+            type: 'server_error',
+            code: 'upstream_unreachable',
+            message: `The model list of provider '${target.provider}' failed.`,
+          });
     const found = models.find((m) => m.id === target.upstreamModel);
     if (!found) throw modelNotFoundError(id);
     return { id, object: 'model', created: found.created ?? this.#created, owned_by: target.provider };

@@ -19,7 +19,17 @@ function target(
   capabilities?: readonly ModelCapability[],
   maxConcurrency?: number,
 ): RouteTarget {
-  return { model, provider, adapter, upstreamModel, weight, price, key: `${provider}/${upstreamModel}`, capabilities, maxConcurrency };
+  return {
+    model,
+    provider,
+    adapter,
+    upstreamModel,
+    weight,
+    price,
+    key: `${provider}/${upstreamModel}`,
+    capabilities,
+    maxConcurrency,
+  };
 }
 
 /** A configured pattern model and its matcher. */
@@ -59,7 +69,11 @@ export class ModelRouter {
    * nothing, has no target, gives a pattern an `upstream` id, or when an alias shadows a model id, holds `*`, names
    * another alias or names nothing that resolves.
    */
-  constructor(providers: Record<string, ProviderAdapter>, models: readonly ModelDefinition[], aliases: Readonly<Record<string, string>> = {}) {
+  constructor(
+    providers: Record<string, ProviderAdapter>,
+    models: readonly ModelDefinition[],
+    aliases: Readonly<Record<string, string>> = {},
+  ) {
     this.#providers = new Map(Object.entries(providers));
     const byId = new Map<string, ModelDefinition>();
     const patterns: PatternModel[] = [];
@@ -71,9 +85,12 @@ export class ModelRouter {
       const targets = model.targets ?? (model.provider ? [{ provider: model.provider, upstream: model.upstream }] : []);
       if (targets.length === 0) throw new Error(`Model '${model.id}' has neither 'provider' nor 'targets'.`);
       for (const t of targets) {
-        if (!this.#providers.has(t.provider)) throw new Error(`Model '${model.id}' names provider '${t.provider}', which is not configured.`);
+        if (!this.#providers.has(t.provider))
+          throw new Error(`Model '${model.id}' names provider '${t.provider}', which is not configured.`);
         if (isModelPattern(model.id) && (t.upstream !== undefined || model.upstream !== undefined)) {
-          throw new Error(`Model pattern '${model.id}' sets 'upstream': a pattern's upstream id is the id the client asked for.`);
+          throw new Error(
+            `Model pattern '${model.id}' sets 'upstream': a pattern's upstream id is the id the client asked for.`,
+          );
         }
       }
     }
@@ -84,16 +101,23 @@ export class ModelRouter {
     this.#aliases = new Map(Object.entries(aliases));
     for (const [name, target] of this.#aliases) {
       if (byId.has(name)) throw new Error(`Alias '${name}' is also a model id; remove one of them.`);
-      if (isModelPattern(name) || isModelPattern(target)) throw new Error(`Alias '${name}': aliases name one model id each; '*' is not allowed.`);
-      if (this.#aliases.has(target)) throw new Error(`Alias '${name}' names alias '${target}'; aliases must name a model, not another alias.`);
-      if (!this.#routedId(target)) throw new Error(`Alias '${name}' names '${target}', which is neither a model id, a match of a model pattern nor '<provider>/<model>'.`);
+      if (isModelPattern(name) || isModelPattern(target))
+        throw new Error(`Alias '${name}': aliases name one model id each; '*' is not allowed.`);
+      if (this.#aliases.has(target))
+        throw new Error(`Alias '${name}' names alias '${target}'; aliases must name a model, not another alias.`);
+      if (!this.#routedId(target))
+        throw new Error(
+          `Alias '${name}' names '${target}', which is neither a model id, a match of a model pattern nor '<provider>/<model>'.`,
+        );
     }
     for (const model of models) {
       for (const fallback of model.fallbacks ?? []) {
-        if (!this.#routed(fallback)) throw new Error(`Model '${model.id}' names fallback '${fallback}', which is not a configured model id.`);
+        if (!this.#routed(fallback))
+          throw new Error(`Model '${model.id}' names fallback '${fallback}', which is not a configured model id.`);
       }
       if (isModelPattern(model.id)) continue;
-      for (const t of model.targets ?? (model.provider ? [{ provider: model.provider, upstream: model.upstream, price: undefined }] : [])) {
+      for (const t of model.targets ??
+        (model.provider ? [{ provider: model.provider, upstream: model.upstream, price: undefined }] : [])) {
         const price = t.price ?? model.price;
         const key = `${t.provider}/${t.upstream ?? model.upstream ?? model.id}`;
         if (price && !this.#prices.has(key)) this.#prices.set(key, price);
@@ -145,17 +169,18 @@ export class ModelRouter {
     const definition = this.definitionOf(id);
     if (definition) {
       const pattern = definition.id !== id;
-      const targets = (definition.targets ?? [{ provider: definition.provider!, upstream: definition.upstream }]).map((t) =>
-        target(
-          id,
-          t.provider,
-          this.#providers.get(t.provider)!,
-          pattern ? id : (t.upstream ?? definition.upstream ?? id),
-          t.weight,
-          t.price ?? definition.price,
-          ('capabilities' in t ? t.capabilities : undefined) ?? definition.capabilities,
-          ('maxConcurrency' in t ? t.maxConcurrency : undefined) ?? definition.maxConcurrency,
-        ),
+      const targets = (definition.targets ?? [{ provider: definition.provider!, upstream: definition.upstream }]).map(
+        (t) =>
+          target(
+            id,
+            t.provider,
+            this.#providers.get(t.provider)!,
+            pattern ? id : (t.upstream ?? definition.upstream ?? id),
+            t.weight,
+            t.price ?? definition.price,
+            ('capabilities' in t ? t.capabilities : undefined) ?? definition.capabilities,
+            ('maxConcurrency' in t ? t.maxConcurrency : undefined) ?? definition.maxConcurrency,
+          ),
       );
       return {
         id,
@@ -172,7 +197,12 @@ export class ModelRouter {
       const provider = id.slice(0, slash);
       const adapter = this.#providers.get(provider);
       const upstream = id.slice(slash + 1);
-      if (adapter) return { id, targets: [target(id, provider, adapter, upstream, 1, this.#prices.get(`${provider}/${upstream}`))], strategy: 'weighted' };
+      if (adapter)
+        return {
+          id,
+          targets: [target(id, provider, adapter, upstream, 1, this.#prices.get(`${provider}/${upstream}`))],
+          strategy: 'weighted',
+        };
     }
     return undefined;
   }

@@ -21,7 +21,11 @@ export type PassThroughOperation = 'anthropicMessages' | 'openaiResponses';
 /** What one pass-through attempt resolved with: the JSON answer, or the accepted (first event read) event stream. */
 export type PassThroughValue =
   | { json: unknown; usage?: CompletionUsage }
-  | { peeked: PeekedStream<NativeSSEEvent>; usage?: () => CompletionUsage | undefined; error?: () => GatewayError | undefined };
+  | {
+      peeked: PeekedStream<NativeSSEEvent>;
+      usage?: () => CompletionUsage | undefined;
+      error?: () => GatewayError | undefined;
+    };
 
 /**
  * One attempt of a pass-through on `target`: the body with `model` replaced by the upstream id, sent through the
@@ -41,15 +45,26 @@ export async function runPassThrough(
   const model = body.model as string;
   if (!('events' in result)) return { ...result, json: presentModel(result.json, model) };
   const events = operation === 'anthropicMessages' ? presentMessagesModel(result.events, model) : result.events;
-  return { peeked: await peekStream(mapStreamFailures(events, target.provider, context.signal)), usage: result.usage, error: result.error };
+  return {
+    peeked: await peekStream(mapStreamFailures(events, target.provider, context.signal)),
+    usage: result.usage,
+    error: result.error,
+  };
 }
 
 /** `events`, with a failure that is not already a GatewayError mapped by `mapTransportError` (and its meaning). */
-async function* mapStreamFailures(events: AsyncIterable<NativeSSEEvent>, provider: string, signal: AbortSignal): AsyncGenerator<NativeSSEEvent> {
+async function* mapStreamFailures(
+  events: AsyncIterable<NativeSSEEvent>,
+  provider: string,
+  signal: AbortSignal,
+): AsyncGenerator<NativeSSEEvent> {
   try {
     yield* events;
   } catch (error) {
-    throw upstreamErrorMeaning(provider, GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
+    throw upstreamErrorMeaning(
+      provider,
+      GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal),
+    );
   }
 }
 

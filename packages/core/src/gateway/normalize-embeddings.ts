@@ -9,7 +9,10 @@ import { forgetJsonText } from '../utils/raw-json-text.js';
  * `usage.total_tokens` at least `prompt_tokens`. Mutates and returns `response`; when it changed anything, the
  * upstream's JSON text remembered for it is forgotten (see `rememberJsonText`), else that text is what the client gets.
  */
-export function normalizeEmbeddings(response: EmbeddingResponse, encodingFormat: 'float' | 'base64' | undefined): EmbeddingResponse {
+export function normalizeEmbeddings(
+  response: EmbeddingResponse,
+  encodingFormat: 'float' | 'base64' | undefined,
+): EmbeddingResponse {
   const wantBase64 = encodingFormat === 'base64';
   let changed = false;
   for (const item of response.data) {

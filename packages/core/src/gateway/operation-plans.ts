@@ -54,7 +54,9 @@ export class OperationPlans {
     }
     const filtered: RoutePlan = {
       ...plan,
-      models: plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => adapterServes(t.adapter, operation, t.upstreamModel)) })).filter((m) => m.targets.length > 0),
+      models: plan.models
+        .map((m) => ({ ...m, targets: m.targets.filter((t) => adapterServes(t.adapter, operation, t.upstreamModel)) }))
+        .filter((m) => m.targets.length > 0),
     };
     this.#plans.set(key, filtered);
     return filtered;

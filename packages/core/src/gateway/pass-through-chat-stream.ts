@@ -74,13 +74,22 @@ class BatchedChatStream implements PassThroughChatStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
     for await (const batch of this.#read()) {
       for (const item of batch) {
-        const out = noteChunk(item.chunk ?? plainChunk(item), this.summary, this.stripUsage, this.collectText, this.model);
+        const out = noteChunk(
+          item.chunk ?? plainChunk(item),
+          this.summary,
+          this.stripUsage,
+          this.collectText,
+          this.model,
+        );
         if (out) yield out;
       }
     }
   }
 
-  async *sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): AsyncGenerator<string | Uint8Array> {
+  async *sseText(
+    onError?: (error: unknown) => void,
+    secrets: readonly string[] = [],
+  ): AsyncGenerator<string | Uint8Array> {
     const summary = this.summary;
     const model = this.model;
     // Once a parsed chunk named another model: its `"model":"<id>"` text, and what replaces it in plain deltas.
@@ -96,8 +105,11 @@ class BatchedChatStream implements PassThroughChatStream {
           if (run !== undefined) {
             if (text !== '') yield text;
             text = '';
-            if (this.collectText) for (let k = i; k < i + run.count; k++) if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
-            const bytes = run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+            if (this.collectText)
+              for (let k = i; k < i + run.count; k++)
+                if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
+            const bytes =
+              run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
             yield modelBytes === undefined ? bytes : replaceBytes(bytes, modelBytes.upstream, modelBytes.requested);
             i += run.count - 1;
             continue;
@@ -109,7 +121,8 @@ class BatchedChatStream implements PassThroughChatStream {
             if (model !== undefined && item.chunk.model !== model && upstreamModelText === undefined) {
               upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
               modelText = `"model":${JSON.stringify(model)}`;
-              if (upstreamModelText !== undefined) modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(modelText) };
+              if (upstreamModelText !== undefined)
+                modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(modelText) };
             }
             const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
             if (out) text += encodeSSEData(out);

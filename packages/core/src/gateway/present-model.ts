@@ -41,7 +41,10 @@ export function upstreamAnswerModel(answer: unknown): string | undefined {
  * naming the model); every other event, and a `message_start` that already names it or is not JSON, passes unchanged.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export async function* presentMessagesModel(events: AsyncIterable<NativeSSEEvent>, model: string): AsyncGenerator<NativeSSEEvent> {
+export async function* presentMessagesModel(
+  events: AsyncIterable<NativeSSEEvent>,
+  model: string,
+): AsyncGenerator<NativeSSEEvent> {
   for await (const event of events) {
     yield event.event === 'message_start' ? { ...event, data: withMessageModel(event.data, model) } : event;
   }
@@ -54,7 +57,13 @@ function withMessageModel(data: string, model: string): string {
   } catch {
     return data;
   }
-  if (!parsed?.message || typeof parsed.message !== 'object' || typeof parsed.message.model !== 'string' || parsed.message.model === model) return data;
+  if (
+    !parsed?.message ||
+    typeof parsed.message !== 'object' ||
+    typeof parsed.message.model !== 'string' ||
+    parsed.message.model === model
+  )
+    return data;
   parsed.message.model = model;
   return JSON.stringify(parsed);
 }

@@ -46,26 +46,61 @@ const statusOf = (error: unknown) => (GatewayError.isInstance(error) ? error.sta
  * nor failed over once connected; the first deployment of the model that serves realtime is used. Refusals before
  * admission are booked (`CallAccounting.refuse`).
  */
-export async function openRealtimeCall(plans: OperationPlans, accounting: CallAccounting | undefined, model: string | undefined, options: RealtimeCallOptions): Promise<RealtimeCall> {
+export async function openRealtimeCall(
+  plans: OperationPlans,
+  accounting: CallAccounting | undefined,
+  model: string | undefined,
+  options: RealtimeCallOptions,
+): Promise<RealtimeCall> {
   let ticket: SessionTicket | undefined;
   let admitting = false;
   try {
-    if (model === undefined) throw invalidRequestError("Missing required parameter: 'model' (the query string's `?model=<id>`).", 'model', 'missing_required_parameter');
+    if (model === undefined)
+      throw invalidRequestError(
+        "Missing required parameter: 'model' (the query string's `?model=<id>`).",
+        'model',
+        'missing_required_parameter',
+      );
     checkModelId(model);
     let plan = plans.planFor('realtime', model);
     if (accounting) {
-      if (!accounting.admitSession) throw invalidRequestError('Realtime sessions need an accountant that admits sessions.', 'model', 'unsupported_operation');
+      if (!accounting.admitSession)
+        throw invalidRequestError(
+          'Realtime sessions need an accountant that admits sessions.',
+          'model',
+          'unsupported_operation',
+        );
       admitting = true;
-      ticket = await accounting.admitSession({ caller: options.caller, authorization: options.authorization, operation: 'realtime', model, plan, requestId: options.requestId, sessionId: options.sessionId });
+      ticket = await accounting.admitSession({
+        caller: options.caller,
+        authorization: options.authorization,
+        operation: 'realtime',
+        model,
+        plan,
+        requestId: options.requestId,
+        sessionId: options.sessionId,
+      });
       plan = ticket.plan;
     }
     const target = plan.models[0]?.targets[0];
-    if (!target) throw invalidRequestError(`No deployment of '${model}' serves realtime sessions for this key.`, 'model', 'unsupported_operation');
+    if (!target)
+      throw invalidRequestError(
+        `No deployment of '${model}' serves realtime sessions for this key.`,
+        'model',
+        'unsupported_operation',
+      );
     let upstream: RealtimeUpstream;
     try {
       upstream = target.adapter.realtime!(
         { model: target.upstreamModel },
-        { signal: options.signal, requestId: options.requestId, provider: target.provider, headers: options.headers, clientHeaders: options.clientHeaders, warn: () => {} },
+        {
+          signal: options.signal,
+          requestId: options.requestId,
+          provider: target.provider,
+          headers: options.headers,
+          clientHeaders: options.clientHeaders,
+          warn: () => {},
+        },
       );
     } catch (error) {
       throw upstreamErrorMeaning(target.provider, error);
@@ -73,7 +108,14 @@ export async function openRealtimeCall(plans: OperationPlans, accounting: CallAc
     return { model, target, upstream, ticket };
   } catch (error) {
     await ticket?.close();
-    if (!admitting) accounting?.refuse?.({ caller: options.caller, model: typeof model === 'string' ? model.slice(0, 256) : '', requestId: options.requestId, stream: true, status: statusOf(error) });
+    if (!admitting)
+      accounting?.refuse?.({
+        caller: options.caller,
+        model: typeof model === 'string' ? model.slice(0, 256) : '',
+        requestId: options.requestId,
+        stream: true,
+        status: statusOf(error),
+      });
     throw error;
   }
 }

@@ -44,7 +44,15 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
     const admitting = (options as Partial<Booking>)[ADMITTING];
     if (admitting) admitting.started = true;
     const requestId = options.requestId ?? randomUUID();
-    ticket = await accounting.admit({ caller: options.caller, operation, model: plan.model, plan, request, requestId, stream });
+    ticket = await accounting.admit({
+      caller: options.caller,
+      operation,
+      model: plan.model,
+      plan,
+      request,
+      requestId,
+      stream,
+    });
     if (admitting) admitting.ticket = ticket;
   }
   const target = servingTarget(ticket?.plan ?? plan, entry);
@@ -62,7 +70,15 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
   };
   if (entry.kind !== 'chunks') {
     const latencyMs = performance.now() - startedAt;
-    const costUsd = ticket?.settle({ status: 200, target, attempts: [], latencyMs, ttfbMs: latencyMs, stream: false, cacheHit: true });
+    const costUsd = ticket?.settle({
+      status: 200,
+      target,
+      attempts: [],
+      latencyMs,
+      ttfbMs: latencyMs,
+      stream: false,
+      cacheHit: true,
+    });
     return { ...result, data: entry.body, costUsd };
   }
   const summary: StreamSummary = {};
@@ -76,8 +92,22 @@ export async function serveCacheHit(call: CacheHitCall): Promise<GatewayCallResu
     try {
       yield* wrapped;
     } finally {
-      const status = summary.completed ? 200 : signal?.aborted ? abortedStatus(signal) : summary.error === undefined ? 499 : 500;
-      ticket?.settle({ status, target, attempts: [], latencyMs: performance.now() - startedAt, ttfbMs, stream: true, cacheHit: true });
+      const status = summary.completed
+        ? 200
+        : signal?.aborted
+          ? abortedStatus(signal)
+          : summary.error === undefined
+            ? 499
+            : 500;
+      ticket?.settle({
+        status,
+        target,
+        attempts: [],
+        latencyMs: performance.now() - startedAt,
+        ttfbMs,
+        stream: true,
+        cacheHit: true,
+      });
       await ticket?.settled?.();
       finish(summary);
     }

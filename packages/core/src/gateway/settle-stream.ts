@@ -33,7 +33,10 @@ export interface StreamSettlement {
  * `stream` are re-thrown to the consumer unchanged.
  * Returns the wrapped stream and the `finished` promise (never rejects).
  */
-export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSettlement): { stream: AsyncGenerator<T>; finished: Promise<StreamSummary> } {
+export function settleStream<T>(
+  stream: AsyncIterable<T>,
+  settlement: StreamSettlement,
+): { stream: AsyncGenerator<T>; finished: Promise<StreamSummary> } {
   const { settle, finished } = streamSettler(settlement);
   const settled = (async function* () {
     let failure: unknown;
@@ -56,7 +59,10 @@ export function settleStream<T>(stream: AsyncIterable<T>, settlement: StreamSett
  * limits is written (`CallTicket.settled`), so that the stream ends after its reservation is settled; only its first
  * call counts (later calls resolve at once). Never rejects.
  */
-export function streamSettler(settlement: StreamSettlement): { settle: (failure?: unknown) => Promise<void>; finished: Promise<StreamSummary> } {
+export function streamSettler(settlement: StreamSettlement): {
+  settle: (failure?: unknown) => Promise<void>;
+  finished: Promise<StreamSummary>;
+} {
   let finish!: (summary: StreamSummary) => void;
   const finished = new Promise<StreamSummary>((resolve) => (finish = resolve));
   const { metered, signal, ttfbMs } = settlement;
@@ -67,7 +73,13 @@ export function streamSettler(settlement: StreamSettlement): { settle: (failure?
     const summary = settlement.summary();
     if (failure !== undefined && summary.error === undefined) summary.error = failure;
     if (metered) {
-      const status = summary.completed ? 200 : signal?.aborted ? abortedStatus(signal) : summary.error === undefined ? 499 : statusOf(summary.error);
+      const status = summary.completed
+        ? 200
+        : signal?.aborted
+          ? abortedStatus(signal)
+          : summary.error === undefined
+            ? 499
+            : statusOf(summary.error);
       metered.ticket.settle({
         status,
         target: typeof settlement.target === 'function' ? settlement.target() : settlement.target,

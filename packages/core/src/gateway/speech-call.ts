@@ -11,7 +11,11 @@ import { validateRequest } from './validate-request.js';
  * call; past either, the body throws 504 `upstream_timeout`.
  * @see https://platform.openai.com/docs/api-reference/audio/createSpeech
  */
-export function speechCall(runner: CallRunner, body: unknown, options: GatewayCallOptions): Promise<GatewayCallResult<SpeechResult>> {
+export function speechCall(
+  runner: CallRunner,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<SpeechResult>> {
   return runner.booked(body, options, async (booked) => {
     const request = validateRequest(speechRequestSchema, body);
     const { outcome, warnings, metered } = await runner.call(

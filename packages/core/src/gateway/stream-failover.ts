@@ -25,8 +25,13 @@ const PREFILL_ADAPTERS = new Set(['anthropic']);
  * continues it directly (trailing whitespace removed, which the API rejects); every other adapter also gets
  * {@link CONTINUATION_INSTRUCTION} as a final user message.
  */
-export function continuationMessages(messages: ChatCompletionRequest['messages'], delivered: string, target: RouteTarget): ChatCompletionRequest['messages'] {
-  if (PREFILL_ADAPTERS.has(target.adapter.adapter)) return [...messages, { role: 'assistant', content: delivered.trimEnd() }];
+export function continuationMessages(
+  messages: ChatCompletionRequest['messages'],
+  delivered: string,
+  target: RouteTarget,
+): ChatCompletionRequest['messages'] {
+  if (PREFILL_ADAPTERS.has(target.adapter.adapter))
+    return [...messages, { role: 'assistant', content: delivered.trimEnd() }];
   return [...messages, { role: 'assistant', content: delivered }, { role: 'user', content: CONTINUATION_INSTRUCTION }];
 }
 
@@ -35,9 +40,16 @@ export function continuationMessages(messages: ChatCompletionRequest['messages']
  * Throws 503 `no_available_target` when nothing is left.
  */
 export function planWithout(plan: RoutePlan, exclude: ReadonlySet<string>): RoutePlan {
-  const models = plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => !exclude.has(t.key)) })).filter((m) => m.targets.length > 0);
+  const models = plan.models
+    .map((m) => ({ ...m, targets: m.targets.filter((t) => !exclude.has(t.key)) }))
+    .filter((m) => m.targets.length > 0);
   if (models.length > 0) return { ...plan, models };
-  throw new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No other deployment of '${plan.model}' can continue the stream.` });
+  throw new GatewayError({
+    status: 503,
+    type: 'server_error',
+    code: 'no_available_target',
+    message: `No other deployment of '${plan.model}' can continue the stream.`,
+  });
 }
 
 /** What the final usage chunk of a stream that failed over carries as `switchyard`, next to the summed `usage`. */
@@ -58,7 +70,10 @@ export interface StreamFailoverOptions {
    * Runs the rest of the plan (deployment keys in `exclude` left out) with `messages(target)` as the conversation,
    * within what remains of the call's deadline; resolves once a continuation stream has its first chunk.
    */
-  resume(exclude: ReadonlySet<string>, messages: (target: RouteTarget) => ChatCompletionRequest['messages']): Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
+  resume(
+    exclude: ReadonlySet<string>,
+    messages: (target: RouteTarget) => ChatCompletionRequest['messages'],
+  ): Promise<PlanOutcome<PeekedStream<ChatCompletionChunk>>>;
   metered?: Metered;
   /** The client's signal: no failover once the client left. */
   signal?: AbortSignal;
@@ -99,7 +114,10 @@ const addUsage = (a: CompletionUsage, b: CompletionUsage): CompletionUsage => ({
  * {@link StreamFailoverNote}. No failover when tool-call deltas were streamed, a `finish_reason` was already sent,
  * `n` > 1, the client left, or no deployment is left: the stream then throws as without failover (an error event).
  */
-export async function* failoverStream(options: StreamFailoverOptions, state: StreamFailoverState): AsyncGenerator<ChatCompletionChunk> {
+export async function* failoverStream(
+  options: StreamFailoverOptions,
+  state: StreamFailoverState,
+): AsyncGenerator<ChatCompletionChunk> {
   const { request, metered, signal } = options;
   let outcome = options.first;
   const exclude = new Set([outcome.target.key]);
@@ -128,7 +146,11 @@ export async function* failoverStream(options: StreamFailoverOptions, state: Str
           }
         }
         if (state.failovers > 0 && chunk.usage) {
-          const note: StreamFailoverNote = { stream_failover: true, failovers: state.failovers, usage_estimated: broken.some((b) => b.usage === undefined) };
+          const note: StreamFailoverNote = {
+            stream_failover: true,
+            failovers: state.failovers,
+            usage_estimated: broken.some((b) => b.usage === undefined),
+          };
           chunk = { ...chunk, usage: sumUsage(broken, chunk.usage), switchyard: note };
         }
         if (state.failovers > 0 && chunk.choices.length === 0 && !chunk.usage) continue;
@@ -181,20 +203,30 @@ function sumUsage(broken: readonly BrokenAttempt[], last: CompletionUsage): Comp
       continue;
     }
     const completion = Math.ceil(part.deliveredChars / 4);
-    total = addUsage({ prompt_tokens: Math.max(0, last.prompt_tokens - completion), completion_tokens: completion, total_tokens: 0 }, total);
+    total = addUsage(
+      { prompt_tokens: Math.max(0, last.prompt_tokens - completion), completion_tokens: completion, total_tokens: 0 },
+      total,
+    );
   }
   return total;
 }
 
 /** Rewrites a continuation chunk to belong to the first stream (`id`, `created`), without the role-only opening. */
-function splice(chunk: ChatCompletionChunk, head: { id: string; created: number }, trimLeadingSpace: boolean): ChatCompletionChunk {
+function splice(
+  chunk: ChatCompletionChunk,
+  head: { id: string; created: number },
+  trimLeadingSpace: boolean,
+): ChatCompletionChunk {
   const choices = chunk.choices
     .map((choice) => {
       const { role: _role, ...delta } = choice.delta ?? {};
       if (trimLeadingSpace && typeof delta.content === 'string') delta.content = delta.content.replace(/^\s+/, '');
       return { ...choice, delta };
     })
-    .filter((choice) => choice.finish_reason || Object.values(choice.delta).some((v) => v !== undefined && v !== null && v !== ''));
+    .filter(
+      (choice) =>
+        choice.finish_reason || Object.values(choice.delta).some((v) => v !== undefined && v !== null && v !== ''),
+    );
   return { ...chunk, id: head.id, created: head.created, choices };
 }
 
@@ -208,7 +240,10 @@ export function chatStreamChunks(
   enabled: boolean,
   options: StreamFailoverOptions,
   summary: StreamSummary,
-): { chunks: AsyncIterable<ChatCompletionChunk>; settlement: Pick<StreamSettlement, 'target' | 'failedOver' | 'summary'> } {
+): {
+  chunks: AsyncIterable<ChatCompletionChunk>;
+  settlement: Pick<StreamSettlement, 'target' | 'failedOver' | 'summary'>;
+} {
   const state: StreamFailoverState = { target: options.first.target, failovers: 0 };
   return {
     chunks: enabled ? failoverStream(options, state) : guardStream(options.first.value, options.first),

@@ -32,6 +32,13 @@ export async function* toSSEStream(
 export function encodeSSEError(error: unknown, secrets: readonly string[] = []): string {
   const body = GatewayError.isInstance(error)
     ? redactGatewayError(error, secrets).toJSON()
-    : { error: { message: 'The upstream stream failed.', type: 'server_error', param: null, code: 'upstream_stream_error' } };
+    : {
+        error: {
+          message: 'The upstream stream failed.',
+          type: 'server_error',
+          param: null,
+          code: 'upstream_stream_error',
+        },
+      };
   return encodeSSEData(body);
 }

@@ -8,7 +8,11 @@ import { invalidRequestError } from '../errors/common-errors.js';
  * check that is true only for bodies that certainly match (e.g. `isPlainChatCompletionRequest`), lets those skip zod:
  * the body itself is returned; every other body, and so every error, goes through zod.
  */
-export function validateRequest<S extends z.ZodType>(schema: S, body: unknown, isPlain?: (body: unknown) => boolean): z.infer<S> {
+export function validateRequest<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  isPlain?: (body: unknown) => boolean,
+): z.infer<S> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidRequestError('The request body must be a JSON object.', null, 'invalid_body');
   }

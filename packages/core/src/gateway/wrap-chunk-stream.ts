@@ -65,7 +65,13 @@ export function wrapGuardedChunkStream(
   onEnd?: (failure?: unknown) => void | Promise<void>,
   model?: string,
 ): AsyncGenerator<ChatCompletionChunk> {
-  return guardedItems(peeked, outcome, summary, (chunk) => noteChunk(chunk, summary, stripUsage, collectText, model), onEnd);
+  return guardedItems(
+    peeked,
+    outcome,
+    summary,
+    (chunk) => noteChunk(chunk, summary, stripUsage, collectText, model),
+    onEnd,
+  );
 }
 
 /**
@@ -108,10 +114,17 @@ export async function* guardedItems<T, U>(
  * stripped when `stripUsage`; a usage-only chunk then dropped: undefined), naming `model` when given (the id the client
  * asked for, see `presentModel`).
  */
-export function noteChunk(chunk: ChatCompletionChunk, summary: StreamSummary, stripUsage: boolean, collectText: boolean, model?: string): ChatCompletionChunk | undefined {
+export function noteChunk(
+  chunk: ChatCompletionChunk,
+  summary: StreamSummary,
+  stripUsage: boolean,
+  collectText: boolean,
+  model?: string,
+): ChatCompletionChunk | undefined {
   if (model !== undefined && chunk.model !== model) presentModel(chunk, model);
   for (const choice of chunk.choices) {
-    if (typeof choice.finish_reason === 'string') (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
+    if (typeof choice.finish_reason === 'string')
+      (summary.finishReasons ??= [])[choice.index ?? 0] = choice.finish_reason;
     if (collectText && choice.delta?.content) summary.text = (summary.text ?? '') + choice.delta.content;
   }
   if (chunk.usage) {

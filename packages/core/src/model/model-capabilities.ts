@@ -26,10 +26,12 @@ export function requiredCapabilities(request: ChatCompletionRequest): RequiredCa
     }
   }
   if (image >= 0) needs.push({ capability: 'vision', param: `messages[${image}].content` });
-  if (request.response_format?.type === 'json_schema') needs.push({ capability: 'json_schema', param: 'response_format' });
+  if (request.response_format?.type === 'json_schema')
+    needs.push({ capability: 'json_schema', param: 'response_format' });
   const loose = request as { modalities?: unknown; audio?: unknown };
   if (audio >= 0) needs.push({ capability: 'audio', param: `messages[${audio}].content` });
-  else if (Array.isArray(loose.modalities) && loose.modalities.includes('audio')) needs.push({ capability: 'audio', param: 'modalities' });
+  else if (Array.isArray(loose.modalities) && loose.modalities.includes('audio'))
+    needs.push({ capability: 'audio', param: 'modalities' });
   else if (loose.audio != null) needs.push({ capability: 'audio', param: 'audio' });
   if (request.reasoning_effort != null) needs.push({ capability: 'reasoning', param: 'reasoning_effort' });
   return needs;

@@ -13,7 +13,8 @@ export function attemptRecordsOf(error: unknown): AttemptRecord[] | undefined {
  * `GatewayError`) and its attempt records (read back with {@link attemptRecordsOf}); returns the same error.
  */
 export function withAttempts(error: unknown, attempts: number, records?: AttemptRecord[]): unknown {
-  if (GatewayError.isInstance(error)) (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
+  if (GatewayError.isInstance(error))
+    (error.headers as Record<string, string>)['x-switchyard-attempts'] = String(attempts);
   if (records && typeof error === 'object' && error !== null) attemptRecords.set(error, records);
   return error;
 }

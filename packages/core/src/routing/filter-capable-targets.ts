@@ -11,7 +11,11 @@ export type ReportedCapabilitiesOf = (target: RouteTarget) => ReportedCapabiliti
  * else what its provider's model list reports (`reported`), a capability the list says nothing about being assumed
  * able; with neither, assumed able.
  */
-export function targetCan(target: RouteTarget, needs: readonly RequiredCapability[], reported?: ReportedCapabilitiesOf): boolean {
+export function targetCan(
+  target: RouteTarget,
+  needs: readonly RequiredCapability[],
+  reported?: ReportedCapabilitiesOf,
+): boolean {
   if (target.capabilities) return needs.every((need) => target.capabilities!.includes(need.capability));
   if (!reported) return true;
   const listed = reported(target);
@@ -25,9 +29,15 @@ export function targetCan(target: RouteTarget, needs: readonly RequiredCapabilit
  * deployment are dropped. Throws 400 `invalid_request_error`, code `capability_not_supported`, naming the first
  * capability no deployment has (its `param` is the request field that needs it).
  */
-export function filterCapableTargets(plan: RoutePlan, needs: readonly RequiredCapability[], reported?: ReportedCapabilitiesOf): RoutePlan {
+export function filterCapableTargets(
+  plan: RoutePlan,
+  needs: readonly RequiredCapability[],
+  reported?: ReportedCapabilitiesOf,
+): RoutePlan {
   if (needs.length === 0) return plan;
-  const models = plan.models.map((m) => ({ ...m, targets: m.targets.filter((t) => targetCan(t, needs, reported)) })).filter((m) => m.targets.length > 0);
+  const models = plan.models
+    .map((m) => ({ ...m, targets: m.targets.filter((t) => targetCan(t, needs, reported)) }))
+    .filter((m) => m.targets.length > 0);
   if (models.length > 0) return { ...plan, models };
   const all = plan.models.flatMap((m) => m.targets);
   const missing = needs.find((need) => !all.some((t) => targetCan(t, [need], reported))) ?? needs[0]!;
@@ -54,9 +64,17 @@ export const CAPABILITY_LIST_WAIT_MS = 1_000;
  * `capabilities` list: their lists are prepared first ({@link CapabilityLists.prepareCapabilities}, waiting at most
  * {@link CAPABILITY_LIST_WAIT_MS} for a list never fetched). Throws as {@link filterCapableTargets}.
  */
-export async function filterCapableTargetsWithLists(plan: RoutePlan, needs: readonly RequiredCapability[], catalog: CapabilityLists): Promise<RoutePlan> {
+export async function filterCapableTargetsWithLists(
+  plan: RoutePlan,
+  needs: readonly RequiredCapability[],
+  catalog: CapabilityLists,
+): Promise<RoutePlan> {
   if (needs.length === 0) return plan;
-  const unconfigured = new Set(plan.models.flatMap((m) => m.targets.filter((t) => !t.capabilities).map((t) => t.provider)));
+  const unconfigured = new Set(
+    plan.models.flatMap((m) => m.targets.filter((t) => !t.capabilities).map((t) => t.provider)),
+  );
   if (unconfigured.size > 0) await catalog.prepareCapabilities(unconfigured, CAPABILITY_LIST_WAIT_MS);
-  return filterCapableTargets(plan, needs, (target) => catalog.reportedCapabilities(target.provider, target.upstreamModel));
+  return filterCapableTargets(plan, needs, (target) =>
+    catalog.reportedCapabilities(target.provider, target.upstreamModel),
+  );
 }

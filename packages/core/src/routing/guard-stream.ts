@@ -26,7 +26,8 @@ export async function peekStream<T>(stream: AsyncIterable<T>): Promise<PeekedStr
  * {@link PeekedStream}, or an object holding one as `peeked`. Anything else is left alone.
  */
 export function closePeekedValue(value: unknown): void {
-  const peeked = (value as { peeked?: PeekedStream<unknown> } | null)?.peeked ?? (value as PeekedStream<unknown> | null);
+  const peeked =
+    (value as { peeked?: PeekedStream<unknown> } | null)?.peeked ?? (value as PeekedStream<unknown> | null);
   if (typeof peeked?.iterator?.return === 'function') void peeked.iterator.return().catch(() => {});
 }
 
@@ -37,7 +38,11 @@ export function closePeekedValue(value: unknown): void {
  * in-flight slot at the end, and reports the attempt's end (see {@link idleGuard}; `reportsBreak` false leaves a
  * break's report to the caller).
  */
-export async function* guardStream<T>(peeked: PeekedStream<T>, outcome: PlanOutcome<unknown>, reportsBreak = true): AsyncGenerator<T> {
+export async function* guardStream<T>(
+  peeked: PeekedStream<T>,
+  outcome: PlanOutcome<unknown>,
+  reportsBreak = true,
+): AsyncGenerator<T> {
   const guard = idleGuard(outcome, reportsBreak);
   try {
     if (peeked.first.done) return;
@@ -83,7 +88,14 @@ export function idleGuard(outcome: PlanOutcome<unknown>, reportsBreak = true): I
   let failure: unknown;
   const onIdle = () => {
     if (!waiting) return;
-    outcome.abort(new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream stream stalled for ${outcome.idleMs} ms.` }));
+    outcome.abort(
+      new GatewayError({
+        status: 504,
+        type: 'server_error',
+        code: 'upstream_timeout',
+        message: `The upstream stream stalled for ${outcome.idleMs} ms.`,
+      }),
+    );
   };
   const failed = (error: unknown) => {
     waiting = false;

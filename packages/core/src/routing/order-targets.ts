@@ -44,5 +44,7 @@ export function orderTargets(
     }
   }
   const healthy = ordered.filter((t) => !health.isCoolingDown(t.key));
-  return healthy.length === ordered.length ? ordered : [...healthy, ...ordered.filter((t) => health.isCoolingDown(t.key))];
+  return healthy.length === ordered.length
+    ? ordered
+    : [...healthy, ...ordered.filter((t) => health.isCoolingDown(t.key))];
 }

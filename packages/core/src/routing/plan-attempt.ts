@@ -26,11 +26,21 @@ export interface AttemptContext<T> {
 }
 
 const timeoutError = (what: string, ms: number) =>
-  new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream ${what} (${ms} ms).` });
+  new GatewayError({
+    status: 504,
+    type: 'server_error',
+    code: 'upstream_timeout',
+    message: `The upstream ${what} (${ms} ms).`,
+  });
 
 /** The abort reason of the attempt that lost a hedge race. */
 export const hedgeLostError = () =>
-  new GatewayError({ status: 499, type: 'server_error', code: 'hedge_lost', message: 'Another deployment answered first (hedged request).' });
+  new GatewayError({
+    status: 499,
+    type: 'server_error',
+    code: 'hedge_lost',
+    message: 'Another deployment answered first (hedged request).',
+  });
 
 /**
  * One upstream attempt of a call, started at construction: its own abort controller (linked to the call's), a
@@ -68,8 +78,18 @@ export class PlanAttempt<T> {
     const { callSignal, health } = context;
     this.#onCallAbort = () => this.controller.abort(callSignal.reason);
     callSignal.addEventListener('abort', this.#onCallAbort, { once: true });
-    this.#timer = setTimeout(() => this.controller.abort(timeoutError('sent no first byte in time', budgetMs)), budgetMs);
-    this.record = { model: target.model, provider: target.provider, upstreamModel: target.upstreamModel, accepted: false, outcome: 'error', durationMs: 0 };
+    this.#timer = setTimeout(
+      () => this.controller.abort(timeoutError('sent no first byte in time', budgetMs)),
+      budgetMs,
+    );
+    this.record = {
+      model: target.model,
+      provider: target.provider,
+      upstreamModel: target.upstreamModel,
+      accepted: false,
+      outcome: 'error',
+      durationMs: 0,
+    };
     context.records.push(this.record);
     let firstByte!: () => void;
     this.firstByte = new Promise<void>((resolve) => (firstByte = resolve));
@@ -107,7 +127,13 @@ export class PlanAttempt<T> {
     clearTimeout(this.#timer);
     Object.assign(this.record, { accepted: true, outcome: 'success', durationMs });
     this.context.health.success(this.target.key, durationMs);
-    this.context.onAttempt?.({ target: this.target, status: 200, billable: true, latencyMs: durationMs, ...(this.hedged && { hedged: true }) });
+    this.context.onAttempt?.({
+      target: this.target,
+      status: 200,
+      billable: true,
+      latencyMs: durationMs,
+      ...(this.hedged && { hedged: true }),
+    });
   }
 
   /**
@@ -140,7 +166,8 @@ export class PlanAttempt<T> {
     this.release();
     const { clientSignal } = this.context;
     const signal = this.controller.signal;
-    const error = signal.aborted && !clientSignal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
+    const error =
+      signal.aborted && !clientSignal.aborted && GatewayError.isInstance(signal.reason) ? signal.reason : thrown;
     this.record.durationMs = Date.now() - this.started;
     this.record.status = GatewayError.isInstance(error) ? error.status : undefined;
     this.record.code = GatewayError.isInstance(error) ? error.code : undefined;
@@ -170,7 +197,14 @@ export class PlanAttempt<T> {
     const { hooks } = this.context;
     if (hooks) safely(() => hooks.end(this.target, this.number, this.fallback, 'hedge_lost', durationMs));
     const usage = late?.ok ? usageOf(late.value) : undefined;
-    this.context.onAttempt?.({ target: this.target, status: 499, billable: true, latencyMs: durationMs, hedged: true, ...(usage && { usage }) });
+    this.context.onAttempt?.({
+      target: this.target,
+      status: 499,
+      billable: true,
+      latencyMs: durationMs,
+      hedged: true,
+      ...(usage && { usage }),
+    });
   }
 }
 

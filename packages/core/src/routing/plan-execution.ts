@@ -26,10 +26,20 @@ interface FailedAttempt {
 }
 
 const timeoutError = (what: string, ms: number) =>
-  new GatewayError({ status: 504, type: 'server_error', code: 'upstream_timeout', message: `The upstream ${what} (${ms} ms).` });
+  new GatewayError({
+    status: 504,
+    type: 'server_error',
+    code: 'upstream_timeout',
+    message: `The upstream ${what} (${ms} ms).`,
+  });
 
 const noTargetError = (model: string) =>
-  new GatewayError({ status: 503, type: 'server_error', code: 'no_available_target', message: `No deployment of '${model}' is available.` });
+  new GatewayError({
+    status: 503,
+    type: 'server_error',
+    code: 'no_available_target',
+    message: `No deployment of '${model}' is available.`,
+  });
 
 /**
  * Deadline budget of one deployment, as a Unix time (ms): when `targetsLeft` deployments (this one included) remain
@@ -141,14 +151,21 @@ export class PlanExecution<T> {
   }
 
   /** Up to `1 + maxRetries` attempts on one target, each bounded by its first-byte time and the slice's end (unix ms). */
-  async #tryTarget(modelIndex: number, model: PlanModel, target: RouteTarget, sliceEnd: number): Promise<TargetPass<T>> {
+  async #tryTarget(
+    modelIndex: number,
+    model: PlanModel,
+    target: RouteTarget,
+    sliceEnd: number,
+  ): Promise<TargetPass<T>> {
     const { health, overrides = {}, policy } = this.#options;
     const ownMaxRetries = model.maxRetries ?? policy.maxRetries;
-    const maxRetries = overrides.maxRetries === undefined ? ownMaxRetries : Math.min(overrides.maxRetries, ownMaxRetries);
+    const maxRetries =
+      overrides.maxRetries === undefined ? ownMaxRetries : Math.min(overrides.maxRetries, ownMaxRetries);
     let attempted = false;
     for (let retry = 0; retry <= maxRetries; retry++) {
       if (this.#total.signal.aborted) throw this.#total.signal.reason;
-      if (target.maxConcurrency !== undefined && health.inFlight(target.key) >= target.maxConcurrency) return { attempted, atCapacity: true };
+      if (target.maxConcurrency !== undefined && health.inFlight(target.key) >= target.maxConcurrency)
+        return { attempted, atCapacity: true };
       attempted = true;
       const budgetMs = Math.min(this.#firstByteOf(model), sliceEnd - Date.now());
       if (budgetMs <= 0) break;
@@ -160,7 +177,11 @@ export class PlanExecution<T> {
   }
 
   /** Starts one attempt on `target`, hedged when the requested model asks for it and no hedge ran yet. */
-  async #attempt(modelIndex: number, target: RouteTarget, budgetMs: number): Promise<{ attempt: PlanAttempt<T>; race: HedgeRaceResult<T> }> {
+  async #attempt(
+    modelIndex: number,
+    target: RouteTarget,
+    budgetMs: number,
+  ): Promise<{ attempt: PlanAttempt<T>; race: HedgeRaceResult<T> }> {
     const { health, hooks } = this.#options;
     const fallback = modelIndex > 0;
     this.#attempts++;
@@ -182,15 +203,28 @@ export class PlanExecution<T> {
    * the upstream accepted the call, the total deadline); resolves false to move to the next target, or true after
    * waiting the backoff (`retry-after`, else full jitter) to retry the same one.
    */
-  async #afterFailure(attempt: PlanAttempt<T>, thrown: unknown, retry: number, maxRetries: number, sliceEnd: number): Promise<boolean> {
+  async #afterFailure(
+    attempt: PlanAttempt<T>,
+    thrown: unknown,
+    retry: number,
+    maxRetries: number,
+    sliceEnd: number,
+  ): Promise<boolean> {
     const { health, signal, policy } = this.#options;
     const error = attempt.fail(thrown);
     const { record, target } = attempt;
-    this.#failed = { target, attempt: attempt.number, fallback: attempt.fallback, durationMs: record.durationMs, error };
+    this.#failed = {
+      target,
+      attempt: attempt.number,
+      fallback: attempt.fallback,
+      durationMs: record.durationMs,
+      error,
+    };
     if (signal.aborted) throw signal.reason ?? error;
     if (!isRetryableError(error)) throw withAttempts(error, this.#attempts, this.#records);
     // Accepted, then timed out: the upstream may still be generating (and billing) this answer.
-    if (record.accepted && GatewayError.isInstance(error) && error.status === 504) throw withAttempts(error, this.#attempts, this.#records);
+    if (record.accepted && GatewayError.isInstance(error) && error.status === 504)
+      throw withAttempts(error, this.#attempts, this.#records);
     health.failure(target.key);
     this.#lastError = error;
     if (this.#total.signal.aborted) throw withAttempts(this.#total.signal.reason, this.#attempts, this.#records);
@@ -206,7 +240,8 @@ export class PlanExecution<T> {
     return () => {
       const { health, hooks, plan } = this.#options;
       const picked = pickHedgeTarget(this.#ordered, modelIndex, current, health);
-      const budgetMs = picked && Math.min(this.#firstByteOf(plan.models[picked.modelIndex]!), this.#deadline - Date.now());
+      const budgetMs =
+        picked && Math.min(this.#firstByteOf(plan.models[picked.modelIndex]!), this.#deadline - Date.now());
       if (!picked || !budgetMs || budgetMs <= 0 || this.#total.signal.aborted) return undefined;
       this.#hedged = true;
       this.#attempts++;
@@ -221,7 +256,10 @@ export class PlanExecution<T> {
     const { health, hooks, signal } = this.#options;
     const error = attempt.fail(thrown);
     if (isRetryableError(error) && !signal.aborted) health.failure(attempt.target.key);
-    if (hooks) safely(() => hooks.end(attempt.target, attempt.number, attempt.fallback, 'fallback', attempt.record.durationMs, error));
+    if (hooks)
+      safely(() =>
+        hooks.end(attempt.target, attempt.number, attempt.fallback, 'fallback', attempt.record.durationMs, error),
+      );
     this.#lastError = error;
   };
 
@@ -230,7 +268,8 @@ export class PlanExecution<T> {
     const failed = this.#failed;
     const { hooks } = this.#options;
     if (!failed || !hooks) return;
-    const outcome: AttemptOutcome = next === undefined ? 'error' : next.key === failed.target.key ? 'retry' : 'fallback';
+    const outcome: AttemptOutcome =
+      next === undefined ? 'error' : next.key === failed.target.key ? 'retry' : 'fallback';
     safely(() => hooks.end(failed.target, failed.attempt, failed.fallback, outcome, failed.durationMs, failed.error));
     this.#failed = undefined;
   }
@@ -263,7 +302,9 @@ export class PlanExecution<T> {
   }
 
   #firstByteOf(model: PlanModel): number {
-    return model.timeouts?.firstByteMs ?? this.#first.timeouts?.firstByteMs ?? this.#options.policy.timeouts.firstByteMs;
+    return (
+      model.timeouts?.firstByteMs ?? this.#first.timeouts?.firstByteMs ?? this.#options.policy.timeouts.firstByteMs
+    );
   }
 
   /** Clears the total deadline's timer and the client-abort listener. */

@@ -8,14 +8,18 @@ export type OrderedTargets = readonly (readonly RouteTarget[])[];
 /** True when every target is cooling down or at its `maxConcurrency` (nothing can take the call now). */
 export function noneAvailable(ordered: OrderedTargets, health: TargetHealth): boolean {
   return ordered.every((targets) =>
-    targets.every((t) => health.isCoolingDown(t.key) || (t.maxConcurrency !== undefined && health.inFlight(t.key) >= t.maxConcurrency)),
+    targets.every(
+      (t) =>
+        health.isCoolingDown(t.key) || (t.maxConcurrency !== undefined && health.inFlight(t.key) >= t.maxConcurrency),
+    ),
   );
 }
 
 /** The earliest time (unix ms) a cooling-down target of `ordered` comes back; Infinity when none is cooling down. */
 export function nextCooldownEnd(ordered: OrderedTargets, health: TargetHealth): number {
   let next = Number.POSITIVE_INFINITY;
-  for (const targets of ordered) for (const t of targets) next = Math.min(next, health.cooldownEndsAt(t.key) || Number.POSITIVE_INFINITY);
+  for (const targets of ordered)
+    for (const t of targets) next = Math.min(next, health.cooldownEndsAt(t.key) || Number.POSITIVE_INFINITY);
   return next;
 }
 
@@ -23,7 +27,12 @@ export function nextCooldownEnd(ordered: OrderedTargets, health: TargetHealth): 
  * The queue of `policy.queueMs`: while every deployment is cooling down or at its cap and `queueUntil` (unix ms) has
  * not passed, waits for a cooldown to end or a slot to free. Throws the call's abort reason when `signal` fires.
  */
-export async function waitWhileNoneAvailable(ordered: OrderedTargets, health: TargetHealth, queueUntil: number, signal: AbortSignal): Promise<void> {
+export async function waitWhileNoneAvailable(
+  ordered: OrderedTargets,
+  health: TargetHealth,
+  queueUntil: number,
+  signal: AbortSignal,
+): Promise<void> {
   while (Date.now() < queueUntil && noneAvailable(ordered, health)) {
     await health.whenSettled(Math.min(queueUntil, nextCooldownEnd(ordered, health)) - Date.now(), signal);
     if (signal.aborted) throw signal.reason;

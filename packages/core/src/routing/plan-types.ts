@@ -77,7 +77,12 @@ export interface ExecutePlanOptions<T> {
    * (the body is bounded by the total deadline), and a timeout is no longer retried, since the upstream may still be
    * generating (and billing) the answer.
    */
-  run(target: RouteTarget, signal: AbortSignal, headers: Record<string, string> | undefined, accepted: () => void): Promise<T>;
+  run(
+    target: RouteTarget,
+    signal: AbortSignal,
+    headers: Record<string, string> | undefined,
+    accepted: () => void,
+  ): Promise<T>;
   /** Called after every attempt (success or failure), for metering each attempt's cost. */
   onAttempt?: (report: AttemptReport) => void;
   /** Releases a value that arrived after its attempt lost a hedge race; default {@link closePeekedValue}. */
@@ -96,5 +101,12 @@ export interface AttemptHooks {
    * the same target, `fallback` to another one, `error` when nothing else is tried). `durationMs` is the attempt's
    * time to its answer or failure, ms.
    */
-  end(target: RouteTarget, attempt: number, fallback: boolean, outcome: AttemptOutcome, durationMs: number, error?: unknown): void;
+  end(
+    target: RouteTarget,
+    attempt: number,
+    fallback: boolean,
+    outcome: AttemptOutcome,
+    durationMs: number,
+    error?: unknown,
+  ): void;
 }

@@ -29,7 +29,12 @@ export function retryAfterMs(error: unknown, now = Date.now()): number | undefin
  * exponential backoff with full jitter: uniform in [0, min(maxMs, baseMs * 2^retry)].
  * @see https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/
  */
-export function retryDelayMs(retry: number, error: unknown, policy: BackoffPolicy, random: () => number = Math.random): number {
+export function retryDelayMs(
+  retry: number,
+  error: unknown,
+  policy: BackoffPolicy,
+  random: () => number = Math.random,
+): number {
   const requested = retryAfterMs(error);
   if (requested !== undefined) return requested;
   return Math.floor(random() * Math.min(policy.maxMs, policy.baseMs * 2 ** retry));

@@ -30,13 +30,18 @@ export const DEFAULT_ROUTING_POLICY: RoutingPolicy = {
 };
 
 /** Merges partial settings over {@link DEFAULT_ROUTING_POLICY}. */
-export function resolveRoutingPolicy(partial: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts } = {}): RoutingPolicy {
+export function resolveRoutingPolicy(
+  partial: Partial<Omit<RoutingPolicy, 'timeouts'>> & { timeouts?: CallTimeouts } = {},
+): RoutingPolicy {
   const d = DEFAULT_ROUTING_POLICY;
   return {
     maxRetries: partial.maxRetries ?? d.maxRetries,
     backoff: { ...d.backoff, ...partial.backoff },
     cooldown: { ...d.cooldown, ...partial.cooldown },
-    timeouts: { ...d.timeouts, ...Object.fromEntries(Object.entries(partial.timeouts ?? {}).filter(([, v]) => v !== undefined)) },
+    timeouts: {
+      ...d.timeouts,
+      ...Object.fromEntries(Object.entries(partial.timeouts ?? {}).filter(([, v]) => v !== undefined)),
+    },
     ceilings: { ...d.ceilings, ...partial.ceilings },
     queueMs: partial.queueMs ?? d.queueMs,
   };

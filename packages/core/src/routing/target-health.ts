@@ -195,7 +195,8 @@ export class TargetHealth {
       this.#shared?.publishCooldown(key, 0);
     }
     health.cooldownUntil = 0;
-    health.latencyMs = health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
+    health.latencyMs =
+      health.latencyMs === undefined ? firstByteMs : health.latencyMs + EWMA_ALPHA * (firstByteMs - health.latencyMs);
     const samples = (health.samples ??= { values: [], next: 0 });
     samples.values[samples.next] = firstByteMs;
     samples.next = (samples.next + 1) % FIRST_BYTE_SAMPLES;

@@ -6,7 +6,8 @@ const ROLES = new Set(['assistant', 'developer', 'system', 'user', 'tool']);
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
 const nullishString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * True when `value` certainly matches {@link chatCompletionChunkSchema}, checked by hand for the shapes that make up
@@ -17,9 +18,14 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function isPlainChatCompletionChunk(value: unknown): boolean {
   if (!isObject(value)) return false;
-  if (typeof value.id !== 'string' || value.object !== 'chat.completion.chunk' || typeof value.model !== 'string') return false;
+  if (typeof value.id !== 'string' || value.object !== 'chat.completion.chunk' || typeof value.model !== 'string')
+    return false;
   if (typeof value.created !== 'number' || !Number.isFinite(value.created)) return false;
-  if ((value.usage !== undefined && value.usage !== null && !isPlainUsage(value.usage)) || !nullishString(value.system_fingerprint)) return false;
+  if (
+    (value.usage !== undefined && value.usage !== null && !isPlainUsage(value.usage)) ||
+    !nullishString(value.system_fingerprint)
+  )
+    return false;
   const choices = value.choices;
   if (!Array.isArray(choices)) return false;
   for (const choice of choices) {
@@ -28,9 +34,11 @@ export function isPlainChatCompletionChunk(value: unknown): boolean {
     if (finish !== undefined && finish !== null && !FINISH_REASONS.has(finish as string)) return false;
     const delta = choice.delta;
     if (!isObject(delta)) return false;
-    if (delta.tool_calls !== undefined || delta.reasoning_details !== undefined || delta.web_search_calls !== undefined) return false;
+    if (delta.tool_calls !== undefined || delta.reasoning_details !== undefined || delta.web_search_calls !== undefined)
+      return false;
     if (delta.role !== undefined && !ROLES.has(delta.role as string)) return false;
-    if (!nullishString(delta.content) || !nullishString(delta.refusal) || !nullishString(delta.reasoning_content)) return false;
+    if (!nullishString(delta.content) || !nullishString(delta.refusal) || !nullishString(delta.reasoning_content))
+      return false;
   }
   return true;
 }
@@ -40,8 +48,12 @@ export function isPlainChatCompletionChunk(value: unknown): boolean {
  * check of {@link isPlainChatCompletionChunk} first, zod when it is not sure. Returns the chunk (`value` itself on the
  * fast path, zod's copy otherwise), or the zod error when it is not a chunk.
  */
-export function checkChatCompletionChunk(value: unknown): { success: true; data: ChatCompletionChunk } | { success: false; error: z.ZodError } {
+export function checkChatCompletionChunk(
+  value: unknown,
+): { success: true; data: ChatCompletionChunk } | { success: false; error: z.ZodError } {
   if (isPlainChatCompletionChunk(value)) return { success: true, data: value as ChatCompletionChunk };
   const checked = chatCompletionChunkSchema.safeParse(value);
-  return checked.success ? { success: true, data: checked.data as ChatCompletionChunk } : { success: false, error: checked.error };
+  return checked.success
+    ? { success: true, data: checked.data as ChatCompletionChunk }
+    : { success: false, error: checked.error };
 }

@@ -9,7 +9,8 @@
 
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const nullishString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 /** A token count: a non-negative safe integer. */
 const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -20,9 +21,19 @@ export function isPlainUsage(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (!isCount(value.prompt_tokens) || !isCount(value.completion_tokens) || !isCount(value.total_tokens)) return false;
   const prompt = value.prompt_tokens_details;
-  if (prompt !== undefined && prompt !== null && (!isObject(prompt) || !optionalCount(prompt.cached_tokens) || !optionalCount(prompt.cache_write_tokens))) return false;
+  if (
+    prompt !== undefined &&
+    prompt !== null &&
+    (!isObject(prompt) || !optionalCount(prompt.cached_tokens) || !optionalCount(prompt.cache_write_tokens))
+  )
+    return false;
   const completion = value.completion_tokens_details;
-  if (completion !== undefined && completion !== null && (!isObject(completion) || !optionalCount(completion.reasoning_tokens))) return false;
+  if (
+    completion !== undefined &&
+    completion !== null &&
+    (!isObject(completion) || !optionalCount(completion.reasoning_tokens))
+  )
+    return false;
   return true;
 }
 
@@ -32,8 +43,10 @@ export function isPlainUsage(value: unknown): boolean {
  */
 export function isPlainChatCompletion(value: unknown): boolean {
   if (!isObject(value)) return false;
-  if (typeof value.id !== 'string' || value.object !== 'chat.completion' || typeof value.model !== 'string') return false;
-  if (typeof value.created !== 'number' || !Number.isFinite(value.created) || !nullishString(value.system_fingerprint)) return false;
+  if (typeof value.id !== 'string' || value.object !== 'chat.completion' || typeof value.model !== 'string')
+    return false;
+  if (typeof value.created !== 'number' || !Number.isFinite(value.created) || !nullishString(value.system_fingerprint))
+    return false;
   if (value.usage !== undefined && !isPlainUsage(value.usage)) return false;
   if (!Array.isArray(value.choices)) return false;
   for (const choice of value.choices) {
@@ -41,8 +54,14 @@ export function isPlainChatCompletion(value: unknown): boolean {
     if (choice.finish_reason !== null && !FINISH_REASONS.has(choice.finish_reason as string)) return false;
     const message = choice.message;
     if (!isObject(message) || message.role !== 'assistant') return false;
-    if ((message.tool_calls !== undefined && message.tool_calls !== null) || message.reasoning_details !== undefined || message.web_search_calls !== undefined) return false;
-    if (!nullishString(message.content) || !nullishString(message.refusal) || !nullishString(message.reasoning_content)) return false;
+    if (
+      (message.tool_calls !== undefined && message.tool_calls !== null) ||
+      message.reasoning_details !== undefined ||
+      message.web_search_calls !== undefined
+    )
+      return false;
+    if (!nullishString(message.content) || !nullishString(message.refusal) || !nullishString(message.reasoning_content))
+      return false;
   }
   return true;
 }

@@ -1,9 +1,12 @@
 import { MAX_CHAT_MESSAGES } from './chat-completion-request.js';
 import { MAX_MODEL_ID_LENGTH, MODEL_ID_PATTERN } from './model-id.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const inRange = (value: unknown, min: number, max: number) => value === null || (typeof value === 'number' && value >= min && value <= max);
-const intInRange = (value: unknown, min: number, max: number) => value === null || (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const inRange = (value: unknown, min: number, max: number) =>
+  value === null || (typeof value === 'number' && value >= min && value <= max);
+const intInRange = (value: unknown, min: number, max: number) =>
+  value === null || (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max);
 const nullableBoolean = (value: unknown) => value === null || typeof value === 'boolean';
 
 /** A message of the shapes nearly every request is made of: a role and text content (and a name). */
@@ -16,7 +19,12 @@ function isPlainMessage(message: unknown): boolean {
     case 'user':
       return true;
     case 'assistant':
-      return message.tool_calls === undefined && message.refusal === undefined && message.reasoning_content === undefined && message.reasoning_details === undefined;
+      return (
+        message.tool_calls === undefined &&
+        message.refusal === undefined &&
+        message.reasoning_content === undefined &&
+        message.reasoning_details === undefined
+      );
     default:
       return false;
   }
@@ -33,7 +41,13 @@ function isPlainMessage(message: unknown): boolean {
 export function isPlainChatCompletionRequest(body: unknown): boolean {
   if (!isObject(body)) return false;
   const { model, messages } = body;
-  if (typeof model !== 'string' || model.length === 0 || model.length > MAX_MODEL_ID_LENGTH || !MODEL_ID_PATTERN.test(model)) return false;
+  if (
+    typeof model !== 'string' ||
+    model.length === 0 ||
+    model.length > MAX_MODEL_ID_LENGTH ||
+    !MODEL_ID_PATTERN.test(model)
+  )
+    return false;
   if (!Array.isArray(messages) || messages.length === 0 || messages.length > MAX_CHAT_MESSAGES) return false;
   for (const message of messages) if (!isPlainMessage(message)) return false;
   for (const key in body) {
@@ -76,7 +90,11 @@ export function isPlainChatCompletionRequest(body: unknown): boolean {
         if (typeof value !== 'string') return false;
         break;
       case 'stream_options':
-        if (value !== null && (!isObject(value) || (value.include_usage !== undefined && typeof value.include_usage !== 'boolean'))) return false;
+        if (
+          value !== null &&
+          (!isObject(value) || (value.include_usage !== undefined && typeof value.include_usage !== 'boolean'))
+        )
+          return false;
         break;
       case 'stop':
         if (value !== null && typeof value !== 'string') return false;

@@ -18,7 +18,9 @@ export const completionUsageSchema = z.looseObject({
    * also used by OpenRouter): prompt tokens written to the cache by this request (Anthropic's
    * `cache_creation_input_tokens`). Both are included in `prompt_tokens`.
    */
-  prompt_tokens_details: z.looseObject({ cached_tokens: tokenCountSchema.optional(), cache_write_tokens: tokenCountSchema.optional() }).nullish(),
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: tokenCountSchema.optional(), cache_write_tokens: tokenCountSchema.optional() })
+    .nullish(),
   /** `reasoning_tokens`: completion tokens spent thinking, included in `completion_tokens`. */
   completion_tokens_details: z.looseObject({ reasoning_tokens: tokenCountSchema.optional() }).nullish(),
 });

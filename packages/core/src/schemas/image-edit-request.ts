@@ -6,7 +6,8 @@ import type { UploadedFile } from './transcription-request.js';
 export const MAX_EDIT_IMAGES = 16;
 
 /** A multipart number field: a string of digits becomes a number (then checked as `schema` says). */
-const numberField = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+const numberField = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
 /** A multipart boolean field: `true` / `false` as text, or a JSON boolean. */
 const booleanField = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 const sizeField = z.string().regex(/^(\d+x\d+|auto)$/, 'must be WIDTHxHEIGHT, e.g. 1024x1024, or auto');

@@ -11,7 +11,13 @@ export const imageEditEventSchema = z.looseObject({
   type: z.string().min(1),
   b64_json: z.string().optional(),
   partial_image_index: z.number().int().min(0).optional(),
-  usage: z.looseObject({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), total_tokens: z.number().optional() }).nullish(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().optional(),
+      output_tokens: z.number().optional(),
+      total_tokens: z.number().optional(),
+    })
+    .nullish(),
 });
 
 /** One event of a streamed image edit. */

@@ -7,7 +7,11 @@ import { z } from 'zod';
 export const imagesResponseSchema = z.looseObject({
   created: z.number(),
   data: z.array(
-    z.looseObject({ url: z.string().optional(), b64_json: z.string().optional(), revised_prompt: z.string().optional() }),
+    z.looseObject({
+      url: z.string().optional(),
+      b64_json: z.string().optional(),
+      revised_prompt: z.string().optional(),
+    }),
   ),
 });
 

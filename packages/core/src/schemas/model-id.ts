@@ -28,7 +28,20 @@ export const modelIdSchema = z
  * message never repeats the id (it may be megabytes long).
  */
 export function checkModelId(value: unknown, param = 'model'): string {
-  if (typeof value === 'string' && value.length > 0 && value.length <= MAX_MODEL_ID_LENGTH && MODEL_ID_PATTERN.test(value)) return value;
-  const what = typeof value !== 'string' ? `expected a string` : value.length === 0 ? 'it is empty' : value.length > MAX_MODEL_ID_LENGTH ? `it has ${value.length} characters` : 'it contains a space, a control character or a non-ASCII character';
+  if (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= MAX_MODEL_ID_LENGTH &&
+    MODEL_ID_PATTERN.test(value)
+  )
+    return value;
+  const what =
+    typeof value !== 'string'
+      ? `expected a string`
+      : value.length === 0
+        ? 'it is empty'
+        : value.length > MAX_MODEL_ID_LENGTH
+          ? `it has ${value.length} characters`
+          : 'it contains a space, a control character or a non-ASCII character';
   throw invalidRequestError(`Invalid '${param}': model ids are ${RULE}; ${what}.`, param, 'invalid_model_id');
 }

@@ -29,7 +29,9 @@ export const realtimeUsageSchema = z.looseObject({
       text_tokens: count.optional(),
       audio_tokens: count.optional(),
       image_tokens: count.optional(),
-      cached_tokens_details: z.looseObject({ text_tokens: count.optional(), audio_tokens: count.optional(), image_tokens: count.optional() }).optional(),
+      cached_tokens_details: z
+        .looseObject({ text_tokens: count.optional(), audio_tokens: count.optional(), image_tokens: count.optional() })
+        .optional(),
     })
     .optional(),
   output_token_details: z.looseObject({ text_tokens: count.optional(), audio_tokens: count.optional() }).optional(),
@@ -69,7 +71,17 @@ let errorEvents = 0;
  * `event_id` being `event_sy_<n>` and `error.event_id` the client event that caused it, when one did.
  * @see https://platform.openai.com/docs/api-reference/realtime-server-events/error
  */
-export function realtimeErrorEvent(type: string, code: string | null, message: string, causedBy: string | null = null, param: string | null = null): RealtimeErrorEvent {
+export function realtimeErrorEvent(
+  type: string,
+  code: string | null,
+  message: string,
+  causedBy: string | null = null,
+  param: string | null = null,
+): RealtimeErrorEvent {
   errorEvents = (errorEvents + 1) % Number.MAX_SAFE_INTEGER;
-  return { type: 'error', event_id: `event_sy_${errorEvents}`, error: { type, code, message, param, event_id: causedBy } };
+  return {
+    type: 'error',
+    event_id: `event_sy_${errorEvents}`,
+    error: { type, code, message, param, event_id: causedBy },
+  };
 }

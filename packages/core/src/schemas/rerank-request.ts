@@ -11,7 +11,10 @@ import { modelIdSchema } from './model-id.js';
 export const rerankRequestSchema = z.looseObject({
   model: modelIdSchema,
   query: z.string().min(1),
-  documents: z.array(z.union([z.string(), z.looseObject({ text: z.string() })])).min(1).max(1000),
+  documents: z
+    .array(z.union([z.string(), z.looseObject({ text: z.string() })]))
+    .min(1)
+    .max(1000),
   top_n: z.number().int().min(1).optional(),
   return_documents: z.boolean().optional(),
   max_tokens_per_doc: z.number().int().min(1).optional(),

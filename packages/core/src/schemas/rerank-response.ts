@@ -9,7 +9,13 @@ import { z } from 'zod';
 export const rerankResponseSchema = z.looseObject({
   id: z.string().optional(),
   model: z.string().optional(),
-  results: z.array(z.looseObject({ index: z.number().int().min(0), relevance_score: z.number(), document: z.looseObject({ text: z.string() }).optional() })),
+  results: z.array(
+    z.looseObject({
+      index: z.number().int().min(0),
+      relevance_score: z.number(),
+      document: z.looseObject({ text: z.string() }).optional(),
+    }),
+  ),
   meta: z.looseObject({ billed_units: z.looseObject({ search_units: z.number().optional() }).optional() }).optional(),
 });
 

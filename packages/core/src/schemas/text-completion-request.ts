@@ -12,7 +12,10 @@ export const completionPromptSchema = z.union([
   z.string(),
   z.array(z.string()).min(1).max(MAX_COMPLETION_PROMPTS),
   z.array(z.number().int().min(0)).min(1),
-  z.array(z.array(z.number().int().min(0)).min(1)).min(1).max(MAX_COMPLETION_PROMPTS),
+  z
+    .array(z.array(z.number().int().min(0)).min(1))
+    .min(1)
+    .max(MAX_COMPLETION_PROMPTS),
 ]);
 
 /**

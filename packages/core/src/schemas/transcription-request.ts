@@ -4,7 +4,14 @@ import { modelIdSchema } from './model-id.js';
 const numberField = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number());
 
 /** Output formats of `/v1/audio/transcriptions` (AudioResponseFormat). */
-export const transcriptionResponseFormatSchema = z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json']);
+export const transcriptionResponseFormatSchema = z.enum([
+  'json',
+  'text',
+  'srt',
+  'verbose_json',
+  'vtt',
+  'diarized_json',
+]);
 
 /**
  * The text fields of a `POST /v1/audio/transcriptions` multipart form (CreateTranscriptionRequest, without `file`):

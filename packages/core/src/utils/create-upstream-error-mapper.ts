@@ -57,7 +57,13 @@ export interface UpstreamErrorMapperOptions<T> {
  * is the upstream HTTP status, `bodyText` its body, `headers` its headers (lower-case), `secrets` the upstream
  * credentials to redact. Never throws.
  */
-export type ProviderErrorMapper = (provider: string, status: number, bodyText: string, headers: UpstreamResponseHeaders, secrets: readonly (string | undefined)[]) => GatewayError;
+export type ProviderErrorMapper = (
+  provider: string,
+  status: number,
+  bodyText: string,
+  headers: UpstreamResponseHeaders,
+  secrets: readonly (string | undefined)[],
+) => GatewayError;
 
 /** Characters of an unreadable body (HTML from a proxy, plain text) quoted in the generic message. */
 const QUOTED_CHARACTERS = 200;
@@ -103,7 +109,10 @@ export function createUpstreamErrorMapper<T>(options: UpstreamErrorMapperOptions
     const finalStatus = Number.isInteger(wanted) && wanted >= 400 && wanted <= 599 && wanted !== 407 ? wanted : 502;
     const said = hook(options.toMessage);
     const quoted = json === undefined && text !== '' ? `: ${text.slice(0, QUOTED_CHARACTERS)}` : '.';
-    const message = typeof said === 'string' && said !== '' ? redactSecrets(said, secrets) : `The upstream provider '${provider}' answered HTTP ${status}${quoted}`;
+    const message =
+      typeof said === 'string' && said !== ''
+        ? redactSecrets(said, secrets)
+        : `The upstream provider '${provider}' answered HTTP ${status}${quoted}`;
     const out: Record<string, string> = {};
     for (const name of kept) {
       const value = headers[name];
@@ -113,7 +122,10 @@ export function createUpstreamErrorMapper<T>(options: UpstreamErrorMapperOptions
     return new GatewayError({
       status: finalStatus,
       message,
-      type: hook(options.toType) ?? options.typeByStatus?.[finalStatus] ?? (finalStatus >= 500 ? 'server_error' : 'invalid_request_error'),
+      type:
+        hook(options.toType) ??
+        options.typeByStatus?.[finalStatus] ??
+        (finalStatus >= 500 ? 'server_error' : 'invalid_request_error'),
       code: hook(options.toCode) ?? null,
       param: hook(options.toParam) ?? null,
       headers: out,

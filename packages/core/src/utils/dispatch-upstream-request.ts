@@ -8,7 +8,9 @@ import type { UpstreamRequestOptions } from './upstream-request.js';
  * (`options.upstream.limits`) over the defaults.
  */
 export function upstreamCallLimits(options: UpstreamRequestOptions): Required<UpstreamBodyLimits> {
-  return resolveBodyLimits(options.limits || options.upstream?.limits ? { ...options.upstream?.limits, ...options.limits } : undefined);
+  return resolveBodyLimits(
+    options.limits || options.upstream?.limits ? { ...options.upstream?.limits, ...options.limits } : undefined,
+  );
 }
 
 /**
@@ -64,7 +66,12 @@ export function abortLink(signal: AbortSignal | undefined): AbortLink {
  * The error an upstream answer of 400 or more becomes for the dispatch readers: what `options.mapError` makes of its
  * text (`bytes` as UTF-8, at most `maxErrorBytes`), or what `mapError` threw.
  */
-export function mappedUpstreamError(options: UpstreamRequestOptions, status: number, bytes: Buffer, headers: Record<string, string | string[] | undefined>): unknown {
+export function mappedUpstreamError(
+  options: UpstreamRequestOptions,
+  status: number,
+  bytes: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): unknown {
   try {
     return options.mapError(status, bytes.toString('utf8'), headers);
   } catch (error) {

@@ -1,7 +1,12 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import { CappedBody } from './upstream-body-limits.js';
-import { abortLink, dispatchUpstreamRequest, mappedUpstreamError, upstreamCallLimits } from './dispatch-upstream-request.js';
+import {
+  abortLink,
+  dispatchUpstreamRequest,
+  mappedUpstreamError,
+  upstreamCallLimits,
+} from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** A whole upstream answer read into memory by {@link fetchUpstreamBody} (status < 400). */
@@ -43,7 +48,8 @@ export function fetchUpstreamBody(options: UpstreamRequestOptions): Promise<Upst
       if (answer) resolve(answer);
       else reject(error);
     };
-    const fail = (error: unknown) => settle(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
+    const fail = (error: unknown) =>
+      settle(GatewayError.isInstance(error) ? error : mapTransportError(provider, error, signal));
     // A body over its limit: answered at once, and the connection closed (the rest is never read).
     const tooLarge = (started: Dispatcher.DispatchController, error: unknown) => {
       fail(error);

@@ -27,7 +27,8 @@ export interface MultipartFormBody {
 const escapeName = (name: string): string => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
 // A file's type as a `Blob` keeps it: lowercased, and dropped when a character is outside printable ASCII (so a type
 // the client sent cannot add header lines to the part).
-const fileType = (type: string | undefined): string => (type && /^[\x20-\x7e]+$/.test(type) ? type.toLowerCase() : 'application/octet-stream');
+const fileType = (type: string | undefined): string =>
+  type && /^[\x20-\x7e]+$/.test(type) ? type.toLowerCase() : 'application/octet-stream';
 // A field's value has its line breaks normalised to CRLF, as FormData does when it builds its entry list.
 const normalizeLineBreaks = (value: string): string => value.replace(/\r\n|\r|\n/g, '\r\n');
 
@@ -58,5 +59,8 @@ export function multipartFormBody(parts: readonly MultipartPart[]): MultipartFor
   }
   chunks.push(Buffer.from(`${text}--${boundary}--\r\n`, 'utf8'));
   const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  return { body: chunks, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } };
+  return {
+    body: chunks,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
+  };
 }

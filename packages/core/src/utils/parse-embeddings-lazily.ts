@@ -30,7 +30,10 @@ const LAZY = Symbol('switchyard.lazyVector');
  */
 export function parseEmbeddingsLazily(text: string, isPlain: (skeleton: unknown) => boolean): unknown {
   const vectors: string[] = [];
-  const skeletonText = text.replace(FLOAT_VECTOR, (_match, vector: string) => `"embedding":"${marker(vectors.push(vector) - 1).replace('\u0000', '\\u0000')}"`);
+  const skeletonText = text.replace(
+    FLOAT_VECTOR,
+    (_match, vector: string) => `"embedding":"${marker(vectors.push(vector) - 1).replace('\u0000', '\\u0000')}"`,
+  );
   if (vectors.length === 0) return undefined;
   let skeleton: unknown;
   try {

@@ -49,7 +49,10 @@ export interface ParseSSEOptions {
  * (the parser's buffer never grows past it).
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
-export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<ServerSentEvent> {
+export async function* parseSSEStream(
+  body: AsyncIterable<Uint8Array | string>,
+  options: ParseSSEOptions = {},
+): AsyncGenerator<ServerSentEvent> {
   const take = sseSplitter(body, options);
   for await (const chunk of body) {
     const { events, error } = take(chunk);
@@ -67,7 +70,10 @@ export async function* parseSSEStream(body: AsyncIterable<Uint8Array | string>, 
  * read's bytes and event offsets when the read was plain (see {@link SSEBatch}). Same framing, limits and errors (the
  * events before stray text are yielded before it is thrown).
  */
-export async function* parseSSEBatches(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions = {}): AsyncGenerator<SSEBatch> {
+export async function* parseSSEBatches(
+  body: AsyncIterable<Uint8Array | string>,
+  options: ParseSSEOptions = {},
+): AsyncGenerator<SSEBatch> {
   const take = sseSplitter(body, options);
   const readable = options.drainOnReturn ? (body as Partial<Readable>) : undefined;
   let settled = false;
@@ -113,7 +119,6 @@ async function drainRest(readable: Readable): Promise<void> {
   }
 }
 
-
 /**
  * The event splitter shared by {@link parseSSEStream} and {@link parseSSEBatches}: `take(chunk)` feeds one read of
  * the body (`undefined` once it has ended) and returns the events it completed, in order, and the error to throw after
@@ -121,7 +126,10 @@ async function drainRest(readable: Readable): Promise<void> {
  * {@link SSEBatch}) that starts where the last event ended is split by {@link splitPlainSSEText} and comes with its
  * bytes and offsets; any other goes through eventsource-parser.
  */
-function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSEOptions): (chunk: Uint8Array | string | undefined) => SSEBatch & { error?: Error } {
+function sseSplitter(
+  body: AsyncIterable<Uint8Array | string>,
+  options: ParseSSEOptions,
+): (chunk: Uint8Array | string | undefined) => SSEBatch & { error?: Error } {
   const info = upstreamBodyInfo(body);
   const provider = options.provider ?? info?.provider ?? 'upstream';
   const maxEventBytes = options.maxEventBytes ?? info?.limits.maxEventBytes ?? resolveBodyLimits().maxEventBytes;
@@ -134,7 +142,8 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
     onEvent: (event) => pending.push(event),
     onError: (error) => {
       // A field name that is not a word (`{`, `  "error"`) is not an SSE field an upstream meant to send.
-      if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? '')) pending.push({ stray: error.line });
+      if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? ''))
+        pending.push({ stray: error.line });
     },
   });
   // StringDecoder (V8's UTF-8 decoding, partial characters kept for the next read) is cheaper than TextDecoder per read;
@@ -172,7 +181,8 @@ function sseSplitter(body: AsyncIterable<Uint8Array | string>, options: ParseSSE
       parser.feed(text);
       atEventStart = text.endsWith('\n\n');
       if (pending.length > 0) sinceEvent = 0;
-      else if (sinceEvent > maxEventBytes) return { events: [], error: upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes) };
+      else if (sinceEvent > maxEventBytes)
+        return { events: [], error: upstreamResponseTooLargeError(provider, 'maxEventBytes', maxEventBytes) };
     }
     const events: ServerSentEvent[] = [];
     let error: Error | undefined;

@@ -18,7 +18,8 @@ const BYTES = Symbol('switchyard.jsonBytes');
  */
 export function rememberJsonText(value: object, text: string, bytes?: Buffer): void {
   Object.defineProperty(value, TEXT, { value: text, writable: true, configurable: true, enumerable: false });
-  if (bytes) Object.defineProperty(value, BYTES, { value: bytes, writable: true, configurable: true, enumerable: false });
+  if (bytes)
+    Object.defineProperty(value, BYTES, { value: bytes, writable: true, configurable: true, enumerable: false });
 }
 
 /** The JSON text remembered for `value`, if any (see {@link rememberJsonText}). */

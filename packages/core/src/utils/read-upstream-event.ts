@@ -12,7 +12,12 @@ import { describeIssue } from './upstream-request.js';
  * JSON") or does not match (`describe` names the event, e.g. "a 'contentBlockDelta' event"; the first offending field
  * follows). In a stream after its first byte the gateway turns the error into an error event.
  */
-export function readUpstreamEvent<T>(provider: string, schema: z.ZodType<T>, data: string, describe = 'a stream event'): T {
+export function readUpstreamEvent<T>(
+  provider: string,
+  schema: z.ZodType<T>,
+  data: string,
+  describe = 'a stream event',
+): T {
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -27,8 +32,17 @@ export function readUpstreamEvent<T>(provider: string, schema: z.ZodType<T>, dat
  * `schema`, the parsed copy returned. Throws 502 `upstream_invalid_response` naming the provider and the first
  * offending field when it does not match.
  */
-export function checkUpstreamEvent<T>(provider: string, schema: z.ZodType<T>, value: unknown, describe = 'a stream event'): T {
+export function checkUpstreamEvent<T>(
+  provider: string,
+  schema: z.ZodType<T>,
+  value: unknown,
+  describe = 'a stream event',
+): T {
   const checked = schema.safeParse(value);
-  if (!checked.success) throw upstreamInvalidResponseError(provider, `${describe} does not have the documented shape (${describeIssue(checked.error)}).`);
+  if (!checked.success)
+    throw upstreamInvalidResponseError(
+      provider,
+      `${describe} does not have the documented shape (${describeIssue(checked.error)}).`,
+    );
   return checked.data;
 }

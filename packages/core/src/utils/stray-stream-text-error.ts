@@ -17,6 +17,10 @@ export class StrayStreamTextError extends Error {
 
   /** True when `value` is a StrayStreamTextError (from any copy of `@switchyard/core`). */
   static isInstance(value: unknown): value is StrayStreamTextError {
-    return value instanceof Error && value.name === 'StrayStreamTextError' && typeof (value as { text?: unknown }).text === 'string';
+    return (
+      value instanceof Error &&
+      value.name === 'StrayStreamTextError' &&
+      typeof (value as { text?: unknown }).text === 'string'
+    );
   }
 }

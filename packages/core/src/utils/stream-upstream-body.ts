@@ -2,7 +2,12 @@ import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import { DRAIN_LIMITS } from './drain-limits.js';
 import { CappedBody, registerUpstreamBody } from './upstream-body-limits.js';
-import { abortLink, dispatchUpstreamRequest, mappedUpstreamError, upstreamCallLimits } from './dispatch-upstream-request.js';
+import {
+  abortLink,
+  dispatchUpstreamRequest,
+  mappedUpstreamError,
+  upstreamCallLimits,
+} from './dispatch-upstream-request.js';
 import { type UpstreamRequestOptions, mapTransportError } from './upstream-request.js';
 
 /** Bytes an {@link UpstreamBodyStream} holds unread before it pauses the upstream connection (back-pressure). */
@@ -190,7 +195,8 @@ export class UpstreamBodyStream implements AsyncIterable<Uint8Array>, AsyncItera
     this.#queue = [];
     this.#queued = 0;
     this.onDone();
-    if (!this.#ended && !this.#failed) this.controller.abort(error ?? new Error(`The ${this.provider} response body was closed.`));
+    if (!this.#ended && !this.#failed)
+      this.controller.abort(error ?? new Error(`The ${this.provider} response body was closed.`));
     this.#settleWaiting({ done: true, value: undefined });
   }
 

@@ -55,7 +55,11 @@ const WHAT: Record<keyof UpstreamBodyLimits, string> = {
  * 502 `upstream_response_too_large`: the upstream sent more than a limit allows. The message names the provider, the
  * limit in bytes and its config key (`providers.<name>.limits.<key>`).
  */
-export function upstreamResponseTooLargeError(provider: string, limit: keyof UpstreamBodyLimits, bytes: number): GatewayError {
+export function upstreamResponseTooLargeError(
+  provider: string,
+  limit: keyof UpstreamBodyLimits,
+  bytes: number,
+): GatewayError {
   return new GatewayError({
     status: 502,
     type: 'server_error',
@@ -82,7 +86,8 @@ export class CappedBody {
 
   /** Checks the `content-length` the upstream announced (absent or not a number: nothing to check). */
   declare(contentLength: string | string[] | undefined): void {
-    if (Number(contentLength) > this.maxBytes) throw upstreamResponseTooLargeError(this.provider, this.limit, this.maxBytes);
+    if (Number(contentLength) > this.maxBytes)
+      throw upstreamResponseTooLargeError(this.provider, this.limit, this.maxBytes);
   }
 
   /** Adds one read of the body. */

@@ -30,7 +30,11 @@ export const UpstreamFormData = UndiciFormData;
 export type UpstreamFormData = UndiciFormData;
 
 /** Maps an upstream HTTP error (status >= 400, body read as text) to the error the client receives. */
-export type UpstreamErrorMapper = (status: number, bodyText: string, headers: Record<string, string | string[] | undefined>) => GatewayError;
+export type UpstreamErrorMapper = (
+  status: number,
+  bodyText: string,
+  headers: Record<string, string | string[] | undefined>,
+) => GatewayError;
 
 /** One upstream HTTP call. */
 export interface UpstreamRequestOptions {
@@ -61,7 +65,16 @@ export interface UpstreamRequestOptions {
   limits?: UpstreamBodyLimits;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
 const TIMEOUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /**
@@ -71,8 +84,10 @@ const TIMEOUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', '
  */
 export function mapTransportError(provider: string, error: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return signal.reason ?? error;
-  if (StrayStreamTextError.isInstance(error)) return upstreamInvalidResponseError(provider, 'the event stream holds text that is not an event.', error);
-  const code = (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
+  if (StrayStreamTextError.isInstance(error))
+    return upstreamInvalidResponseError(provider, 'the event stream holds text that is not an event.', error);
+  const code =
+    (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
   if (code && TIMEOUT.has(code)) return upstreamTimeoutError(provider, error);
   if (code === 'UND_ERR_ABORTED' || (error as Error | null)?.name === 'AbortError') return error;
   if (code && UNREACHABLE.has(code)) return upstreamUnreachableError(provider, error);
@@ -85,7 +100,14 @@ export function mapTransportError(provider: string, error: unknown, signal?: Abo
  * `upstream_response_too_large` naming the provider and the limit (the rest is discarded and the connection closed),
  * 502/504 when the body breaks off or stalls, the abort reason when `signal` aborts.
  */
-async function readCapped(provider: string, body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], limit: keyof UpstreamBodyLimits, bytes: number, signal?: AbortSignal): Promise<Buffer> {
+async function readCapped(
+  provider: string,
+  body: Dispatcher.ResponseData['body'],
+  headers: Dispatcher.ResponseData['headers'],
+  limit: keyof UpstreamBodyLimits,
+  bytes: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const capped = new CappedBody(provider, limit, bytes);
   try {
     capped.declare(headers['content-length']);
@@ -126,7 +148,9 @@ export async function sendUpstreamRequest(options: UpstreamRequestOptions): Prom
     throw mapTransportError(provider, error, options.signal);
   }
   if (response.statusCode >= 400) {
-    const text = (await readCapped(provider, response.body, response.headers, 'maxErrorBytes', limits.maxErrorBytes, options.signal)).toString('utf8');
+    const text = (
+      await readCapped(provider, response.body, response.headers, 'maxErrorBytes', limits.maxErrorBytes, options.signal)
+    ).toString('utf8');
     throw options.mapError(response.statusCode, text, response.headers);
   }
   registerUpstreamBody(response, provider, limits);
@@ -140,13 +164,21 @@ export async function sendUpstreamRequest(options: UpstreamRequestOptions): Prom
  * `upstream_response_too_large` naming the provider and the limit, 502/504 when the body breaks off or stalls, the
  * abort reason when aborted.
  */
-export function readUpstreamBody(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal): Promise<Buffer> {
+export function readUpstreamBody(
+  provider: string,
+  response: Dispatcher.ResponseData,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const limit = upstreamBodyInfo(response)?.limits.maxResponseBytes ?? resolveBodyLimits().maxResponseBytes;
   return readCapped(provider, response.body, response.headers, 'maxResponseBytes', limit, signal);
 }
 
 /** Reads a whole upstream body as UTF-8 text; limits and errors as {@link readUpstreamBody}. */
-export async function readUpstreamText(provider: string, response: Dispatcher.ResponseData, signal?: AbortSignal): Promise<string> {
+export async function readUpstreamText(
+  provider: string,
+  response: Dispatcher.ResponseData,
+  signal?: AbortSignal,
+): Promise<string> {
   return (await readUpstreamBody(provider, response, signal)).toString('utf8');
 }
 
@@ -156,7 +188,12 @@ export async function readUpstreamText(provider: string, response: Dispatcher.Re
  * taken by a cast. Limits and errors as {@link readUpstreamBody}; throws 502 `upstream_invalid_response` naming the
  * provider on bad JSON, or when `schema` rejects the value (the first offending field named).
  */
-export async function readUpstreamJson<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>): Promise<T> {
+export async function readUpstreamJson<T>(
+  provider: string,
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal | undefined,
+  schema: z.ZodType<T>,
+): Promise<T> {
   return upstreamJsonOf(provider, await readUpstreamBody(provider, response, signal), schema);
 }
 
@@ -175,7 +212,13 @@ export function upstreamJsonOf<T>(provider: string, bytes: Buffer, schema: z.Zod
  * upstream's text and bytes (`rememberJsonText`), so the gateway forwards those bytes as long as nothing changes it. Limits and
  * errors as {@link readUpstreamJson}.
  */
-export async function readUpstreamAnswer<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
+export async function readUpstreamAnswer<T>(
+  provider: string,
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal | undefined,
+  schema: z.ZodType<T>,
+  isPlain: (value: unknown) => boolean,
+): Promise<T> {
   return upstreamAnswerOf(provider, await readUpstreamBody(provider, response, signal), schema, isPlain);
 }
 
@@ -184,7 +227,12 @@ export async function readUpstreamAnswer<T>(provider: string, response: Dispatch
  * as it came when `isPlain` vouches for it (its text and bytes remembered), else checked with `schema`. Throws 502
  * `upstream_invalid_response` naming the provider on bad JSON or a wrong shape.
  */
-export function upstreamAnswerOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
+export function upstreamAnswerOf<T>(
+  provider: string,
+  bytes: Buffer,
+  schema: z.ZodType<T>,
+  isPlain: (value: unknown) => boolean,
+): T {
   return parseUpstreamAnswer(provider, bytes, bytes.toString('utf8'), schema, isPlain);
 }
 
@@ -194,8 +242,19 @@ export function upstreamAnswerOf<T>(provider: string, bytes: Buffer, schema: z.Z
  * shape (a `TypeError` reading `choices` of a body without it) is reported as that body's shape error. Throws 502
  * `upstream_invalid_response` naming the provider on bad JSON or a wrong shape, before or after the fix.
  */
-export function upstreamFixedAnswerOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, fix: (value: T) => T): T {
-  return fixThenCheck(provider, schema, parseUpstreamJsonText(provider, bytes.toString('utf8')), fix, checkUpstreamShape);
+export function upstreamFixedAnswerOf<T>(
+  provider: string,
+  bytes: Buffer,
+  schema: z.ZodType<T>,
+  fix: (value: T) => T,
+): T {
+  return fixThenCheck(
+    provider,
+    schema,
+    parseUpstreamJsonText(provider, bytes.toString('utf8')),
+    fix,
+    checkUpstreamShape,
+  );
 }
 
 /**
@@ -204,7 +263,13 @@ export function upstreamFixedAnswerOf<T>(provider: string, bytes: Buffer, schema
  * itself is checked, so the 502 names the offending field; one `schema` accepts anyway, the fix's error is reported
  * as 502 `upstream_invalid_response`. Never throws a `TypeError` of the fix.
  */
-export function fixThenCheck<T>(provider: string, schema: z.ZodType<T>, value: unknown, fix: (value: T) => T, check: (provider: string, schema: z.ZodType<T>, value: unknown) => T): T {
+export function fixThenCheck<T>(
+  provider: string,
+  schema: z.ZodType<T>,
+  value: unknown,
+  fix: (value: T) => T,
+  check: (provider: string, schema: z.ZodType<T>, value: unknown) => T,
+): T {
   let fixed: T;
   try {
     // The fix reads the value as the type it repairs; whatever it lacks makes it throw, handled below.
@@ -222,12 +287,23 @@ export function fixThenCheck<T>(provider: string, schema: z.ZodType<T>, value: u
  * answer (base64 vectors, unusual numbers, a shape `isPlain` refuses) is parsed whole and checked as
  * {@link readUpstreamAnswer} does. Limits and errors as {@link readUpstreamJson}.
  */
-export async function readUpstreamEmbeddings<T>(provider: string, response: Dispatcher.ResponseData, signal: AbortSignal | undefined, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): Promise<T> {
+export async function readUpstreamEmbeddings<T>(
+  provider: string,
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal | undefined,
+  schema: z.ZodType<T>,
+  isPlain: (value: unknown) => boolean,
+): Promise<T> {
   return upstreamEmbeddingsOf(provider, await readUpstreamBody(provider, response, signal), schema, isPlain);
 }
 
 /** {@link readUpstreamEmbeddings} for an answer already read whole (`bytes`, e.g. by `fetchUpstreamBody`); same checks and errors. */
-export function upstreamEmbeddingsOf<T>(provider: string, bytes: Buffer, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
+export function upstreamEmbeddingsOf<T>(
+  provider: string,
+  bytes: Buffer,
+  schema: z.ZodType<T>,
+  isPlain: (value: unknown) => boolean,
+): T {
   const text = bytes.toString('utf8');
   const lazy = parseEmbeddingsLazily(text, isPlain);
   if (lazy === undefined) return parseUpstreamAnswer(provider, bytes, text, schema, isPlain);
@@ -245,7 +321,13 @@ function parseUpstreamJsonText(provider: string, text: string): unknown {
 }
 
 /** Parses and checks an answer read by {@link readUpstreamAnswer} (`text` is `bytes` decoded). */
-function parseUpstreamAnswer<T>(provider: string, bytes: Buffer, text: string, schema: z.ZodType<T>, isPlain: (value: unknown) => boolean): T {
+function parseUpstreamAnswer<T>(
+  provider: string,
+  bytes: Buffer,
+  text: string,
+  schema: z.ZodType<T>,
+  isPlain: (value: unknown) => boolean,
+): T {
   const value = parseUpstreamJsonText(provider, text);
   if (!isPlain(value)) return checkUpstreamShape(provider, schema, value);
   rememberJsonText(value as object, text, bytes);
@@ -258,7 +340,11 @@ function parseUpstreamAnswer<T>(provider: string, bytes: Buffer, text: string, s
  */
 export function checkUpstreamShape<T>(provider: string, schema: z.ZodType<T>, value: unknown): T {
   const checked = schema.safeParse(value);
-  if (!checked.success) throw upstreamInvalidResponseError(provider, `the body does not have the documented shape (${describeIssue(checked.error)}).`);
+  if (!checked.success)
+    throw upstreamInvalidResponseError(
+      provider,
+      `the body does not have the documented shape (${describeIssue(checked.error)}).`,
+    );
   return checked.data;
 }
 
@@ -266,6 +352,9 @@ export function checkUpstreamShape<T>(provider: string, schema: z.ZodType<T>, va
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
-  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   return `${path || 'body'}: ${issue.message}`;
 }

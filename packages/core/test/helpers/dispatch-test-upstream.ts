@@ -14,7 +14,9 @@ export interface DispatchTestUpstream {
  * `retry-after: 3` and an OpenAI error body) and `/hang` (answers after 5 s), and hands every other request to
  * `route`. Each request's body is read and dropped first.
  */
-export function useDispatchTestUpstream(route: (req: IncomingMessage, res: ServerResponse) => void): DispatchTestUpstream {
+export function useDispatchTestUpstream(
+  route: (req: IncomingMessage, res: ServerResponse) => void,
+): DispatchTestUpstream {
   const upstream: DispatchTestUpstream = { url: '' };
   let server: Server;
   beforeAll(async () => {
@@ -33,4 +35,8 @@ export function useDispatchTestUpstream(route: (req: IncomingMessage, res: Serve
 
 /** A `mapError` that shows what it was given: `mapped <status>: <text> (retry-after <header>)`, as a GatewayError. */
 export const mapError = (status: number, text: string, headers: Record<string, string | string[] | undefined>) =>
-  new GatewayError({ status, type: 'rate_limit_error', message: `mapped ${status}: ${text} (retry-after ${String(headers['retry-after'])})` });
+  new GatewayError({
+    status,
+    type: 'rate_limit_error',
+    message: `mapped ${status}: ${text} (retry-after ${String(headers['retry-after'])})`,
+  });

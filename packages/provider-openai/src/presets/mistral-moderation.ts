@@ -6,7 +6,9 @@ import type { ModerationDialect } from '../moderation-dialect.js';
 const mistralModerationSchema = z.looseObject({
   id: z.string(),
   model: z.string(),
-  results: z.array(z.looseObject({ categories: z.record(z.string(), z.boolean()), category_scores: z.record(z.string(), z.number()) })),
+  results: z.array(
+    z.looseObject({ categories: z.record(z.string(), z.boolean()), category_scores: z.record(z.string(), z.number()) }),
+  ),
   usage: z.looseObject({ prompt_tokens: z.number().int().nonnegative() }).optional(),
 });
 
@@ -52,7 +54,11 @@ export const mistralModerationDialect: ModerationDialect = {
     const input = request.input.map((part, index) => {
       if (typeof part === 'string') return part;
       if (part.type === 'text') return part.text;
-      throw invalidRequestError(`Invalid 'input[${index}]': Mistral's moderation classifies text only, not images (type '${part.type}').`, `input[${index}]`, 'unsupported_input');
+      throw invalidRequestError(
+        `Invalid 'input[${index}]': Mistral's moderation classifies text only, not images (type '${part.type}').`,
+        `input[${index}]`,
+        'unsupported_input',
+      );
     });
     return { ...request, input };
   },
@@ -79,6 +85,8 @@ export const mistralModerationDialect: ModerationDialect = {
     });
     const prompt = mistral.usage?.prompt_tokens;
     const response: ModerationResponse = { id: mistral.id, model: mistral.model, results };
-    return prompt === undefined ? response : { ...response, usage: { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt } };
+    return prompt === undefined
+      ? response
+      : { ...response, usage: { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt } };
   },
 };

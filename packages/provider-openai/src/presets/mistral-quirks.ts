@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type ChatCompletion, type ChatCompletionChunk, type ChatCompletionRequest, invalidRequestError } from '@switchyard/core';
+import {
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  invalidRequestError,
+} from '@switchyard/core';
 import type { ChatQuirks } from './openai-compatible-preset.js';
 
 const MISTRAL_ID = /^[a-zA-Z0-9]{9}$/;
@@ -33,7 +38,10 @@ function rewriteMessages(request: ChatCompletionRequest): ChatCompletionRequest[
   return request.messages.map((message) => {
     if (message.role === 'tool') return { ...message, tool_call_id: toMistralToolCallId(message.tool_call_id) };
     if (message.role === 'assistant' && message.tool_calls?.length) {
-      return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: toMistralToolCallId(call.id) })) };
+      return {
+        ...message,
+        tool_calls: message.tool_calls.map((call) => ({ ...call, id: toMistralToolCallId(call.id) })),
+      };
     }
     return message;
   });
@@ -50,7 +58,11 @@ function rewriteMessages(request: ChatCompletionRequest): ChatCompletionRequest[
 export const mistralQuirks: ChatQuirks = {
   prepareRequest(request) {
     if ((request.n ?? 1) > 1 && MISTRAL_SINGLE_CHOICE_MODELS.test(request.model)) {
-      throw invalidRequestError(`Mistral's model '${request.model}' does not support n > 1; send n: 1 or choose another model.`, 'n', 'unsupported_parameter');
+      throw invalidRequestError(
+        `Mistral's model '${request.model}' does not support n > 1; send n: 1 or choose another model.`,
+        'n',
+        'unsupported_parameter',
+      );
     }
     return { ...request, messages: rewriteMessages(request) };
   },
@@ -59,7 +71,13 @@ export const mistralQuirks: ChatQuirks = {
       ...completion,
       choices: completion.choices.map((choice) =>
         choice.message?.tool_calls?.length
-          ? { ...choice, message: { ...choice.message, tool_calls: choice.message.tool_calls.map((call) => ({ ...call, type: call.type ?? 'function' })) } }
+          ? {
+              ...choice,
+              message: {
+                ...choice.message,
+                tool_calls: choice.message.tool_calls.map((call) => ({ ...call, type: call.type ?? 'function' })),
+              },
+            }
           : choice,
       ),
     };
@@ -71,7 +89,11 @@ export const mistralQuirks: ChatQuirks = {
       choices: chunk.choices.map((choice) => {
         const calls = choice.delta?.tool_calls as ToolCallLike[] | undefined;
         if (!calls?.length) return choice;
-        const fixed = calls.map((call, position) => ({ ...call, index: call.index ?? position, ...(call.id ? { type: call.type ?? 'function' } : {}) }));
+        const fixed = calls.map((call, position) => ({
+          ...call,
+          index: call.index ?? position,
+          ...(call.id ? { type: call.type ?? 'function' } : {}),
+        }));
         return { ...choice, delta: { ...choice.delta, tool_calls: fixed } } as typeof choice;
       }),
     };

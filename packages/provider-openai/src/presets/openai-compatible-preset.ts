@@ -1,4 +1,10 @@
-import type { AdapterCallContext, AdapterOperation, ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '@switchyard/core';
+import type {
+  AdapterCallContext,
+  AdapterOperation,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+} from '@switchyard/core';
 import type { ModerationDialect } from '../moderation-dialect.js';
 
 /**

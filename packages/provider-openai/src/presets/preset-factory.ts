@@ -40,13 +40,22 @@ function withVersionPath(url: string): string {
  * without a path gets `/v1`).
  */
 export function presetFactory(preset: OpenAICompatiblePreset): ProviderFactory<PresetSettings> {
-  const headerKeys = Object.fromEntries(Object.keys(preset.headerSettings ?? {}).map((key) => [key, z.string().min(1).optional()]));
-  const apiKey = preset.apiKeyEnv ? z.string().min(1, `${preset.title} needs an API key (api_key, e.g. \${${preset.apiKeyEnv}})`) : z.string().min(1).optional();
+  const headerKeys = Object.fromEntries(
+    Object.keys(preset.headerSettings ?? {}).map((key) => [key, z.string().min(1).optional()]),
+  );
+  const apiKey = preset.apiKeyEnv
+    ? z.string().min(1, `${preset.title} needs an API key (api_key, e.g. \${${preset.apiKeyEnv}})`)
+    : z.string().min(1).optional();
   const settingsSchema = z.strictObject({
     api_key: apiKey,
     base_url: z.url().optional(),
     headers: z.record(z.string(), z.string()).optional(),
-    timeouts: z.strictObject({ headers_ms: z.number().int().positive().optional(), body_idle_ms: z.number().int().positive().optional() }).optional(),
+    timeouts: z
+      .strictObject({
+        headers_ms: z.number().int().positive().optional(),
+        body_idle_ms: z.number().int().positive().optional(),
+      })
+      .optional(),
     ...headerKeys,
   }) as unknown as z.ZodType<PresetSettings>;
   return {
@@ -76,7 +85,10 @@ export function presetFactory(preset: OpenAICompatiblePreset): ProviderFactory<P
         operations: preset.operations,
         quirks: preset.quirks,
         moderation: preset.moderation,
-        timeouts: settings.timeouts && { headersMs: settings.timeouts.headers_ms, bodyIdleMs: settings.timeouts.body_idle_ms },
+        timeouts: settings.timeouts && {
+          headersMs: settings.timeouts.headers_ms,
+          bodyIdleMs: settings.timeouts.body_idle_ms,
+        },
       });
     },
   };

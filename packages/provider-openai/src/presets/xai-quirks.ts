@@ -19,6 +19,7 @@ export function fixXaiUsage<T extends CompletionUsage | null | undefined>(usage:
 
 /** xAI's quirks: reasoning tokens moved into `completion_tokens` ({@link fixXaiUsage}) in completions and stream chunks. */
 export const xaiQuirks: ChatQuirks = {
-  fixCompletion: (completion: ChatCompletion) => (completion.usage ? { ...completion, usage: fixXaiUsage(completion.usage) } : completion),
+  fixCompletion: (completion: ChatCompletion) =>
+    completion.usage ? { ...completion, usage: fixXaiUsage(completion.usage) } : completion,
   fixChunk: (chunk: ChatCompletionChunk) => (chunk.usage ? { ...chunk, usage: fixXaiUsage(chunk.usage) } : chunk),
 };

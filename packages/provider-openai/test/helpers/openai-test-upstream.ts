@@ -24,7 +24,8 @@ export function useMockUpstream() {
   return {
     upstream: () => upstream,
     /** The adapter under a Groq-like base URL (`<mock>/openai/v1/`, trailing slash on purpose). */
-    adapter: (options: OpenAIOptions = {}) => createOpenAI({ apiKey: KEY, baseURL: `${upstream.url}/openai/v1/`, ...options }),
+    adapter: (options: OpenAIOptions = {}) =>
+      createOpenAI({ apiKey: KEY, baseURL: `${upstream.url}/openai/v1/`, ...options }),
   };
 }
 

@@ -88,7 +88,13 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
 });
 
 /** An audit entry `n` at `created_at` (unix ms) by `actor` on `target`, with nested before/after values. */
-export const auditEntry = (n: number, created_at: number, actor: string, target: string | null, action = 'key.update'): AuditEntry => ({
+export const auditEntry = (
+  n: number,
+  created_at: number,
+  actor: string,
+  target: string | null,
+  action = 'key.update',
+): AuditEntry => ({
   id: `aud_${String(n).padStart(32, '0')}`,
   created_at,
   actor,

@@ -1,4 +1,11 @@
-import { Accounts, type AccountStore, type AuditEntry, type Team, type UsageRow, type VirtualKey } from '@switchyard/accounts';
+import {
+  Accounts,
+  type AccountStore,
+  type AuditEntry,
+  type Team,
+  type UsageRow,
+  type VirtualKey,
+} from '@switchyard/accounts';
 import { describe, expect, it } from 'vitest';
 
 /** How the shared suite gets stores of one implementation. */
@@ -56,7 +63,19 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.getKey('key_missing')).toBeUndefined();
       expect(await store.getKeyByHash(full.key_hash)).toEqual(full);
       expect(await store.getKeyByHash('0'.repeat(64))).toBeUndefined();
-      const changed: VirtualKey = { ...full, name: 'renamed', models: null, rpm_limit: null, concurrency_limit: 2, budget_usd: 3, metadata: null, revoked_at: '2026-11-22T10:00:00.500Z', team_id: null, session_budget_usd: null, budget_started_at: '2026-11-22T10:00:00.000Z' };
+      const changed: VirtualKey = {
+        ...full,
+        name: 'renamed',
+        models: null,
+        rpm_limit: null,
+        concurrency_limit: 2,
+        budget_usd: 3,
+        metadata: null,
+        revoked_at: '2026-11-22T10:00:00.500Z',
+        team_id: null,
+        session_budget_usd: null,
+        budget_started_at: '2026-11-22T10:00:00.000Z',
+      };
       await store.updateKey(changed);
       expect(await store.getKey('key_2')).toEqual(changed);
       expect(await store.getKey('key_1')).toEqual(key('key_1'));
@@ -87,7 +106,17 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       await store.updateKey({ ...original, name: 'renamed', rpm_limit: 9 });
       expect(await store.getKey('key_7')).toEqual({ ...expected, name: 'renamed', rpm_limit: 9 });
       // Rotating again with no grace period drops the previous secret.
-      const again: VirtualKey = { ...expected, name: 'renamed', rpm_limit: 9, key_hash: 'e'.repeat(64), key_prefix: 'sk-sy-new2…', previous_key_hash: null, previous_key_prefix: null, previous_key_expires_at: null, rotated_at: '2026-11-22T11:00:00.000Z' };
+      const again: VirtualKey = {
+        ...expected,
+        name: 'renamed',
+        rpm_limit: 9,
+        key_hash: 'e'.repeat(64),
+        key_prefix: 'sk-sy-new2…',
+        previous_key_hash: null,
+        previous_key_prefix: null,
+        previous_key_expires_at: null,
+        rotated_at: '2026-11-22T11:00:00.000Z',
+      };
       await store.rotateKeySecret(again);
       expect(await store.getKey('key_7')).toEqual(again);
       expect(await store.getKeyByHash(original.key_hash)).toBeUndefined();
@@ -126,7 +155,11 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         const last = page.at(-1) as AuditEntry;
         before = { created_at: last.created_at, id: last.id };
       }
-      expect(pages).toEqual([[6, 5], [4, 3], [2, 1]]);
+      expect(pages).toEqual([
+        [6, 5],
+        [4, 3],
+        [2, 1],
+      ]);
       expect(ids(await store.listAudit({ limit: 10, before: { created_at: t + 2 } }))).toEqual([2, 1]);
       await expect(store.appendAudit(entries[0] as AuditEntry)).rejects.toThrow();
       await store.close();
@@ -158,7 +191,15 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await store.listTeams()).toEqual([team('team_1'), full]);
       expect(await store.getTeam('team_2')).toEqual(full);
       expect(await store.getTeam('team_missing')).toBeUndefined();
-      const changed: Team = { ...full, name: 'renamed', models: null, budget_usd: null, budget_period: 'week', session_budget_usd: null, metadata: null };
+      const changed: Team = {
+        ...full,
+        name: 'renamed',
+        models: null,
+        budget_usd: null,
+        budget_period: 'week',
+        session_budget_usd: null,
+        metadata: null,
+      };
       await store.updateTeam(changed);
       expect(await store.getTeam('team_2')).toEqual(changed);
       await store.deleteTeam('team_1');
@@ -171,16 +212,29 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
     it("keeps each row's team and end user; totals by team and by end user (rows without one left out) and filters by team, end user and session", async () => {
       const store = await factory.open(uniqueName());
       const t = Date.UTC(2026, 10, 22);
-      const row = (id: string, team_id: string | null, end_user: string | null, session_id: string | null, at: number, cost: number): UsageRow => ({
+      const row = (
+        id: string,
+        team_id: string | null,
+        end_user: string | null,
+        session_id: string | null,
+        at: number,
+        cost: number,
+      ): UsageRow => ({
         ...usageRow(team_id === 'team_b' ? 'k2' : 'k1', 'm', at, cost),
         request_id: id,
         team_id,
         end_user,
         session_id,
       });
-      const rows = [row('u1', 'team_a', 'alice', 's1', t, 0.5), row('u2', 'team_a', 'bob', null, t + 1, 0.25), row('u3', 'team_b', 'alice', 's2', t + 2, 1), row('u4', null, null, 's1', t + 3, 2)];
+      const rows = [
+        row('u1', 'team_a', 'alice', 's1', t, 0.5),
+        row('u2', 'team_a', 'bob', null, t + 1, 0.25),
+        row('u3', 'team_b', 'alice', 's2', t + 2, 1),
+        row('u4', null, null, 's1', t + 3, 2),
+      ];
       await store.appendUsage(rows);
-      const groups = async (by: 'team' | 'end_user', filter = {}) => (await store.usageTotals(filter, by)).map((g) => [g.group, g.requests, g.cost_usd]);
+      const groups = async (by: 'team' | 'end_user', filter = {}) =>
+        (await store.usageTotals(filter, by)).map((g) => [g.group, g.requests, g.cost_usd]);
       expect(await groups('team')).toEqual([
         ['team_a', 2, 0.75],
         ['team_b', 1, 1],
@@ -208,10 +262,18 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
     it('totals usage by key, model and UTC day, with filters, and spend since a time', async () => {
       const store = await factory.open(uniqueName());
       const day = Date.UTC(2026, 10, 20);
-      expect(await store.usageTotals({})).toEqual([{ requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, cache_hits: 0 }]);
+      expect(await store.usageTotals({})).toEqual([
+        { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, cache_hits: 0 },
+      ]);
       expect(await store.usageTotals({}, 'key')).toEqual([]);
-      await store.appendUsage([usageRow('k1', 'a', day, 0.5), usageRow('k1', 'b', day + 86_400_000, 0.25), usageRow('k2', 'a', day + 86_399_999, 1)]);
-      expect(await store.usageTotals({})).toEqual([{ requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 }]);
+      await store.appendUsage([
+        usageRow('k1', 'a', day, 0.5),
+        usageRow('k1', 'b', day + 86_400_000, 0.25),
+        usageRow('k2', 'a', day + 86_399_999, 1),
+      ]);
+      expect(await store.usageTotals({})).toEqual([
+        { requests: 3, prompt_tokens: 30, completion_tokens: 15, total_tokens: 45, cost_usd: 1.75, cache_hits: 0 },
+      ]);
       expect((await store.usageTotals({}, 'key')).map((t) => [t.group, t.requests, t.cost_usd])).toEqual([
         ['k1', 2, 0.75],
         ['k2', 1, 1],
@@ -220,14 +282,27 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         ['2026-11-20', 2],
         ['2026-11-21', 1],
       ]);
-      expect((await store.usageTotals({ key_id: 'k1' }, 'day')).map((t) => t.group)).toEqual(['2026-11-20', '2026-11-21']);
-      expect((await store.usageTotals({ model: 'a', from: day, to: day + 1 }, 'model')).map((t) => [t.group, t.requests])).toEqual([['a', 1]]);
+      expect((await store.usageTotals({ key_id: 'k1' }, 'day')).map((t) => t.group)).toEqual([
+        '2026-11-20',
+        '2026-11-21',
+      ]);
+      expect(
+        (await store.usageTotals({ model: 'a', from: day, to: day + 1 }, 'model')).map((t) => [t.group, t.requests]),
+      ).toEqual([['a', 1]]);
       expect((await store.usageTotals({ key_id: 'k2', model: 'a' })).map((t) => t.total_tokens)).toEqual([15]);
       expect(await store.spendSince('k1', day + 1)).toBe(0.25);
       expect(await store.spendSince('k1', 0)).toBe(0.75);
       expect(await store.spendSince('nobody', 0)).toBe(0);
       // Recent use counts admitted calls (an upstream attempt or a cache hit), not refusals.
-      await store.appendUsage([{ ...usageRow('k1', 'a', day + 86_400_001, 0), attempts: 0, status: 429, prompt_tokens: 0, completion_tokens: 0 }]);
+      await store.appendUsage([
+        {
+          ...usageRow('k1', 'a', day + 86_400_001, 0),
+          attempts: 0,
+          status: 429,
+          prompt_tokens: 0,
+          completion_tokens: 0,
+        },
+      ]);
       await store.appendUsage([{ ...usageRow('k1', 'a', day + 86_400_002, 0), attempts: 0, cache_hit: true }]);
       expect(await store.recentUsage('k1', day + 1)).toEqual({ requests: 2, tokens: 30 });
       expect(await store.recentUsage('nobody', 0)).toEqual({ requests: 0, tokens: 0 });
@@ -236,7 +311,11 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
 
     it('appends a large batch in one call and keeps every field of a row', async () => {
       const store = await factory.open(uniqueName());
-      const rows = Array.from({ length: 2500 }, (_, i) => ({ ...usageRow(`k${i % 7}`, 'm', 1_000 + i, 0.001), stream: i % 2 === 0, ttfb_ms: i % 3 ? 3 : null }));
+      const rows = Array.from({ length: 2500 }, (_, i) => ({
+        ...usageRow(`k${i % 7}`, 'm', 1_000 + i, 0.001),
+        stream: i % 2 === 0,
+        ttfb_ms: i % 3 ? 3 : null,
+      }));
       await store.appendUsage(rows);
       await store.appendUsage([]);
       const [total] = await store.usageTotals({});
@@ -252,7 +331,16 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const rows: UsageRow[] = [
         { ...usageRow('k1', 'a', t, 0.1), request_id: 'r1', ttfb_ms: null },
         { ...usageRow('k1', 'b', t + 1, 0.1), request_id: 'r2', status: 429 },
-        { ...usageRow('k2', 'a', t + 2, 0), request_id: 'r3', stream: true, price_source: 'none', prompt_tokens: 0, completion_tokens: 0, attempts: 0, cache_hit: true },
+        {
+          ...usageRow('k2', 'a', t + 2, 0),
+          request_id: 'r3',
+          stream: true,
+          price_source: 'none',
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          attempts: 0,
+          cache_hit: true,
+        },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r4', status: 502, hedged: true, stream_failover: true },
         { ...usageRow('k1', 'a', t + 2, 0.1), request_id: 'r5' },
       ];
@@ -265,7 +353,13 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(all.map((r) => r.price_source)).toEqual(['config', 'config', 'none', 'config', 'config']);
       expect(all.map((r) => r.cache_hit)).toEqual([false, false, true, false, false]);
       expect(all[1]).toEqual(rows[3]);
-      expect(all.map((r) => [r.hedged, r.stream_failover])).toEqual([[false, false], [true, true], [false, false], [false, false], [false, false]]);
+      expect(all.map((r) => [r.hedged, r.stream_failover])).toEqual([
+        [false, false],
+        [true, true],
+        [false, false],
+        [false, false],
+        [false, false],
+      ]);
       expect(await store.usageTotals({}, 'key')).toMatchObject([
         { group: 'k1', requests: 4, cache_hits: 0 },
         { group: 'k2', requests: 1, cache_hits: 1, prompt_tokens: 0, cost_usd: 0 },
@@ -276,8 +370,14 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(ids(await store.listUsage({ limit: 10, status_max: 399 }))).toEqual(['r5', 'r3', 'r1']);
       expect(ids(await store.listUsage({ limit: 10, before: { created_at: t + 2 } }))).toEqual(['r2', 'r1']);
       const page1 = await store.listUsage({ limit: 2 });
-      const page2 = await store.listUsage({ limit: 2, before: { created_at: page1[1]!.created_at, request_id: page1[1]!.request_id } });
-      const page3 = await store.listUsage({ limit: 2, before: { created_at: page2[1]!.created_at, request_id: page2[1]!.request_id } });
+      const page2 = await store.listUsage({
+        limit: 2,
+        before: { created_at: page1[1]!.created_at, request_id: page1[1]!.request_id },
+      });
+      const page3 = await store.listUsage({
+        limit: 2,
+        before: { created_at: page2[1]!.created_at, request_id: page2[1]!.request_id },
+      });
       expect([ids(page1), ids(page2), ids(page3)]).toEqual([['r5', 'r4'], ['r3', 'r2'], ['r1']]);
       await store.close();
     });
@@ -293,7 +393,12 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         agent_id: agent,
         parent_agent_id: agent && agent !== 'main' ? 'main' : null,
       });
-      const rows = [labelled('s1', 'sess-a', 'main', 0.5), labelled('s2', 'sess-a', 'sub-1', 0.25), labelled('s3', 'sess-b', 'main', 1), labelled('s4', null, null, 2)];
+      const rows = [
+        labelled('s1', 'sess-a', 'main', 0.5),
+        labelled('s2', 'sess-a', 'sub-1', 0.25),
+        labelled('s3', 'sess-b', 'main', 1),
+        labelled('s4', null, null, 2),
+      ];
       rows.push({ ...labelled('s5', 'sess-a', 'main', 0), operation: 'anthropicCountTokens' });
       await store.appendUsage(rows);
       expect((await store.usageTotals({}, 'session')).map((g) => [g.group, g.requests, g.cost_usd])).toEqual([
@@ -307,25 +412,49 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const listed = await store.listUsage({ limit: 10 });
       expect(listed.find((r) => r.request_id === 's2')).toEqual(rows[1]);
       expect(listed.find((r) => r.request_id === 's5')?.operation).toBe('anthropicCountTokens');
-      expect(listed.find((r) => r.request_id === 's4')).toMatchObject({ session_id: null, agent_id: null, parent_agent_id: null });
+      expect(listed.find((r) => r.request_id === 's4')).toMatchObject({
+        session_id: null,
+        agent_id: null,
+        parent_agent_id: null,
+      });
       await store.close();
     });
 
     it('backs Accounts across a reopen: keys, limits, revocation and the spent budget', async () => {
       const name = uniqueName();
       const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
-      const created = await accounts.createKey({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
+      const created = await accounts.createKey({
+        name: 'team-a',
+        models: ['gpt-*'],
+        rpm_limit: 10,
+        budget_usd: 0.01,
+        budget_period: 'month',
+        metadata: { team: 'a' },
+      });
       await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
       const principal = await accounts.authenticate(`Bearer ${created.key}`);
       const admission = await accounts.admit(principal, 'gpt-4o', 1);
-      accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
+      accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<
+        UsageRow,
+        'key_id'
+      >);
       await accounts.close();
       const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
       const again = await reopened.authenticate(`Bearer ${created.key}`);
       expect(again).toMatchObject({ kind: 'virtual' });
-      expect(reopened.getKey(created.id)).toMatchObject({ name: 'team-a', models: ['gpt-*'], rpm_limit: 10, budget_usd: 0.01, budget_period: 'month', metadata: { team: 'a' } });
+      expect(reopened.getKey(created.id)).toMatchObject({
+        name: 'team-a',
+        models: ['gpt-*'],
+        rpm_limit: 10,
+        budget_usd: 0.01,
+        budget_period: 'month',
+        metadata: { team: 'a' },
+      });
       expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
-      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
+      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({
+        status: 429,
+        code: 'insufficient_quota',
+      });
       expect(await reopened.usage({ key_id: created.id })).toMatchObject([{ requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });
@@ -333,18 +462,35 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
     it("backs Accounts' teams across a reopen: the team, its members and its spent budget", async () => {
       const name = uniqueName();
       const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
-      const created = await accounts.teams.create({ name: 'research', models: ['gpt-*'], budget_usd: 0.01, budget_period: 'month' });
+      const created = await accounts.teams.create({
+        name: 'research',
+        models: ['gpt-*'],
+        budget_usd: 0.01,
+        budget_period: 'month',
+      });
       const member = await accounts.createKey({ name: 'member', team_id: created.id });
       const principal = await accounts.authenticate(`Bearer ${member.key}`);
       const admission = await accounts.admit(principal, 'gpt-4o', 1);
-      await accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<UsageRow, 'key_id'>);
+      await accounts.settle(principal, admission, {
+        ...usageRow('', 'gpt-4o', Date.now(), 0.02),
+        key_id: undefined,
+      } as Omit<UsageRow, 'key_id'>);
       await accounts.close();
       const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
-      expect(reopened.teams.list()).toMatchObject([{ id: created.id, name: 'research', models: ['gpt-*'], budget_usd: 0.01 }]);
+      expect(reopened.teams.list()).toMatchObject([
+        { id: created.id, name: 'research', models: ['gpt-*'], budget_usd: 0.01 },
+      ]);
       expect(reopened.getKey(member.id)).toMatchObject({ team_id: created.id });
       const again = await reopened.authenticate(`Bearer ${member.key}`);
-      await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({ status: 403, code: 'model_not_allowed' });
-      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({ status: 429, code: 'insufficient_quota', message: expect.stringContaining("This team's budget of 0.01 USD per month is spent") });
+      await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({
+        status: 403,
+        code: 'model_not_allowed',
+      });
+      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({
+        status: 429,
+        code: 'insufficient_quota',
+        message: expect.stringContaining("This team's budget of 0.01 USD per month is spent"),
+      });
       expect(await reopened.usage({}, 'team')).toMatchObject([{ group: created.id, requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });

@@ -29,8 +29,12 @@ const batch = (id: string, owner: string, created_at: number): StoredBatch => ({
   batch: { id, object: 'batch', status: 'in_progress', created_at, metadata: { run: 'nightly' } },
 });
 
-const ok = (n: number): BatchLineResult => ({ failed: false, response: { status_code: 200, request_id: `req_${n}`, body: { n } } });
-const lines = (count: number) => Array.from({ length: count }, (_, index) => ({ index, custom_id: `c-${index}`, body: JSON.stringify({ n: index }) }));
+const ok = (n: number): BatchLineResult => ({
+  failed: false,
+  response: { status_code: 200, request_id: `req_${n}`, body: { n } },
+});
+const lines = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ index, custom_id: `c-${index}`, body: JSON.stringify({ n: index }) }));
 
 /**
  * The behaviour every {@link BatchStore} must have, as one vitest suite: files round-trip, are seen only by their
@@ -48,7 +52,8 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
       await store.insertFile(file('file-4', 'bob', 400));
       expect(await store.getFile('file-1', 'alice')).toEqual(file('file-1', 'alice', 100));
       expect(await store.getFile('file-1', 'bob')).toBeUndefined();
-      const ids = async (query: Parameters<BatchStore['listFiles']>[0]) => (await store.listFiles(query)).map((f) => f.id);
+      const ids = async (query: Parameters<BatchStore['listFiles']>[0]) =>
+        (await store.listFiles(query)).map((f) => f.id);
       expect(await ids({ owner: 'alice', limit: 10, order: 'desc' })).toEqual(['file-3', 'file-2', 'file-1']);
       expect(await ids({ owner: 'alice', limit: 10, order: 'asc' })).toEqual(['file-1', 'file-2', 'file-3']);
       expect(await ids({ owner: 'alice', limit: 10, order: 'desc', purpose: 'batch' })).toEqual(['file-3', 'file-1']);
@@ -74,7 +79,11 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
       expect((await store.getBatch('batch_1'))?.owner).toBe('alice');
       expect((await store.listBatches('alice', 10)).map((b) => b.id)).toEqual(['batch_2', 'batch_1']);
       expect((await store.listBatches('alice', 10, 'batch_2')).map((b) => b.id)).toEqual(['batch_1']);
-      const finalizing: StoredBatch = { ...batch('batch_1', 'alice', 100), status: 'finalizing', batch: { status: 'finalizing' } };
+      const finalizing: StoredBatch = {
+        ...batch('batch_1', 'alice', 100),
+        status: 'finalizing',
+        batch: { status: 'finalizing' },
+      };
       expect(await store.updateBatch(finalizing, ['in_progress'])).toBe(true);
       expect(await store.updateBatch({ ...finalizing, status: 'completed' }, ['in_progress'])).toBe(false);
       expect(await store.getBatch('batch_1')).toMatchObject({ status: 'finalizing', batch: { status: 'finalizing' } });
@@ -85,12 +94,16 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
     it('claims each line once while its lease lasts, even for concurrent claimers, and again after it', async () => {
       const store = await factory.open(uniqueName());
       await store.insertBatch(batch('batch_c', 'alice', 100), lines(50));
-      const claims = await Promise.all(Array.from({ length: 5 }, (_, w) => store.claimLines('batch_c', `w${w}`, 7, 1_000, 60_000)));
+      const claims = await Promise.all(
+        Array.from({ length: 5 }, (_, w) => store.claimLines('batch_c', `w${w}`, 7, 1_000, 60_000)),
+      );
       const claimed = claims.flat().map((l) => l.index);
       expect(new Set(claimed).size).toBe(claimed.length);
       expect(claimed.length).toBe(35);
       const rest = await store.claimLines('batch_c', 'w9', 100, 1_000, 60_000);
-      expect(rest.map((l) => l.index)).toEqual([...Array.from({ length: 50 }, (_, i) => i)].filter((i) => !claimed.includes(i)));
+      expect(rest.map((l) => l.index)).toEqual(
+        [...Array.from({ length: 50 }, (_, i) => i)].filter((i) => !claimed.includes(i)),
+      );
       expect(await store.claimLines('batch_c', 'w9', 100, 59_999, 120_000)).toEqual([]);
       // Lease over: the lines are claimed again, with their attempt count.
       const again = await store.claimLines('batch_c', 'w8', 2, 60_001, 120_000);
@@ -99,7 +112,13 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
         { index: 1, custom_id: 'c-1', body: '{"n":1}', attempts: 1 },
       ]);
       // Lines whose lease ended (their worker died) are failed with the pending ones; live leases are not.
-      expect(await store.failOpenLines('batch_c', { failed: true, error: { code: 'batch_expired', message: 'expired' } }, 100_000)).toBe(48);
+      expect(
+        await store.failOpenLines(
+          'batch_c',
+          { failed: true, error: { code: 'batch_expired', message: 'expired' } },
+          100_000,
+        ),
+      ).toBe(48);
       expect(await store.lineCounts('batch_c')).toEqual({ total: 50, completed: 0, failed: 48, open: 2 });
       await store.close();
     });
@@ -112,7 +131,10 @@ export function describeBatchStore(label: string, factory: BatchStoreFactory): v
       expect(await store.completeLine('batch_d', 0, 'w2', ok(0))).toBe(false);
       expect(await store.completeLine('batch_d', 0, 'w1', ok(0))).toBe(true);
       expect(await store.completeLine('batch_d', 0, 'w1', ok(0))).toBe(false);
-      const failed: BatchLineResult = { failed: true, response: { status_code: 400, request_id: 'req_1', body: { error: { message: 'bad' } } } };
+      const failed: BatchLineResult = {
+        failed: true,
+        response: { status_code: 400, request_id: 'req_1', body: { error: { message: 'bad' } } },
+      };
       expect(await store.completeLine('batch_d', 1, 'w1', failed)).toBe(true);
       expect(await store.lineCounts('batch_d')).toEqual({ total: 5, completed: 1, failed: 1, open: 3 });
       const quota: BatchLineResult = { failed: true, error: { code: 'insufficient_quota', message: 'budget spent' } };

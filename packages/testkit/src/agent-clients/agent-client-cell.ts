@@ -19,7 +19,8 @@ export function parseAgentClientCell(value: unknown): { cell: AgentClientCell } 
   if (!value || typeof value !== 'object') return { invalid: 'not an object' };
   const record = value as Record<string, unknown>;
   for (const field of ['client', 'version', 'route', 'detail'] as const) {
-    if (typeof record[field] !== 'string' || (field !== 'detail' && record[field] === '')) return { invalid: `'${field}' must be a non-empty string` };
+    if (typeof record[field] !== 'string' || (field !== 'detail' && record[field] === ''))
+      return { invalid: `'${field}' must be a non-empty string` };
   }
   if (typeof record.ok !== 'boolean') return { invalid: "'ok' must be a boolean" };
   const { client, version, route, ok, detail } = record as unknown as AgentClientCell;
@@ -33,7 +34,9 @@ export function parseAgentClientCell(value: unknown): { cell: AgentClientCell } 
 export function readAgentClientCells(dir: string): AgentClientCell[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

@@ -19,10 +19,14 @@ export function runAgentClientsCli(argv: string[]): number {
     process.stderr.write(`switchyard-agent-clients: no cells in ${values.cells}: run the gateway's e2e tests first.\n`);
     return 2;
   }
-  const before = existsSync(values.out) ? readFileSync(values.out, 'utf8') : '# Coding agents and SDKs through Switchyard\n';
+  const before = existsSync(values.out)
+    ? readFileSync(values.out, 'utf8')
+    : '# Coding agents and SDKs through Switchyard\n';
   writeFileSync(values.out, replaceAgentClientTable(before, renderAgentClientTable(cells)));
   const failed = cells.filter((cell) => !cell.ok);
-  process.stdout.write(`switchyard-agent-clients: ${cells.length} cells, ${failed.length} failed; wrote ${values.out}\n`);
+  process.stdout.write(
+    `switchyard-agent-clients: ${cells.length} cells, ${failed.length} failed; wrote ${values.out}\n`,
+  );
   for (const cell of failed) process.stderr.write(`  failed: ${cell.client} on ${cell.route}: ${cell.detail}\n`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -13,7 +13,8 @@ export interface SigV4Credentials {
 /** Why a request's SigV4 signature was refused, or `undefined` when it is valid. */
 export type SigV4Verdict = { ok: true } | { ok: false; reason: string };
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
 
 /**
  * Checks a request's AWS Signature Version 4 the way AWS does: parses `authorization`
@@ -34,7 +35,9 @@ export async function verifySigV4(request: RecordedRequest, credentials: SigV4Cr
   }
   const amzDate = request.headers['x-amz-date'];
   if (typeof amzDate !== 'string') return { ok: false, reason: 'no x-amz-date header' };
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const signingDate = new Date(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
   const headers: Record<string, string> = {};
   for (const name of signedHeaderList!.split(';')) {
     const value = request.headers[name];
@@ -48,7 +51,15 @@ export async function verifySigV4(request: RecordedRequest, credentials: SigV4Cr
   }
   const signer = new SignatureV4({ service: service!, region: region!, credentials, sha256: Sha256 });
   const expected = await signer.sign(
-    { method: request.method, protocol: 'http:', hostname: 'mock', path: request.path, query: request.query, headers, body: request.body.length > 0 ? request.body : undefined },
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname: 'mock',
+      path: request.path,
+      query: request.query,
+      headers,
+      body: request.body.length > 0 ? request.body : undefined,
+    },
     { signingDate, signingRegion: region, signingService: service },
   );
   const recomputed = /Signature=([0-9a-f]{64})/.exec(String(expected.headers.authorization))?.[1];

@@ -43,11 +43,15 @@ export function collectConformanceResults(packageDir: string): ConformanceResult
   const files = conformanceTestFiles(dir);
   if (files.length === 0) return [];
   const vitest = join(dir, 'node_modules', '.bin', 'vitest');
-  if (!existsSync(vitest)) throw new Error(`${dir}: has conformance tests but no node_modules/.bin/vitest (install its dev dependencies).`);
+  if (!existsSync(vitest))
+    throw new Error(`${dir}: has conformance tests but no node_modules/.bin/vitest (install its dev dependencies).`);
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-'));
   try {
     const report = join(out, 'report.json');
-    spawnSync(vitest, ['run', ...files, '--reporter=json', `--outputFile=${report}`], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    spawnSync(vitest, ['run', ...files, '--reporter=json', `--outputFile=${report}`], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (!existsSync(report)) throw new Error(`${dir}: vitest wrote no report (see its output above).`);
     return conformanceResultsOf(JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport);
   } finally {

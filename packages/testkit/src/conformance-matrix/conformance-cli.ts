@@ -10,7 +10,14 @@ import { renderConformanceMatrix } from './render-conformance-matrix.js';
  * matrix as Markdown to FILE (default `conformance.md`). Exits 1 when a conformance test failed, 2 on bad use.
  */
 export function runConformanceCli(argv: string[]): number {
-  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string', default: 'conformance.md' }, title: { type: 'string', default: 'Adapter conformance' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      out: { type: 'string', default: 'conformance.md' },
+      title: { type: 'string', default: 'Adapter conformance' },
+    },
+    allowPositionals: true,
+  });
   const dirs = positionals.length > 0 ? positionals : ['.'];
   const results = dirs.flatMap((dir) => collectConformanceResults(dir));
   if (results.length === 0) {

@@ -25,8 +25,16 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'usage in streams', titles: /^translates a stream chunk by chunk: .*usage/ },
   { heading: 'tools', titles: /^calls tools/, notSupportedTitles: /^tools: not supported/ },
   { heading: 'vision', titles: /^sends images \(vision\)/, notSupportedTitles: /^vision: not supported/ },
-  { heading: 'JSON output', titles: /^asks for JSON output/, notSupportedTitles: /^JSON output \(json_\w+\): not supported/ },
-  { heading: 'mid-stream failure', titles: /^throws, rather than ending quietly|^ends with an error, never a clean finish|^ends with the upstream's error/ },
+  {
+    heading: 'JSON output',
+    titles: /^asks for JSON output/,
+    notSupportedTitles: /^JSON output \(json_\w+\): not supported/,
+  },
+  {
+    heading: 'mid-stream failure',
+    titles:
+      /^throws, rather than ending quietly|^ends with an error, never a clean finish|^ends with the upstream's error/,
+  },
   { heading: 'reasoning', titles: /^streams reasoning|^round-trips reasoning_details/ },
   { heading: 'embeddings', titles: /^translates embeddings/ },
   { heading: 'transcriptions', titles: /^translates a transcription/ },
@@ -34,7 +42,12 @@ export const CONFORMANCE_CAPABILITIES: readonly ConformanceCapability[] = [
   { heading: 'speech', titles: /^translates speech/ },
   { heading: 'images', titles: /^translates an image generation/ },
   { heading: 'moderations', titles: /^translates a moderation/ },
-  { heading: 'legacy completions', titles: /^translates a legacy completion .*\(native pass-through\)/, viaTitles: /^translates a legacy completion through chat/, viaLabel: 'via chat' },
+  {
+    heading: 'legacy completions',
+    titles: /^translates a legacy completion .*\(native pass-through\)/,
+    viaTitles: /^translates a legacy completion through chat/,
+    viaLabel: 'via chat',
+  },
   { heading: 'image edits', titles: /^translates an image edit/ },
   { heading: 'image variations', titles: /^translates an image variation/ },
   { heading: 'error mapping', titles: /maps an upstream error/ },
@@ -60,7 +73,10 @@ export function adapterOfSuite(suiteTitle: string): string | undefined {
  * empty when the adapter has no such test (it does not serve the operation, or gave no recording for it). Only tests that ran count; skipped ones
  * are ignored.
  */
-export function renderConformanceMatrix(results: readonly ConformanceResult[], capabilities: readonly ConformanceCapability[] = CONFORMANCE_CAPABILITIES): string {
+export function renderConformanceMatrix(
+  results: readonly ConformanceResult[],
+  capabilities: readonly ConformanceCapability[] = CONFORMANCE_CAPABILITIES,
+): string {
   const byAdapter = new Map<string, ConformanceResult[]>();
   for (const result of results) {
     if (result.status === 'skipped') continue;
@@ -74,9 +90,12 @@ export function renderConformanceMatrix(results: readonly ConformanceResult[], c
     const tests = byAdapter.get(adapter)!;
     const cells = capabilities.map((capability) => {
       const matching = tests.filter((t) => capability.titles.test(t.title));
-      const refused = capability.notSupportedTitles ? tests.filter((t) => capability.notSupportedTitles!.test(t.title)) : [];
+      const refused = capability.notSupportedTitles
+        ? tests.filter((t) => capability.notSupportedTitles!.test(t.title))
+        : [];
       const via = capability.viaTitles ? tests.filter((t) => capability.viaTitles!.test(t.title)) : [];
-      if (matching.length === 0 && refused.length === 0 && via.length > 0) return via.every((t) => t.status === 'passed') ? (capability.viaLabel ?? '✅') : '❌';
+      if (matching.length === 0 && refused.length === 0 && via.length > 0)
+        return via.every((t) => t.status === 'passed') ? (capability.viaLabel ?? '✅') : '❌';
       if (matching.length === 0 && refused.length === 0) return '';
       if (![...matching, ...refused].every((t) => t.status === 'passed')) return '❌';
       if (refused.length === 0) return '✅';

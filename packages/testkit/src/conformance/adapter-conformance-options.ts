@@ -34,11 +34,19 @@ export interface AdapterConformanceOptions {
   chat?: {
     /** A non-streaming completion: its recorded reply and what the translated answer must contain. */
     completion: RecordedExchange & {
-      expect: { content: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } };
+      expect: {
+        content: string | RegExp;
+        finish_reason: string;
+        usage?: { prompt_tokens: number; completion_tokens: number };
+      };
     };
     /** A streaming completion (`stream: true`): the recorded stream and the assembled result. */
     stream: RecordedExchange & {
-      expect: { content: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } };
+      expect: {
+        content: string | RegExp;
+        finish_reason: string;
+        usage?: { prompt_tokens: number; completion_tokens: number };
+      };
     };
     /** A recorded upstream error and the GatewayError the adapter must throw. */
     error: RecordedExchange & { expect: { status: number; message?: string | RegExp; type?: string } };
@@ -112,7 +120,13 @@ export interface AdapterConformanceOptions {
    * without `completions` are checked through core's translation on their `chat.completion` exchange instead.
    */
   completions?: {
-    completion: RecordedExchange & { expect: { text: string | RegExp; finish_reason: string; usage?: { prompt_tokens: number; completion_tokens: number } } };
+    completion: RecordedExchange & {
+      expect: {
+        text: string | RegExp;
+        finish_reason: string;
+        usage?: { prompt_tokens: number; completion_tokens: number };
+      };
+    };
     stream: RecordedExchange & { expect: { text: string | RegExp; finish_reason: string } };
   };
   /** An image edit exchange, when the adapter implements `imageEdits`: how many images come back. */

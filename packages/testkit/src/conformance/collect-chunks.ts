@@ -12,13 +12,25 @@ export interface AssembledStream {
   /** The `delta.reasoning_details` entries of choice 0, in order. */
   reasoningDetails: Record<string, unknown>[];
   finishReasons: string[];
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; completion_tokens_details?: { reasoning_tokens?: number } | null };
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  };
   ids: Set<string>;
 }
 
 /** Reads a whole chunk stream and assembles it (test helper). */
 export async function collectChunks(stream: AsyncIterable<ChatCompletionChunk>): Promise<AssembledStream> {
-  const out: AssembledStream = { chunks: [], content: '', reasoning: '', reasoningDetails: [], finishReasons: [], ids: new Set() };
+  const out: AssembledStream = {
+    chunks: [],
+    content: '',
+    reasoning: '',
+    reasoningDetails: [],
+    finishReasons: [],
+    ids: new Set(),
+  };
   for await (const chunk of stream) {
     out.chunks.push(chunk);
     out.ids.add(chunk.id);

@@ -5,7 +5,10 @@ import type { ChatCompletionRequest } from '@switchyard/core';
  * `top_p: 0.9`, `max_tokens: 64`, `stop: ["END"]`, `user: "conformance-user"`. Adapters check its translation in
  * `assertRequest`.
  */
-export function conformanceChatRequest(model: string, extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest {
+export function conformanceChatRequest(
+  model: string,
+  extra: Partial<ChatCompletionRequest> = {},
+): ChatCompletionRequest {
   return {
     model,
     messages: [

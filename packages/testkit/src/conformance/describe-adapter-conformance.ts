@@ -21,9 +21,24 @@ import { describeOperationCases } from './describe-operation-cases.js';
 import { describeLegacyAndImageEditCases } from './describe-legacy-and-image-edit-cases.js';
 
 const API_KEY = 'sk-conformance-secret-0123456789';
-const OPERATIONS: AdapterOperation[] = ['chatCompletions', 'completions', 'embeddings', 'transcriptions', 'translations', 'speech', 'imageGenerations', 'imageEdits', 'imageVariations', 'moderations', 'listModels'];
+const OPERATIONS: AdapterOperation[] = [
+  'chatCompletions',
+  'completions',
+  'embeddings',
+  'transcriptions',
+  'translations',
+  'speech',
+  'imageGenerations',
+  'imageEdits',
+  'imageVariations',
+  'moderations',
+  'listModels',
+];
 
-function context(signal: AbortSignal = new AbortController().signal, warn: AdapterCallContext['warn'] = () => {}): AdapterCallContext {
+function context(
+  signal: AbortSignal = new AbortController().signal,
+  warn: AdapterCallContext['warn'] = () => {},
+): AdapterCallContext {
   return { signal, requestId: 'conformance-request', provider: 'conformance', warn };
 }
 
@@ -58,7 +73,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     let upstream: MockUpstream;
     let adapter: ProviderAdapter;
     const { chat } = options;
-    const chatCall = (extra = {}, signal?: AbortSignal) => adapter.chatCompletions!(conformanceChatRequest(options.model, extra), context(signal));
+    const chatCall = (extra = {}, signal?: AbortSignal) =>
+      adapter.chatCompletions!(conformanceChatRequest(options.model, extra), context(signal));
     const operationCases = { upstream: () => upstream, adapter: () => adapter, apiKey: API_KEY, context };
 
     beforeAll(async () => {
@@ -71,7 +87,9 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     it('implements the current contract and exactly the supported operations', () => {
       expect(typeof adapter.adapter).toBe('string');
       for (const operation of OPERATIONS) {
-        expect(typeof adapter[operation], operation).toBe(options.unsupported.includes(operation) ? 'undefined' : 'function');
+        expect(typeof adapter[operation], operation).toBe(
+          options.unsupported.includes(operation) ? 'undefined' : 'function',
+        );
       }
     });
 
@@ -92,7 +110,11 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       it('translates a completion: shape, content, finish_reason, usage sum', async () => {
         upstream.route(chat.completion.route, chat.completion.reply);
         const completion = (await chatCall()) as ChatCompletion;
-        expect(completion).toMatchObject({ object: 'chat.completion', id: expect.any(String), created: expect.any(Number) });
+        expect(completion).toMatchObject({
+          object: 'chat.completion',
+          id: expect.any(String),
+          created: expect.any(Number),
+        });
         expect(completion.choices[0]).toMatchObject({ index: 0, message: { role: 'assistant' } });
         matches(completion.choices[0]!.message.content ?? '', chat.completion.expect.content);
         expect(completion.choices[0]!.finish_reason).toBe(chat.completion.expect.finish_reason);
@@ -104,15 +126,25 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
 
       it('translates a stream chunk by chunk: one id, content, one finish_reason, usage sum', async () => {
         upstream.route(chat.stream.route, chat.stream.reply);
-        const stream = (await chatCall({ stream: true, stream_options: { include_usage: true } })) as AsyncIterable<ChatCompletionChunk>;
+        const stream = (await chatCall({
+          stream: true,
+          stream_options: { include_usage: true },
+        })) as AsyncIterable<ChatCompletionChunk>;
         expect(typeof stream[Symbol.asyncIterator]).toBe('function');
         const assembled = await collectChunks(stream);
-        for (const chunk of assembled.chunks) expect(chunk).toMatchObject({ object: 'chat.completion.chunk', created: expect.any(Number), choices: expect.any(Array) });
+        for (const chunk of assembled.chunks)
+          expect(chunk).toMatchObject({
+            object: 'chat.completion.chunk',
+            created: expect.any(Number),
+            choices: expect.any(Array),
+          });
         expect(assembled.ids.size).toBe(1);
         matches(assembled.content, chat.stream.expect.content);
         expect(assembled.finishReasons).toEqual([chat.stream.expect.finish_reason]);
         const finishAt = assembled.chunks.findIndex((chunk) => chunk.choices.some((choice) => choice.finish_reason));
-        const contentAfterFinish = assembled.chunks.slice(finishAt + 1).flatMap((chunk) => chunk.choices.filter((c) => c.delta?.content || c.delta?.tool_calls?.length));
+        const contentAfterFinish = assembled.chunks
+          .slice(finishAt + 1)
+          .flatMap((chunk) => chunk.choices.filter((c) => c.delta?.content || c.delta?.tool_calls?.length));
         expect(contentAfterFinish, 'the finish_reason is on the last content chunk').toEqual([]);
         expect(assembled.usage, 'stream_options.include_usage: a chunk carries usage').toBeDefined();
         expect(assembled.usage!.total_tokens).toBe(assembled.usage!.prompt_tokens + assembled.usage!.completion_tokens);
@@ -148,18 +180,26 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         controller.abort(new Error('client gone'));
         await pending;
         expect(Date.now() - started).toBeLessThan(2000);
-        await expect.poll(() => upstream.requestsTo(chat.completion.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
+        await expect
+          .poll(() => upstream.requestsTo(chat.completion.route)[0]?.closedByClient, { timeout: 5000 })
+          .toBe(true);
       });
 
       it('closes the upstream stream when the consumer stops early', async () => {
         upstream.route(chat.stream.route, { ...asChunkedReply(chat.stream.reply), chunkDelayMs: 50 });
         const stream = (await chatCall({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
         for await (const _chunk of stream) break;
-        await expect.poll(() => upstream.requestsTo(chat.stream.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
+        await expect
+          .poll(() => upstream.requestsTo(chat.stream.route)[0]?.closedByClient, { timeout: 5000 })
+          .toBe(true);
       });
 
       it('throws, rather than ending quietly, when the stream breaks off', async () => {
-        upstream.route(chat.stream.route, { ...asChunkedReply(chat.stream.reply), resetAfterChunks: 2, chunkDelayMs: 5 });
+        upstream.route(chat.stream.route, {
+          ...asChunkedReply(chat.stream.reply),
+          resetAfterChunks: 2,
+          chunkDelayMs: 5,
+        });
         const error = await rejection(
           (async () => {
             const stream = (await chatCall({ stream: true })) as AsyncIterable<ChatCompletionChunk>;
@@ -187,7 +227,10 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
 
       it('ends with an error, never a clean finish, when text that is not a frame follows the first event', async () => {
         const chunks = firstChunks(chat.stream.reply);
-        upstream.route(chat.stream.route, { headers: chat.stream.reply.headers, chunks: [...chunks, '{\n  "error": {"code": 500, "message": "broken"}\n}\n'] });
+        upstream.route(chat.stream.route, {
+          headers: chat.stream.reply.headers,
+          chunks: [...chunks, '{\n  "error": {"code": 500, "message": "broken"}\n}\n'],
+        });
         const { seen, error } = await streamFailure();
         expect(seen.length, 'chunks before the failure are delivered').toBeGreaterThan(0);
         expect(GatewayError.isInstance(error), `expected a GatewayError, got ${String(error)}`).toBe(true);
@@ -211,17 +254,28 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         const { stream: reasoningStream, roundTrip } = options.reasoning;
         it('streams reasoning as delta.reasoning_content before the content, never inside it', async () => {
           upstream.route(reasoningStream.route, reasoningStream.reply);
-          const stream = (await chatCall({ stream: true, stream_options: { include_usage: true }, ...reasoningStream.extra })) as AsyncIterable<ChatCompletionChunk>;
+          const stream = (await chatCall({
+            stream: true,
+            stream_options: { include_usage: true },
+            ...reasoningStream.extra,
+          })) as AsyncIterable<ChatCompletionChunk>;
           const assembled = await collectChunks(stream);
           matches(assembled.reasoning, reasoningStream.expect.reasoning);
           matches(assembled.content, reasoningStream.expect.content);
           expect(assembled.reasoning.length).toBeGreaterThan(0);
           const firstContent = assembled.chunks.findIndex((c) => c.choices.some((choice) => choice.delta?.content));
-          const lastReasoning = assembled.chunks.findLastIndex((c) => c.choices.some((choice) => choice.delta?.reasoning_content));
-          if (firstContent >= 0) expect(lastReasoning, 'every reasoning piece comes before the first content piece').toBeLessThan(firstContent);
+          const lastReasoning = assembled.chunks.findLastIndex((c) =>
+            c.choices.some((choice) => choice.delta?.reasoning_content),
+          );
+          if (firstContent >= 0)
+            expect(lastReasoning, 'every reasoning piece comes before the first content piece').toBeLessThan(
+              firstContent,
+            );
           if (assembled.content.length >= 20) expect(assembled.reasoning).not.toContain(assembled.content);
           if (reasoningStream.expect.reasoning_tokens !== undefined) {
-            expect(assembled.usage?.completion_tokens_details?.reasoning_tokens).toBe(reasoningStream.expect.reasoning_tokens);
+            expect(assembled.usage?.completion_tokens_details?.reasoning_tokens).toBe(
+              reasoningStream.expect.reasoning_tokens,
+            );
           }
         });
 
@@ -234,12 +288,24 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
             expect(details.length, 'the recorded answer gives reasoning_details').toBeGreaterThan(0);
             const request = conformanceChatRequest(options.model, roundTrip.extra);
             const followUp = message.tool_calls?.length
-              ? message.tool_calls.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: '{"ok":true}' }))
+              ? message.tool_calls.map((call) => ({
+                  role: 'tool' as const,
+                  tool_call_id: call.id,
+                  content: '{"ok":true}',
+                }))
               : [{ role: 'user' as const, content: 'Go on.' }];
-            const assistant = { role: 'assistant' as const, content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}), reasoning_details: details };
+            const assistant = {
+              role: 'assistant' as const,
+              content: message.content,
+              ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+              reasoning_details: details,
+            };
             upstream.clear();
             upstream.route(roundTrip.route, roundTrip.reply);
-            await adapter.chatCompletions!({ ...request, messages: [...request.messages, assistant, ...followUp] } as ChatCompletionRequest, context());
+            await adapter.chatCompletions!(
+              { ...request, messages: [...request.messages, assistant, ...followUp] } as ChatCompletionRequest,
+              context(),
+            );
             const [sent] = upstream.requestsTo(roundTrip.route);
             expect(sent, 'the adapter called the recorded route').toBeDefined();
             roundTrip.assertRequest(sent!, details);
@@ -259,10 +325,16 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         response.data.forEach((item, i) => {
           expect(item.index).toBe(i);
           const vector = item.embedding;
-          expect(Array.isArray(vector) ? vector.length : Buffer.from(vector, 'base64').length / 4).toBe(embeddings.expect.dimensions);
+          expect(Array.isArray(vector) ? vector.length : Buffer.from(vector, 'base64').length / 4).toBe(
+            embeddings.expect.dimensions,
+          );
         });
         if (response.usage) {
-          const { prompt_tokens, total_tokens, completion_tokens } = response.usage as { prompt_tokens: number; total_tokens: number; completion_tokens?: number };
+          const { prompt_tokens, total_tokens, completion_tokens } = response.usage as {
+            prompt_tokens: number;
+            total_tokens: number;
+            completion_tokens?: number;
+          };
           expect(total_tokens, 'usage.total_tokens').toBe(prompt_tokens + (completion_tokens ?? 0));
         }
       });

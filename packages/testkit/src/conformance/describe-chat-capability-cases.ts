@@ -1,4 +1,11 @@
-import { type AdapterCallContext, type ChatCompletion, type ChatCompletionRequest, GatewayError, type GatewayWarning, type ProviderAdapter } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type ChatCompletion,
+  type ChatCompletionRequest,
+  GatewayError,
+  type GatewayWarning,
+  type ProviderAdapter,
+} from '@switchyard/core';
 import { expect, it } from 'vitest';
 import type { MockUpstream, RecordedRequest } from '../mock-upstream/index.js';
 import type { AdapterConformanceOptions, ChatCapability } from './adapter-conformance-options.js';
@@ -33,19 +40,40 @@ const visionRequest = (model: string): ChatCompletionRequest =>
 
 const jsonSchemaFormat = {
   type: 'json_schema' as const,
-  json_schema: { name: 'answer', schema: { type: 'object', properties: { [CONFORMANCE_SCHEMA_PROPERTY]: { type: 'string' } }, required: [CONFORMANCE_SCHEMA_PROPERTY] } },
+  json_schema: {
+    name: 'answer',
+    schema: {
+      type: 'object',
+      properties: { [CONFORMANCE_SCHEMA_PROPERTY]: { type: 'string' } },
+      required: [CONFORMANCE_SCHEMA_PROPERTY],
+    },
+  },
 };
 
 /** How a capability the adapter does not have is asked for, and the request field a refusal or warning must name. */
-const UNSUPPORTED_REQUESTS: Record<ChatCapability, { title: string; param: string; extra: (model: string) => ChatCompletionRequest }> = {
+const UNSUPPORTED_REQUESTS: Record<
+  ChatCapability,
+  { title: string; param: string; extra: (model: string) => ChatCompletionRequest }
+> = {
   tools: {
     title: 'tools',
     param: 'tools',
-    extra: (model) => conformanceChatRequest(model, { tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: {} } } }] }),
+    extra: (model) =>
+      conformanceChatRequest(model, {
+        tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: {} } } }],
+      }),
   },
   vision: { title: 'vision', param: 'messages', extra: visionRequest },
-  json_schema: { title: 'JSON output (json_schema)', param: 'response_format', extra: (model) => conformanceChatRequest(model, { response_format: jsonSchemaFormat }) },
-  json_object: { title: 'JSON output (json_object)', param: 'response_format', extra: (model) => conformanceChatRequest(model, { response_format: { type: 'json_object' } }) },
+  json_schema: {
+    title: 'JSON output (json_schema)',
+    param: 'response_format',
+    extra: (model) => conformanceChatRequest(model, { response_format: jsonSchemaFormat }),
+  },
+  json_object: {
+    title: 'JSON output (json_object)',
+    param: 'response_format',
+    extra: (model) => conformanceChatRequest(model, { response_format: { type: 'json_object' } }),
+  },
 };
 
 /**
@@ -60,16 +88,24 @@ const UNSUPPORTED_REQUESTS: Record<ChatCapability, { title: string; param: strin
  * each answered from the adapter's recorded completion. A capability listed in `chat.unsupported` gets instead a case
  * that checks it is refused with a 400 naming the field, or dropped with a warning naming it: never silently ignored.
  */
-export function describeChatCapabilityCases(options: AdapterConformanceOptions, cases: ChatCapabilityCaseContext): void {
+export function describeChatCapabilityCases(
+  options: AdapterConformanceOptions,
+  cases: ChatCapabilityCaseContext,
+): void {
   const chat = options.chat;
   if (!chat) return;
   const unsupported = new Set(chat.unsupported ?? []);
   const send = async (request: ChatCompletionRequest) => {
     const warnings: GatewayWarning[] = [];
-    const answer = await cases.adapter().chatCompletions!(request, cases.context(undefined, (w) => warnings.push(w)));
+    const answer = await cases.adapter().chatCompletions!(
+      request,
+      cases.context(undefined, (w) => warnings.push(w)),
+    );
     return { answer: answer as ChatCompletion, warnings };
   };
-  const onCompletionRoute = async (request: ChatCompletionRequest): Promise<{ sent: RecordedRequest; answer: ChatCompletion; warnings: GatewayWarning[] }> => {
+  const onCompletionRoute = async (
+    request: ChatCompletionRequest,
+  ): Promise<{ sent: RecordedRequest; answer: ChatCompletion; warnings: GatewayWarning[] }> => {
     cases.upstream().route(chat.completion.route, chat.completion.reply);
     const { answer, warnings } = await send(request);
     const sent = cases.upstream().requestsTo(chat.completion.route).at(-1);
@@ -86,7 +122,9 @@ export function describeChatCapabilityCases(options: AdapterConformanceOptions, 
         (error: unknown) => ({ error }),
       );
       if ('error' in outcome) {
-        expect(GatewayError.isInstance(outcome.error), `expected a GatewayError, got ${String(outcome.error)}`).toBe(true);
+        expect(GatewayError.isInstance(outcome.error), `expected a GatewayError, got ${String(outcome.error)}`).toBe(
+          true,
+        );
         expect((outcome.error as GatewayError).status).toBe(400);
         expect(String((outcome.error as GatewayError).param ?? '')).toMatch(new RegExp(`^${param}`));
       } else {
@@ -98,7 +136,14 @@ export function describeChatCapabilityCases(options: AdapterConformanceOptions, 
   if (chat.toolCall && !unsupported.has('tools')) {
     const toolCall = chat.toolCall;
     it('calls tools: declares the tool natively, answers tool_calls, and sends the tool result back', async () => {
-      const tool = { type: 'function' as const, function: { name: toolCall.expect.name, description: 'Conformance tool', parameters: { type: 'object', properties: { location: { type: 'string' } } } } };
+      const tool = {
+        type: 'function' as const,
+        function: {
+          name: toolCall.expect.name,
+          description: 'Conformance tool',
+          parameters: { type: 'object', properties: { location: { type: 'string' } } },
+        },
+      };
       const request = conformanceChatRequest(options.model, { tools: [tool], tool_choice: 'auto' });
       cases.upstream().route(toolCall.route, toolCall.reply);
       const { answer } = await send(request);
@@ -109,18 +154,30 @@ export function describeChatCapabilityCases(options: AdapterConformanceOptions, 
       expect(choice.finish_reason).toBe('tool_calls');
       const call = choice.message.tool_calls?.[0];
       expect(call, 'a tool call').toBeDefined();
-      expect(call).toMatchObject({ id: expect.any(String), type: 'function', function: { name: toolCall.expect.name } });
-      expect(JSON.parse((call as { function: { arguments: string } }).function.arguments)).toEqual(toolCall.expect.arguments);
+      expect(call).toMatchObject({
+        id: expect.any(String),
+        type: 'function',
+        function: { name: toolCall.expect.name },
+      });
+      expect(JSON.parse((call as { function: { arguments: string } }).function.arguments)).toEqual(
+        toolCall.expect.arguments,
+      );
 
       cases.upstream().route(toolCall.route, toolCall.reply);
-      const assistant = { role: 'assistant' as const, content: choice.message.content ?? null, tool_calls: choice.message.tool_calls };
+      const assistant = {
+        role: 'assistant' as const,
+        content: choice.message.content ?? null,
+        tool_calls: choice.message.tool_calls,
+      };
       const result = { role: 'tool' as const, tool_call_id: call!.id, content: CONFORMANCE_TOOL_RESULT };
       await send({ ...request, messages: [...request.messages, assistant, result] } as ChatCompletionRequest);
       const second = cases.upstream().requestsTo(toolCall.route).at(-1)!;
       expect(second).not.toBe(first);
       expect(second.bodyText, 'the tool result reaches the upstream').toContain(CONFORMANCE_TOOL_RESULT);
       const mentions = (text: string) => text.split(toolCall.expect.name).length - 1;
-      expect(mentions(second.bodyText), 'the tool call is sent back (its name beside the declaration)').toBeGreaterThan(mentions(first!.bodyText));
+      expect(mentions(second.bodyText), 'the tool call is sent back (its name beside the declaration)').toBeGreaterThan(
+        mentions(first!.bodyText),
+      );
     });
   }
 
@@ -134,7 +191,9 @@ export function describeChatCapabilityCases(options: AdapterConformanceOptions, 
 
   if (!unsupported.has('json_schema')) {
     it('asks for JSON output (json_schema): the schema reaches the upstream', async () => {
-      const { sent } = await onCompletionRoute(conformanceChatRequest(options.model, { response_format: jsonSchemaFormat }));
+      const { sent } = await onCompletionRoute(
+        conformanceChatRequest(options.model, { response_format: jsonSchemaFormat }),
+      );
       expect(sent.bodyText, 'the schema reaches the upstream').toContain(CONFORMANCE_SCHEMA_PROPERTY);
     });
   }
@@ -142,9 +201,13 @@ export function describeChatCapabilityCases(options: AdapterConformanceOptions, 
   if (!unsupported.has('json_object')) {
     it('asks for JSON output (json_object): the native request asks for JSON', async () => {
       const plain = await onCompletionRoute(conformanceChatRequest(options.model));
-      const json = await onCompletionRoute(conformanceChatRequest(options.model, { response_format: { type: 'json_object' } }));
+      const json = await onCompletionRoute(
+        conformanceChatRequest(options.model, { response_format: { type: 'json_object' } }),
+      );
       if (json.sent.bodyText === plain.sent.bodyText) {
-        expect(JSON.stringify(json.warnings), 'an unchanged request is reported with a warning').toContain('response_format');
+        expect(JSON.stringify(json.warnings), 'an unchanged request is reported with a warning').toContain(
+          'response_format',
+        );
       } else {
         expect(json.sent.bodyText.toLowerCase(), 'the native request asks for JSON').toContain('json');
       }

@@ -48,7 +48,9 @@ export function describeContextCases(cases: ContextCases, chat: NonNullable<Adap
     const { context, headerSignals } = tracedContext();
     await cases.adapter().chatCompletions!(conformanceChatRequest(cases.model), context);
     expect(sentTraceparent(chat.completion.route), 'context.headers reach the upstream').toBe(CONFORMANCE_TRACEPARENT);
-    expect(headerSignals(), 'context.upstream is given to the upstream helper (response headers signalled once)').toBe(1);
+    expect(headerSignals(), 'context.upstream is given to the upstream helper (response headers signalled once)').toBe(
+      1,
+    );
   });
 
   it("passes the call's trace headers and upstream settings on a stream", async () => {
@@ -58,6 +60,8 @@ export function describeContextCases(cases: ContextCases, chat: NonNullable<Adap
     const stream = (await cases.adapter().chatCompletions!(request, context)) as AsyncIterable<ChatCompletionChunk>;
     await collectChunks(stream);
     expect(sentTraceparent(chat.stream.route), 'context.headers reach the upstream').toBe(CONFORMANCE_TRACEPARENT);
-    expect(headerSignals(), 'context.upstream is given to the upstream helper (response headers signalled once)').toBe(1);
+    expect(headerSignals(), 'context.upstream is given to the upstream helper (response headers signalled once)').toBe(
+      1,
+    );
   });
 }

@@ -1,4 +1,11 @@
-import { type ChatCompletion, type ProviderAdapter, type TextCompletion, chatRequestOf, completionOfChat, textCompletionSchema } from '@switchyard/core';
+import {
+  type ChatCompletion,
+  type ProviderAdapter,
+  type TextCompletion,
+  chatRequestOf,
+  completionOfChat,
+  textCompletionSchema,
+} from '@switchyard/core';
 import { expect, it } from 'vitest';
 import type { AdapterConformanceOptions } from './adapter-conformance-options.js';
 import type { OperationCaseContext } from './describe-operation-cases.js';
@@ -35,17 +42,26 @@ export function describeLegacyAndImageEditCases(options: AdapterConformanceOptio
   if (legacy) {
     it('translates a legacy completion (native pass-through): text_completion, finish_reason, usage', async () => {
       cases.upstream().route(legacy.completion.route, legacy.completion.reply);
-      const result = (await cases.adapter().completions!({ model: options.model, prompt: 'Invent a new holiday.', max_tokens: 16 }, cases.context())) as TextCompletion;
+      const result = (await cases.adapter().completions!(
+        { model: options.model, prompt: 'Invent a new holiday.', max_tokens: 16 },
+        cases.context(),
+      )) as TextCompletion;
       expect(textCompletionSchema.safeParse(result).success).toBe(true);
       matches(result.choices[0]!.text, legacy.completion.expect.text);
       expect(result.choices[0]!.finish_reason).toBe(legacy.completion.expect.finish_reason);
       if (legacy.completion.expect.usage) expect(result.usage).toMatchObject(legacy.completion.expect.usage);
       keyInHeaderOnly(cases, legacy.completion.route);
-      expect(cases.upstream().requestsTo(legacy.completion.route)[0]!.json).toMatchObject({ prompt: 'Invent a new holiday.', max_tokens: 16 });
+      expect(cases.upstream().requestsTo(legacy.completion.route)[0]!.json).toMatchObject({
+        prompt: 'Invent a new holiday.',
+        max_tokens: 16,
+      });
     });
     it('translates a legacy completion stream (native pass-through) chunk by chunk', async () => {
       cases.upstream().route(legacy.stream.route, legacy.stream.reply);
-      const result = await cases.adapter().completions!({ model: options.model, prompt: 'Invent a new holiday.', stream: true }, cases.context());
+      const result = await cases.adapter().completions!(
+        { model: options.model, prompt: 'Invent a new holiday.', stream: true },
+        cases.context(),
+      );
       const chunks: TextCompletion[] = [];
       for await (const chunk of result as AsyncIterable<TextCompletion>) chunks.push(chunk);
       expect(chunks.every((c) => c.object === 'text_completion')).toBe(true);
@@ -57,12 +73,18 @@ export function describeLegacyAndImageEditCases(options: AdapterConformanceOptio
     it('translates a legacy completion through chat: the prompt as the user message, the content as its text', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
       const adapter: ProviderAdapter = cases.adapter();
-      const request = chatRequestOf({ model: options.model, prompt: 'Invent a new holiday.' }, 'Invent a new holiday.', () => {});
+      const request = chatRequestOf(
+        { model: options.model, prompt: 'Invent a new holiday.' },
+        'Invent a new holiday.',
+        () => {},
+      );
       const answer = (await adapter.chatCompletions!(request, cases.context())) as ChatCompletion;
       const completion = completionOfChat([answer], 1);
       expect(textCompletionSchema.safeParse(completion).success).toBe(true);
       matches(completion.choices[0]!.text, exchange.expect.content);
-      expect(JSON.stringify(cases.upstream().requestsTo(exchange.route)[0]!.bodyText)).toContain('Invent a new holiday.');
+      expect(JSON.stringify(cases.upstream().requestsTo(exchange.route)[0]!.bodyText)).toContain(
+        'Invent a new holiday.',
+      );
     });
   }
   const image = { data: PNG, filename: 'otter.png', contentType: 'image/png' };
@@ -70,7 +92,10 @@ export function describeLegacyAndImageEditCases(options: AdapterConformanceOptio
     const exchange = options.imageEdits;
     it('translates an image edit and sends the image', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
-      const result = await cases.adapter().imageEdits!({ model: options.model, prompt: 'Add a hat', images: [image] }, cases.context());
+      const result = await cases.adapter().imageEdits!(
+        { model: options.model, prompt: 'Add a hat', images: [image] },
+        cases.context(),
+      );
       expect(Symbol.asyncIterator in result).toBe(false);
       const data = (result as { data: { b64_json?: string; url?: string }[] }).data;
       expect(data).toHaveLength(exchange.expect.count);

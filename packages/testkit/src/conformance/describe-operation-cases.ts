@@ -5,7 +5,21 @@ import type { MockUpstream, RecordedRequest } from '../mock-upstream/index.js';
 import type { AdapterConformanceOptions, RecordedExchange } from './adapter-conformance-options.js';
 
 /** OpenAI's moderation categories: every result carries each of them (CreateModerationResponse). */
-const OPENAI_MODERATION_CATEGORIES = ['harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'illicit', 'illicit/violent', 'self-harm', 'self-harm/intent', 'self-harm/instructions', 'sexual', 'sexual/minors', 'violence', 'violence/graphic'];
+const OPENAI_MODERATION_CATEGORIES = [
+  'harassment',
+  'harassment/threatening',
+  'hate',
+  'hate/threatening',
+  'illicit',
+  'illicit/violent',
+  'self-harm',
+  'self-harm/intent',
+  'self-harm/instructions',
+  'sexual',
+  'sexual/minors',
+  'violence',
+  'violence/graphic',
+];
 
 /** What the operation cases need from the enclosing suite (created in its `beforeAll`). */
 export interface OperationCaseContext {
@@ -50,7 +64,10 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
   if (options.transcriptions) {
     const exchange = options.transcriptions;
     const call = (signal?: AbortSignal) =>
-      cases.adapter().transcriptions!({ model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } }, cases.context(signal));
+      cases.adapter().transcriptions!(
+        { model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } },
+        cases.context(signal),
+      );
     calls.push({ name: 'transcription', exchange, call });
     it('translates a transcription (json) and sends the audio', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
@@ -67,7 +84,10 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
   if (options.translations) {
     const exchange = options.translations;
     const call = (signal?: AbortSignal) =>
-      cases.adapter().translations!({ model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } }, cases.context(signal));
+      cases.adapter().translations!(
+        { model: options.model, file: { data: wav, filename: 'speech.wav', contentType: 'audio/wav' } },
+        cases.context(signal),
+      );
     calls.push({ name: 'translation', exchange, call });
     it('translates an audio translation (json) and sends the audio', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
@@ -83,7 +103,11 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
   }
   if (options.speech) {
     const exchange = options.speech;
-    const call = (signal?: AbortSignal) => cases.adapter().speech!({ model: options.model, input: 'Hello from the conformance suite', voice: exchange.voice ?? 'alloy' }, cases.context(signal));
+    const call = (signal?: AbortSignal) =>
+      cases.adapter().speech!(
+        { model: options.model, input: 'Hello from the conformance suite', voice: exchange.voice ?? 'alloy' },
+        cases.context(signal),
+      );
     calls.push({ name: 'speech', exchange, call });
     it('translates speech and streams the audio back byte for byte', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
@@ -96,7 +120,11 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
   }
   if (options.imageGenerations) {
     const exchange = options.imageGenerations;
-    const call = (signal?: AbortSignal) => cases.adapter().imageGenerations!({ model: options.model, prompt: 'A fox in the snow', n: exchange.expect.count }, cases.context(signal));
+    const call = (signal?: AbortSignal) =>
+      cases.adapter().imageGenerations!(
+        { model: options.model, prompt: 'A fox in the snow', n: exchange.expect.count },
+        cases.context(signal),
+      );
     calls.push({ name: 'image generation', exchange, call });
     it('translates an image generation', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
@@ -108,7 +136,11 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
   }
   if (options.moderations) {
     const exchange = options.moderations;
-    const call = (signal?: AbortSignal) => cases.adapter().moderations!({ model: options.model, input: ['I want to kill them.', 'A sunny day.'] }, cases.context(signal));
+    const call = (signal?: AbortSignal) =>
+      cases.adapter().moderations!(
+        { model: options.model, input: ['I want to kill them.', 'A sunny day.'] },
+        cases.context(signal),
+      );
     calls.push({ name: 'moderation', exchange, call });
     it("translates a moderation into OpenAI's shape", async () => {
       cases.upstream().route(exchange.route, exchange.reply);
@@ -140,7 +172,9 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
       await expect.poll(() => cases.upstream().requestsTo(exchange.route).length).toBe(1);
       controller.abort(new Error('client gone'));
       await pending;
-      await expect.poll(() => cases.upstream().requestsTo(exchange.route)[0]?.closedByClient, { timeout: 5000 }).toBe(true);
+      await expect
+        .poll(() => cases.upstream().requestsTo(exchange.route)[0]?.closedByClient, { timeout: 5000 })
+        .toBe(true);
     });
   }
   const first = calls[0];

@@ -4,7 +4,15 @@ import type { MockReply, MockRoute, RecordedRequest } from '../mock-upstream/moc
 /** A Google service-account key file made for a test (a fresh 2048-bit RSA key), and its public key. */
 export interface TestServiceAccount {
   /** The key file's JSON, with `token_uri` pointing at the mock. */
-  key: { type: 'service_account'; project_id: string; private_key_id: string; private_key: string; client_email: string; client_id: string; token_uri: string };
+  key: {
+    type: 'service_account';
+    project_id: string;
+    private_key_id: string;
+    private_key: string;
+    client_email: string;
+    client_id: string;
+    token_uri: string;
+  };
   /** PEM of the public key, for checking the JWTs signed with `private_key`. */
   publicKey: string;
 }
@@ -14,7 +22,10 @@ export interface TestServiceAccount {
  * generated now (never a key from anywhere else).
  * @see https://cloud.google.com/iam/docs/keys-create-delete
  */
-export function createTestServiceAccount(tokenURI: string, email = 'switchyard-test@my-project.iam.gserviceaccount.com'): TestServiceAccount {
+export function createTestServiceAccount(
+  tokenURI: string,
+  email = 'switchyard-test@my-project.iam.gserviceaccount.com',
+): TestServiceAccount {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
     key: {
@@ -50,7 +61,13 @@ function base64url(text: string): Buffer {
 
 const unauthenticated: MockReply = {
   status: 401,
-  json: { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token.', status: 'UNAUTHENTICATED' } },
+  json: {
+    error: {
+      code: 401,
+      message: 'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      status: 'UNAUTHENTICATED',
+    },
+  },
 };
 
 /**
@@ -72,7 +89,9 @@ export function googleTokenMock(account: TestServiceAccount): GoogleTokenMock {
       const assertion = form.get('assertion') ?? '';
       const [header, payload, signature] = assertion.split('.');
       const verifier = createVerify('RSA-SHA256').update(`${header}.${payload}`);
-      const claims = payload ? (JSON.parse(base64url(payload).toString('utf8')) as { iss?: string; scope?: string; exp?: number }) : {};
+      const claims = payload
+        ? (JSON.parse(base64url(payload).toString('utf8')) as { iss?: string; scope?: string; exp?: number })
+        : {};
       const ok =
         form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
         signature !== undefined &&

@@ -56,4 +56,7 @@ export interface RecordedRequest {
  * How a route answers: one reply for every call, a sequence (call n gets element n, the last one repeats), or a
  * function of the request and the 0-based call count of this route.
  */
-export type MockRoute = MockReply | readonly MockReply[] | ((request: RecordedRequest, call: number) => MockReply | Promise<MockReply>);
+export type MockRoute =
+  | MockReply
+  | readonly MockReply[]
+  | ((request: RecordedRequest, call: number) => MockReply | Promise<MockReply>);

@@ -157,13 +157,26 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const entry = routes.find((r) => r.pattern.test(key));
       if (!entry) {
         res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `mock upstream: no route for ${key}`, type: 'invalid_request_error', param: null, code: null } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `mock upstream: no route for ${key}`,
+              type: 'invalid_request_error',
+              param: null,
+              code: null,
+            },
+          }),
+        );
         return;
       }
       await send(await pickReply(entry, recorded), req, res, controller.signal);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `mock upstream failed: ${String(error)}`, type: 'server_error', param: null, code: null } }));
+      res.end(
+        JSON.stringify({
+          error: { message: `mock upstream failed: ${String(error)}`, type: 'server_error', param: null, code: null },
+        }),
+      );
     });
   });
   server.on('connection', (socket) => {

@@ -52,7 +52,15 @@ export class MockRealtimeScript {
     model: string,
     private readonly options: MockRealtimeScriptOptions = {},
   ) {
-    this.#session = { type: 'realtime', object: 'realtime.session', id: `sess_mock_${randomUUID().slice(0, 8)}`, model, output_modalities: ['audio'], instructions: '', tools: [] };
+    this.#session = {
+      type: 'realtime',
+      object: 'realtime.session',
+      id: `sess_mock_${randomUUID().slice(0, 8)}`,
+      model,
+      output_modalities: ['audio'],
+      instructions: '',
+      tools: [],
+    };
   }
 
   /** The first event of a session. */
@@ -81,7 +89,18 @@ export class MockRealtimeScript {
       case 'response.cancel':
         return [];
       default:
-        return [{ type: 'error', error: { type: 'invalid_request_error', code: 'unknown_event', message: `Unknown event type '${event.type}'.`, param: null, event_id: event.event_id ?? null } }];
+        return [
+          {
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              code: 'unknown_event',
+              message: `Unknown event type '${event.type}'.`,
+              param: null,
+              event_id: event.event_id ?? null,
+            },
+          },
+        ];
     }
   }
 
@@ -106,13 +125,31 @@ export class MockRealtimeScript {
 
   #commit(): MockRealtimeEvent[] {
     if (this.#audioBuffer === 0) {
-      return [{ type: 'error', error: { type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', message: 'Error committing input audio buffer: buffer too small.', param: null, event_id: null } }];
+      return [
+        {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            code: 'input_audio_buffer_commit_empty',
+            message: 'Error committing input audio buffer: buffer too small.',
+            param: null,
+            event_id: null,
+          },
+        },
+      ];
     }
     const id = `item_${randomUUID().slice(0, 12)}`;
     const previous = this.#items.at(-1)?.id ?? null;
     this.#items.push({ id, type: 'message', role: 'user', text: '', audioBytes: this.#audioBuffer });
     this.#audioBuffer = 0;
-    const item = { id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] };
+    const item = {
+      id,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: null }],
+    };
     return [
       { type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: id },
       { type: 'conversation.item.added', previous_item_id: previous, item },
@@ -126,7 +163,13 @@ export class MockRealtimeScript {
     const last = this.#items.at(-1);
     const lastUser = [...this.#items].reverse().find((i) => i.role === 'user');
     const events: MockRealtimeEvent[] = [];
-    const response = { object: 'realtime.response', id: responseId, status: 'in_progress', output: [] as unknown[], usage: null };
+    const response = {
+      object: 'realtime.response',
+      id: responseId,
+      status: 'in_progress',
+      output: [] as unknown[],
+      usage: null,
+    };
     events.push({ type: 'response.created', response: { ...response } });
     const itemId = `item_${randomUUID().slice(0, 12)}`;
     let outputText = '';
@@ -135,53 +178,158 @@ export class MockRealtimeScript {
     if (fn && last?.type !== 'function_call_output' && /weather/i.test(lastUser?.text ?? '')) {
       const callId = `call_${randomUUID().slice(0, 10)}`;
       const args = JSON.stringify({ city: 'Paris' });
-      const item = { id: itemId, object: 'realtime.item', type: 'function_call', status: 'in_progress', name: String(fn.name), call_id: callId, arguments: '' };
+      const item = {
+        id: itemId,
+        object: 'realtime.item',
+        type: 'function_call',
+        status: 'in_progress',
+        name: String(fn.name),
+        call_id: callId,
+        arguments: '',
+      };
       events.push({ type: 'response.output_item.added', response_id: responseId, output_index: 0, item });
-      for (const piece of [args.slice(0, 8), args.slice(8)]) events.push({ type: 'response.function_call_arguments.delta', response_id: responseId, item_id: itemId, output_index: 0, call_id: callId, delta: piece });
-      events.push({ type: 'response.function_call_arguments.done', response_id: responseId, item_id: itemId, output_index: 0, call_id: callId, name: fn.name, arguments: args });
+      for (const piece of [args.slice(0, 8), args.slice(8)])
+        events.push({
+          type: 'response.function_call_arguments.delta',
+          response_id: responseId,
+          item_id: itemId,
+          output_index: 0,
+          call_id: callId,
+          delta: piece,
+        });
+      events.push({
+        type: 'response.function_call_arguments.done',
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        call_id: callId,
+        name: fn.name,
+        arguments: args,
+      });
       const done = { ...item, status: 'completed', arguments: args };
       events.push({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: done });
       response.output.push(done);
       outputText = args;
       this.#items.push({ id: itemId, type: 'function_call', text: args, audioBytes: 0, name: String(fn.name) });
     } else {
-      const text = last?.type === 'function_call_output' ? `The tool said: ${last.output ?? ''}` : lastUser?.audioBytes ? `I heard ${(lastUser.audioBytes / PCM16_24KHZ_BYTES_PER_SECOND).toFixed(1)} s of audio` : `Echo: ${lastUser?.text ?? ''}`;
+      const text =
+        last?.type === 'function_call_output'
+          ? `The tool said: ${last.output ?? ''}`
+          : lastUser?.audioBytes
+            ? `I heard ${(lastUser.audioBytes / PCM16_24KHZ_BYTES_PER_SECOND).toFixed(1)} s of audio`
+            : `Echo: ${lastUser?.text ?? ''}`;
       const audio = modalities.includes('audio');
-      const item = { id: itemId, object: 'realtime.item', type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+      const item = {
+        id: itemId,
+        object: 'realtime.item',
+        type: 'message',
+        status: 'in_progress',
+        role: 'assistant',
+        content: [],
+      };
       events.push({ type: 'response.output_item.added', response_id: responseId, output_index: 0, item });
       const part = audio ? { type: 'output_audio', transcript: '' } : { type: 'output_text', text: '' };
-      events.push({ type: 'response.content_part.added', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, part });
+      events.push({
+        type: 'response.content_part.added',
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        part,
+      });
       const words = text.split(/(?<= )/);
       if (audio) {
         const chunk = Buffer.alloc(PCM16_24KHZ_BYTES_PER_SECOND / 10); // 100 ms of silence
         for (let i = 0; i < (this.options.audioDeltas ?? 5); i++) {
-          events.push({ type: 'response.output_audio.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta: chunk.toString('base64') });
+          events.push({
+            type: 'response.output_audio.delta',
+            response_id: responseId,
+            item_id: itemId,
+            output_index: 0,
+            content_index: 0,
+            delta: chunk.toString('base64'),
+          });
           outputAudioBytes += chunk.length;
         }
-        for (const word of words) events.push({ type: 'response.output_audio_transcript.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta: word });
-        events.push({ type: 'response.output_audio.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0 });
-        events.push({ type: 'response.output_audio_transcript.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, transcript: text });
+        for (const word of words)
+          events.push({
+            type: 'response.output_audio_transcript.delta',
+            response_id: responseId,
+            item_id: itemId,
+            output_index: 0,
+            content_index: 0,
+            delta: word,
+          });
+        events.push({
+          type: 'response.output_audio.done',
+          response_id: responseId,
+          item_id: itemId,
+          output_index: 0,
+          content_index: 0,
+        });
+        events.push({
+          type: 'response.output_audio_transcript.done',
+          response_id: responseId,
+          item_id: itemId,
+          output_index: 0,
+          content_index: 0,
+          transcript: text,
+        });
       } else {
-        for (const word of words) events.push({ type: 'response.output_text.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta: word });
-        events.push({ type: 'response.output_text.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, text });
+        for (const word of words)
+          events.push({
+            type: 'response.output_text.delta',
+            response_id: responseId,
+            item_id: itemId,
+            output_index: 0,
+            content_index: 0,
+            delta: word,
+          });
+        events.push({
+          type: 'response.output_text.done',
+          response_id: responseId,
+          item_id: itemId,
+          output_index: 0,
+          content_index: 0,
+          text,
+        });
       }
       const donePart = audio ? { type: 'output_audio', transcript: text } : { type: 'output_text', text };
-      events.push({ type: 'response.content_part.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, part: donePart });
+      events.push({
+        type: 'response.content_part.done',
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        part: donePart,
+      });
       const done = { ...item, status: 'completed', content: [donePart] };
       events.push({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: done });
       response.output.push(done);
       outputText = text;
       this.#items.push({ id: itemId, type: 'message', role: 'assistant', text, audioBytes: outputAudioBytes });
     }
-    events.push({ type: 'response.done', response: { ...response, status: 'completed', usage: this.options.usage ?? this.#usage(outputText, outputAudioBytes) } });
+    events.push({
+      type: 'response.done',
+      response: {
+        ...response,
+        status: 'completed',
+        usage: this.options.usage ?? this.#usage(outputText, outputAudioBytes),
+      },
+    });
     return events;
   }
 
   /** Usage of the response just made: the whole conversation as input (earlier input cached), its output. */
   #usage(outputText: string, outputAudioBytes: number): Record<string, unknown> {
     const items = this.#items.slice(0, -1);
-    const textIn = items.reduce((n, i) => n + tokensOf(i.text + (i.output ?? '')), 0) + tokensOf(String(this.#session.instructions ?? ''));
-    const audioIn = items.reduce((n, i) => n + Math.ceil((i.audioBytes / PCM16_24KHZ_BYTES_PER_SECOND) * AUDIO_TOKENS_PER_SECOND), 0);
+    const textIn =
+      items.reduce((n, i) => n + tokensOf(i.text + (i.output ?? '')), 0) +
+      tokensOf(String(this.#session.instructions ?? ''));
+    const audioIn = items.reduce(
+      (n, i) => n + Math.ceil((i.audioBytes / PCM16_24KHZ_BYTES_PER_SECOND) * AUDIO_TOKENS_PER_SECOND),
+      0,
+    );
     const input = textIn + audioIn;
     const cached = Math.min(this.#previousInput, textIn);
     this.#previousInput = input;
@@ -191,7 +339,13 @@ export class MockRealtimeScript {
       total_tokens: input + textOut + audioOut,
       input_tokens: input,
       output_tokens: textOut + audioOut,
-      input_token_details: { cached_tokens: cached, text_tokens: textIn, audio_tokens: audioIn, image_tokens: 0, cached_tokens_details: { text_tokens: cached, audio_tokens: 0, image_tokens: 0 } },
+      input_token_details: {
+        cached_tokens: cached,
+        text_tokens: textIn,
+        audio_tokens: audioIn,
+        image_tokens: 0,
+        cached_tokens_details: { text_tokens: cached, audio_tokens: 0, image_tokens: 0 },
+      },
       output_token_details: { text_tokens: textOut, audio_tokens: audioOut },
     };
   }

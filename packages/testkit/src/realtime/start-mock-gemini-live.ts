@@ -60,7 +60,13 @@ export async function startMockGeminiLive(): Promise<MockGeminiLive> {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection: MockGeminiLiveConnection = { url: request.url ?? '', headers: request.headers, received: [], socket: ws, drop: () => ws.terminate() };
+      const connection: MockGeminiLiveConnection = {
+        url: request.url ?? '',
+        headers: request.headers,
+        received: [],
+        socket: ws,
+        drop: () => ws.terminate(),
+      };
       connections.push(connection);
       let setup: GeminiSetup | undefined;
       let audioBytes = 0;
@@ -70,21 +76,38 @@ export async function startMockGeminiLive(): Promise<MockGeminiLive> {
         promptTokenCount: textIn + audioIn,
         responseTokenCount: textOut + audioOutTokens,
         totalTokenCount: textIn + audioIn + textOut + audioOutTokens,
-        promptTokensDetails: [{ modality: 'TEXT', tokenCount: textIn }, ...(audioIn ? [{ modality: 'AUDIO', tokenCount: audioIn }] : [])],
-        responseTokensDetails: [...(textOut ? [{ modality: 'TEXT', tokenCount: textOut }] : []), ...(audioOutTokens ? [{ modality: 'AUDIO', tokenCount: audioOutTokens }] : [])],
+        promptTokensDetails: [
+          { modality: 'TEXT', tokenCount: textIn },
+          ...(audioIn ? [{ modality: 'AUDIO', tokenCount: audioIn }] : []),
+        ],
+        responseTokensDetails: [
+          ...(textOut ? [{ modality: 'TEXT', tokenCount: textOut }] : []),
+          ...(audioOutTokens ? [{ modality: 'AUDIO', tokenCount: audioOutTokens }] : []),
+        ],
       });
       const answer = (text: string, textIn: number, audioIn: number) => {
         if (audioOut()) {
           const chunk = Buffer.alloc(OUTPUT_BYTES_PER_SECOND / 10).toString('base64');
-          for (let i = 0; i < 3; i++) send({ serverContent: { modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: chunk } }] } } });
+          for (let i = 0; i < 3; i++)
+            send({
+              serverContent: {
+                modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: chunk } }] },
+              },
+            });
           send({ serverContent: { outputTranscription: { text } } });
-          send({ serverContent: { turnComplete: true }, usageMetadata: usage(textIn, audioIn, 0, Math.ceil(0.3 * 25)) });
+          send({
+            serverContent: { turnComplete: true },
+            usageMetadata: usage(textIn, audioIn, 0, Math.ceil(0.3 * 25)),
+          });
         } else {
           const half = Math.ceil(text.length / 2);
           send({ serverContent: { modelTurn: { role: 'model', parts: [{ text: text.slice(0, half) }] } } });
           send({ serverContent: { modelTurn: { role: 'model', parts: [{ text: text.slice(half) }] } } });
           send({ serverContent: { generationComplete: true } });
-          send({ serverContent: { turnComplete: true }, usageMetadata: usage(textIn, audioIn, Math.ceil(text.length / 4), 0) });
+          send({
+            serverContent: { turnComplete: true },
+            usageMetadata: usage(textIn, audioIn, Math.ceil(text.length / 4), 0),
+          });
         }
       };
       ws.on('message', (data) => {
@@ -96,15 +119,26 @@ export async function startMockGeminiLive(): Promise<MockGeminiLive> {
           return void send({ setupComplete: {} });
         }
         if (message.clientContent?.turnComplete) {
-          const text = (message.clientContent.turns ?? []).flatMap((t) => t.parts ?? []).map((p) => p.text ?? '').join(' ');
+          const text = (message.clientContent.turns ?? [])
+            .flatMap((t) => t.parts ?? [])
+            .map((p) => p.text ?? '')
+            .join(' ');
           const fn = setup.tools?.[0]?.functionDeclarations?.[0];
           if (fn && /weather/i.test(text)) {
-            send({ toolCall: { functionCalls: [{ id: `fc_${connections.length}_${Date.now()}`, name: fn.name, args: { city: 'Paris' } }] }, usageMetadata: usage(Math.ceil(text.length / 4), 0, 5, 0) });
+            send({
+              toolCall: {
+                functionCalls: [
+                  { id: `fc_${connections.length}_${Date.now()}`, name: fn.name, args: { city: 'Paris' } },
+                ],
+              },
+              usageMetadata: usage(Math.ceil(text.length / 4), 0, 5, 0),
+            });
           } else answer(`Gemini heard: ${text}`, Math.ceil(text.length / 4), 0);
         } else if (message.toolResponse) {
           answer(`Tool said: ${JSON.stringify(message.toolResponse.functionResponses?.[0]?.response ?? null)}`, 10, 0);
         } else if (message.realtimeInput?.audio) {
-          if (message.realtimeInput.audio.mimeType !== 'audio/pcm;rate=16000') return void ws.close(1007, 'unsupported audio mime type');
+          if (message.realtimeInput.audio.mimeType !== 'audio/pcm;rate=16000')
+            return void ws.close(1007, 'unsupported audio mime type');
           audioBytes += Buffer.from(String(message.realtimeInput.audio.data), 'base64').length;
         } else if (message.realtimeInput?.audioStreamEnd) {
           const seconds = audioBytes / INPUT_BYTES_PER_SECOND;

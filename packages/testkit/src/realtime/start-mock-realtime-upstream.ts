@@ -46,7 +46,9 @@ export interface MockRealtimeUpstream {
  * It records each handshake's URL and headers and every client event.
  * @see https://platform.openai.com/docs/guides/realtime-websocket
  */
-export async function startMockRealtimeUpstream(options: MockRealtimeUpstreamOptions = {}): Promise<MockRealtimeUpstream> {
+export async function startMockRealtimeUpstream(
+  options: MockRealtimeUpstreamOptions = {},
+): Promise<MockRealtimeUpstream> {
   const server = createServer((_req, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   const connections: MockRealtimeConnection[] = [];
@@ -55,8 +57,14 @@ export async function startMockRealtimeUpstream(options: MockRealtimeUpstreamOpt
   server.on('upgrade', (request, socket, head) => {
     if (options.refuse) {
       state.refused++;
-      const body = options.refuse.body ?? JSON.stringify({ error: { message: 'refused by the mock', type: 'invalid_request_error', code: null, param: null } });
-      socket.end(`HTTP/1.1 ${options.refuse.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      const body =
+        options.refuse.body ??
+        JSON.stringify({
+          error: { message: 'refused by the mock', type: 'invalid_request_error', code: null, param: null },
+        });
+      socket.end(
+        `HTTP/1.1 ${options.refuse.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     const url = new URL(request.url ?? '/', 'http://mock');
@@ -65,9 +73,17 @@ export async function startMockRealtimeUpstream(options: MockRealtimeUpstreamOpt
       let events = 0;
       const script = new MockRealtimeScript(model, options);
       const send = (event: MockRealtimeEvent) => {
-        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ event_id: `event_mock_${++events}`, ...event }));
+        if (socket.readyState === WebSocket.OPEN)
+          socket.send(JSON.stringify({ event_id: `event_mock_${++events}`, ...event }));
       };
-      const connection: MockRealtimeConnection = { url: request.url ?? '/', headers: request.headers, received: [], socket, send, drop: () => socket.terminate() };
+      const connection: MockRealtimeConnection = {
+        url: request.url ?? '/',
+        headers: request.headers,
+        received: [],
+        socket,
+        send,
+        drop: () => socket.terminate(),
+      };
       connections.push(connection);
       for (const waiter of [...waiters]) if (connections.length >= waiter.count) waiter.resolve();
       socket.on('error', () => {});
@@ -76,7 +92,16 @@ export async function startMockRealtimeUpstream(options: MockRealtimeUpstreamOpt
         try {
           event = JSON.parse(String(data)) as MockRealtimeEvent;
         } catch {
-          send({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_json', message: 'Invalid JSON.', param: null, event_id: null } });
+          send({
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              code: 'invalid_json',
+              message: 'Invalid JSON.',
+              param: null,
+              event_id: null,
+            },
+          });
           return;
         }
         connection.received.push(event);
@@ -97,7 +122,9 @@ export async function startMockRealtimeUpstream(options: MockRealtimeUpstreamOpt
       return state.refused;
     },
     waitForConnections: (count) =>
-      connections.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+      connections.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: async () => {
       for (const connection of connections) connection.socket.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,7 +5,9 @@ import { sseFrames } from '../mock-upstream/sse-frames.js';
 
 /** The multipart text field `name` of a recorded request, or undefined. */
 export function multipartField(request: RecordedRequest, name: string): string | undefined {
-  const match = new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(request.bodyText);
+  const match = new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(
+    request.bodyText,
+  );
   return match?.[1];
 }
 
@@ -35,7 +37,9 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
   const fixtures = testkitFixtures();
   const completion = fixtures.json<{ choices: unknown[] }>('openai/openai-text.json');
   const streamFrames = sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt'));
-  const textTranscription = fixtures.json<{ headers: Record<string, string>; body: string }>('openai/groq-transcription-text.json');
+  const textTranscription = fixtures.json<{ headers: Record<string, string>; body: string }>(
+    'openai/groq-transcription-text.json',
+  );
   const model = fixtures.json<{ id: string }>('openai/spec-examples/retrievemodel-default.json');
   const chat = (request: RecordedRequest): MockReply => {
     const body = (request.json ?? {}) as { stream?: boolean; n?: number };
@@ -45,19 +49,31 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
     return { json: { ...completion, choices: Array.from({ length: n }, (_, index) => ({ ...choice, index })) } };
   };
   const legacyStream = sseFrames(fixtures.chunkLines('openai/openai-completion-text.chunks.txt'));
-  const legacy = (request: RecordedRequest): MockReply => ((request.json as { stream?: boolean } | undefined)?.stream ? { chunks: legacyStream } : { json: fixtures.json('openai/openai-completion-text.json') });
+  const legacy = (request: RecordedRequest): MockReply =>
+    (request.json as { stream?: boolean } | undefined)?.stream
+      ? { chunks: legacyStream }
+      : { json: fixtures.json('openai/openai-completion-text.json') };
   const imageEditEvents = fixtures.text('openai/spec-examples/createimageedit-streaming.sse.txt');
   const imageEdit = (request: RecordedRequest): MockReply =>
-    multipartField(request, 'stream') === 'true' ? { headers: { 'content-type': 'text/event-stream' }, body: imageEditEvents } : { json: fixtures.json('openai/openai-image-edit.json') };
+    multipartField(request, 'stream') === 'true'
+      ? { headers: { 'content-type': 'text/event-stream' }, body: imageEditEvents }
+      : { json: fixtures.json('openai/openai-image-edit.json') };
   let responseCount = 0;
   const responses = (request: RecordedRequest): MockReply => {
     const body = (request.json ?? {}) as { stream?: boolean; tools?: unknown[] };
     const suffix = `_${++responseCount}`;
     if (body.stream) {
       const events = fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt');
-      return { chunks: sseFrames(events.map((line) => line.replace(/"id":"(resp_[^"]+)"/g, `"id":"$1${suffix}"`)), 'typed') };
+      return {
+        chunks: sseFrames(
+          events.map((line) => line.replace(/"id":"(resp_[^"]+)"/g, `"id":"$1${suffix}"`)),
+          'typed',
+        ),
+      };
     }
-    const json = fixtures.json<{ id: string }>(`openai/spec-examples/createresponse-${body.tools?.length ? 'functions' : 'text'}.json`);
+    const json = fixtures.json<{ id: string }>(
+      `openai/spec-examples/createresponse-${body.tools?.length ? 'functions' : 'text'}.json`,
+    );
     return { json: { ...json, id: json.id + suffix } };
   };
   return {
@@ -71,12 +87,19 @@ export function openaiReplayRoutes(): Record<string, MockRoute> {
       const format = multipartField(request, 'response_format') ?? 'json';
       if (format === 'json') return { json: fixtures.json('openai/spec-examples/createtranscription-default.json') };
       if (format === 'verbose_json') return { json: fixtures.json('openai/openai-transcription.json') };
-      return { headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' }, body: textTranscription.body };
+      return {
+        headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' },
+        body: textTranscription.body,
+      };
     },
     'POST /v1/audio/translations': (request) => {
       const format = multipartField(request, 'response_format') ?? 'json';
-      if (format === 'json' || format === 'verbose_json') return { json: fixtures.json('openai/spec-examples/createtranslation-default.json') };
-      return { headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' }, body: textTranscription.body };
+      if (format === 'json' || format === 'verbose_json')
+        return { json: fixtures.json('openai/spec-examples/createtranslation-default.json') };
+      return {
+        headers: { 'content-type': textTranscription.headers['content-type'] ?? 'text/plain' },
+        body: textTranscription.body,
+      };
     },
     'POST /v1/audio/speech': { headers: { 'content-type': 'audio/wav' }, chunks: [makeWav({ durationMs: 250 })] },
     'POST /v1/images/generations': { json: fixtures.json('openai/openai-image.json') },

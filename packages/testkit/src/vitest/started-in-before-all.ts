@@ -6,7 +6,11 @@ import { afterAll, beforeAll } from 'vitest';
  * before `beforeAll` has run (at module level) throws an Error naming `what`. Used by {@link useMockUpstream} and
  * {@link useRedisServer}.
  */
-export function startedInBeforeAll<T extends object>(what: string, start: () => Promise<T>, stop: (started: T) => Promise<void>): T {
+export function startedInBeforeAll<T extends object>(
+  what: string,
+  start: () => Promise<T>,
+  stop: (started: T) => Promise<void>,
+): T {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
@@ -16,7 +20,10 @@ export function startedInBeforeAll<T extends object>(what: string, start: () => 
   });
   return new Proxy({} as T, {
     get(_target, property) {
-      if (!started) throw new Error(`${what}: read (.${String(property)}) before beforeAll started it; use it in tests and hooks only`);
+      if (!started)
+        throw new Error(
+          `${what}: read (.${String(property)}) before beforeAll started it; use it in tests and hooks only`,
+        );
       const value = Reflect.get(started, property, started) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(started) : value;
     },

@@ -1,5 +1,9 @@
 import { beforeEach } from 'vitest';
-import { type MockUpstream, type MockUpstreamOptions, startMockUpstream } from '../mock-upstream/start-mock-upstream.js';
+import {
+  type MockUpstream,
+  type MockUpstreamOptions,
+  startMockUpstream,
+} from '../mock-upstream/start-mock-upstream.js';
 import { startedInBeforeAll } from './started-in-before-all.js';
 
 /** Options of {@link useMockUpstream}. */
@@ -16,7 +20,11 @@ export interface UseMockUpstreamOptions extends MockUpstreamOptions {
  */
 export function useMockUpstream(options: UseMockUpstreamOptions = {}): MockUpstream {
   const { clearBetweenTests, ...upstreamOptions } = options;
-  const upstream = startedInBeforeAll('useMockUpstream', () => startMockUpstream(upstreamOptions), (started) => started.close());
+  const upstream = startedInBeforeAll(
+    'useMockUpstream',
+    () => startMockUpstream(upstreamOptions),
+    (started) => started.close(),
+  );
   if (clearBetweenTests) beforeEach(() => upstream.clear());
   return upstream;
 }

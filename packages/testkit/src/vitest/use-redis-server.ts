@@ -9,5 +9,9 @@ import { startedInBeforeAll } from './started-in-before-all.js';
  * an Error naming the binary when `redis-server` is not installed.
  */
 export function useRedisServer(): TestRedisServer {
-  return startedInBeforeAll('useRedisServer', () => startRedisServer(), (server) => server.stop());
+  return startedInBeforeAll(
+    'useRedisServer',
+    () => startRedisServer(),
+    (server) => server.stop(),
+  );
 }

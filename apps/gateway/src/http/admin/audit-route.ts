@@ -7,13 +7,15 @@ import { parseTimeParam } from '../routes/usage-query.js';
 export const AUDIT_DEFAULT_LIMIT = 50;
 export const AUDIT_MAX_LIMIT = 1000;
 
-const encodeCursor = (entry: AuditEntry) => Buffer.from(JSON.stringify([entry.created_at, entry.id])).toString('base64url');
+const encodeCursor = (entry: AuditEntry) =>
+  Buffer.from(JSON.stringify([entry.created_at, entry.id])).toString('base64url');
 
 function parseCursor(value: unknown): AuditQuery['before'] {
   if (value === undefined || value === '') return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(parsed) && Number.isFinite(parsed[0]) && typeof parsed[1] === 'string') return { created_at: parsed[0], id: parsed[1] };
+    if (Array.isArray(parsed) && Number.isFinite(parsed[0]) && typeof parsed[1] === 'string')
+      return { created_at: parsed[0], id: parsed[1] };
   } catch {}
   throw invalidRequestError("Invalid 'before': expected a 'next_before' cursor from the previous page.", 'before');
 }
@@ -26,9 +28,15 @@ export function parseAuditQuery(req: Request): { query: AuditQuery; limit: numbe
   let limit = AUDIT_DEFAULT_LIMIT;
   if (q.limit !== undefined && q.limit !== '') {
     limit = Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX_LIMIT) throw invalidRequestError(`Invalid 'limit': expected an integer from 1 to ${AUDIT_MAX_LIMIT}.`, 'limit');
+    if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX_LIMIT)
+      throw invalidRequestError(`Invalid 'limit': expected an integer from 1 to ${AUDIT_MAX_LIMIT}.`, 'limit');
   }
-  const query: AuditQuery = { limit: limit + 1, from: parseTimeParam(q.from, 'from'), to: parseTimeParam(q.to, 'to'), before: parseCursor(q.before) };
+  const query: AuditQuery = {
+    limit: limit + 1,
+    from: parseTimeParam(q.from, 'from'),
+    to: parseTimeParam(q.to, 'to'),
+    before: parseCursor(q.before),
+  };
   for (const name of ['actor', 'target', 'action'] as const) {
     const value = text(q[name]);
     if (value !== undefined) query[name] = value;

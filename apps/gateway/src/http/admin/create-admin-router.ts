@@ -18,7 +18,14 @@ import { addUsageExportRoute } from './usage-export-route.js';
 /** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
 
-const notFound = (id: string) => new GatewayError({ status: 404, type: 'invalid_request_error', code: 'key_not_found', param: 'id', message: `No key with id '${id}'.` });
+const notFound = (id: string) =>
+  new GatewayError({
+    status: 404,
+    type: 'invalid_request_error',
+    code: 'key_not_found',
+    param: 'id',
+    message: `No key with id '${id}'.`,
+  });
 
 /**
  * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
@@ -38,7 +45,13 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
       setAdminIdentity(res, MASTER_IDENTITY);
       return next();
     }
-    const failed = (reason: string, actor = 'unknown') => accounts.audit.record({ actor, action: 'sign_in.failed', source_address: req.ip ?? null, after: { method: 'master_key', reason } });
+    const failed = (reason: string, actor = 'unknown') =>
+      accounts.audit.record({
+        actor,
+        action: 'sign_in.failed',
+        source_address: req.ip ?? null,
+        after: { method: 'master_key', reason },
+      });
     let principal: Principal;
     try {
       principal = await accounts.authenticate(authorization, req.ip); // 401 unless it is some valid key
@@ -47,11 +60,20 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
       throw error;
     }
     await failed('not the master key', principal.kind === 'virtual' ? principal.state.key.id : 'static');
-    throw new GatewayError({ status: 403, type: 'invalid_request_error', code: 'forbidden', message: 'The admin API needs the master key.' });
+    throw new GatewayError({
+      status: 403,
+      type: 'invalid_request_error',
+      code: 'forbidden',
+      message: 'The admin API needs the master key.',
+    });
   });
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
     const created = await accounts.createKey(validateRequest(createKeyInputSchema, req.body));
-    await recordAdminChange(accounts, req, res, { action: 'key.create', target: created.id, after: auditValue(accounts.getKey(created.id)) });
+    await recordAdminChange(accounts, req, res, {
+      action: 'key.create',
+      target: created.id,
+      after: auditValue(accounts.getKey(created.id)),
+    });
     res.status(201).json(created);
   });
   router.get('/keys', async (_req, res) => {
@@ -67,7 +89,12 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     const before = accounts.getKey(req.params.id);
     const key = await accounts.updateKey(req.params.id, input);
     if (!key) throw notFound(req.params.id);
-    await recordAdminChange(accounts, req, res, { action: 'key.update', target: key.id, before: auditValue(before), after: auditValue(key) });
+    await recordAdminChange(accounts, req, res, {
+      action: 'key.update',
+      target: key.id,
+      before: auditValue(before),
+      after: auditValue(key),
+    });
     res.json(key);
   });
   router.post('/keys/:id/rotate', ...optionalJsonBody('64kb'), async (req: Request<{ id: string }>, res) => {
@@ -75,19 +102,38 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     const before = accounts.getKey(req.params.id);
     const key = await accounts.rotateKey(req.params.id, grace_seconds);
     if (!key) throw notFound(req.params.id);
-    await recordAdminChange(accounts, req, res, { action: 'key.rotate', target: key.id, before: auditValue(before), after: { ...auditValue(accounts.getKey(key.id)), grace_seconds } });
+    await recordAdminChange(accounts, req, res, {
+      action: 'key.rotate',
+      target: key.id,
+      before: auditValue(before),
+      after: { ...auditValue(accounts.getKey(key.id)), grace_seconds },
+    });
     res.json(key);
   });
   router.delete('/keys/:id', async (req: Request<{ id: string }>, res) => {
     const before = accounts.getKey(req.params.id);
     const key = await accounts.revokeKey(req.params.id);
     if (!key) throw notFound(req.params.id);
-    await recordAdminChange(accounts, req, res, { action: 'key.revoke', target: key.id, before: auditValue(before), after: auditValue(key) });
+    await recordAdminChange(accounts, req, res, {
+      action: 'key.revoke',
+      target: key.id,
+      before: auditValue(before),
+      after: auditValue(key),
+    });
     res.json(key);
   });
   addUsageExportRoute(router, accounts);
   router.get('/usage', async (req, res) => {
-    const { filter, groupBy } = parseUsageQuery(req, ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'end_user']);
+    const { filter, groupBy } = parseUsageQuery(req, [
+      'key',
+      'model',
+      'day',
+      'status',
+      'session',
+      'agent',
+      'team',
+      'end_user',
+    ]);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });
   });
   addTeamsRoutes(router, accounts);
@@ -96,7 +142,11 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   addDeploymentsRoutes(router, deps.gateway);
   addPlaygroundRoute(router, deps);
   router.use((req) => {
-    throw new GatewayError({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})` });
+    throw new GatewayError({
+      status: 404,
+      type: 'invalid_request_error',
+      message: `Invalid URL (${req.method} ${req.baseUrl}${req.path})`,
+    });
   });
   return router;
 }

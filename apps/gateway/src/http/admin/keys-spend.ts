@@ -5,8 +5,14 @@ import { type Accounts, budgetWindow, type LimitFields, type UsageGroupBy } from
  * month in the accounts' reset time zone, or in total; never before its `budget_started_at`), USD, from the ledger.
  * One usage query per distinct window start, not one per record.
  */
-export async function withWindowSpend<T extends LimitFields & { id: string }>(accounts: Accounts, records: T[], by: Extract<UsageGroupBy, 'key' | 'team'>, now = Date.now()): Promise<(T & { spend_usd: number })[]> {
-  const startOf = (record: T) => budgetWindow(record.budget_period, now, accounts.budgetTimeZone, record.budget_started_at).start;
+export async function withWindowSpend<T extends LimitFields & { id: string }>(
+  accounts: Accounts,
+  records: T[],
+  by: Extract<UsageGroupBy, 'key' | 'team'>,
+  now = Date.now(),
+): Promise<(T & { spend_usd: number })[]> {
+  const startOf = (record: T) =>
+    budgetWindow(record.budget_period, now, accounts.budgetTimeZone, record.budget_started_at).start;
   const spendByWindow = new Map<number, Map<string | undefined, number>>();
   for (const record of records) {
     const from = startOf(record);
@@ -18,6 +24,10 @@ export async function withWindowSpend<T extends LimitFields & { id: string }>(ac
 }
 
 /** {@link withWindowSpend} for keys. */
-export function withPeriodSpend<T extends LimitFields & { id: string }>(accounts: Accounts, keys: T[], now = Date.now()): Promise<(T & { spend_usd: number })[]> {
+export function withPeriodSpend<T extends LimitFields & { id: string }>(
+  accounts: Accounts,
+  keys: T[],
+  now = Date.now(),
+): Promise<(T & { spend_usd: number })[]> {
   return withWindowSpend(accounts, keys, 'key', now);
 }

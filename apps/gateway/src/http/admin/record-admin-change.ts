@@ -8,7 +8,12 @@ import { adminIdentity } from './admin-identity.js';
  * removed by the log at any depth. Resolves once stored (a failed write is logged, never thrown).
  * @example await recordAdminChange(accounts, req, res, { action: 'key.update', target: id, before, after });
  */
-export function recordAdminChange(accounts: Accounts, req: Request, res: Response, change: Pick<AuditInput, 'action' | 'target' | 'before' | 'after'>): Promise<void> {
+export function recordAdminChange(
+  accounts: Accounts,
+  req: Request,
+  res: Response,
+  change: Pick<AuditInput, 'action' | 'target' | 'before' | 'after'>,
+): Promise<void> {
   return accounts.audit.record({ ...change, actor: adminIdentity(res).actor, source_address: req.ip ?? null });
 }
 

@@ -14,7 +14,8 @@ export function encodeRequestsCursor(row: { created_at: number; request_id: stri
 function decodeCursor(text: string): UsageQuery['before'] {
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && Number.isFinite(value[0]) && typeof value[1] === 'string') return { created_at: value[0], request_id: value[1] };
+    if (Array.isArray(value) && Number.isFinite(value[0]) && typeof value[1] === 'string')
+      return { created_at: value[0], request_id: value[1] };
   } catch {}
   return undefined;
 }
@@ -27,7 +28,10 @@ function parseBefore(value: unknown): UsageQuery['before'] {
   if (!Number.isNaN(iso)) return { created_at: iso };
   const cursor = decodeCursor(text);
   if (cursor) return cursor;
-  throw invalidRequestError("Invalid 'before': expected an ISO-8601 time, unix milliseconds or a 'next_before' cursor.", 'before');
+  throw invalidRequestError(
+    "Invalid 'before': expected an ISO-8601 time, unix milliseconds or a 'next_before' cursor.",
+    'before',
+  );
 }
 
 /** `status=`: one code (`429`), a class (`2xx`, `4xx`, `5xx`), `ok` (below 400) or `error` (400 and above). */
@@ -38,7 +42,10 @@ function parseStatus(value: unknown): Pick<UsageQuery, 'status_min' | 'status_ma
   if (/^[1-5]xx$/.test(text)) return { status_min: Number(text[0]) * 100, status_max: Number(text[0]) * 100 + 99 };
   if (text === 'ok') return { status_max: 399 };
   if (text === 'error') return { status_min: 400 };
-  throw invalidRequestError("Invalid 'status': expected a status code such as 429, a class such as 5xx, 'ok' or 'error'.", 'status');
+  throw invalidRequestError(
+    "Invalid 'status': expected a status code such as 429, a class such as 5xx, 'ok' or 'error'.",
+    'status',
+  );
 }
 
 /**

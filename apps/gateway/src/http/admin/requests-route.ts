@@ -15,7 +15,11 @@ export function addRequestsRoute(router: Router, accounts: Accounts): void {
     const last = page.at(-1);
     res.json({
       object: 'list',
-      data: page.map((row) => ({ ...row, key_name: accounts.getKey(row.key_id)?.name ?? null, total_tokens: row.prompt_tokens + row.completion_tokens })),
+      data: page.map((row) => ({
+        ...row,
+        key_name: accounts.getKey(row.key_id)?.name ?? null,
+        total_tokens: row.prompt_tokens + row.completion_tokens,
+      })),
       has_more: rows.length > limit,
       next_before: rows.length > limit && last ? encodeRequestsCursor(last) : null,
     });

@@ -31,7 +31,12 @@ export function addTeamsRoutes(router: Router, accounts: Accounts): void {
     const before = accounts.teams.list().find((t) => t.id === req.params.id);
     const team = await accounts.teams.update(req.params.id, input);
     if (!team) throw teamNotFoundError(req.params.id);
-    await recordAdminChange(accounts, req, res, { action: 'team.update', target: team.id, before: auditValue(before), after: auditValue(team) });
+    await recordAdminChange(accounts, req, res, {
+      action: 'team.update',
+      target: team.id,
+      before: auditValue(before),
+      after: auditValue(team),
+    });
     res.json(team);
   });
   router.delete('/teams/:id', async (req: Request<{ id: string }>, res) => {

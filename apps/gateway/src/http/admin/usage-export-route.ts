@@ -8,7 +8,23 @@ import { parseUsageQuery } from '../routes/usage-query.js';
 const PAGE_ROWS = 1_000;
 
 /** The columns of an export, in order. */
-const COLUMNS = ['created_at', 'request_id', 'key_id', 'team_id', 'end_user', 'session_id', 'agent_id', 'model', 'provider', 'upstream_model', 'status', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cost_usd'] as const;
+const COLUMNS = [
+  'created_at',
+  'request_id',
+  'key_id',
+  'team_id',
+  'end_user',
+  'session_id',
+  'agent_id',
+  'model',
+  'provider',
+  'upstream_model',
+  'status',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cost_usd',
+] as const;
 
 type ExportRow = Record<(typeof COLUMNS)[number], string | number | null>;
 
@@ -61,7 +77,8 @@ async function write(res: Response, chunk: string): Promise<void> {
 export function addUsageExportRoute(router: Router, accounts: Accounts): void {
   router.get('/usage/export', async (req, res) => {
     const format = req.query.format === undefined || req.query.format === '' ? 'csv' : String(req.query.format);
-    if (format !== 'csv' && format !== 'jsonl') throw invalidRequestError("Invalid 'format': expected csv or jsonl.", 'format');
+    if (format !== 'csv' && format !== 'jsonl')
+      throw invalidRequestError("Invalid 'format': expected csv or jsonl.", 'format');
     const { filter } = parseUsageQuery(req, []);
     const base: UsageQuery = { ...filter, limit: PAGE_ROWS };
     let rows = await accounts.requests(base);
@@ -73,12 +90,17 @@ export function addUsageExportRoute(router: Router, accounts: Accounts): void {
       while (rows.length > 0 && !res.destroyed) {
         const lines = rows.map((row) => {
           const values = exportRow(row);
-          return format === 'csv' ? `${COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n` : `${JSON.stringify(values)}\n`;
+          return format === 'csv'
+            ? `${COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n`
+            : `${JSON.stringify(values)}\n`;
         });
         await write(res, lines.join(''));
         const last = rows.at(-1) as UsageRow;
         if (rows.length < PAGE_ROWS) break;
-        rows = await accounts.requests({ ...base, before: { created_at: last.created_at, request_id: last.request_id } });
+        rows = await accounts.requests({
+          ...base,
+          before: { created_at: last.created_at, request_id: last.request_id },
+        });
       }
     } catch (error) {
       res.destroy(error as Error);

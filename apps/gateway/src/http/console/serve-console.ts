@@ -39,14 +39,22 @@ export function serveConsole(dir: string): Router {
     }),
   );
   router.use((req, res, next) => {
-    res.setHeader('cache-control', req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader(
+      'cache-control',
+      req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
     next();
   });
   router.use(express.static(dir, { index: 'index.html', redirect: true, fallthrough: true }));
   router.use((req, _res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (!existsSync(join(dir, 'index.html'))) {
-      throw new GatewayError({ status: 503, type: 'server_error', code: 'console_not_built', message: 'The admin console is not built: run `pnpm build`.' });
+      throw new GatewayError({
+        status: 503,
+        type: 'server_error',
+        code: 'console_not_built',
+        message: 'The admin console is not built: run `pnpm build`.',
+      });
     }
     next();
   });

@@ -11,7 +11,10 @@ import { locals } from '../request-locals.js';
  */
 export function authenticate(gateway: Gateway): RequestHandler {
   return (req, res, next) => {
-    const caller = gateway.authenticate(req.get('authorization'), { requestId: locals(res).requestId, clientAddress: req.ip });
+    const caller = gateway.authenticate(req.get('authorization'), {
+      requestId: locals(res).requestId,
+      clientAddress: req.ip,
+    });
     if (!(caller instanceof Promise)) {
       locals(res).caller = caller;
       return next();

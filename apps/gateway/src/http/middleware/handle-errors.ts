@@ -6,11 +6,17 @@ import { locals } from '../request-locals.js';
 /** multer's limit errors: the 413 code and message each one gets. */
 const MULTER_LIMITS: Record<string, { code: string; message: (field?: string) => string }> = {
   LIMIT_FILE_SIZE: { code: 'file_too_large', message: () => 'The uploaded file exceeds the 25 MB limit.' },
-  LIMIT_FIELD_VALUE: { code: 'field_too_large', message: (field) => `The form field '${field ?? '?'}' exceeds the 1 MB limit of a text field.` },
+  LIMIT_FIELD_VALUE: {
+    code: 'field_too_large',
+    message: (field) => `The form field '${field ?? '?'}' exceeds the 1 MB limit of a text field.`,
+  },
   LIMIT_FIELD_KEY: { code: 'field_too_large', message: () => 'A form field name exceeds the 100 character limit.' },
   LIMIT_PART_COUNT: { code: 'too_many_parts', message: () => 'The form has too many parts.' },
   LIMIT_FIELD_COUNT: { code: 'too_many_parts', message: () => 'The form has more than 32 text fields.' },
-  LIMIT_FILE_COUNT: { code: 'too_many_parts', message: () => 'The form has more files than the endpoint takes (one; image edits: 16 images and a mask).' },
+  LIMIT_FILE_COUNT: {
+    code: 'too_many_parts',
+    message: () => 'The form has more files than the endpoint takes (one; image edits: 16 images and a mask).',
+  },
 };
 
 /** Any error of a request (body parser, multer, unknown) as a {@link GatewayError}: 4xx kept, anything else 500. */
@@ -28,9 +34,18 @@ export function toGatewayError(error: unknown): GatewayError {
   }
   const bodyError = error as { status?: number };
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
-    return new GatewayError({ status: bodyError.status, type: 'invalid_request_error', message: (error as Error).message });
+    return new GatewayError({
+      status: bodyError.status,
+      type: 'invalid_request_error',
+      message: (error as Error).message,
+    });
   }
-  return new GatewayError({ status: 500, type: 'server_error', message: 'The gateway failed to process the request.', cause: error });
+  return new GatewayError({
+    status: 500,
+    type: 'server_error',
+    message: 'The gateway failed to process the request.',
+    cause: error,
+  });
 }
 
 /**

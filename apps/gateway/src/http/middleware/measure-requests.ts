@@ -37,10 +37,24 @@ export function measureRequests(metrics: GatewayMetrics): RequestHandler {
       const count = (usage: Partial<CompletionUsage> | undefined) => {
         if (!usage) return;
         // The price the ledger uses: config, else the catalogue's at the call's tier; cache and reasoning tokens at theirs.
-        const { price } = resolvePrice(result.target.price, result.target.adapter.adapter, result.target.upstreamModel, usage.prompt_tokens ?? 0);
-        metrics.usage(modelLabel, served, usage, computeCostUsd(price, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usage));
+        const { price } = resolvePrice(
+          result.target.price,
+          result.target.adapter.adapter,
+          result.target.upstreamModel,
+          usage.prompt_tokens ?? 0,
+        );
+        metrics.usage(
+          modelLabel,
+          served,
+          usage,
+          computeCostUsd(price, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usage),
+        );
       };
-      if (result.finished) result.finished.then((summary) => count(summary.usage), () => {});
+      if (result.finished)
+        result.finished.then(
+          (summary) => count(summary.usage),
+          () => {},
+        );
       else count((result.data as { usage?: Partial<CompletionUsage> } | null)?.usage);
     });
     next();

@@ -26,7 +26,15 @@ export function multipartForm(parse: RequestHandler, what: string): RequestHandl
         next(error);
         return;
       }
-      next(new GatewayError({ status: 400, type: 'invalid_request_error', code: 'invalid_multipart', message: `Invalid multipart form: ${(error as Error).message ?? 'it could not be parsed'}.`, cause: error }));
+      next(
+        new GatewayError({
+          status: 400,
+          type: 'invalid_request_error',
+          code: 'invalid_multipart',
+          message: `Invalid multipart form: ${(error as Error).message ?? 'it could not be parsed'}.`,
+          cause: error,
+        }),
+      );
     });
   };
   return [requireMultipart, parseForm];

@@ -11,7 +11,8 @@ export function parseByteSize(limit: number | string): number {
   return Math.floor(Number(match[1]) * unit);
 }
 
-const error = (status: number, code: string, message: string) => new GatewayError({ status, type: 'invalid_request_error', code, message });
+const error = (status: number, code: string, message: string) =>
+  new GatewayError({ status, type: 'invalid_request_error', code, message });
 
 /**
  * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
@@ -24,7 +25,13 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
   const read: RequestHandler = (req, _res, next) => {
     const type = req.headers['content-type'];
     if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
-      next(error(415, 'unsupported_media_type', `Unsupported Content-Type '${type ?? '(none)'}': send the body as application/json.`));
+      next(
+        error(
+          415,
+          'unsupported_media_type',
+          `Unsupported Content-Type '${type ?? '(none)'}': send the body as application/json.`,
+        ),
+      );
       return;
     }
     const declared = Number(req.headers['content-length']);
@@ -54,13 +61,21 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       chunks.length = 0;
       if (exceedsJsonDepth(bytes)) {
-        next(error(400, 'json_too_deep', `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`));
+        next(
+          error(
+            400,
+            'json_too_deep',
+            `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+          ),
+        );
         return;
       }
       try {
         req.body = JSON.parse(bytes.toString('utf8'));
       } catch {
-        next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
+        next(
+          error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'),
+        );
         return;
       }
       next();
@@ -68,7 +83,14 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
     req.once('error', (cause) => {
       if (!failed) {
         failed = true;
-        next(new GatewayError({ status: 400, type: 'invalid_request_error', message: 'The request body could not be read.', cause }));
+        next(
+          new GatewayError({
+            status: 400,
+            type: 'invalid_request_error',
+            message: 'The request body could not be read.',
+            cause,
+          }),
+        );
       }
     });
   };
@@ -82,7 +104,10 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
 export function optionalJsonBody(limit: number | string): RequestHandler[] {
   const [read] = parseJsonBody(limit) as [RequestHandler];
   const readIfSent: RequestHandler = (req, res, next) => {
-    const empty = !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
+    const empty =
+      !req.headers['content-type'] &&
+      !req.headers['transfer-encoding'] &&
+      Number(req.headers['content-length'] ?? 0) === 0;
     if (!empty) return read(req, res, next);
     req.body = {};
     next();

@@ -20,7 +20,12 @@ export function requestContext(): RequestHandler {
       if (!res.writableFinished) controller.abort(new Error('The client closed the connection.'));
       for (const hook of closeHooks) hook();
     });
-    Object.assign(locals(res), { requestId, signal: controller.signal, cancel: (reason: unknown) => controller.abort(reason), closeHooks });
+    Object.assign(locals(res), {
+      requestId,
+      signal: controller.signal,
+      cancel: (reason: unknown) => controller.abort(reason),
+      closeHooks,
+    });
     res.setHeader('x-request-id', requestId);
     runInRequestScope(requestId, next);
   };

@@ -7,7 +7,8 @@ import { locals, onResponseClose } from '../request-locals.js';
 export const MAX_LOGGED_MESSAGE_CHARS = 2_000;
 /** Longest request path logged, characters. */
 export const MAX_LOGGED_PATH_CHARS = 512;
-const clip = (text: string, max = MAX_LOGGED_MESSAGE_CHARS) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+const clip = (text: string, max = MAX_LOGGED_MESSAGE_CHARS) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 
 /**
  * One pino line per request when it ends: `request_id`, `method`, `path`, `model`, `provider`, `status`, `latency_ms`
@@ -23,7 +24,13 @@ export function requestLogger(logger: Logger, secrets: readonly string[] = []): 
   return (req, res, next) => {
     const started = performance.now();
     locals(res).reportError = (failure, what) => {
-      logger.error({ request_id: locals(res).requestId, err: { type: (failure as Error)?.name, message: clean(String((failure as Error)?.message ?? failure)) } }, what);
+      logger.error(
+        {
+          request_id: locals(res).requestId,
+          err: { type: (failure as Error)?.name, message: clean(String((failure as Error)?.message ?? failure)) },
+        },
+        what,
+      );
     };
     onResponseClose(res, () => {
       const { requestId, model, provider, error } = locals(res);

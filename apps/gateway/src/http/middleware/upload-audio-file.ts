@@ -11,6 +11,9 @@ export const MAX_AUDIO_FILE_BYTES = 25 * 1024 * 1024;
  * malformed form (no boundary, bad part headers, cut short) gets 400 `invalid_multipart` (see `multipartForm`).
  */
 export function uploadAudioFile(): RequestHandler[] {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_AUDIO_FILE_BYTES, files: 1, fields: 32 } });
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_AUDIO_FILE_BYTES, files: 1, fields: 32 },
+  });
   return multipartForm(upload.single('file'), 'the audio');
 }

@@ -14,7 +14,16 @@ export const MAX_IMAGE_FILE_BYTES = MAX_AUDIO_FILE_BYTES;
  * `invalid_multipart`); a file field of another name is multer's `LIMIT_UNEXPECTED_FILE` (400 naming it).
  */
 export function uploadImageFiles(images: boolean): RequestHandler[] {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_IMAGE_FILE_BYTES, files: images ? MAX_EDIT_IMAGES + 1 : 1, fields: 32 } });
-  const fields = images ? [{ name: 'image', maxCount: MAX_EDIT_IMAGES }, { name: 'image[]', maxCount: MAX_EDIT_IMAGES }, { name: 'mask', maxCount: 1 }] : [{ name: 'image', maxCount: 1 }];
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_IMAGE_FILE_BYTES, files: images ? MAX_EDIT_IMAGES + 1 : 1, fields: 32 },
+  });
+  const fields = images
+    ? [
+        { name: 'image', maxCount: MAX_EDIT_IMAGES },
+        { name: 'image[]', maxCount: MAX_EDIT_IMAGES },
+        { name: 'mask', maxCount: 1 },
+      ]
+    : [{ name: 'image', maxCount: 1 }];
   return multipartForm(upload.fields(fields), 'the image');
 }

@@ -25,7 +25,10 @@ export function uploadToStorage(files: Files): RequestHandler[] {
       done(null, id);
     },
   });
-  const parse = multer({ storage, limits: { fileSize: files.limits.maxBytes, files: 1, fields: 8, fieldSize: 64 * 1024 } }).single('file');
+  const parse = multer({
+    storage,
+    limits: { fileSize: files.limits.maxBytes, files: 1, fields: 8, fieldSize: 64 * 1024 },
+  }).single('file');
   const requireMultipart: RequestHandler = (req, _res, next) => {
     if (!req.is('multipart/form-data')) {
       throw new GatewayError({
@@ -51,8 +54,20 @@ export function uploadToStorage(files: Files): RequestHandler[] {
 /** multer's failure as the client's error: the size limit as 413 naming it, anything else as a 400 or as it was. */
 function uploadError(error: unknown, maxBytes: number): unknown {
   if (error instanceof multer.MulterError && error.code === 'LIMIT_FILE_SIZE') {
-    return new GatewayError({ status: 413, type: 'invalid_request_error', code: 'file_too_large', param: 'file', message: `The uploaded file exceeds the ${maxBytes} byte limit.` });
+    return new GatewayError({
+      status: 413,
+      type: 'invalid_request_error',
+      code: 'file_too_large',
+      param: 'file',
+      message: `The uploaded file exceeds the ${maxBytes} byte limit.`,
+    });
   }
   if (error instanceof multer.MulterError || GatewayError.isInstance(error)) return error;
-  return new GatewayError({ status: 400, type: 'invalid_request_error', code: 'invalid_multipart', message: `Invalid multipart form: ${(error as Error).message ?? 'it could not be parsed'}.`, cause: error });
+  return new GatewayError({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'invalid_multipart',
+    message: `Invalid multipart form: ${(error as Error).message ?? 'it could not be parsed'}.`,
+    cause: error,
+  });
 }

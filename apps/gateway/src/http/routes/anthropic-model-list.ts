@@ -32,9 +32,18 @@ export function wantsAnthropicModels(req: Request): boolean {
  * (`pricing`, `price_source`, `owned_by`) are kept.
  * @see https://docs.anthropic.com/en/api/models
  */
-export function toAnthropicModel(model: { id: string; created: number; object?: unknown; [field: string]: unknown }, displayName: string): AnthropicModelInfo {
+export function toAnthropicModel(
+  model: { id: string; created: number; object?: unknown; [field: string]: unknown },
+  displayName: string,
+): AnthropicModelInfo {
   const { id, created, object: _object, ...rest } = model;
-  return { type: 'model', id, display_name: displayName, created_at: new Date(created * 1000).toISOString().replace('.000Z', 'Z'), ...rest };
+  return {
+    type: 'model',
+    id,
+    display_name: displayName,
+    created_at: new Date(created * 1000).toISOString().replace('.000Z', 'Z'),
+    ...rest,
+  };
 }
 
 /** Largest `limit` Anthropic's list accepts. */
@@ -49,7 +58,8 @@ const MAX_LIMIT = 1000;
 export function anthropicModelPage(models: AnthropicModelInfo[], query: Request['query']): AnthropicModelPage {
   const rawLimit = query.limit;
   const limit = rawLimit === undefined ? 20 : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalidRequestError(`limit: expected an integer from 1 to ${MAX_LIMIT}.`, 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw invalidRequestError(`limit: expected an integer from 1 to ${MAX_LIMIT}.`, 'limit');
   const afterId = typeof query.after_id === 'string' ? query.after_id : undefined;
   const beforeId = typeof query.before_id === 'string' ? query.before_id : undefined;
   let page: AnthropicModelInfo[];

@@ -11,7 +11,12 @@ import { sendJson } from '../send-json.js';
  * any other key gets 404. `onCreated` is told of each new batch (the runner starts on it at once).
  * @see https://platform.openai.com/docs/api-reference/batch
  */
-export function addBatchesRoutes(router: Router, batches: Batches, bodyLimit: number | string, onCreated: () => void = () => {}): void {
+export function addBatchesRoutes(
+  router: Router,
+  batches: Batches,
+  bodyLimit: number | string,
+  onCreated: () => void = () => {},
+): void {
   router.post('/batches', ...parseJsonBody(bodyLimit), async (req, res) => {
     const batch = await batches.create(req.body, { owner: keyOwner(req), caller: locals(res).caller });
     onCreated();
@@ -19,7 +24,13 @@ export function addBatchesRoutes(router: Router, batches: Batches, bodyLimit: nu
   });
   router.get('/batches', async (req, res) => {
     const page = await batches.list(keyOwner(req), req.query);
-    sendJson(res, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
+    sendJson(res, {
+      object: 'list',
+      data: page.data,
+      first_id: page.data[0]?.id ?? null,
+      last_id: page.data.at(-1)?.id ?? null,
+      has_more: page.has_more,
+    });
   });
   router.get('/batches/:id', async (req, res) => {
     sendJson(res, await batches.get(req.params.id, keyOwner(req)));

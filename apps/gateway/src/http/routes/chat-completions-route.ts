@@ -13,12 +13,16 @@ import { failEventStream, openEventStreamWhenIdle, sendSSE } from '../send-sse.j
  * at that point (then `: keep-alive` comments until the first chunk); if the call fails after that (the attempt breaks
  * off before its first chunk and no retry or fallback succeeds), the stream ends with an error event.
  */
-export function addChatCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf, secrets, sse }: RouteDeps): void {
+export function addChatCompletionsRoute(
+  router: Router,
+  { gateway, bodyLimit, providerOf, secrets, sse }: RouteDeps,
+): void {
   router.post('/chat/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const options = callOptions(req, res);
     if (req.body?.stream === true) {
-      options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
+      options.onAccepted = (accepted) =>
+        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
     }
     let result: Awaited<ReturnType<typeof gateway.chatCompletions>>;
     try {

@@ -19,7 +19,8 @@ export function addCompletionsRoute(router: Router, { gateway, bodyLimit, provid
     noteModel(res, req.body?.model, providerOf);
     const options = callOptions(req, res);
     if (req.body?.stream === true) {
-      options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
+      options.onAccepted = (accepted) =>
+        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
     }
     let result: Awaited<ReturnType<typeof gateway.completions>>;
     try {

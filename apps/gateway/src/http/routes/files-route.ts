@@ -16,10 +16,14 @@ function expiresAfter(fields: Record<string, unknown>): number | undefined {
   const anchor = fields['expires_after[anchor]'];
   const seconds = fields['expires_after[seconds]'];
   if (anchor === undefined && seconds === undefined) return undefined;
-  if (anchor !== 'created_at') throw invalidRequestError("Invalid 'expires_after[anchor]': expected 'created_at'.", 'expires_after[anchor]');
+  if (anchor !== 'created_at')
+    throw invalidRequestError("Invalid 'expires_after[anchor]': expected 'created_at'.", 'expires_after[anchor]');
   const value = Number(seconds);
   if (!Number.isInteger(value) || value < EXPIRES_AFTER_S.min || value > EXPIRES_AFTER_S.max) {
-    throw invalidRequestError(`Invalid 'expires_after[seconds]': expected an integer from ${EXPIRES_AFTER_S.min} to ${EXPIRES_AFTER_S.max}.`, 'expires_after[seconds]');
+    throw invalidRequestError(
+      `Invalid 'expires_after[seconds]': expected an integer from ${EXPIRES_AFTER_S.min} to ${EXPIRES_AFTER_S.max}.`,
+      'expires_after[seconds]',
+    );
   }
   return value;
 }
@@ -41,8 +45,16 @@ export function addFilesRoutes(router: Router, files: Files): void {
         throw invalidRequestError(`Invalid 'purpose': expected one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose');
       }
       const unknown = Object.keys(fields).filter((name) => name !== 'purpose' && !name.startsWith('expires_after['));
-      if (unknown.length > 0) throw invalidRequestError(`Unrecognized request argument supplied: ${unknown.join(', ')}.`, unknown[0] ?? null);
-      const file = await files.add({ id, owner: keyOwner(req), bytes: req.file.size, filename: req.file.originalname || 'file', purpose: purpose as FilePurpose, expiresAfterS: expiresAfter(fields) });
+      if (unknown.length > 0)
+        throw invalidRequestError(`Unrecognized request argument supplied: ${unknown.join(', ')}.`, unknown[0] ?? null);
+      const file = await files.add({
+        id,
+        owner: keyOwner(req),
+        bytes: req.file.size,
+        filename: req.file.originalname || 'file',
+        purpose: purpose as FilePurpose,
+        expiresAfterS: expiresAfter(fields),
+      });
       sendJson(res, fileObject(file));
     } catch (error) {
       if (id) await files.storage.remove(id);
@@ -51,7 +63,13 @@ export function addFilesRoutes(router: Router, files: Files): void {
   });
   router.get('/files', async (req, res) => {
     const page = await files.list(keyOwner(req), req.query);
-    sendJson(res, { object: 'list', data: page.data.map(fileObject), first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
+    sendJson(res, {
+      object: 'list',
+      data: page.data.map(fileObject),
+      first_id: page.data[0]?.id ?? null,
+      last_id: page.data.at(-1)?.id ?? null,
+      has_more: page.has_more,
+    });
   });
   router.get('/files/:id', async (req, res) => {
     sendJson(res, fileObject(await files.get(req.params.id, keyOwner(req))));

@@ -22,11 +22,15 @@ export function addImageEditsRoutes(router: Router, { gateway, providerOf, secre
     const fields = (req.body ?? {}) as Record<string, unknown>;
     noteModel(res, fields.model, providerOf);
     const files = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-    const images = [...(files.image ?? []), ...(files['image[]'] ?? [])].map((file) => uploadedFileOf(file, 'image.png'));
+    const images = [...(files.image ?? []), ...(files['image[]'] ?? [])].map((file) =>
+      uploadedFileOf(file, 'image.png'),
+    );
     const mask = files.mask?.[0] && uploadedFileOf(files.mask[0], 'mask.png');
     const options = callOptions(req, res);
     const streamed = fields.stream === 'true' || fields.stream === true;
-    if (streamed) options.onAccepted = (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
+    if (streamed)
+      options.onAccepted = (accepted) =>
+        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
     let result: Awaited<ReturnType<typeof gateway.imageEdits>>;
     try {
       result = await gateway.imageEdits(fields, images, mask, options);
@@ -39,20 +43,32 @@ export function addImageEditsRoutes(router: Router, { gateway, providerOf, secre
       sendJson(res, result.data);
       return;
     }
-    await sendEventStream(res, imageEventStream(result.data, (error) => !res.destroyed && (locals(res).error = error), secrets), { secrets, ...sse });
+    await sendEventStream(
+      res,
+      imageEventStream(result.data, (error) => !res.destroyed && (locals(res).error = error), secrets),
+      { secrets, ...sse },
+    );
   });
   router.post('/images/variations', ...uploadImageFiles(false), async (req, res) => {
     const fields = (req.body ?? {}) as Record<string, unknown>;
     noteModel(res, fields.model, providerOf);
     const file = ((req.files ?? {}) as Record<string, Express.Multer.File[]>).image?.[0];
-    const result = await gateway.imageVariations(fields, file && uploadedFileOf(file, 'image.png'), callOptions(req, res));
+    const result = await gateway.imageVariations(
+      fields,
+      file && uploadedFileOf(file, 'image.png'),
+      callOptions(req, res),
+    );
     applyCallHeaders(res, result);
     sendJson(res, result.data);
   });
 }
 
 /** Image edit events as named SSE events; a failure ends the stream with `event: error` (`secrets` redacted). */
-async function* imageEventStream(events: AsyncIterable<ImageEditEvent>, onError: (error: unknown) => void, secrets: readonly string[]): AsyncGenerator<string> {
+async function* imageEventStream(
+  events: AsyncIterable<ImageEditEvent>,
+  onError: (error: unknown) => void,
+  secrets: readonly string[],
+): AsyncGenerator<string> {
   try {
     for await (const event of events) yield `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
   } catch (error) {
@@ -66,7 +82,14 @@ function encodeImageError(secrets: readonly string[]): (error: unknown) => strin
   return (error) => {
     const body = GatewayError.isInstance(error)
       ? redactGatewayError(error, secrets).toJSON()
-      : { error: { message: 'The upstream stream failed.', type: 'server_error', param: null, code: 'upstream_stream_error' } };
+      : {
+          error: {
+            message: 'The upstream stream failed.',
+            type: 'server_error',
+            param: null,
+            code: 'upstream_stream_error',
+          },
+        };
     return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
   };
 }

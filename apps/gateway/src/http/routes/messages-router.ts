@@ -59,7 +59,11 @@ export function createMessagesRouter(deps: RouteDeps): Router {
     let frontDoorWarnings: GatewayWarning[] = [];
     if (request.stream === true) {
       options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }), { secrets: deps.secrets, ...deps.sse });
+        openEventStreamWhenIdle(
+          res,
+          () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }),
+          { secrets: deps.secrets, ...deps.sse },
+        );
     }
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
     const failed = (error: unknown): undefined => {
@@ -74,7 +78,9 @@ export function createMessagesRouter(deps: RouteDeps): Router {
       else sendJson(res, result.data.json);
       return;
     }
-    const { chatRequest, warnings } = convertMessagesRequest(request, { webSearch: gateway.supportsWebSearch(request.model) });
+    const { chatRequest, warnings } = convertMessagesRequest(request, {
+      webSearch: gateway.supportsWebSearch(request.model),
+    });
     frontDoorWarnings = warnings;
     const result = await gateway.chatCompletions(chatRequest, options).catch(failed);
     if (!result) return;

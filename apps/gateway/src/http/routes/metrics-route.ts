@@ -15,7 +15,12 @@ export function metricsRoute(metrics: GatewayMetrics, masterOnly?: Accounts): Re
       if (!authorization) throw authenticationError('The metrics endpoint needs the admin master key.');
       if (!masterOnly.isMaster(authorization)) {
         masterOnly.authenticate(authorization);
-        throw new GatewayError({ status: 403, type: 'invalid_request_error', code: 'forbidden', message: 'The metrics endpoint needs the master key.' });
+        throw new GatewayError({
+          status: 403,
+          type: 'invalid_request_error',
+          code: 'forbidden',
+          message: 'The metrics endpoint needs the master key.',
+        });
       }
     }
     const { contentType, body } = await metrics.scrape();

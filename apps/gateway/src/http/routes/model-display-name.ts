@@ -19,7 +19,8 @@ export function readableModelName(id: string): string {
   const words: string[] = [];
   for (const token of tokens) {
     const previous = words.at(-1);
-    if (/^\d{1,2}$/.test(token) && previous !== undefined && /^\d{1,2}(?:\.\d{1,2})*$/.test(previous)) words[words.length - 1] = `${previous}.${token}`;
+    if (/^\d{1,2}$/.test(token) && previous !== undefined && /^\d{1,2}(?:\.\d{1,2})*$/.test(previous))
+      words[words.length - 1] = `${previous}.${token}`;
     else if (/^\d/.test(token) && previous === 'GPT') words[words.length - 1] = `GPT-${token}`;
     else if (ACRONYMS.has(token.toLowerCase())) words.push(token.toUpperCase());
     else words.push(/^[a-z]/.test(token) ? token[0]!.toUpperCase() + token.slice(1) : token);

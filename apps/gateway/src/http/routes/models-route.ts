@@ -36,7 +36,14 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     const { list, warnings } = await gateway.listModelsWithWarnings({ signal, requestId });
     if (warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(warnings));
     const data = list.data.map((m) => priced(gateway, m));
-    if (wantsAnthropicModels(req)) sendJson(res, anthropicModelPage(data.map((m) => toAnthropicModel(m, modelDisplayName(gateway, m.id))), req.query));
+    if (wantsAnthropicModels(req))
+      sendJson(
+        res,
+        anthropicModelPage(
+          data.map((m) => toAnthropicModel(m, modelDisplayName(gateway, m.id))),
+          req.query,
+        ),
+      );
     else sendJson(res, { object: 'list', data });
   });
   router.get('/*model', async (req, res) => {
@@ -48,7 +55,8 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     sendJson(res, wantsAnthropicModels(req) ? toAnthropicModel(model, modelDisplayName(gateway, id)) : model);
   });
   const anthropicErrors = handleAnthropicErrors();
-  const errors: ErrorRequestHandler = (error, req, res, next) => (wantsAnthropicModels(req) ? anthropicErrors(error, req, res, next) : next(error));
+  const errors: ErrorRequestHandler = (error, req, res, next) =>
+    wantsAnthropicModels(req) ? anthropicErrors(error, req, res, next) : next(error);
   router.use(errors);
   return router;
 }

@@ -1,5 +1,9 @@
 import { type GatewayWarning, isChunkStream } from '@switchyard/core';
-import { type ResponsesFrontDoor, encodeResponseErrorEvent, forwardedResponsesHeaders } from '@switchyard/front-door-responses';
+import {
+  type ResponsesFrontDoor,
+  encodeResponseErrorEvent,
+  forwardedResponsesHeaders,
+} from '@switchyard/front-door-responses';
 import type { Router } from 'express';
 import { addWarningHeader, applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
@@ -53,11 +57,14 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       const result = await gateway.openaiResponses(native.upstreamRequest, options).catch(failed);
       if (!result) return;
       applyCallHeaders(res, result);
-      if ('events' in result.data) await sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse);
+      if ('events' in result.data)
+        await sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse);
       else sendJson(res, await responses.completeNative(native, result.data.json));
       return;
     }
-    const prepared = await responses.prepare(req.body, keyOwner(req), { webSearch: gateway.supportsWebSearch(request.model) });
+    const prepared = await responses.prepare(req.body, keyOwner(req), {
+      webSearch: gateway.supportsWebSearch(request.model),
+    });
     warnings = prepared.warnings;
     failureSse = (error) => responses.failureSse(error, prepared);
     const result = await gateway

@@ -7,7 +7,8 @@ export function parseTimeParam(value: unknown, param: string): number | undefine
   if (value === undefined || value === '') return undefined;
   const text = String(value);
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (Number.isNaN(ms)) throw invalidRequestError(`Invalid '${param}': expected an ISO-8601 time or unix milliseconds.`, param);
+  if (Number.isNaN(ms))
+    throw invalidRequestError(`Invalid '${param}': expected an ISO-8601 time or unix milliseconds.`, param);
   return ms;
 }
 
@@ -15,7 +16,10 @@ export function parseTimeParam(value: unknown, param: string): number | undefine
  * Reads `?key=&team=&end_user=&session=&model=&from=&to=&group_by=…` (times as ISO-8601 or unix ms; `group_by` one of
  * `allowedGroups`). Throws 400 naming a bad one.
  */
-export function parseUsageQuery(req: Request, allowedGroups: readonly UsageGroupBy[]): { filter: UsageFilter; groupBy?: UsageGroupBy } {
+export function parseUsageQuery(
+  req: Request,
+  allowedGroups: readonly UsageGroupBy[],
+): { filter: UsageFilter; groupBy?: UsageGroupBy } {
   const q = req.query as Record<string, unknown>;
   const groupBy = q.group_by === undefined || q.group_by === '' ? undefined : String(q.group_by);
   if (groupBy !== undefined && !allowedGroups.includes(groupBy as UsageGroupBy)) {
