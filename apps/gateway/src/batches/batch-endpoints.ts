@@ -1,12 +1,13 @@
 /**
- * The endpoints a batch may run, each with the gateway operation of its lines. `/v1/completions` is refused until the
- * gateway serves it.
+ * The endpoints a batch may run, each with the gateway operation of its lines (the operation whose price and
+ * estimate a line gets).
  * @see https://platform.openai.com/docs/api-reference/batch/create
  */
 export const BATCH_ENDPOINTS = {
   '/v1/chat/completions': 'chatCompletions',
   '/v1/embeddings': 'embeddings',
   '/v1/responses': 'openaiResponses',
+  '/v1/completions': 'completions',
 } as const;
 
 /** An endpoint a batch may run. */

@@ -23,7 +23,7 @@ const listQuerySchema = z.object({
 });
 
 /** Endpoints OpenAI batches and this gateway does not (yet). */
-const NOT_SERVED = ['/v1/completions', '/v1/moderations', '/v1/images/generations', '/v1/images/edits', '/v1/videos'];
+const NOT_SERVED = ['/v1/moderations', '/v1/images/generations', '/v1/images/edits', '/v1/videos'];
 
 /** Statuses whose `request_counts` are read live from the lines. */
 const RUNNING: readonly BatchStatus[] = ['in_progress', 'cancelling', 'finalizing'];

@@ -19,6 +19,15 @@ export interface LineContext {
   secrets: readonly string[];
 }
 
+/** The 400 of a batch line that asks for a stream. */
+const notStreamed = () =>
+  new GatewayError({
+    status: 400,
+    type: 'invalid_request_error',
+    param: 'stream',
+    message: 'Batch requests cannot be streamed.',
+  });
+
 /** The answer body of one line's call, through the same path as a live request to `endpoint` (never streamed). */
 async function call(
   context: LineContext,
@@ -28,25 +37,18 @@ async function call(
 ): Promise<unknown> {
   const { gateway, responses, owner } = context;
   if (endpoint === '/v1/embeddings') return (await gateway.embeddings(body, options)).data;
+  if (endpoint === '/v1/completions') {
+    const result = await gateway.completions(body, options);
+    if (Symbol.asyncIterator in result.data) throw notStreamed();
+    return result.data;
+  }
   if (endpoint === '/v1/chat/completions') {
     const result = await gateway.chatCompletions(body, options);
-    if (isChunkStream(result.data))
-      throw new GatewayError({
-        status: 400,
-        type: 'invalid_request_error',
-        param: 'stream',
-        message: 'Batch requests cannot be streamed.',
-      });
+    if (isChunkStream(result.data)) throw notStreamed();
     return result.data;
   }
   const request = responses.validate(body);
-  if (request.stream === true)
-    throw new GatewayError({
-      status: 400,
-      type: 'invalid_request_error',
-      param: 'stream',
-      message: 'Batch requests cannot be streamed.',
-    });
+  if (request.stream === true) throw notStreamed();
   if (gateway.supportsOpenAIResponses(request.model)) {
     const native = await responses.prepareNative(body, owner);
     const result = await gateway.openaiResponses(native.upstreamRequest, options);

@@ -146,7 +146,7 @@ describe('/v1/batches run by the gateway', () => {
       expect(row.cost_usd).toBeCloseTo(((row.prompt_tokens * 0.3 + row.completion_tokens * 2.5) / 1e6) * 0.5, 12);
   });
 
-  it('runs /v1/embeddings and /v1/responses batches through their own call paths', async () => {
+  it('runs /v1/embeddings, /v1/responses and /v1/completions batches through their own call paths', async () => {
     const embed = (i: number) =>
       JSON.stringify({
         custom_id: `e-${i}`,
@@ -179,6 +179,22 @@ describe('/v1/batches run by the gateway', () => {
       endpoint: '/v1/responses',
       completion_window: '24h',
     });
+    const complete = (i: number) =>
+      JSON.stringify({
+        custom_id: `c-${i}`,
+        method: 'POST',
+        url: '/v1/completions',
+        body: { model: 'claude-sonnet-4-5', prompt: `completions-batch ${i}`, max_tokens: 16 },
+      });
+    const completionsFile = await alice.files.create({
+      file: new File([[0, 1].map(complete).join('\n')], 'c.jsonl'),
+      purpose: 'batch',
+    });
+    const completions = await alice.batches.create({
+      input_file_id: completionsFile.id,
+      endpoint: '/v1/completions',
+      completion_window: '24h',
+    });
     const embedded = await waitForStatus(alice, embeddings.id, ['completed']);
     expect(embedded.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
     const vectors = await fileLines(alice, embedded.output_file_id);
@@ -195,6 +211,14 @@ describe('/v1/batches run by the gateway', () => {
       ['r-1', 200, 'response'],
     ]);
     expect(callsWith('responses-batch')).toHaveLength(2);
+    const completed = await waitForStatus(alice, completions.id, ['completed']);
+    expect(completed.request_counts).toEqual({ total: 2, completed: 2, failed: 0 });
+    const texts = await fileLines(alice, completed.output_file_id);
+    expect(texts.map((l) => [l.custom_id, l.response?.status_code, l.response?.body.object])).toEqual([
+      ['c-0', 200, 'text_completion'],
+      ['c-1', 200, 'text_completion'],
+    ]);
+    expect(callsWith('completions-batch')).toHaveLength(2);
   });
 
   it("keeps a key's batches from every other key (404) and lists them newest first", async () => {
@@ -212,7 +236,7 @@ describe('/v1/batches run by the gateway', () => {
   it('refuses a bad endpoint, a missing file and a file of the wrong purpose with errors naming them; fails a malformed input at validation', async () => {
     const file = await alice.files.create({ file: new File(['{}'], 'x.jsonl'), purpose: 'user_data' });
     await expect(
-      alice.batches.create({ input_file_id: file.id, endpoint: '/v1/completions', completion_window: '24h' }),
+      alice.batches.create({ input_file_id: file.id, endpoint: '/v1/moderations', completion_window: '24h' }),
     ).rejects.toMatchObject({ status: 400, error: { param: 'endpoint' } });
     await expect(
       alice.batches.create({
