@@ -8,10 +8,10 @@ import {
   requestSlot,
   type SettledBudget,
 } from '@switchyard/accounts';
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
+import { type PendingSettlement, SettlementBatches } from './settlement-batches.js';
 
 /** Options of {@link RedisLimiter}. */
 export interface RedisLimiterOptions {
@@ -45,18 +45,6 @@ export interface RedisLimiterOptions {
 }
 
 const BUDGET_EPSILON_USD = 1e-9;
-
-/** The settlements of one batch: `written` resolves once they are sent, with the spend of each subject's window ('' = none). */
-interface Batch {
-  written: Promise<string[]>;
-  resolve: (spent: string[]) => void;
-}
-
-function newBatch(): Batch {
-  let resolve!: (spent: string[]) => void;
-  const written = new Promise<string[]>((r) => (resolve = r));
-  return { written, resolve };
-}
 const DAY_MS = 86_400_000;
 
 /**
@@ -70,32 +58,6 @@ function windowTtlMs(window: string, evictable = false): number {
   if (window.startsWith('month:')) return 32 * DAY_MS;
   return evictable ? 7 * DAY_MS : 0;
 }
-
-/** One subject's part of a settlement batch. */
-interface Pending {
-  id: string;
-  tpm: number | null;
-  delta: number;
-  budget: { window: string; reservedUsd: number; costUsd: number } | null;
-}
-
-/** A batch of settlements Redis did not take, waiting to be sent again. */
-interface FailedBatch {
-  /** The batch id (its marker in Redis): the same on every attempt. */
-  id: string;
-  batch: readonly Pending[];
-  /** When it first failed, unix ms. */
-  since: number;
-  /** Wait before the next attempt, ms. */
-  delayMs: number;
-  timer?: NodeJS.Timeout;
-}
-
-/** First wait before a failed settlement batch is sent again, ms; it doubles up to {@link MAX_RETRY_MS}. */
-const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 2_000;
-/** Failed batches kept for a retry at most (memory bound during a long outage); later failures are reported lost. */
-const MAX_RETRYING_BATCHES = 10_000;
 
 type Commands = {
   switchyardAcquire(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
@@ -119,22 +81,13 @@ type Commands = {
 export class RedisLimiter implements Limiter {
   readonly #client: Redis & Commands;
   readonly #options: RedisLimiterOptions;
-  #pending: Pending[] = [];
-  /** Resolved once the pending settlements are written. */
-  #batch: Batch | undefined;
-  #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  readonly #settlements: SettlementBatches;
   /** Slots held by calls in flight in this process: slot id -> the subjects (key, scopes) it is held in. */
   readonly #slots = new Map<string, string[]>();
   /** Counts this replica's share of the limits while Redis is unreachable (see {@link RedisLimiter.acquire}). */
   #local = new MemoryLimiter(Date.now, { seedRecent: true });
   #down = false;
   #refresher: NodeJS.Timeout | undefined;
-  /** Names this process's settlement batches (`<instance>:<n>`), so that a retried batch is applied at most once. */
-  readonly #instance = randomUUID();
-  #batches = 0;
-  /** Failed settlement batches waiting to be sent again. */
-  readonly #retrying = new Set<FailedBatch>();
-  #closed = false;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
     client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT });
@@ -142,6 +95,12 @@ export class RedisLimiter implements Limiter {
     client.defineCommand('switchyardRefreshSlots', { lua: REFRESH_SLOTS_SCRIPT });
     this.#client = client as Redis & Commands;
     this.#options = options;
+    this.#settlements = new SettlementBatches({
+      send: (id, batch) => this.#send(id, batch),
+      failures: options.failures,
+      settleEveryMs: options.settleEveryMs,
+      settleRetryMs: options.settleRetryMs,
+    });
   }
 
   #key(kind: string, id: string): string {
@@ -310,38 +269,7 @@ export class RedisLimiter implements Limiter {
    */
   async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
     if (settlement.local) return this.#local.settle(settlement);
-    const parts: Pending[] = [settlement, ...(settlement.scopes ?? [])]
-      .map((s, i) => ({
-        id: i === 0 ? settlement.keyId : (s as { id: string }).id,
-        tpm: s.tpm,
-        delta: s.tokensReserved - s.tokensUsed,
-        budget: s.budget,
-      }))
-      .filter((p) => p.delta !== 0 || p.budget);
-    if (parts.length === 0) return [];
-    const first = this.#pending.length;
-    this.#pending.push(...parts);
-    this.#batch ??= newBatch();
-    const written = this.#batch.written;
-    if (this.#pending.length >= 500) void this.flush();
-    else if (this.#timer === undefined) {
-      const every = this.#options.settleEveryMs ?? 0;
-      this.#timer =
-        every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
-    }
-    const spent = await written;
-    const settled: SettledBudget[] = [];
-    for (const [i, part] of parts.entries()) {
-      const value = spent[first + i];
-      if (part.budget && value !== undefined && value !== '')
-        settled.push({
-          id: part.id,
-          window: part.budget.window,
-          spentUsd: Number(value),
-          costUsd: part.budget.costUsd,
-        });
-    }
-    return settled;
+    return this.#settlements.settle(settlement);
   }
 
   /**
@@ -351,82 +279,25 @@ export class RedisLimiter implements Limiter {
    * cannot leave its reservations holding a key's budget or tpm. Failures are reported; the spends a retry reads are
    * not reported back (the settlements resolved when the first attempt failed).
    */
-  async flush(): Promise<void> {
-    clearTimeout(this.#timer as NodeJS.Timeout | undefined);
-    clearImmediate(this.#timer as NodeJS.Immediate | undefined);
-    this.#timer = undefined;
-    const batch = this.#pending;
-    const done = this.#batch;
-    this.#pending = [];
-    this.#batch = undefined;
-    if (batch.length === 0) return done?.resolve([]);
-    const id = `${this.#instance}:${++this.#batches}`;
-    let spent: string[] | undefined;
-    try {
-      spent = await this.#send(id, batch);
-      if (!spent) this.#retry({ id, batch, since: Date.now(), delayMs: FIRST_RETRY_MS });
-    } finally {
-      done?.resolve(spent ?? []);
-    }
+  flush(): Promise<void> {
+    return this.#settlements.flush();
   }
 
-  /** Sends one batch (see `SETTLE_SCRIPT`): each subject's spend after it, or undefined when Redis failed (reported). */
-  async #send(id: string, batch: readonly Pending[]): Promise<string[] | undefined> {
+  /** Sends one batch (see `SETTLE_SCRIPT`): each subject's spend after it; rejects when Redis fails. */
+  #send(id: string, batch: readonly PendingSettlement[]): Promise<string[]> {
     const keys: string[] = [this.#key('settled', id)];
-    const args: (string | number)[] = [this.#markerTtlMs];
+    const args: (string | number)[] = [this.#settlements.markerTtlMs];
     for (const s of batch) {
       keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${s.budget?.window ?? 'none'}`));
       args.push(s.tpm ?? 0, s.delta, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
     }
-    try {
-      return await this.#client.switchyardSettle(keys.length, ...keys, ...args);
-    } catch (error) {
-      this.#options.failures.report(`Redis limits unavailable (${batch.length} settlement(s) to be sent again)`, error);
-      return undefined;
-    }
-  }
-
-  /** Schedules `failed` to be sent again after its delay; gives it up (reported) past `settleRetryMs`. */
-  #retry(failed: FailedBatch): void {
-    if (
-      this.#closed ||
-      Date.now() - failed.since > this.#settleRetryMs ||
-      this.#retrying.size >= MAX_RETRYING_BATCHES
-    ) {
-      this.#options.failures.report(
-        `Redis limits unavailable (${failed.batch.length} settlement(s) lost)`,
-        new Error('settlement retries exhausted'),
-      );
-      return;
-    }
-    this.#retrying.add(failed);
-    const timer = setTimeout(async () => {
-      this.#retrying.delete(failed);
-      if (!(await this.#send(failed.id, failed.batch)))
-        this.#retry({ ...failed, delayMs: Math.min(MAX_RETRY_MS, failed.delayMs * 2) });
-    }, failed.delayMs);
-    timer.unref();
-    failed.timer = timer;
-  }
-
-  get #settleRetryMs(): number {
-    return this.#options.settleRetryMs ?? 60_000;
-  }
-
-  /** How long a batch's marker lives: as long as it may be sent again, and a minute more. */
-  get #markerTtlMs(): number {
-    return this.#settleRetryMs + 60_000;
+    return this.#client.switchyardSettle(keys.length, ...keys, ...args);
   }
 
   /** Sends what is pending, and once more every batch still waiting for a retry; then stops retrying. */
   async close(): Promise<void> {
     clearInterval(this.#refresher);
     this.#refresher = undefined;
-    await this.flush();
-    this.#closed = true;
-    const waiting = [...this.#retrying];
-    this.#retrying.clear();
-    for (const failed of waiting) clearTimeout(failed.timer);
-    await Promise.all(waiting.map((failed) => this.#send(failed.id, failed.batch)));
+    await this.#settlements.close();
   }
 }
