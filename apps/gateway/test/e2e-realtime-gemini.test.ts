@@ -40,6 +40,22 @@ afterAll(async () => {
   await gemini?.close();
 });
 
+/** `seconds` of a sine of `hz` at `rate` (PCM16 mono, amplitude 10,000). */
+function sine(hz: number, rate: number, seconds: number): Buffer {
+  const out = Buffer.alloc(Math.round(rate * seconds) * 2);
+  for (let i = 0; i < out.length / 2; i++)
+    out.writeInt16LE(Math.round(10_000 * Math.sin((2 * Math.PI * hz * i) / rate)), 2 * i);
+  return out;
+}
+
+/** The frequency of a PCM16 tone at `rate` (Hz), from its zero crossings after the first 100 samples. */
+function toneHz(pcm: Buffer, rate: number): number {
+  const samples = Array.from({ length: pcm.length / 2 }, (_, i) => pcm.readInt16LE(2 * i)).slice(100);
+  let crossings = 0;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
+  return (crossings / 2) * (rate / samples.length);
+}
+
 const deltas = (events: ServerEvent[], type: string) =>
   events.filter((e) => e.type === type).map((e) => String(e.delta));
 type Done = {
@@ -115,11 +131,14 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     expect(row!.cost_usd).toBeCloseTo((3 * 0.5 + 7 * 2) / 1e6, 12);
   });
 
-  it('sends PCM16 16 kHz audio and relays 24 kHz audio deltas with their transcript', async () => {
+  it('resamples the 24 kHz PCM16 OpenAI clients send to 16 kHz (a 1 kHz tone stays 1 kHz), relays 24 kHz audio out', async () => {
     const session = openSdkSession(tls, KEY, 'gemini-voice');
-    await session.next('session.created');
-    const halfSecond = Buffer.alloc(16_000, 3); // 0.5 s of PCM16 mono at 16 kHz
-    session.send({ type: 'input_audio_buffer.append', audio: halfSecond.toString('base64') });
+    const created = await session.next('session.created');
+    expect(created.session).toMatchObject({ audio: { input: { format: { type: 'audio/pcm', rate: 24000 } } } });
+    const halfSecond = sine(1000, 24_000, 0.5); // OpenAI's pcm16: 24 kHz mono
+    // Sent in 5 appends of 100 ms, as a microphone would.
+    for (let at = 0; at < halfSecond.length; at += 4800)
+      session.send({ type: 'input_audio_buffer.append', audio: halfSecond.subarray(at, at + 4800).toString('base64') });
     session.send({ type: 'input_audio_buffer.commit' });
     await session.next('input_audio_buffer.committed');
     session.send({ type: 'response.create' });
@@ -136,10 +155,34 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     expect(received[0]).toMatchObject({
       setup: { generationConfig: { responseModalities: ['AUDIO'] }, outputAudioTranscription: {} },
     });
-    expect(received[1]).toEqual({
-      realtimeInput: { audio: { data: halfSecond.toString('base64'), mimeType: 'audio/pcm;rate=16000' } },
+    const sent = received.slice(1, 6) as { realtimeInput: { audio: { data: string; mimeType: string } } }[];
+    expect(sent.map((m) => m.realtimeInput.audio.mimeType)).toEqual(Array(5).fill('audio/pcm;rate=16000'));
+    const at16k = Buffer.concat(sent.map((m) => Buffer.from(m.realtimeInput.audio.data, 'base64')));
+    // 8,000 samples less the filter's lag of 24 input samples (16 at 16 kHz).
+    expect(at16k.length / 2).toBeGreaterThanOrEqual(8_000 - 16);
+    expect(at16k.length / 2).toBeLessThanOrEqual(8_000);
+    expect(toneHz(at16k, 16_000)).toBeCloseTo(1000, -1);
+    expect(received[6]).toEqual({ realtimeInput: { audioStreamEnd: true } });
+    session.rt.close();
+    await session.closed;
+  });
+
+  it('sends audio unchanged when the client chose 16 kHz input', async () => {
+    const session = openSdkSession(tls, KEY, 'gemini-voice');
+    await session.next('session.created');
+    session.send({
+      type: 'session.update',
+      session: { type: 'realtime', audio: { input: { format: { type: 'audio/pcm', rate: 16000 } } } },
     });
-    expect(received[2]).toEqual({ realtimeInput: { audioStreamEnd: true } });
+    const updated = await session.next('session.updated');
+    expect(updated.session).toMatchObject({ audio: { input: { format: { rate: 16000 } } } });
+    const tenth = sine(440, 16_000, 0.1);
+    session.send({ type: 'input_audio_buffer.append', audio: tenth.toString('base64') });
+    session.send({ type: 'input_audio_buffer.commit' });
+    await session.next('response.done');
+    expect(gemini.connections.at(-1)!.received[1]).toEqual({
+      realtimeInput: { audio: { data: tenth.toString('base64'), mimeType: 'audio/pcm;rate=16000' } },
+    });
     session.rt.close();
     await session.closed;
   });

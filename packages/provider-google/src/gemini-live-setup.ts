@@ -4,10 +4,26 @@ export interface GeminiLiveSession {
   /** `text` or `audio` (Gemini answers in one modality per session). */
   modality: 'text' | 'audio';
   tools: { name: string; description?: string; parameters?: unknown }[];
+  /** The sample rate of the client's PCM16 input audio, Hz (OpenAI's 24,000 unless the client chose another). */
+  inputRate: number;
 }
 
+/** OpenAI Realtime's PCM16 rate, in and out (Hz): the client's input rate until it chooses another. */
+export const OPENAI_PCM_RATE = 24_000;
+
 /** The `session` fields the translation maps; any other is reported as ignored. */
-const MAPPED_FIELDS = new Set(['type', 'model', 'object', 'id', 'instructions', 'output_modalities', 'tools']);
+const MAPPED_FIELDS = new Set([
+  'type',
+  'model',
+  'object',
+  'id',
+  'instructions',
+  'output_modalities',
+  'tools',
+  'audio',
+  'input_audio_format',
+  'output_audio_format',
+]);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,6 +50,7 @@ export function readSessionUpdate(
       refused.push('session.output_modalities (Gemini Live answers in one modality: text or audio)');
     next.modality = modalities.includes('audio') ? 'audio' : 'text';
   }
+  readAudioFormats(session, next, refused);
   if (Array.isArray(session.tools)) {
     next.tools = [];
     for (const [index, tool] of session.tools.entries()) {
@@ -47,6 +64,45 @@ export function readSessionUpdate(
     }
   }
   return { session: next, refused };
+}
+
+/**
+ * Reads the audio formats of a `session.update` into `next.inputRate`: GA `audio.input.format` (`{type: "audio/pcm",
+ * rate}`, any integer rate from 8,000 to 48,000 Hz, resampled to Gemini's 16 kHz) and beta `input_audio_format`
+ * (`pcm16`: 24 kHz). Refused (pushed to `refused`): G.711 input, output other than PCM16 at 24 kHz (what Gemini
+ * sends), and the other `audio` settings (voice, transcription, turn detection, noise reduction, speed).
+ * @see https://platform.openai.com/docs/api-reference/realtime-client-events/session/update
+ */
+function readAudioFormats(session: Record<string, unknown>, next: GeminiLiveSession, refused: string[]): void {
+  const input = isRecord(session.audio) && isRecord(session.audio.input) ? session.audio.input : {};
+  const output = isRecord(session.audio) && isRecord(session.audio.output) ? session.audio.output : {};
+  if (isRecord(session.audio))
+    for (const key of Object.keys(session.audio))
+      if (key !== 'input' && key !== 'output') refused.push(`session.audio.${key} (ignored)`);
+  for (const [side, settings] of [
+    ['input', input],
+    ['output', output],
+  ] as const)
+    for (const key of Object.keys(settings))
+      if (key !== 'format') refused.push(`session.audio.${side}.${key} (no Gemini Live setting; ignored)`);
+  if (input.format !== undefined) {
+    const format = isRecord(input.format) ? input.format : {};
+    const rate = format.rate ?? OPENAI_PCM_RATE;
+    if (format.type === 'audio/pcm' && Number.isInteger(rate) && Number(rate) >= 8000 && Number(rate) <= 48_000)
+      next.inputRate = Number(rate);
+    else refused.push('session.audio.input.format (Gemini Live takes PCM16 audio/pcm at 8,000 to 48,000 Hz)');
+  }
+  if (session.input_audio_format !== undefined) {
+    if (session.input_audio_format === 'pcm16') next.inputRate = OPENAI_PCM_RATE;
+    else refused.push('session.input_audio_format (Gemini Live takes pcm16 only)');
+  }
+  const outputFormat = isRecord(output.format) ? output.format : undefined;
+  if (
+    (output.format !== undefined &&
+      (outputFormat?.type !== 'audio/pcm' || (outputFormat.rate ?? OPENAI_PCM_RATE) !== OPENAI_PCM_RATE)) ||
+    (session.output_audio_format !== undefined && session.output_audio_format !== 'pcm16')
+  )
+    refused.push('session output audio format (Gemini Live answers PCM16 at 24 kHz only)');
 }
 
 /**

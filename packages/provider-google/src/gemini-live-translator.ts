@@ -3,11 +3,13 @@ import { type GeminiLiveServerMessage, geminiLiveServerMessageSchema } from './g
 import { type GeminiLiveTurn, readClientItem } from './gemini-live-client-items.js';
 import { errorEvent, realtimeId as id, refuse } from './gemini-live-events.js';
 import { GeminiLiveResponses } from './gemini-live-response.js';
-import { type GeminiLiveSession, geminiLiveSetup, readSessionUpdate } from './gemini-live-setup.js';
+import { type GeminiLiveSession, OPENAI_PCM_RATE, geminiLiveSetup, readSessionUpdate } from './gemini-live-setup.js';
 import { mapGeminiLiveUsage } from './map-gemini-live-usage.js';
+import { Pcm16Resampler } from './pcm16-resampler.js';
 
 /** The input audio Gemini Live takes: PCM16 mono at 16 kHz. */
 export const GEMINI_LIVE_INPUT_AUDIO = 'audio/pcm;rate=16000';
+const GEMINI_LIVE_INPUT_RATE = 16_000;
 
 /**
  * OpenAI Realtime events <-> Gemini Live (`BidiGenerateContent`) for one session; see docs/realtime.md for the table
@@ -15,14 +17,17 @@ export const GEMINI_LIVE_INPUT_AUDIO = 'audio/pcm;rate=16000';
  * `session.update` shapes it); a `session.update` after that is refused, as Gemini fixes a session at its start.
  * Client: `conversation.item.create` (user or assistant `input_text`/`text`, `function_call_output`) ->
  * `clientContent` turns (sent with `turnComplete` at `response.create`) or `toolResponse`;
- * `input_audio_buffer.append` -> `realtimeInput.audio` (PCM16 16 kHz); `.commit` -> `realtimeInput.audioStreamEnd`.
+ * `input_audio_buffer.append` -> `realtimeInput.audio` (PCM16 resampled from the session's input rate, 24 kHz unless
+ * chosen otherwise, to Gemini's 16 kHz); `.commit` -> `realtimeInput.audioStreamEnd`.
  * Server: text and inline audio parts -> `response.output_text.delta` / `response.output_audio.delta`,
  * `outputTranscription` -> `response.output_audio_transcript.delta`, `toolCall` -> function call items,
  * `turnComplete` / `interrupted` -> `response.done` (`completed` / `cancelled`) with `usageMetadata` as its usage.
  * @see https://ai.google.dev/api/live
  */
 export class GeminiLiveTranslator implements RealtimeTranslator {
-  #session: GeminiLiveSession = { modality: 'audio', tools: [] };
+  #session: GeminiLiveSession = { modality: 'audio', tools: [], inputRate: OPENAI_PCM_RATE };
+  /** Converts the client's input audio to 16 kHz (created with the first audio, once the session is fixed). */
+  #resampler?: Pcm16Resampler;
   #setupSent = false;
   #turns: GeminiLiveTurn[] = [];
   readonly #responses = new GeminiLiveResponses();
@@ -44,7 +49,7 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
       instructions: this.#session.instructions ?? '',
       tools: this.#session.tools.map((tool) => ({ type: 'function', ...tool })),
       audio: {
-        input: { format: { type: 'audio/pcm', rate: 16000 } },
+        input: { format: { type: 'audio/pcm', rate: this.#session.inputRate } },
         output: { format: { type: 'audio/pcm', rate: 24000 } },
       },
     };
@@ -81,25 +86,7 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
       case 'conversation.item.create':
         return this.#itemCreate(event.item, causedBy);
       case 'input_audio_buffer.append':
-        if (typeof event.audio !== 'string')
-          return {
-            upstream: [],
-            client: [
-              errorEvent(
-                'invalid_request_error',
-                'invalid_value',
-                'input_audio_buffer.append needs `audio` (base64 PCM16, 16 kHz, mono).',
-                causedBy ?? null,
-                'audio',
-              ),
-            ],
-          };
-        return {
-          upstream: this.#upstream(
-            JSON.stringify({ realtimeInput: { audio: { data: event.audio, mimeType: GEMINI_LIVE_INPUT_AUDIO } } }),
-          ),
-          client: [],
-        };
+        return this.#appendAudio(event.audio, causedBy);
       case 'input_audio_buffer.commit': {
         const itemId = id('item');
         return {
@@ -140,6 +127,37 @@ export class GeminiLiveTranslator implements RealtimeTranslator {
           client: [refuse(`The event '${event.type}' has no Gemini Live equivalent and was not sent.`, causedBy)],
         };
     }
+  }
+
+  /**
+   * `input_audio_buffer.append`: the base64 PCM16 audio at the session's input rate, resampled to 16 kHz unless it is
+   * 16 kHz already (see {@link Pcm16Resampler}), as `realtimeInput.audio`. A chunk too short to complete a 16 kHz
+   * sample sends nothing; its samples go with the next.
+   */
+  #appendAudio(audio: unknown, causedBy: string | undefined): RealtimeTranslation {
+    if (typeof audio !== 'string')
+      return {
+        upstream: [],
+        client: [
+          errorEvent(
+            'invalid_request_error',
+            'invalid_value',
+            `input_audio_buffer.append needs \`audio\` (base64 PCM16, ${this.#session.inputRate} Hz, mono).`,
+            causedBy ?? null,
+            'audio',
+          ),
+        ],
+      };
+    const upstream = this.#upstream();
+    let data = audio;
+    if (this.#session.inputRate !== GEMINI_LIVE_INPUT_RATE) {
+      this.#resampler ??= new Pcm16Resampler(this.#session.inputRate, GEMINI_LIVE_INPUT_RATE);
+      const resampled = this.#resampler.push(Buffer.from(audio, 'base64'));
+      if (resampled.length === 0) return { upstream, client: [] };
+      data = resampled.toString('base64');
+    }
+    upstream.push(JSON.stringify({ realtimeInput: { audio: { data, mimeType: GEMINI_LIVE_INPUT_AUDIO } } }));
+    return { upstream, client: [] };
   }
 
   #itemCreate(item: unknown, causedBy: string | undefined): RealtimeTranslation {
