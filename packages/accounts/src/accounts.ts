@@ -1,17 +1,19 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { authenticationError, type CallAccounting, GatewayError, KeyRing } from '@switchyard/core';
+import { timingSafeEqual } from 'node:crypto';
+import { authenticationError, type CallAccounting, type GatewayError, KeyRing } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
 import { KeyAccounting } from './key-accounting.js';
 import type { KeyChangeFeed } from './key-change-feed.js';
-import { KeyLookupLimiter, type KeyLookupLimiterOptions } from './key-lookup-limiter.js';
-import type { CreateKeyInput, UpdateKeyInput } from './key-input-schema.js';
+import type { KeyLookupLimiterOptions } from './key-lookup-limiter.js';
+import { KeyAdmin } from './key-admin.js';
 import { KeyRegistry } from './key-registry.js';
-import { hashSecret as hash, newKeySecret, rotateSecret, secretOf, VIRTUAL_KEY } from './key-secret.js';
+import { KeyStoreLookup } from './key-store-lookup.js';
+import { hashSecret as hash, secretOf, VIRTUAL_KEY } from './key-secret.js';
 import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
 import { limitSettlement } from './call-settlement.js';
-import type { Limiter, LimitRequest, SettledBudget } from './limiter.js';
+import type { Limiter, SettledBudget } from './limiter.js';
 import { budgetRefusal } from './budget-refusal.js';
+import { isBudgetSpent } from './budget-spent.js';
 import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
 import { AuditLog } from './audit-log.js';
@@ -19,12 +21,11 @@ import type { Principal } from './principal.js';
 import { admitCall } from './call-admission.js';
 import type { CallParties } from './call-scopes.js';
 import { warmTokenizer } from './estimate-tokens.js';
-import { applyLimitChanges } from './limit-fields.js';
-import { TeamRegistry, teamNotFoundError } from './team-registry.js';
+import { TeamRegistry } from './team-registry.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
-import { toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
+import type { VirtualKey } from './virtual-key.js';
 
 export type { Admission, CallEstimate } from './admission.js';
 
@@ -86,6 +87,8 @@ export class Accounts {
   readonly audit: AuditLog;
   /** The teams (see {@link TeamRegistry}). */
   readonly teams: TeamRegistry;
+  /** The virtual keys' administration: create, list, get, update, rotate, revoke (see {@link KeyAdmin}). */
+  readonly keys: KeyAdmin;
   /** Time zone in which `day`, `week` and `month` budgets reset (IANA name). */
   readonly budgetTimeZone: string;
   /** Admission and metering for `createGateway({ accounting })`. */
@@ -110,17 +113,16 @@ export class Accounts {
     this.#ledgerSeeds = new LedgerSeeds(store, this.ledger);
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;
-    this.#lookups = new KeyLookupLimiter(options.keyLookups);
+    this.#lookups = new KeyStoreLookup(store, this.#keys, this.#onError, options.keyLookups);
     this.budgetTimeZone = options.budgetTimeZone ?? 'UTC';
     this.teams = new TeamRegistry(store, (id) => this.#announce(`team:${id}`));
+    this.keys = new KeyAdmin({ store, keys: this.#keys, teams: this.teams, announce: (id) => this.#announce(id) });
     this.#keyChanges?.subscribe((id) => void this.#reload(id).catch(this.#onError));
   }
 
   readonly #keyChanges?: KeyChangeFeed;
-  readonly #lookups: KeyLookupLimiter;
+  readonly #lookups: KeyStoreLookup;
   readonly #ledgerSeeds: LedgerSeeds;
-  /** Store look-ups in flight by key hash: concurrent requests with one unknown key share one. */
-  readonly #lookingUp = new Map<string, Promise<KeyState | undefined>>();
 
   /**
    * Reloads one key from the store (or every key and team when `id` is undefined; a team for `team:<id>`) after
@@ -172,7 +174,7 @@ export class Accounts {
    * Identifies the caller; throws 401 for a missing, unknown, revoked or expired key (never echoing it). A virtual key
    * this replica does not hold in memory (created on another replica a moment ago, before its announcement arrived) is
    * looked up in the store before the 401, so a key whose creation has returned works on every replica at once: the
-   * answer is then a promise. Look-ups are limited per `clientAddress` (see {@link KeyLookupLimiter}) and made only for
+   * answer is then a promise. Look-ups are limited per `clientAddress` (see {@link KeyStoreLookup}) and made only for
    * tokens shaped like a virtual key; past the limit an unknown key gets its 401 at once. A key found is kept in
    * memory; revocations still arrive through the key change feed.
    */
@@ -185,34 +187,13 @@ export class Accounts {
     } catch (error) {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
       if (!token || !VIRTUAL_KEY.test(token)) throw error;
-      const digest = hash(token);
-      let lookup = this.#lookingUp.get(digest);
-      if (!lookup) {
-        if (!this.#lookups.tryStart(clientAddress)) throw error;
-        lookup = this.#lookUp(digest).finally(() => {
-          this.#lookups.end();
-          this.#lookingUp.delete(digest);
-        });
-        this.#lookingUp.set(digest, lookup);
-      }
+      const lookup = this.#lookups.find(hash(token), clientAddress);
+      if (!lookup) throw error;
       return lookup.then((found) => {
         if (!found) throw error;
         return this.#principal(found, authorization);
       });
     }
-  }
-
-  /** Loads the key with hash `digest` from the store and remembers it; undefined when there is none or the store fails. */
-  async #lookUp(digest: string): Promise<KeyState | undefined> {
-    let key: VirtualKey | undefined;
-    try {
-      key = await this.store.getKeyByHash(digest);
-    } catch (error) {
-      this.#onError(error);
-      return undefined;
-    }
-    // A key known here under another secret was rotated on another replica: take the stored secrets.
-    return key ? this.#keys.put(key) : undefined;
   }
 
   /**
@@ -292,32 +273,13 @@ export class Accounts {
   }
 
   /**
-   * True when the key's budget in its current window is spent (settled spend at the budget; reservations of calls in
-   * flight do not count), asked of the {@link Limiter} without taking anything (no request, token or slot). False for
-   * static keys and keys without a budget. Rejects when the limiter's backend fails.
+   * True when the key's budget in its current window is spent (see {@link isBudgetSpent}); false for static keys and
+   * keys without a budget. Rejects when the limiter's backend fails.
    */
   async budgetSpent(principal: Principal): Promise<boolean> {
-    if (principal.kind !== 'virtual' || principal.state.key.budget_usd === null) return false;
-    const { key } = principal.state;
-    const window = principal.state.budgetWindow(Date.now(), this.budgetTimeZone);
-    const request: LimitRequest = {
-      keyId: key.id,
-      rpm: null,
-      tpm: null,
-      tokens: 0,
-      concurrency: null,
-      budget: { limitUsd: key.budget_usd as number, window: window.id, reserveUsd: 0 },
-    };
-    let decision = await this.limiter.acquire(request);
-    if (!decision.ok && decision.reason === 'seed' && request.budget) {
-      request.budget.seedUsd = await this.#ledgerSeeds.spendSince(key.id, window.start);
-      decision = await this.limiter.acquire(request);
-    }
-    return (
-      !decision.ok &&
-      decision.reason === 'budget' &&
-      (decision.budget?.spentUsd ?? Infinity) >= (key.budget_usd as number) - 1e-9
-    );
+    if (principal.kind !== 'virtual') return false;
+    const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
+    return isBudgetSpent(context, principal.state);
   }
 
   /** The 429 `insufficient_quota` of a key whose budget is spent (see {@link budgetSpent}). */
@@ -386,108 +348,9 @@ export class Accounts {
     this.ledger.record(row.model.length > 256 ? { ...row, model: row.model.slice(0, 256) } : row);
   }
 
-  /** Creates a key; the secret is returned once, here, and stored only as a hash. */
-  async createKey(input: CreateKeyInput): Promise<VirtualKeyView & { key: string }> {
-    if (input.team_id && !this.teams.get(input.team_id)) throw teamNotFoundError(input.team_id, 'team_id');
-    const { secret, key_hash, key_prefix } = newKeySecret();
-    const key: VirtualKey = {
-      id: `key_${randomUUID().replaceAll('-', '')}`,
-      name: input.name,
-      key_hash,
-      key_prefix,
-      models: input.models ?? null,
-      rpm_limit: input.rpm_limit ?? null,
-      tpm_limit: input.tpm_limit ?? null,
-      concurrency_limit: input.concurrency_limit ?? null,
-      budget_usd: input.budget_usd ?? null,
-      budget_period: input.budget_period ?? 'total',
-      budget_started_at: null,
-      end_user_budget_usd: input.end_user_budget_usd ?? null,
-      end_user_budget_period: input.end_user_budget_period ?? null,
-      end_user_rpm_limit: input.end_user_rpm_limit ?? null,
-      session_budget_usd: input.session_budget_usd ?? null,
-      session_rpm_limit: input.session_rpm_limit ?? null,
-      team_id: input.team_id ?? null,
-      expires_at: input.expires_at ?? null,
-      metadata: input.metadata ?? null,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-      previous_key_hash: null,
-      previous_key_prefix: null,
-      previous_key_expires_at: null,
-      rotated_at: null,
-    };
-    await this.store.insertKey(key);
-    this.#keys.put(key);
-    await this.#announce(key.id);
-    return { ...toKeyView(key), key: secret };
-  }
-
-  /** Every key (no secrets, no hashes). */
-  listKeys(): VirtualKeyView[] {
-    return [...this.#keys.all()].map((s) => toKeyView(s.key));
-  }
-
-  /** One key, or undefined. */
-  getKey(id: string): VirtualKeyView | undefined {
-    const state = this.#keys.get(id);
-    return state && toKeyView(state.key);
-  }
-
-  /**
-   * Changes a key's fields; limits apply at once (a budget set where there was none, or a changed period, counts spend
-   * from now: see `LimitFields.budget_started_at`). Throws 404 `team_not_found` for an unknown `team_id`. Undefined
-   * when there is no such key.
-   */
-  async updateKey(id: string, input: UpdateKeyInput): Promise<VirtualKeyView | undefined> {
-    const state = this.#keys.get(id);
-    if (!state) return undefined;
-    if (input.team_id && !this.teams.get(input.team_id)) throw teamNotFoundError(input.team_id, 'team_id');
-    const key = applyLimitChanges(state.key, input as Partial<VirtualKey>);
-    await this.store.updateKey(key);
-    this.#keys.put(key);
-    await this.#announce(id);
-    return toKeyView(key);
-  }
-
-  /**
-   * Rotates a key's secret (see {@link rotateSecret}): the new secret is returned once, here; the replaced one stays
-   * valid for `graceSeconds`. The key keeps its id, limits, spend and history. Undefined when there is no such key;
-   * throws 409 `key_revoked` for a revoked key.
-   */
-  async rotateKey(id: string, graceSeconds: number): Promise<(VirtualKeyView & { key: string }) | undefined> {
-    const state = this.#keys.get(id);
-    if (!state) return undefined;
-    if (state.key.revoked_at)
-      throw new GatewayError({
-        status: 409,
-        type: 'invalid_request_error',
-        code: 'key_revoked',
-        param: 'id',
-        message: `Key '${id}' is revoked and cannot be rotated.`,
-      });
-    const { key, secret } = rotateSecret(state.key, graceSeconds);
-    await this.store.rotateKeySecret(key);
-    this.#keys.put(key);
-    await this.#announce(id);
-    return { ...toKeyView(key), key: secret };
-  }
-
   /** Deletes a team; throws 409 while active keys name it (see {@link TeamRegistry.delete}). Undefined when unknown. */
   deleteTeam(id: string): Promise<ReturnType<TeamRegistry['list']>[number] | undefined> {
-    const members = [...this.#keys.all()].filter((s) => s.key.team_id === id && !s.key.revoked_at).length;
-    return this.teams.delete(id, members);
-  }
-
-  /** Revokes a key: it gets 401 from now on. Undefined when there is no such key. */
-  async revokeKey(id: string): Promise<VirtualKeyView | undefined> {
-    const state = this.#keys.get(id);
-    if (!state) return undefined;
-    const key = { ...state.key, revoked_at: state.key.revoked_at ?? new Date().toISOString() };
-    await this.store.updateKey(key);
-    this.#keys.put(key);
-    await this.#announce(id);
-    return toKeyView(key);
+    return this.teams.delete(id, this.keys.activeMembers(id));
   }
 
   /** Usage totals; pending ledger rows are written first. */

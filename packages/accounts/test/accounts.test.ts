@@ -21,14 +21,14 @@ describe('Accounts', () => {
   it('authenticates static and virtual keys; revoked and expired keys get 401 at once', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: ['sk-static-key-0123456789'] });
     expect(accounts.authenticate('Bearer sk-static-key-0123456789')).toEqual({ kind: 'static' });
-    const key = await accounts.createKey({ name: 'a' });
+    const key = await accounts.keys.create({ name: 'a' });
     expect(key.key).toMatch(/^sk-sy-/);
     expect((await accounts.authenticate(`Bearer ${key.key}`)).kind).toBe('virtual');
-    await accounts.revokeKey(key.id);
+    await accounts.keys.revoke(key.id);
     expect(() => accounts.authenticate(`Bearer ${key.key}`)).toThrow(
       expect.objectContaining({ status: 401, message: 'This API key has been revoked.' }),
     );
-    const expired = await accounts.createKey({ name: 'b', expires_at: new Date(Date.now() - 1000).toISOString() });
+    const expired = await accounts.keys.create({ name: 'b', expires_at: new Date(Date.now() - 1000).toISOString() });
     expect(() => accounts.authenticate(`Bearer ${expired.key}`)).toThrow(expect.objectContaining({ status: 401 }));
     expect(() => accounts.authenticate('Bearer sk-sy-made-up')).toThrow(expect.objectContaining({ status: 401 }));
   });
@@ -39,7 +39,7 @@ describe('Accounts', () => {
       Accounts.open({ store, staticKeys: [] }),
       Accounts.open({ store, staticKeys: [], keyLookups: { perMinute: 2 } }),
     ]);
-    const created = await a.createKey({ name: 'fresh' });
+    const created = await a.keys.create({ name: 'fresh' });
     // b has not heard of it (no key change feed): the store answers, once.
     const looked = b.authenticate(`Bearer ${created.key}`, '10.0.0.1');
     expect(looked).toBeInstanceOf(Promise);
@@ -54,7 +54,7 @@ describe('Accounts', () => {
 
   it('never admits more than rpm_limit requests, however many arrive at once', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
-    const key = await accounts.createKey({ name: 'a', rpm_limit: 5 });
+    const key = await accounts.keys.create({ name: 'a', rpm_limit: 5 });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, async () => accounts.admit(principal, 'gpt-4o', 1)),
@@ -70,8 +70,8 @@ describe('Accounts', () => {
 
   it('admits at most concurrency_limit calls in flight; release frees a slot, and a PATCH applies at once', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
-    const key = await accounts.createKey({ name: 'a', concurrency_limit: 2, rpm_limit: 100 });
-    expect(accounts.getKey(key.id)).toMatchObject({ concurrency_limit: 2 });
+    const key = await accounts.keys.create({ name: 'a', concurrency_limit: 2, rpm_limit: 100 });
+    expect(accounts.keys.get(key.id)).toMatchObject({ concurrency_limit: 2 });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, async () => accounts.admit(principal, 'gpt-4o', 1)),
@@ -89,16 +89,16 @@ describe('Accounts', () => {
     accounts.release(principal, admitted[0]!); // twice: still one slot given back
     const third = await accounts.admit(principal, 'gpt-4o', 1);
     await expect(accounts.admit(principal, 'gpt-4o', 1)).rejects.toMatchObject({ code: 'concurrency_limit_exceeded' });
-    await accounts.updateKey(key.id, { concurrency_limit: 3 });
+    await accounts.keys.update(key.id, { concurrency_limit: 3 });
     await accounts.admit(principal, 'gpt-4o', 1);
     accounts.release(principal, third);
-    await accounts.updateKey(key.id, { concurrency_limit: null });
+    await accounts.keys.update(key.id, { concurrency_limit: null });
     await Promise.all(Array.from({ length: 5 }, () => accounts.admit(principal, 'gpt-4o', 1)));
   });
 
   it('enforces tokens per minute from the estimate, then from actual usage', async () => {
     const accounts = await Accounts.open({ store: memoryStore(), staticKeys: [] });
-    const key = await accounts.createKey({ name: 'a', tpm_limit: 100 });
+    const key = await accounts.keys.create({ name: 'a', tpm_limit: 100 });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     const admission = await accounts.admit(principal, 'gpt-4o', 10);
     accounts.settle(principal, admission, usage(60, 60, 0));
@@ -115,7 +115,7 @@ describe('Accounts', () => {
   it('blocks the next call once the budget is spent, and only allowed models', async () => {
     const store = memoryStore();
     const accounts = await Accounts.open({ store, staticKeys: [] });
-    const key = await accounts.createKey({ name: 'a', budget_usd: 0.01, models: ['gpt-4o*'] });
+    const key = await accounts.keys.create({ name: 'a', budget_usd: 0.01, models: ['gpt-4o*'] });
     const principal = await accounts.authenticate(`Bearer ${key.key}`);
     await expect(accounts.admit(principal, 'claude', 1)).rejects.toMatchObject({ status: 403 });
     accounts.settle(principal, await accounts.admit(principal, 'gpt-4o-mini', 1), usage(1000, 1000, 0.012));

@@ -44,7 +44,7 @@ describe('createGateway({ accounting }) without Express', () => {
       models: [{ id: 'm', provider: 'fake', price: PRICE }],
       accounting: accounts.accounting,
     });
-    const { key } = await accounts.createKey({ name: 'embedded', rpm_limit: 1 });
+    const { key } = await accounts.keys.create({ name: 'embedded', rpm_limit: 1 });
     expect(() => gateway.authenticate('Bearer sk-sy-unknown', { requestId: 'r0' })).toThrow(
       expect.objectContaining({ status: 401 }),
     );
@@ -74,7 +74,7 @@ describe('createGateway({ accounting }) without Express', () => {
       routing: { maxRetries: 1, backoff: { baseMs: 1, maxMs: 1 } },
       accounting: accounts.accounting,
     });
-    const { key } = await accounts.createKey({ name: 'retried' });
+    const { key } = await accounts.keys.create({ name: 'retried' });
     const result = await gateway.chatCompletions(body, {
       caller: gateway.authenticate(`Bearer ${key}`),
       requestId: 'r',

@@ -56,7 +56,7 @@ describe('switchyard_audit grants', () => {
       store: await PostgresAccountStore.open({ connectionString: gateway }),
       staticKeys: [],
     });
-    const created = await accounts.createKey({ name: 'audited' });
+    const created = await accounts.keys.create({ name: 'audited' });
     await accounts.audit.record({
       actor: 'master_key',
       action: 'key.create',
@@ -64,7 +64,7 @@ describe('switchyard_audit grants', () => {
       source_address: '127.0.0.1',
       after: { ...created },
     });
-    const updated = await accounts.updateKey(created.id, { rpm_limit: 5 });
+    const updated = await accounts.keys.update(created.id, { rpm_limit: 5 });
     await accounts.audit.record({
       actor: 'master_key',
       action: 'key.update',

@@ -54,13 +54,13 @@ describe('SqliteAccountStore', () => {
       .run();
     old.close();
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
-    expect(accounts.getKey('key_old')).toMatchObject({ rpm_limit: 5, concurrency_limit: null });
-    const created = await accounts.createKey({ name: 'new', concurrency_limit: 4 });
-    await accounts.updateKey('key_old', { concurrency_limit: 2 });
+    expect(accounts.keys.get('key_old')).toMatchObject({ rpm_limit: 5, concurrency_limit: null });
+    const created = await accounts.keys.create({ name: 'new', concurrency_limit: 4 });
+    await accounts.keys.update('key_old', { concurrency_limit: 2 });
     await accounts.close();
     const reopened = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
-    expect(reopened.getKey(created.id)).toMatchObject({ concurrency_limit: 4 });
-    expect(reopened.getKey('key_old')).toMatchObject({ concurrency_limit: 2 });
+    expect(reopened.keys.get(created.id)).toMatchObject({ concurrency_limit: 4 });
+    expect(reopened.keys.get('key_old')).toMatchObject({ concurrency_limit: 2 });
     await reopened.close();
   });
 
@@ -88,7 +88,7 @@ describe('SqliteAccountStore', () => {
   it('stores key hashes, never the secret, and survives a reopen', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-db-')), 'accounts.db');
     const accounts = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
-    const created = await accounts.createKey({
+    const created = await accounts.keys.create({
       name: 'team-a',
       models: ['gpt-*'],
       rpm_limit: 10,
@@ -96,14 +96,14 @@ describe('SqliteAccountStore', () => {
       budget_period: 'month',
       metadata: { team: 'a' },
     });
-    await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
+    await accounts.keys.revoke((await accounts.keys.create({ name: 'old' })).id);
     await accounts.close();
     const bytes = await readFile(path);
     expect(bytes.includes(Buffer.from(created.key))).toBe(false);
     expect(bytes.includes(Buffer.from(created.key.slice(6)))).toBe(false);
     const reopened = await Accounts.open({ store: new SqliteAccountStore(path), staticKeys: [] });
     expect(reopened.authenticate(`Bearer ${created.key}`)).toMatchObject({ kind: 'virtual' });
-    expect(reopened.getKey(created.id)).toMatchObject({
+    expect(reopened.keys.get(created.id)).toMatchObject({
       name: 'team-a',
       models: ['gpt-*'],
       rpm_limit: 10,
@@ -111,7 +111,7 @@ describe('SqliteAccountStore', () => {
       budget_period: 'month',
       metadata: { team: 'a' },
     });
-    expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
+    expect(reopened.keys.list().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
     await reopened.close();
   });
 

@@ -423,7 +423,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
     it('backs Accounts across a reopen: keys, limits, revocation and the spent budget', async () => {
       const name = uniqueName();
       const accounts = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
-      const created = await accounts.createKey({
+      const created = await accounts.keys.create({
         name: 'team-a',
         models: ['gpt-*'],
         rpm_limit: 10,
@@ -431,7 +431,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         budget_period: 'month',
         metadata: { team: 'a' },
       });
-      await accounts.revokeKey((await accounts.createKey({ name: 'old' })).id);
+      await accounts.keys.revoke((await accounts.keys.create({ name: 'old' })).id);
       const principal = await accounts.authenticate(`Bearer ${created.key}`);
       const admission = await accounts.admit(principal, 'gpt-4o', 1);
       accounts.settle(principal, admission, { ...usageRow('', 'gpt-4o', Date.now(), 0.02), key_id: undefined } as Omit<
@@ -442,7 +442,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
       const again = await reopened.authenticate(`Bearer ${created.key}`);
       expect(again).toMatchObject({ kind: 'virtual' });
-      expect(reopened.getKey(created.id)).toMatchObject({
+      expect(reopened.keys.get(created.id)).toMatchObject({
         name: 'team-a',
         models: ['gpt-*'],
         rpm_limit: 10,
@@ -450,7 +450,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         budget_period: 'month',
         metadata: { team: 'a' },
       });
-      expect(reopened.listKeys().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
+      expect(reopened.keys.list().find((k) => k.name === 'old')?.revoked_at).toEqual(expect.any(String));
       await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({
         status: 429,
         code: 'insufficient_quota',
@@ -468,7 +468,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         budget_usd: 0.01,
         budget_period: 'month',
       });
-      const member = await accounts.createKey({ name: 'member', team_id: created.id });
+      const member = await accounts.keys.create({ name: 'member', team_id: created.id });
       const principal = await accounts.authenticate(`Bearer ${member.key}`);
       const admission = await accounts.admit(principal, 'gpt-4o', 1);
       await accounts.settle(principal, admission, {
@@ -480,7 +480,7 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(reopened.teams.list()).toMatchObject([
         { id: created.id, name: 'research', models: ['gpt-*'], budget_usd: 0.01 },
       ]);
-      expect(reopened.getKey(member.id)).toMatchObject({ team_id: created.id });
+      expect(reopened.keys.get(member.id)).toMatchObject({ team_id: created.id });
       const again = await reopened.authenticate(`Bearer ${member.key}`);
       await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({
         status: 403,

@@ -68,26 +68,26 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     });
   });
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
-    const created = await accounts.createKey(validateRequest(createKeyInputSchema, req.body));
+    const created = await accounts.keys.create(validateRequest(createKeyInputSchema, req.body));
     await recordAdminChange(accounts, req, res, {
       action: 'key.create',
       target: created.id,
-      after: auditValue(accounts.getKey(created.id)),
+      after: auditValue(accounts.keys.get(created.id)),
     });
     res.status(201).json(created);
   });
   router.get('/keys', async (_req, res) => {
-    res.json({ object: 'list', data: await withPeriodSpend(accounts, accounts.listKeys()) });
+    res.json({ object: 'list', data: await withPeriodSpend(accounts, accounts.keys.list()) });
   });
   router.get('/keys/:id', (req: Request<{ id: string }>, res) => {
-    const key = accounts.getKey(req.params.id);
+    const key = accounts.keys.get(req.params.id);
     if (!key) throw notFound(req.params.id);
     res.json(key);
   });
   router.patch('/keys/:id', ...parseJsonBody('1mb'), async (req: Request<{ id: string }>, res) => {
     const input = validateRequest(updateKeyInputSchema, req.body);
-    const before = accounts.getKey(req.params.id);
-    const key = await accounts.updateKey(req.params.id, input);
+    const before = accounts.keys.get(req.params.id);
+    const key = await accounts.keys.update(req.params.id, input);
     if (!key) throw notFound(req.params.id);
     await recordAdminChange(accounts, req, res, {
       action: 'key.update',
@@ -99,20 +99,20 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   });
   router.post('/keys/:id/rotate', ...optionalJsonBody('64kb'), async (req: Request<{ id: string }>, res) => {
     const { grace_seconds = DEFAULT_GRACE_SECONDS } = validateRequest(rotateKeyInputSchema, req.body);
-    const before = accounts.getKey(req.params.id);
-    const key = await accounts.rotateKey(req.params.id, grace_seconds);
+    const before = accounts.keys.get(req.params.id);
+    const key = await accounts.keys.rotate(req.params.id, grace_seconds);
     if (!key) throw notFound(req.params.id);
     await recordAdminChange(accounts, req, res, {
       action: 'key.rotate',
       target: key.id,
       before: auditValue(before),
-      after: { ...auditValue(accounts.getKey(key.id)), grace_seconds },
+      after: { ...auditValue(accounts.keys.get(key.id)), grace_seconds },
     });
     res.json(key);
   });
   router.delete('/keys/:id', async (req: Request<{ id: string }>, res) => {
-    const before = accounts.getKey(req.params.id);
-    const key = await accounts.revokeKey(req.params.id);
+    const before = accounts.keys.get(req.params.id);
+    const key = await accounts.keys.revoke(req.params.id);
     if (!key) throw notFound(req.params.id);
     await recordAdminChange(accounts, req, res, {
       action: 'key.revoke',

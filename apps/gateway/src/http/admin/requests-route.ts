@@ -17,7 +17,7 @@ export function addRequestsRoute(router: Router, accounts: Accounts): void {
       object: 'list',
       data: page.map((row) => ({
         ...row,
-        key_name: accounts.getKey(row.key_id)?.name ?? null,
+        key_name: accounts.keys.get(row.key_id)?.name ?? null,
         total_tokens: row.prompt_tokens + row.completion_tokens,
       })),
       has_more: rows.length > limit,
