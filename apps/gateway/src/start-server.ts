@@ -212,7 +212,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  runner.start();
+  await runner.start();
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let closing: Promise<void> | undefined;

@@ -48,6 +48,12 @@ export interface BatchStore {
   lineCounts(batchId: string): Promise<{ total: number; completed: number; failed: number; open: number }>;
   /** Done lines with `index` above `afterIndex`, in input order, at most `limit` (finalization pages through them). */
   doneLines(batchId: string, afterIndex: number, limit: number): Promise<DoneLine[]>;
+  /**
+   * Calls `listener` whenever a batch is created by any process sharing the store (Postgres: `LISTEN`/`NOTIFY`), so
+   * that idle runners wake without polling; resolves with a function that stops it. Absent: only the process that
+   * creates a batch learns of it (SQLite, one process).
+   */
+  onBatchCreated?(listener: () => void): Promise<() => void>;
   /** Removes the lines of a batch once its output files are written. */
   deleteLines(batchId: string): Promise<void>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import type {
   StoredFile,
 } from '@switchyard/accounts';
 import pg from 'pg';
+import { BATCH_WORK_CHANNEL, BatchWorkListener } from './batch-work-listener.js';
 import { migrate } from './migrate.js';
 import type { PostgresStoreOptions } from './postgres-account-store.js';
 
@@ -31,9 +32,11 @@ const createdAt = (batch: StoredBatch) => (typeof batch.batch.created_at === 'nu
  */
 export class PostgresBatchStore implements BatchStore {
   readonly #pool: pg.Pool;
+  readonly #work: BatchWorkListener;
 
-  private constructor(pool: pg.Pool) {
+  private constructor(pool: pg.Pool, work: BatchWorkListener) {
     this.#pool = pool;
+    this.#work = work;
   }
 
   /** Connects and applies pending migrations. Throws when Postgres cannot be reached within `timeoutMs` or a migration fails. */
@@ -55,7 +58,7 @@ export class PostgresBatchStore implements BatchStore {
       await pool.end().catch(() => {});
       throw error;
     }
-    return new PostgresBatchStore(pool);
+    return new PostgresBatchStore(pool, new BatchWorkListener(options.connectionString, options.onError));
   }
 
   async insertFile(file: StoredFile): Promise<void> {
@@ -134,6 +137,8 @@ export class PostgresBatchStore implements BatchStore {
           [batch.id, page.map((l) => l.index), page.map((l) => l.custom_id), page.map((l) => l.body)],
         );
       }
+      // Delivered to every replica's listener at commit.
+      await client.query('SELECT pg_notify($1, $2)', [BATCH_WORK_CHANNEL, batch.id]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
@@ -238,7 +243,13 @@ export class PostgresBatchStore implements BatchStore {
     await this.#pool.query('DELETE FROM switchyard_batch_lines WHERE batch_id = $1', [batchId]);
   }
 
+  /** Calls `listener` when any replica creates a batch (Postgres `LISTEN`/`NOTIFY` on one dedicated connection). */
+  onBatchCreated(listener: () => void): Promise<() => void> {
+    return this.#work.add(listener);
+  }
+
   async close(): Promise<void> {
+    await this.#work.close();
     await this.#pool.end();
   }
 }

@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BatchStore } from '@switchyard/accounts';
 import type { GatewayConfig } from '../config/config-schema.js';
+import { FileExpirySweep } from '../files/file-expiry-sweep.js';
 import { FileStorage } from '../files/file-storage.js';
 import { Files } from '../files/files.js';
 import { accountsEnabled, sqlitePath } from './open-accounts.js';
 
 /** Folder name of the file storage beside the SQLite file (or the config file) when `files.dir` is not set. */
 export const DEFAULT_FILES_DIR = 'switchyard-files';
-
-/** How often expired files are deleted, ms. */
-export const SWEEP_MS = 60_000;
 
 /** `/v1/files` with its store and storage, plus a way to close them. */
 export interface OpenedFiles {
@@ -25,8 +23,8 @@ export interface OpenedFiles {
  * SQLite file, or beside the config file with Postgres; replicas sharing Postgres need a `files.dir` on a shared
  * volume). Without accounts (no `admin`, no `store`), metadata lives in an in-memory SQLite database and the bytes in
  * `files.dir` or a temporary folder removed at close: files and batches then last as long as the process. Throws when
- * Postgres cannot be reached within `store.timeout_ms` or the folder cannot be created. Expired files are deleted every
- * {@link SWEEP_MS} (failures go to `onError`).
+ * Postgres cannot be reached within `store.timeout_ms` or the folder cannot be created. Expired files are deleted when
+ * they expire (see {@link FileExpirySweep}; failures go to `onError`).
  */
 export async function openFiles(
   config: GatewayConfig,
@@ -59,11 +57,13 @@ export async function openFiles(
     maxBytes: config.files.max_bytes,
     maxBytesPerKey: config.files.max_bytes_per_key,
   });
-  const sweep = setInterval(() => void files.sweepExpired().catch(onError), SWEEP_MS).unref();
+  const sweep = new FileExpirySweep(files, onError);
+  files.onAdded = (file) => sweep.expiresAt(file.expires_at);
+  await sweep.start();
   return {
     files,
     async close() {
-      clearInterval(sweep);
+      sweep.close();
       await store.close();
       if (temporary) await rm(temporary, { recursive: true, force: true });
     },

@@ -74,51 +74,79 @@ export class BatchRunner {
   #loop?: Promise<void>;
   #wake?: () => void;
   #timer?: NodeJS.Timeout;
+  /** Set by {@link wake}: look again before going idle. */
+  #again = false;
+  #unsubscribe?: () => void;
 
   constructor(options: BatchRunnerOptions) {
     this.#options = options;
   }
 
-  /** Starts looking for work. */
-  start(): void {
-    this.#loop ??= this.#run();
+  /**
+   * Starts looking for work: one look now (a restarted gateway resumes its batches), then every `pollMs` while there is
+   * work; idle, it holds no timer and wakes on {@link wake} (a batch created here) or when the store announces a batch
+   * created by another process (`BatchStore.onBatchCreated`).
+   */
+  async start(): Promise<void> {
+    this.wake();
+    this.#unsubscribe = await this.#options.files.store.onBatchCreated?.(() => this.wake());
   }
 
   /** Stops claiming lines and resolves once the lines running here have ended and been stored. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe?.();
     clearTimeout(this.#timer);
     this.#wake?.();
     await this.#loop;
     await Promise.allSettled([...this.#tasks]);
   }
 
-  /** Looks for work now rather than at the next poll. */
+  /** Looks for work now rather than at the next poll (and starts polling again when idle). */
   wake(): void {
-    this.#wake?.();
+    if (this.#stopped) return;
+    this.#again = true;
+    if (this.#loop) this.#wake?.();
+    else
+      this.#loop = this.#run().finally(() => {
+        this.#loop = undefined;
+        if (this.#again) this.wake(); // woken between the last look and going idle
+      });
+  }
+
+  /** True while the runner polls (there is work); false when idle, holding no timer. */
+  get polling(): boolean {
+    return this.#loop !== undefined;
   }
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      await this.tick().catch(this.#options.onError);
-      if (this.#stopped) return;
+      this.#again = false;
+      const busy = await this.tick().catch((error: unknown) => {
+        this.#options.onError(error);
+        return true; // the store failed: look again at the next poll
+      });
+      if (this.#stopped || (!busy && !this.#again && this.#tasks.size === 0)) return;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
         this.#timer = setTimeout(resolve, this.#options.settings.pollMs);
       });
       clearTimeout(this.#timer);
+      this.#wake = undefined;
     }
   }
 
-  /** One pass over the batches in progress or cancelling. */
-  async tick(): Promise<void> {
+  /** One pass over the batches in progress or cancelling; resolves true when there are any (work left). */
+  async tick(): Promise<boolean> {
     const { store } = this.#options.files;
-    for (const id of await store.batchesWithStatus(['in_progress', 'cancelling'])) {
-      if (this.#stopped) return;
+    const ids = await store.batchesWithStatus(['in_progress', 'cancelling']);
+    for (const id of ids) {
+      if (this.#stopped) break;
       const batch = await store.getBatch(id);
       if (batch?.runner !== 'gateway') continue;
       await this.#advance(batch);
     }
+    return ids.length > 0;
   }
 
   async #advance(batch: StoredBatch): Promise<void> {

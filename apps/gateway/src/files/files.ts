@@ -43,6 +43,9 @@ export const noSuchFile = (id: string) =>
  * @see https://platform.openai.com/docs/api-reference/files
  */
 export class Files {
+  /** Called with each file recorded (uploads and batch outputs), e.g. to schedule its expiry. */
+  onAdded?: (file: StoredFile) => void;
+
   constructor(
     readonly store: BatchStore,
     readonly storage: FileStorage,
@@ -101,6 +104,7 @@ export class Files {
       await this.storage.remove(input.id);
       throw error;
     }
+    this.onAdded?.(file);
     return file;
   }
 
