@@ -1,3 +1,4 @@
+import type { AdminSessionStore } from './admin-session.js';
 import type { AuditEntry, AuditQuery } from './audit-entry.js';
 import type { Team } from './team.js';
 import type { UsageQuery } from './usage-query.js';
@@ -9,7 +10,7 @@ import type { VirtualKey } from './virtual-key.js';
  * async so that networked stores fit; the gateway keeps keys and counters in memory and calls the store only at
  * startup, on admin changes and from the batched ledger writer, never once per request on the hot path.
  */
-export interface AccountStore {
+export interface AccountStore extends AdminSessionStore {
   /** Every key, revoked ones included. */
   listKeys(): Promise<VirtualKey[]>;
   getKey(id: string): Promise<VirtualKey | undefined>;

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { authenticationError, type CallAccounting, type GatewayError, KeyRing } from '@switchyard/core';
 import type { AccountStore } from './account-store.js';
+import type { AdminSessionStore } from './admin-session.js';
 import { KeyAccounting } from './key-accounting.js';
 import type { KeyChangeFeed } from './key-change-feed.js';
 import type { KeyLookupLimiterOptions } from './key-lookup-limiter.js';
@@ -89,6 +90,8 @@ export class Accounts {
   readonly teams: TeamRegistry;
   /** The virtual keys' administration: create, list, get, update, rotate, revoke (see {@link KeyAdmin}). */
   readonly keys: KeyAdmin;
+  /** The console's signed-in sessions (in the same store, so shared by replicas on a shared store). */
+  readonly adminSessions: AdminSessionStore;
   /** Time zone in which `day`, `week` and `month` budgets reset (IANA name). */
   readonly budgetTimeZone: string;
   /** Admission and metering for `createGateway({ accounting })`. */
@@ -110,6 +113,7 @@ export class Accounts {
     });
     this.limiter = options.limiter ?? new MemoryLimiter();
     this.audit = new AuditLog(store, { onError: options.onAuditError ?? options.onError });
+    this.adminSessions = store;
     this.#ledgerSeeds = new LedgerSeeds(store, this.ledger);
     this.accounting = new KeyAccounting(this);
     this.#keyChanges = options.keyChanges;

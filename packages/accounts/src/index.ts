@@ -1,4 +1,5 @@
 export type * from './account-store.js';
+export { ADMIN_ROLES, type AdminRole, type AdminSession, type AdminSessionStore } from './admin-session.js';
 export type * from './audit-entry.js';
 export { type AuditInput, AuditLog, type AuditLogOptions } from './audit-log.js';
 export {

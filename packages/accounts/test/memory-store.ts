@@ -1,4 +1,4 @@
-import type { AccountStore, AuditEntry, Team, UsageFilter, UsageRow, VirtualKey } from '../src/index.js';
+import type { AccountStore, AdminSession, AuditEntry, Team, UsageFilter, UsageRow, VirtualKey } from '../src/index.js';
 
 /** An in-memory AccountStore for unit tests; `rows` holds the ledger. */
 export function memoryStore(): AccountStore & { rows: UsageRow[] } {
@@ -6,6 +6,7 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
   const rows: UsageRow[] = [];
   const audit: AuditEntry[] = [];
   const teams = new Map<string, Team>();
+  const sessions = new Map<string, AdminSession>();
   const matches = (r: UsageRow, f: UsageFilter) =>
     (!f.key_id || r.key_id === f.key_id) &&
     (!f.team_id || r.team_id === f.team_id) &&
@@ -16,6 +17,14 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     (f.to === undefined || r.created_at < f.to);
   return {
     rows,
+    insertAdminSession: async (s) => void sessions.set(s.id_hash, s),
+    getAdminSession: async (hash) => sessions.get(hash),
+    deleteAdminSession: async (hash) => void sessions.delete(hash),
+    deleteExpiredAdminSessions: async (now) => {
+      const expired = [...sessions.values()].filter((s) => s.expires_at <= now);
+      for (const s of expired) sessions.delete(s.id_hash);
+      return expired.length;
+    },
     appendAudit: async (e) => void audit.push(e),
     listAudit: async (q) =>
       audit

@@ -257,4 +257,20 @@ CREATE INDEX switchyard_usage_team_time ON switchyard_usage (team_id, created_at
 CREATE INDEX switchyard_usage_end_user_time ON switchyard_usage (end_user, created_at) WHERE end_user IS NOT NULL;
 `,
   },
+  {
+    version: 14,
+    name: 'console sessions',
+    sql: `
+CREATE TABLE switchyard_admin_sessions (
+  id_hash text PRIMARY KEY,
+  actor text NOT NULL,
+  role text NOT NULL,
+  teams text[] NOT NULL,
+  method text NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX switchyard_admin_sessions_expiry ON switchyard_admin_sessions (expires_at);
+`,
+  },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AccountStore,
+  type AdminSession,
   type AuditEntry,
   type AuditQuery,
   SPARSE_GROUPS,
@@ -25,6 +26,7 @@ import {
   teamParams,
 } from './key-row.js';
 import { migrate } from './migrate.js';
+import { PostgresAdminSessions } from './postgres-admin-sessions.js';
 
 /** Options of {@link PostgresAccountStore.open}. */
 export interface PostgresStoreOptions {
@@ -121,9 +123,11 @@ const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(
 export class PostgresAccountStore implements AccountStore {
   readonly #pool: pg.Pool;
   readonly #rowIds = new WeakMap<UsageRow, string>();
+  readonly #sessions: PostgresAdminSessions;
 
   private constructor(pool: pg.Pool) {
     this.#pool = pool;
+    this.#sessions = new PostgresAdminSessions(pool);
   }
 
   /**
@@ -348,6 +352,19 @@ export class PostgresAccountStore implements AccountStore {
       params,
     );
     return rows;
+  }
+
+  insertAdminSession(session: AdminSession): Promise<void> {
+    return this.#sessions.insertAdminSession(session);
+  }
+  getAdminSession(idHash: string): Promise<AdminSession | undefined> {
+    return this.#sessions.getAdminSession(idHash);
+  }
+  deleteAdminSession(idHash: string): Promise<void> {
+    return this.#sessions.deleteAdminSession(idHash);
+  }
+  deleteExpiredAdminSessions(now: number): Promise<number> {
+    return this.#sessions.deleteExpiredAdminSessions(now);
   }
 
   async close(): Promise<void> {

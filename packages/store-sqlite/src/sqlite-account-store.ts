@@ -1,5 +1,6 @@
 import {
   type AccountStore,
+  type AdminSession,
   type AuditEntry,
   type AuditQuery,
   optionalLimits,
@@ -20,6 +21,7 @@ import {
   KEY_INDEXES_SQL,
   SCHEMA_SQL,
 } from './schema-sql.js';
+import { SqliteAdminSessions } from './sqlite-admin-sessions.js';
 import { usageWhere } from './usage-where.js';
 
 type Stored<T> = Omit<T, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
@@ -126,12 +128,14 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
 export class SqliteAccountStore implements AccountStore {
   readonly #db: Database.Database;
   readonly #insertUsage: Database.Statement;
+  readonly #sessions: SqliteAdminSessions;
 
   /** Opens (creating if needed) the database at `path`. Throws when the file cannot be opened. */
   constructor(path: string) {
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
+    this.#sessions = new SqliteAdminSessions(this.#db);
     const columns = new Set(
       (this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name),
     );
@@ -333,6 +337,19 @@ export class SqliteAccountStore implements AccountStore {
       before: e.before === null ? null : (JSON.parse(e.before) as Record<string, unknown>),
       after: e.after === null ? null : (JSON.parse(e.after) as Record<string, unknown>),
     }));
+  }
+
+  insertAdminSession(session: AdminSession): Promise<void> {
+    return this.#sessions.insertAdminSession(session);
+  }
+  getAdminSession(idHash: string): Promise<AdminSession | undefined> {
+    return this.#sessions.getAdminSession(idHash);
+  }
+  deleteAdminSession(idHash: string): Promise<void> {
+    return this.#sessions.deleteAdminSession(idHash);
+  }
+  deleteExpiredAdminSessions(now: number): Promise<number> {
+    return this.#sessions.deleteExpiredAdminSessions(now);
   }
 
   async close(): Promise<void> {

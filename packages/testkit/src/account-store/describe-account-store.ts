@@ -18,6 +18,7 @@ export interface AccountStoreFactory {
 }
 
 import { auditEntry, key, team, uniqueName, usageRow } from './account-store-samples.js';
+import { describeAdminSessionStore } from './describe-admin-session-store.js';
 
 export { usageRow } from './account-store-samples.js';
 
@@ -495,4 +496,5 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       await reopened.close();
     });
   });
+  describeAdminSessionStore(label, factory);
 }
