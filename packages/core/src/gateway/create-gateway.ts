@@ -6,68 +6,45 @@ import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
 import type { NativeMessagesResult } from '../adapter/native-messages.js';
 import type { NativeResponsesResult } from '../adapter/native-responses.js';
-import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { CallAccounting, CallOperation } from '../accounting/call-accounting.js';
-import { embeddingRequestSchema } from '../schemas/embedding-request.js';
 import type { EmbeddingResponse } from '../schemas/embedding-response.js';
-import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
 import type { ImagesResponse } from '../schemas/images-response.js';
-import { rerankRequestSchema } from '../schemas/rerank-request.js';
 import type { RerankResponse } from '../schemas/rerank-response.js';
 import type { Model, ModelList } from '../schemas/model.js';
 import { checkModelId } from '../schemas/model-id.js';
 import type { SpeechResult } from '../schemas/speech-request.js';
 import type { UploadedFile } from '../schemas/transcription-request.js';
 import type { TranscriptionResult } from '../schemas/transcription-response.js';
-import { filterCapableTargetsWithLists } from '../routing/filter-capable-targets.js';
 import { KeyRing } from './key-ring.js';
 import type { RequiredCapability } from '../model/model-capabilities.js';
 import { ModelCatalog } from './model-catalog.js';
 import { ModelRouter } from './model-router.js';
-import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
-import { type CallOverrides, type PlanOutcome, executePlan } from '../routing/execute-plan.js';
+import type { RouteTarget } from '../model/route-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
-import { normalizeEmbeddings } from './normalize-embeddings.js';
-import { presentModel } from './present-model.js';
-import { validateRequest } from './validate-request.js';
-import { type CountTokensPreparer, runLocalCall } from './local-call.js';
-import {
-  ADMITTING,
-  type Booking,
-  type Metered,
-  abortedStatus,
-  bookRefusal,
-  isMeteredStream,
-  statusOf,
-} from './call-metering.js';
+import type { CountTokensPreparer } from './local-call.js';
+import { bookRefusal } from './call-metering.js';
 import type { ChatCompletionResult } from './chat-completion-result.js';
 import type { GatewayCallOptions, GatewayCallResult, GatewayOptions, ProviderSettings } from './gateway-options.js';
-import { attemptObserverHooks, cooldownNotifier } from './attempt-observer-hooks.js';
-import { clampOverrides } from './call-overrides.js';
+import { cooldownNotifier } from './attempt-observer-hooks.js';
 import { OperationPlans, firstTargetServes } from './operation-plans.js';
-import { StreamAcceptance } from './stream-acceptance.js';
-import { planWithout } from './stream-failover.js';
 import { toCallResult } from './call-result.js';
-import {
-  type PassThroughOperation,
-  type PassThroughValue,
-  passThroughResult,
-  runPassThrough,
-} from './native-pass-through.js';
+import { passThroughCall } from './native-pass-through.js';
 import { CachedCalls } from './cached-calls.js';
-import type { CallRunner } from './call-runner.js';
+import type { AttemptRun, CallRunner } from './call-runner.js';
+import { type CallPipelineDeps, type PipelineCall, runCallPipeline } from './call-pipeline.js';
 import { transcriptionsCall, translationsCall } from './audio-upload-calls.js';
-import { jsonOperationCall } from './json-operation-call.js';
+import { imageGenerationsCall, moderationsCall, rerankCall } from './json-operation-call.js';
 import { speechCall } from './speech-call.js';
 import { type ChatCallDeps, chatCompletionsCall } from './chat-call.js';
 import type { ModerationResponse } from '../schemas/moderation-response.js';
-import { moderationRequestSchema } from '../schemas/moderation-request.js';
 import type { TextCompletionResult } from '../schemas/text-completion.js';
 import type { ImageEditResult } from '../schemas/image-edit-result.js';
 import { completionsCall } from './completions-call.js';
+import { countTokensCall } from './count-tokens-call.js';
+import { embeddingsCall } from './embeddings-call.js';
 import { imageEditsCall, imageVariationsCall } from './image-edit-calls.js';
 import { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './realtime-call.js';
 
@@ -102,6 +79,8 @@ export class Gateway {
   };
   /** What chat calls need of this gateway (see `chatCompletionsCall`). */
   readonly #chat: ChatCallDeps;
+  /** What every call needs of this gateway (see {@link runCallPipeline}). */
+  readonly #pipeline: CallPipelineDeps;
 
   /** Throws an Error when a model names an unconfigured provider or fallback. */
   constructor(options: GatewayOptions) {
@@ -144,6 +123,16 @@ export class Gateway {
       cooldownNotifier(() => this.#observers),
       options.sharedCooldown,
     );
+    this.#pipeline = {
+      plans: this.#plans,
+      catalog: this.catalog,
+      accounting: this.#accounting,
+      policy: this.policy,
+      health: this.health,
+      counters: this.#counters,
+      observers: () => this.#observers,
+      upstream: (provider, onResponseHeaders) => this.#upstream(provider, onResponseHeaders),
+    };
   }
 
   /**
@@ -191,88 +180,16 @@ export class Gateway {
     return bookRefusal(this.#accounting, body, options, run);
   }
 
-  async #call<T>(
+  /** Runs one call through the pipeline (see {@link runCallPipeline}): admitted, routed, neither released nor settled. */
+  #call<T>(
     operation: CallOperation,
     request: Record<string, unknown>,
     options: GatewayCallOptions,
-    run: (adapter: ProviderAdapter, target: RouteTarget, context: AdapterCallContext) => Promise<T>,
+    run: AttemptRun<T>,
     acceptOnHeaders = true,
     needs: readonly RequiredCapability[] = [],
-  ): Promise<{
-    outcome: PlanOutcome<T>;
-    warnings: GatewayWarning[];
-    metered?: Metered;
-    resume: (exclude: ReadonlySet<string>) => Promise<PlanOutcome<T>>;
-  }> {
-    const model = request.model as string;
-    const startedAt = performance.now();
-    let plan = this.#plans.planFor(operation, model);
-    // Only a request that needs capabilities waits (model lists); others reach the upstream without a microtask's delay.
-    if (needs.length > 0) plan = await filterCapableTargetsWithLists(plan, needs, this.catalog);
-    const requestId = options.requestId ?? randomUUID();
-    const stream = isMeteredStream(operation, request);
-    let metered: Metered | undefined;
-    if (this.#accounting) {
-      const admitting = (options as Partial<Booking>)[ADMITTING];
-      if (admitting) admitting.started = true;
-      const ticket = await this.#accounting.admit({
-        caller: options.caller,
-        operation,
-        model,
-        plan,
-        request,
-        requestId,
-        stream,
-        ...(options.labels && { labels: options.labels }),
-      });
-      if (admitting) admitting.ticket = ticket;
-      plan = ticket.plan;
-      metered = { ticket, attempts: [], startedAt, stream };
-    }
-    let warnings: GatewayWarning[] = [];
-    const acceptance = new StreamAcceptance(stream ? options.onAccepted : undefined, metered?.ticket.headers);
-    const overrides = clampOverrides(this.policy, options);
-    const execute = (plan: RoutePlan, overrides: CallOverrides) =>
-      executePlan<T>({
-        plan,
-        health: this.health,
-        policy: this.policy,
-        overrides,
-        signal: options.signal ?? new AbortController().signal,
-        counters: this.#counters,
-        hooks: attemptObserverHooks(this.#observers, operation, model, requestId),
-        onAttempt: metered && ((report) => metered.attempts.push(report)),
-        run: (target, signal, headers, accepted) => {
-          const attemptWarnings: GatewayWarning[] = (warnings = []);
-          return run(target.adapter, target, {
-            signal,
-            requestId,
-            provider: target.provider,
-            headers: options.upstreamHeaders ? { ...options.upstreamHeaders, ...headers } : headers,
-            ...(options.clientHeaders && { clientHeaders: options.clientHeaders }),
-            warn: (w) => attemptWarnings.push(w),
-            upstream: this.#upstream(
-              target.provider,
-              acceptance.hook(target, attemptWarnings, acceptOnHeaders ? accepted : undefined),
-            ),
-          }).catch((error: unknown) => {
-            throw upstreamErrorMeaning(target.provider, error);
-          });
-        },
-      });
-    try {
-      const outcome = await execute(plan, overrides);
-      // The rest of the plan within what is left of the deadline (mid-stream failover).
-      const resume = (exclude: ReadonlySet<string>) =>
-        execute(planWithout(plan, exclude), { ...overrides, timeoutMs: Math.max(1, outcome.deadline - Date.now()) });
-      return { outcome, warnings, metered, resume };
-    } catch (error) {
-      if (metered) {
-        const status = options.signal?.aborted ? abortedStatus(options.signal) : statusOf(error);
-        metered.ticket.settle({ status, attempts: metered.attempts, latencyMs: performance.now() - startedAt, stream });
-      }
-      throw error;
-    }
+  ): Promise<PipelineCall<T>> {
+    return runCallPipeline(this.#pipeline, operation, request, options, run, acceptOnHeaders, needs);
   }
 
   /** Runs a non-streaming operation through the plan and releases the attempt. */
@@ -298,26 +215,8 @@ export class Gateway {
   }
 
   /** `POST /v1/embeddings`; vectors come back in the requested `encoding_format`. */
-  async embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
-    return this.#booked(body, options, async (booked) => {
-      const request = validateRequest(embeddingRequestSchema, body);
-      return this.#cached.through(
-        'embeddings',
-        request,
-        booked,
-        () =>
-          this.#simple('embeddings', request, booked, async (adapter, target, context) =>
-            presentModel(
-              normalizeEmbeddings(
-                await adapter.embeddings!({ ...request, model: target.upstreamModel }, context),
-                request.encoding_format,
-              ),
-              request.model,
-            ),
-          ),
-        'embeddings',
-      );
-    });
+  embeddings(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<EmbeddingResponse>> {
+    return embeddingsCall(this.#runner, this.#cached, body, options);
   }
 
   /** `POST /v1/audio/transcriptions`: `fields` the multipart text fields, `file` the upload (see `transcriptionsCall`). */
@@ -345,9 +244,7 @@ export class Gateway {
 
   /** `POST /v1/rerank` (Cohere's shape): `documents` ordered by relevance to `query`. */
   rerank(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<RerankResponse>> {
-    return jsonOperationCall(this.#runner, 'rerank', rerankRequestSchema, body, options, (adapter, request, context) =>
-      adapter.rerank!(request, context),
-    );
+    return rerankCall(this.#runner, body, options);
   }
 
   /**
@@ -355,26 +252,12 @@ export class Gateway {
    * naming `input` when it is missing, empty or of another type.
    */
   moderations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ModerationResponse>> {
-    return jsonOperationCall(
-      this.#runner,
-      'moderations',
-      moderationRequestSchema,
-      body,
-      options,
-      (adapter, request, context) => adapter.moderations!(request, context),
-    );
+    return moderationsCall(this.#runner, body, options);
   }
 
   /** `POST /v1/images/generations`. */
   imageGenerations(body: unknown, options: GatewayCallOptions = {}): Promise<GatewayCallResult<ImagesResponse>> {
-    return jsonOperationCall(
-      this.#runner,
-      'imageGenerations',
-      imageGenerationRequestSchema,
-      body,
-      options,
-      (adapter, request, context) => adapter.imageGenerations!(request, context),
-    );
+    return imageGenerationsCall(this.#runner, body, options);
   }
 
   /** `POST /v1/images/edits`: `images` the `image`/`image[]` uploads, `mask` the optional mask (see `imageEditsCall`). */
@@ -413,37 +296,24 @@ export class Gateway {
     body: Record<string, unknown> & { model: string },
     options: GatewayCallOptions = {},
   ): Promise<GatewayCallResult<NativeMessagesResult>> {
-    return this.#passThrough('anthropicMessages', body, options);
+    return passThroughCall(this.#runner, 'anthropicMessages', body, options);
   }
 
   /**
    * `POST /v1/messages/count_tokens`: admitted (allow-list, rpm; no tokens or budget reserved) and booked at cost 0; the
-   * upstream's count where the first deployment has `anthropicCountTokens` (routed as usual), else the estimate
-   * (tokens). `prepare` validates the body (its 400 is booked like any refusal). Throws as {@link chatCompletions}. @see https://docs.anthropic.com/en/api/messages-count-tokens
+   * upstream's count where the first deployment has `anthropicCountTokens`, else the estimate (see `countTokensCall`).
    */
-  async anthropicCountTokens(
+  anthropicCountTokens(
     body: unknown,
     prepare: CountTokensPreparer,
     options: GatewayCallOptions = {},
   ): Promise<GatewayCallResult<{ input_tokens: number }>> {
-    return this.#booked(body, options, async (booked) => {
-      const { request, estimate } = prepare(body);
-      const plan = this.router.plan(request.model);
-      if (firstTargetServes(plan, 'anthropicCountTokens')) {
-        return this.#simple('anthropicCountTokens', request, booked, (adapter, target, context) =>
-          adapter.anthropicCountTokens!({ ...request, model: target.upstreamModel }, context),
-        );
-      }
-      const work = async () => ({ input_tokens: await estimate() });
-      return runLocalCall({
-        accounting: this.#accounting,
-        operation: 'anthropicCountTokens',
-        request,
-        plan,
-        options: booked,
-        work,
-      });
-    });
+    return countTokensCall(
+      { runner: this.#runner, router: this.router, accounting: this.#accounting },
+      body,
+      prepare,
+      options,
+    );
   }
 
   /** As {@link supportsAnthropicMessages}, for OpenAI's Responses API (`ProviderAdapter.openaiResponses`). */
@@ -464,25 +334,7 @@ export class Gateway {
     body: Record<string, unknown> & { model: string },
     options: GatewayCallOptions = {},
   ): Promise<GatewayCallResult<NativeResponsesResult>> {
-    return this.#passThrough('openaiResponses', body, options);
-  }
-
-  #passThrough(
-    operation: PassThroughOperation,
-    body: Record<string, unknown> & { model: string },
-    options: GatewayCallOptions,
-  ): Promise<GatewayCallResult<NativeMessagesResult>> {
-    return this.#booked(body, options, async (booked) => {
-      // As for chat: a stream's first-byte timer runs until its first event (peeked by runPassThrough), JSON's until its headers.
-      const { outcome, warnings, metered } = await this.#call<PassThroughValue>(
-        operation,
-        body,
-        booked,
-        (adapter, target, context) => runPassThrough(operation, body, adapter, target, context),
-        body.stream !== true,
-      );
-      return passThroughResult(body.model, outcome, warnings, metered, booked.signal);
-    });
+    return passThroughCall(this.#runner, 'openaiResponses', body, options);
   }
 
   /**

@@ -5,6 +5,12 @@ import type { CallOperation } from '../accounting/call-accounting.js';
 import type { CallRunner } from './call-runner.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import { validateRequest } from './validate-request.js';
+import { imageGenerationRequestSchema } from '../schemas/image-generation-request.js';
+import type { ImagesResponse } from '../schemas/images-response.js';
+import { moderationRequestSchema } from '../schemas/moderation-request.js';
+import type { ModerationResponse } from '../schemas/moderation-response.js';
+import { rerankRequestSchema } from '../schemas/rerank-request.js';
+import type { RerankResponse } from '../schemas/rerank-response.js';
 
 /**
  * One call of an operation that takes a JSON body and answers JSON (images, rerank, moderations): `body` validated with
@@ -26,4 +32,49 @@ export function jsonOperationCall<S extends z.ZodType<{ model: string }>, R>(
       invoke(adapter, { ...request, model: target.upstreamModel }, context),
     );
   });
+}
+
+/** `POST /v1/rerank` (Cohere's shape): `documents` ordered by relevance to `query` (see {@link jsonOperationCall}). */
+export function rerankCall(
+  runner: CallRunner,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<RerankResponse>> {
+  return jsonOperationCall(runner, 'rerank', rerankRequestSchema, body, options, (adapter, request, context) =>
+    adapter.rerank!(request, context),
+  );
+}
+
+/**
+ * `POST /v1/moderations`: `model` defaults to `omni-moderation-latest`; 400 naming `input` when it is missing, empty or
+ * of another type (see {@link jsonOperationCall}).
+ * @see https://platform.openai.com/docs/api-reference/moderations/create
+ */
+export function moderationsCall(
+  runner: CallRunner,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<ModerationResponse>> {
+  return jsonOperationCall(runner, 'moderations', moderationRequestSchema, body, options, (adapter, request, context) =>
+    adapter.moderations!(request, context),
+  );
+}
+
+/**
+ * `POST /v1/images/generations` (see {@link jsonOperationCall}).
+ * @see https://platform.openai.com/docs/api-reference/images/create
+ */
+export function imageGenerationsCall(
+  runner: CallRunner,
+  body: unknown,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<ImagesResponse>> {
+  return jsonOperationCall(
+    runner,
+    'imageGenerations',
+    imageGenerationRequestSchema,
+    body,
+    options,
+    (adapter, request, context) => adapter.imageGenerations!(request, context),
+  );
 }

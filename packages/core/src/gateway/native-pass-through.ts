@@ -10,7 +10,8 @@ import type { CompletionUsage } from '../schemas/completion-usage.js';
 import { mapTransportError } from '../utils/upstream-request.js';
 import type { Metered } from './call-metering.js';
 import { toCallResult } from './call-result.js';
-import type { GatewayCallResult } from './gateway-options.js';
+import type { CallRunner } from './call-runner.js';
+import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import type { RouteTarget } from '../model/route-plan.js';
 import { settleStream } from './settle-stream.js';
 import { presentMessagesModel, presentModel } from './present-model.js';
@@ -100,4 +101,28 @@ export function passThroughResult(
   }
   outcome.release();
   return toCallResult(model, outcome, warnings, value, metered);
+}
+
+/**
+ * One pass-through call of `operation` (`body` validated by the front door), routed like any call (retries; fallbacks
+ * among models whose deployments pass through too); streams as in {@link passThroughResult}. A stream's first-byte
+ * timer runs until its first event (peeked by {@link runPassThrough}), JSON's until its headers. Throws 404 for an
+ * unknown model, the accounting's 401/403/429, upstream errors.
+ */
+export function passThroughCall(
+  runner: CallRunner,
+  operation: PassThroughOperation,
+  body: Record<string, unknown> & { model: string },
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult<NativeMessagesResult>> {
+  return runner.booked(body, options, async (booked) => {
+    const { outcome, warnings, metered } = await runner.call<PassThroughValue>(
+      operation,
+      body,
+      booked,
+      (adapter, target, context) => runPassThrough(operation, body, adapter, target, context),
+      body.stream !== true,
+    );
+    return passThroughResult(body.model, outcome, warnings, metered, booked.signal);
+  });
 }
