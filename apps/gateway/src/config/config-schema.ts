@@ -1,16 +1,10 @@
-import { isIP } from 'node:net';
 import { MAX_MODEL_ID_LENGTH, MODEL_CAPABILITIES, MODEL_ID_PATTERN, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
 import { alertsConfigSchema, budgetsConfigSchema } from './budgets-config-schema.js';
-
-/** Whether `entry` is an IP address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
-function isCidrOrAddress(entry: string): boolean {
-  const [address = '', prefix, extra] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
+import { batchesConfigSchema, filesConfigSchema } from './files-config-schema.js';
+import { realtimeConfigSchema } from './realtime-config-schema.js';
+import { responsesConfigSchema } from './responses-config-schema.js';
+import { serverConfigSchema } from './server-config-schema.js';
 
 const bytes = z.number().int().positive();
 
@@ -230,54 +224,8 @@ export const storeConfigSchema = z
  */
 export const gatewayConfigSchema = z
   .strictObject({
-    server: z
-      .strictObject({
-        host: z.string().min(1).default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).default(8787),
-        /** Largest JSON body accepted, bytes or a size string such as `20mb`. */
-        body_limit: z.union([z.number().int().positive(), z.string().min(1)]).default('20mb'),
-        /** Gateway processes on one port (node:cluster): a number, or `auto` for one per core. Default 1. */
-        workers: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
-        /** On SIGTERM/SIGINT, how long requests and streams in flight may take to finish, ms. */
-        shutdown_timeout_ms: z.number().int().min(0).default(30_000),
-        /**
-         * Most client connections open at once; beyond it, 32 more for `/healthz` and `/readyz` only. Keep it well below
-         * `ulimit -n`.
-         */
-        max_connections: z.number().int().positive().default(4096),
-        /**
-         * Most connections open at once from one client address (an IPv6 client: its /64); the client's oldest idle one
-         * is closed to make room for a new one. Not applied to `trust_proxy` addresses.
-         */
-        max_connections_per_client: z.number().int().positive().default(1024),
-        /**
-         * Addresses or CIDR ranges of reverse proxies in front of the gateway: their connections are not capped per
-         * client (every client behind a proxy shares its address; bound them at the proxy).
-         */
-        trust_proxy: z
-          .array(
-            z
-              .string()
-              .refine((entry) => isCidrOrAddress(entry), {
-                message: 'an IP address or CIDR range (10.0.0.0/8, fd00::/8)',
-              }),
-          )
-          .default([]),
-        /**
-         * Connections the kernel completes and queues while the gateway is busy, before it accepts them (the `listen`
-         * backlog; Linux caps it at `net.core.somaxconn`). Node's default, 511, reset some of a burst of thousands.
-         */
-        backlog: z.number().int().positive().default(4096),
-        /** A client must send its request headers within this time, ms. */
-        headers_timeout_ms: ms.default(20_000),
-        /** A client must send its whole request (headers and body) within this time, ms. */
-        request_timeout_ms: ms.default(300_000),
-        /** A `: keep-alive` comment is sent on a stream idle for this long, ms. */
-        stream_keepalive_ms: ms.default(15_000),
-        /** A streaming client that reads nothing for this long is disconnected, ms. */
-        client_write_timeout_ms: ms.default(60_000),
-      })
-      .prefault({}),
+    /** The HTTP server (see {@link serverConfigSchema}). */
+    server: serverConfigSchema,
     keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).default([]),
     providers: z.record(
       z.string().regex(/^[A-Za-z0-9_.-]+$/, 'provider names use letters, digits, _ . -'),
@@ -315,63 +263,12 @@ export const gatewayConfigSchema = z
     redis: redisConfigSchema.optional(),
     /** The response cache (see {@link cacheConfigSchema}); models and requests opt in. */
     cache: cacheConfigSchema.prefault({}),
-    /**
-     * Stored responses of the Responses API: kept `retention_days` days (and while a later response continues from
-     * them); at most `max_stored_bytes_per_key` bytes per key in every store (default 64 MiB; a key's oldest go first);
-     * without accounts in memory, at most `max_in_memory` of them and `memory_bytes` bytes in all (default 256 MiB; the
-     * oldest go first). Bytes are those of the records' JSON.
-     */
-    responses: z
-      .strictObject({
-        retention_days: z.number().positive().default(30),
-        max_in_memory: z.number().int().positive().default(1000),
-        memory_bytes: z
-          .number()
-          .int()
-          .positive()
-          .default(256 * 1024 * 1024),
-        max_stored_bytes_per_key: z
-          .number()
-          .int()
-          .positive()
-          .default(64 * 1024 * 1024),
-      })
-      .prefault({}),
-    /**
-     * `/v1/files`: the bytes of uploaded files live in `dir` (default: the folder `switchyard-files` beside the SQLite
-     * file or the config file; a shared volume when replicas share Postgres), metadata in the store. At most `max_bytes`
-     * per upload (default 512 MB) and `max_bytes_per_key` stored per key (default 10 GiB).
-     */
-    files: z
-      .strictObject({
-        dir: z.string().min(1).optional(),
-        max_bytes: z
-          .number()
-          .int()
-          .positive()
-          .default(512 * 1024 * 1024),
-        max_bytes_per_key: z
-          .number()
-          .int()
-          .positive()
-          .default(10 * 1024 * 1024 * 1024),
-      })
-      .prefault({}),
-    /**
-     * `/v1/batches` run by the gateway: at most `concurrency` lines at once per deployment (default 4), and none started
-     * while `yield_above` live requests are in flight in this process (default 32); at most `max_lines` lines per batch
-     * (default 50,000); a claimed line is held `lease_ms` (default 10 minutes) before another replica may take it over;
-     * runners look for work every `poll_ms` (default 1,000).
-     */
-    batches: z
-      .strictObject({
-        concurrency: z.number().int().positive().max(256).default(4),
-        yield_above: z.number().int().positive().default(32),
-        max_lines: z.number().int().positive().max(1_000_000).default(50_000),
-        lease_ms: ms.default(10 * 60 * 1000),
-        poll_ms: ms.default(1_000),
-      })
-      .prefault({}),
+    /** Stored responses of the Responses API (see {@link responsesConfigSchema}). */
+    responses: responsesConfigSchema,
+    /** `/v1/files` (see {@link filesConfigSchema}). */
+    files: filesConfigSchema,
+    /** `/v1/batches` run by the gateway (see {@link batchesConfigSchema}). */
+    batches: batchesConfigSchema,
     /**
      * Log `level`, and `format`: `json` (one object per line), `pretty` (pino-pretty, for people), or `auto` (pretty
      * when stdout is a terminal, JSON otherwise).
@@ -382,30 +279,8 @@ export const gatewayConfigSchema = z
         format: z.enum(['auto', 'json', 'pretty']).default('auto'),
       })
       .prefault({}),
-    /**
-     * `GET /v1/realtime` sessions (WebSocket): `max_session_ms` (default 3,600,000), `idle_timeout_ms` (no event either
-     * way; default 300,000), `max_message_bytes` (largest client event; default 16 MiB), `max_buffered_bytes` (queued
-     * towards a slow peer before the other side is paused; default 4 MiB), `check_interval_ms` (how often expiry,
-     * idleness and revoked keys are checked; default 1,000), `connect_timeout_ms` (the upstream handshake; default 10,000).
-     */
-    realtime: z
-      .strictObject({
-        max_session_ms: z.number().int().positive().default(3_600_000),
-        idle_timeout_ms: z.number().int().positive().default(300_000),
-        max_message_bytes: z
-          .number()
-          .int()
-          .positive()
-          .default(16 * 1024 * 1024),
-        max_buffered_bytes: z
-          .number()
-          .int()
-          .positive()
-          .default(4 * 1024 * 1024),
-        check_interval_ms: z.number().int().positive().default(1_000),
-        connect_timeout_ms: z.number().int().positive().default(10_000),
-      })
-      .prefault({}),
+    /** `GET /v1/realtime` sessions (see {@link realtimeConfigSchema}). */
+    realtime: realtimeConfigSchema,
     /** `GET /metrics` (Prometheus text format): on by default; `auth: master` requires the admin master key. */
     metrics: z
       .strictObject({ enabled: z.boolean().default(true), auth: z.enum(['none', 'master']).default('none') })
