@@ -14,7 +14,12 @@ async function openFiles(): Promise<Files> {
 
 async function upload(files: Files, expiresAfterS?: number) {
   const id = files.newId();
-  const bytes = await files.storage.write(id, ['{}\n']);
+  const bytes = await files.storage.write(
+    id,
+    (async function* () {
+      yield '{}\n';
+    })(),
+  );
   return files.add({ id, owner: 'o', bytes, filename: 'a.jsonl', purpose: 'user_data', expiresAfterS });
 }
 
