@@ -1,77 +1,16 @@
-import {
-  type MockUpstream,
-  type RecordedRequest,
-  type TestRedisServer,
-  sseFrames,
-  startMockUpstream,
-  startRedisServer,
-} from '@switchyard/testkit';
+import { type MockUpstream, type TestRedisServer, startRedisServer } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load-config.js';
 import { type RunningServer, startServer } from '../src/start-server.js';
+import { EMBEDDINGS, startCacheTestUpstream } from './helpers/response-cache-upstream.js';
 
 // The response cache (issue #18): the same behaviour in process (lru-cache) and in a real redis-server, seen through
 // the official openai SDK against the gateway in front of a mock upstream whose every answer is different.
 const MASTER = 'sk-master-0123456789abcdef-xyz';
 const KEY_A = 'sk-gw-key-aaaa-0123456789abcdef';
 const KEY_B = 'sk-gw-key-bbbb-0123456789abcdef';
-const CHAT = 'POST /v1/chat/completions';
-const EMBEDDINGS = 'POST /v1/embeddings';
-
-type ChatBody = { messages: { content: string }[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
-
-/** Answer number `n` of the upstream: its text names the call, so a second upstream call is never mistaken for a hit. */
-function chatReply(request: RecordedRequest, n: number) {
-  const body = request.json as ChatBody;
-  const content = body.messages.at(-1)?.content ?? '';
-  const text = `answer #${n} to ${content}`;
-  const usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };
-  // "slow" prompts take 300 ms; the first call of a "flaky" prompt fails after 300 ms.
-  const delayMs = /slow|flaky/.test(content) ? 300 : 0;
-  if (content.includes('flaky') && upstreamCalls(content) === 1)
-    return {
-      delayMs,
-      status: 500,
-      json: { error: { message: 'boom', type: 'server_error', param: null, code: null } },
-    };
-  if (!body.stream) {
-    return {
-      delayMs,
-      json: {
-        id: `c${n}`,
-        object: 'chat.completion',
-        created: 1_700_000_000 + n,
-        model: 'gpt-4.1-nano',
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
-        usage,
-      },
-    };
-  }
-  const chunk = (delta: object, finish: string | null = null) => ({
-    id: `s${n}`,
-    object: 'chat.completion.chunk',
-    created: 1_700_000_000 + n,
-    model: 'gpt-4.1-nano',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const events: object[] = [
-    chunk({ role: 'assistant', content: '' }),
-    ...text.split(' ').map((word, i) => chunk({ content: i === 0 ? word : ` ${word}` })),
-    chunk({}, 'stop'),
-  ];
-  if (body.stream_options?.include_usage)
-    events.push({
-      id: `s${n}`,
-      object: 'chat.completion.chunk',
-      created: 1_700_000_000 + n,
-      model: 'gpt-4.1-nano',
-      choices: [],
-      usage,
-    });
-  return { chunks: sseFrames(events.map((e) => JSON.stringify(e))) };
-}
 
 /**
  * `redis.timeout_ms`: no healthy loopback round trip reaches it, even on a loaded machine (with 300 ms a slow lookup
@@ -79,25 +18,13 @@ function chatReply(request: RecordedRequest, n: number) {
  */
 const REDIS_TIMEOUT_MS = 2_000;
 let upstream: MockUpstream;
+let upstreamCalls: (content: string) => number;
 let redis: TestRedisServer;
 const started: RunningServer[] = [];
 let runs = 0;
 
 beforeAll(async () => {
-  upstream = await startMockUpstream({
-    routes: {
-      [CHAT]: chatReply,
-      [EMBEDDINGS]: (request, n) => ({
-        delayMs: /slow/.test((request.json as { input: string }).input) ? 300 : 0,
-        json: {
-          object: 'list',
-          data: [{ object: 'embedding', index: 0, embedding: [n, 0.5, -0.25] }],
-          model: 'text-embedding-3-small',
-          usage: { prompt_tokens: 3, total_tokens: 3 },
-        },
-      }),
-    },
-  });
+  ({ upstream, upstreamCalls } = await startCacheTestUpstream());
   redis = await startRedisServer();
 });
 afterAll(async () => {
@@ -134,9 +61,6 @@ routing: { max_retries: 0 }
 let unique = 0;
 /** A prompt no other test sends. */
 const prompt = (what: string) => `${what} ${++unique} ${Math.random()}`;
-/** How often the upstream saw `content` (chat) since the start. */
-const upstreamCalls = (content: string) =>
-  upstream.requestsTo(CHAT).filter((r) => (r.json as ChatBody).messages.at(-1)?.content === content).length;
 
 describe.each([
   ['in process (lru-cache)', false],
