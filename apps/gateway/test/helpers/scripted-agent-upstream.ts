@@ -1,4 +1,3 @@
-import { newResponseObject, responsesRequestSchema } from '@switchyard/front-door-responses';
 import {
   type MockReply,
   type MockRoute,
@@ -7,49 +6,10 @@ import {
   sseFrames,
 } from '@switchyard/testkit';
 
-/**
- * The shell call a scripted upstream answers a coding agent's first turn with: the agent's shell tool by name (Codex:
- * `exec_command`, Claude Code: `Bash`) and its JSON arguments (e.g. `{cmd: "ls"}`).
- */
-export interface ScriptedShellCall {
-  tool: string;
-  arguments: Record<string, unknown>;
-  /** Streams the call's JSON arguments in pieces of this many characters (default: two pieces). */
-  pieceLength?: number;
-}
+import { SCRIPTED_USAGE, type ScriptedShellCall, argumentPieces, nextTurn, textOf } from './scripted-agent-turns.js';
 
-/** `json` cut where a stream sends its argument fragments: in `pieceLength` pieces, else at `split` (two pieces). */
-function argumentPieces(json: string, call: ScriptedShellCall, split: number): string[] {
-  if (!call.pieceLength) return [json.slice(0, split), json.slice(split)];
-  const pieces: string[] = [];
-  for (let i = 0; i < json.length; i += call.pieceLength) pieces.push(json.slice(i, i + call.pieceLength));
-  return pieces;
-}
-
-/** The reply text of the second turn: quotes what the tool returned (first 300 characters, trimmed). */
-export const quoteToolResult = (result: string) => `The command printed: ${result.trim().slice(0, 300)}`;
-/** The reply text of a turn without tools, or whose tools lack the scripted shell tool. */
-export const SCRIPTED_PLAIN_TEXT = 'Hello from the scripted upstream.';
-const USAGE = { input: 42, output: 7 };
-
-type Turn = { kind: 'call'; call: ScriptedShellCall } | { kind: 'text'; text: string };
-
-/** What to answer: text quoting the tool result when there is one, else the shell call when the tool is offered, else text. */
-function nextTurn(result: string | undefined, offered: readonly string[], shell: ScriptedShellCall): Turn {
-  if (result !== undefined) return { kind: 'text', text: quoteToolResult(result) };
-  if (offered.includes(shell.tool)) return { kind: 'call', call: shell };
-  return { kind: 'text', text: SCRIPTED_PLAIN_TEXT };
-}
-
-const textOf = (content: unknown): string => {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) =>
-      typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : textOf(part?.content),
-    )
-    .join('');
-};
+export { SCRIPTED_PLAIN_TEXT, type ScriptedShellCall, quoteToolResult } from './scripted-agent-turns.js';
+export { SCRIPTED_ENCRYPTED_REASONING, scriptedResponsesRoute } from './scripted-responses-route.js';
 
 /**
  * OpenAI chat completions (`POST /v1/chat/completions`), scripted for an agent's tool round trip: a request whose last
@@ -72,9 +32,9 @@ export function scriptedChatRoute(shell: ScriptedShellCall): MockRoute {
     );
     const id = `chatcmpl-scripted-${request.bodyText.length}`;
     const usage = {
-      prompt_tokens: USAGE.input,
-      completion_tokens: USAGE.output,
-      total_tokens: USAGE.input + USAGE.output,
+      prompt_tokens: SCRIPTED_USAGE.input,
+      completion_tokens: SCRIPTED_USAGE.output,
+      total_tokens: SCRIPTED_USAGE.input + SCRIPTED_USAGE.output,
     };
     const toolCall =
       turn.kind === 'call'
@@ -174,7 +134,7 @@ export function scriptedAnthropicAnswer(
       ? { type: 'tool_use', id: 'toolu_scripted_1', name: turn.call.tool, input: turn.call.arguments }
       : { type: 'text', text: turn.text };
   const stop = turn.kind === 'call' ? 'tool_use' : 'end_turn';
-  const input = { input_tokens: USAGE.input, cache_creation_input_tokens: 4, cache_read_input_tokens: 8 };
+  const input = { input_tokens: SCRIPTED_USAGE.input, cache_creation_input_tokens: 4, cache_read_input_tokens: 8 };
   const model = body.model ?? 'claude';
   const message = {
     id,
@@ -184,7 +144,7 @@ export function scriptedAnthropicAnswer(
     content: [block],
     stop_reason: stop,
     stop_sequence: null,
-    usage: { ...input, output_tokens: USAGE.output },
+    usage: { ...input, output_tokens: SCRIPTED_USAGE.output },
   };
   const events: Record<string, unknown>[] = [
     {
@@ -210,7 +170,7 @@ export function scriptedAnthropicAnswer(
     {
       type: 'message_delta',
       delta: { stop_reason: stop, stop_sequence: null },
-      usage: { output_tokens: USAGE.output },
+      usage: { output_tokens: SCRIPTED_USAGE.output },
     },
     { type: 'message_stop' },
   );
@@ -292,9 +252,9 @@ export function scriptedGeminiRoutes(shell: ScriptedShellCall): Record<string, M
     return {
       candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
       usageMetadata: {
-        promptTokenCount: USAGE.input,
-        candidatesTokenCount: USAGE.output,
-        totalTokenCount: USAGE.input + USAGE.output,
+        promptTokenCount: SCRIPTED_USAGE.input,
+        candidatesTokenCount: SCRIPTED_USAGE.output,
+        totalTokenCount: SCRIPTED_USAGE.input + SCRIPTED_USAGE.output,
       },
       modelVersion: 'gemini-scripted',
     };
@@ -304,142 +264,5 @@ export function scriptedGeminiRoutes(shell: ScriptedShellCall): Record<string, M
     'POST /v1beta/models/*:streamGenerateContent': (request) => ({
       chunks: sseFrames([JSON.stringify(answer(request))], 'gemini'),
     }),
-  };
-}
-
-/** The encrypted reasoning the scripted Responses upstream puts before its first turn's call (Codex replays it). */
-export const SCRIPTED_ENCRYPTED_REASONING = 'gAAAAB-scripted-encrypted-reasoning';
-
-/**
- * OpenAI Responses (`POST /v1/responses`), scripted like {@link scriptedChatRoute}: input ending with a
- * `function_call_output` gets a message quoting it; one offering `shell.tool` (a function tool) gets a `reasoning` item
- * (with `encrypted_content` {@link SCRIPTED_ENCRYPTED_REASONING}) and one `function_call`. Streams OpenAI's event
- * sequence (`response.created` ... `response.completed`, sequence numbers from 0) when `stream: true`, else the JSON
- * response object; response objects carry every field of OpenAI's `Response` schema.
- */
-export function scriptedResponsesRoute(shell: ScriptedShellCall): MockRoute {
-  return (request: RecordedRequest): MockReply => {
-    const request_ = responsesRequestSchema.parse(request.json);
-    const input = typeof request_.input === 'string' ? [] : (request_.input as { type?: string; output?: unknown }[]);
-    const last = input.at(-1);
-    const offered = (request_.tools ?? []).flatMap((t) =>
-      t.type === 'function' && typeof t.name === 'string' ? [t.name] : [],
-    );
-    const turn = nextTurn(last?.type === 'function_call_output' ? textOf(last.output) : undefined, offered, shell);
-    const n = request.bodyText.length;
-    const response = {
-      ...newResponseObject(`resp_scripted_${n}`, request_, 1_760_000_000, request_.store !== false),
-      model: request_.model,
-    } as Record<string, unknown>;
-    const items: Record<string, unknown>[] =
-      turn.kind === 'call'
-        ? [
-            { type: 'reasoning', id: `rs_scripted_${n}`, summary: [], encrypted_content: SCRIPTED_ENCRYPTED_REASONING },
-            {
-              type: 'function_call',
-              id: `fc_scripted_${n}`,
-              call_id: 'call_scripted_1',
-              name: turn.call.tool,
-              arguments: JSON.stringify(turn.call.arguments),
-              status: 'completed',
-            },
-          ]
-        : [
-            {
-              type: 'message',
-              id: `msg_scripted_${n}`,
-              role: 'assistant',
-              status: 'completed',
-              content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }],
-            },
-          ];
-    const usage = {
-      input_tokens: USAGE.input,
-      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
-      output_tokens: USAGE.output,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: USAGE.input + USAGE.output,
-    };
-    const text = turn.kind === 'text' ? turn.text : '';
-    const done = {
-      ...response,
-      status: 'completed',
-      completed_at: 1_760_000_001,
-      output: items,
-      output_text: text,
-      usage,
-    };
-    if (!request_.stream) return { json: done };
-    const events: Record<string, unknown>[] = [
-      { type: 'response.created', response },
-      { type: 'response.in_progress', response },
-    ];
-    items.forEach((item, index) => {
-      if (item.type === 'message') {
-        const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
-        events.push(
-          {
-            type: 'response.output_item.added',
-            output_index: index,
-            item: { ...item, status: 'in_progress', content: [] },
-          },
-          { type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part },
-          {
-            type: 'response.output_text.delta',
-            item_id: item.id,
-            output_index: index,
-            content_index: 0,
-            delta: text,
-            logprobs: [],
-          },
-          {
-            type: 'response.output_text.done',
-            item_id: item.id,
-            output_index: index,
-            content_index: 0,
-            text,
-            logprobs: [],
-          },
-          {
-            type: 'response.content_part.done',
-            item_id: item.id,
-            output_index: index,
-            content_index: 0,
-            part: { ...part, text },
-          },
-        );
-      } else if (item.type === 'function_call') {
-        events.push(
-          {
-            type: 'response.output_item.added',
-            output_index: index,
-            item: { ...item, arguments: '', status: 'in_progress' },
-          },
-          {
-            type: 'response.function_call_arguments.delta',
-            item_id: item.id,
-            output_index: index,
-            delta: item.arguments,
-          },
-          {
-            type: 'response.function_call_arguments.done',
-            item_id: item.id,
-            output_index: index,
-            name: item.name,
-            arguments: item.arguments,
-          },
-        );
-      } else {
-        events.push({ type: 'response.output_item.added', output_index: index, item });
-      }
-      events.push({ type: 'response.output_item.done', output_index: index, item });
-    });
-    events.push({ type: 'response.completed', response: done });
-    return {
-      chunks: sseFrames(
-        events.map((e, i) => JSON.stringify({ ...e, sequence_number: i })),
-        'typed',
-      ),
-    };
   };
 }
