@@ -276,6 +276,7 @@ export {
 } from './adapter-api.js';
 export type { SessionAdmissionRequest, SessionResponseReport, SessionTicket } from './accounting/session-accounting.js';
 export { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './gateway/realtime-call.js';
+export type { RealtimeConnector } from './gateway/realtime-routing.js';
 export {
   type RealtimeErrorEvent,
   type RealtimeEvent,

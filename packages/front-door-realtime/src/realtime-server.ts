@@ -125,7 +125,7 @@ export class RealtimeServer {
       );
     socket.once('close', onGone);
     this.#opening++;
-    let call: RealtimeCall | undefined;
+    let call: RealtimeCall<ConnectedUpstream> | undefined;
     try {
       const credentials = readClientCredentials(request);
       const caller = await this.#gateway.authenticate(credentials.authorization, {
@@ -135,36 +135,48 @@ export class RealtimeServer {
       const beta = request.headers['openai-beta'];
       const clientBeta = typeof beta === 'string' ? beta : credentials.beta ? 'realtime=v1' : undefined;
       const sessionId = `sess_sy_${randomBytes(12).toString('base64url')}`;
-      call = await this.#gateway.openRealtime(url.searchParams.get('model') ?? undefined, {
+      call = await this.#gateway.openRealtime<ConnectedUpstream>(url.searchParams.get('model') ?? undefined, {
         caller,
         authorization: credentials.authorization,
         requestId,
         sessionId,
         signal: abort.signal,
         ...(clientBeta && { clientHeaders: { 'openai-beta': clientBeta } }),
+        connect: (upstream, target) =>
+          connectUpstream(upstream, {
+            provider: target.provider,
+            maxPayload: this.#limits.maxMessageBytes * 4,
+            timeoutMs: this.#limits.connectTimeoutMs,
+            signal: abort.signal,
+          }),
       });
-      const upstream = await connectUpstream(call.upstream, {
-        provider: call.target.provider,
-        maxPayload: this.#limits.maxMessageBytes * 4,
-        timeoutMs: this.#limits.connectTimeoutMs,
-        signal: abort.signal,
-      });
+      const upstream = call.connection;
       socket.off('close', onGone);
       if (socket.destroyed || this.#shuttingDown) {
         upstream.socket.terminate();
         throw this.#shuttingDown ? shuttingDown() : abort.signal.reason;
       }
       const admitted = call;
-      this.#wss.handleUpgrade(request, socket, head, (client) =>
-        this.#start(client, upstream, admitted, sessionId, requestId),
-      );
+      let started = false;
+      this.#wss.handleUpgrade(request, socket, head, (client) => {
+        started = true;
+        this.#start(client, upstream, admitted, sessionId, requestId);
+      });
+      // `ws` answers a malformed upgrade (no or a bad Sec-WebSocket-Key, another version...) with 400 at once,
+      // without calling back: the upstream, the deployment and the slot go back, and the attempt is booked 400.
+      if (!started) {
+        upstream.socket.terminate();
+        await admitted.ticket?.book({ responseId: requestId, target: admitted.target, status: 400, latencyMs: 0 });
+        await admitted.close();
+      }
     } catch (error) {
       socket.off('close', onGone);
-      if (call?.ticket) {
-        // Admitted but never started: one ledger row with the failure's status, then the slot back.
+      if (call) {
+        // Connected but never started (the client left, or shutdown began): one ledger row with the failure's status,
+        // then the deployment and the slot back.
         const status = GatewayError.isInstance(error) ? error.status : 500;
-        await call.ticket.book({ responseId: requestId, target: call.target, status, latencyMs: 0 });
-        await call.ticket.close();
+        await call.ticket?.book({ responseId: requestId, target: call.target, status, latencyMs: 0 });
+        await call.close();
       }
       throw error;
     } finally {
@@ -175,7 +187,7 @@ export class RealtimeServer {
   #start(
     client: WebSocket,
     connected: ConnectedUpstream,
-    call: RealtimeCall,
+    call: RealtimeCall<ConnectedUpstream>,
     sessionId: string,
     requestId: string,
   ): void {

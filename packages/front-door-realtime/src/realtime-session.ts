@@ -318,7 +318,7 @@ export class RealtimeSession {
           ? 502
           : 499;
     for (const report of this.#meter.cutAll(status)) this.#book(report, false);
-    const closed = this.#bookings.then(() => call.ticket?.close());
+    const closed = this.#bookings.then(() => call.close());
     this.#bookings = closed;
     this.#init.onEnd({
       sessionId: this.sessionId,

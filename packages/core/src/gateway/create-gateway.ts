@@ -338,11 +338,11 @@ export class Gateway {
   }
 
   /**
-   * `GET /v1/realtime?model=<id>`: resolves and admits a Realtime session and returns where to connect it (see
-   * {@link openRealtimeCall}); the caller runs the WebSocket relay and closes `ticket` when the session ends.
+   * `GET /v1/realtime?model=<id>`: resolves, admits and connects a Realtime session (see {@link openRealtimeCall}).
    */
-  openRealtime(model: string | undefined, options: RealtimeCallOptions): Promise<RealtimeCall> {
-    return openRealtimeCall(this.#plans, this.#accounting, model, options);
+  openRealtime<C>(model: string | undefined, options: RealtimeCallOptions<C>): Promise<RealtimeCall<C>> {
+    const routing = { health: this.health, counters: this.#counters, observers: this.#observers };
+    return openRealtimeCall(this.#plans, this.#accounting, routing, model, options);
   }
 
   #listContext(options: GatewayCallOptions) {
