@@ -1,7 +1,8 @@
 // `pnpm bench`: the same load sent three ways (direct to the mock upstream, through a bare proxy, through Switchyard),
 // each server in its own process and the load generator in another; prints markdown tables and writes
 // bench/results/<date>.json. Environment: BENCH_DURATION (s per run, default 3), BENCH_CONNECTIONS (default 1,50,200),
-// BENCH_SCENARIOS (comma-separated names, including `targets`, `workers`, `limiter` and `metrics` for the side-by-side rows),
+// BENCH_SCENARIOS (comma-separated names, including `targets`, `workers`, `limiter` and `metrics` for the side-by-side rows,
+// and `realtime` for the Realtime row, see realtime-row.js),
 // BENCH_ROUNDS (alternating rounds of each side-by-side row, default 3), BENCH_STREAMS (open streams for the memory
 // scenario, default 10000), BENCH_WARMUP (s of unmeasured load on every server before each scenario, default 3),
 // BENCH_LOAD_ONLY, BENCH_CPU_PROF, BENCH_EXPRESS_FLOOR=0, BENCH_TARGET_WARMUP (s of warm-up of the side-by-side target
@@ -14,6 +15,7 @@ import { askCpu, askRss, startChild } from './child.js';
 import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey, embeddingsBody, streamBody } from './payloads.js';
 import { compareSetups } from './compare-setups.js';
 import { latencyTable, scaleOutTable, sideBySideTable, targetsTable, throughputTable } from './report.js';
+import { realtimeRow, realtimeTable } from './realtime-row.js';
 import { runJson } from './run-process.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 3);
@@ -312,6 +314,9 @@ memory.projectedRss10k = before.rss + memory.perStreamBytes * 10_000;
 
 for (const p of [upstream, proxy, fresh, floor]) p?.child.kill();
 
+// Realtime (BENCH_SCENARIOS `realtime`, issue #35): sessions through a bare ws relay and through Switchyard.
+const realtime = !wanted || wanted.includes('realtime') ? await realtimeRow() : undefined;
+
 const results = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryBytes: totalmem(), node: process.version },
@@ -327,6 +332,7 @@ const results = {
   latency,
   gateway: { rss: gatewayRss.rss, peakRss: gatewayRss.peakRss },
   memory,
+  realtime,
 };
 const dir = fileURLToPath(new URL('../results/', import.meta.url));
 await mkdir(dir, { recursive: true });
@@ -360,6 +366,10 @@ console.log(`\n## Memory\n\nGateway peak RSS during the load runs: ${mb(gatewayR
 console.log(
   `${memory.open} of ${memory.streams} idle streams held open (${memory.failed} failed): gateway RSS ${mb(memory.rssBefore)} -> ${mb(memory.rssHeld)} MiB, ${(memory.perStreamBytes / 1024).toFixed(1)} KiB per stream, ${mb(memory.projectedRss10k)} MiB projected for 10,000.`,
 );
+if (realtime)
+  console.log(
+    `\n## Realtime (${realtime.sessions} sessions x ${realtime.exchanges} exchanges, median of ${realtime.rounds} alternating rounds)\n\n${realtimeTable(realtime)}`,
+  );
 console.log(`\n## Targets (issues #14, #13, #20; ratios from this run)\n\n${targetsTable(results)}`);
 console.log(`\nResults: ${file}`);
 process.exit(0);
