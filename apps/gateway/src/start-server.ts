@@ -10,6 +10,7 @@ import { BudgetAlerts } from './accounts/budget-alerts.js';
 import { openAccounts } from './accounts/open-accounts.js';
 import { openFiles } from './accounts/open-files.js';
 import { BatchRunner } from './batches/batch-runner.js';
+import { NativeBatches } from './batches/native-batches.js';
 import { Batches } from './batches/batches.js';
 import { openResponses } from './accounts/open-responses.js';
 import { buildGateway } from './build-gateway.js';
@@ -145,7 +146,14 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'),
   );
   const secrets = [...collectSecrets(config), ...providerSet.fileSecrets.filter(redactable)];
-  const batches = new Batches(files.files, gateway, { maxLines: config.batches.max_lines, accounts });
+  const native = new NativeBatches({
+    files: files.files,
+    gateway,
+    accounts,
+    enabled: config.batches.native,
+    upstreamPollMs: config.batches.upstream_poll_ms,
+  });
+  const batches = new Batches(files.files, gateway, { maxLines: config.batches.max_lines, accounts, native });
   const runner = new BatchRunner({
     files: files.files,
     gateway,
@@ -157,6 +165,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
       leaseMs: config.batches.lease_ms,
       pollMs: config.batches.poll_ms,
     },
+    native,
     callerOf: async (batch) => (accounts ? accounts.principalById(batch.key_id) : undefined),
     liveRequests: () => inflight.size,
     onError: (error) =>

@@ -14,6 +14,14 @@ export { MODEL_CAPABILITIES, type ModelCapability } from './adapter/model-capabi
 export type { NativeMessagesResult, NativeSSEEvent } from './adapter/native-messages.js';
 export type { NativeResponsesResult } from './adapter/native-responses.js';
 export {
+  BATCH_STATUSES,
+  type NativeBatchApi,
+  type UpstreamBatch,
+  upstreamBatchSchema,
+  upstreamFileSchema,
+} from './adapter/native-batch-api.js';
+export { UpstreamFormData } from './utils/upstream-request.js';
+export {
   type AdapterOperation,
   adapterServes,
   type ProviderAdapter,

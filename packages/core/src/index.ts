@@ -274,6 +274,14 @@ export {
   type UpstreamErrorMapperOptions,
   type UpstreamResponseHeaders,
 } from './adapter-api.js';
+export {
+  BATCH_STATUSES,
+  type NativeBatchApi,
+  type UpstreamBatch,
+  upstreamBatchSchema,
+  upstreamFileSchema,
+  UpstreamFormData,
+} from './adapter-api.js';
 export type { SessionAdmissionRequest, SessionResponseReport, SessionTicket } from './accounting/session-accounting.js';
 export { type RealtimeCall, type RealtimeCallOptions, openRealtimeCall } from './gateway/realtime-call.js';
 export type { RealtimeConnector } from './gateway/realtime-routing.js';

@@ -14,11 +14,14 @@ import {
   readUpstreamEmbeddings,
   readUpstreamJson,
   sendUpstreamRequest,
+  type UpstreamFormData,
+  type UpstreamRequestOptions,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import {
   buildImageForm,
   buildTranscriptionForm,
+  openAIBatchApi,
   parseOpenAIChunkStream,
   pipeUpstreamBytes,
   readTranscriptionResult,
@@ -34,6 +37,13 @@ export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
 
 /** The `api-version` of Realtime sessions when none is configured (Azure's realtime preview of 2025-04-01). */
 export const DEFAULT_AZURE_REALTIME_API_VERSION = '2025-04-01-preview';
+
+/**
+ * The endpoints Azure OpenAI runs global batches of, named without `/v1` in the batch and its lines (`/chat/completions`)
+ * on the GA data-plane versions.
+ * @see https://learn.microsoft.com/en-us/azure/ai-foundry/openai/how-to/batch
+ */
+export const AZURE_BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings'];
 
 /** Options of {@link createAzure}. */
 export interface AzureOptions {
@@ -68,6 +78,8 @@ export interface AzureOptions {
  *   (`wss:`), with `api-key` (or the Entra token); events pass unchanged;
  * - `listModels` -> `GET {baseURL}/openai/models?api-version=...`: the models the resource can deploy (Azure's data
  *   plane has no deployment list; address deployments by name).
+ * - `batches` -> `{baseURL}/openai/files` and `/openai/batches` (global batch deployments, half price): OpenAI's Batch
+ *   API with endpoints named without `/v1`.
  * Bodies and answers are OpenAI's wire format, so provider-openai's stream parser, form builder and error mapping are
  * reused. Throws GatewayError: see {@link mapAzureError} (content filter -> 400 `content_filter`, `x-ms-retry-after-ms`
  * honoured), 502/504 for transport failures, 502 `upstream_invalid_response` naming the provider for an answer or
@@ -86,33 +98,31 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
     : { 'api-key': options.apiKey as string };
   const baseHeaders = { ...options.headers, ...auth };
 
-  const send = (
-    path: string,
-    context: AdapterCallContext,
-    init: {
-      body?: string | Uint8Array | readonly Uint8Array[];
-      headers?: Record<string, string>;
-      json?: boolean;
-      method?: 'GET' | 'POST';
+  type AzureInit = {
+    body?: string | Uint8Array | readonly Uint8Array[] | UpstreamFormData;
+    headers?: Record<string, string>;
+    json?: boolean;
+    method?: 'GET' | 'POST';
+  };
+  const call = (path: string, context: AdapterCallContext, init: AzureInit): UpstreamRequestOptions => ({
+    provider: context.provider,
+    url: `${root}/${path.replace(/^\//, '')}?api-version=${apiVersion}`,
+    method: init.method,
+    headers: {
+      ...context.headers,
+      ...baseHeaders,
+      'x-request-id': context.requestId,
+      ...(init.json ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
     },
-  ) =>
-    sendUpstreamRequest({
-      provider: context.provider,
-      url: `${root}/${path}?api-version=${apiVersion}`,
-      method: init.method,
-      headers: {
-        ...context.headers,
-        ...baseHeaders,
-        'x-request-id': context.requestId,
-        ...(init.json ? { 'content-type': 'application/json' } : {}),
-        ...init.headers,
-      },
-      body: init.body,
-      signal: context.signal,
-      upstream: context.upstream,
-      timeouts: options.timeouts,
-      mapError: (status, text, headers) => mapAzureError(context.provider, status, text, headers, secrets),
-    });
+    body: init.body,
+    signal: context.signal,
+    upstream: context.upstream,
+    timeouts: options.timeouts,
+    mapError: (status, text, headers) => mapAzureError(context.provider, status, text, headers, secrets),
+  });
+  const send = (path: string, context: AdapterCallContext, init: AzureInit) =>
+    sendUpstreamRequest(call(path, context, init));
   const deployment = (model: string, operation: string) => `deployments/${encodeURIComponent(model)}/${operation}`;
   const postJson = (model: string, operation: string, body: unknown, context: AdapterCallContext) =>
     send(deployment(model, operation), context, { body: JSON.stringify(body), json: true });
@@ -227,5 +237,11 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       const list = await readUpstreamJson(context.provider, response, context.signal, azureModelListSchema);
       return (list.data ?? []).map((m) => ({ id: m.id, created: m.created_at }));
     },
+
+    batches: openAIBatchApi({
+      call,
+      endpoints: AZURE_BATCH_ENDPOINTS,
+      endpointPath: (endpoint) => endpoint.replace(/^\/v1\//, '/'),
+    }),
   };
 }

@@ -23,9 +23,11 @@ import {
   upstreamAnswerOf,
   upstreamFixedAnswerOf,
   upstreamEmbeddingsOf,
+  type UpstreamFormData,
   type UpstreamRequestOptions,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
+import { OPENAI_BATCH_ENDPOINTS, openAIBatchApi } from './openai-batch-api.js';
 import { listedCapabilities } from './openrouter-capabilities.js';
 import { moderationAnswerSchema, openaiModelListSchema, responsesAnswerSchema } from './openai-api.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
@@ -90,6 +92,11 @@ export interface OpenAIOptions {
    * upstreams that serve the Responses API (OpenAI itself).
    */
   responses?: 'native' | 'translate';
+  /**
+   * Offer OpenAI's own Batch API (`batches`), so that `/v1/batches` of this provider's models run upstream at OpenAI's
+   * batch price. Default true for the `openai` adapter kind; never for the compatible hosts of the presets.
+   */
+  batches?: boolean;
   /** Send `OpenAI-Beta: realtime=v1` on Realtime sessions (upstreams still on the beta Realtime interface). Default false. */
   realtimeBeta?: boolean;
 }
@@ -119,6 +126,7 @@ export interface OpenAIOptions {
  * - `realtime` -> a WebSocket to `<baseURL>/realtime?model=<model>` (see {@link openAIRealtimeUpstream}); events pass unchanged.
  * - `listModels` -> `GET /models`: `[{id, created}]`, with the capabilities OpenRouter-style lists report
  *   ({@link listedCapabilities}).
+ * - `batches` (the `openai` kind only) -> `/files` and `/batches`: OpenAI's Batch API (see {@link openAIBatchApi}).
  * - `openaiResponses` (only with `responses: 'native'`) -> `/responses`: the Responses request as it is; the `response`
  *   object or its events (see {@link passResponsesEvents}) back unchanged, with the usage for metering.
  *
@@ -138,7 +146,7 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
 
   /** What differs between the calls of one adapter: body, extra headers, method. */
   type UpstreamInit = {
-    body?: string | Uint8Array | readonly Uint8Array[];
+    body?: string | Uint8Array | readonly Uint8Array[] | UpstreamFormData;
     headers?: Record<string, string>;
     method?: 'GET' | 'POST';
   };
@@ -308,6 +316,11 @@ export function createOpenAI(options: OpenAIOptions = {}): ProviderAdapter {
       return { json, usage: responsesUsageToChat(json.usage) };
     };
   }
+  // OpenAI itself (not the compatible hosts of the presets) runs batches at half price.
+  if ((options.adapter ?? 'openai') === 'openai' && options.batches !== false)
+    Object.assign(adapter, {
+      batches: openAIBatchApi({ call: upstreamCall, endpoints: OPENAI_BATCH_ENDPOINTS }),
+    });
   adapter.realtime = (request, context) =>
     openAIRealtimeUpstream(baseURL, request.model, baseHeaders, context, options.realtimeBeta ?? false, secrets);
   if (options.operations) {

@@ -32,3 +32,9 @@ export { responsesUsageToChat } from './responses-usage-to-chat.js';
 export { type ModerationDialect, openAIModerationDialect } from './moderation-dialect.js';
 export { OPENAI_MODERATION_CATEGORIES, mistralModerationDialect } from './presets/mistral-moderation.js';
 export { openAIRealtimeUpstream, webSocketURL } from './openai-realtime-upstream.js';
+export {
+  type BatchApiInit,
+  OPENAI_BATCH_ENDPOINTS,
+  type OpenAIBatchApiOptions,
+  openAIBatchApi,
+} from './openai-batch-api.js';

@@ -7,3 +7,4 @@ export * from './replays/openai-replay-routes.js';
 export * from './redis-server.js';
 export * from './upstream/counting-upstream.js';
 export * from './realtime/index.js';
+export * from './batches/openai-batch-mock.js';

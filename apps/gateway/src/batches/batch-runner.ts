@@ -7,6 +7,7 @@ import { newId } from '../files/new-id.js';
 import { type BatchEndpoint, isBatchEndpoint } from './batch-endpoints.js';
 import { withStatus } from './batch-object.js';
 import { executeBatchLine } from './execute-batch-line.js';
+import type { NativeBatches } from './native-batches.js';
 import { writeBatchOutput } from './finalize-batch.js';
 import { Semaphore } from './semaphore.js';
 
@@ -33,6 +34,8 @@ export interface BatchRunnerOptions {
   callerOf: (batch: StoredBatch) => Promise<unknown>;
   /** Live requests in flight in this process. */
   liveRequests: () => number;
+  /** Batches run by a provider's own batch API (polled here). */
+  native?: NativeBatches;
   /** Failures of the runner itself (the store unreachable...). */
   onError: (error: unknown) => void;
 }
@@ -143,8 +146,8 @@ export class BatchRunner {
     for (const id of ids) {
       if (this.#stopped) break;
       const batch = await store.getBatch(id);
-      if (batch?.runner !== 'gateway') continue;
-      await this.#advance(batch);
+      if (batch?.runner === 'gateway') await this.#advance(batch);
+      else if (batch) await this.#options.native?.advance(batch).catch(this.#options.onError);
     }
     return ids.length > 0;
   }

@@ -6,6 +6,8 @@ import type { Files } from '../files/files.js';
 import { newId } from '../files/new-id.js';
 import { BATCH_ENDPOINTS, type BatchEndpoint, isBatchEndpoint } from './batch-endpoints.js';
 import { FINAL_STATUSES, newBatchObject, withStatus } from './batch-object.js';
+import { NATIVE_BATCH_DISCOUNT } from './native-batch-output.js';
+import type { NativeBatches } from './native-batches.js';
 import { readBatchInput } from './read-batch-input.js';
 
 /** Body of `POST /v1/batches`. @see https://platform.openai.com/docs/api-reference/batch/create */
@@ -62,7 +64,7 @@ export class Batches {
   constructor(
     readonly files: Files,
     readonly gateway: Gateway,
-    readonly options: { maxLines: number; accounts?: Accounts },
+    readonly options: { maxLines: number; accounts?: Accounts; native?: NativeBatches },
   ) {}
 
   /** Creates a batch; throws 400 naming a bad field, 404 for an unknown input file, 429 `insufficient_quota` over budget. */
@@ -111,7 +113,16 @@ export class Batches {
       await this.files.store.insertBatch({ ...stored, batch: failed }, []);
       return failed;
     }
-    await this.#checkBudget(who.caller, endpoint, input.lines);
+    const native = this.options.native?.targetOf(endpoint, input.lines);
+    await this.#checkBudget(who.caller, endpoint, input.lines, native !== undefined);
+    if (native) {
+      // Run by the provider's own batch API: the lines live upstream.
+      const submitted = await this.options.native?.submit(stored, input.lines, native);
+      if (submitted) {
+        await this.files.store.insertBatch(submitted, []);
+        return submitted.batch;
+      }
+    }
     const running = withStatus(object, 'in_progress');
     await this.files.store.insertBatch({ ...stored, status: 'in_progress', batch: running }, input.lines);
     return running;
@@ -122,6 +133,7 @@ export class Batches {
     caller: unknown,
     endpoint: BatchEndpoint,
     lines: readonly { body: string; model: string }[],
+    native: boolean,
   ): Promise<void> {
     const principal = caller as Principal | undefined;
     const accounts = this.options.accounts;
@@ -131,7 +143,7 @@ export class Batches {
     for (const line of lines) {
       try {
         const plan = this.gateway.router.plan(line.model);
-        const discount = plan.models[0]?.targets[0]?.price?.batch_discount ?? 1;
+        const discount = plan.models[0]?.targets[0]?.price?.batch_discount ?? (native ? NATIVE_BATCH_DISCOUNT : 1);
         estimate +=
           estimateCall(BATCH_ENDPOINTS[endpoint], JSON.parse(line.body) as Record<string, unknown>, plan).costUsd *
           discount;
@@ -197,6 +209,7 @@ export class Batches {
         message: `Cannot cancel a batch with status '${stored.status}'.`,
       });
     }
+    if (stored.runner !== 'gateway') await this.options.native?.cancel(stored);
     const cancelling: StoredBatch = { ...stored, status: 'cancelling', batch: withStatus(stored.batch, 'cancelling') };
     if (!(await this.files.store.updateBatch(cancelling, [stored.status]))) return this.cancel(id, owner);
     return this.#view(cancelling);

@@ -13,6 +13,17 @@ export interface BatchUsage {
   total_tokens: number;
 }
 
+/** A batch `usage` of no tokens. */
+export function emptyUsage(): BatchUsage {
+  return {
+    input_tokens: 0,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 0,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 0,
+  };
+}
+
 /** The output or error file line of a done line. @see https://platform.openai.com/docs/api-reference/batch/request-output */
 export function outputLine(batchId: string, line: DoneLine): string {
   const { response, error } = line.result;
@@ -56,13 +67,7 @@ export async function writeBatchOutput(
   usage: BatchUsage;
 }> {
   const counts = { total: 0, completed: 0, failed: 0 };
-  const usage: BatchUsage = {
-    input_tokens: 0,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: 0,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 0,
-  };
+  const usage = emptyUsage();
   const write = async (failed: boolean): Promise<string | null> => {
     const id = files.newId();
     let written = 0;

@@ -27,7 +27,8 @@ export const filesConfigSchema = z
  * `/v1/batches` run by the gateway: at most `concurrency` lines at once per deployment (default 4), and none started
  * while `yield_above` live requests are in flight in this process (default 32); at most `max_lines` lines per batch
  * (default 50,000); a claimed line is held `lease_ms` (default 10 minutes) before another replica may take it over;
- * runners look for work every `poll_ms` (default 1,000).
+ * runners look for work every `poll_ms` (default 1,000) while there is some. Batches of OpenAI and Azure deployments
+ * run on their own batch API (`native`, default true), asked how they stand every `upstream_poll_ms` (default 30 s).
  */
 export const batchesConfigSchema = z
   .strictObject({
@@ -36,5 +37,7 @@ export const batchesConfigSchema = z
     max_lines: z.number().int().positive().max(1_000_000).default(50_000),
     lease_ms: ms.default(10 * 60 * 1000),
     poll_ms: ms.default(1_000),
+    native: z.boolean().default(true),
+    upstream_poll_ms: ms.default(30_000),
   })
   .prefault({});

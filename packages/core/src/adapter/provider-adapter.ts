@@ -22,6 +22,7 @@ import type { AdapterCallContext } from './adapter-context.js';
 import type { NativeMessagesResult } from './native-messages.js';
 import type { NativeResponsesResult } from './native-responses.js';
 import type { ADAPTER_SPEC_VERSION } from './adapter-spec-version.js';
+import type { NativeBatchApi } from './native-batch-api.js';
 import type { RealtimeRequest, RealtimeUpstream } from './realtime-upstream.js';
 
 /** A model as an upstream lists it: its native id and, where known, its creation time (unix seconds). */
@@ -160,12 +161,17 @@ export interface ProviderAdapter {
   realtime?(request: RealtimeRequest, context: AdapterCallContext): RealtimeUpstream;
   /** The upstream's own model list (native ids), shown as `<provider>/<id>` in `GET /v1/models`. */
   listModels?(context: AdapterCallContext): Promise<UpstreamModel[]>;
+  /**
+   * The provider's own Batch API (OpenAI, Azure OpenAI): `/v1/batches` of this provider's models are run there, at its
+   * batch price, instead of line by line by the gateway. Absent: the gateway runs them itself.
+   */
+  readonly batches?: NativeBatchApi;
 }
 
 /** The operations of {@link ProviderAdapter}, as method names. */
 export type AdapterOperation = Exclude<
   keyof ProviderAdapter,
-  'specVersion' | 'adapter' | 'passesThrough' | 'webSearch'
+  'specVersion' | 'adapter' | 'passesThrough' | 'webSearch' | 'batches'
 >;
 
 /**
