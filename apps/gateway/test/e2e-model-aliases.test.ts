@@ -219,17 +219,42 @@ describe('GET /v1/models', () => {
     expect(byId['claude-sonnet-4-5']).toMatchObject({
       object: 'model',
       owned_by: 'anthropic',
-      pricing: { input: 3, output: 15, cached_input: 0.3, cache_write: 3, reasoning: 15, batch: null },
+      // Run by the gateway (Anthropic has no batch API here): batch lines at the live price.
+      pricing: {
+        input: 3,
+        output: 15,
+        cached_input: 0.3,
+        cache_write: 3,
+        reasoning: 15,
+        batch: { input: 3, output: 15 },
+      },
       price_source: 'config',
     });
     expect(byId.sneaky).toMatchObject({
       owned_by: 'openai',
-      pricing: { input: 10, output: 40, cached_input: 10, cache_write: 10, reasoning: 40, batch: null },
+      // OpenAI's batch API runs its batches at half price.
+      pricing: {
+        input: 10,
+        output: 40,
+        cached_input: 10,
+        cache_write: 10,
+        reasoning: 40,
+        batch: { input: 5, output: 20 },
+      },
       price_source: 'config',
     });
+    // A configured batch_discount wins.
+    expect(byId.cheap).toMatchObject({ pricing: { input: 0.1, output: 0.4, batch: { input: 0.025, output: 0.1 } } });
     expect(byId['claude-haiku-4-5-20251001']).toMatchObject({
       owned_by: 'anthropic',
-      pricing: { input: 1, output: 5, cached_input: 0.1, cache_write: 1.25, reasoning: 5 },
+      pricing: {
+        input: 1,
+        output: 5,
+        cached_input: 0.1,
+        cache_write: 1.25,
+        reasoning: 5,
+        batch: { input: 1, output: 5 },
+      },
       price_source: 'catalog',
     });
     expect(byId['openai/VAR_chat_model_id']).toMatchObject({ pricing: NULL_PRICING, price_source: 'none' });

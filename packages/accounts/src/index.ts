@@ -39,7 +39,13 @@ export {
   targetPrice,
 } from './catalog-price.js';
 export { catalogModelName } from './catalog-model-name.js';
-export { type PublishedPrice, type PublishedPricing, publishedPrice } from './published-pricing.js';
+export {
+  batchDiscount,
+  NATIVE_BATCH_DISCOUNT,
+  type PublishedPrice,
+  type PublishedPricing,
+  publishedPrice,
+} from './published-pricing.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';
 export {

@@ -5,7 +5,8 @@ import { type PriceSource, targetPrice } from './catalog-price.js';
  * A model's prices as `GET /v1/models` publishes them, in USD per million tokens, null where unknown: `input` and
  * `output`; `cached_input` (prompt tokens read from the prompt cache), `cache_write` (prompt tokens written to it) and
  * `reasoning` (reasoning tokens), each the price the ledger bills them at (without a price of their own, `input` or
- * `output`, as `computeCostUsd` does); `batch`, the price of batch jobs, is null (the gateway runs no batches yet).
+ * `output`, as `computeCostUsd` does); `batch`, the `input` and `output` prices of `/v1/batches` lines (see
+ * {@link batchDiscount}).
  */
 export interface PublishedPricing {
   input: number | null;
@@ -13,7 +14,8 @@ export interface PublishedPricing {
   cached_input: number | null;
   cache_write: number | null;
   reasoning: number | null;
-  batch: number | null;
+  /** USD per million input and output tokens of batch lines: `input` and `output` times {@link batchDiscount}. */
+  batch: { input: number; output: number } | null;
 }
 
 /** What `GET /v1/models` adds to a model entry: its {@link PublishedPricing} and where the prices come from. */
@@ -32,14 +34,28 @@ const UNKNOWN: PublishedPricing = {
   batch: null,
 };
 
+/** The default discount of batches passed to a provider's own batch API (OpenAI, Azure bill them at half price). */
+export const NATIVE_BATCH_DISCOUNT = 0.5;
+
+/**
+ * The factor on the cost of a `/v1/batches` line served by `target`: its `price.batch_discount`, else
+ * {@link NATIVE_BATCH_DISCOUNT} when the deployment's adapter has a batch API of its own (`ProviderAdapter.batches`:
+ * the batch runs there) and `native` batches are on, else 1 (the gateway runs the lines as live calls).
+ */
+export function batchDiscount(target: RouteTarget, native = true): number {
+  return target.price?.batch_discount ?? (native && target.adapter.batches ? NATIVE_BATCH_DISCOUNT : 1);
+}
+
 /**
  * The prices the ledger bills a call served by `target` at (the configured price, else the catalogue's at its base
- * tier, see {@link targetPrice}), as published; undefined `target` (a model that resolves to nothing): none.
+ * tier, see {@link targetPrice}), as published; undefined `target` (a model that resolves to nothing): none. `nativeBatches`
+ * false (config `batches.native: false`): batch prices without the native default discount.
  */
-export function publishedPrice(target: RouteTarget | undefined): PublishedPrice {
+export function publishedPrice(target: RouteTarget | undefined, nativeBatches = true): PublishedPrice {
   if (!target) return { pricing: { ...UNKNOWN }, price_source: 'none' };
   const { price, source } = targetPrice(target);
   if (!price) return { pricing: { ...UNKNOWN }, price_source: source };
+  const discount = price.batch_discount ?? batchDiscount(target, nativeBatches);
   return {
     pricing: {
       input: price.input,
@@ -47,7 +63,7 @@ export function publishedPrice(target: RouteTarget | undefined): PublishedPrice 
       cached_input: price.cached_input ?? price.input,
       cache_write: price.cache_write ?? price.input,
       reasoning: price.reasoning ?? price.output,
-      batch: null,
+      batch: { input: price.input * discount, output: price.output * discount },
     },
     price_source: source,
   };

@@ -1,12 +1,11 @@
 import type { Accounts, BatchStatus, Principal, StoredBatch } from '@switchyard/accounts';
-import { budgetWindowStart, estimateCall } from '@switchyard/accounts';
+import { budgetWindowStart, estimateCall, NATIVE_BATCH_DISCOUNT } from '@switchyard/accounts';
 import { type Gateway, GatewayError, invalidRequestError } from '@switchyard/core';
 import { z } from 'zod';
 import type { Files } from '../files/files.js';
 import { newId } from '../files/new-id.js';
 import { BATCH_ENDPOINTS, type BatchEndpoint, isBatchEndpoint } from './batch-endpoints.js';
 import { FINAL_STATUSES, newBatchObject, withStatus } from './batch-object.js';
-import { NATIVE_BATCH_DISCOUNT } from './native-batch-output.js';
 import type { NativeBatches } from './native-batches.js';
 import { readBatchInput } from './read-batch-input.js';
 

@@ -1,15 +1,12 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { Accounts, Admission, Principal, StoredBatch } from '@switchyard/accounts';
-import { computeCostUsd, targetPrice } from '@switchyard/accounts';
+import { computeCostUsd, NATIVE_BATCH_DISCOUNT, targetPrice } from '@switchyard/accounts';
 import type { RouteTarget } from '@switchyard/core';
 import { z } from 'zod';
 import type { Files } from '../files/files.js';
 import { BATCH_ENDPOINTS, type BatchEndpoint } from './batch-endpoints.js';
 import type { BatchUsage } from './finalize-batch.js';
-
-/** The discount of a batch run by a provider's own batch API when `price.batch_discount` is not set: half price. */
-export const NATIVE_BATCH_DISCOUNT = 0.5;
 
 const tokens = z.number().int().nonnegative().nullish();
 

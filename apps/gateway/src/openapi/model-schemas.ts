@@ -20,18 +20,23 @@ export const modelPricingSchema = z
     reasoning: usdPerMillion.meta({
       description: 'USD per million reasoning tokens (the output price when none of its own).',
     }),
-    batch: usdPerMillion.meta({
-      description: 'USD per million tokens of batch jobs; null (the gateway runs no batches yet).',
-    }),
+    batch: z
+      .object({
+        input: z.number().nonnegative().meta({ description: 'USD per million input tokens of batch lines.' }),
+        output: z.number().nonnegative().meta({ description: 'USD per million output tokens of batch lines.' }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Prices of /v1/batches lines: input and output times the model's batch_discount (default 0.5 on OpenAI and Azure deployments, whose batch API runs them; 1 for batches the gateway runs).",
+      }),
   })
   .meta({ description: 'Prices in USD per million tokens, null where unknown: the prices the usage ledger bills.' });
 
-const priceSourceSchema = z
-  .enum(['config', 'catalog', 'none'])
-  .meta({
-    description:
-      "Where the prices come from: the model's price in config, the bundled price catalogue, or none (all null).",
-  });
+const priceSourceSchema = z.enum(['config', 'catalog', 'none']).meta({
+  description:
+    "Where the prices come from: the model's price in config, the bundled price catalogue, or none (all null).",
+});
 
 /** An OpenAI model entry as the gateway answers it: OpenAI's `Model` plus `pricing` and `price_source`. */
 export const pricedModelSchema = modelSchema.extend({ pricing: modelPricingSchema, price_source: priceSourceSchema });

@@ -71,7 +71,7 @@ providers:
 models:
   - { id: claude-sonnet-4-5, display_name: "Claude Sonnet 4.5 (EU)", provider: anthropic, upstream: claude-sonnet-4-5-20250929, price: { input: 3, output: 15, cached_input: 0.3 } }
   - { id: "claude-*", provider: anthropic }
-  - { id: cheap, provider: openai, upstream: gpt-4.1-nano, price: { input: 0.1, output: 0.4 } }
+  - { id: cheap, provider: openai, upstream: gpt-4.1-nano, price: { input: 0.1, output: 0.4, batch_discount: 0.25 } }
   - { id: expensive, provider: openai, upstream: gpt-5, price: { input: 10, output: 40 } }
   - { id: "gpt-*", provider: openai }
   - { id: text-embedding-3-small, provider: openai }
