@@ -1,5 +1,6 @@
 // Helpers for the benchmark's child processes: each process prints one JSON line `{"ready": {...}}` when it is up,
-// and answers IPC messages {type:"rss"} with its current and peak resident set size (bytes).
+// and answers IPC messages {type:"rss"} with its current and peak resident set size (bytes), {type:"cpu"}
+// with its CPU time and {type:"heap"} with its heap after a full collection.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +50,20 @@ export function askCpu(child) {
   });
 }
 
+/** Asks a child for `{heapUsed, rss, gc}` (bytes) after a full garbage collection (the child runs with --expose-gc). */
+export function askHeap(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.heapUsed !== undefined) {
+        child.off('message', onMessage);
+        resolve(message);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'heap' });
+  });
+}
+
 /** In a child: samples RSS every 100 ms, answers RSS and CPU requests, and announces readiness. */
 export function serveChild(ready) {
   let peakRss = process.memoryUsage.rss();
@@ -62,6 +77,11 @@ export function serveChild(ready) {
       process.send({ rss, peakRss });
     }
     if (message?.type === 'reset-peak') peakRss = process.memoryUsage.rss();
+    if (message?.type === 'heap') {
+      // Heap after a full collection (needs --expose-gc; without it the heap as it stands).
+      globalThis.gc?.();
+      process.send({ heapUsed: process.memoryUsage().heapUsed, rss: process.memoryUsage.rss(), gc: !!globalThis.gc });
+    }
     if (message?.type === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send({ cpuUs: user + system });

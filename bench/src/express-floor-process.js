@@ -1,33 +1,34 @@
-// Calibration: an Express 5 handler that only reads the body, JSON.parses it, forwards it with undici and writes the
-// answer, on a server built as Switchyard's is (requests and responses born with the app's prototypes, see
-// `expressMessageClasses`; plain `app.listen` costs about 60 us more per call here, in Express's `setPrototypeOf`).
-// It shows what Express itself costs on this machine, below which Switchyard cannot go while using Express.
-import { createServer } from 'node:http';
-import { expressMessageClasses } from '@switchyard/gateway';
+// The floor (issue #34): a plain Express 5 app written as Express's documentation shows it: `express.json()`, one
+// handler per route that sets the upstream model and forwards the request with undici, piping the answer back
+// (streamed or not); `app.listen`, no prototype tricks. What Switchyard's figures are compared with: below it
+// Switchyard cannot go while it uses Express.
+import { pipeline } from 'node:stream/promises';
 import express from 'express';
 import { Agent, request } from 'undici';
 import { serveChild } from './child.js';
 
 const upstream = process.argv[2];
-const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
+const dispatcher = new Agent({ keepAliveTimeout: 60_000, connections: null });
+const upstreamModels = { bench: 'gpt-4.1-nano', embed: 'text-embedding-3-small' };
+
 const app = express();
-app.post('/v1/chat/completions', (req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', async () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    body.model = 'gpt-4.1-nano';
-    const response = await request(`${upstream}/v1/chat/completions`, {
+app.use(express.json({ limit: '10mb' }));
+app.post(['/v1/chat/completions', '/v1/embeddings'], async (req, res, next) => {
+  try {
+    const body = { ...req.body, model: upstreamModels[req.body.model] ?? req.body.model };
+    const answer = await request(`${upstream}${req.path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream-000' },
       body: JSON.stringify(body),
       dispatcher,
     });
-    const text = await response.body.text();
-    res.setHeader('content-type', 'application/json');
-    res.end(text);
-  });
+    res.status(answer.statusCode);
+    res.set('content-type', answer.headers['content-type']);
+    await pipeline(answer.body, res);
+  } catch (error) {
+    // A client that goes away mid-answer (the load generator at the end of a run) is not an error to report.
+    if (res.headersSent || req.destroyed) res.destroy();
+    else next(error);
+  }
 });
-const server = createServer(expressMessageClasses(app), app).listen(0, '127.0.0.1', () =>
-  serveChild({ url: `http://127.0.0.1:${server.address().port}` }),
-);
+const server = app.listen(0, '127.0.0.1', () => serveChild({ url: `http://127.0.0.1:${server.address().port}` }));

@@ -6,16 +6,20 @@ const fixtures = testkitFixtures();
 export const completion = fixtures.json('openai/openai-text.json');
 const [firstChunk] = fixtures.chunkLines('openai/openai-text.chunks.txt').map((line) => JSON.parse(line));
 
-/** 100 SSE chunks shaped like the recorded OpenAI stream, then a usage chunk and [DONE]. */
-export const streamFrames = [
-  ...Array.from(
-    { length: 100 },
-    (_, i) =>
-      `data: ${JSON.stringify({ ...firstChunk, choices: [{ index: 0, delta: { content: `token${i} ` }, logprobs: null, finish_reason: i === 99 ? 'stop' : null }] })}\n\n`,
-  ),
-  `data: ${JSON.stringify({ ...firstChunk, choices: [], usage: { prompt_tokens: 16, completion_tokens: 100, total_tokens: 116 } })}\n\n`,
-  'data: [DONE]\n\n',
-];
+/** `count` SSE chunks shaped like the recorded OpenAI stream, then a usage chunk and [DONE]. */
+export function streamFramesOf(count) {
+  return [
+    ...Array.from(
+      { length: count },
+      (_, i) =>
+        `data: ${JSON.stringify({ ...firstChunk, choices: [{ index: 0, delta: { content: `token${i} ` }, logprobs: null, finish_reason: i === count - 1 ? 'stop' : null }] })}\n\n`,
+    ),
+    `data: ${JSON.stringify({ ...firstChunk, choices: [], usage: { prompt_tokens: 16, completion_tokens: count, total_tokens: 16 + count } })}\n\n`,
+    'data: [DONE]\n\n',
+  ];
+}
+/** 100 SSE chunks, then a usage chunk and [DONE]. */
+export const streamFrames = streamFramesOf(100);
 
 /** 16 embeddings of 1536 floats, as floats and as base64 (little-endian float32). */
 const vectors = Array.from({ length: 16 }, (_, i) =>
@@ -53,6 +57,14 @@ export const streamBody = JSON.stringify({
   stream: true,
   messages: [{ role: 'user', content: 'Invent a new holiday and describe its traditions.' }],
 });
+/**
+ * A chat body whose user message tells the mock upstream how to answer (see upstream-process.js): `slow:N:MS` streams
+ * N chunks MS apart, `fail` answers 400 (an upstream error the gateway does not retry). The gateway and the Express floor forward messages unchanged.
+ */
+export const chatBodyWith = (content, stream = true) =>
+  JSON.stringify({ model: 'bench', ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content }] });
+/** A streamed chat request whose prompt is `bytes` long (the head-of-line row's large prompts). */
+export const largeStreamBody = (bytes) => chatBodyWith('lorem ipsum '.repeat(Math.ceil(bytes / 12)).slice(0, bytes));
 export const embeddingsBody = (format) =>
   JSON.stringify({
     model: 'embed',

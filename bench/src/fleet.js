@@ -1,0 +1,56 @@
+// Fresh server processes for one row of `pnpm bench`: a mock upstream (`direct`), the bare proxy, the Express floor
+// and Switchyard, each its own process, all in front of that one upstream.
+import { startChild } from './child.js';
+
+const SCRIPTS = {
+  proxy: 'bare-proxy-process.js',
+  floor: 'express-floor-process.js',
+  switchyard: 'gateway-process.js',
+  // BENCH_BASE=<another checkout, built>: its Switchyard beside this one, for the before/after of a change.
+  base: `${process.env.BENCH_BASE}/bench/src/gateway-process.js`,
+};
+
+/** The servers a row compares: those named, with `base` after `switchyard` when BENCH_BASE is set. */
+export function withBase(names) {
+  return process.env.BENCH_BASE ? [...names, 'base'] : names;
+}
+
+/**
+ * Starts a new mock upstream and the servers named in `names` (`proxy`, `floor`, `switchyard`, `base`) in front of it.
+ * `gatewayYaml` is extra YAML for Switchyard's config, `gatewayExecArgv` its Node flags (BENCH_CPU_PROF adds
+ * `--cpu-prof`). Resolves with `{ processes: {direct, ...}, urls: {direct, ...}, stop() }`.
+ */
+export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = {}) {
+  const direct = await startChild('upstream-process.js');
+  const processes = { direct };
+  for (const name of names) {
+    const args = [
+      direct.ready.url,
+      ...((name === 'switchyard' || name === 'base') && gatewayYaml ? [gatewayYaml] : []),
+    ];
+    const execArgv = name === 'switchyard' || name === 'base' ? [...gatewayExecArgv, ...profileFlags()] : [];
+    processes[name] = await startChild(SCRIPTS[name], args, execArgv);
+  }
+  const urls = Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.ready.url]));
+  return { processes, urls, stop: () => stopAll(Object.values(processes)) };
+}
+
+/** `--cpu-prof` flags for Switchyard's process when BENCH_CPU_PROF is set. */
+export function profileFlags() {
+  return process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : [];
+}
+
+/** Stops bench child processes (SIGTERM, so that a profiled gateway writes its profile) and waits for them to exit. */
+export async function stopAll(children) {
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.removeAllListeners('exit');
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}

