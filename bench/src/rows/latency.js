@@ -4,7 +4,7 @@
 // - `stream-x1`: one connection's streamed chat (100 chunks), time to the first byte at the median, likewise;
 // - `p99-added`: non-streamed chat at concurrency 1, 4, 16 and 64: the p99 added over direct (the mock upstream
 //   itself), Switchyard's against the Express floor's.
-import { startFleet } from '../fleet.js';
+import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, chatBody, streamBody } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, check, checkAgainst, median } from './check.js';
@@ -13,7 +13,7 @@ const NAMES = ['direct', 'proxy', 'floor', 'switchyard'];
 
 /** Alternating rounds of latency-process.js against each server; resolves with `{name: [round, ...]}`. */
 async function latencyRounds(ctx, fleet, body, concurrency) {
-  return alternate(NAMES, ctx.rounds, (name) =>
+  return alternate(Object.keys(fleet.urls), ctx.rounds, (name) =>
     runJson('latency-process.js', {
       url: fleet.urls[name],
       path: '/v1/chat/completions',
@@ -29,12 +29,16 @@ async function latencyRounds(ctx, fleet, body, concurrency) {
 const addedOver = (rounds, a, b, key) => median(rounds[a].map((r, i) => r[key] - rounds[b][i][key]));
 
 async function oneConnection(ctx, body, key) {
-  const fleet = await startFleet(['proxy', 'floor', 'switchyard']);
+  const fleet = await startFleet(withBase(['proxy', 'floor', 'switchyard']));
   try {
     await latencyRounds({ ...ctx, rounds: 1, latencyRequests: ctx.latencyRequests / 4 }, fleet, body, 1); // warm-up
     const rounds = await latencyRounds(ctx, fleet, body, 1);
     const figures = Object.fromEntries(NAMES.map((name) => [name, { [key]: median(rounds[name].map((r) => r[key])) }]));
     figures.addedOverFloor = addedOver(rounds, 'switchyard', 'floor', key);
+    if (rounds.base) {
+      figures.base = { [key]: median(rounds.base.map((r) => r[key])) };
+      ctx.log(`BENCH_BASE: ${key} added over the floor ${addedOver(rounds, 'base', 'floor', key).toFixed(3)} ms`);
+    }
     figures.rounds = rounds;
     ctx.log(
       `${key} (ms): ${NAMES.map((n) => `${n} ${figures[n][key].toFixed(3)}`).join(', ')}; Switchyard - floor ${figures.addedOverFloor.toFixed(3)}`,
