@@ -31,8 +31,8 @@ const settings = {
   quick,
   duration: env('BENCH_DURATION', 5, 2),
   rounds: env('BENCH_ROUNDS', 3, 2),
-  warmup: env('BENCH_WARMUP', 10, 2),
-  latencyRequests: env('BENCH_LATENCY_REQUESTS', 2000, 300),
+  warmup: env('BENCH_WARMUP', 8, 2),
+  latencyRequests: env('BENCH_LATENCY_REQUESTS', 1500, 300),
 };
 const rows = ROWS.filter((row) => !wanted || wanted.includes(row.name));
 const results = {
