@@ -19,7 +19,7 @@ let upstream: MockRealtimeUpstream;
 /** A mock that stops reading each session once it is open: a slow upstream. */
 let slow: MockRealtimeUpstream;
 let running: RunningServer;
-/** A gateway with the default session length and idle timeout (a back-pressured session reads nothing for a while). */
+/** A gateway with a short idle timeout and the default session length, for the back-pressure test. */
 let roomy: RunningServer;
 let tls: TlsTerminator;
 let wsOrigin: string;
@@ -40,7 +40,7 @@ models:
   roomy = await startGatewayFromYaml(`
 keys: ["${KEY}"]
 server: { port: 0 }
-realtime: { max_buffered_bytes: ${MAX_BUFFERED} }
+realtime: { max_buffered_bytes: ${MAX_BUFFERED}, idle_timeout_ms: 1000, check_interval_ms: 50 }
 providers:
   slow: { adapter: openai, api_key: sk-upstream-000000000000, base_url: "${slow.baseURL}" }
 models:
@@ -102,7 +102,7 @@ describe('/v1/realtime session limits', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // well past the idle timeout
   });
 
-  it('back-pressures a client that sends faster than the upstream reads, then relays everything in order', async () => {
+  it('back-pressures a client that sends faster than the upstream reads (not idle meanwhile), then relays all in order', async () => {
     const opened = await rawUpgrade(`ws://127.0.0.1:${roomy.port}/v1/realtime?model=slow-voice`, {
       headers: { authorization: `Bearer ${KEY}` },
     });
@@ -113,14 +113,21 @@ describe('/v1/realtime session limits', () => {
     const chunk = Buffer.alloc(150 * 1024, 7).toString('base64'); // 200 KiB of base64 per event
     const count = 160; // 32 MiB in all
     let queuedMax = 0;
+
     const sampler = setInterval(() => {
       queuedMax = Math.max(queuedMax, gatewaySession.queuedBytes.toUpstream);
     }, 5);
-    for (let i = 0; i < count; i++)
-      socket.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: chunk, event_id: `a${i}` }));
+    // The gateway runs in this process: sent a few events per turn of the event loop, so that its timers keep running.
+    for (let i = 0; i < count; i++) {
+      socket.send(`{"type":"input_audio_buffer.append","event_id":"a${i}","audio":"${chunk}"}`);
+      if (i % 4 === 3) await new Promise((resolve) => setImmediate(resolve));
+    }
     // The client's own socket holds what the gateway does not read.
     await expect.poll(() => socket.bufferedAmount, { timeout: 10_000 }).toBeGreaterThan(8 * 1024 * 1024);
     const heldBack = socket.bufferedAmount;
+    // Held back longer than the idle timeout: a session whose events are waiting on a slow peer is not idle.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(received.events.filter((e) => e.type === 'error')).toEqual([]);
     const connection = slow.connections.at(-1)!;
     expect(connection.received.length).toBeLessThan(count);
     connection.socket.resume();

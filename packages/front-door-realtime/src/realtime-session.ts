@@ -104,11 +104,13 @@ export class RealtimeSession {
 
   /**
    * The periodic check: ends the session when it lasted longer than `maxSessionMs`, went `idleTimeoutMs` without a
-   * message, or its key was revoked or expired.
+   * message, or its key was revoked or expired. A session with messages still queued towards a slow peer (its other
+   * side paused, see {@link BackPressuredChannel}) is not idle.
    */
   check(now = Date.now()): void {
     if (this.#ended) return;
     const { limits, call } = this.#init;
+    if (this.#toUpstream.queuedBytes > 0 || this.#toClient.queuedBytes > 0) this.#lastActivity = now;
     const keyError = call.ticket?.checkKey();
     if (keyError) this.#close('key_revoked', sessionClosing('key_revoked', keyError.message));
     else if (now - this.startedAt >= limits.maxSessionMs) {
