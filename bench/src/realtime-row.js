@@ -54,16 +54,17 @@ async function measuredRun(server, settings) {
 /**
  * Runs the realtime row and returns `{sessions, exchanges, rounds, relay, switchyard, added}`: `relay` and
  * `switchyard` hold the medians of {@link METRICS} over the rounds and each round's `runs`; `added` is what Switchyard
- * adds per event over the relay (CPU µs, RTT ms).
+ * adds per event over the relay (CPU µs, RTT ms). `options.rounds` overrides BENCH_ROUNDS; `options.quick` (`pnpm bench
+ * --quick`) makes 3 exchanges per session the default.
  */
-export async function realtimeRow() {
+export async function realtimeRow(options = {}) {
   const settings = {
     sessions: Number(process.env.BENCH_RT_SESSIONS ?? 200),
-    exchanges: Number(process.env.BENCH_RT_EXCHANGES ?? 10),
+    exchanges: Number(process.env.BENCH_RT_EXCHANGES ?? (options.quick ? 3 : 10)),
     warmup: Number(process.env.BENCH_RT_WARMUP ?? 3),
     sequential: Number(process.env.BENCH_RT_SEQUENTIAL ?? 200),
   };
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const rounds = options.rounds ?? Number(process.env.BENCH_ROUNDS ?? 3);
   const upstream = await startChild('realtime-upstream-process.js');
   const servers = {
     relay: await startChild('ws-relay-process.js', [upstream.ready.url]),

@@ -6,7 +6,7 @@ export const realtime = {
   name: 'realtime',
   title: 'Realtime sessions: CPU per event and round trip, Switchyard vs a bare ws relay (no target)',
   async run(ctx) {
-    const figures = await realtimeRow();
+    const figures = await realtimeRow({ rounds: ctx.rounds, quick: ctx.quick });
     for (const line of realtimeTable(figures).split('\n')) ctx.log(line);
     return { figures, checks: [] };
   },
