@@ -47,6 +47,7 @@ export {
   publishedPrice,
 } from './published-pricing.js';
 export { computeCostUsd, type PricedUsageDetails } from './compute-cost.js';
+export { IMAGE_OPERATIONS, imageCostUsd, perImagePrice } from './image-cost.js';
 export { type CallEstimateDetail, DEFAULT_COMPLETION_TOKENS, estimateCall } from './estimate-call.js';
 export {
   MAX_QUEUED_CHARS,

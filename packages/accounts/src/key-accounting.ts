@@ -16,6 +16,7 @@ import { admitSession } from './session-admission.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
 import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
+import { imageCostUsd } from './image-cost.js';
 import { countTextTokens, promptText } from './estimate-tokens.js';
 import { type Booked, cacheHitRow, labelColumns, settlementRow, unusedAttemptsBooked } from './settlement-booking.js';
 import { filterPlanForKey } from './filter-plan.js';
@@ -222,6 +223,9 @@ export class KeyAccounting implements CallAccounting {
       : { price: undefined, source: 'none' as const };
     // A line of a batch is billed at the model's batch discount (`price.batch_discount`, default 1).
     const discount = request.labels?.batch_id ? (served.price?.batch_discount ?? 1) : 1;
+    // Images priced per image (`price.images`) cost their images, not their tokens.
+    const perImage =
+      settlement.status === 200 ? imageCostUsd(served.price, request.operation, request.request) : undefined;
     const row = (booked: Booked) =>
       settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
     if (request.operation === 'anthropicCountTokens') {
@@ -235,7 +239,8 @@ export class KeyAccounting implements CallAccounting {
       completion: base.completion + completion,
       // Cache reads/writes and reasoning tokens have their own prices when the upstream reported them.
       costUsd:
-        base.costUsd + computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {})),
+        base.costUsd +
+        (perImage ?? computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {}))),
       estimated: base.estimated || estimated,
     });
     if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;

@@ -46,6 +46,8 @@ const priceSchema = z.strictObject({
   cached_audio_input: z.number().nonnegative().optional(),
   /** Realtime audio output tokens; default `output`. */
   audio_output: z.number().nonnegative().optional(),
+  /** USD per image by `<quality>/<size>`, `<size>`, `<quality>` or `default` (images calls are then priced per image). */
+  images: z.record(z.string().max(64), z.number().nonnegative()).optional(),
 });
 const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */

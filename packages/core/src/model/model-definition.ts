@@ -21,6 +21,12 @@ export interface ModelPrice {
   cached_audio_input?: number;
   /** USD per 1,000,000 audio output tokens (Realtime `output_token_details.audio_tokens`); default `output`. */
   audio_output?: number;
+  /**
+   * USD per image of image generations, edits and variations, by `<quality>/<size>` (e.g. `high/1024x1536`), `<size>`,
+   * `<quality>` or `default` (looked up in that order); when one applies, an images call costs its images (the request's
+   * `n`) at that price, not its tokens.
+   */
+  images?: Record<string, number>;
 }
 
 /** How one model's deployments are chosen: see {@link orderTargets}. */
