@@ -1,42 +1,25 @@
 import {
   ADAPTER_SPEC_VERSION,
-  type AdapterCallContext,
   type ProviderAdapter,
-  type UpstreamTimeouts,
   chatCompletionSchema,
   embeddingResponseSchema,
-  imagesResponseSchema,
-  imageEditEventSchema,
   textCompletionSchema,
   isPlainChatCompletion,
   isPlainEmbeddingResponse,
   readUpstreamAnswer,
   readUpstreamEmbeddings,
   readUpstreamJson,
-  sendUpstreamRequest,
-  type UpstreamFormData,
-  type UpstreamRequestOptions,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
-import {
-  buildImageForm,
-  buildTranscriptionForm,
-  openAIBatchApi,
-  parseOpenAIChunkStream,
-  pipeUpstreamBytes,
-  readTranscriptionResult,
-  readUpstreamEvents,
-  webSocketURL,
-} from '@switchyard/provider-openai';
+import { openAIBatchApi, parseOpenAIChunkStream, readUpstreamEvents, webSocketURL } from '@switchyard/provider-openai';
 import { azureModelListSchema } from './azure-api.js';
 import { dropPromptFilterChunks } from './drop-prompt-filter-chunks.js';
 import { mapAzureError } from './map-azure-error.js';
+import { azureMediaOperations } from './azure-media-operations.js';
+import { type AzureOptions, DEFAULT_AZURE_REALTIME_API_VERSION } from './azure-options.js';
+import { azureTransport } from './azure-transport.js';
 
-/** The `api-version` sent when none is configured: the GA data-plane version of 2024-10-21. */
-export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
-
-/** The `api-version` of Realtime sessions when none is configured (Azure's realtime preview of 2025-04-01). */
-export const DEFAULT_AZURE_REALTIME_API_VERSION = '2025-04-01-preview';
+export { type AzureOptions, DEFAULT_AZURE_API_VERSION, DEFAULT_AZURE_REALTIME_API_VERSION } from './azure-options.js';
 
 /**
  * The endpoints Azure OpenAI runs global batches of, named without `/v1` in the batch and its lines (`/chat/completions`)
@@ -44,24 +27,6 @@ export const DEFAULT_AZURE_REALTIME_API_VERSION = '2025-04-01-preview';
  * @see https://learn.microsoft.com/en-us/azure/ai-foundry/openai/how-to/batch
  */
 export const AZURE_BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings'];
-
-/** Options of {@link createAzure}. */
-export interface AzureOptions {
-  /** The resource endpoint, e.g. `https://my-resource.openai.azure.com` (a trailing `/openai` is accepted). */
-  baseURL: string;
-  /** Resource key, sent as the `api-key` header. One of `apiKey` and `azureADToken` is required. */
-  apiKey?: string;
-  /** Microsoft Entra ID (Azure AD) access token, sent as `Authorization: Bearer`; wins over `apiKey`. */
-  azureADToken?: string;
-  /** The `api-version` query parameter of every call. Default {@link DEFAULT_AZURE_API_VERSION}. */
-  apiVersion?: string;
-  /** Extra headers on every request. */
-  headers?: Record<string, string>;
-  /** The `api-version` of Realtime sessions (`/openai/realtime`). Default {@link DEFAULT_AZURE_REALTIME_API_VERSION}. */
-  realtimeApiVersion?: string;
-  /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
-  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
-}
 
 /**
  * An adapter for Azure OpenAI. The request's `model` (the configured `upstream`) is the DEPLOYMENT name; every call is
@@ -90,42 +55,8 @@ export interface AzureOptions {
  */
 export function createAzure(options: AzureOptions): ProviderAdapter {
   if (!options.apiKey && !options.azureADToken) throw new Error('Azure OpenAI needs api_key or azure_ad_token.');
-  const root = `${options.baseURL.replace(/\/+$/, '').replace(/\/openai$/, '')}/openai`;
-  const apiVersion = encodeURIComponent(options.apiVersion ?? DEFAULT_AZURE_API_VERSION);
-  const secrets = [options.apiKey, options.azureADToken];
-  const auth: Record<string, string> = options.azureADToken
-    ? { authorization: `Bearer ${options.azureADToken}` }
-    : { 'api-key': options.apiKey as string };
-  const baseHeaders = { ...options.headers, ...auth };
-
-  type AzureInit = {
-    body?: string | Uint8Array | readonly Uint8Array[] | UpstreamFormData;
-    headers?: Record<string, string>;
-    json?: boolean;
-    method?: 'GET' | 'POST';
-  };
-  const call = (path: string, context: AdapterCallContext, init: AzureInit): UpstreamRequestOptions => ({
-    provider: context.provider,
-    url: `${root}/${path.replace(/^\//, '')}?api-version=${apiVersion}`,
-    method: init.method,
-    headers: {
-      ...context.headers,
-      ...baseHeaders,
-      'x-request-id': context.requestId,
-      ...(init.json ? { 'content-type': 'application/json' } : {}),
-      ...init.headers,
-    },
-    body: init.body,
-    signal: context.signal,
-    upstream: context.upstream,
-    timeouts: options.timeouts,
-    mapError: (status, text, headers) => mapAzureError(context.provider, status, text, headers, secrets),
-  });
-  const send = (path: string, context: AdapterCallContext, init: AzureInit) =>
-    sendUpstreamRequest(call(path, context, init));
-  const deployment = (model: string, operation: string) => `deployments/${encodeURIComponent(model)}/${operation}`;
-  const postJson = (model: string, operation: string, body: unknown, context: AdapterCallContext) =>
-    send(deployment(model, operation), context, { body: JSON.stringify(body), json: true });
+  const transport = azureTransport(options);
+  const { root, secrets, baseHeaders, send, postJson, call } = transport;
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
@@ -179,49 +110,7 @@ export function createAzure(options: AzureOptions): ProviderAdapter {
       );
     },
 
-    async transcriptions(request, context) {
-      return readTranscriptionResult(
-        context.provider,
-        await send(deployment(request.model, 'audio/transcriptions'), context, buildTranscriptionForm(request)),
-        context.signal,
-      );
-    },
-
-    async translations(request, context) {
-      return readTranscriptionResult(
-        context.provider,
-        await send(deployment(request.model, 'audio/translations'), context, buildTranscriptionForm(request)),
-        context.signal,
-      );
-    },
-
-    async speech(request, context) {
-      const response = await postJson(request.model, 'audio/speech', request, context);
-      return {
-        contentType: String(response.headers['content-type'] ?? 'application/octet-stream'),
-        body: pipeUpstreamBytes(context.provider, response.body, context.signal),
-      };
-    },
-
-    async imageGenerations(request, context) {
-      const response = await postJson(request.model, 'images/generations', request, context);
-      return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
-    },
-
-    async imageEdits(request, context) {
-      const response = await send(deployment(request.model, 'images/edits'), context, buildImageForm(request));
-      if (request.stream !== true)
-        return readUpstreamJson(context.provider, response, context.signal, imagesResponseSchema);
-      return readUpstreamEvents(
-        context.provider,
-        response,
-        context.signal,
-        secrets,
-        imageEditEventSchema,
-        'an image edit event',
-        (event) => event.event !== 'ping',
-      );
-    },
+    ...azureMediaOperations(transport),
 
     realtime(request, context) {
       const version = encodeURIComponent(options.realtimeApiVersion ?? DEFAULT_AZURE_REALTIME_API_VERSION);
