@@ -1,224 +1,63 @@
 import {
   type ChatCompletionChunk,
-  type FinishReason,
   GatewayError,
   mapTransportError,
   type ServerSentEvent,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
+import { AnthropicBlockStream } from './anthropic-block-stream.js';
 import type { AnthropicUsage } from './anthropic-response-schemas.js';
-import { JSON_RESPONSE_TOOL_NAME } from './json-response-tool.js';
+import type { AnthropicStreamOptions } from './anthropic-stream-options.js';
 import { mapAnthropicStreamError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
 import { parseAnthropicStreamEvent } from './parse-anthropic-stream-event.js';
-import { thinkingDetail } from './thinking-detail.js';
-import { webSearchCitations } from './web-search-citations.js';
-import { WEB_SEARCH_TOOL_NAME, webSearchCallOf } from './web-search-tool.js';
 
-/** Options of {@link convertAnthropicStream}. */
-export interface AnthropicStreamOptions {
-  /** The provider's name from config, for error messages. */
-  provider: string;
-  /** The call's abort signal: an abort while reading is rethrown as its reason. */
-  signal: AbortSignal;
-  /** The choice index the chunks carry (n > 1 runs one stream per choice). Default 0. */
-  choiceIndex?: number;
-  /** Overrides the chunk id (so that merged streams share one). Default: Anthropic's message id. */
-  id?: string;
-  /** The request asked for JSON through the JSON response tool: its arguments stream as content, text is left out. */
-  jsonMode?: boolean;
-  /**
-   * In JSON mode, stream text blocks as content too: the JSON tool was only offered (thinking forbids forcing it), so
-   * the model may answer in text. Default false.
-   */
-  jsonText?: boolean;
-  /** Secrets (the API key) redacted from error messages. */
-  secrets?: readonly (string | undefined)[];
-}
-
-/** `text` parsed as JSON, or undefined when it is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+export type { AnthropicStreamOptions } from './anthropic-stream-options.js';
 
 async function* convertEvents(
   events: AsyncIterable<ServerSentEvent>,
   options: AnthropicStreamOptions,
 ): AsyncGenerator<ChatCompletionChunk> {
-  const index = options.choiceIndex ?? 0;
-  const created = Math.floor(Date.now() / 1000);
-  let messageId: string | undefined;
-  let model = '';
+  const blocks = new AnthropicBlockStream(options);
   let usage: AnthropicUsage = {};
   let finishSent = false;
-  /** Anthropic block index -> OpenAI tool call index (OpenAI counts tool calls, Anthropic counts every block). */
-  const toolIndexByBlock = new Map<number, number>();
-  const jsonBlocks = new Set<number>();
-  /** Open thinking blocks by Anthropic block index: their text and signature so far. */
-  const thinking = new Map<number, { text: string; signature: string; started: boolean }>();
-  let detailCount = 0;
-  /** Open web search `server_tool_use` blocks by Anthropic block index: the block and its input JSON so far. */
-  const searches = new Map<number, { id: unknown; json: string }>();
-  /** Length of the content sent so far (UTF-16), and the open text blocks: where each starts, its text and citations. */
-  let contentLength = 0;
-  const texts = new Map<number, { start: number; text: string; citations: unknown[] }>();
-  const content = (piece: string, block?: number) => {
-    contentLength += piece.length;
-    const open = block === undefined ? undefined : texts.get(block);
-    if (open) open.text += piece;
-    return chunk({ content: piece });
-  };
-  let reasoningSent = false;
-  /** A reasoning_content piece; the first piece of a later thinking block starts with a blank line, as in answers. */
-  const reasoningPiece = (block: { started: boolean }, text: string) => {
-    const piece = !block.started && reasoningSent ? `\n\n${text}` : text;
-    block.started = true;
-    reasoningSent = true;
-    return chunk({ reasoning_content: piece });
-  };
-  const chunk = (
-    delta: ChatCompletionChunk['choices'][number]['delta'],
-    finishReason: FinishReason | null = null,
-  ): ChatCompletionChunk => ({
-    id: options.id ?? messageId ?? '',
-    object: 'chat.completion.chunk',
-    created,
-    model,
-    choices: [{ index, delta, finish_reason: finishReason, logprobs: null }],
-  });
-  const finishReason = (stopReason: string | null | undefined): FinishReason => {
-    const mapped = mapAnthropicStopReason(stopReason);
-    // In JSON mode a call of the JSON tool alone is the answer, not a tool call.
-    return mapped === 'tool_calls' && toolIndexByBlock.size === 0 ? 'stop' : mapped;
-  };
-
   for await (const sse of events) {
     const event = parseAnthropicStreamEvent(sse.data, options.provider);
     if (!event || event.type === 'ping') continue;
     if (event.type === 'error') throw mapAnthropicStreamError(options.provider, event.error, options.secrets);
     if (event.type === 'message_start') {
-      if (messageId === event.message.id) continue; // a repeated message_start of the open message
-      if (messageId !== undefined)
+      if (blocks.messageId === event.message.id) continue; // a repeated message_start of the open message
+      if (blocks.messageId !== undefined)
         throw upstreamInvalidResponseError(options.provider, 'a second message started before the first one ended.');
-      messageId = event.message.id;
-      model = event.message.model;
+      blocks.messageId = event.message.id;
+      blocks.model = event.message.model;
       usage = mergeAnthropicUsage({}, event.message.usage);
-      yield chunk({ role: 'assistant', content: '' });
+      yield blocks.chunk({ role: 'assistant', content: '' });
       continue;
     }
-    if (messageId === undefined)
+    if (blocks.messageId === undefined)
       throw upstreamInvalidResponseError(options.provider, `a '${event.type}' event came before message_start.`);
     switch (event.type) {
-      case 'content_block_start': {
-        const block = event.content_block;
-        if (block.type === 'thinking') {
-          const open = {
-            text: typeof block.thinking === 'string' ? block.thinking : '',
-            signature: typeof block.signature === 'string' ? block.signature : '',
-            started: false,
-          };
-          thinking.set(event.index, open);
-          if (open.text) yield reasoningPiece(open, open.text);
-        } else if (block.type === 'redacted_thinking') {
-          const detail = thinkingDetail(block, detailCount);
-          if (detail) {
-            detailCount++;
-            yield chunk({ reasoning_details: [detail] });
-          }
-        } else if (block.type === 'server_tool_use' && block.name === WEB_SEARCH_TOOL_NAME) {
-          const input =
-            block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0
-              ? JSON.stringify(block.input)
-              : '';
-          searches.set(event.index, { id: block.id, json: input });
-        } else if (block.type === 'tool_use' && options.jsonMode && block.name === JSON_RESPONSE_TOOL_NAME)
-          jsonBlocks.add(event.index);
-        else if (block.type === 'tool_use') {
-          const toolIndex = toolIndexByBlock.size;
-          toolIndexByBlock.set(event.index, toolIndex);
-          yield chunk({
-            tool_calls: [
-              { index: toolIndex, id: block.id!, type: 'function', function: { name: block.name!, arguments: '' } },
-            ],
-          });
-        } else if (block.type === 'text' && (!options.jsonMode || options.jsonText)) {
-          texts.set(event.index, { start: contentLength, text: '', citations: [...(block.citations ?? [])] });
-          if (block.text) yield content(block.text, event.index);
-        }
+      case 'content_block_start':
+        yield* blocks.blockStart(event);
         break;
-      }
-      case 'content_block_delta': {
-        const { delta } = event;
-        const open = thinking.get(event.index);
-        if (open && delta.type === 'thinking_delta' && delta.thinking) {
-          open.text += delta.thinking;
-          yield reasoningPiece(open, delta.thinking);
-        } else if (open && delta.type === 'signature_delta' && delta.signature) open.signature += delta.signature;
-        else if (delta.type === 'text_delta' && delta.text && (!options.jsonMode || options.jsonText))
-          yield content(delta.text, event.index);
-        else if (delta.type === 'citations_delta' && delta.citation !== undefined)
-          texts.get(event.index)?.citations.push(delta.citation);
-        else if (delta.type === 'input_json_delta' && delta.partial_json && searches.has(event.index))
-          searches.get(event.index)!.json += delta.partial_json;
-        else if (delta.type === 'input_json_delta' && delta.partial_json) {
-          if (jsonBlocks.has(event.index)) yield content(delta.partial_json);
-          const toolIndex = toolIndexByBlock.get(event.index);
-          if (toolIndex !== undefined)
-            yield chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
-        }
+      case 'content_block_delta':
+        yield* blocks.blockDelta(event);
         break;
-      }
-      case 'content_block_stop': {
-        const text = texts.get(event.index);
-        if (text) {
-          texts.delete(event.index);
-          const annotations = webSearchCitations(text.citations, text.start, text.text);
-          if (annotations.length > 0) yield chunk({ annotations });
-        }
-        const search = searches.get(event.index);
-        if (search) {
-          searches.delete(event.index);
-          const call = webSearchCallOf({
-            type: 'server_tool_use',
-            id: search.id,
-            name: WEB_SEARCH_TOOL_NAME,
-            input: parseJson(search.json),
-          });
-          if (call) yield chunk({ web_search_calls: [call] });
-        }
-        const open = thinking.get(event.index);
-        if (open) {
-          thinking.delete(event.index);
-          const detail = thinkingDetail(
-            { type: 'thinking', thinking: open.text, signature: open.signature || null },
-            detailCount++,
-          );
-          yield chunk({ reasoning_details: [detail!] });
-        }
+      case 'content_block_stop':
+        yield* blocks.blockStop(event);
         break;
-      }
       case 'message_delta':
         usage = mergeAnthropicUsage(usage, event.usage);
         if (event.delta.stop_reason != null && !finishSent) {
           finishSent = true;
-          yield chunk({}, finishReason(event.delta.stop_reason));
+          yield blocks.chunk({}, blocks.finishReason(event.delta.stop_reason));
         }
         break;
       case 'message_stop':
-        if (!finishSent) yield chunk({}, finishReason(null));
-        yield {
-          id: options.id ?? messageId,
-          object: 'chat.completion.chunk',
-          created,
-          model,
-          choices: [],
-          usage: mapAnthropicUsage(usage),
-        };
+        if (!finishSent) yield blocks.chunk({}, blocks.finishReason(null));
+        yield blocks.usageChunk(mapAnthropicUsage(usage));
         return;
     }
   }

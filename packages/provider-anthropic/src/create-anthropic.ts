@@ -1,8 +1,6 @@
 import {
   ADAPTER_SPEC_VERSION,
   type AdapterCallContext,
-  type ChatCompletion,
-  type ChatCompletionChunk,
   type ProviderAdapter,
   parseSSEStream,
   invalidRequestError,
@@ -18,7 +16,7 @@ import { convertAnthropicStream } from './convert-anthropic-stream.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { mapAnthropicError, mapAnthropicPassThroughError } from './map-anthropic-error.js';
-import { mergeChoiceStreams, mergeChoices } from './merge-choices.js';
+import { fanOutChoices } from './merge-choices.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 
 /** Options of {@link createAnthropic}. */
@@ -51,30 +49,23 @@ function withoutAnthropicHeaders(headers: Readonly<Record<string, string>>): Rec
   return out;
 }
 
-/** Default {@link AnthropicOptions.maxN}: at most 8 concurrent upstream calls per request. */
-export const DEFAULT_ANTHROPIC_MAX_N = 8;
+/** The upstream request of {@link createAnthropic}: `send(path, ...)` and the secrets it redacts from errors. */
+type AnthropicSend = (
+  path: string,
+  provider: string,
+  signal: AbortSignal,
+  body?: string,
+  traceHeaders?: Record<string, string>,
+  upstream?: UpstreamCallSettings,
+  passThrough?: Readonly<Record<string, string>>,
+) => ReturnType<typeof sendUpstreamRequest>;
 
 /**
- * An adapter serving OpenAI-format chat completions from Anthropic's Messages API, plus Anthropic's model list:
- * - `chatCompletions` -> `POST <baseURL>/v1/messages` with `x-api-key` and `anthropic-version`; the request is
- *   translated by {@link convertToAnthropicRequest} (dropped parameters are reported with `context.warn`), the answer
- *   by {@link convertAnthropicResponse}, a stream chunk by chunk by {@link convertAnthropicStream};
- * - `n` > 1 (at most `maxN`, default 8; above it 400 naming `n`): Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
- *   usage (streamed: the chunks interleave as they arrive, each carrying its choice index, one id, one usage chunk at
- *   the end); when one fails, the others are aborted and its error is thrown;
- * - `anthropicMessages` (the `/v1/messages` pass-through) -> `POST <baseURL>/v1/messages` with the body as it came, the
- *   client's `anthropic-version` (else the configured one) and its `anthropic-beta` merged with the configured betas;
- *   events and JSON come back unchanged, and an error answer is kept as it came (`upstreamAnswer`) for the front door to
- *   return byte for byte; `anthropicCountTokens` -> `POST <baseURL>/v1/messages/count_tokens` likewise;
- * - `listModels` -> `GET <baseURL>/v1/models` ({@link listAnthropicModels});
- * - embeddings, audio and images are absent: Anthropic has none, and the gateway answers 400 `unsupported_operation`.
- * Throws GatewayError: 400 for requests Anthropic cannot serve (naming the field); the upstream's errors per
- * {@link mapAnthropicError} (529 -> 503, `retry-after` kept, the key redacted); 502 when the upstream is unreachable,
- * resets or answers something that is not a message; 504 on timeouts; the abort reason when `context.signal` aborts
- * (the upstream request is closed at once).
- * @see https://docs.anthropic.com/en/api/messages
+ * Builds the request sender of {@link createAnthropic}: `<baseURL>/v1<path>` with `x-api-key` and `anthropic-version`
+ * (GET without a body, else a JSON POST); with `passThrough` (the client's headers) its betas and version are used and
+ * errors are kept as they came (`mapAnthropicPassThroughError`), else mapped by `mapAnthropicError`.
  */
-export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
+function anthropicSender(options: AnthropicOptions): { send: AnthropicSend; secrets: string[] } {
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
   const secrets = [options.apiKey];
   const version = options.version ?? '2023-06-01';
@@ -114,6 +105,34 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
       mapError,
     });
   };
+  return { send, secrets };
+}
+
+/** Default {@link AnthropicOptions.maxN}: at most 8 concurrent upstream calls per request. */
+export const DEFAULT_ANTHROPIC_MAX_N = 8;
+
+/**
+ * An adapter serving OpenAI-format chat completions from Anthropic's Messages API, plus Anthropic's model list:
+ * - `chatCompletions` -> `POST <baseURL>/v1/messages` with `x-api-key` and `anthropic-version`; the request is
+ *   translated by {@link convertToAnthropicRequest} (dropped parameters are reported with `context.warn`), the answer
+ *   by {@link convertAnthropicResponse}, a stream chunk by chunk by {@link convertAnthropicStream};
+ * - `n` > 1 (at most `maxN`, default 8; above it 400 naming `n`): Anthropic has no `n`, so n requests run concurrently and their answers become choices 0..n-1 with summed
+ *   usage (streamed: the chunks interleave as they arrive, each carrying its choice index, one id, one usage chunk at
+ *   the end); when one fails, the others are aborted and its error is thrown;
+ * - `anthropicMessages` (the `/v1/messages` pass-through) -> `POST <baseURL>/v1/messages` with the body as it came, the
+ *   client's `anthropic-version` (else the configured one) and its `anthropic-beta` merged with the configured betas;
+ *   events and JSON come back unchanged, and an error answer is kept as it came (`upstreamAnswer`) for the front door to
+ *   return byte for byte; `anthropicCountTokens` -> `POST <baseURL>/v1/messages/count_tokens` likewise;
+ * - `listModels` -> `GET <baseURL>/v1/models` ({@link listAnthropicModels});
+ * - embeddings, audio and images are absent: Anthropic has none, and the gateway answers 400 `unsupported_operation`.
+ * Throws GatewayError: 400 for requests Anthropic cannot serve (naming the field); the upstream's errors per
+ * {@link mapAnthropicError} (529 -> 503, `retry-after` kept, the key redacted); 502 when the upstream is unreachable,
+ * resets or answers something that is not a message; 504 on timeouts; the abort reason when `context.signal` aborts
+ * (the upstream request is closed at once).
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
+  const { send, secrets } = anthropicSender(options);
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
@@ -152,20 +171,7 @@ export function createAnthropic(options: AnthropicOptions): ProviderAdapter {
         );
       }
 
-      const siblings = new AbortController();
-      const signal = AbortSignal.any([context.signal, siblings.signal]);
-      const id = `chatcmpl-${context.requestId}`;
-      let results: (ChatCompletion | AsyncIterable<ChatCompletionChunk>)[];
-      try {
-        results = await Promise.all(Array.from({ length: n }, (_, i) => one(i, signal, id)));
-      } catch (error) {
-        siblings.abort(error);
-        throw error;
-      }
-      if (!body.stream) return mergeChoices(results as ChatCompletion[]);
-      return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () =>
-        siblings.abort(new Error('the merged stream was closed')),
-      );
+      return fanOutChoices(n, one, context.signal, `chatcmpl-${context.requestId}`, body.stream === true);
     },
     async anthropicMessages(request, context) {
       const response = await send(

@@ -50,3 +50,34 @@ export async function* mergeChoiceStreams(
   }
   if (last) yield { ...last, usage };
 }
+
+/**
+ * Runs `one(i, signal, id)` for the n choices at once, under a signal that aborts them all when one fails (its error
+ * is thrown), and merges them: {@link mergeChoices} when `stream` is false, else {@link mergeChoiceStreams} (closing
+ * the merged stream aborts the rest).
+ */
+export async function fanOutChoices(
+  n: number,
+  one: (
+    choiceIndex: number,
+    signal: AbortSignal,
+    id: string,
+  ) => Promise<ChatCompletion | AsyncIterable<ChatCompletionChunk>>,
+  parent: AbortSignal,
+  id: string,
+  stream: boolean,
+): Promise<ChatCompletion | AsyncIterable<ChatCompletionChunk>> {
+  const siblings = new AbortController();
+  const signal = AbortSignal.any([parent, siblings.signal]);
+  let results: (ChatCompletion | AsyncIterable<ChatCompletionChunk>)[];
+  try {
+    results = await Promise.all(Array.from({ length: n }, (_, i) => one(i, signal, id)));
+  } catch (error) {
+    siblings.abort(error);
+    throw error;
+  }
+  if (!stream) return mergeChoices(results as ChatCompletion[]);
+  return mergeChoiceStreams(results as AsyncIterable<ChatCompletionChunk>[], () =>
+    siblings.abort(new Error('the merged stream was closed')),
+  );
+}
