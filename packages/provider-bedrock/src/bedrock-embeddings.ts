@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { bedrockCohereEmbedResponseSchema, titanEmbeddingResponseSchema } from './bedrock-api.js';
-import { type EmbeddingRequest, invalidRequestError } from '@switchyard/core';
+import {
+  type AdapterCallContext,
+  type EmbeddingRequest,
+  type EmbeddingResponse,
+  invalidRequestError,
+  readUpstreamJson,
+} from '@switchyard/core';
+import type { BedrockTransport } from './bedrock-transport.js';
 
 /** One InvokeModel call of an embeddings request: its body, and how to read the vectors and token count back. */
 export interface EmbeddingInvocation {
@@ -93,4 +100,39 @@ function titan(body: Record<string, unknown>): EmbeddingInvocation {
     body,
     schema: titanEmbeddingResponseSchema,
   };
+}
+
+/**
+ * The embeddings of `request` from Bedrock: the invocations {@link planBedrockEmbeddings} plans, run at once through
+ * `transport` (`POST /model/{model}/invoke`), joined into one OpenAI list answer in input order with the summed input
+ * tokens (the answer's, else the `x-amzn-bedrock-input-token-count` header, else 0).
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/titan-embedding-models.html
+ */
+export async function invokeBedrockEmbeddings(
+  transport: Pick<BedrockTransport, 'send' | 'modelURL'>,
+  request: EmbeddingRequest,
+  context: AdapterCallContext,
+): Promise<EmbeddingResponse> {
+  const { send, modelURL } = transport;
+  const invocations = planBedrockEmbeddings(request);
+  const answers = await Promise.all(
+    invocations.map(async (invocation) => {
+      const response = await send(modelURL(request.model, 'invoke'), context, invocation.body);
+      const answer = await readUpstreamJson(context.provider, response, context.signal, invocation.schema);
+      const headerTokens = Number(response.headers['x-amzn-bedrock-input-token-count']);
+      return {
+        vectors: answer.vectors,
+        tokens: answer.tokens ?? (Number.isSafeInteger(headerTokens) && headerTokens >= 0 ? headerTokens : 0),
+      };
+    }),
+  );
+  const vectors = answers.flatMap((a) => a.vectors);
+  const tokens = answers.reduce((sum, a) => sum + a.tokens, 0);
+  const response: EmbeddingResponse = {
+    object: 'list',
+    data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+    model: request.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+  return response;
 }

@@ -26,6 +26,37 @@ export interface ConverseStreamOptions {
   secrets: readonly (string | undefined)[];
 }
 
+/** Open reasoning blocks by contentBlockIndex: text, signature and redacted content so far. */
+type ReasoningBlocks = Map<number, { text: string; signature: string; redacted?: string }>;
+type ReasoningDelta = NonNullable<NonNullable<ConverseStreamEvents['contentBlockDelta']['delta']>['reasoningContent']>;
+
+/** Adds a `reasoningContent` delta to its open block; returns its text piece to stream (empty when it has none). */
+function addReasoning(blocks: ReasoningBlocks, index: number, reasoning: ReasoningDelta): string {
+  const open = blocks.get(index) ?? { text: '', signature: '' };
+  blocks.set(index, open);
+  if (reasoning.signature) open.signature += reasoning.signature;
+  if (typeof reasoning.redactedContent === 'string') open.redacted = (open.redacted ?? '') + reasoning.redactedContent;
+  if (reasoning.text) open.text += reasoning.text;
+  return reasoning.text ?? '';
+}
+
+/** Closes reasoning block `index`: its content as Bedrock's reasoning block (redacted, or text and signature), if open. */
+function closeReasoning(blocks: ReasoningBlocks, index: number) {
+  const open = blocks.get(index);
+  if (!open) return undefined;
+  blocks.delete(index);
+  return open.redacted !== undefined
+    ? { redactedContent: open.redacted }
+    : { reasoningText: { text: open.text, ...(open.signature ? { signature: open.signature } : {}) } };
+}
+
+/** The delta opening tool call `index` of a `toolUse` block start: its id and name, no arguments yet. */
+function toolCallStart(index: number, toolUse: { toolUseId: string; name: string }) {
+  return {
+    tool_calls: [{ index, id: toolUse.toolUseId, type: 'function', function: { name: toolUse.name, arguments: '' } }],
+  };
+}
+
 async function* convertMessages(
   messages: AsyncIterable<Message>,
   options: ConverseStreamOptions,
@@ -47,7 +78,7 @@ async function* convertMessages(
   };
   const toolIndexByBlock = new Map<number, number>();
   /** Open reasoning blocks by contentBlockIndex: text, signature and redacted content so far. */
-  const reasoningBlocks = new Map<number, { text: string; signature: string; redacted?: string }>();
+  const reasoningBlocks: ReasoningBlocks = new Map();
   let detailCount = 0;
   let stopReason: string | undefined;
   let usage: ConverseUsage | undefined;
@@ -76,33 +107,15 @@ async function* convertMessages(
         if (start?.toolUse) {
           const index = toolIndexByBlock.size;
           toolIndexByBlock.set(contentBlockIndex, index);
-          yield chunk({
-            tool_calls: [
-              {
-                index,
-                id: start.toolUse.toolUseId,
-                type: 'function',
-                function: { name: start.toolUse.name, arguments: '' },
-              },
-            ],
-          });
+          yield chunk(toolCallStart(index, start.toolUse));
         }
         break;
       }
       case 'contentBlockDelta': {
         const { contentBlockIndex, delta } = read('contentBlockDelta');
-        const reasoning = delta?.reasoningContent;
-        if (reasoning) {
-          const open = reasoningBlocks.get(contentBlockIndex) ?? { text: '', signature: '' };
-          reasoningBlocks.set(contentBlockIndex, open);
-          if (reasoning.signature) open.signature += reasoning.signature;
-          if (typeof reasoning.redactedContent === 'string')
-            open.redacted = (open.redacted ?? '') + reasoning.redactedContent;
-          if (reasoning.text) {
-            open.text += reasoning.text;
-            yield chunk({ reasoning_content: reasoning.text });
-          }
-        }
+        const reasoningText =
+          delta?.reasoningContent && addReasoning(reasoningBlocks, contentBlockIndex, delta.reasoningContent);
+        if (reasoningText) yield chunk({ reasoning_content: reasoningText });
         if (delta?.text) yield chunk({ content: delta.text });
         const input = delta?.toolUse?.input;
         const index = toolIndexByBlock.get(contentBlockIndex);
@@ -111,15 +124,8 @@ async function* convertMessages(
       }
       case 'contentBlockStop': {
         const { contentBlockIndex } = read('contentBlockStop');
-        const open = reasoningBlocks.get(contentBlockIndex);
-        if (open) {
-          reasoningBlocks.delete(contentBlockIndex);
-          const block =
-            open.redacted !== undefined
-              ? { redactedContent: open.redacted }
-              : { reasoningText: { text: open.text, ...(open.signature ? { signature: open.signature } : {}) } };
-          yield chunk({ reasoning_details: [bedrockReasoningDetail(block, detailCount++)!] });
-        }
+        const block = closeReasoning(reasoningBlocks, contentBlockIndex);
+        if (block) yield chunk({ reasoning_details: [bedrockReasoningDetail(block, detailCount++)!] });
         break;
       }
       case 'messageStop':

@@ -1,27 +1,17 @@
-import {
-  ADAPTER_SPEC_VERSION,
-  type AdapterCallContext,
-  type EmbeddingResponse,
-  type ProviderAdapter,
-  type UpstreamTimeouts,
-  readUpstreamJson,
-  sendUpstreamRequest,
-  upstreamInvalidResponseError,
-  reportCapabilities,
-} from '@switchyard/core';
+import { ADAPTER_SPEC_VERSION, type ProviderAdapter, readUpstreamJson, reportCapabilities } from '@switchyard/core';
 import { anthropicEventsResult, anthropicJsonResult } from '@switchyard/provider-anthropic';
 import { z } from 'zod';
 import { isBedrockClaude, toBedrockInvokeBody } from './bedrock-anthropic-messages.js';
 import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
 import { bedrockInvokeEvents } from './bedrock-invoke-stream.js';
-import { planBedrockEmbeddings } from './bedrock-embeddings.js';
+import { invokeBedrockEmbeddings } from './bedrock-embeddings.js';
+import { bedrockTransport } from './bedrock-transport.js';
 import { bedrockImageResponseSchema, bedrockModelListSchema, converseResponseSchema } from './bedrock-api.js';
 import { convertConverseResponse } from './convert-converse-response.js';
 import { convertConverseStream } from './convert-converse-stream.js';
 import { convertToConverseRequest } from './convert-to-converse-request.js';
 import { decodeEventStream } from './decode-event-stream.js';
 import { mapBedrockError } from './map-bedrock-error.js';
-import { type AwsCredentials, createAwsRequestSigner } from './sign-aws-request.js';
 
 /**
  * The CountTokens answer: `{"inputTokens": N}` (tokens).
@@ -29,19 +19,9 @@ import { type AwsCredentials, createAwsRequestSigner } from './sign-aws-request.
  */
 const countTokensSchema = z.looseObject({ inputTokens: z.number().int().min(0) });
 
-/** Options of {@link createBedrock}. */
-export interface BedrockOptions {
-  /** AWS region, e.g. `us-east-1`. */
-  region: string;
-  /** The access key pair (and session token) requests are signed with (SigV4, service `bedrock`). */
-  credentials: AwsCredentials;
-  /** The runtime endpoint. Default `https://bedrock-runtime.{region}.amazonaws.com`. */
-  baseURL?: string;
-  /** The control-plane endpoint (model list). Default `https://bedrock.{region}.amazonaws.com`. */
-  controlBaseURL?: string;
-  /** Per-call upstream limits, ms (see core's `UpstreamTimeouts`). */
-  timeouts?: Omit<UpstreamTimeouts, 'connectMs'>;
-}
+import type { BedrockOptions } from './bedrock-options.js';
+
+export type { BedrockOptions } from './bedrock-options.js';
 
 /**
  * An adapter for Amazon Bedrock, every request signed with SigV4:
@@ -67,40 +47,8 @@ export interface BedrockOptions {
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
  */
 export function createBedrock(options: BedrockOptions): ProviderAdapter {
-  const runtime = (options.baseURL ?? `https://bedrock-runtime.${options.region}.amazonaws.com`).replace(/\/+$/, '');
-  const control = (options.controlBaseURL ?? `https://bedrock.${options.region}.amazonaws.com`).replace(/\/+$/, '');
-  const secrets = [options.credentials.secretAccessKey, options.credentials.sessionToken];
-  const sign = createAwsRequestSigner({ service: 'bedrock', region: options.region, credentials: options.credentials });
-
-  const send = async (url: string, context: AdapterCallContext, body?: unknown, accept = 'application/json') => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const method = text === undefined ? 'GET' : 'POST';
-    const headers = await sign({
-      method,
-      url,
-      headers: {
-        accept,
-        'x-request-id': context.requestId,
-        ...(text === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: text,
-    });
-    // The call's trace headers (W3C traceparent) go out unsigned: AWS ignores headers outside SignedHeaders.
-    Object.assign(headers, context.headers);
-    return sendUpstreamRequest({
-      provider: context.provider,
-      url,
-      method,
-      headers,
-      body: text,
-      signal: context.signal,
-      upstream: context.upstream,
-      timeouts: options.timeouts,
-      mapError: (status, errorText, responseHeaders) =>
-        mapBedrockError(context.provider, status, errorText, responseHeaders, secrets),
-    });
-  };
-  const modelURL = (model: string, action: string) => `${runtime}/model/${encodeURIComponent(model)}/${action}`;
+  const transport = bedrockTransport(options);
+  const { send, sendEventStream, modelURL, control, secrets } = transport;
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
@@ -110,20 +58,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const { body, warnings } = convertToConverseRequest(request);
       for (const warning of warnings) context.warn(warning);
       if (request.stream) {
-        const response = await send(
-          modelURL(request.model, 'converse-stream'),
-          context,
-          body,
-          'application/vnd.amazon.eventstream',
-        );
-        const contentType = String(response.headers['content-type'] ?? '');
-        if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
-          await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(
-            context.provider,
-            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
-          );
-        }
+        const response = await sendEventStream(modelURL(request.model, 'converse-stream'), context, body);
         const requestId = String(response.headers['x-amzn-requestid'] ?? context.requestId);
         return convertConverseStream(decodeEventStream(response.body), {
           provider: context.provider,
@@ -150,20 +85,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       const body = toBedrockInvokeBody(request, context.clientHeaders);
       const model = String(request.model);
       if (request.stream === true) {
-        const response = await send(
-          modelURL(model, 'invoke-with-response-stream'),
-          context,
-          body,
-          'application/vnd.amazon.eventstream',
-        );
-        const contentType = String(response.headers['content-type'] ?? '');
-        if (!contentType.startsWith('application/vnd.amazon.eventstream')) {
-          await response.body.dump().catch(() => {});
-          throw upstreamInvalidResponseError(
-            context.provider,
-            `a stream was asked for but it sent '${contentType || 'no content type'}'.`,
-          );
-        }
+        const response = await sendEventStream(modelURL(model, 'invoke-with-response-stream'), context, body);
         return anthropicEventsResult(
           context.provider,
           bedrockInvokeEvents(decodeEventStream(response.body), context.provider, secrets),
@@ -189,29 +111,7 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
       };
     },
 
-    async embeddings(request, context) {
-      const invocations = planBedrockEmbeddings(request);
-      const answers = await Promise.all(
-        invocations.map(async (invocation) => {
-          const response = await send(modelURL(request.model, 'invoke'), context, invocation.body);
-          const answer = await readUpstreamJson(context.provider, response, context.signal, invocation.schema);
-          const headerTokens = Number(response.headers['x-amzn-bedrock-input-token-count']);
-          return {
-            vectors: answer.vectors,
-            tokens: answer.tokens ?? (Number.isSafeInteger(headerTokens) && headerTokens >= 0 ? headerTokens : 0),
-          };
-        }),
-      );
-      const vectors = answers.flatMap((a) => a.vectors);
-      const tokens = answers.reduce((sum, a) => sum + a.tokens, 0);
-      const response: EmbeddingResponse = {
-        object: 'list',
-        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
-        model: request.model,
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      };
-      return response;
-    },
+    embeddings: (request, context) => invokeBedrockEmbeddings(transport, request, context),
 
     async imageGenerations(request, context) {
       const response = await send(modelURL(request.model, 'invoke'), context, convertToBedrockImageRequest(request));
