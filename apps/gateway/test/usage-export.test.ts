@@ -89,7 +89,7 @@ describe('GET /admin/usage/export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(lines).toBe(ROWS + 1);
     expect(first).toBe(
-      'created_at,request_id,key_id,team_id,end_user,session_id,agent_id,model,provider,upstream_model,status,prompt_tokens,completion_tokens,total_tokens,cost_usd\r',
+      'created_at,request_id,key_id,team_id,organization_id,end_user,session_id,agent_id,model,provider,upstream_model,status,prompt_tokens,completion_tokens,total_tokens,cost_usd\r',
     );
     console.log(
       `usage export: ${ROWS} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB of CSV, heap growth at most ${growthMb.toFixed(1)} MiB`,

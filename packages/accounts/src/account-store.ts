@@ -1,5 +1,6 @@
 import type { AdminSessionStore } from './admin-session.js';
 import type { AuditEntry, AuditQuery } from './audit-entry.js';
+import type { Organization } from './organization.js';
 import type { Team } from './team.js';
 import type { UsageQuery } from './usage-query.js';
 import type { UsageFilter, UsageGroupBy, UsageRow, UsageTotals } from './usage-row.js';
@@ -40,6 +41,14 @@ export interface AccountStore extends AdminSessionStore {
   updateTeam(team: Team): Promise<void>;
   /** Deletes a team (its ledger rows keep its id). Deleting an unknown team does nothing. */
   deleteTeam(id: string): Promise<void>;
+  /** Every organisation. */
+  listOrganizations(): Promise<Organization[]>;
+  getOrganization(id: string): Promise<Organization | undefined>;
+  insertOrganization(organization: Organization): Promise<void>;
+  /** Replaces a stored organisation (same id). */
+  updateOrganization(organization: Organization): Promise<void>;
+  /** Deletes an organisation (its teams' and ledger rows keep its id). Deleting an unknown one does nothing. */
+  deleteOrganization(id: string): Promise<void>;
   /** Appends ledger rows in one transaction. */
   appendUsage(rows: readonly UsageRow[]): Promise<void>;
   /**

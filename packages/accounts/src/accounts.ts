@@ -19,9 +19,10 @@ import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
 import { AuditLog } from './audit-log.js';
 import type { Principal } from './principal.js';
-import { admitCall } from './call-admission.js';
+import { admitCall, type KeyGroups } from './call-admission.js';
 import type { CallParties } from './call-scopes.js';
 import { warmTokenizer } from './estimate-tokens.js';
+import { OrganizationRegistry, organizationNotFoundError } from './organization-registry.js';
 import { TeamRegistry } from './team-registry.js';
 import { UsageLedger, type UsageLedgerOptions } from './usage-ledger.js';
 import type { UsageQuery } from './usage-query.js';
@@ -62,7 +63,7 @@ export interface AccountsOptions {
   onError?: (error: unknown) => void;
   /** A failed audit log write (default: `onError`). */
   onAuditError?: (error: unknown) => void;
-  /** Called after each settlement with the budget windows it added to (key, team, end user, session) and their spend. */
+  /** Called after each settlement with the budget windows it added to (key, team, organisation, end user, session). */
   onBudgetSettled?: (event: BudgetSettledEvent) => void;
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
@@ -88,6 +89,8 @@ export class Accounts {
   readonly audit: AuditLog;
   /** The teams (see {@link TeamRegistry}). */
   readonly teams: TeamRegistry;
+  /** The organisations above teams (see {@link OrganizationRegistry}). */
+  readonly organizations: OrganizationRegistry;
   /** The virtual keys' administration: create, list, get, update, rotate, revoke (see {@link KeyAdmin}). */
   readonly keys: KeyAdmin;
   /** The console's signed-in sessions (in the same store, so shared by replicas on a shared store). */
@@ -119,7 +122,14 @@ export class Accounts {
     this.#keyChanges = options.keyChanges;
     this.#lookups = new KeyStoreLookup(store, this.#keys, this.#onError, options.keyLookups);
     this.budgetTimeZone = options.budgetTimeZone ?? 'UTC';
-    this.teams = new TeamRegistry(store, (id) => this.#announce(`team:${id}`));
+    this.organizations = new OrganizationRegistry(store, (id) => this.#announce(`organization:${id}`));
+    this.teams = new TeamRegistry(
+      store,
+      (id) => this.#announce(`team:${id}`),
+      ({ organization_id: org }) => {
+        if (org && !this.organizations.get(org)) throw organizationNotFoundError(org, 'organization_id');
+      },
+    );
     this.keys = new KeyAdmin({ store, keys: this.#keys, teams: this.teams, announce: (id) => this.#announce(id) });
     this.#keyChanges?.subscribe((id) => void this.#reload(id).catch(this.#onError));
   }
@@ -129,12 +139,13 @@ export class Accounts {
   readonly #ledgerSeeds: LedgerSeeds;
 
   /**
-   * Reloads one key from the store (or every key and team when `id` is undefined; a team for `team:<id>`) after
-   * another replica changed it.
+   * Reloads one key from the store (or every key, team and organisation when `id` is undefined; a team for
+   * `team:<id>`, an organisation for `organization:<id>`) after another replica changed it.
    */
   async #reload(id: string | undefined): Promise<void> {
     if (id?.startsWith('team:')) return this.teams.reload(id.slice('team:'.length));
-    if (id === undefined) await this.teams.load();
+    if (id?.startsWith('organization:')) return this.organizations.reload(id.slice('organization:'.length));
+    if (id === undefined) await Promise.all([this.teams.load(), this.organizations.load()]);
     const keys = id === undefined ? await this.store.listKeys() : [await this.store.getKey(id)];
     for (const key of keys) if (key) this.#keys.put(key);
   }
@@ -152,7 +163,7 @@ export class Accounts {
     // Usage-less and cut streams are booked from a token count: the tokenizer loads meanwhile, off the event loop.
     void warmTokenizer();
     const accounts = new Accounts(options.store, options);
-    await accounts.teams.load();
+    await Promise.all([accounts.teams.load(), accounts.organizations.load()]);
     for (const key of await options.store.listKeys()) accounts.#keys.put(key);
     return accounts;
   }
@@ -245,9 +256,9 @@ export class Accounts {
 
   /**
    * Admits one call of `model` estimated at `estimate` (tokens, or tokens and USD) for `parties` (its end user and
-   * agent session): the key's limits and those of its team, end user and session (see `callScopes`) must all admit
-   * it, checked and taken in one atomic step; throws 403 when the key or its team may not
-   * use the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
+   * agent session): the key's limits and those of its team, organisation, end user and session (see `callScopes`) must
+   * all admit it, checked and taken in one atomic step; throws 403 when the key, its team or organisation may not use
+   * the model, 429 `rate_limit_exceeded` when the requests or tokens per minute are used up, 429
    * `insufficient_quota` when the budget is spent, or when calls in flight reserved so much of it that this call's
    * estimate does not fit (the message says which; see `budgetRefusal`), 429
    * `concurrency_limit_exceeded` when `concurrency_limit` calls of the key are in flight. On success one request, the
@@ -265,15 +276,13 @@ export class Accounts {
     const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
     if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
     const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
-    return admitCall(
-      context,
-      principal.state,
-      this.teams.get(principal.state.key.team_id),
-      model,
-      detail,
-      limits,
-      parties,
-    );
+    return admitCall(context, principal.state, this.groupsOf(principal.state.key), model, detail, limits, parties);
+  }
+
+  /** The key's team and that team's organisation (those that exist). */
+  groupsOf(key: VirtualKey): KeyGroups {
+    const team = this.teams.get(key.team_id);
+    return { team, organization: this.organizations.get(team?.organization_id) };
   }
 
   /**
@@ -319,6 +328,7 @@ export class Accounts {
       ...row,
       key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static',
       ...(admission.teamId && { team_id: admission.teamId }),
+      ...(admission.organizationId && { organization_id: admission.organizationId }),
       ...(admission.endUser && { end_user: admission.endUser }),
     });
     return settled;
@@ -355,6 +365,11 @@ export class Accounts {
   /** Deletes a team; throws 409 while active keys name it (see {@link TeamRegistry.delete}). Undefined when unknown. */
   deleteTeam(id: string): Promise<ReturnType<TeamRegistry['list']>[number] | undefined> {
     return this.teams.delete(id, this.keys.activeMembers(id));
+  }
+
+  /** Deletes an organisation; throws 409 while teams name it. Undefined when unknown. */
+  deleteOrganization(id: string): Promise<ReturnType<OrganizationRegistry['list']>[number] | undefined> {
+    return this.organizations.delete(id, this.teams.where('organization_id', id).length);
   }
 
   /** Usage totals; pending ledger rows are written first. */

@@ -1,9 +1,9 @@
-/** What one scope of a call (team, end user, session) reserved; see `Admission.scopes`. */
+/** What one scope of a call (team, organisation, end user, session) reserved; see `Admission.scopes`. */
 export interface ScopeReservation {
   /** The scope's counters, e.g. `team:team_1` (see `LimitScope.id`). */
   id: string;
-  /** Whose limits: `team`, `end user`, `session`. */
-  what: 'team' | 'end user' | 'session';
+  /** Whose limits: `team`, `organization`, `end user`, `session`. */
+  what: 'team' | 'organization' | 'end user' | 'session';
   /** The end user or session id (for `end user` and `session`). */
   party?: string;
   /** The scope's tokens-per-minute limit (null = none). */
@@ -32,10 +32,12 @@ export interface Admission {
   headers: Record<string, string>;
   /** Counted by this process alone (the shared limiter was unreachable); see `LimitDecision`. */
   local?: boolean;
-  /** What each scope of the call reserved (team, end user, session). */
+  /** What each scope of the call reserved (team, organisation, end user, session). */
   scopes?: ScopeReservation[];
   /** The key's team, booked on the ledger row. */
   teamId?: string;
+  /** The organisation of the key's team, booked on the ledger row. */
+  organizationId?: string;
   /** The call's end user, booked on the ledger row. */
   endUser?: string;
 }

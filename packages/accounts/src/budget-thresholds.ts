@@ -5,15 +5,17 @@ import { BUDGET_EPSILON_USD } from './memory-limiter.js';
 export const BUDGET_THRESHOLDS: readonly number[] = [0.8, 1];
 
 /**
- * One budget threshold a settled call's spend crossed: whose budget (`subject`: `key`, `team`, `end_user` or
- * `session`, with `id` the key or team id, or the end user or session id), the fraction crossed, the window's spend
- * after the call and the budget (USD).
+ * One budget threshold a settled call's spend crossed: whose budget (`subject`: `key`, `team`, `organization`,
+ * `end_user` or `session`, with `id` the key, team or organisation id, or the end user or session id), the fraction
+ * crossed, the window's spend after the call and the budget (USD).
  */
 export interface BudgetCrossing {
-  subject: 'key' | 'team' | 'end_user' | 'session';
+  subject: 'key' | 'team' | 'organization' | 'end_user' | 'session';
   id: string;
   key_id: string;
   team_id: string | null;
+  /** The organisation of the key's team; null when none. */
+  organization_id: string | null;
   /** The budget window (`<period>:<start unix ms>`). */
   window: string;
   threshold: number;
@@ -21,7 +23,7 @@ export interface BudgetCrossing {
   budget_usd: number;
 }
 
-const SUBJECT = { team: 'team', 'end user': 'end_user', session: 'session' } as const;
+const SUBJECT = { team: 'team', organization: 'organization', 'end user': 'end_user', session: 'session' } as const;
 
 /**
  * The thresholds (see {@link BUDGET_THRESHOLDS}) that one settlement's spend crossed, for each budget window it added
@@ -41,7 +43,13 @@ export function budgetCrossings(
     const before = settled.spentUsd - settled.costUsd;
     const subject = scope ? SUBJECT[scope.what] : 'key';
     const id =
-      subject === 'key' ? key.id : subject === 'team' ? (admission.teamId ?? settled.id) : (scope?.party ?? settled.id);
+      subject === 'key'
+        ? key.id
+        : subject === 'team'
+          ? (admission.teamId ?? settled.id)
+          : subject === 'organization'
+            ? (admission.organizationId ?? settled.id)
+            : (scope?.party ?? settled.id);
     for (const threshold of thresholds) {
       const mark = threshold * budgetUsd - BUDGET_EPSILON_USD;
       if (before < mark && settled.spentUsd >= mark) {
@@ -50,6 +58,7 @@ export function budgetCrossings(
           id,
           key_id: key.id,
           team_id: admission.teamId ?? null,
+          organization_id: admission.organizationId ?? null,
           window: settled.window,
           threshold,
           spend_usd: settled.spentUsd,

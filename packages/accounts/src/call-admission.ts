@@ -8,6 +8,7 @@ import type { LedgerSeeds } from './ledger-seeds.js';
 import type { LimitDecision, Limiter, LimitRequest } from './limiter.js';
 import { matchesModelGlob } from './match-model-glob.js';
 import { modelNotAllowedError, rateLimitError, rateLimitHeaders } from './rate-limit-error.js';
+import type { Organization } from './organization.js';
 import type { Team } from './team.js';
 
 /** What {@link admitCall} needs from `Accounts`. */
@@ -51,15 +52,56 @@ function refusal(
 }
 
 /**
- * Admits one call of a virtual key (see `Accounts.admit`): its allow-list and its team's, then its own limits and
- * those of its scopes (team, end user, session; see {@link callScopes}) in one atomic {@link Limiter} step. Budget
+ * Asks the limiter, giving it what it asks for from the ledger: a budget window's spend (the key's, from
+ * `windowStart`, or a scope's), or the key's use in the last minute (a Redis that came back empty, or is away), at
+ * most once each. Throws when the limiter asks twice for the same thing or for a budget the call does not have.
+ */
+async function acquireSeeded(
+  context: AdmissionContext,
+  request: LimitRequest,
+  scopes: readonly CallScope[],
+  windowStart: number | undefined,
+): Promise<Exclude<LimitDecision, { reason: 'seed' }>> {
+  const keyId = request.keyId;
+  let decision = await context.limiter.acquire(request);
+  const asked = new Set<string>();
+  while (!decision.ok && decision.reason === 'seed') {
+    const what = decision.what === 'recent' ? 'recent' : `spend:${decision.scope ?? ''}`;
+    if (asked.has(what)) throw new Error(`The limiter asked twice for the ledger (${what}) of key ${keyId}.`);
+    asked.add(what);
+    if (decision.what === 'recent') request.recent = await context.seeds.recentUse(keyId);
+    else if (decision.scope === undefined) {
+      if (!request.budget || windowStart === undefined)
+        throw new Error(`The limiter asked for the spend of key ${keyId}, which has no budget.`);
+      request.budget.seedUsd = await context.seeds.spendSince(keyId, windowStart);
+    } else {
+      const id = decision.scope;
+      const scope = scopes.find((s) => s.scope.id === id);
+      if (!scope?.scope.budget) throw new Error(`The limiter asked for the spend of an unknown scope '${id}'.`);
+      scope.scope.budget.seedUsd = await context.seeds.spendWhere({ ...scope.ledger, from: scope.windowStart });
+    }
+    decision = await context.limiter.acquire(request);
+  }
+  return decision;
+}
+
+/** A key's team and that team's organisation, whose allow-lists and limits apply to its calls too. */
+export interface KeyGroups {
+  team?: Team;
+  organization?: Organization;
+}
+
+/**
+ * Admits one call of a virtual key (see `Accounts.admit`): its allow-list, its team's and its organisation's, then its
+ * own limits and those of its scopes (team, organisation, end user, session; see {@link callScopes}) in one atomic
+ * {@link Limiter} step. Budget
  * windows the limiter does not hold yet are seeded from the ledger (at most once each). Throws the 403 or 429 of the
  * first limit that refuses.
  */
 export async function admitCall(
   context: AdmissionContext,
   state: KeyState,
-  team: Team | undefined,
+  { team, organization }: KeyGroups,
   model: string,
   detail: CallEstimate,
   limits: 'all' | 'requests',
@@ -69,17 +111,19 @@ export async function admitCall(
   const { tokens, costUsd } = detail;
   if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
   if (team?.models && !matchesModelGlob(model, team.models)) throw modelNotAllowedError(model);
+  if (organization?.models && !matchesModelGlob(model, organization.models)) throw modelNotAllowedError(model);
   const now = Date.now();
   const window =
     key.budget_usd !== null && limits === 'all'
       ? budgetWindow(key.budget_period, now, context.timeZone, key.budget_started_at)
       : undefined;
-  const scopes = callScopes(key, team, parties, {
-    timeZone: context.timeZone,
-    now,
-    requestsOnly: limits === 'requests',
-    costUsd,
-  });
+  const scopes = callScopes(
+    key,
+    team,
+    parties,
+    { timeZone: context.timeZone, now, requestsOnly: limits === 'requests', costUsd },
+    organization,
+  );
   const slot = randomUUID();
   const request: LimitRequest = {
     keyId: key.id,
@@ -91,27 +135,7 @@ export async function admitCall(
       window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     ...(scopes.length > 0 && { scopes: scopes.map((s) => s.scope), slot }),
   };
-  let decision = await context.limiter.acquire(request);
-  // The limiter may need the ledger: a budget window's spend, or the key's use in the last minute (a Redis that came
-  // back empty, or is away): at most once each.
-  const asked = new Set<string>();
-  while (!decision.ok && decision.reason === 'seed') {
-    const what = decision.what === 'recent' ? 'recent' : `spend:${decision.scope ?? ''}`;
-    if (asked.has(what)) throw new Error(`The limiter asked twice for the ledger (${what}) of key ${key.id}.`);
-    asked.add(what);
-    if (decision.what === 'recent') request.recent = await context.seeds.recentUse(key.id);
-    else if (decision.scope === undefined) {
-      if (!request.budget || !window)
-        throw new Error(`The limiter asked for the spend of key ${key.id}, which has no budget.`);
-      request.budget.seedUsd = await context.seeds.spendSince(key.id, window.start);
-    } else {
-      const id = decision.scope;
-      const scope = scopes.find((s) => s.scope.id === id);
-      if (!scope?.scope.budget) throw new Error(`The limiter asked for the spend of an unknown scope '${id}'.`);
-      scope.scope.budget.seedUsd = await context.seeds.spendWhere({ ...scope.ledger, from: scope.windowStart });
-    }
-    decision = await context.limiter.acquire(request);
-  }
+  const decision = await acquireSeeded(context, request, scopes, window?.start);
   const headers = rateLimitHeaders(key, decision.state);
   if (!decision.ok) {
     const id = decision.scope;
@@ -147,6 +171,7 @@ export async function admitCall(
     headers,
     ...(reservations.length > 0 && { scopes: reservations }),
     ...(team && { teamId: team.id }),
+    ...(organization && { organizationId: organization.id }),
     ...(parties.endUser && { endUser: parties.endUser }),
   };
 }

@@ -1,6 +1,8 @@
 import { budgetWindow } from './budget-window.js';
 import type { LimitFields } from './limit-fields.js';
+import type { LimitGroup } from './limit-group-registry.js';
 import type { LimitBudget, LimitScope } from './limiter.js';
+import type { Organization } from './organization.js';
 import type { Team } from './team.js';
 import type { UsageFilter } from './usage-row.js';
 import type { VirtualKey } from './virtual-key.js';
@@ -16,8 +18,8 @@ export interface CallParties {
 /** One scope of a call and what a refusal and a seed need to know about it. */
 export interface CallScope {
   scope: LimitScope;
-  /** Whose limit it is, for messages: `team`, `end user`, `session`. */
-  what: 'team' | 'end user' | 'session';
+  /** Whose limit it is, for messages: `team`, `organization`, `end user`, `session`. */
+  what: 'team' | 'organization' | 'end user' | 'session';
   /** The end user or session id (for `end user` and `session`). */
   party?: string;
   /** The limits it enforces, as they appear in messages. */
@@ -54,7 +56,10 @@ function budget(
   return limitUsd != null && !requestsOnly ? { limitUsd, window: window.id, reserveUsd: costUsd } : null;
 }
 
-/** The end-user and session scopes that `owner` (a key or team, `ownerId` as `key:<id>` or `team:<id>`) sets. */
+/**
+ * The end-user and session scopes that `owner` (a key, team or organisation, `ownerId` as `key:<id>`, `team:<id>` or
+ * `organization:<id>`) sets.
+ */
 function partyScopes(
   owner: LimitFields,
   ownerId: string,
@@ -115,44 +120,65 @@ function partyScopes(
   return scopes;
 }
 
+/** The scope of a team's or organisation's own limits (`team:<id>`, `organization:<id>`), or none when it has none. */
+function groupScope(
+  what: 'team' | 'organization',
+  group: LimitGroup,
+  ledger: UsageFilter,
+  options: CallScopeOptions,
+): CallScope | undefined {
+  const limited =
+    group.rpm_limit ||
+    group.tpm_limit ||
+    group.concurrency_limit ||
+    (group.budget_usd !== null && !options.requestsOnly);
+  if (!limited) return undefined;
+  const window = budgetWindow(group.budget_period, options.now, options.timeZone, group.budget_started_at);
+  return {
+    scope: {
+      id: `${what}:${group.id}`,
+      rpm: group.rpm_limit,
+      tpm: options.requestsOnly ? null : group.tpm_limit,
+      concurrency: group.concurrency_limit ?? null,
+      budget: budget(group.budget_usd, window, options.costUsd, options.requestsOnly),
+    },
+    what,
+    limits: {
+      rpm_limit: group.rpm_limit,
+      tpm_limit: group.tpm_limit,
+      concurrency_limit: group.concurrency_limit ?? null,
+      budget_usd: group.budget_usd,
+      budget_period: group.budget_period,
+    },
+    ledger,
+    windowStart: window.start,
+  };
+}
+
 /**
- * The scopes a call of `key` is checked against besides the key's own counters: its team's limits (`team:<id>`), and
- * the end-user and session limits set on the key (`key:<id>:user:<end user>`, `key:<id>:session:<session>`) and on its
- * team (`team:<id>:user:…`, `team:<id>:session:…`) for the call's {@link CallParties}. Scopes without any limit are
- * left out.
+ * The scopes a call of `key` is checked against besides the key's own counters: its team's limits (`team:<id>`), its
+ * team's organisation's (`organization:<id>`), and the end-user and session limits set on the key
+ * (`key:<id>:user:<end user>`, `key:<id>:session:<session>`), on its team (`team:<id>:user:…`, `team:<id>:session:…`)
+ * and on the organisation (`organization:<id>:user:…`, `organization:<id>:session:…`) for the call's
+ * {@link CallParties}. Scopes without any limit are left out.
  */
 export function callScopes(
   key: VirtualKey,
   team: Team | undefined,
   parties: CallParties,
   options: CallScopeOptions,
+  organization?: Organization,
 ): CallScope[] {
   const scopes = partyScopes(key, `key:${key.id}`, { key_id: key.id }, parties, options);
   if (!team) return scopes;
-  const limited =
-    team.rpm_limit || team.tpm_limit || team.concurrency_limit || (team.budget_usd !== null && !options.requestsOnly);
-  if (limited) {
-    const window = budgetWindow(team.budget_period, options.now, options.timeZone, team.budget_started_at);
-    scopes.unshift({
-      scope: {
-        id: `team:${team.id}`,
-        rpm: team.rpm_limit,
-        tpm: options.requestsOnly ? null : team.tpm_limit,
-        concurrency: team.concurrency_limit ?? null,
-        budget: budget(team.budget_usd, window, options.costUsd, options.requestsOnly),
-      },
-      what: 'team',
-      limits: {
-        rpm_limit: team.rpm_limit,
-        tpm_limit: team.tpm_limit,
-        concurrency_limit: team.concurrency_limit ?? null,
-        budget_usd: team.budget_usd,
-        budget_period: team.budget_period,
-      },
-      ledger: { team_id: team.id },
-      windowStart: window.start,
-    });
-  }
+  const groups: CallScope[] = [];
+  const teamScope = groupScope('team', team, { team_id: team.id }, options);
+  if (teamScope) groups.push(teamScope);
+  const orgLedger = organization && { organization_id: organization.id };
+  const orgScope = organization && orgLedger && groupScope('organization', organization, orgLedger, options);
+  if (orgScope) groups.push(orgScope);
   scopes.push(...partyScopes(team, `team:${team.id}`, { team_id: team.id }, parties, options));
-  return scopes;
+  if (organization && orgLedger)
+    scopes.push(...partyScopes(organization, `organization:${organization.id}`, orgLedger, parties, options));
+  return [...groups, ...scopes];
 }

@@ -17,20 +17,21 @@ export function modelNotPricedError(model: string): GatewayError {
 }
 
 /**
- * The part of a plan a key may use: models outside its allow-list (`models` globs) or its team's are left out,
- * fallbacks included (a key's list narrows its team's, never widens it). The allow-list is matched against what the requested model resolves to (`plan.models[0].id`: an alias's
+ * The part of a plan a key may use: models outside its allow-list (`models` globs) or its groups' (its team's, its
+ * organisation's) are left out, fallbacks included (a key's list narrows its team's, a team's its organisation's,
+ * never widens it). The allow-list is matched against what the requested model resolves to (`plan.models[0].id`: an alias's
  * target, the requested id itself for a pattern match or `<provider>/<id>`), never the alias name, so an alias cannot
- * lead a key to a model it may not use; for a key with a budget (its own, its team's, or an end-user or session budget), deployments without a price (configured, else from the catalogue) are left out
+ * lead a key to a model it may not use; for a key with a budget (its own, its team's or organisation's, or an end-user or session budget), deployments without a price (configured, else from the catalogue) are left out
  * too (their cost could not be counted).
  * Throws 403 `model_not_allowed` when the requested model itself is not allowed, and 403 `model_not_priced` when a
  * budgeted key is left with nothing.
  */
-export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, team?: LimitFields): RoutePlan {
-  const allowed = (id: string) =>
-    (!key.models || matchesModelGlob(id, key.models)) && (!team?.models || matchesModelGlob(id, team.models));
+export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, ...groups: (LimitFields | undefined)[]): RoutePlan {
+  const owners = [key, ...groups];
+  const allowed = (id: string) => owners.every((owner) => !owner?.models || matchesModelGlob(id, owner.models));
   const resolved = plan.models[0]?.id ?? plan.model;
   if (!allowed(resolved)) throw modelNotAllowedError(plan.model, resolved);
-  const budgeted = [key, team].some(
+  const budgeted = owners.some(
     (owner) =>
       owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null),
   );

@@ -16,6 +16,7 @@ export {
   applyLimitChanges,
   type BudgetPeriod as LimitBudgetPeriod,
   type LimitFields,
+  limitFieldsOf,
   optionalLimits,
 } from './limit-fields.js';
 export { limitFieldsShape } from './limit-fields-schema.js';
@@ -27,6 +28,22 @@ export {
   updateTeamInputSchema,
 } from './team-input-schema.js';
 export { TeamRegistry, teamNotFoundError, toTeamView } from './team-registry.js';
+export type { Organization } from './organization.js';
+export {
+  type CreateOrganizationInput,
+  type UpdateOrganizationInput,
+  createOrganizationInputSchema,
+  updateOrganizationInputSchema,
+} from './organization-input-schema.js';
+export { OrganizationRegistry, organizationNotFoundError } from './organization-registry.js';
+export {
+  type LimitGroup,
+  LimitGroupRegistry,
+  type LimitGroupKind,
+  type LimitGroupTable,
+  toGroupView,
+} from './limit-group-registry.js';
+export type { KeyGroups } from './call-admission.js';
 export { budgetWindow, budgetWindowStart, isTimeZone } from './budget-window.js';
 export { BUDGET_THRESHOLDS, type BudgetCrossing, budgetCrossings } from './budget-thresholds.js';
 export {

@@ -9,6 +9,7 @@ import {
   type SessionAdmissionRequest,
   type SessionTicket,
 } from '@switchyard/core';
+import type { KeyGroups } from './call-admission.js';
 import type { Admission } from './admission.js';
 import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
@@ -152,8 +153,10 @@ export class KeyAccounting implements CallAccounting {
         ? { ...request.labels, session_id: parties.session }
         : request.labels;
     try {
-      if (principal.kind === 'virtual')
-        plan = filterPlanForKey(plan, principal.state.key, this.accounts.teams.get(principal.state.key.team_id));
+      if (principal.kind === 'virtual') {
+        const { team, organization } = this.accounts.groupsOf(principal.state.key);
+        plan = filterPlanForKey(plan, principal.state.key, team, organization);
+      }
       estimate = estimateCall(request.operation, request.request, plan);
       // Allow-lists name the model the request resolved to (an alias's target), never the alias.
       const allowed = request.plan.models[0]?.id ?? request.model;
@@ -165,11 +168,13 @@ export class KeyAccounting implements CallAccounting {
         parties,
       );
     } catch (error) {
-      const team = principal.kind === 'virtual' ? principal.state.key.team_id : undefined;
+      const groups: KeyGroups = principal.kind === 'virtual' ? this.accounts.groupsOf(principal.state.key) : {};
+      const { team, organization } = groups;
       this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, {
         operation: request.operation,
         ...labelColumns(labels),
-        ...(team && { team_id: team }),
+        ...(team && { team_id: team.id }),
+        ...(organization && { organization_id: organization.id }),
         ...(parties.endUser && { end_user: parties.endUser }),
       });
       throw error;

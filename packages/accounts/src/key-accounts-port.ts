@@ -1,10 +1,11 @@
 import type { GatewayError } from '@switchyard/core';
 import type { Admission, CallEstimate } from './admission.js';
+import type { KeyGroups } from './call-admission.js';
 import type { CallParties } from './call-scopes.js';
 import type { KeyState } from './key-state.js';
-import type { LimitFields } from './limit-fields.js';
 import type { Principal } from './principal.js';
 import type { UsageRow } from './usage-row.js';
+import type { VirtualKey } from './virtual-key.js';
 
 /**
  * What {@link KeyAccounting} needs of the gateway's `Accounts` (which implements it): identify and authenticate keys,
@@ -27,8 +28,8 @@ export interface KeyAccountsPort {
     limits?: 'all' | 'requests',
     parties?: CallParties,
   ): Promise<Admission>;
-  /** The teams, to narrow a plan by a key's team (see `filterPlanForKey`). */
-  readonly teams: { get(id: string | null | undefined): LimitFields | undefined };
+  /** The key's team and its organisation, to narrow a plan by their allow-lists (see `filterPlanForKey`). */
+  groupsOf(key: VirtualKey): KeyGroups;
   /** Frees the call's concurrency slot. */
   release(principal: Principal, admission: Admission): Promise<void>;
   /** Settles the call's reservation with what it used and records its ledger row. */

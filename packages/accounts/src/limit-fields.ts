@@ -74,3 +74,21 @@ export function applyLimitChanges<T extends LimitFields>(current: T, changes: Pa
     next.budget_started_at = now.toISOString();
   return next;
 }
+
+/** The limit fields of a create body (`limitFieldsShape`), each absent one at its default (none; period `total`). */
+export function limitFieldsOf(input: Partial<LimitFields>): Required<LimitFields> {
+  return {
+    models: input.models ?? null,
+    rpm_limit: input.rpm_limit ?? null,
+    tpm_limit: input.tpm_limit ?? null,
+    concurrency_limit: input.concurrency_limit ?? null,
+    budget_usd: input.budget_usd ?? null,
+    budget_period: input.budget_period ?? 'total',
+    budget_started_at: null,
+    end_user_budget_usd: input.end_user_budget_usd ?? null,
+    end_user_budget_period: input.end_user_budget_period ?? null,
+    end_user_rpm_limit: input.end_user_rpm_limit ?? null,
+    session_budget_usd: input.session_budget_usd ?? null,
+    session_rpm_limit: input.session_rpm_limit ?? null,
+  };
+}

@@ -42,7 +42,10 @@ export async function admitSession(
   let plan = request.plan;
   let admission: Admission;
   try {
-    if (principal.kind === 'virtual') plan = filterPlanForKey(plan, principal.state.key);
+    if (principal.kind === 'virtual') {
+      const { team, organization } = accounts.groupsOf(principal.state.key);
+      plan = filterPlanForKey(plan, principal.state.key, team, organization);
+    }
     admission = await accounts.admit(principal, request.plan.models[0]?.id ?? request.model, { tokens: 0, costUsd: 0 });
   } catch (error) {
     refused(request.requestId, keyId, request.model, (error as GatewayError).status ?? 500, {

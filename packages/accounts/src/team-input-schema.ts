@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { limitFieldsShape } from './limit-fields-schema.js';
 
 /**
- * `POST /admin/teams` body: `name`, the limit fields of a key (see `limitFieldsShape`), and optionally `metadata`
- * (object). Unknown fields are rejected.
+ * `POST /admin/teams` body: `name`, the limit fields of a key (see `limitFieldsShape`), and optionally
+ * `organization_id` (the team's organisation; null = none) and `metadata` (object). Unknown fields are rejected.
  */
 export const createTeamInputSchema = z.strictObject({
   name: z.string().min(1).max(200),
   ...limitFieldsShape,
+  organization_id: z.string().min(1).max(200).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 

@@ -8,6 +8,8 @@ export interface Team extends LimitFields {
   /** `team_` and 32 hex digits. */
   id: string;
   name: string;
+  /** The team's organisation (`org_…`), whose limits apply too; null or absent = none. */
+  organization_id?: string | null;
   metadata: Record<string, unknown> | null;
   /** ISO-8601. */
   created_at: string;

@@ -9,6 +9,8 @@ export interface UsageQuery {
   model?: string;
   /** Only rows of keys of this team (at the time of the call). */
   team_id?: string;
+  /** Only rows of keys whose team belonged to this organisation (at the time of the call). */
+  organization_id?: string;
   /** Only rows of this end user. */
   end_user?: string;
   /** Only rows of this agent session. */

@@ -56,6 +56,8 @@ export interface UsageRow {
   batch_id?: string | null;
   /** The key's team at the time of the call; null for keys without a team. */
   team_id?: string | null;
+  /** The organisation of the key's team at the time of the call; null for keys without one. */
+  organization_id?: string | null;
   /** The end user the client named (OpenAI's `user` or `safety_identifier`), at most 128 characters; null when none. */
   end_user?: string | null;
 }
@@ -65,6 +67,7 @@ export interface UsageFilter {
   key_id?: string;
   model?: string;
   team_id?: string;
+  organization_id?: string;
   end_user?: string;
   session_id?: string;
   from?: number;
@@ -73,13 +76,23 @@ export interface UsageFilter {
 
 /**
  * How a usage report is grouped (`status`: by the call's status, e.g. `200`, `429`, `499`; `session` and `agent`: by
- * the client's session or agent id, e.g. a Claude Code session and its subagents, `team` and `end_user`: by the key's
- * team or the end user the client named, each counting only rows that have one).
+ * the client's session or agent id, e.g. a Claude Code session and its subagents, `team`, `organization` and
+ * `end_user`: by the key's team, its team's organisation or the end user the client named, each counting only rows
+ * that have one).
  */
-export type UsageGroupBy = 'key' | 'model' | 'day' | 'status' | 'session' | 'agent' | 'team' | 'end_user';
+export type UsageGroupBy =
+  | 'key'
+  | 'model'
+  | 'day'
+  | 'status'
+  | 'session'
+  | 'agent'
+  | 'team'
+  | 'organization'
+  | 'end_user';
 
 /** Groupings that count only the rows that have a value (the others group every row). */
-export const SPARSE_GROUPS: readonly UsageGroupBy[] = ['session', 'agent', 'team', 'end_user'];
+export const SPARSE_GROUPS: readonly UsageGroupBy[] = ['session', 'agent', 'team', 'organization', 'end_user'];
 
 /**
  * One group of a usage report (`group` is the key id, model id, UTC date `YYYY-MM-DD` or status as text; absent when

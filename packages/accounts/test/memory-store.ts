@@ -1,4 +1,13 @@
-import type { AccountStore, AdminSession, AuditEntry, Team, UsageFilter, UsageRow, VirtualKey } from '../src/index.js';
+import type {
+  AccountStore,
+  AdminSession,
+  AuditEntry,
+  Organization,
+  Team,
+  UsageFilter,
+  UsageRow,
+  VirtualKey,
+} from '../src/index.js';
 
 /** An in-memory AccountStore for unit tests; `rows` holds the ledger. */
 export function memoryStore(): AccountStore & { rows: UsageRow[] } {
@@ -7,9 +16,11 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
   const audit: AuditEntry[] = [];
   const teams = new Map<string, Team>();
   const sessions = new Map<string, AdminSession>();
+  const organizations = new Map<string, Organization>();
   const matches = (r: UsageRow, f: UsageFilter) =>
     (!f.key_id || r.key_id === f.key_id) &&
     (!f.team_id || r.team_id === f.team_id) &&
+    (!f.organization_id || r.organization_id === f.organization_id) &&
     (!f.end_user || r.end_user === f.end_user) &&
     (!f.session_id || r.session_id === f.session_id) &&
     (!f.model || r.model === f.model) &&
@@ -63,6 +74,11 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     insertTeam: async (t) => void teams.set(t.id, t),
     updateTeam: async (t) => void teams.set(t.id, t),
     deleteTeam: async (id) => void teams.delete(id),
+    listOrganizations: async () => [...organizations.values()],
+    getOrganization: async (id) => organizations.get(id),
+    insertOrganization: async (o) => void organizations.set(o.id, o),
+    updateOrganization: async (o) => void organizations.set(o.id, o),
+    deleteOrganization: async (id) => void organizations.delete(id),
     usageTotals: async (filter) => {
       const used = rows.filter((r) => matches(r, filter));
       const prompt = used.reduce((s, r) => s + r.prompt_tokens, 0);

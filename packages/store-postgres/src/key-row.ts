@@ -1,4 +1,5 @@
-import { optionalLimits, type Team, type VirtualKey } from '@switchyard/accounts';
+import { optionalLimits, type VirtualKey } from '@switchyard/accounts';
+import { LIMIT_COLUMNS } from './group-table.js';
 
 /** A `switchyard_keys` row as node-postgres returns it (timestamptz as Date, text[] as array, jsonb parsed). */
 export interface KeyRow
@@ -13,23 +14,6 @@ export interface KeyRow
   rotated_at: Date | null;
   budget_started_at: Date | null;
 }
-
-/** A `switchyard_teams` row as node-postgres returns it. */
-export interface TeamRow extends Omit<Team, 'created_at' | 'budget_started_at'> {
-  created_at: Date;
-  budget_started_at: Date | null;
-}
-
-/** Limit columns keys and teams share after the original ones. */
-const LIMIT_COLUMNS = [
-  'concurrency_limit',
-  'budget_started_at',
-  'end_user_budget_usd',
-  'end_user_budget_period',
-  'end_user_rpm_limit',
-  'session_budget_usd',
-  'session_rpm_limit',
-] as const;
 
 /** The columns of `switchyard_keys`, in the order {@link keyParams} gives them. */
 export const KEY_COLUMNS = [
@@ -63,35 +47,12 @@ export const SECRET_COLUMNS: ReadonlySet<string> = new Set([
   'previous_key_expires_at',
   'rotated_at',
 ]);
-/** The columns of `switchyard_teams`, in the order {@link teamParams} gives them. */
-export const TEAM_COLUMNS = [
-  'id',
-  'name',
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'metadata',
-  'created_at',
-  ...LIMIT_COLUMNS,
-] as const;
-
-function params<T extends VirtualKey | Team>(record: T, columns: readonly string[]): unknown[] {
-  const full = { ...record, ...optionalLimits(record) } as Record<string, unknown>;
-  return columns.map((column) =>
-    column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null),
-  );
-}
-
 /** Query parameters of a key, in {@link KEY_COLUMNS} order (jsonb sent as JSON text). */
 export function keyParams(key: VirtualKey): unknown[] {
-  return params(key, KEY_COLUMNS);
-}
-
-/** Query parameters of a team, in {@link TEAM_COLUMNS} order (jsonb sent as JSON text). */
-export function teamParams(team: Team): unknown[] {
-  return params(team, TEAM_COLUMNS);
+  const full = { ...key, ...optionalLimits(key) } as Record<string, unknown>;
+  return KEY_COLUMNS.map((column) =>
+    column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null),
+  );
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -107,9 +68,4 @@ export function keyFromRow(row: KeyRow): VirtualKey {
     rotated_at: iso(row.rotated_at),
     budget_started_at: iso(row.budget_started_at),
   };
-}
-
-/** A stored row back to a team; timestamps come back as ISO-8601 in UTC. */
-export function teamFromRow(row: TeamRow): Team {
-  return { ...row, created_at: row.created_at.toISOString(), budget_started_at: iso(row.budget_started_at) };
 }

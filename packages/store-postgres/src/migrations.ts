@@ -14,7 +14,9 @@ export interface Migration {
  * `switchyard_response_items` (which response holds an item id, for `item_reference`). Since version 10 a key holds
  * the hash of the secret its last rotation replaced, and when that secret's grace period ends. Version 12 adds
  * `switchyard_audit`, the append-only audit log (a trigger refuses UPDATE and DELETE); version 13
- * `switchyard_teams` (teams and their limits; keys name theirs in `team_id`, ledger rows too).
+ * `switchyard_teams` (teams and their limits; keys name theirs in `team_id`, ledger rows too); version 14
+ * `switchyard_admin_sessions` (console sign-in sessions); version 15
+ * `switchyard_organizations` (organisations above teams; teams name theirs in `organization_id`, ledger rows too).
  * `row_id` makes a retried ledger batch idempotent.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -271,6 +273,34 @@ CREATE TABLE switchyard_admin_sessions (
   expires_at bigint NOT NULL
 );
 CREATE INDEX switchyard_admin_sessions_expiry ON switchyard_admin_sessions (expires_at);
+`,
+  },
+  {
+    version: 15,
+    name: 'organizations above teams',
+    sql: `
+CREATE TABLE switchyard_organizations (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  models text[],
+  rpm_limit integer,
+  tpm_limit integer,
+  concurrency_limit integer,
+  budget_usd double precision,
+  budget_period text NOT NULL,
+  budget_started_at timestamptz,
+  end_user_budget_usd double precision,
+  end_user_budget_period text,
+  end_user_rpm_limit integer,
+  session_budget_usd double precision,
+  session_rpm_limit integer,
+  metadata jsonb,
+  created_at timestamptz NOT NULL
+);
+ALTER TABLE switchyard_teams ADD COLUMN organization_id text;
+ALTER TABLE switchyard_usage ADD COLUMN organization_id text;
+CREATE INDEX switchyard_usage_organization_time ON switchyard_usage (organization_id, created_at)
+  WHERE organization_id IS NOT NULL;
 `,
   },
 ];

@@ -4,6 +4,7 @@ import {
   type AdminSession,
   type AuditEntry,
   type AuditQuery,
+  type Organization,
   SPARSE_GROUPS,
   type Team,
   type UsageFilter,
@@ -14,17 +15,8 @@ import {
   type VirtualKey,
 } from '@switchyard/accounts';
 import pg from 'pg';
-import {
-  KEY_COLUMNS,
-  type KeyRow,
-  keyFromRow,
-  keyParams,
-  SECRET_COLUMNS,
-  TEAM_COLUMNS,
-  type TeamRow,
-  teamFromRow,
-  teamParams,
-} from './key-row.js';
+import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
+import { PostgresGroupTable } from './group-table.js';
 import { migrate } from './migrate.js';
 import { PostgresAdminSessions } from './postgres-admin-sessions.js';
 
@@ -51,6 +43,7 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   session: 'session_id',
   agent: 'agent_id',
   team: 'team_id',
+  organization: 'organization_id',
   end_user: 'end_user',
 };
 
@@ -63,6 +56,7 @@ function usageConditions(filter: UsageFilter, param: (value: unknown) => string)
   add('key_id', '=', filter.key_id);
   add('model', '=', filter.model);
   add('team_id', '=', filter.team_id);
+  add('organization_id', '=', filter.organization_id);
   add('end_user', '=', filter.end_user);
   add('session_id', '=', filter.session_id);
   add('created_at', '>=', filter.from);
@@ -98,6 +92,7 @@ const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
   ['batch_id', 'text'],
   ['team_id', 'text'],
   ['end_user', 'text'],
+  ['organization_id', 'text'],
 ];
 
 /** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
@@ -124,10 +119,14 @@ export class PostgresAccountStore implements AccountStore {
   readonly #pool: pg.Pool;
   readonly #rowIds = new WeakMap<UsageRow, string>();
   readonly #sessions: PostgresAdminSessions;
+  readonly #teams: PostgresGroupTable<Team>;
+  readonly #organizations: PostgresGroupTable<Organization>;
 
   private constructor(pool: pg.Pool) {
     this.#pool = pool;
     this.#sessions = new PostgresAdminSessions(pool);
+    this.#teams = new PostgresGroupTable(pool, 'switchyard_teams', ['organization_id']);
+    this.#organizations = new PostgresGroupTable(pool, 'switchyard_organizations');
   }
 
   /**
@@ -203,36 +202,44 @@ export class PostgresAccountStore implements AccountStore {
     );
   }
 
-  async listTeams(): Promise<Team[]> {
-    const { rows } = await this.#pool.query<TeamRow>('SELECT * FROM switchyard_teams ORDER BY created_at, id');
-    return rows.map(teamFromRow);
+  listTeams(): Promise<Team[]> {
+    return this.#teams.list();
   }
 
-  async getTeam(id: string): Promise<Team | undefined> {
-    const { rows } = await this.#pool.query<TeamRow>('SELECT * FROM switchyard_teams WHERE id = $1', [id]);
-    return rows[0] && teamFromRow(rows[0]);
+  getTeam(id: string): Promise<Team | undefined> {
+    return this.#teams.get(id);
   }
 
-  async insertTeam(team: Team): Promise<void> {
-    await this.#pool.query(
-      `INSERT INTO switchyard_teams (${TEAM_COLUMNS.join(', ')}) VALUES (${TEAM_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
-      teamParams(team),
-    );
+  insertTeam(team: Team): Promise<void> {
+    return this.#teams.insert(team);
   }
 
-  async updateTeam(team: Team): Promise<void> {
-    const params = teamParams(team);
-    const changed = TEAM_COLUMNS.flatMap((column, i) =>
-      column === 'id' || column === 'created_at' ? [] : [[column, params[i]] as const],
-    );
-    await this.#pool.query(
-      `UPDATE switchyard_teams SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`,
-      [team.id, ...changed.map(([, value]) => value)],
-    );
+  updateTeam(team: Team): Promise<void> {
+    return this.#teams.update(team);
   }
 
-  async deleteTeam(id: string): Promise<void> {
-    await this.#pool.query('DELETE FROM switchyard_teams WHERE id = $1', [id]);
+  deleteTeam(id: string): Promise<void> {
+    return this.#teams.delete(id);
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return this.#organizations.list();
+  }
+
+  getOrganization(id: string): Promise<Organization | undefined> {
+    return this.#organizations.get(id);
+  }
+
+  insertOrganization(organization: Organization): Promise<void> {
+    return this.#organizations.insert(organization);
+  }
+
+  updateOrganization(organization: Organization): Promise<void> {
+    return this.#organizations.update(organization);
+  }
+
+  deleteOrganization(id: string): Promise<void> {
+    return this.#organizations.delete(id);
   }
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {

@@ -1,4 +1,7 @@
-/** The tables of the SQLite store: `keys` (hashes only, never secrets), `usage` (the ledger) and `audit` (append-only: triggers refuse UPDATE and DELETE). Idempotent. */
+/**
+ * The tables of the SQLite store: `keys` (hashes only, never secrets), `usage` (the ledger), `audit` (append-only:
+ * triggers refuse UPDATE and DELETE), `teams` and `organizations`. Idempotent.
+ */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS keys (
   id TEXT PRIMARY KEY,
@@ -66,7 +69,30 @@ CREATE TABLE IF NOT EXISTS teams (
   metadata TEXT,
   created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  models TEXT,
+  rpm_limit INTEGER,
+  tpm_limit INTEGER,
+  concurrency_limit INTEGER,
+  budget_usd REAL,
+  budget_period TEXT NOT NULL,
+  budget_started_at TEXT,
+  end_user_budget_usd REAL,
+  end_user_budget_period TEXT,
+  end_user_rpm_limit INTEGER,
+  session_budget_usd REAL,
+  session_rpm_limit INTEGER,
+  metadata TEXT,
+  created_at TEXT NOT NULL
+);
 `;
+
+/** Team columns added after the first release; missing ones are added at startup (`ALTER TABLE teams ADD COLUMN`). */
+export const ADDED_TEAM_COLUMNS: Record<string, string> = {
+  organization_id: 'TEXT',
+};
 
 /** Key columns added after the first release; missing ones are added at startup (`ALTER TABLE keys ADD COLUMN`). */
 export const ADDED_KEY_COLUMNS: Record<string, string> = {
@@ -103,11 +129,13 @@ export const ADDED_USAGE_COLUMNS: Record<string, string> = {
   batch_id: 'TEXT',
   team_id: 'TEXT',
   end_user: 'TEXT',
+  organization_id: 'TEXT',
 };
 
 /** Indexes on added ledger columns, created once those columns exist. */
 export const ADDED_INDEXES_SQL = `
 CREATE INDEX IF NOT EXISTS usage_team_time ON usage (team_id, created_at) WHERE team_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS usage_end_user_time ON usage (end_user, created_at) WHERE end_user IS NOT NULL;
+CREATE INDEX IF NOT EXISTS usage_organization_time ON usage (organization_id, created_at) WHERE organization_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS usage_session_time ON usage (session_id, created_at) WHERE session_id IS NOT NULL;
 `;

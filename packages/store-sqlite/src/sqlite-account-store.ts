@@ -4,6 +4,7 @@ import {
   type AuditEntry,
   type AuditQuery,
   optionalLimits,
+  type Organization,
   SPARSE_GROUPS,
   type Team,
   type UsageFilter,
@@ -17,54 +18,31 @@ import Database from 'better-sqlite3';
 import {
   ADDED_INDEXES_SQL,
   ADDED_KEY_COLUMNS,
+  ADDED_TEAM_COLUMNS,
   ADDED_USAGE_COLUMNS,
   KEY_INDEXES_SQL,
   SCHEMA_SQL,
 } from './schema-sql.js';
 import { SqliteAdminSessions } from './sqlite-admin-sessions.js';
+import { fromRow, insertSql, LIMIT_COLUMNS, SqliteGroupTable, type Stored, updateSql } from './group-tables.js';
 import { usageWhere } from './usage-where.js';
 
-type Stored<T> = Omit<T, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
 type KeyRow = Stored<VirtualKey>;
 
-/** A key or team as SQLite stores it: lists and objects as JSON text, absent optional fields as NULL. */
-function toRow<T extends VirtualKey | Team>(record: T): Stored<T> {
-  const rotation =
-    'key_hash' in record
-      ? {
-          previous_key_hash: record.previous_key_hash ?? null,
-          previous_key_prefix: record.previous_key_prefix ?? null,
-          previous_key_expires_at: record.previous_key_expires_at ?? null,
-          rotated_at: record.rotated_at ?? null,
-          team_id: record.team_id ?? null,
-        }
-      : {};
+/** A key as SQLite stores it: lists and objects as JSON text, absent optional fields as NULL. */
+function toRow(key: VirtualKey): Stored<VirtualKey> {
   return {
-    ...record,
-    ...optionalLimits(record),
-    ...rotation,
-    models: record.models ? JSON.stringify(record.models) : null,
-    metadata: record.metadata ? JSON.stringify(record.metadata) : null,
+    ...key,
+    ...optionalLimits(key),
+    previous_key_hash: key.previous_key_hash ?? null,
+    previous_key_prefix: key.previous_key_prefix ?? null,
+    previous_key_expires_at: key.previous_key_expires_at ?? null,
+    rotated_at: key.rotated_at ?? null,
+    team_id: key.team_id ?? null,
+    models: key.models ? JSON.stringify(key.models) : null,
+    metadata: key.metadata ? JSON.stringify(key.metadata) : null,
   };
 }
-function fromRow<T extends VirtualKey | Team>(row: Stored<T>): T {
-  return {
-    ...row,
-    models: row.models ? (JSON.parse(row.models) as string[]) : null,
-    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null,
-  } as T;
-}
-
-/** Limit columns of keys and teams after the original ones. */
-const LIMIT_COLUMNS = [
-  'concurrency_limit',
-  'budget_started_at',
-  'end_user_budget_usd',
-  'end_user_budget_period',
-  'end_user_rpm_limit',
-  'session_budget_usd',
-  'session_rpm_limit',
-];
 /** Columns only a rotation writes. */
 const SECRET_COLUMNS = [
   'key_hash',
@@ -91,23 +69,6 @@ const KEY_COLUMNS = [
   ...LIMIT_COLUMNS,
 ];
 const KEY_UPDATED = KEY_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at' && !SECRET_COLUMNS.includes(c));
-const TEAM_COLUMNS = [
-  'id',
-  'name',
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'metadata',
-  'created_at',
-  ...LIMIT_COLUMNS,
-];
-const TEAM_UPDATED = TEAM_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at');
-const insertSql = (table: string, columns: string[]) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
-const updateSql = (table: string, columns: string[]) =>
-  `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
@@ -117,6 +78,7 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   session: 'session_id',
   agent: 'agent_id',
   team: 'team_id',
+  organization: 'organization_id',
   end_user: 'end_user',
 };
 
@@ -129,6 +91,8 @@ export class SqliteAccountStore implements AccountStore {
   readonly #db: Database.Database;
   readonly #insertUsage: Database.Statement;
   readonly #sessions: SqliteAdminSessions;
+  readonly #teams: SqliteGroupTable<Team>;
+  readonly #organizations: SqliteGroupTable<Organization>;
 
   /** Opens (creating if needed) the database at `path`. Throws when the file cannot be opened. */
   constructor(path: string) {
@@ -146,11 +110,18 @@ export class SqliteAccountStore implements AccountStore {
     );
     for (const [name, sql] of Object.entries(ADDED_KEY_COLUMNS))
       if (!keyColumns.has(name)) this.#db.exec(`ALTER TABLE keys ADD COLUMN ${name} ${sql}`);
+    const teamColumns = new Set(
+      (this.#db.prepare('PRAGMA table_info(teams)').all() as { name: string }[]).map((c) => c.name),
+    );
+    for (const [name, sql] of Object.entries(ADDED_TEAM_COLUMNS))
+      if (!teamColumns.has(name)) this.#db.exec(`ALTER TABLE teams ADD COLUMN ${name} ${sql}`);
+    this.#teams = new SqliteGroupTable(this.#db, 'teams', Object.keys(ADDED_TEAM_COLUMNS));
+    this.#organizations = new SqliteGroupTable(this.#db, 'organizations');
     this.#db.exec(KEY_INDEXES_SQL);
     this.#db.exec(ADDED_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
-      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id, batch_id, team_id, end_user)
-       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id, @batch_id, @team_id, @end_user)`,
+      `INSERT INTO usage (request_id, key_id, model, provider, upstream_model, prompt_tokens, completion_tokens, cost_usd, price_source, latency_ms, ttfb_ms, status, stream, created_at, attempts, usage_estimated, cache_hit, hedged, stream_failover, operation, session_id, agent_id, parent_agent_id, batch_id, team_id, end_user, organization_id)
+       VALUES (@request_id, @key_id, @model, @provider, @upstream_model, @prompt_tokens, @completion_tokens, @cost_usd, @price_source, @latency_ms, @ttfb_ms, @status, @stream, @created_at, @attempts, @usage_estimated, @cache_hit, @hedged, @stream_failover, @operation, @session_id, @agent_id, @parent_agent_id, @batch_id, @team_id, @end_user, @organization_id)`,
     );
   }
 
@@ -189,27 +160,44 @@ export class SqliteAccountStore implements AccountStore {
       .run(toRow(key));
   }
 
-  async listTeams(): Promise<Team[]> {
-    return (this.#db.prepare('SELECT * FROM teams ORDER BY created_at, id').all() as Stored<Team>[]).map((row) =>
-      fromRow<Team>(row),
-    );
+  listTeams(): Promise<Team[]> {
+    return this.#teams.list();
   }
 
-  async getTeam(id: string): Promise<Team | undefined> {
-    const row = this.#db.prepare('SELECT * FROM teams WHERE id = ?').get(id) as Stored<Team> | undefined;
-    return row && fromRow<Team>(row);
+  getTeam(id: string): Promise<Team | undefined> {
+    return this.#teams.get(id);
   }
 
-  async insertTeam(team: Team): Promise<void> {
-    this.#db.prepare(insertSql('teams', TEAM_COLUMNS)).run(toRow(team));
+  insertTeam(team: Team): Promise<void> {
+    return this.#teams.insert(team);
   }
 
-  async updateTeam(team: Team): Promise<void> {
-    this.#db.prepare(updateSql('teams', TEAM_UPDATED)).run(toRow(team));
+  updateTeam(team: Team): Promise<void> {
+    return this.#teams.update(team);
   }
 
-  async deleteTeam(id: string): Promise<void> {
-    this.#db.prepare('DELETE FROM teams WHERE id = ?').run(id);
+  deleteTeam(id: string): Promise<void> {
+    return this.#teams.delete(id);
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return this.#organizations.list();
+  }
+
+  getOrganization(id: string): Promise<Organization | undefined> {
+    return this.#organizations.get(id);
+  }
+
+  insertOrganization(organization: Organization): Promise<void> {
+    return this.#organizations.insert(organization);
+  }
+
+  updateOrganization(organization: Organization): Promise<void> {
+    return this.#organizations.update(organization);
+  }
+
+  deleteOrganization(id: string): Promise<void> {
+    return this.#organizations.delete(id);
   }
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
@@ -231,6 +219,7 @@ export class SqliteAccountStore implements AccountStore {
           batch_id: row.batch_id ?? null,
           team_id: row.team_id ?? null,
           end_user: row.end_user ?? null,
+          organization_id: row.organization_id ?? null,
         });
       }
     })(rows);

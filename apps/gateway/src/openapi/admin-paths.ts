@@ -1,10 +1,4 @@
-import {
-  createKeyInputSchema,
-  createTeamInputSchema,
-  rotateKeyInputSchema,
-  updateKeyInputSchema,
-  updateTeamInputSchema,
-} from '@switchyard/accounts';
+import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
 import { chatCompletionRequestSchema, chatCompletionSchema } from '@switchyard/core';
 import {
   auditEntrySchema,
@@ -12,15 +6,15 @@ import {
   createdKeySchema,
   deploymentHealthSchema,
   listOf,
-  teamSchema,
   usageRowSchema,
   usageTotalsSchema,
   virtualKeyViewSchema,
 } from './admin-schemas.js';
 import type { DocumentParts, JsonObject } from './document-parts.js';
+import { teamAndOrganizationPaths } from './group-paths.js';
 
 /**
- * The OpenAPI path items of the admin API under `/admin` (keys, teams, audit, usage, requests, models, health, the
+ * The OpenAPI path items of the admin API under `/admin` (keys, teams, organisations, audit, usage, requests, models, health, the
  * console playground), all under the master key.
  */
 export function adminPaths({
@@ -111,43 +105,7 @@ export function adminPaths({
         },
       },
     },
-    '/admin/teams': {
-      post: {
-        summary: 'Create a team (its limits apply to every member key)',
-        security: admin,
-        requestBody: { required: true, ...json(ref('CreateTeamInput', createTeamInputSchema, 'input')) },
-        responses: { '201': { description: 'Created', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
-      },
-      get: {
-        summary: 'Every team',
-        security: admin,
-        responses: {
-          '200': { description: 'OK', ...json(ref('TeamList', listOf(teamSchema), 'output')) },
-          ...adminErrors,
-        },
-      },
-    },
-    '/admin/teams/{id}': {
-      get: {
-        summary: 'One team',
-        security: admin,
-        parameters: [idParam],
-        responses: { '200': { description: 'OK', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
-      },
-      patch: {
-        summary: "Change a team's fields and limits",
-        security: admin,
-        parameters: [idParam],
-        requestBody: { required: true, ...json(ref('UpdateTeamInput', updateTeamInputSchema, 'input')) },
-        responses: { '200': { description: 'OK', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
-      },
-      delete: {
-        summary: 'Delete a team (409 while active keys name it)',
-        security: admin,
-        parameters: [idParam],
-        responses: { '200': { description: 'Deleted', ...json(ref('Team', teamSchema, 'output')) }, ...adminErrors },
-      },
-    },
+    ...teamAndOrganizationPaths({ ref, json, adminErrors, admin }),
     '/admin/usage/export': {
       get: {
         summary: 'Ledger rows of a period, streamed as CSV or JSON lines (newest first)',
@@ -157,6 +115,7 @@ export function adminPaths({
           { name: 'format', in: 'query', schema: { enum: ['csv', 'jsonl'] } },
           { name: 'key', in: 'query', schema: { type: 'string' } },
           { name: 'team', in: 'query', schema: { type: 'string' } },
+          { name: 'organization', in: 'query', schema: { type: 'string' } },
           { name: 'end_user', in: 'query', schema: { type: 'string' } },
           { name: 'session', in: 'query', schema: { type: 'string' } },
           { name: 'model', in: 'query', schema: { type: 'string' } },
@@ -181,13 +140,16 @@ export function adminPaths({
           ...timeRange,
           { name: 'key', in: 'query', schema: { type: 'string' } },
           { name: 'team', in: 'query', schema: { type: 'string' } },
+          { name: 'organization', in: 'query', schema: { type: 'string' } },
           { name: 'end_user', in: 'query', schema: { type: 'string' } },
           { name: 'session', in: 'query', schema: { type: 'string' } },
           { name: 'model', in: 'query', schema: { type: 'string' } },
           {
             name: 'group_by',
             in: 'query',
-            schema: { enum: ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'end_user'] },
+            schema: {
+              enum: ['key', 'model', 'day', 'status', 'session', 'agent', 'team', 'organization', 'end_user'],
+            },
           },
         ],
         responses: {

@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 const period = z.enum(['day', 'week', 'month', 'total']);
 
-/** The limit fields keys and teams share. */
+/** The limit fields keys, teams and organisations share. */
 const limitFields = {
   models: z.array(z.string()).nullable(),
   rpm_limit: z.number().int().nullable(),
@@ -18,12 +18,9 @@ const limitFields = {
     .string()
     .nullable()
     .meta({ description: 'When the budget was set or its period changed: spend before it does not count.' }),
-  end_user_budget_usd: z
-    .number()
-    .nullable()
-    .meta({
-      description: "What each end user (OpenAI's user or safety_identifier) may spend per end_user_budget_period.",
-    }),
+  end_user_budget_usd: z.number().nullable().meta({
+    description: "What each end user (OpenAI's user or safety_identifier) may spend per end_user_budget_period.",
+  }),
   end_user_budget_period: period.nullable(),
   end_user_rpm_limit: z.number().int().nullable(),
   session_budget_usd: z.number().nullable().meta({ description: 'What each agent session may spend in all.' }),
@@ -63,13 +60,22 @@ export const createdKeySchema = z.looseObject({
   key: z.string().meta({ description: 'The secret (sk-sy-…), shown only here.' }),
 });
 
-/** A team as the admin API shows it. */
-export const teamSchema = z.looseObject({
+/** An organisation as the admin API shows it. */
+export const organizationSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   ...limitFields,
   metadata: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
+});
+
+/** A team as the admin API shows it. */
+export const teamSchema = z.looseObject({
+  ...organizationSchema.shape,
+  organization_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The team's organisation, whose limits apply to the team's keys too." }),
 });
 
 /** One group of a usage report. */
@@ -119,6 +125,11 @@ export const usageRowSchema = z.looseObject({
     .optional()
     .meta({ description: 'The stream broke mid-way and continued on another deployment (stream_failover).' }),
   team_id: z.string().nullable().optional().meta({ description: "The key's team at the time of the call." }),
+  organization_id: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "The organisation of the key's team at the time of the call." }),
   end_user: z
     .string()
     .nullable()

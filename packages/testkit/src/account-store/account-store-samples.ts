@@ -1,6 +1,7 @@
-import type { AuditEntry, Team, UsageRow, VirtualKey } from '@switchyard/accounts';
+import type { AuditEntry, Organization, Team, UsageRow, VirtualKey } from '@switchyard/accounts';
 
-// Sample records for the account store behaviour suite (describe-account-store.ts): keys, teams, ledger rows, audit entries.
+// Sample records for the account store behaviour suite (describe-account-store.ts): keys, teams, organisations, ledger
+// rows, audit entries.
 
 let counter = 0;
 /** A store name no other test uses (process, time, counter). */
@@ -52,10 +53,17 @@ export const team = (id: string, overrides: Partial<Team> = {}): Team => ({
   end_user_rpm_limit: null,
   session_budget_usd: null,
   session_rpm_limit: null,
+  organization_id: null,
   metadata: null,
   created_at: new Date(Date.UTC(2026, 10, 1, 12, 0, 0, 0) + Number(id.replace(/\D/g, '') || 0)).toISOString(),
   ...overrides,
 });
+
+/** An organisation `id` with every limit field set, `overrides` on top. */
+export const organization = (id: string, overrides: Partial<Organization> = {}): Organization => {
+  const { organization_id: _, ...fields } = team(id, { name: `organization ${id}` });
+  return { ...fields, ...overrides };
+};
 
 /** A ledger row of `key_id` for `model` at `created_at` (unix ms) costing `cost_usd`, 10 prompt + 5 completion tokens. */
 export const usageRow = (key_id: string, model: string, created_at: number, cost_usd: number): UsageRow => ({
@@ -85,6 +93,7 @@ export const usageRow = (key_id: string, model: string, created_at: number, cost
   batch_id: null,
   team_id: null,
   end_user: null,
+  organization_id: null,
 });
 
 /** An audit entry `n` at `created_at` (unix ms) by `actor` on `target`, with nested before/after values. */

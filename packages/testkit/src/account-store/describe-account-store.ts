@@ -20,6 +20,7 @@ export interface AccountStoreFactory {
 import { auditEntry, key, team, uniqueName, usageRow } from './account-store-samples.js';
 import { usageLedgerCases } from './account-store-usage-cases.js';
 import { describeAdminSessionStore } from './describe-admin-session-store.js';
+import { describeOrganizationStore } from './describe-organization-store.js';
 
 export { usageRow } from './account-store-samples.js';
 
@@ -287,6 +288,8 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
       expect(await reopened.usage({}, 'team')).toMatchObject([{ group: created.id, requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });
+
+    describeOrganizationStore(factory);
   });
   describeAdminSessionStore(label, factory);
 }

@@ -32,8 +32,8 @@ const notFound = (id: string) =>
  * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
  * its current budget period), `GET /keys/:id`,
  * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `POST /keys/:id/rotate` (`{"grace_seconds": N}`, default 86,400: a
- * new secret, shown once, the old one valid N more seconds), the teams (see `addTeamsRoutes`),
- * `GET /usage?key=&team=&end_user=&session=&model=&from=&to=&group_by=key|model|day|status|session|agent|team|end_user`,
+ * new secret, shown once, the old one valid N more seconds), the teams and organisations (see `addTeamsRoutes`),
+ * `GET /usage?key=&team=&organization=&end_user=&session=&model=&from=&to=&group_by=key|model|day|status|session|agent|team|organization|end_user`,
  * `GET /requests` (ledger rows), `GET /audit` (the audit log; every change above and every failed sign-in is recorded), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
@@ -132,6 +132,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
       'session',
       'agent',
       'team',
+      'organization',
       'end_user',
     ]);
     res.json({ object: 'list', data: await accounts.usage(filter, groupBy) });

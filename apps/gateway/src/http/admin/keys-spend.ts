@@ -1,14 +1,14 @@
 import { type Accounts, budgetWindow, type LimitFields, type UsageGroupBy } from '@switchyard/accounts';
 
 /**
- * Adds `spend_usd` to each key or team (`by`): what it spent in its current budget window (today, this week, this
+ * Adds `spend_usd` to each key, team or organisation (`by`): what it spent in its current budget window (today, this week, this
  * month in the accounts' reset time zone, or in total; never before its `budget_started_at`), USD, from the ledger.
  * One usage query per distinct window start, not one per record.
  */
 export async function withWindowSpend<T extends LimitFields & { id: string }>(
   accounts: Accounts,
   records: T[],
-  by: Extract<UsageGroupBy, 'key' | 'team'>,
+  by: Extract<UsageGroupBy, 'key' | 'team' | 'organization'>,
   now = Date.now(),
 ): Promise<(T & { spend_usd: number })[]> {
   const startOf = (record: T) =>

@@ -13,6 +13,7 @@ const COLUMNS = [
   'request_id',
   'key_id',
   'team_id',
+  'organization_id',
   'end_user',
   'session_id',
   'agent_id',
@@ -34,6 +35,7 @@ function exportRow(row: UsageRow): ExportRow {
     request_id: row.request_id,
     key_id: row.key_id,
     team_id: row.team_id ?? null,
+    organization_id: row.organization_id ?? null,
     end_user: row.end_user ?? null,
     session_id: row.session_id ?? null,
     agent_id: row.agent_id ?? null,
@@ -67,8 +69,8 @@ async function write(res: Response, chunk: string): Promise<void> {
 }
 
 /**
- * `GET /admin/usage/export?format=csv|jsonl&from=&to=&key=&team=&end_user=&session=&model=`: the ledger rows of a period
- * (one per call: time, request, key, team, end user, session, agent, model, provider, status, tokens, cost in USD),
+ * `GET /admin/usage/export?format=csv|jsonl&from=&to=&key=&team=&organization=&end_user=&session=&model=`: the ledger rows of a period
+ * (one per call: time, request, key, team, organisation, end user, session, agent, model, provider, status, tokens, cost in USD),
  * newest first, streamed in pages of 1,000 rows read from the store with a cursor, each written after the client has
  * taken the one before (memory stays flat however many rows). `csv` (default) has a header line; `jsonl` one JSON
  * object per line. Pending ledger rows are written first. Throws 400 naming a bad parameter. A failure after the first

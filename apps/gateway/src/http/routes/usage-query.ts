@@ -13,7 +13,7 @@ export function parseTimeParam(value: unknown, param: string): number | undefine
 }
 
 /**
- * Reads `?key=&team=&end_user=&session=&model=&from=&to=&group_by=…` (times as ISO-8601 or unix ms; `group_by` one of
+ * Reads `?key=&team=&organization=&end_user=&session=&model=&from=&to=&group_by=…` (times as ISO-8601 or unix ms; `group_by` one of
  * `allowedGroups`). Throws 400 naming a bad one.
  */
 export function parseUsageQuery(
@@ -29,6 +29,7 @@ export function parseUsageQuery(
   if (typeof q.key === 'string' && q.key) filter.key_id = q.key;
   if (typeof q.model === 'string' && q.model) filter.model = q.model;
   if (typeof q.team === 'string' && q.team) filter.team_id = q.team;
+  if (typeof q.organization === 'string' && q.organization) filter.organization_id = q.organization;
   if (typeof q.end_user === 'string' && q.end_user) filter.end_user = q.end_user;
   if (typeof q.session === 'string' && q.session) filter.session_id = q.session;
   return { filter, groupBy: groupBy as UsageGroupBy | undefined };
