@@ -17,16 +17,14 @@ const textExample = fixtures.json<{
   usage: { input_tokens: number; output_tokens: number };
 }>('openai/spec-examples/createresponse-text.json');
 const exampleText = textExample.output[0]!.content[0]!.text;
-const streamEvents = fixtures
-  .chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt')
-  .map(
-    (line) =>
-      JSON.parse(line) as {
-        type: string;
-        delta?: string;
-        response?: { usage?: { input_tokens: number; output_tokens: number } };
-      },
-  );
+const streamEvents = fixtures.chunkLines('openai/spec-examples/createresponse-streaming.chunks.txt').map(
+  (line) =>
+    JSON.parse(line) as {
+      type: string;
+      delta?: string;
+      response?: { usage?: { input_tokens: number; output_tokens: number } };
+    },
+);
 const streamText = streamEvents.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta!] : [])).join('');
 const streamUsage = streamEvents.at(-1)!.response!.usage!;
 const PRICE = { input: 1.25, output: 10, cached_input: 0.125 }; // USD per million tokens, as configured below

@@ -138,16 +138,14 @@ describe('mid-stream failover', () => {
       const after = await attemptCounters();
       return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     };
-    await expect
-      .poll(delta)
-      .toEqual({
-        'primary ok': 0,
-        'primary fallback': 1,
-        'primary error': 0,
-        'backup ok': 1,
-        'backup fallback': 0,
-        'backup error': 0,
-      });
+    await expect.poll(delta).toEqual({
+      'primary ok': 0,
+      'primary fallback': 1,
+      'primary error': 0,
+      'backup ok': 1,
+      'backup fallback': 0,
+      'backup error': 0,
+    });
   });
 
   it('metrics: without stream_failover the broken attempt counts as error, not ok', async () => {
@@ -161,16 +159,14 @@ describe('mid-stream failover', () => {
       const after = await attemptCounters();
       return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     };
-    await expect
-      .poll(delta)
-      .toEqual({
-        'primary ok': 0,
-        'primary fallback': 0,
-        'primary error': 1,
-        'backup ok': 0,
-        'backup fallback': 0,
-        'backup error': 0,
-      });
+    await expect.poll(delta).toEqual({
+      'primary ok': 0,
+      'primary fallback': 0,
+      'primary error': 1,
+      'backup ok': 0,
+      'backup fallback': 0,
+      'backup error': 0,
+    });
   });
 
   it('metrics: a stream that completes counts ok once', async () => {

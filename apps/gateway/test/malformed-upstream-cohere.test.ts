@@ -121,14 +121,12 @@ describe('Cohere: malformed upstream answers become 502 upstream_invalid_respons
           .map((path) => ({ stream, index, path })),
       ),
     );
-    const broken = fc
-      .constantFrom(...picks)
-      .chain((pick) =>
-        wrongKindOf(valueAt([textEvents, toolEvents][pick.stream]![pick.index], pick.path)).map((value) => ({
-          ...pick,
-          value,
-        })),
-      );
+    const broken = fc.constantFrom(...picks).chain((pick) =>
+      wrongKindOf(valueAt([textEvents, toolEvents][pick.stream]![pick.index], pick.path)).map((value) => ({
+        ...pick,
+        value,
+      })),
+    );
     await property(broken, async ({ stream, index, path, value }) => {
       const events = [textEvents, toolEvents][stream]!;
       gateway.answer({

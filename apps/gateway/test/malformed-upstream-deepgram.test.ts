@@ -62,12 +62,10 @@ async function transcribe(format: string) {
 
 describe('Deepgram: malformed upstream answers become 502 upstream_invalid_response', () => {
   it('listen answers with a read field of the wrong kind or a negative duration', async () => {
-    const negative = fc
-      .double({ min: -1e6, max: -0.001, noNaN: true })
-      .map((duration) => ({
-        body: { ...(recorded as object), metadata: { duration } },
-        at: `metadata.duration = ${duration}`,
-      }));
+    const negative = fc.double({ min: -1e6, max: -0.001, noNaN: true }).map((duration) => ({
+      body: { ...(recorded as object), metadata: { duration } },
+      at: `metadata.duration = ${duration}`,
+    }));
     const cases = fc.tuple(
       fc.oneof(malformedVariants(recorded, paths), negative),
       fc.constantFrom('json', 'verbose_json', 'text', 'srt', 'vtt'),

@@ -84,14 +84,12 @@ export function malformedVariants(
   const variants: fc.Arbitrary<MalformedBody>[] = [];
   if (paths.length > 0)
     variants.push(
-      fc
-        .constantFrom(...paths)
-        .chain((path) =>
-          wrongKindOf(valueAt(valid, path)).map((v) => ({
-            body: setAt(valid, path, v),
-            at: `${path.join('.')} = ${JSON.stringify(v)}`,
-          })),
-        ),
+      fc.constantFrom(...paths).chain((path) =>
+        wrongKindOf(valueAt(valid, path)).map((v) => ({
+          body: setAt(valid, path, v),
+          at: `${path.join('.')} = ${JSON.stringify(v)}`,
+        })),
+      ),
     );
   if (counts.length > 0)
     variants.push(

@@ -101,14 +101,12 @@ describe('security: reservations under 30 parallel calls', () => {
   it('reserves completion tokens for each of n choices', async () => {
     const { key } = await gw.createKey({ name: 'tpm-n', tpm_limit: 5000 });
     const many = (n: number) =>
-      gw
-        .client(key)
-        .chat.completions.create({
-          model: 'gpt-4o',
-          n,
-          max_tokens: MAX_TOKENS,
-          messages: [{ role: 'user', content: 'hi' }],
-        });
+      gw.client(key).chat.completions.create({
+        model: 'gpt-4o',
+        n,
+        max_tokens: MAX_TOKENS,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     // Each call reserves 3 x 1,000 completion tokens: the second one in flight does not fit in 5,000.
     const results = await burst(2, () => many(3));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
