@@ -5,7 +5,7 @@ import { type AccountsGateway, completion, startAccountsGateway } from './securi
 // Organisations above teams over real HTTP on one gateway process (SQLite, the in-process limiter): the admin API
 // with audit rows, allow-lists that narrow from organisation to team to key, the organisation's rpm and budget
 // shared by every key of its teams, and usage by organisation. (Across replicas on Redis and Postgres:
-// organizations-replicas.test.ts.)
+// teams-replicas.test.ts.)
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 // 1,000 prompt + 1,000 completion tokens at 1 + 2 USD per million: 0.003 USD a call.

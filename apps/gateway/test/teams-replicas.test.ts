@@ -4,9 +4,10 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 
-// A team's limits across two `switchyard start` processes (the built CLI) sharing one real redis-server and one real
-// Postgres: 50 parallel calls by two keys of one team, spread over both replicas, are admitted only as far as the
-// team allows (rpm, budget, concurrency), checked with each key's own limits in one Redis script.
+// A team's and an organisation's limits across two `switchyard start` processes (the built CLI) sharing one real
+// redis-server and one real Postgres: 50 parallel calls by two keys of one team (or of two teams of one organisation,
+// created on different replicas), spread over both replicas, are admitted only as far as the team or organisation
+// allows (rpm, budget, concurrency), checked with each key's own limits in one Redis script.
 const MASTER = 'sk-master-key-for-teams-replicas-012345';
 const MAX_TOKENS = 1000;
 // 1,000 completion tokens at 100 USD per million: 0.1 USD a call, as estimated (max_tokens) and as settled.
@@ -75,24 +76,36 @@ async function admin(gateway: SpawnedGateway, method: string, path: string, body
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A team created on A with `limits`, and one key of it created on each replica (each waiting for the other to know it). */
-async function teamWithTwoKeys(limits: Record<string, unknown>) {
-  const team = (await admin(a, 'POST', '/teams', { name: 'shared', ...limits })).id as string;
-  await expect
-    .poll(async () => (await admin(b, 'GET', `/teams/${team}`)).id, { timeout: 2000, interval: 20 })
-    .toBe(team);
-  const keyA = (await admin(a, 'POST', '/keys', { name: 'a', team_id: team, rpm_limit: 1000 })) as {
+/** Polls until `gateway` knows the admin record at `path` (created on the other replica). */
+const known = (gateway: SpawnedGateway, path: string, id: string) =>
+  expect.poll(async () => (await admin(gateway, 'GET', `${path}/${id}`)).id, { timeout: 2000, interval: 20 }).toBe(id);
+
+/**
+ * Two keys, one created on each replica (each waiting for the other to know it), under a `team` created on A with
+ * `limits`; or, for `organization`, an organisation created on A with `limits` and two teams without limits, one
+ * created on each replica, one key in each.
+ */
+async function groupWithTwoKeys(kind: 'team' | 'organization', limits: Record<string, unknown>) {
+  const path = kind === 'team' ? '/teams' : '/organizations';
+  const group = (await admin(a, 'POST', path, { name: 'shared', ...limits })).id as string;
+  await known(b, path, group);
+  let teams = [group, group];
+  if (kind === 'organization') {
+    teams = [
+      (await admin(a, 'POST', '/teams', { name: 'ta', organization_id: group })).id as string,
+      (await admin(b, 'POST', '/teams', { name: 'tb', organization_id: group })).id as string,
+    ];
+    await known(b, '/teams', teams[0]!);
+    await known(a, '/teams', teams[1]!);
+  }
+  const keyA = (await admin(a, 'POST', '/keys', { name: 'a', team_id: teams[0], rpm_limit: 1000 })) as {
     id: string;
     key: string;
   };
-  const keyB = (await admin(b, 'POST', '/keys', { name: 'b', team_id: team })) as { id: string; key: string };
-  await expect
-    .poll(async () => (await admin(a, 'GET', `/keys/${keyB.id}`)).id, { timeout: 2000, interval: 20 })
-    .toBe(keyB.id);
-  await expect
-    .poll(async () => (await admin(b, 'GET', `/keys/${keyA.id}`)).id, { timeout: 2000, interval: 20 })
-    .toBe(keyA.id);
-  return { team, keys: [keyA.key, keyB.key] };
+  const keyB = (await admin(b, 'POST', '/keys', { name: 'b', team_id: teams[1] })) as { id: string; key: string };
+  await known(a, '/keys', keyB.id);
+  await known(b, '/keys', keyA.id);
+  return { group, keys: [keyA.key, keyB.key] };
 }
 
 const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.') =>
@@ -114,63 +127,62 @@ async function burst(keys: string[], content?: string) {
   return { admitted: results.length - refused.length, refused, elapsed: Date.now() - started };
 }
 
-describe("a team's limits across two replicas (Redis, Postgres), 50 parallel calls by two keys", () => {
-  it("rpm_limit 20 on the team: 20 admitted (plus what refills meanwhile), the rest 429 naming the team's limit", async () => {
-    const { keys } = await teamWithTwoKeys({ rpm_limit: 20 });
-    const { admitted, refused, elapsed } = await burst(keys);
-    expect(admitted).toBeGreaterThanOrEqual(20);
-    expect(admitted).toBeLessThanOrEqual(20 + Math.floor((elapsed * 20) / 60_000));
-    expect(
-      refused.every(
-        (e) =>
-          e.status === 429 &&
-          e.code === 'rate_limit_exceeded' &&
-          e.message === "429 Rate limit reached for this team's requests: 20 per minute.",
-      ),
-    ).toBe(true);
-  });
+describe.each(['team', 'organization'] as const)(
+  "a %s's limits across two replicas (Redis, Postgres), 50 parallel calls by two keys",
+  (kind) => {
+    it(`rpm_limit 20 on the ${kind}: 20 admitted (plus what refills meanwhile), the rest 429 naming its limit`, async () => {
+      const { keys } = await groupWithTwoKeys(kind, { rpm_limit: 20 });
+      const { admitted, refused, elapsed } = await burst(keys);
+      expect(admitted).toBeGreaterThanOrEqual(20);
+      expect(admitted).toBeLessThanOrEqual(20 + Math.floor((elapsed * 20) / 60_000));
+      expect(
+        refused.every(
+          (e) =>
+            e.status === 429 &&
+            e.code === 'rate_limit_exceeded' &&
+            e.message === `429 Rate limit reached for this ${kind}'s requests: 20 per minute.`,
+        ),
+      ).toBe(true);
+    });
 
-  it('budget_usd 1 on the team (calls of 0.10 USD): exactly 10 admitted, the rest 429 insufficient_quota; usage by team on either replica', async () => {
-    const { team, keys } = await teamWithTwoKeys({ budget_usd: 1, budget_period: 'month' });
-    const { admitted, refused } = await burst(keys);
-    expect(admitted).toBe(10);
-    expect(
-      refused.every(
-        (e) =>
-          e.status === 429 &&
-          e.code === 'insufficient_quota' &&
-          e.message.includes("this team's budget of 1 USD per month"),
-      ),
-    ).toBe(true);
-    for (const gateway of [a, b]) {
-      await expect
-        .poll(
-          async () =>
-            (
-              (await admin(gateway, 'GET', `/usage?group_by=team&team=${team}`)).data as {
-                group: string;
-                requests: number;
-                cost_usd: number;
-              }[]
-            )[0],
-          { timeout: 10_000 },
-        )
-        .toMatchObject({ group: team, requests: 50 });
-    }
-    const [totals] = (await admin(b, 'GET', `/usage?group_by=team&team=${team}`)).data as { cost_usd: number }[];
-    expect(totals!.cost_usd).toBeCloseTo(1, 9);
-  });
+    it(`budget_usd 1 on the ${kind} (calls of 0.10 USD): exactly 10 admitted, the rest 429 insufficient_quota; usage by ${kind} on either replica`, async () => {
+      const { group, keys } = await groupWithTwoKeys(kind, { budget_usd: 1, budget_period: 'month' });
+      const { admitted, refused } = await burst(keys);
+      expect(admitted).toBe(10);
+      expect(
+        refused.every(
+          (e) =>
+            e.status === 429 &&
+            e.code === 'insufficient_quota' &&
+            // "This …'s budget … is spent" once settled, "… of this …'s budget" while calls hold reservations.
+            new RegExp(`this ${kind}'s budget of 1 USD per month`, 'i').test(e.message),
+        ),
+      ).toBe(true);
+      const usage = `/usage?group_by=${kind}&${kind}=${group}`;
+      for (const gateway of [a, b]) {
+        await expect
+          .poll(
+            async () =>
+              ((await admin(gateway, 'GET', usage)).data as { group: string; requests: number; cost_usd: number }[])[0],
+            { timeout: 10_000 },
+          )
+          .toMatchObject({ group, requests: 50 });
+      }
+      const [totals] = (await admin(b, 'GET', usage)).data as { cost_usd: number }[];
+      expect(totals!.cost_usd).toBeCloseTo(1, 9);
+    });
 
-  it('concurrency_limit 3 on the team: 3 of 50 held calls reach the upstream, 47 get 429 concurrency_limit_exceeded', async () => {
-    const { keys } = await teamWithTwoKeys({ concurrency_limit: 3 });
-    const before = upstream.requests.length;
-    const running = burst(keys, 'hold');
-    await expect.poll(() => upstream.requests.length - before, { timeout: 10_000 }).toBe(3);
-    openGate();
-    const { admitted, refused } = await running;
-    gate = new Promise<void>((resolve) => (openGate = resolve));
-    expect(admitted).toBe(3);
-    expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
-    expect(refused[0]!.message).toContain('this team allows 3 at a time');
-  });
-});
+    it(`concurrency_limit 3 on the ${kind}: 3 of 50 held calls reach the upstream, 47 get 429 concurrency_limit_exceeded`, async () => {
+      const { keys } = await groupWithTwoKeys(kind, { concurrency_limit: 3 });
+      const before = upstream.requests.length;
+      const running = burst(keys, 'hold');
+      await expect.poll(() => upstream.requests.length - before, { timeout: 10_000 }).toBe(3);
+      openGate();
+      const { admitted, refused } = await running;
+      gate = new Promise<void>((resolve) => (openGate = resolve));
+      expect(admitted).toBe(3);
+      expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
+      expect(refused[0]!.message).toContain(`this ${kind} allows 3 at a time`);
+    });
+  },
+);
