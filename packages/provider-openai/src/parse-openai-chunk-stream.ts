@@ -60,11 +60,12 @@ export async function* scanOpenAIChunkBatches(
 ): AsyncGenerator<ChunkBatch> {
   let finished = false;
   let sawFinishReason = false;
+  let first = true;
   const template = passPlain && !fix ? new ChunkTemplate() : undefined;
   try {
     // One generator step per network read, not per event (a read often holds dozens of chunks).
     for await (const { events, bytes, ends } of parseSSEBatches(body, { drainOnReturn: true })) {
-      const batch: ChunkBatch = [];
+      let batch: ChunkBatch = [];
       // The run of plain text deltas the last one belongs to, and that one's index in `events`.
       let run: ScannedRun | undefined;
       let runLast = -2;
@@ -105,6 +106,12 @@ export async function* scanOpenAIChunkBatches(
         if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
         template?.learn(chunk, event.data);
         batch.push({ text: event.data, chunk });
+        // The stream's first chunk goes out ahead of the rest of its read (the client's time to first token).
+        if (first) {
+          first = false;
+          yield batch;
+          batch = [];
+        }
       }
       if (batch.length > 0) yield batch;
     }

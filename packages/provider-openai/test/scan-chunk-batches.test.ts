@@ -15,7 +15,7 @@ async function* oneRead(text: string): AsyncGenerator<Uint8Array> {
 }
 
 describe('scanOpenAIChunkBatches', () => {
-  it('yields the chunks of one network read together, the first chunk included (one socket write per read)', async () => {
+  it("yields a stream's first chunk alone, ahead of the rest of the network read that carried it", async () => {
     const events = [
       chunk({ role: 'assistant', content: '' }),
       chunk({ content: 'Hel' }),
@@ -34,7 +34,7 @@ describe('scanOpenAIChunkBatches', () => {
     )) {
       batches.push(batch.map((item) => item.text));
     }
-    expect(batches).toEqual([events]);
+    expect(batches).toEqual([[events[0]], events.slice(1)]);
   });
 
   it('gives the plain text deltas that follow one another in a plain read as runs of its bytes, and only those', async () => {

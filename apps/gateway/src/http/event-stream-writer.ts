@@ -46,6 +46,7 @@ export class EventStreamWriter {
   /** Size of `#parts`: characters of its text and bytes of its bytes (for `MAX_BATCH_CHARS`). */
   #partsLength = 0;
   #scheduled = false;
+  #wroteEvents = false;
 
   private constructor(res: Response, options: SSEOptions) {
     this.#res = res;
@@ -130,11 +131,16 @@ export class EventStreamWriter {
         if (this.#res.destroyed) break;
         if (typeof event === 'string') this.#batch += event;
         else this.#addBytes(event);
-        // Events ready together (one upstream read) share one socket write, in the next turn of the event loop or with
-        // the end of the response. A source that has much ready at once (a fast upstream) is written in pieces, so that
-        // back-pressure (and the slow-reader timeout) applies to what the client really fails to read, not to one huge
-        // write.
-        if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
+        // The first events go out at once (the client's time to first token); later ones ready together share a
+        // write. A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure
+        // (and the slow-reader timeout) applies to what the client really fails to read, not to one huge write.
+        if (!this.#wroteEvents) {
+          this.#wroteEvents = true;
+          this.#flush();
+          // Node holds a response's write (its socket corked) until the next tick, which comes only once the source has
+          // read all it already holds: uncorked now, the first events leave at once, without waiting a turn of the loop.
+          this.#res.socket?.uncork();
+        } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
         else this.#schedule();
         if (this.#draining) await this.#draining;
       }
