@@ -40,7 +40,7 @@ export const soak = {
       );
       const start = performance.now();
       const samples = [];
-      const load = runJson('soak-load-process.js', { url, key: BENCH_KEY, seconds, rate });
+      const load = runJson('soak-load-process.js', { url, key: BENCH_KEY, seconds, rate }, (seconds + 300) * 1000);
       for (let next = every; next <= seconds; next += every) {
         await new Promise((resolve) => setTimeout(resolve, start + next * 1000 - performance.now()));
         const { heapUsed, rss } = await askHeap(gateway);
