@@ -22,6 +22,7 @@ export function collectSecrets(config: GatewayConfig): string[] {
   const found: string[] = [
     ...config.keys,
     ...(config.admin ? [config.admin.master_key] : []),
+    ...(config.admin?.oidc?.client_secret ? [config.admin.oidc.client_secret] : []),
     ...databaseSecrets(config.store?.postgres),
     ...databaseSecrets(config.redis?.url),
   ];

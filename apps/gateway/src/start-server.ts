@@ -17,6 +17,7 @@ import { buildGateway } from './build-gateway.js';
 import { ProviderSet } from './providers/create-providers.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { GatewayConfig } from './config/config-schema.js';
+import { openAdminSso } from './http/admin/admin-sso.js';
 import { createApp } from './http/create-app.js';
 import { guardConnections } from './http/connection-fairness.js';
 import { expressMessageClasses } from './http/express-message-classes.js';
@@ -145,7 +146,12 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   const files = await openFiles(config, options.configPath, (error) =>
     logger.warn({ err: { message: (error as Error).message } }, 'deleting expired files failed'),
   );
-  const secrets = [...collectSecrets(config), ...providerSet.fileSecrets.filter(redactable)];
+  const { sso: adminSso, clientSecret } = accounts ? await openAdminSso(accounts, config) : {};
+  const secrets = [
+    ...collectSecrets(config),
+    ...providerSet.fileSecrets.filter(redactable),
+    ...(clientSecret ? [clientSecret] : []),
+  ];
   const native = new NativeBatches({
     files: files.files,
     gateway,
@@ -177,6 +183,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
     secrets,
     bodyLimit: settings.body_limit,
     accounts,
+    adminSso,
     readiness,
     responses: responses.frontDoor,
     files: files.files,

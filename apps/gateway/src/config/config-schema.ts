@@ -1,5 +1,6 @@
 import { MAX_MODEL_ID_LENGTH, MODEL_CAPABILITIES, MODEL_ID_PATTERN, type ModelCapability } from '@switchyard/core';
 import { z } from 'zod';
+import { adminConfigSchema } from './admin-config-schema.js';
 import { alertsConfigSchema, budgetsConfigSchema } from './budgets-config-schema.js';
 import { batchesConfigSchema, filesConfigSchema } from './files-config-schema.js';
 import { realtimeConfigSchema } from './realtime-config-schema.js';
@@ -241,16 +242,8 @@ export const gatewayConfigSchema = z
      */
     aliases: z.record(z.string(), modelNameSchema).default({}),
     routing: routingConfigSchema.prefault({}),
-    /**
-     * The admin API (`/admin/*`), authenticated by `Authorization: Bearer <master_key>`. Enables accounts.
-     * `console`: serve the admin console at `/ui` (default true).
-     */
-    admin: z
-      .strictObject({
-        master_key: z.string().min(16, 'the master key must be at least 16 characters'),
-        console: z.boolean().default(true),
-      })
-      .optional(),
+    /** The admin API, console and single sign-on (see {@link adminConfigSchema}). Enables accounts. */
+    admin: adminConfigSchema.optional(),
     /**
      * Where accounts (virtual keys, usage ledger) live: `sqlite` (a file, or `:memory:`; one process) or `postgres` (a
      * `postgres://` URL; shared by replicas and workers), with `timeout_ms` per store call (default 5,000) and

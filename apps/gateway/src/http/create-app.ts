@@ -7,6 +7,7 @@ import type { Batches } from '../batches/batches.js';
 import type { Files } from '../files/files.js';
 import type { GatewayMetrics } from '../telemetry/gateway-metrics.js';
 import { openApiRoute } from '../openapi/openapi-route.js';
+import type { AdminSso } from './admin/admin-sso.js';
 import { createAdminRouter } from './admin/create-admin-router.js';
 import { serveConsole } from './console/serve-console.js';
 import { createRouter } from './create-router.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   accounts?: Accounts;
   /** What `GET /readyz` asks (adapters, store, Redis, shutdown…); none = always ready. */
   readiness?: readonly ReadinessCheck[];
+  /** Console single sign-on (OpenID Connect) and sessions (see `createAdminSso`); needs `accounts`. */
+  adminSso?: AdminSso;
   /** The admin console's built files (`@switchyard/console`), served at `/ui` when set together with `accounts`. */
   consoleDir?: string;
   /** Serves `GET /metrics` and records API requests in it. */
@@ -101,7 +104,11 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   if (options.accounts)
     app.use(
       '/admin',
-      createAdminRouter(options.accounts, createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts)),
+      createAdminRouter(
+        options.accounts,
+        createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts),
+        options.adminSso,
+      ),
     );
   app.use(
     '/v1',

@@ -1,7 +1,7 @@
+import type { AdminRole } from '@switchyard/accounts';
 import type { Response } from 'express';
 
-/** What a signed-in admin may do: everything, its teams' keys and usage, or read only. */
-export type AdminRole = 'admin' | 'team_admin' | 'viewer';
+export type { AdminRole } from '@switchyard/accounts';
 
 /**
  * Who calls the admin API: the master key (break-glass, role `admin`) or an OpenID Connect user signed in to the

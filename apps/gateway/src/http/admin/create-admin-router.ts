@@ -1,35 +1,33 @@
-import type { Accounts, Principal } from '@switchyard/accounts';
+import type { Accounts } from '@switchyard/accounts';
 import { createKeyInputSchema, rotateKeyInputSchema, updateKeyInputSchema } from '@switchyard/accounts';
 import { GatewayError, validateRequest } from '@switchyard/core';
 import { type Request, Router } from 'express';
 import { optionalJsonBody, parseJsonBody } from '../middleware/parse-json-body.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 import { parseUsageQuery } from '../routes/usage-query.js';
-import { MASTER_IDENTITY, setAdminIdentity } from './admin-identity.js';
+import { authorizeAdmin, keyNotFoundError as notFound } from './admin-access-policy.js';
+import { authenticateAdmin } from './admin-authentication.js';
+import { addSessionRoutes } from './admin-session-routes.js';
+import type { AdminSso } from './admin-sso.js';
 import { addAuditRoute } from './audit-route.js';
 import { addDeploymentsRoutes } from './deployments-routes.js';
 import { withPeriodSpend } from './keys-spend.js';
 import { addPlaygroundRoute } from './playground-route.js';
 import { addRequestsRoute } from './requests-route.js';
 import { auditValue, recordAdminChange } from './record-admin-change.js';
+import { addSsoRoutes } from './oidc-routes.js';
 import { addTeamsRoutes } from './teams-routes.js';
+import { assertTeamAllowed, visibleToCaller } from './team-scope.js';
 import { addUsageExportRoute } from './usage-export-route.js';
 
 /** How long a rotated key's replaced secret stays valid when the rotate body names no `grace_seconds`: one day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
 
-const notFound = (id: string) =>
-  new GatewayError({
-    status: 404,
-    type: 'invalid_request_error',
-    code: 'key_not_found',
-    param: 'id',
-    message: `No key with id '${id}'.`,
-  });
-
 /**
  * The admin API, authenticated by `Authorization: Bearer <admin.master_key>` (a missing or unknown key gets 401, a
- * valid non-master key 403): `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
+ * valid non-master key 403) or by a console session cookie with a role and, on changes, a CSRF token (see
+ * `authenticateAdmin`, `addSsoRoutes`, `addSessionRoutes`), each route allowed to the roles `ADMIN_ROUTE_RULES` names:
+ * `POST /keys` (201 with the secret, shown once), `GET /keys` (each with `spend_usd` in
  * its current budget period), `GET /keys/:id`,
  * `PATCH /keys/:id`, `DELETE /keys/:id` (revokes), `POST /keys/:id/rotate` (`{"grace_seconds": N}`, default 86,400: a
  * new secret, shown once, the old one valid N more seconds), the teams and organisations (see `addTeamsRoutes`),
@@ -37,38 +35,15 @@ const notFound = (id: string) =>
  * `GET /requests` (ledger rows), `GET /audit` (the audit log; every change above and every failed sign-in is recorded), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
-export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
+export function createAdminRouter(accounts: Accounts, deps: RouteDeps, sso?: AdminSso): Router {
   const router = Router();
-  router.use(async (req, res, next) => {
-    const authorization = req.get('authorization');
-    if (accounts.isMaster(authorization)) {
-      setAdminIdentity(res, MASTER_IDENTITY);
-      return next();
-    }
-    const failed = (reason: string, actor = 'unknown') =>
-      accounts.audit.record({
-        actor,
-        action: 'sign_in.failed',
-        source_address: req.ip ?? null,
-        after: { method: 'master_key', reason },
-      });
-    let principal: Principal;
-    try {
-      principal = await accounts.authenticate(authorization, req.ip); // 401 unless it is some valid key
-    } catch (error) {
-      await failed(authorization ? 'invalid credentials' : 'no credentials');
-      throw error;
-    }
-    await failed('not the master key', principal.kind === 'virtual' ? principal.state.key.id : 'static');
-    throw new GatewayError({
-      status: 403,
-      type: 'invalid_request_error',
-      code: 'forbidden',
-      message: 'The admin API needs the master key.',
-    });
-  });
+  addSsoRoutes(router, accounts, sso);
+  router.use(authenticateAdmin(accounts, sso?.sessions), authorizeAdmin(accounts));
+  addSessionRoutes(router, accounts, sso);
   router.post('/keys', ...parseJsonBody('1mb'), async (req, res) => {
-    const created = await accounts.keys.create(validateRequest(createKeyInputSchema, req.body));
+    const input = validateRequest(createKeyInputSchema, req.body);
+    assertTeamAllowed(res, input.team_id, true);
+    const created = await accounts.keys.create(input);
     await recordAdminChange(accounts, req, res, {
       action: 'key.create',
       target: created.id,
@@ -77,7 +52,13 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
     res.status(201).json(created);
   });
   router.get('/keys', async (_req, res) => {
-    res.json({ object: 'list', data: await withPeriodSpend(accounts, accounts.keys.list()) });
+    res.json({
+      object: 'list',
+      data: await withPeriodSpend(
+        accounts,
+        visibleToCaller(res, accounts.keys.list(), (k) => k.team_id),
+      ),
+    });
   });
   router.get('/keys/:id', (req: Request<{ id: string }>, res) => {
     const key = accounts.keys.get(req.params.id);
@@ -86,6 +67,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps): Router {
   });
   router.patch('/keys/:id', ...parseJsonBody('1mb'), async (req: Request<{ id: string }>, res) => {
     const input = validateRequest(updateKeyInputSchema, req.body);
+    assertTeamAllowed(res, input.team_id, false);
     const before = accounts.keys.get(req.params.id);
     const key = await accounts.keys.update(req.params.id, input);
     if (!key) throw notFound(req.params.id);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { withWindowSpend } from './keys-spend.js';
 import { auditValue, recordAdminChange } from './record-admin-change.js';
+import { visibleToCaller } from './team-scope.js';
 
 /** One kind of group the admin API manages (teams, organisations). */
 export interface GroupRoutesKind<T extends LimitGroup> {
@@ -43,7 +44,9 @@ export function addGroupRoutes<T extends LimitGroup>(router: Router, accounts: A
     res.status(201).json(group);
   });
   router.get(path, async (_req, res) => {
-    res.json({ object: 'list', data: await withWindowSpend(accounts, registry.list(), name) });
+    // A team admin lists its own teams only (organisations are not open to it at all: see ADMIN_ROUTE_RULES).
+    const groups = name === 'team' ? visibleToCaller(res, registry.list(), (g) => g.id) : registry.list();
+    res.json({ object: 'list', data: await withWindowSpend(accounts, groups, name) });
   });
   router.get(`${path}/:id`, async (req: Request<{ id: string }>, res) => {
     const group = find(req.params.id);

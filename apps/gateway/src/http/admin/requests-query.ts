@@ -49,7 +49,7 @@ function parseStatus(value: unknown): Pick<UsageQuery, 'status_min' | 'status_ma
 }
 
 /**
- * Reads `GET /admin/requests?key=&model=&status=&before=&limit=` into a {@link UsageQuery} asking for one row more
+ * Reads `GET /admin/requests?key=&team=&model=&status=&before=&limit=` into a {@link UsageQuery} asking for one row more
  * than `limit` (to tell whether there is a next page). Throws 400 naming a bad parameter.
  */
 export function parseRequestsQuery(req: Request): { query: UsageQuery; limit: number } {
@@ -64,5 +64,6 @@ export function parseRequestsQuery(req: Request): { query: UsageQuery; limit: nu
   const query: UsageQuery = { limit: limit + 1, before: parseBefore(q.before), ...parseStatus(q.status) };
   if (typeof q.key === 'string' && q.key) query.key_id = q.key;
   if (typeof q.model === 'string' && q.model) query.model = q.model;
+  if (typeof q.team === 'string' && q.team) query.team_id = q.team;
   return { query, limit };
 }

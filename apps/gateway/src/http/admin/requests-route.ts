@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { encodeRequestsCursor, parseRequestsQuery } from './requests-query.js';
 
 /**
- * `GET /admin/requests?key=&model=&status=&before=&limit=`: ledger rows, newest first, each with the key's name
+ * `GET /admin/requests?key=&team=&model=&status=&before=&limit=`: ledger rows, newest first, each with the key's name
  * (`key_name`, null for config keys) and `total_tokens`; `has_more` and `next_before` (pass it as `before` for the
  * next page). Pending ledger rows are written first.
  */
