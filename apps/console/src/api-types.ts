@@ -34,6 +34,8 @@ export interface KeyView {
 /** The body of `POST /admin/keys` and `PATCH /admin/keys/:id`. */
 export interface KeyInput {
   name?: string;
+  /** The team the key belongs to (a team admin's keys must name one of its teams). */
+  team_id?: string | null;
   models?: string[] | null;
   rpm_limit?: number | null;
   tpm_limit?: number | null;

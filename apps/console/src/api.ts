@@ -30,16 +30,43 @@ function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
+/** Who the console is signed in as (`GET /admin/session`). */
+export interface SessionView {
+  actor: string;
+  role: 'admin' | 'team_admin' | 'viewer';
+  teams: string[];
+  method: 'master_key' | 'oidc';
+  /** The cookie session's CSRF token, sent back in `x-csrf-token` on changes; null for the master key. */
+  csrf_token: string | null;
+  expires_at: string | null;
+}
+
+/** A console session signed in with single sign-on: the HTTP-only cookie authenticates, this token guards changes. */
+export interface CookieCredential {
+  csrfToken: string;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
 /**
- * The admin API as the console uses it: every call sends `Authorization: Bearer <master key>` (never in the URL) to
- * the same origin, and turns an error answer (`{"error":{"message","code"}}`) into an {@link ApiError}.
+ * The admin API as the console uses it, on the same origin. With the master key, every call sends
+ * `Authorization: Bearer <master key>` (never in the URL) and no cookie; with a single sign-on session, the browser
+ * sends the HTTP-only session cookie and every change also sends the session's CSRF token in `x-csrf-token`. An error
+ * answer (`{"error":{"message","code"}}`) becomes an {@link ApiError}.
  */
 export class AdminApi {
-  /** `onUnauthorized` is called when the gateway answers 401 (the key is no longer accepted). */
+  /** `onUnauthorized` is called when the gateway answers 401 (the key or session is no longer accepted). */
   constructor(
-    private readonly masterKey: string,
+    private readonly credential: string | CookieCredential,
     private readonly onUnauthorized?: () => void,
   ) {}
+
+  #headers(method: string, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = hasBody ? { 'content-type': 'application/json' } : {};
+    if (typeof this.credential === 'string') headers.authorization = `Bearer ${this.credential}`;
+    else if (!SAFE_METHODS.has(method)) headers['x-csrf-token'] = this.credential.csrfToken;
+    return headers;
+  }
 
   /** Sends one request; resolves with the fetch Response for streams, or throws {@link ApiError}. */
   async send(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
@@ -47,12 +74,9 @@ export class AdminApi {
     try {
       res = await fetch(path, {
         method,
-        headers: {
-          authorization: `Bearer ${this.masterKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
+        headers: this.#headers(method, body !== undefined),
         body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'omit',
+        credentials: typeof this.credential === 'string' ? 'omit' : 'same-origin',
         cache: 'no-store',
         signal,
       });
@@ -71,6 +95,21 @@ export class AdminApi {
 
   async #json<T>(method: string, path: string, body?: unknown): Promise<T> {
     return (await (await this.send(method, path, body)).json()) as T;
+  }
+
+  /** `GET /admin/session`: who is signed in. */
+  session(): Promise<SessionView> {
+    return this.#json('GET', '/admin/session');
+  }
+
+  /** `POST /admin/session`: a master-key sign-in, recorded in the audit log. */
+  signIn(): Promise<SessionView> {
+    return this.#json('POST', '/admin/session');
+  }
+
+  /** `DELETE /admin/session`: ends a single sign-on session on the gateway (and its cookie). */
+  async signOut(): Promise<void> {
+    await this.send('DELETE', '/admin/session');
   }
 
   listKeys(): Promise<KeyView[]> {
@@ -116,4 +155,19 @@ export class AdminApi {
   health(): Promise<DeploymentHealth[]> {
     return this.#json<{ data: DeploymentHealth[] }>('GET', '/admin/health').then((r) => r.data);
   }
+}
+
+/** `GET /admin/sso`: whether single sign-on is configured, and where it starts. */
+export async function ssoInfo(): Promise<{ enabled: boolean; login_url: string | null }> {
+  const res = await fetch('/admin/sso', { credentials: 'omit', cache: 'no-store' });
+  if (!res.ok) return { enabled: false, login_url: null };
+  return (await res.json()) as { enabled: boolean; login_url: string | null };
+}
+
+/** The signed-in single sign-on session of this browser (its cookie), or null when there is none. */
+export async function cookieSession(): Promise<SessionView | null> {
+  const res = await fetch('/admin/session', { credentials: 'same-origin', cache: 'no-store' });
+  if (!res.ok) return null;
+  const view = (await res.json()) as SessionView;
+  return view.method === 'oidc' && view.csrf_token ? view : null;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { AdminApi } from './api.js';
+import { AdminApi, cookieSession, type SessionView } from './api.js';
 import { AuditPage } from './pages/audit-page.js';
 import { KeysPage } from './pages/keys-page.js';
 import { ModelsPage } from './pages/models-page.js';
@@ -19,58 +19,106 @@ const PAGES = [
   { id: 'audit', label: 'Audit' },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
+type Role = SessionView['role'];
+
+/** The pages a role sees (the gateway refuses the rest with 403 anyway): a team admin its teams' keys and usage. */
+function pagesOf(role: Role) {
+  if (role === 'team_admin') return PAGES.filter((p) => p.id === 'keys' || p.id === 'usage' || p.id === 'requests');
+  if (role === 'viewer') return PAGES.filter((p) => p.id !== 'playground');
+  return PAGES;
+}
 
 function currentPage(): PageId {
   const id = location.hash.replace(/^#\/?/, '');
   return PAGES.find((p) => p.id === id)?.id ?? 'keys';
 }
 
-/** The console: the sign-in page until a master key is accepted, then the navigation and the page of `#/<id>`. */
+/** How the console is signed in: the master key (kept in this tab), or a single sign-on session (a cookie). */
+type Auth = { kind: 'master'; key: string } | { kind: 'session'; session: SessionView };
+
+/**
+ * The console: the sign-in page until the master key is accepted or a single sign-on session exists (asked of
+ * `GET /admin/session` on load), then the navigation of the role's pages and the page of `#/<id>`.
+ */
 export function App() {
-  const [masterKey, setMasterKey] = useState<string | null>(() => loadMasterKey());
+  const [auth, setAuth] = useState<Auth | null | undefined>(() => {
+    const key = loadMasterKey();
+    return key ? { kind: 'master', key } : undefined;
+  });
   const [page, setPage] = useState<PageId>(currentPage);
   useEffect(() => {
     const onHash = () => setPage(currentPage());
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
-  const signOut = useCallback(() => {
+  useEffect(() => {
+    if (auth !== undefined) return;
+    cookieSession().then(
+      (session) => setAuth(session ? { kind: 'session', session } : null),
+      () => setAuth(null),
+    );
+  }, [auth]);
+  const forget = useCallback(() => {
     clearMasterKey();
-    setMasterKey(null);
+    setAuth(null);
   }, []);
-  const api = useMemo(() => (masterKey ? new AdminApi(masterKey, signOut) : null), [masterKey, signOut]);
-  if (!api) {
+  const api = useMemo(() => {
+    if (!auth) return null;
+    return auth.kind === 'master'
+      ? new AdminApi(auth.key, forget)
+      : new AdminApi({ csrfToken: auth.session.csrf_token ?? '' }, forget);
+  }, [auth, forget]);
+  if (auth === undefined) return <main class="sign-in" aria-busy="true" />;
+  if (!api || !auth) {
     return (
       <SignInPage
         onSignedIn={(key) => {
           saveMasterKey(key);
-          setMasterKey(key);
+          setAuth({ kind: 'master', key });
         }}
       />
     );
   }
+  const role: Role = auth.kind === 'master' ? 'admin' : auth.session.role;
+  const pages = pagesOf(role);
+  const shown = pages.find((p) => p.id === page)?.id ?? pages[0]!.id;
+  const signOut = () => {
+    if (auth.kind === 'session') void api.signOut().finally(forget);
+    else forget();
+  };
   return (
     <div class="shell">
       <header class="top">
         <span class="brand">Switchyard</span>
         <nav aria-label="Main">
-          {PAGES.map((p) => (
-            <a key={p.id} href={`#/${p.id}`} aria-current={p.id === page ? 'page' : undefined}>
+          {pages.map((p) => (
+            <a key={p.id} href={`#/${p.id}`} aria-current={p.id === shown ? 'page' : undefined}>
               {p.label}
             </a>
           ))}
         </nav>
+        {auth.kind === 'session' && (
+          <span class="who" title={auth.session.teams.join(', ')}>
+            {auth.session.actor.replace(/^oidc:/, '')} ({role})
+          </span>
+        )}
         <button type="button" class="link" onClick={signOut}>
           Sign out
         </button>
       </header>
       <main>
-        {page === 'keys' && <KeysPage api={api} />}
-        {page === 'usage' && <UsagePage api={api} />}
-        {page === 'requests' && <RequestsPage api={api} />}
-        {page === 'models' && <ModelsPage api={api} />}
-        {page === 'playground' && <PlaygroundPage api={api} />}
-        {page === 'audit' && <AuditPage api={api} />}
+        {shown === 'keys' && (
+          <KeysPage
+            api={api}
+            readOnly={role === 'viewer'}
+            team={auth.kind === 'session' && role === 'team_admin' ? auth.session.teams[0] : undefined}
+          />
+        )}
+        {shown === 'usage' && <UsagePage api={api} />}
+        {shown === 'requests' && <RequestsPage api={api} />}
+        {shown === 'models' && <ModelsPage api={api} />}
+        {shown === 'playground' && <PlaygroundPage api={api} />}
+        {shown === 'audit' && <AuditPage api={api} />}
       </main>
     </div>
   );

@@ -83,8 +83,11 @@ function SecretPanel({
   );
 }
 
-/** The Keys page: the list, "Create key", editing limits, rotating a secret and revoking (with a confirmation). */
-export function KeysPage({ api }: { api: AdminApi }) {
+/**
+ * The Keys page: the list, "Create key", editing limits, rotating a secret and revoking (with a confirmation).
+ * `readOnly` (a viewer) shows the list only; `team` (a team admin) puts new keys in that team.
+ */
+export function KeysPage({ api, readOnly = false, team }: { api: AdminApi; readOnly?: boolean; team?: string }) {
   const keys = useLoad(() => api.listKeys(), [api]);
   const [mode, setMode] = useState<
     | { kind: 'create' }
@@ -111,9 +114,11 @@ export function KeysPage({ api }: { api: AdminApi }) {
     <section>
       <div class="page-head">
         <h1>Keys</h1>
-        <button type="button" onClick={() => setMode({ kind: 'create' })}>
-          Create key
-        </button>
+        {!readOnly && (
+          <button type="button" onClick={() => setMode({ kind: 'create' })}>
+            Create key
+          </button>
+        )}
       </div>
       <ErrorNote message={keys.error ?? error} />
       <table class="data">
@@ -155,7 +160,7 @@ export function KeysPage({ api }: { api: AdminApi }) {
                   <span class={`badge ${status}`}>{status}</span>
                 </td>
                 <td>
-                  {status !== 'revoked' && (
+                  {status !== 'revoked' && !readOnly && (
                     <div class="row-actions">
                       <button type="button" class="secondary" onClick={() => setMode({ kind: 'edit', key })}>
                         Edit
@@ -181,7 +186,7 @@ export function KeysPage({ api }: { api: AdminApi }) {
             submitLabel="Create"
             onCancel={close}
             onSubmit={async (input) => {
-              const created = await api.createKey(input);
+              const created = await api.createKey(team ? { ...input, team_id: team } : input);
               setMode({ kind: 'secret', created });
               keys.reload();
             }}

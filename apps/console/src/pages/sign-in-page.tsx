@@ -1,21 +1,29 @@
-import { useState } from 'preact/hooks';
-import { AdminApi, ApiError } from '../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { AdminApi, ApiError, ssoInfo } from '../api.js';
 import { ErrorNote } from '../error-note.js';
 
 /**
- * Sign in with the master key: it is checked against the admin API (`GET /admin/keys`) before it is kept; a wrong key
- * (401) or a valid key that is not the master key (403) is refused with a message.
+ * Sign in with single sign-on (a link to `/admin/sso/login`, shown when the gateway has `admin.oidc`) or with the
+ * master key, the break-glass login: the key is checked by `POST /admin/session` (recorded in the audit log) before it
+ * is kept; a wrong key (401) or a valid key that is not the master key (403) is refused with a message.
  */
 export function SignInPage({ onSignedIn }: { onSignedIn: (key: string) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [ssoUrl, setSsoUrl] = useState<string | null>(null);
+  useEffect(() => {
+    ssoInfo().then(
+      (info) => setSsoUrl(info.enabled ? info.login_url : null),
+      () => setSsoUrl(null),
+    );
+  }, []);
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await new AdminApi(key.trim()).listKeys();
+      await new AdminApi(key.trim()).signIn();
       onSignedIn(key.trim());
     } catch (e) {
       const status = e instanceof ApiError ? e.status : 0;
@@ -33,6 +41,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (key: string) => void }
   return (
     <main class="sign-in">
       <h1>Switchyard console</h1>
+      {ssoUrl && (
+        <p>
+          <a class="button" href={ssoUrl}>
+            Sign in with single sign-on
+          </a>
+        </p>
+      )}
       <form onSubmit={submit}>
         <label for="master-key">Master key</label>
         <input
