@@ -153,6 +153,13 @@ export {
   type UpstreamResponseHeaders,
 } from './utils/create-upstream-error-mapper.js';
 export { lenientField } from './utils/lenient-field.js';
+export { mapOpenAIError, openAIErrorHooks } from './utils/map-openai-error.js';
+export {
+  type OpenAIErrorBody,
+  type OpenAIErrorObject,
+  openAIErrorBodySchema,
+  openAIErrorObjectSchema,
+} from './utils/openai-error-body.js';
 export { parseJsonOrUndefined } from './utils/parse-json-or-undefined.js';
 export {
   parseSSEBatches,
@@ -161,6 +168,7 @@ export {
   type ServerSentEvent,
   type SSEBatch,
 } from './utils/parse-sse-stream.js';
+export { pipeUpstreamBytes } from './utils/pipe-upstream-bytes.js';
 export { rememberJsonText, toJsonBody } from './utils/raw-json-text.js';
 export { checkUpstreamEvent, readUpstreamEvent } from './utils/read-upstream-event.js';
 export { StrayStreamTextError } from './utils/stray-stream-text-error.js';

@@ -268,6 +268,13 @@ export {
 export {
   createUpstreamErrorMapper,
   lenientField,
+  mapOpenAIError,
+  type OpenAIErrorBody,
+  type OpenAIErrorObject,
+  openAIErrorBodySchema,
+  openAIErrorHooks,
+  openAIErrorObjectSchema,
+  pipeUpstreamBytes,
   type ProviderErrorMapper,
   type UpstreamErrorContext,
   type UpstreamErrorHook,

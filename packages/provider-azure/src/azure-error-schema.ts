@@ -1,5 +1,4 @@
-import { lenientField } from '@switchyard/core';
-import { openAIErrorBodySchema, openAIErrorObjectSchema } from '@switchyard/provider-openai';
+import { lenientField, openAIErrorBodySchema, openAIErrorObjectSchema } from '@switchyard/core';
 import { z } from 'zod';
 
 /** One category of Azure's content filter result: `{filtered, severity}` (or `{filtered, detected}`). */

@@ -1,5 +1,4 @@
-import { createUpstreamErrorMapper } from '@switchyard/core';
-import { openAIErrorHooks } from '@switchyard/provider-openai';
+import { createUpstreamErrorMapper, openAIErrorHooks } from '@switchyard/core';
 import { type AzureErrorBody, azureErrorBodySchema } from './azure-error-schema.js';
 
 /** Whether the body is a content-filter refusal, and the categories it blocked, e.g. `self_harm (medium)`. */

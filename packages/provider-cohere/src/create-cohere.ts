@@ -9,8 +9,8 @@ import {
   readUpstreamJson,
   sendUpstreamRequest,
   upstreamInvalidResponseError,
+  mapOpenAIError,
 } from '@switchyard/core';
-import { mapOpenAIError } from '@switchyard/provider-openai';
 import { COHERE_EMBEDDING_PARAMETERS, convertCohereEmbed, convertToCohereEmbed } from './cohere-embeddings.js';
 import { convertCohereRerank, convertToCohereRerank } from './cohere-rerank.js';
 import { cohereChatResponseSchema, cohereEmbedResponseSchema, cohereModelListSchema } from './cohere-api.js';
@@ -38,8 +38,8 @@ export interface CohereOptions {
  *   floats that the gateway encodes as base64 on request);
  * - `rerank` -> `POST /v2/rerank` (convertToCohereRerank; `return_documents` honoured from the request's documents);
  * - `listModels` -> `GET /v1/models`.
- * Errors (`{"message": ...}`) keep their status in OpenAI's shape with the key redacted (provider-openai's
- * mapOpenAIError); transport failures are 502/504; `context.signal` aborts the upstream request.
+ * Errors (`{"message": ...}`) keep their status in OpenAI's shape with the key redacted (core's
+ * `mapOpenAIError`); transport failures are 502/504; `context.signal` aborts the upstream request.
  * @see https://docs.cohere.com/reference/chat
  * @see https://docs.cohere.com/reference/embed
  */

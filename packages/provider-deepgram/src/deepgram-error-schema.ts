@@ -1,10 +1,9 @@
-import { lenientField } from '@switchyard/core';
-import { openAIErrorBodySchema } from '@switchyard/provider-openai';
+import { lenientField, openAIErrorBodySchema } from '@switchyard/core';
 import { z } from 'zod';
 
 /**
  * A Deepgram error body: `{"err_code":"INVALID_AUTH","err_msg":"Invalid credentials.","request_id":...}`, or
- * OpenAI's shape from a proxy in front of it (provider-openai's `openAIErrorBodySchema`). Lenient, unknown fields kept.
+ * OpenAI's shape from a proxy in front of it (core's `openAIErrorBodySchema`). Lenient, unknown fields kept.
  * @see https://developers.deepgram.com/docs/errors
  */
 export const deepgramErrorBodySchema = openAIErrorBodySchema.extend({

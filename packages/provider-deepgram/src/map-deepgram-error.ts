@@ -1,11 +1,10 @@
-import { createUpstreamErrorMapper } from '@switchyard/core';
-import { openAIErrorHooks } from '@switchyard/provider-openai';
+import { createUpstreamErrorMapper, openAIErrorHooks } from '@switchyard/core';
 import { deepgramErrorBodySchema } from './deepgram-error-schema.js';
 
 /**
  * Maps a Deepgram error answer (`{"err_code":"INVALID_AUTH","err_msg":"Invalid credentials.","request_id":...}`, read
  * through `deepgramErrorBodySchema`) to the client's error in OpenAI's shape: `(provider, status, bodyText, headers,
- * secrets)`; the status kept (as provider-openai's `mapOpenAIError`), `err_msg` as the message, `err_code` as the
+ * secrets)`; the status kept (as core's `mapOpenAIError`), `err_msg` as the message, `err_code` as the
  * code, the key redacted; a body without `err_msg` is read as OpenAI's. Built by core's `createUpstreamErrorMapper`;
  * never throws.
  * @see https://developers.deepgram.com/docs/errors

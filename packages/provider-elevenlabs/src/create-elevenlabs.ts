@@ -6,8 +6,8 @@ import {
   checkRequestParameters,
   invalidRequestError,
   sendUpstreamRequest,
+  pipeUpstreamBytes,
 } from '@switchyard/core';
-import { pipeUpstreamBytes } from '@switchyard/provider-openai';
 import { mapElevenLabsError } from './map-elevenlabs-error.js';
 import { elevenLabsFormat, streamingWavHeader } from './speech-formats.js';
 

@@ -1,5 +1,4 @@
-import { lenientField } from '@switchyard/core';
-import { openAIErrorBodySchema } from '@switchyard/provider-openai';
+import { lenientField, openAIErrorBodySchema } from '@switchyard/core';
 import { z } from 'zod';
 
 /** One FastAPI validation issue: `{loc: ["body", "text"], msg, type}`. */
@@ -10,7 +9,7 @@ const validationIssueSchema = z.looseObject({
 
 /**
  * An ElevenLabs error body: `{"detail":{"status":"invalid_api_key","message":"..."}}`, FastAPI's
- * `{"detail":[{loc,msg,type}]}` for validation errors, or `{"detail":"text"}`; else OpenAI's shape (provider-openai's
+ * `{"detail":[{loc,msg,type}]}` for validation errors, or `{"detail":"text"}`; else OpenAI's shape (core's
  * `openAIErrorBodySchema`). Lenient, unknown fields kept.
  * @see https://elevenlabs.io/docs/api-reference/errors
  */

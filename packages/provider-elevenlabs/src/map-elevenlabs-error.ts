@@ -1,5 +1,4 @@
-import { createUpstreamErrorMapper } from '@switchyard/core';
-import { openAIErrorHooks } from '@switchyard/provider-openai';
+import { createUpstreamErrorMapper, openAIErrorHooks } from '@switchyard/core';
 import { type ElevenLabsErrorBody, elevenLabsErrorBodySchema } from './elevenlabs-error-schema.js';
 
 /** ElevenLabs' own message and code (`detail`), or undefined when the body has none (then read as OpenAI's). */
@@ -17,7 +16,7 @@ function detailOf(body: ElevenLabsErrorBody): { message: string; code: string | 
  * Maps an ElevenLabs error answer to the client's error in OpenAI's shape: `(provider, status, bodyText, headers,
  * secrets)`. ElevenLabs sends `{"detail":{"status":"invalid_api_key","message":"..."}}` (or FastAPI's
  * `{"detail":[{loc,msg,type}]}` for validation errors, or `{"detail":"text"}`), read through
- * `elevenLabsErrorBodySchema`: the message and status code are kept (as provider-openai's `mapOpenAIError`), the key
+ * `elevenLabsErrorBodySchema`: the message and status code are kept (as core's `mapOpenAIError`), the key
  * redacted. Built by core's `createUpstreamErrorMapper`; never throws.
  * @see https://elevenlabs.io/docs/api-reference/errors
  */

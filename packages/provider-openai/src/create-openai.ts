@@ -14,13 +14,13 @@ import {
   upstreamFixedAnswerOf,
   upstreamEmbeddingsOf,
   upstreamInvalidResponseError,
+  mapOpenAIError,
 } from '@switchyard/core';
 import { OPENAI_BATCH_ENDPOINTS, openAIBatchApi } from './openai-batch-api.js';
 import { listedCapabilities } from './openrouter-capabilities.js';
 import { moderationAnswerSchema, openaiModelListSchema } from './openai-api.js';
 import { buildImageForm } from './build-image-form.js';
 import { readUpstreamEvents } from './read-upstream-events.js';
-import { mapOpenAIError } from './map-openai-error.js';
 import { openAIModerationDialect } from './moderation-dialect.js';
 import type { OpenAIOptions } from './openai-options.js';
 import { openAIChunkStream } from './openai-chunk-stream.js';

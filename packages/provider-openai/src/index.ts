@@ -10,17 +10,22 @@ export {
   responsesFinalEventSchema,
   responsesUsageSchema,
 } from './openai-api.js';
-export { mapOpenAIError, openAIErrorHooks } from './map-openai-error.js';
+export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
+/** Re-exported from core (kept for adapters that import it from here): reads a whole body as text within the provider's limits. */
+export { readUpstreamText } from '@switchyard/core';
+/**
+ * Re-exported from core (kept for adapters that import them from here): OpenAI's error body schemas and error mapper,
+ * and `pipeUpstreamBytes` (an upstream body passed through as it arrives).
+ */
 export {
+  mapOpenAIError,
   type OpenAIErrorBody,
   type OpenAIErrorObject,
   openAIErrorBodySchema,
+  openAIErrorHooks,
   openAIErrorObjectSchema,
-} from './openai-error-schema.js';
-export { parseOpenAIChunkStream } from './parse-openai-chunk-stream.js';
-export { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
-/** Re-exported from core (kept for adapters that import it from here): reads a whole body as text within the provider's limits. */
-export { readUpstreamText } from '@switchyard/core';
+  pipeUpstreamBytes,
+} from '@switchyard/core';
 export { type OpenAISettings, openAISettingsSchema, switchyardProvider } from './switchyard-provider.js';
 export { MISTRAL_SINGLE_CHOICE_MODELS, mistralQuirks, toMistralToolCallId } from './presets/mistral-quirks.js';
 export type { ChatQuirks, OpenAICompatiblePreset } from './presets/openai-compatible-preset.js';

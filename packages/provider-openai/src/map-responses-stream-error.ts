@@ -1,5 +1,4 @@
-import { type GatewayError, parseJsonOrUndefined } from '@switchyard/core';
-import { mapOpenAIError } from './map-openai-error.js';
+import { type GatewayError, parseJsonOrUndefined, mapOpenAIError } from '@switchyard/core';
 import { responsesStreamErrorSchema } from './openai-error-schema.js';
 
 /** HTTP status per Responses error code (ResponseErrorCode) that has an obvious one; image and prompt codes are 400. */

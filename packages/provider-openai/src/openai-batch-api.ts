@@ -7,9 +7,9 @@ import {
   type UpstreamRequestOptions,
   upstreamBatchSchema,
   upstreamFileSchema,
+  pipeUpstreamBytes,
 } from '@switchyard/core';
 import type { z } from 'zod';
-import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 
 /** The endpoints OpenAI runs batches of. @see https://platform.openai.com/docs/api-reference/batch/create */
 export const OPENAI_BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings', '/v1/responses', '/v1/completions'];

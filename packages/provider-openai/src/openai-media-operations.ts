@@ -4,11 +4,11 @@ import {
   imageEditEventSchema,
   imagesResponseSchema,
   readUpstreamJson,
+  pipeUpstreamBytes,
 } from '@switchyard/core';
 import { buildImageForm } from './build-image-form.js';
 import { buildTranscriptionForm } from './build-transcription-form.js';
 import type { OpenAITransport } from './openai-transport.js';
-import { pipeUpstreamBytes } from './pipe-upstream-bytes.js';
 import { readTranscriptionResult } from './read-transcription-result.js';
 import { readUpstreamEvents } from './read-upstream-events.js';
 

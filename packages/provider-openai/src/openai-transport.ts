@@ -4,9 +4,9 @@ import {
   sendUpstreamRequest,
   type UpstreamFormData,
   type UpstreamRequestOptions,
+  mapOpenAIError,
 } from '@switchyard/core';
 import type { OpenAIOptions } from './openai-options.js';
-import { mapOpenAIError } from './map-openai-error.js';
 
 /** What differs between the calls of one adapter: body, extra headers, method. */
 export type UpstreamInit = {

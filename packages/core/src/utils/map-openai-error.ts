@@ -1,5 +1,5 @@
-import { type UpstreamErrorMapperOptions, createUpstreamErrorMapper } from '@switchyard/core';
-import { type OpenAIErrorBody, type OpenAIErrorObject, openAIErrorBodySchema } from './openai-error-schema.js';
+import { type UpstreamErrorMapperOptions, createUpstreamErrorMapper } from './create-upstream-error-mapper.js';
+import { type OpenAIErrorBody, type OpenAIErrorObject, openAIErrorBodySchema } from './openai-error-body.js';
 
 /** The `error` object of a body: `{"error":{...}}`, or the body itself for servers that send its fields at the top. */
 function errorObject(body: OpenAIErrorBody): OpenAIErrorObject {
@@ -35,7 +35,7 @@ export const openAIErrorHooks = {
  * `retry-after` / `retry-after-ms` are kept for clients and retries, and `secrets` (the upstream key, and pieces of
  * it) are redacted from the whole body before any field is read. A body without a message (HTML from a proxy, empty)
  * gives `The upstream provider '<provider>' answered HTTP <status>` plus the first 200 characters of the body. Built
- * by core's `createUpstreamErrorMapper`; never throws.
+ * by {@link createUpstreamErrorMapper}; never throws.
  * @see https://platform.openai.com/docs/guides/error-codes/api-errors
  */
 export const mapOpenAIError = createUpstreamErrorMapper({ schema: openAIErrorBodySchema, ...openAIErrorHooks });

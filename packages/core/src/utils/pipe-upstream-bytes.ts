@@ -1,4 +1,4 @@
-import { mapTransportError } from '@switchyard/core';
+import { mapTransportError } from './upstream-request.js';
 
 /**
  * Passes an upstream body through as it arrives (speech audio), one network read per yielded `Uint8Array`, never
