@@ -1,4 +1,4 @@
-import { type MockUpstream, type TestRedisServer, startRedisServer } from '@switchyard/testkit';
+import { type MockUpstream, type TestRedis, startRedis } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +19,13 @@ const KEY_B = 'sk-gw-key-bbbb-0123456789abcdef';
 const REDIS_TIMEOUT_MS = 2_000;
 let upstream: MockUpstream;
 let upstreamCalls: (content: string) => number;
-let redis: TestRedisServer;
+let redis: TestRedis;
 const started: RunningServer[] = [];
 let runs = 0;
 
 beforeAll(async () => {
   ({ upstream, upstreamCalls } = await startCacheTestUpstream());
-  redis = await startRedisServer();
+  redis = await startRedis();
 });
 afterAll(async () => {
   for (const server of started) await server.close();

@@ -2,8 +2,8 @@ import {
   type MockUpstream,
   openaiReplayRoutes,
   startMockUpstream,
-  startRedisServer,
-  type TestRedisServer,
+  startRedis,
+  type TestRedis,
 } from '@switchyard/testkit';
 import { startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
@@ -18,7 +18,7 @@ const MASTER = 'sk-master-key-for-rotation-0123456789';
 
 let upstream: MockUpstream;
 let postgres: TestPostgres;
-let redis: TestRedisServer;
+let redis: TestRedis;
 const started: RunningServer[] = [];
 
 async function gateway(store: string, extra = ''): Promise<RunningServer> {
@@ -78,7 +78,7 @@ beforeAll(async () => {
   [upstream, postgres, redis] = await Promise.all([
     startMockUpstream({ routes: openaiReplayRoutes() }),
     startPostgres(),
-    startRedisServer(),
+    startRedis(),
   ]);
 });
 afterAll(async () => {

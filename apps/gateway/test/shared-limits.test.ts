@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MockUpstream, type TestRedisServer, startMockUpstream, startRedisServer } from '@switchyard/testkit';
+import { type MockUpstream, type TestRedis, startMockUpstream, startRedis } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const answer = {
   usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
 };
 
-let redis: TestRedisServer;
+let redis: TestRedis;
 let upstream: MockUpstream;
 let dir: string;
 const gateways: { running: RunningServer; logs: string[] }[] = [];
@@ -53,7 +53,7 @@ let a: RunningServer;
 let b: RunningServer;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await startRedis();
   upstream = await startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer, delayMs: 200 } } });
   dir = mkdtempSync(join(tmpdir(), 'switchyard-shared-'));
   a = (await startGateway('open')).running;

@@ -1,4 +1,4 @@
 // `@switchyard/testkit/servers`: real servers started by tests.
 export { freePort } from './free-port.js';
 export { startPostgres, type TestPostgres } from './start-postgres.js';
-export { startRedis, type TestRedis } from './start-redis.js';
+export { redisServerBinary, startRedis, type TestRedis } from './start-redis.js';

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { freePort } from './free-port.js';
 
 /** A real Redis server for tests (see {@link startRedis}). */
@@ -14,14 +15,23 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
+/** Where the binary is looked for: `REDIS_SERVER`, else Debian's `/usr/bin/redis-server`. */
+export function redisServerBinary(): string {
+  return process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+}
+
 /**
  * Starts Debian's `redis-server` (or `$REDIS_SERVER`) on a free loopback port with persistence off
- * (`--save '' --appendonly no`); milliseconds. Throws with a message naming redis-server when it is not installed
- * (`./dev test` installs it) or does not start.
+ * (`--save '' --appendonly no`) and resolves once it accepts connections. Throws an Error naming the binary when it is
+ * not installed (`apt-get install redis-server`; `./dev test` installs it) or does not start, rather than skipping.
  * @see https://redis.io/docs/latest/operate/oss_and_stack/management/config/
  */
 export async function startRedis(): Promise<TestRedis> {
-  const bin = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+  const bin = redisServerBinary();
+  if (!existsSync(bin))
+    throw new Error(
+      `redis-server is not installed (looked for ${bin}): install it with 'apt-get install redis-server' (./dev test does), or set REDIS_SERVER.`,
+    );
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = () =>
