@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AdapterCallContext } from '../adapter/adapter-context.js';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
 import type { ProviderAdapter } from '../adapter/provider-adapter.js';
@@ -21,6 +21,7 @@ import { ModelCatalog } from './model-catalog.js';
 import { ModelRouter } from './model-router.js';
 import type { RouteTarget } from '../model/route-plan.js';
 import type { UpstreamCallSettings } from '../utils/upstream-body-limits.js';
+import { createUpstreamAgent } from '../utils/upstream-dispatcher.js';
 import { type RoutingPolicy, resolveRoutingPolicy } from '../routing/routing-policy.js';
 import { TargetHealth } from '../routing/target-health.js';
 import type { GatewayObserver } from '../routing/router-events.js';
@@ -88,15 +89,7 @@ export class Gateway {
     this.keys = new KeyRing(options.keys ?? []);
     this.#plans = new OperationPlans(this.router);
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        keepAliveTimeout: 60_000,
-        keepAliveMaxTimeout: 600_000,
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: 600_000,
-        bodyTimeout: 300_000,
-      });
+    this.dispatcher = options.dispatcher ?? createUpstreamAgent(options.connectTimeoutMs);
     this.#providerSettings = options.providerSettings ?? {};
     this.#accounting = options.accounting;
     this.#cached = new CachedCalls(

@@ -32,12 +32,22 @@ export function setUpstreamConnectTimeout(ms: number): void {
  * @see https://undici.nodejs.org/#/docs/api/Agent
  */
 export function getUpstreamDispatcher(): Dispatcher {
-  shared ??= new Agent({
+  shared ??= createUpstreamAgent(connectTimeoutMs);
+  return shared;
+}
+
+/**
+ * A new undici Agent with the upstream pool's settings: keep-alive 60 s (at most 600 s when a server asks for more),
+ * `connectTimeoutMs` for TCP + TLS connect, 600,000 ms to the response headers and 300,000 ms between body chunks
+ * (the per-call `UpstreamTimeouts` narrow these). The shared pool and each gateway's own pool are built by it.
+ * @see https://undici.nodejs.org/#/docs/api/Agent
+ */
+export function createUpstreamAgent(connectTimeoutMs = 10_000): Agent {
+  return new Agent({
     keepAliveTimeout: 60_000,
     keepAliveMaxTimeout: 600_000,
     connect: { timeout: connectTimeoutMs },
     headersTimeout: 600_000,
     bodyTimeout: 300_000,
   });
-  return shared;
 }
