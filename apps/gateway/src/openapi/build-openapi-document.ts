@@ -4,6 +4,7 @@ import { createDocumentParts, type JsonObject } from './document-parts.js';
 import { frontDoorPaths } from './front-door-paths.js';
 import { mediaPaths } from './media-paths.js';
 import { modelListPaths } from './model-list-paths.js';
+import { sessionPaths } from './session-paths.js';
 
 /**
  * Builds the OpenAPI 3.1 document of Switchyard's own routes (`/v1/*`, `/admin/*`, health, metrics) from the zod
@@ -22,6 +23,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
     ...mediaPaths(parts),
     ...modelListPaths(parts),
     ...adminPaths(parts),
+    ...sessionPaths(parts),
     ...filesAndBatchesPaths({ ref, json, errors, security: api }),
     '/healthz': {
       get: {

@@ -1,4 +1,5 @@
 import type { Accounts } from '@switchyard/accounts';
+import { invalidRequestError } from '@switchyard/core';
 import type { Router } from 'express';
 import { cookieSession } from './admin-authentication.js';
 import { adminIdentity } from './admin-identity.js';
@@ -7,8 +8,8 @@ import type { AdminSso } from './admin-sso.js';
 
 /**
  * The signed-in caller, after authentication: `GET /session` (`actor`, `role`, `teams`, `method`, and for a cookie
- * session its `csrf_token` and `expires_at`), `POST /session` (the console's master-key sign-in: recorded as
- * `sign_in`, answers like GET) and `DELETE /session` (sign-out: ends a cookie session on every replica, clears the
+ * session its `csrf_token` and `expires_at`), `POST /session` (the console's master-key sign-in, no body (400
+ * otherwise): recorded as `sign_in`, answers like GET) and `DELETE /session` (sign-out: ends a cookie session on every replica, clears the
  * cookie and records `sign_out`; 204).
  */
 export function addSessionRoutes(router: Router, accounts: Accounts, sso: AdminSso | undefined): void {
@@ -28,6 +29,9 @@ export function addSessionRoutes(router: Router, accounts: Accounts, sso: AdminS
     res.json(view(res));
   });
   router.post('/session', async (req, res) => {
+    const length = req.get('content-length');
+    if ((length !== undefined && length !== '0') || req.get('transfer-encoding') !== undefined)
+      throw invalidRequestError('POST /admin/session takes no body.');
     if (!cookieSession(res))
       await accounts.audit.record({
         actor: adminIdentity(res).actor,
