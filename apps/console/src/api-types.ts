@@ -82,7 +82,25 @@ export interface RequestRow {
   operation?: string | null;
   /** The client's session: a Claude Code session, or the gateway's `sess_sy_…` of a realtime WebSocket session. */
   session_id?: string | null;
+  /** The `/v1/batches` job this call was a line of (`batch_…`); null for live calls. */
+  batch_id?: string | null;
   created_at: number;
+}
+
+/** A batch still running (`GET /admin/batches`): OpenAI's Batch object plus its key and runner. */
+export interface BatchView {
+  id: string;
+  endpoint: string;
+  model?: string;
+  status: string;
+  /** Lines: all, answered, failed. */
+  request_counts: { total: number; completed: number; failed: number };
+  /** Unix seconds. */
+  created_at: number;
+  key_id: string;
+  key_name: string | null;
+  /** `gateway` (run line by line here) or the provider whose batch API runs it. */
+  runner: string;
 }
 
 /** A page of `GET /admin/requests`. */

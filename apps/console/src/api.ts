@@ -1,5 +1,6 @@
 import type {
   AuditPage,
+  BatchView,
   DeploymentHealth,
   KeyInput,
   KeyView,
@@ -141,6 +142,11 @@ export class AdminApi {
   /** `GET /admin/requests?key=&model=&status=&before=&limit=`. */
   requests(query: Query): Promise<RequestsPage> {
     return this.#json('GET', withQuery('/admin/requests', query));
+  }
+
+  /** `GET /admin/batches`: the batches still running, with their progress. */
+  batches(): Promise<BatchView[]> {
+    return this.#json<{ data: BatchView[] }>('GET', '/admin/batches').then((r) => r.data);
   }
 
   /** `GET /admin/audit?actor=&target=&action=&from=&to=&before=&limit=`. */

@@ -3,6 +3,7 @@ import type { AdminApi } from '../api.js';
 import { ErrorNote } from '../error-note.js';
 import { formatCount, formatMs, formatTime, formatUsd } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { BatchesTable } from './batches-table.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = [
@@ -16,8 +17,9 @@ const STATUSES = [
 ] as const;
 
 /**
- * The Requests page: the latest ledger rows (time, key name, model, provider, status, latency, time to first token,
- * tokens, cost), filtered by key, model and status, paged with the API's `next_before` cursor.
+ * The Requests page: the batches still running with their progress (see {@link BatchesTable}), then the latest ledger
+ * rows (time, key name, model, provider, status, latency, time to first token, tokens, cost; a batch line names its
+ * batch), filtered by key, model and status, paged with the API's `next_before` cursor.
  */
 export function RequestsPage({ api }: { api: AdminApi }) {
   const [filters, setFilters] = useState({ key: '', model: '', status: '' });
@@ -29,6 +31,11 @@ export function RequestsPage({ api }: { api: AdminApi }) {
     () => api.requests({ ...filters, before, limit: PAGE_SIZE }),
     [api, filters.key, filters.model, filters.status, before],
   );
+  const batches = useLoad(() => api.batches(), [api]);
+  const refresh = () => {
+    page.reload();
+    batches.reload();
+  };
   const setFilter = (name: keyof typeof filters, value: string) => {
     setFilters({ ...filters, [name]: value });
     setCursors([undefined]);
@@ -38,7 +45,7 @@ export function RequestsPage({ api }: { api: AdminApi }) {
     <section>
       <div class="page-head">
         <h1>Requests</h1>
-        <button type="button" class="secondary" onClick={page.reload}>
+        <button type="button" class="secondary" onClick={refresh}>
           Refresh
         </button>
       </div>
@@ -74,7 +81,8 @@ export function RequestsPage({ api }: { api: AdminApi }) {
           ))}
         </select>
       </form>
-      <ErrorNote message={page.error ?? options.error} />
+      <ErrorNote message={page.error ?? options.error ?? batches.error} />
+      <BatchesTable batches={batches.data ?? []} />
       <table class="data" aria-label="Requests">
         <thead>
           <tr>
@@ -107,6 +115,12 @@ export function RequestsPage({ api }: { api: AdminApi }) {
                   <span class="muted" title={`one response of realtime session ${row.session_id ?? ''}`}>
                     {' '}
                     · realtime {row.session_id}
+                  </span>
+                )}
+                {row.batch_id && (
+                  <span class="muted" title={`one line of batch ${row.batch_id}`}>
+                    {' '}
+                    · batch {row.batch_id}
                   </span>
                 )}
               </td>

@@ -181,6 +181,22 @@ export class Batches {
     };
   }
 
+  /**
+   * The batches of every key still running (`validating`, `in_progress`, `finalizing`, `cancelling`), oldest first, at
+   * most `limit`, each with its live `request_counts`, `key_id` and `runner` (`gateway` or the provider running it):
+   * the console's view of batch progress.
+   */
+  async active(limit = 100): Promise<Record<string, unknown>[]> {
+    const { store } = this.files;
+    const ids = await store.batchesWithStatus(['validating', 'in_progress', 'finalizing', 'cancelling']);
+    const rows: Record<string, unknown>[] = [];
+    for (const id of ids.slice(0, limit)) {
+      const stored = await store.getBatch(id);
+      if (stored) rows.push({ ...(await this.#view(stored)), key_id: stored.key_id, runner: stored.runner });
+    }
+    return rows;
+  }
+
   /** A page of `owner`'s batches, newest first (`limit` 1-100, default 20; `after` a batch id); throws 400 naming a bad parameter. */
   async list(owner: string, query: unknown): Promise<{ data: Record<string, unknown>[]; has_more: boolean }> {
     const parsed = listQuerySchema.safeParse(query);

@@ -108,6 +108,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
         options.accounts,
         createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts),
         options.adminSso,
+        options.batches?.batches,
       ),
     );
   app.use(

@@ -10,6 +10,7 @@ import {
   usageTotalsSchema,
   virtualKeyViewSchema,
 } from './admin-schemas.js';
+import { adminBatchSchema } from './batch-schemas.js';
 import type { DocumentParts, JsonObject } from './document-parts.js';
 import { teamAndOrganizationPaths } from './group-paths.js';
 
@@ -176,6 +177,16 @@ export function adminPaths({
         ],
         responses: {
           '200': { description: 'OK', ...json(ref('UsageRowList', listOf(usageRowSchema), 'output')) },
+          ...adminErrors,
+        },
+      },
+    },
+    '/admin/batches': {
+      get: {
+        summary: "Every key's batches still running, with live request_counts (the console's progress view)",
+        security: admin,
+        responses: {
+          '200': { description: 'OK', ...json(ref('AdminBatchList', listOf(adminBatchSchema), 'output')) },
           ...adminErrors,
         },
       },

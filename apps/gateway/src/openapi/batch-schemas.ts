@@ -77,3 +77,10 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
     last_id: z.string().nullable(),
     has_more: z.boolean(),
   });
+
+/** A running batch as `GET /admin/batches` lists it: the Batch object plus its key and who runs it. */
+export const adminBatchSchema = batchObjectSchema.extend({
+  key_id: z.string().meta({ description: 'The virtual key that created it (`static` for a config key).' }),
+  key_name: z.string().nullable(),
+  runner: z.string().meta({ description: '`gateway` (run line by line), or the provider whose batch API runs it.' }),
+});

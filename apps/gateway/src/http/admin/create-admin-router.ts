@@ -9,7 +9,9 @@ import { authorizeAdmin, keyNotFoundError as notFound } from './admin-access-pol
 import { authenticateAdmin } from './admin-authentication.js';
 import { addSessionRoutes } from './admin-session-routes.js';
 import type { AdminSso } from './admin-sso.js';
+import type { Batches } from '../../batches/batches.js';
 import { addAuditRoute } from './audit-route.js';
+import { addBatchesAdminRoute } from './batches-admin-route.js';
 import { addDeploymentsRoutes } from './deployments-routes.js';
 import { withPeriodSpend } from './keys-spend.js';
 import { addPlaygroundRoute } from './playground-route.js';
@@ -35,7 +37,7 @@ const DEFAULT_GRACE_SECONDS = 86_400;
  * `GET /requests` (ledger rows), `GET /audit` (the audit log; every change above and every failed sign-in is recorded), `GET /models`, `GET /health` (deployments) and
  * `POST /playground/chat/completions` (the console's playground). `deps` are the API routes' dependencies.
  */
-export function createAdminRouter(accounts: Accounts, deps: RouteDeps, sso?: AdminSso): Router {
+export function createAdminRouter(accounts: Accounts, deps: RouteDeps, sso?: AdminSso, batches?: Batches): Router {
   const router = Router();
   addSsoRoutes(router, accounts, sso);
   router.use(authenticateAdmin(accounts, sso?.sessions), authorizeAdmin(accounts));
@@ -121,6 +123,7 @@ export function createAdminRouter(accounts: Accounts, deps: RouteDeps, sso?: Adm
   });
   addTeamsRoutes(router, accounts);
   addRequestsRoute(router, accounts);
+  if (batches) addBatchesAdminRoute(router, accounts, batches);
   addAuditRoute(router, accounts);
   addDeploymentsRoutes(router, deps.gateway);
   addPlaygroundRoute(router, deps);
