@@ -52,10 +52,11 @@ export interface AccountStore extends AdminSessionStore {
   /** Appends ledger rows in one transaction. */
   appendUsage(rows: readonly UsageRow[]): Promise<void>;
   /**
-   * What a key used since `since` (unix ms): `requests` admitted (rows with an upstream attempt or a cache hit; not the
-   * refusals) and their `tokens` (prompt + completion). Rebuilds rate-limit buckets after a Redis restart.
+   * What a key (or the rows matching a filter: a team's, an organisation's, an end user's) used since `since` (unix
+   * ms): `requests` admitted (rows with an upstream attempt or a cache hit; not the refusals) and their `tokens`
+   * (prompt + completion). Rebuilds rate-limit buckets after a Redis restart.
    */
-  recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }>;
+  recentUsage(keyId: string | UsageFilter, since: number): Promise<{ requests: number; tokens: number }>;
   /** Spend of a key since `since` (unix ms), USD. */
   spendSince(keyId: string, since: number): Promise<number>;
   /** Totals per group (or one total when `groupBy` is absent). */

@@ -53,8 +53,8 @@ function refusal(
 
 /**
  * Asks the limiter, giving it what it asks for from the ledger: a budget window's spend (the key's, from
- * `windowStart`, or a scope's), or the key's use in the last minute (a Redis that came back empty, or is away), at
- * most once each. Throws when the limiter asks twice for the same thing or for a budget the call does not have.
+ * `windowStart`, or a scope's), or the key's or a scope's use in the last minute (a Redis that came back empty, or is
+ * away), at most once each. Throws when the limiter asks twice for the same thing or for a budget the call does not have.
  */
 async function acquireSeeded(
   context: AdmissionContext,
@@ -66,18 +66,21 @@ async function acquireSeeded(
   let decision = await context.limiter.acquire(request);
   const asked = new Set<string>();
   while (!decision.ok && decision.reason === 'seed') {
-    const what = decision.what === 'recent' ? 'recent' : `spend:${decision.scope ?? ''}`;
+    const what = `${decision.what === 'recent' ? 'recent' : 'spend'}:${decision.scope ?? ''}`;
     if (asked.has(what)) throw new Error(`The limiter asked twice for the ledger (${what}) of key ${keyId}.`);
     asked.add(what);
-    if (decision.what === 'recent') request.recent = await context.seeds.recentUse(keyId);
-    else if (decision.scope === undefined) {
+    const id = decision.scope;
+    const scope = id === undefined ? undefined : scopes.find((s) => s.scope.id === id);
+    if (id !== undefined && !scope) throw new Error(`The limiter asked about an unknown scope '${what}'.`);
+    if (decision.what === 'recent' && scope) scope.scope.recent = await context.seeds.recentUseWhere(scope.ledger);
+    else if (decision.what === 'recent') request.recent = await context.seeds.recentUse(keyId);
+    else if (scope === undefined) {
       if (!request.budget || windowStart === undefined)
         throw new Error(`The limiter asked for the spend of key ${keyId}, which has no budget.`);
       request.budget.seedUsd = await context.seeds.spendSince(keyId, windowStart);
     } else {
-      const id = decision.scope;
-      const scope = scopes.find((s) => s.scope.id === id);
-      if (!scope?.scope.budget) throw new Error(`The limiter asked for the spend of an unknown scope '${id}'.`);
+      if (!scope.scope.budget)
+        throw new Error(`The limiter asked for the spend of scope '${what}', which has no budget.`);
       scope.scope.budget.seedUsd = await context.seeds.spendWhere({ ...scope.ledger, from: scope.windowStart });
     }
     decision = await context.limiter.acquire(request);

@@ -45,4 +45,11 @@ export class LedgerSeeds {
   recentUse(keyId: string): Promise<{ requests: number; tokens: number }> {
     return this.#shared(`recent:${keyId}`, () => this.store.recentUsage(keyId, Date.now() - 60_000));
   }
+
+  /** The admitted requests and their tokens in the last minute of the rows matching `filter` (a team's, an end user's). */
+  recentUseWhere(filter: UsageFilter): Promise<{ requests: number; tokens: number }> {
+    return this.#shared(`recent-where:${JSON.stringify(filter)}`, () =>
+      this.store.recentUsage(filter, Date.now() - 60_000),
+    );
+  }
 }

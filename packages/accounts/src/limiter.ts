@@ -29,6 +29,11 @@ export interface LimitScope {
    * then seeded from the ledger again, request buckets start full) to bound its memory.
    */
   evictable?: boolean;
+  /**
+   * What the ledger says this scope used in the last minute (requests admitted, tokens): pass it after a `seed` answer
+   * asking for `recent` of this scope, to start its buckets at their limit less that use (see `LimitRequest.recent`).
+   */
+  recent?: { requests: number; tokens: number };
 }
 
 /** The key's own counters and its scopes, in check order (the key first); see {@link limitSubjects}. */
@@ -114,8 +119,8 @@ export type LimitDecision =
     }
   /**
    * The limiter needs the ledger: the budget window's spend (`what: 'spend'`, the default: call again with
-   * `budget.seedUsd`, of the scope named `scope`, or the key's own when absent) or the key's use in the last minute
-   * (`what: 'recent'`: call again with `recent`).
+   * `budget.seedUsd`, of the scope named `scope`, or the key's own when absent) or the use in the last minute of the
+   * key (`what: 'recent'`: call again with `recent`) or of the scope named `scope` (call again with its `recent`).
    */
   | { ok: false; reason: 'seed'; what?: 'spend' | 'recent'; scope?: string };
 

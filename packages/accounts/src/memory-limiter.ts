@@ -120,7 +120,10 @@ export class MemoryLimiter implements Limiter {
     const checked = [];
     for (const [i, subject] of subjects.entries()) {
       const counters = i === 0 ? own : this.#get(subject.id, subject.evictable);
-      const recent = i === 0 ? request.recent : undefined;
+      const recent = i === 0 ? request.recent : subject.recent;
+      const missing = (!counters.requests && !!subject.rpm) || (!counters.tokens && !!subject.tpm);
+      if (this.#seedRecent && i > 0 && missing && !recent)
+        return { ok: false, reason: 'seed', what: 'recent', scope: subject.id };
       const requests = (counters.requests = this.#bucket(counters.requests, subject.rpm, recent?.requests));
       const tokens = (counters.tokens = this.#bucket(counters.tokens, subject.tpm, recent?.tokens));
       let window: { spentUsd: number; reservedUsd: number } | undefined;

@@ -62,8 +62,9 @@ export function memoryStore(): AccountStore & { rows: UsageRow[] } {
     rotateKeySecret: async (k) => void keys.set(k.id, k),
     appendUsage: async (r) => void rows.push(...r),
     recentUsage: async (id, since) => {
+      const filter = typeof id === 'string' ? { key_id: id } : id;
       const used = rows.filter(
-        (r) => r.key_id === id && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit),
+        (r) => matches(r, filter) && r.created_at >= since && ((r.attempts ?? 1) > 0 || r.cache_hit),
       );
       return { requests: used.length, tokens: used.reduce((s, r) => s + r.prompt_tokens + r.completion_tokens, 0) };
     },

@@ -35,11 +35,13 @@ end
  * KEYS[1]: epoch (when this Redis began counting, unix ms); then four per subject (the key first, then each scope):
  * requests bucket, tokens bucket, budget window, concurrency slots. ARGV[1..6]: tokens to reserve, epsilon USD, this
  * call's slot id, slot TTL ms, requests and tokens of the key in the last minute from the ledger ('' = none); then
- * seven per subject: rpm (0 = none), tpm (0 = none), budget USD (-1 = none), USD to reserve, seed USD ('' = none),
- * budget window TTL ms (0 = none), concurrency limit (0 = none).
+ * nine per subject: rpm (0 = none), tpm (0 = none), budget USD (-1 = none), USD to reserve, seed USD ('' = none),
+ * budget window TTL ms (0 = none), concurrency limit (0 = none), and the subject's requests and tokens in the last
+ * minute from the ledger ('' = none; the key's own are ARGV[5..6]).
  * Expired slots (of a process that died without releasing them) are dropped first. Returns `{'seed', 'recent'}` when
  * this Redis began counting less than a minute ago (it came back empty), a bucket of the key is missing and no recent
- * use was given (the bucket then starts at its limit less that use); `{'seed', 'spend', i}` when subject i's budget
+ * use was given (the bucket then starts at its limit less that use); `{'seed', 'recent', i}` the same for subject i's
+ * buckets (a team's, an organisation's, an end user's); `{'seed', 'spend', i}` when subject i's budget
  * window is unknown and no seed was given; else `{outcome, subject, requests remaining, requests reset ms, tokens
  * remaining, tokens reset ms, retry after ms, spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`,
  * `tokens` or `budget`, `subject` the index of the subject that refused (1 = the key), the remaining and resets of
@@ -68,23 +70,32 @@ end
 local s = {}
 for i = 1, n do
   local k = 1 + 4 * (i - 1)
-  local a = 6 + 7 * (i - 1)
+  local a = 6 + 9 * (i - 1)
   s[i] = { rk = KEYS[k + 1], tk = KEYS[k + 2], bk = KEYS[k + 3], ck = KEYS[k + 4], rpm = tonumber(ARGV[a + 1]), tpm = tonumber(ARGV[a + 2]),
     limit = tonumber(ARGV[a + 3]), reserve = tonumber(ARGV[a + 4]), seed = ARGV[a + 5], ttl = tonumber(ARGV[a + 6]), climit = tonumber(ARGV[a + 7]),
-    spent = 0, reserved = 0, inflight = 0 }
+    ru = ARGV[a + 8], tu = ARGV[a + 9], spent = 0, reserved = 0, inflight = 0 }
 end
 local own = s[1]
-if fresh and ARGV[5] == '' and ((own.rpm > 0 and redis.call('EXISTS', own.rk) == 0) or (own.tpm > 0 and redis.call('EXISTS', own.tk) == 0)) then
-  return {'seed', 'recent'}
+own.ru = ARGV[5]
+own.tu = ARGV[6]
+-- Each subject's missing buckets start at what the ledger says it used in the last minute: asked for with 'seed'.
+if fresh then
+  for i = 1, n do
+    local x = s[i]
+    if x.ru == '' and ((x.rpm > 0 and redis.call('EXISTS', x.rk) == 0) or (x.tpm > 0 and redis.call('EXISTS', x.tk) == 0)) then
+      if i == 1 then return {'seed', 'recent'} end
+      return {'seed', 'recent', tostring(i)}
+    end
+  end
 end
 for i = 1, n do
   local x = s[i]
   if x.rpm > 0 then
-    if i == 1 and fresh and redis.call('EXISTS', x.rk) == 0 then x.rl = seeded(x.rk, x.rpm, ARGV[5]) else x.rl = level(x.rk, x.rpm) end
+    if fresh and x.ru ~= '' and redis.call('EXISTS', x.rk) == 0 then x.rl = seeded(x.rk, x.rpm, x.ru) else x.rl = level(x.rk, x.rpm) end
   end
   x.want = 0
   if x.tpm > 0 then
-    if i == 1 and fresh and redis.call('EXISTS', x.tk) == 0 then x.tl = seeded(x.tk, x.tpm, ARGV[6]) else x.tl = level(x.tk, x.tpm) end
+    if fresh and x.tu ~= '' and redis.call('EXISTS', x.tk) == 0 then x.tl = seeded(x.tk, x.tpm, x.tu) else x.tl = level(x.tk, x.tpm) end
     x.want = want
     if x.want > x.tpm then x.want = x.tpm end
   end

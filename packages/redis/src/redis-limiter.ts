@@ -75,7 +75,8 @@ type Commands = {
  * call ends, refreshed while it runs, so that a dead process's slots expire after `slotTtlMs`). Tolerance is the in-process one (see
  * `Limiter`) and does not grow with the number of replicas. While Redis fails, `onError` decides (see options): with
  * `open` each replica counts its share of the limits in its own memory (see `replicas`). A Redis that comes back
- * empty rebuilds each key's buckets from the ledger's last minute (`<prefix>epoch` tells when it began counting).
+ * empty rebuilds each key's and scope's (team, organisation, end user, session) buckets from the ledger's last minute
+ * (`<prefix>epoch` tells when it began counting).
  * @see https://redis.io/docs/latest/commands/eval/
  */
 export class RedisLimiter implements Limiter {
@@ -135,6 +136,8 @@ export class RedisLimiter implements Limiter {
         budget?.seedUsd ?? '',
         budget ? windowTtlMs(budget.window, subject.evictable) : 0,
         subject.concurrency ?? 0,
+        subject.recent ? Math.ceil(subject.recent.requests) : '',
+        subject.recent ? Math.ceil(subject.recent.tokens) : '',
       );
     }
     let reply: string[];
@@ -153,9 +156,12 @@ export class RedisLimiter implements Limiter {
     }
     const scopeOf = (index: number) => (index > 1 ? { scope: subjects[index - 1]?.id } : {});
     if (reply[0] === 'seed')
-      return reply[1] === 'recent'
-        ? { ok: false, reason: 'seed', what: 'recent' }
-        : { ok: false, reason: 'seed', what: 'spend', ...scopeOf(Number(reply[2])) };
+      return {
+        ok: false,
+        reason: 'seed',
+        what: reply[1] === 'recent' ? 'recent' : 'spend',
+        ...scopeOf(Number(reply[2])),
+      };
     const number = (i: number) => Number(reply[i]);
     const state = {
       requestsRemaining: number(2) < 0 ? undefined : number(2),
@@ -209,6 +215,7 @@ export class RedisLimiter implements Limiter {
           rpm: share(s.rpm),
           tpm: share(s.tpm),
           concurrency: share(s.concurrency),
+          recent: s.recent && { requests: s.recent.requests / replicas, tokens: s.recent.tokens / replicas },
         })),
       }),
     });

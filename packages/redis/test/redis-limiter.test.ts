@@ -20,6 +20,14 @@ describe('RedisLimiter (real redis-server)', () => {
     const [a, b] = await pair();
     const [la, lb] = [a.limiter(), b.limiter()];
     const team = { id: 'team:t1', rpm: 15, tpm: null, concurrency: null, budget: null };
+    // A Redis that began counting under a minute ago asks for the team's last minute too (the ledger's), once.
+    expect(await la.acquire(request({ keyId: 'k1', rpm: 100, scopes: [team] }))).toEqual({
+      ok: false,
+      reason: 'seed',
+      what: 'recent',
+      scope: 'team:t1',
+    });
+    Object.assign(team, { recent: { requests: 0, tokens: 0 } });
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         (i % 2 ? la : lb).acquire(request({ keyId: i % 3 ? 'k1' : 'k2', rpm: 100, scopes: [team] })),

@@ -255,10 +255,13 @@ export class PostgresAccountStore implements AccountStore {
     ]);
   }
 
-  async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
+  async recentUsage(keyId: string | UsageFilter, since: number): Promise<{ requests: number; tokens: number }> {
+    const values: unknown[] = [];
+    const filter = typeof keyId === 'string' ? { key_id: keyId } : keyId;
+    const where = usageConditions({ ...filter, from: since }, (value) => `$${values.push(value)}`);
     const { rows } = await this.#pool.query<{ requests: number; tokens: number }>(
-      'SELECT COUNT(*)::int AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0)::float8 AS tokens FROM switchyard_usage WHERE key_id = $1 AND created_at >= $2 AND (attempts > 0 OR cache_hit)',
-      [keyId, since],
+      `SELECT COUNT(*)::int AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0)::float8 AS tokens FROM switchyard_usage WHERE ${where.join(' AND ')} AND (attempts > 0 OR cache_hit)`,
+      values,
     );
     return { requests: rows[0]?.requests ?? 0, tokens: rows[0]?.tokens ?? 0 };
   }

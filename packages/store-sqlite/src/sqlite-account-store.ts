@@ -225,12 +225,14 @@ export class SqliteAccountStore implements AccountStore {
     })(rows);
   }
 
-  async recentUsage(keyId: string, since: number): Promise<{ requests: number; tokens: number }> {
+  async recentUsage(keyId: string | UsageFilter, since: number): Promise<{ requests: number; tokens: number }> {
+    const filter = typeof keyId === 'string' ? { key_id: keyId } : keyId;
+    const { where, params } = usageWhere({ ...filter, from: since });
     const row = this.#db
       .prepare(
-        'SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens FROM usage WHERE key_id = ? AND created_at >= ? AND (attempts > 0 OR cache_hit = 1)',
+        `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens FROM usage WHERE ${where.join(' AND ')} AND (attempts > 0 OR cache_hit = 1)`,
       )
-      .get(keyId, since) as { requests: number; tokens: number };
+      .get(params) as { requests: number; tokens: number };
     return { requests: row.requests, tokens: row.tokens };
   }
 

@@ -74,4 +74,54 @@ describe('security: rate limits across a Redis restart (on_error: open)', () => 
     expect(back.refused).toBeGreaterThan(0);
     expect(total).toBeLessThanOrEqual(60 + Math.ceil(elapsedS) + 3);
   }, 60_000);
+
+  it("a team's, an organization's and an end user's rpm hold after Redis comes back empty (rebuilt from the ledger)", async () => {
+    const org = (await gw.admin('POST', '/organizations', { name: 'o', rpm_limit: 30 })).body.id as string;
+    const team = (await gw.admin('POST', '/teams', { name: 't', organization_id: org, rpm_limit: 20 })).body.id;
+    const { key } = await gw.createKey({ name: 'member', team_id: team as string, end_user_rpm_limit: 10 });
+    const { key: other } = await gw.createKey({ name: 'other', team_id: team as string });
+    const ask = (apiKey: string, user?: string) =>
+      gw
+        .client(apiKey)
+        .chat.completions.create({
+          model: 'gpt-4o',
+          max_tokens: 5,
+          messages: [{ role: 'user', content: 'hi' }],
+          ...(user && { user }),
+        })
+        .then(
+          () => 200,
+          (error: { status: number; message: string }) => `${error.status} ${error.message}`,
+        );
+    const many = async (count: number, apiKey: string, user?: string) => {
+      const answers: (number | string)[] = [];
+      for (let i = 0; i < count; i++) answers.push(await ask(apiKey, user));
+      return answers;
+    };
+    // Before: the end user's 10 of a minute, then the team's other 10 by another key.
+    const started = Date.now();
+    const user = await many(12, key, 'alice');
+    expect(user.filter((a) => a === 200).length).toBe(10);
+    expect(user.at(-1)).toContain("this end user's requests: 10 per minute");
+    const team20 = await many(12, other);
+    expect(team20.filter((a) => a === 200).length).toBeLessThanOrEqual(10 + Math.ceil((Date.now() - started) / 3000));
+    expect(team20.at(-1)).toContain("this team's requests: 20 per minute");
+    // Redis restarts empty: the end user's and the team's buckets start from the ledger's last minute, not full.
+    await redis.stop();
+    await redis.start();
+    await expect
+      .poll(async () => (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/readyz`)).status, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(200);
+    const elapsedS = (Date.now() - started) / 1000;
+    const userAfter = await many(5, key, 'alice');
+    const teamAfter = await many(5, other);
+    // A bucket refills at its limit per minute: at most elapsed x 10/60 for the end user, x 20/60 for the team (+1).
+    expect(userAfter.filter((a) => a === 200).length).toBeLessThanOrEqual(Math.ceil((elapsedS * 10) / 60) + 1);
+    expect(teamAfter.filter((a) => a === 200).length).toBeLessThanOrEqual(Math.ceil((elapsedS * 20) / 60) + 1);
+    expect(userAfter.at(-1)).toMatch(/429 Rate limit reached for this (end user|team)'s requests/);
+    expect(teamAfter.at(-1)).toContain("429 Rate limit reached for this team's requests: 20 per minute");
+  }, 60_000);
 });

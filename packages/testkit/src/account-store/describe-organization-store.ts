@@ -76,6 +76,10 @@ export function describeOrganizationStore(factory: { open(name: string): Promise
       'team_a',
       'team_b',
     ]);
+    // What rebuilds an organisation's or team's buckets after a Redis restart: admitted rows since a time.
+    expect(await store.recentUsage({ organization_id: 'org_a' }, t)).toEqual({ requests: 2, tokens: 30 });
+    expect(await store.recentUsage({ team_id: 'team_c' }, t + 3)).toEqual({ requests: 0, tokens: 0 });
+    expect(await store.recentUsage('k1', t + 2)).toEqual({ requests: 2, tokens: 30 });
     const ids = (list: UsageRow[]) => list.map((r) => r.request_id);
     expect(ids(await store.listUsage({ limit: 10, organization_id: 'org_a' }))).toEqual(['o2', 'o1']);
     expect((await store.listUsage({ limit: 10 })).find((r) => r.request_id === 'o3')).toEqual(rows[2]);
