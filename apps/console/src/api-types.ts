@@ -161,3 +161,22 @@ export interface AuditPage {
   has_more: boolean;
   next_before: string | null;
 }
+
+/**
+ * A team or an organisation of `GET /admin/teams` / `GET /admin/organizations`: its limits (null = none) and
+ * `spend_usd`, what it spent in its current budget window (USD).
+ */
+export interface LimitGroupView {
+  id: string;
+  name: string;
+  /** A team's organisation, if any. */
+  organization_id?: string | null;
+  models: string[] | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit?: number | null;
+  budget_usd: number | null;
+  budget_period: 'day' | 'week' | 'month' | 'total';
+  spend_usd?: number;
+  created_at: string;
+}

@@ -4,6 +4,7 @@ import type {
   DeploymentHealth,
   KeyInput,
   KeyView,
+  LimitGroupView,
   ModelView,
   RequestsPage,
   UsageTotals,
@@ -142,6 +143,16 @@ export class AdminApi {
   /** `GET /admin/requests?key=&model=&status=&before=&limit=`. */
   requests(query: Query): Promise<RequestsPage> {
     return this.#json('GET', withQuery('/admin/requests', query));
+  }
+
+  /** `GET /admin/teams`: the teams the caller may see, each with its spend in its current budget window. */
+  teams(): Promise<LimitGroupView[]> {
+    return this.#json<{ data: LimitGroupView[] }>('GET', '/admin/teams').then((r) => r.data);
+  }
+
+  /** `GET /admin/organizations`: every organisation, with its spend in its current budget window (not for team admins). */
+  organizations(): Promise<LimitGroupView[]> {
+    return this.#json<{ data: LimitGroupView[] }>('GET', '/admin/organizations').then((r) => r.data);
   }
 
   /** `GET /admin/batches`: the batches still running, with their progress. */

@@ -6,13 +6,17 @@ import { ModelsPage } from './pages/models-page.js';
 import { PlaygroundPage } from './pages/playground-page.js';
 import { RequestsPage } from './pages/requests-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
+import { SpendersPage } from './pages/spenders-page.js';
+import { TeamsPage } from './pages/teams-page.js';
 import { UsagePage } from './pages/usage-page.js';
 import { clearMasterKey, loadMasterKey, saveMasterKey } from './session.js';
 
 /** The pages, in navigation order: `#/<id>` shows one. */
 const PAGES = [
   { id: 'keys', label: 'Keys' },
+  { id: 'teams', label: 'Teams' },
   { id: 'usage', label: 'Usage' },
+  { id: 'spenders', label: 'End users & sessions' },
   { id: 'requests', label: 'Requests' },
   { id: 'models', label: 'Models' },
   { id: 'playground', label: 'Playground' },
@@ -23,7 +27,8 @@ type Role = SessionView['role'];
 
 /** The pages a role sees (the gateway refuses the rest with 403 anyway): a team admin its teams' keys and usage. */
 function pagesOf(role: Role) {
-  if (role === 'team_admin') return PAGES.filter((p) => p.id === 'keys' || p.id === 'usage' || p.id === 'requests');
+  if (role === 'team_admin')
+    return PAGES.filter((p) => p.id === 'keys' || p.id === 'teams' || p.id === 'usage' || p.id === 'requests');
   if (role === 'viewer') return PAGES.filter((p) => p.id !== 'playground');
   return PAGES;
 }
@@ -114,7 +119,9 @@ export function App() {
             team={auth.kind === 'session' && role === 'team_admin' ? auth.session.teams[0] : undefined}
           />
         )}
+        {shown === 'teams' && <TeamsPage api={api} />}
         {shown === 'usage' && <UsagePage api={api} />}
+        {shown === 'spenders' && <SpendersPage api={api} />}
         {shown === 'requests' && <RequestsPage api={api} />}
         {shown === 'models' && <ModelsPage api={api} />}
         {shown === 'playground' && <PlaygroundPage api={api} />}

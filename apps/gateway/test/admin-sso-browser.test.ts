@@ -3,6 +3,7 @@ import { freePort } from '@switchyard/testkit/servers';
 import { generateKeyPair } from 'jose';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PAGES } from './helpers/console-page.js';
 import type { RunningServer } from '../src/start-server.js';
 import {
   idTokenClaims,
@@ -147,7 +148,7 @@ const csrfOf = async (page: Page) =>
 describe('console single sign-on in Chromium against oidc-provider', { timeout: 90_000 }, () => {
   it('signs an admin in: every page, every key, an HTTP-only SameSite=Strict cookie, and a sign_in audit row', async () => {
     const { context, page } = await signIn('ada');
-    expect(await navLabels(page)).toEqual(['Keys', 'Usage', 'Requests', 'Models', 'Playground', 'Audit']);
+    expect(await navLabels(page)).toEqual([...ADMIN_PAGES]);
     await expect.poll(() => page.locator('.who').textContent()).toBe('ada@example.com (admin)');
     expect(await keyNames(page)).toEqual(['key-of-team-a', 'key-of-team-b']);
     const cookie = (await context.cookies()).find((c) => c.name === 'switchyard_session')!;
@@ -170,7 +171,7 @@ describe('console single sign-on in Chromium against oidc-provider', { timeout: 
 
   it('signs a viewer in (role_mapping by email): reads everything, changes nothing', async () => {
     const { context, page } = await signIn('vic');
-    expect(await navLabels(page)).toEqual(['Keys', 'Usage', 'Requests', 'Models', 'Audit']);
+    expect(await navLabels(page)).toEqual(ADMIN_PAGES.filter((p) => p !== 'Playground'));
     expect((await keyNames(page)).length).toBeGreaterThanOrEqual(2);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
@@ -184,7 +185,7 @@ describe('console single sign-on in Chromium against oidc-provider', { timeout: 
 
   it("signs a team admin in: its team's keys only, and keys it creates join its team", async () => {
     const { context, page } = await signIn('tia');
-    expect(await navLabels(page)).toEqual(['Keys', 'Usage', 'Requests']);
+    expect(await navLabels(page)).toEqual(['Keys', 'Teams', 'Usage', 'Requests']);
     expect(await keyNames(page)).toEqual(['key-of-team-a']);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Name', { exact: true }).fill('made-by-tia');

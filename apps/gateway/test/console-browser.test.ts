@@ -1,30 +1,19 @@
-import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type MockUpstream, openaiReplayRoutes, startMockUpstream, testkitFixtures } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
+import { ADMIN_PAGES, launchConsolePage } from './helpers/console-page.js';
 import { recordedOpenAIStreamUsage as streamed } from './helpers/recorded-openai.js';
 
 /**
- * The admin console in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by
- * scripts/ensure-system-packages.sh) driven by playwright-core; no browser download. One browser for the file.
+ * The admin console in a real browser: Debian's Chromium driven by playwright-core (see `launchConsolePage`). One
+ * browser for the file.
  * Screenshots of each page go to test-output/console/ (gitignored).
  */
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The browser's Navigator as far as this test uses it (the gateway's tsconfig has Node's types, not the DOM's). */
 type BrowserNavigator = Navigator & { clipboard: { readText(): Promise<string> } };
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console');
@@ -47,16 +36,11 @@ let running: RunningServer;
 let origin: string;
 let browser: Browser;
 let page: Page;
-const dialogs: string[] = [];
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
+let dialogs: string[];
+let cspViolations: string[];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`,
-    );
-  }
   await rm(SHOTS, { recursive: true, force: true });
   await mkdir(SHOTS, { recursive: true });
   upstream = await startMockUpstream({ routes: openaiReplayRoutes() });
@@ -75,17 +59,7 @@ models:
 routing: { max_retries: 0, cooldown: { failures: 1, seconds: 300 } }
 `);
   origin = running.url.replace(/\/v1$/, '');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ browser, page, dialogs, cspViolations, pageErrors } = await launchConsolePage());
 }, 30_000);
 
 afterAll(async () => {
@@ -128,7 +102,7 @@ describe('admin console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
     expect((await page.context().cookies()).length).toBe(0);
     expect(page.url()).not.toContain(MASTER);
-    for (const label of ['Keys', 'Usage', 'Requests', 'Models', 'Playground', 'Audit']) {
+    for (const label of ADMIN_PAGES) {
       expect(await page.getByRole('navigation').getByRole('link', { name: label, exact: true }).count()).toBe(1);
     }
   });

@@ -1,61 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
-import type { UsageTotals } from '../api-types.js';
 import { ErrorNote } from '../error-note.js';
 import { dailySeries, dayStartMs, daysBetween, formatCount, formatUsd, lastDays } from '../format.js';
 import { UsageChart } from '../usage-chart.js';
+import { TotalsTable } from '../totals-table.js';
 import { useLoad } from '../use-load.js';
 
 const DAY_MS = 86_400_000;
-
-function TotalsTable({
-  title,
-  label,
-  rows,
-  nameOf,
-}: {
-  title: string;
-  label: string;
-  rows: UsageTotals[];
-  nameOf: (group: string) => string;
-}) {
-  return (
-    <section class="panel">
-      <h2>{title}</h2>
-      <table class="data">
-        <thead>
-          <tr>
-            <th>{label}</th>
-            <th class="num">Requests</th>
-            <th class="num">Cache hits</th>
-            <th class="num">Prompt tokens</th>
-            <th class="num">Completion tokens</th>
-            <th class="num">Spend</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={6} class="empty">
-                No requests in this range.
-              </td>
-            </tr>
-          )}
-          {rows.map((row) => (
-            <tr key={row.group}>
-              <td>{nameOf(row.group ?? '')}</td>
-              <td class="num">{formatCount(row.requests)}</td>
-              <td class="num">{formatCount(row.cache_hits ?? 0)}</td>
-              <td class="num">{formatCount(row.prompt_tokens)}</td>
-              <td class="num">{formatCount(row.completion_tokens)}</td>
-              <td class="num">{formatUsd(row.cost_usd)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
-}
 
 /** The Usage page: totals, a per-day chart of spend and tokens, and tables by model and by key, over a UTC date range. */
 export function UsagePage({ api }: { api: AdminApi }) {
