@@ -10,6 +10,16 @@ import type {
   UsageTotals,
 } from './api-types.js';
 
+/** What `load` lists, or none when the caller's role may not list it (403): a team admin has no organisations or batches. */
+export async function visibleOrNone<T>(load: Promise<T[]>): Promise<T[]> {
+  try {
+    return await load;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return [];
+    throw error;
+  }
+}
+
 /** A failed admin API call: the HTTP status and the error message the gateway sent. */
 export class ApiError extends Error {
   constructor(
@@ -61,7 +71,14 @@ export class AdminApi {
   constructor(
     private readonly credential: string | CookieCredential,
     private readonly onUnauthorized?: () => void,
+    /** A team admin's team: usage and requests are asked for it (`team=`) unless a query names one. */
+    private readonly team?: string,
   ) {}
+
+  /** `query` with this console's team (see the constructor) when it names none. */
+  #scoped(query: Query): Query {
+    return this.team && query.team === undefined ? { ...query, team: this.team } : query;
+  }
 
   #headers(method: string, hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = hasBody ? { 'content-type': 'application/json' } : {};
@@ -137,12 +154,14 @@ export class AdminApi {
 
   /** `GET /admin/usage`: `from`/`to` unix ms, `group_by` key, model or day. */
   usage(query: Query): Promise<UsageTotals[]> {
-    return this.#json<{ data: UsageTotals[] }>('GET', withQuery('/admin/usage', query)).then((r) => r.data);
+    return this.#json<{ data: UsageTotals[] }>('GET', withQuery('/admin/usage', this.#scoped(query))).then(
+      (r) => r.data,
+    );
   }
 
   /** `GET /admin/requests?key=&model=&status=&before=&limit=`. */
   requests(query: Query): Promise<RequestsPage> {
-    return this.#json('GET', withQuery('/admin/requests', query));
+    return this.#json('GET', withQuery('/admin/requests', this.#scoped(query)));
   }
 
   /** `GET /admin/teams`: the teams the caller may see, each with its spend in its current budget window. */

@@ -67,12 +67,18 @@ export function App() {
     clearMasterKey();
     setAuth(null);
   }, []);
+  const [chosenTeam, setChosenTeam] = useState<string | undefined>();
+  // A team admin works on one of its teams at a time (the first unless chosen in the header).
+  const team =
+    auth?.kind === 'session' && auth.session.role === 'team_admin'
+      ? (auth.session.teams.find((t) => t === chosenTeam) ?? auth.session.teams[0])
+      : undefined;
   const api = useMemo(() => {
     if (!auth) return null;
     return auth.kind === 'master'
       ? new AdminApi(auth.key, forget)
-      : new AdminApi({ csrfToken: auth.session.csrf_token ?? '' }, forget);
-  }, [auth, forget]);
+      : new AdminApi({ csrfToken: auth.session.csrf_token ?? '' }, forget, team);
+  }, [auth, forget, team]);
   if (auth === undefined) return <main class="sign-in" aria-busy="true" />;
   if (!api || !auth) {
     return (
@@ -102,6 +108,15 @@ export function App() {
             </a>
           ))}
         </nav>
+        {auth.kind === 'session' && role === 'team_admin' && auth.session.teams.length > 1 && (
+          <select aria-label="Team" value={team} onChange={(e) => setChosenTeam(e.currentTarget.value)}>
+            {auth.session.teams.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
         {auth.kind === 'session' && (
           <span class="who" title={auth.session.teams.join(', ')}>
             {auth.session.actor.replace(/^oidc:/, '')} ({role})
@@ -112,13 +127,7 @@ export function App() {
         </button>
       </header>
       <main>
-        {shown === 'keys' && (
-          <KeysPage
-            api={api}
-            readOnly={role === 'viewer'}
-            team={auth.kind === 'session' && role === 'team_admin' ? auth.session.teams[0] : undefined}
-          />
-        )}
+        {shown === 'keys' && <KeysPage api={api} readOnly={role === 'viewer'} team={team} />}
         {shown === 'teams' && <TeamsPage api={api} />}
         {shown === 'usage' && <UsagePage api={api} />}
         {shown === 'spenders' && <SpendersPage api={api} />}

@@ -33,6 +33,7 @@ const users: Record<string, TestUser> = {
   vic: { email: 'vic@example.com' }, // a viewer through role_mapping
   tia: { email: 'tia@example.com', switchyard_role: ['staff', 'team_admin'] },
   nora: { email: 'nora@example.com', switchyard_role: 'staff' },
+  tom: { email: 'tom@example.com', switchyard_role: 'team_admin' }, // a team admin of two teams
 };
 
 let provider: TestOidcProvider;
@@ -40,6 +41,7 @@ let running: RunningServer;
 let origin: string;
 let browser: Browser;
 let teamA: string;
+let teamB: string;
 let keyA: string;
 let keyB: string;
 
@@ -76,8 +78,9 @@ models:
   - { id: gpt-4o, provider: openai }
 `);
   teamA = (await master('POST', '/teams', { name: 'team a' })).id as string;
-  const teamB = (await master('POST', '/teams', { name: 'team b' })).id as string;
+  teamB = (await master('POST', '/teams', { name: 'team b' })).id as string;
   users.tia!.switchyard_teams = [teamA];
+  users.tom!.switchyard_teams = [teamA, teamB];
   keyA = (await master('POST', '/keys', { name: 'key-of-team-a', team_id: teamA })).id as string;
   keyB = (await master('POST', '/keys', { name: 'key-of-team-b', team_id: teamB })).id as string;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -200,6 +203,27 @@ describe('console single sign-on in Chromium against oidc-provider', { timeout: 
     expect((await pageFetch(page, 'GET', '/admin/audit')).status).toBe(403);
     await page.getByRole('navigation').getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
+  it('lets a team admin of two teams pick one: usage and requests are asked for it, without an error', async () => {
+    const { context, page } = await signIn('tom');
+    const team = page.getByRole('combobox', { name: 'Team' });
+    expect(await team.locator('option').allTextContents()).toEqual([teamA, teamB]);
+    const askedFor = (id: string) =>
+      page.waitForRequest((r) => r.url().includes('/admin/usage') && new URL(r.url()).searchParams.get('team') === id);
+    const firstTeam = askedFor(teamA);
+    await page.getByRole('navigation').getByRole('link', { name: 'Usage' }).click();
+    await firstTeam;
+    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    const secondTeam = askedFor(teamB);
+    await team.selectOption(teamB);
+    await secondTeam;
+    await page.getByTestId('total-requests').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('navigation').getByRole('link', { name: 'Requests' }).click();
+    await page.getByRole('table', { name: 'Requests' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await context.close();
   });

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AdminApi } from '../api.js';
+import { type AdminApi, visibleOrNone } from '../api.js';
 import { ErrorNote } from '../error-note.js';
 import { formatCount, formatMs, formatTime, formatUsd } from '../format.js';
 import { useLoad } from '../use-load.js';
@@ -31,7 +31,7 @@ export function RequestsPage({ api }: { api: AdminApi }) {
     () => api.requests({ ...filters, before, limit: PAGE_SIZE }),
     [api, filters.key, filters.model, filters.status, before],
   );
-  const batches = useLoad(() => api.batches(), [api]);
+  const batches = useLoad(() => visibleOrNone(api.batches()), [api]);
   const refresh = () => {
     page.reload();
     batches.reload();

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, type AdminApi } from '../api.js';
+import { type AdminApi, visibleOrNone } from '../api.js';
 import type { LimitGroupView } from '../api-types.js';
 import { ErrorNote } from '../error-note.js';
 import { formatCount, formatUsd } from '../format.js';
@@ -72,16 +72,6 @@ function GroupTable(props: {
   );
 }
 
-/** Organisations, or none for a caller who may not list them (a team admin: 403). */
-async function organizationsOf(api: AdminApi): Promise<LimitGroupView[]> {
-  try {
-    return await api.organizations();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return [];
-    throw error;
-  }
-}
-
 /**
  * The Teams page: organisations and teams with their spend against their budgets and their limits; selecting one shows
  * its usage of the last 30 days by model and by key.
@@ -89,7 +79,7 @@ async function organizationsOf(api: AdminApi): Promise<LimitGroupView[]> {
 export function TeamsPage({ api }: { api: AdminApi }) {
   const [selected, setSelected] = useState<{ kind: 'team' | 'organization'; id: string } | undefined>();
   const groups = useLoad(async () => {
-    const [teams, organizations] = await Promise.all([api.teams(), organizationsOf(api)]);
+    const [teams, organizations] = await Promise.all([api.teams(), visibleOrNone(api.organizations())]);
     return { teams, organizations, orgNames: new Map(organizations.map((o) => [o.id, o.name])) };
   }, [api]);
   const detail = useLoad(async () => {

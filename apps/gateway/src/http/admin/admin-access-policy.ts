@@ -53,6 +53,7 @@ export const ADMIN_ROUTE_RULES: readonly AdminRouteRule[] = [
   { method: 'PATCH', path: '/organizations/:id', roles: [] },
   { method: 'DELETE', path: '/organizations/:id', roles: [] },
   { method: 'GET', path: '/requests', roles: READ_ALL, scope: 'query' },
+  { method: 'GET', path: '/batches', roles: ['viewer'] },
   { method: 'GET', path: '/audit', roles: ['viewer'] },
   { method: 'GET', path: '/models', roles: READ_ALL },
   { method: 'GET', path: '/health', roles: ['viewer'] },
