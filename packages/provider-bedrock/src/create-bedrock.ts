@@ -1,8 +1,16 @@
-import { ADAPTER_SPEC_VERSION, type ProviderAdapter, readUpstreamJson, reportCapabilities } from '@switchyard/core';
+import {
+  ADAPTER_SPEC_VERSION,
+  type AdapterCallContext,
+  type ImagesResponse,
+  type ProviderAdapter,
+  readUpstreamJson,
+  reportCapabilities,
+} from '@switchyard/core';
 import { anthropicEventsResult, anthropicJsonResult } from '@switchyard/provider-anthropic';
 import { z } from 'zod';
 import { isBedrockClaude, toBedrockInvokeBody } from './bedrock-anthropic-messages.js';
 import { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
+import { convertToNovaEditRequest, convertToNovaVariationRequest } from './nova-canvas-edits.js';
 import { bedrockInvokeEvents } from './bedrock-invoke-stream.js';
 import { invokeBedrockEmbeddings } from './bedrock-embeddings.js';
 import { bedrockTransport } from './bedrock-transport.js';
@@ -33,6 +41,9 @@ export type { BedrockOptions } from './bedrock-options.js';
  *   concurrently) and Cohere Embed (one call per batch); usage from `inputTextTokenCount` or the
  *   `x-amzn-bedrock-input-token-count` header. See {@link planBedrockEmbeddings}.
  * - `imageGenerations` -> `POST /model/{modelId}/invoke` for Amazon Nova Canvas and Titan Image Generator (base64).
+ *   `imageEdits` -> the same for Nova Canvas: `INPAINTING` with a mask (converted to Nova's, black = edit),
+ *   `IMAGE_VARIATION` with the prompt without one; `imageVariations` -> `IMAGE_VARIATION` without text. See
+ *   {@link convertToNovaEditRequest} and {@link convertToNovaVariationRequest}.
  * - `anthropicMessages` (the `/v1/messages` pass-through, Claude ids only: see `isBedrockClaude`) -> `POST
  *   /model/{modelId}/invoke`, or `/invoke-with-response-stream` for `stream: true`, with Anthropic's native body
  *   ({@link toBedrockInvokeBody}: `anthropic_version: "bedrock-2023-05-31"`, the client's betas as `anthropic_beta`);
@@ -49,6 +60,14 @@ export type { BedrockOptions } from './bedrock-options.js';
 export function createBedrock(options: BedrockOptions): ProviderAdapter {
   const transport = bedrockTransport(options);
   const { send, sendEventStream, modelURL, control, secrets } = transport;
+
+  /** `POST /model/{model}/invoke` with an image model's body; its `{images, error}` answer as OpenAI's images. */
+  async function invokeImageModel(model: string, body: unknown, context: AdapterCallContext): Promise<ImagesResponse> {
+    const response = await send(modelURL(model, 'invoke'), context, body);
+    return convertBedrockImageResponse(
+      await readUpstreamJson(context.provider, response, context.signal, bedrockImageResponseSchema),
+    );
+  }
 
   return {
     specVersion: ADAPTER_SPEC_VERSION,
@@ -113,12 +132,12 @@ export function createBedrock(options: BedrockOptions): ProviderAdapter {
 
     embeddings: (request, context) => invokeBedrockEmbeddings(transport, request, context),
 
-    async imageGenerations(request, context) {
-      const response = await send(modelURL(request.model, 'invoke'), context, convertToBedrockImageRequest(request));
-      return convertBedrockImageResponse(
-        await readUpstreamJson(context.provider, response, context.signal, bedrockImageResponseSchema),
-      );
-    },
+    imageGenerations: (request, context) =>
+      invokeImageModel(request.model, convertToBedrockImageRequest(request), context),
+    imageEdits: (request, context) =>
+      invokeImageModel(request.model, convertToNovaEditRequest(request, context), context),
+    imageVariations: (request, context) =>
+      invokeImageModel(request.model, convertToNovaVariationRequest(request, context), context),
 
     async listModels(context) {
       const response = await send(`${control}/foundation-models`, context);

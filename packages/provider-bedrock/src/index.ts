@@ -8,6 +8,12 @@ export {
   bedrockReasoningDetail,
 } from './bedrock-reasoning.js';
 export { convertBedrockImageResponse, convertToBedrockImageRequest } from './bedrock-images.js';
+export {
+  NOVA_EDIT_PARAMETERS,
+  NOVA_VARIATION_PARAMETERS,
+  convertToNovaEditRequest,
+  convertToNovaVariationRequest,
+} from './nova-canvas-edits.js';
 export { convertConverseResponse } from './convert-converse-response.js';
 export { type ConverseStreamOptions, convertConverseStream } from './convert-converse-stream.js';
 export { convertToConverseMessages } from './convert-to-converse-messages.js';

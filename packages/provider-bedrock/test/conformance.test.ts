@@ -91,14 +91,7 @@ describeAdapterConformance({
       },
     },
   },
-  // Embeddings need an embedding model id (the suite sends its chat model): see embeddings.test.ts.
-  unsupported: [
-    'transcriptions',
-    'speech',
-    'translations',
-    'moderations',
-    'completions',
-    'imageEdits',
-    'imageVariations',
-  ],
+  // Embeddings and images need an embedding or Nova Canvas model id (the suite sends its chat model): see
+  // embeddings.test.ts, nova-canvas-edits.test.ts and the gateway's e2e-bedrock-image-edits.test.ts.
+  unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions'],
 });

@@ -49,13 +49,13 @@ export const IMAGEN_EDIT_PARAMETERS: ParameterRules = {
 };
 
 /**
- * OpenAI's edit mask (a PNG whose fully transparent pixels, alpha 0, mark where to edit) as Imagen's user-provided mask
- * (a grayscale PNG whose non-zero pixels mark where to edit): white where the mask is transparent, black elsewhere, the
- * same size. Throws 400 naming `mask` for a file that is not a PNG or has no alpha channel (OpenAI requires one).
+ * OpenAI's edit mask (a PNG whose fully transparent pixels, alpha 0, mark where to edit) as a black-and-white PNG of the
+ * same size, 8 bits per channel: `edit` (0..255) where the mask is transparent, `keep` elsewhere, with `channels` 1
+ * (grayscale) or 3 (RGB). Imagen wants white = edit ({@link imagenMaskOf}); Bedrock's Nova Canvas black = edit.
+ * Throws 400 naming `mask` for a file that is not a PNG or has no alpha channel (OpenAI requires one).
  * @see https://platform.openai.com/docs/api-reference/images/createEdit#images-createedit-mask
- * @see https://cloud.google.com/vertex-ai/generative-ai/docs/image/edit-insert-objects
  */
-export function imagenMaskOf(mask: UploadedFile): Uint8Array {
+export function convertOpenAIEditMask(mask: UploadedFile, edit: number, keep: number, channels: 1 | 3 = 1): Uint8Array {
   let png: ReturnType<typeof decode>;
   try {
     png = decode(mask.data);
@@ -72,9 +72,19 @@ export function imagenMaskOf(mask: UploadedFile): Uint8Array {
       'invalid_value',
     );
   const pixels = png.width * png.height;
-  const out = new Uint8Array(pixels);
-  for (let i = 0; i < pixels; i++) out[i] = png.data[i * png.channels + alpha] === 0 ? 255 : 0;
-  return encode({ width: png.width, height: png.height, data: out, channels: 1, depth: 8 });
+  const out = new Uint8Array(pixels * channels).fill(keep);
+  for (let i = 0; i < pixels; i++)
+    if (png.data[i * png.channels + alpha] === 0) out.fill(edit, i * channels, (i + 1) * channels);
+  return encode({ width: png.width, height: png.height, data: out, channels, depth: 8 });
+}
+
+/**
+ * OpenAI's edit mask as Imagen's user-provided mask (a grayscale PNG whose non-zero pixels mark where to edit): white
+ * where the mask is transparent, black elsewhere, the same size. Throws as {@link convertOpenAIEditMask}.
+ * @see https://cloud.google.com/vertex-ai/generative-ai/docs/image/edit-insert-objects
+ */
+export function imagenMaskOf(mask: UploadedFile): Uint8Array {
+  return convertOpenAIEditMask(mask, 255, 0);
 }
 
 /**

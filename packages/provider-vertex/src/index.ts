@@ -16,3 +16,5 @@ export {
   readCredentials,
 } from './vertex-token-source.js';
 export { type VertexSettings, vertexSettingsSchema, switchyardProvider } from './switchyard-provider.js';
+/** OpenAI's edit mask (transparent = edit) as a black-and-white PNG, shared with the Bedrock adapter (Nova Canvas). */
+export { convertOpenAIEditMask } from './imagen-edit.js';
