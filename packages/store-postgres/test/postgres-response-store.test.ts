@@ -5,7 +5,7 @@ import {
   normalizeInputItems,
 } from '@switchyard/front-door-responses';
 import { startPostgres } from '@switchyard/testkit/servers';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { MIGRATIONS, PostgresAccountStore, PostgresResponseStore, migrate } from '../src/index.js';
 
@@ -30,6 +30,10 @@ const sized = (id: string, owner: string, bytes: number, previous: string | null
 });
 
 describe('PostgresResponseStore', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('shares responses between two store instances, for their owner only, until deleted or expired', async () => {
     const url = await postgres.createDatabase('responses');
     const accounts = await PostgresAccountStore.open({ connectionString: url });
@@ -66,9 +70,11 @@ describe('PostgresResponseStore', () => {
       expect(await store.findResponseWithItem('msg_a', 'o')).toBeUndefined();
       expect((await store.findResponseWithItem('msg_d', 'o'))?.id).toBe('d');
       expect(await store.findResponseWithItem('msg_d', 'p')).toBeUndefined();
+      // The clock is frozen so that a slow write cannot let 'first' expire before 'second' extends it.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
       await store.putResponse({ ...sized('first', 'q', 10), expires_at: Date.now() + 50 });
       await store.putResponse(sized('second', 'q', 10, 'first'));
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      vi.setSystemTime(Date.now() + 80);
       expect((await loadConversation(store, 'second', 'q')).map((item) => item.id)).toEqual([
         'msg_first',
         'msg_second',

@@ -8,7 +8,7 @@ import {
   normalizeInputItems,
 } from '@switchyard/front-door-responses';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteResponseStore } from '../src/index.js';
 
 const record = (id: string, owner: string, expiresIn: number): StoredResponse => ({
@@ -29,6 +29,10 @@ const sized = (id: string, owner: string, bytes: number, previous: string | null
 });
 
 describe('SqliteResponseStore', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('keeps a response across a reopen, for its owner only, until deleted', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-resp-')), 'accounts.db');
     const store = new SqliteResponseStore(path);
@@ -71,9 +75,11 @@ describe('SqliteResponseStore', () => {
 
   it('finds items by id for their owner only, and keeps the responses a record continues from as long as it', async () => {
     const store = new SqliteResponseStore(':memory:');
+    // The clock is frozen so that a slow write cannot let 'first' expire before 'second' extends it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     await store.putResponse({ ...sized('first', 'o', 10), expires_at: Date.now() + 50 });
     await store.putResponse(sized('second', 'o', 10, 'first'));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    vi.setSystemTime(Date.now() + 80);
     expect((await store.getResponse('first', 'o'))?.id).toBe('first');
     expect((await store.findResponseWithItem('msg_second', 'o'))?.id).toBe('second');
     expect(await store.findResponseWithItem('msg_second', 'p')).toBeUndefined();
