@@ -106,5 +106,21 @@ describeAdapterConformance({
     reply: { json: fixtures.json('openai/openai-image-edit.json') },
     expect: { count: 1 },
   },
+  // Azure OpenAI's Batch API (global batch deployments) under /openai, scripted by the testkit's openAIBatchMock (no
+  // recording of a batch exists); the error is Azure's recorded content filter error.
+  nativeBatches: {
+    prefix: '/openai',
+    expect: { chatEndpoint: '/chat/completions' },
+    error: {
+      route: 'POST /openai/batches',
+      reply: { status: 400, json: fixtures.json('azure/azure-content-filter-error.json') },
+      expect: { status: 400, message: /content management policy/ },
+    },
+    assertRequest(request) {
+      expect(request.query).toEqual({ 'api-version': '2024-10-21' });
+      expect(request.headers['api-key']).toBeDefined();
+      expect(request.headers.authorization).toBeUndefined();
+    },
+  },
   unsupported: ['moderations', 'imageVariations'],
 });

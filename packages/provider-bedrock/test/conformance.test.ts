@@ -13,6 +13,16 @@ const streamText = lines
   .join('');
 const model = 'anthropic.claude-3-5-sonnet-20241022-v2:0';
 const base = '/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0';
+/** Nova Canvas's documented InvokeModel answer (no recording of one exists): `{images: [base64 PNG]}`. */
+const novaCanvas = {
+  route: 'POST /model/amazon.nova-canvas-v1%3A0/invoke',
+  reply: {
+    json: {
+      images: ['iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='],
+    },
+  },
+  expect: { count: 1 },
+};
 
 describeAdapterConformance({
   name: 'bedrock',
@@ -24,6 +34,8 @@ describeAdapterConformance({
       baseURL,
     }),
   model,
+  // Image generation, edits (IMAGE_VARIATION with the prompt, no mask here) and variations go to Nova Canvas.
+  imageModel: 'amazon.nova-canvas-v1:0',
   chat: {
     completion: {
       route: `POST ${base}/converse`,
@@ -91,7 +103,9 @@ describeAdapterConformance({
       },
     },
   },
-  // Embeddings and images need an embedding or Nova Canvas model id (the suite sends its chat model): see
-  // embeddings.test.ts, nova-canvas-edits.test.ts and the gateway's e2e-bedrock-image-edits.test.ts.
+  imageGenerations: novaCanvas,
+  imageEdits: novaCanvas,
+  imageVariations: novaCanvas,
+  // Embeddings need an embedding model id (the suite sends its chat model): see the gateway's e2e-bedrock.test.ts.
   unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions'],
 });

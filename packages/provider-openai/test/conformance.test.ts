@@ -130,5 +130,19 @@ describeAdapterConformance({
     reply: { json: fixtures.json('openai/openai-image.json') },
     expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length },
   },
+  // OpenAI's Batch API, scripted by the testkit's openAIBatchMock (no recording of a batch exists); the error is
+  // OpenAI's recorded quota error.
+  nativeBatches: {
+    prefix: '/v1',
+    expect: { chatEndpoint: '/v1/chat/completions' },
+    error: {
+      route: 'POST /v1/batches',
+      reply: { status: 429, json: fixtures.json('openai/openai-error.1.json') },
+      expect: { status: 429, message: /exceeded your current quota/ },
+    },
+    assertRequest(request) {
+      expect(request.headers.authorization).toMatch(/^Bearer /);
+    },
+  },
   unsupported: [],
 });

@@ -30,6 +30,11 @@ export interface AdapterConformanceOptions {
   createAdapter(baseURL: string, apiKey: string): ProviderAdapter;
   /** The upstream model id the suite sends as `model`. */
   model: string;
+  /**
+   * The upstream model id the image cases (`imageGenerations`, `imageEdits`, `imageVariations`) send, for adapters whose
+   * image operations need an image model (e.g. Bedrock's Nova Canvas `amazon.nova-canvas-v1:0`). Default: `model`.
+   */
+  imageModel?: string;
   /** Chat completions; absent for an adapter that does not serve chat (e.g. speech or transcription only). */
   chat?: {
     /** A non-streaming completion: its recorded reply and what the translated answer must contain. */
@@ -133,6 +138,23 @@ export interface AdapterConformanceOptions {
   imageEdits?: RecordedExchange & { expect: { count: number } };
   /** An image variation exchange, when the adapter implements `imageVariations`: how many images come back. */
   imageVariations?: RecordedExchange & { expect: { count: number } };
+  /**
+   * The provider's own Batch API (`ProviderAdapter.batches`), when the adapter offers it: the suite runs it against the
+   * testkit's scripted OpenAI Batch API (`openAIBatchMock`) on the mock upstream. Leave it out for adapters without
+   * `batches` (the gateway runs their batches itself, line by line); the suite then checks `batches` is absent.
+   */
+  nativeBatches?: {
+    /** Path prefix of the batch API on the mock upstream: `/v1` (OpenAI) or `/openai` (Azure OpenAI). */
+    prefix: string;
+    expect: {
+      /** The upstream's name of `/v1/chat/completions` in the batch and its lines (Azure: `/chat/completions`). */
+      chatEndpoint: string;
+    };
+    /** An upstream error answered to `POST {prefix}/batches`, and the GatewayError status (and message) expected. */
+    error: RecordedExchange & { expect: { status: number; message?: string | RegExp } };
+    /** Checks one request the adapter sent to the batch API (e.g. Azure's `api-version` query); throw when wrong. */
+    assertRequest?(request: RecordedRequest): void;
+  };
   /**
    * A recorded upstream error for an adapter without chat, on its first served operation among transcriptions,
    * speech and images (chat adapters give `chat.error`).

@@ -19,6 +19,8 @@ import { describeChatCapabilityCases } from './describe-chat-capability-cases.js
 import { describeContextCases } from './describe-context-cases.js';
 import { describeOperationCases } from './describe-operation-cases.js';
 import { describeLegacyAndImageEditCases } from './describe-legacy-and-image-edit-cases.js';
+import { describeNativeBatchCases } from './describe-native-batch-cases.js';
+import { describeUnsupportedOperationCases } from './describe-unsupported-operation-cases.js';
 
 const API_KEY = 'sk-conformance-secret-0123456789';
 const OPERATIONS: AdapterOperation[] = [
@@ -91,6 +93,9 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
           options.unsupported.includes(operation) ? 'undefined' : 'function',
         );
       }
+      expect(typeof adapter.batches, 'batches (nativeBatches given)').toBe(
+        options.nativeBatches ? 'object' : 'undefined',
+      );
     });
 
     if (chat) {
@@ -343,5 +348,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     describeChatCapabilityCases(options, operationCases);
     describeOperationCases(options, operationCases);
     describeLegacyAndImageEditCases(options, operationCases);
+    describeNativeBatchCases(options, operationCases);
+    describeUnsupportedOperationCases(options, operationCases);
   });
 }

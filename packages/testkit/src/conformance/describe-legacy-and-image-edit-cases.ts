@@ -93,7 +93,7 @@ export function describeLegacyAndImageEditCases(options: AdapterConformanceOptio
     it('translates an image edit and sends the image', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
       const result = await cases.adapter().imageEdits!(
-        { model: options.model, prompt: 'Add a hat', images: [image] },
+        { model: options.imageModel ?? options.model, prompt: 'Add a hat', images: [image] },
         cases.context(),
       );
       expect(Symbol.asyncIterator in result).toBe(false);
@@ -108,7 +108,10 @@ export function describeLegacyAndImageEditCases(options: AdapterConformanceOptio
     const exchange = options.imageVariations;
     it('translates an image variation and sends the image', async () => {
       cases.upstream().route(exchange.route, exchange.reply);
-      const result = await cases.adapter().imageVariations!({ model: options.model, image }, cases.context());
+      const result = await cases.adapter().imageVariations!(
+        { model: options.imageModel ?? options.model, image },
+        cases.context(),
+      );
       expect(result.data).toHaveLength(exchange.expect.count);
       keyInHeaderOnly(cases, exchange.route);
       expect(carriesImage(cases, exchange.route), 'the image reached the upstream').toBe(true);

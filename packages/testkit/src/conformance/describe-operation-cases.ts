@@ -122,7 +122,7 @@ export function describeOperationCases(options: AdapterConformanceOptions, cases
     const exchange = options.imageGenerations;
     const call = (signal?: AbortSignal) =>
       cases.adapter().imageGenerations!(
-        { model: options.model, prompt: 'A fox in the snow', n: exchange.expect.count },
+        { model: options.imageModel ?? options.model, prompt: 'A fox in the snow', n: exchange.expect.count },
         cases.context(signal),
       );
     calls.push({ name: 'image generation', exchange, call });
