@@ -5,9 +5,8 @@ import { alertsConfigSchema, budgetsConfigSchema } from './budgets-config-schema
 import { batchesConfigSchema, filesConfigSchema } from './files-config-schema.js';
 import { realtimeConfigSchema } from './realtime-config-schema.js';
 import { responsesConfigSchema } from './responses-config-schema.js';
+import { bytes, ms } from './schema-units.js';
 import { serverConfigSchema } from './server-config-schema.js';
-
-const bytes = z.number().int().positive();
 
 /**
  * `providers.<name>.limits`: the most the gateway reads from this upstream, bytes. `max_response_bytes` (a whole
@@ -50,7 +49,6 @@ const priceSchema = z.strictObject({
   /** USD per image by `<quality>/<size>`, `<size>`, `<quality>` or `default` (images calls are then priced per image). */
   images: z.record(z.string().max(64), z.number().nonnegative()).optional(),
 });
-const ms = z.number().int().positive();
 /** Per-call timeouts, ms. */
 const timeoutsSchema = z.strictObject({
   first_byte_ms: ms.optional(),
@@ -79,16 +77,8 @@ export const modelCacheConfigSchema = z.strictObject({
 export const cacheConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   max_ttl_s: z.number().int().positive().default(3_600),
-  max_entry_bytes: z
-    .number()
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
-  memory_bytes: z
-    .number()
-    .int()
-    .positive()
-    .default(64 * 1024 * 1024),
+  max_entry_bytes: bytes.default(4 * 1024 * 1024),
+  memory_bytes: bytes.default(64 * 1024 * 1024),
 });
 
 /**
@@ -199,7 +189,7 @@ export const redisConfigSchema = z.strictObject({
   url: z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL'),
   key_prefix: z.string().max(100).default('switchyard:'),
   on_error: z.enum(['open', 'closed']).default('open'),
-  timeout_ms: z.number().int().positive().max(60_000).default(500),
+  timeout_ms: ms.max(60_000).default(500),
 });
 
 /** `store`: exactly one of `sqlite` or `postgres`. */

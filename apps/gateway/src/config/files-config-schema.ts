@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const ms = z.number().int().positive();
+import { bytes, ms } from './schema-units.js';
 
 /**
  * `/v1/files`: the bytes of uploaded files live in `dir` (default: the folder `switchyard-files` beside the SQLite
@@ -10,16 +9,8 @@ const ms = z.number().int().positive();
 export const filesConfigSchema = z
   .strictObject({
     dir: z.string().min(1).optional(),
-    max_bytes: z
-      .number()
-      .int()
-      .positive()
-      .default(512 * 1024 * 1024),
-    max_bytes_per_key: z
-      .number()
-      .int()
-      .positive()
-      .default(10 * 1024 * 1024 * 1024),
+    max_bytes: bytes.default(512 * 1024 * 1024),
+    max_bytes_per_key: bytes.default(10 * 1024 * 1024 * 1024),
   })
   .prefault({});
 

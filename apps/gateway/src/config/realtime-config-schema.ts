@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bytes, ms } from './schema-units.js';
 
 /**
  * `GET /v1/realtime` sessions (WebSocket): `max_session_ms` (default 3,600,000), `idle_timeout_ms` (no event either
@@ -8,19 +9,11 @@ import { z } from 'zod';
  */
 export const realtimeConfigSchema = z
   .strictObject({
-    max_session_ms: z.number().int().positive().default(3_600_000),
-    idle_timeout_ms: z.number().int().positive().default(300_000),
-    max_message_bytes: z
-      .number()
-      .int()
-      .positive()
-      .default(16 * 1024 * 1024),
-    max_buffered_bytes: z
-      .number()
-      .int()
-      .positive()
-      .default(4 * 1024 * 1024),
-    check_interval_ms: z.number().int().positive().default(1_000),
-    connect_timeout_ms: z.number().int().positive().default(10_000),
+    max_session_ms: ms.default(3_600_000),
+    idle_timeout_ms: ms.default(300_000),
+    max_message_bytes: bytes.default(16 * 1024 * 1024),
+    max_buffered_bytes: bytes.default(4 * 1024 * 1024),
+    check_interval_ms: ms.default(1_000),
+    connect_timeout_ms: ms.default(10_000),
   })
   .prefault({});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bytes } from './schema-units.js';
 
 /**
  * Stored responses of the Responses API: kept `retention_days` days (and while a later response continues from
@@ -10,15 +11,7 @@ export const responsesConfigSchema = z
   .strictObject({
     retention_days: z.number().positive().default(30),
     max_in_memory: z.number().int().positive().default(1000),
-    memory_bytes: z
-      .number()
-      .int()
-      .positive()
-      .default(256 * 1024 * 1024),
-    max_stored_bytes_per_key: z
-      .number()
-      .int()
-      .positive()
-      .default(64 * 1024 * 1024),
+    memory_bytes: bytes.default(256 * 1024 * 1024),
+    max_stored_bytes_per_key: bytes.default(64 * 1024 * 1024),
   })
   .prefault({});

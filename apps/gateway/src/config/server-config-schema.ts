@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-
-const ms = z.number().int().positive();
+import { ms } from './schema-units.js';
 
 /** Whether `entry` is an IP address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
 function isCidrOrAddress(entry: string): boolean {
