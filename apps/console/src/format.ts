@@ -1,6 +1,7 @@
 /** Display helpers: every function returns plain text (rendered as text, never as HTML). */
 
-const DAY_MS = 86_400_000;
+/** One day in milliseconds (a UTC day: 86,400,000 ms). */
+export const DAY_MS = 86_400_000;
 
 /** USD with enough digits for sub-cent calls: `$0.000123`, `$12.50`. */
 export function formatUsd(usd: number): string {

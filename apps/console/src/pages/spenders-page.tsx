@@ -1,11 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
+import { DateRangeForm, INVALID_RANGE_MESSAGE, useDateRange } from '../date-range.js';
 import { ErrorNote } from '../error-note.js';
-import { dayStartMs, lastDays } from '../format.js';
 import { TotalsTable } from '../totals-table.js';
 import { useLoad } from '../use-load.js';
-
-const DAY_MS = 86_400_000;
 
 /** What is selected: an end user (OpenAI's `user`) or an agent session (e.g. `x-claude-code-session-id`). */
 type Selection = { kind: 'end_user' | 'session'; id: string };
@@ -16,13 +14,11 @@ type Selection = { kind: 'end_user' | 'session'; id: string };
  * tokens and spend; selecting one shows its usage by model, and a session's by agent (subagents included).
  */
 export function SpendersPage({ api }: { api: AdminApi }) {
-  const [range, setRange] = useState(() => lastDays(7));
+  const dates = useDateRange();
+  const { from, to, valid } = dates;
   const [selected, setSelected] = useState<Selection | undefined>();
-  const from = dayStartMs(range.from);
-  const to = dayStartMs(range.to) + DAY_MS;
-  const valid = Number.isFinite(from) && Number.isFinite(to) && from < to;
   const lists = useLoad(async () => {
-    if (!valid) throw new Error('Pick a start date on or before the end date.');
+    if (!valid) throw new Error(INVALID_RANGE_MESSAGE);
     const [endUsers, sessions] = await Promise.all([
       api.usage({ from, to, group_by: 'end_user' }),
       api.usage({ from, to, group_by: 'session' }),
@@ -43,25 +39,7 @@ export function SpendersPage({ api }: { api: AdminApi }) {
     <section>
       <div class="page-head">
         <h1>End users &amp; sessions</h1>
-        <form class="inline" onSubmit={(e) => e.preventDefault()}>
-          <label for="spenders-from">From</label>
-          <input
-            id="spenders-from"
-            type="date"
-            value={range.from}
-            onChange={(e) => setRange({ ...range, from: e.currentTarget.value })}
-          />
-          <label for="spenders-to">To</label>
-          <input
-            id="spenders-to"
-            type="date"
-            value={range.to}
-            onChange={(e) => setRange({ ...range, to: e.currentTarget.value })}
-          />
-          <button type="button" class="secondary" onClick={lists.reload}>
-            Refresh
-          </button>
-        </form>
+        <DateRangeForm idPrefix="spenders" state={dates} onRefresh={lists.reload} />
       </div>
       <ErrorNote message={lists.error ?? detail.error} />
       <div class="columns">

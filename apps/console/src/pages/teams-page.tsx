@@ -2,11 +2,9 @@ import { useState } from 'preact/hooks';
 import { type AdminApi, visibleOrNone } from '../api.js';
 import type { LimitGroupView } from '../api-types.js';
 import { ErrorNote } from '../error-note.js';
-import { formatCount, formatUsd } from '../format.js';
+import { DAY_MS, formatCount, formatUsd } from '../format.js';
 import { TotalsTable } from '../totals-table.js';
 import { useLoad } from '../use-load.js';
-
-const DAY_MS = 86_400_000;
 
 /** `$spent of $budget per period`, or the spend alone when there is no budget. */
 function spendText(group: LimitGroupView): string {

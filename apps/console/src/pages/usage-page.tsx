@@ -1,21 +1,18 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
+import { DateRangeForm, INVALID_RANGE_MESSAGE, useDateRange } from '../date-range.js';
 import { ErrorNote } from '../error-note.js';
-import { dailySeries, dayStartMs, daysBetween, formatCount, formatUsd, lastDays } from '../format.js';
+import { dailySeries, daysBetween, formatCount, formatUsd } from '../format.js';
 import { UsageChart } from '../usage-chart.js';
 import { TotalsTable } from '../totals-table.js';
 import { useLoad } from '../use-load.js';
 
-const DAY_MS = 86_400_000;
-
 /** The Usage page: totals, a per-day chart of spend and tokens, and tables by model and by key, over a UTC date range. */
 export function UsagePage({ api }: { api: AdminApi }) {
-  const [range, setRange] = useState(() => lastDays(7));
-  const from = dayStartMs(range.from);
-  const to = dayStartMs(range.to) + DAY_MS;
-  const valid = Number.isFinite(from) && Number.isFinite(to) && from < to;
+  const dates = useDateRange();
+  const { range, from, to, valid } = dates;
   const usage = useLoad(async () => {
-    if (!valid) throw new Error('Pick a start date on or before the end date.');
+    if (!valid) throw new Error(INVALID_RANGE_MESSAGE);
     const [total, byDay, byModel, byKey, keys] = await Promise.all([
       api.usage({ from, to }),
       api.usage({ from, to, group_by: 'day' }),
@@ -35,25 +32,7 @@ export function UsagePage({ api }: { api: AdminApi }) {
     <section>
       <div class="page-head">
         <h1>Usage</h1>
-        <form class="inline" onSubmit={(e) => e.preventDefault()}>
-          <label for="usage-from">From</label>
-          <input
-            id="usage-from"
-            type="date"
-            value={range.from}
-            onChange={(e) => setRange({ ...range, from: e.currentTarget.value })}
-          />
-          <label for="usage-to">To</label>
-          <input
-            id="usage-to"
-            type="date"
-            value={range.to}
-            onChange={(e) => setRange({ ...range, to: e.currentTarget.value })}
-          />
-          <button type="button" class="secondary" onClick={usage.reload}>
-            Refresh
-          </button>
-        </form>
+        <DateRangeForm idPrefix="usage" state={dates} onRefresh={usage.reload} />
       </div>
       <ErrorNote message={usage.error} />
       <dl class="totals" aria-label="Totals">
