@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { freePort } from '@switchyard/testkit/servers';
 import { generateKeyPair } from 'jose';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PAGES } from './helpers/console-page.js';
+import { ADMIN_PAGES, launchChromium, openConsolePage } from './helpers/console-page.js';
 import type { RunningServer } from '../src/start-server.js';
 import {
   idTokenClaims,
@@ -19,14 +18,6 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 // role allows; a forged or expired ID token, a wrong state, a missing PKCE verifier, a user without a role and a
 // CSRF-less change are refused, and every sign-in, failed sign-in and sign-out is in the audit log.
 
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const MASTER = 'sk-master-key-sso-browser-0123456789';
 const users: Record<string, TestUser> = {
   ada: { email: 'ada@example.com', switchyard_role: 'admin' },
@@ -56,7 +47,6 @@ const master = async (method: string, path: string, body?: unknown) => {
 const auditOf = async (action: string) => (await master('GET', `/audit?action=${action}`)).data;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install chromium.`);
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(`${origin}/admin/sso/callback`, users);
@@ -83,7 +73,7 @@ models:
   users.tom!.switchyard_teams = [teamA, teamB];
   keyA = (await master('POST', '/keys', { name: 'key-of-team-a', team_id: teamA })).id as string;
   keyB = (await master('POST', '/keys', { name: 'key-of-team-b', team_id: teamB })).id as string;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -94,9 +84,7 @@ afterAll(async () => {
 
 /** A fresh browser (no cookies) on the console's sign-in page, clicking "Sign in with single sign-on". */
 async function startSignIn(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  const { context, page } = await openConsolePage(browser);
   await page.goto(`${origin}/ui/`);
   await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
   return { context, page };

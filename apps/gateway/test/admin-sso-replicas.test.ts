@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { freePort, startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
+import { launchChromium, openConsolePage } from './helpers/console-page.js';
 import { startOidcProvider, type TestOidcProvider } from './helpers/oidc-test-provider.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
@@ -11,7 +11,6 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
 // its CSRF token is in the audit log B reads, and a sign-out on B ends the session on A at once. Driven in Chromium against
 // oidc-provider (cookies are per host, not per port, so both replicas on 127.0.0.1 see the same cookies).
 
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
 const MASTER = 'sk-master-key-sso-replicas-0123456789';
 
 let postgres: TestPostgres;
@@ -22,7 +21,6 @@ let browser: Browser;
 const originOf = (running: RunningServer) => running.url.replace(/\/v1$/, '');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install chromium.`);
   postgres = await startPostgres();
   const database = await postgres.createDatabase('sso_replicas');
   const [portA, portB] = [await freePort(), await freePort()];
@@ -47,7 +45,7 @@ models:
 `);
   replicaA = await replica(portA);
   replicaB = await replica(portB);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu'] });
+  browser = await launchChromium();
 }, 90_000);
 
 afterAll(async () => {
@@ -61,9 +59,7 @@ afterAll(async () => {
 describe('console sessions on two replicas sharing Postgres', { timeout: 90_000 }, () => {
   it('starts on A, finishes on B, works on A, and a sign-out on B ends it on A', async () => {
     const [a, b] = [originOf(replicaA), originOf(replicaB)];
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await openConsolePage(browser);
     await page.goto(`${a}/admin/sso/login`); // replica A seals the state, nonce and PKCE verifier
     await page.locator('input[name=login]').fill('ada');
     await page.locator('input[name=password]').fill('any password');

@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { type MockReply, type MockUpstream, type RecordedRequest, startMockUpstream } from '@switchyard/testkit';
 import OpenAI from 'openai';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { chatLines, createChatBatch, gate, waitForStatus } from './batches/batch-test-kit.js';
 import { createAdminKey } from './helpers/admin-keys.js';
+import { launchChromium, openConsolePage, signInWithMasterKey } from './helpers/console-page.js';
 import { multiProviderRoutes } from './helpers/multi-provider-upstream.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
@@ -13,14 +13,6 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
  * The console's Requests page in a real browser (Debian's Chromium, as console-browser.test.ts) while a batch made with
  * the official openai SDK runs: the batch with its progress, then its lines in the ledger naming the batch.
  */
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const MASTER = 'sk-master-console-batches-0123456789';
 
 let upstream: MockUpstream;
@@ -29,8 +21,6 @@ let browser: Browser;
 const held = gate();
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package, or run ./dev test.`);
   upstream = await startMockUpstream({ routes: multiProviderRoutes() });
   // Lines 0-4 are answered at once; the others wait until the test opens the gate.
   const messages = multiProviderRoutes()['POST /v1/messages'] as (request: RecordedRequest, call: number) => MockReply;
@@ -49,7 +39,7 @@ models:
   - { id: claude-sonnet-4-5, provider: anthropic, price: { input: 3, output: 15 } }
 routing: { max_retries: 0 }
 `);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 30_000);
 
 afterAll(async () => {
@@ -70,11 +60,8 @@ describe('console Requests page with batches', { timeout: 60_000 }, () => {
     );
     await expect.poll(async () => (await client.batches.retrieve(batch.id)).request_counts?.completed).toBe(5);
 
-    const page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${origin}/ui/`);
-    await page.getByLabel('Master key').fill(MASTER);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { context, page } = await openConsolePage(browser);
+    await signInWithMasterKey(page, origin, MASTER);
     await page.getByRole('navigation').getByRole('link', { name: 'Requests', exact: true }).click();
     const batchRows = page.getByRole('table', { name: 'Batches' }).locator('tbody tr');
     await expect.poll(() => batchRows.count(), { timeout: 10_000 }).toBe(1);
@@ -93,6 +80,6 @@ describe('console Requests page with batches', { timeout: 60_000 }, () => {
     const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(10);
     for (const row of await rows.allTextContents()) expect(row).toContain(`claude-sonnet-4-5 · batch ${batch.id}`);
-    await page.close();
+    await context.close();
   });
 });

@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
 import {
   type MockRealtimeUpstream,
   type TlsTerminator,
   startMockRealtimeUpstream,
   startTlsTerminator,
 } from '@switchyard/testkit';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
+import { launchChromium, openConsolePage, signInWithMasterKey } from './helpers/console-page.js';
 import { openSdkSession } from './helpers/realtime-clients.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
@@ -15,14 +15,6 @@ import { startGatewayFromYaml } from './helpers/test-gateway.js';
  * The console's Requests page in a real browser (Debian's Chromium, as console-browser.test.ts) after a realtime
  * session of two responses made with the official openai SDK: one row per response, each naming the session.
  */
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const MASTER = 'sk-master-console-realtime-0123456789';
 const KEY = 'sk-static-console-realtime-0123456789';
 
@@ -32,8 +24,6 @@ let tls: TlsTerminator;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package, or run ./dev test.`);
   upstream = await startMockRealtimeUpstream();
   running = await startGatewayFromYaml(`
 keys: ["${KEY}"]
@@ -46,7 +36,7 @@ models:
   - { id: voice, provider: openai, upstream: gpt-realtime, price: { input: 4, output: 16, audio_input: 32, audio_output: 64 } }
 `);
   tls = await startTlsTerminator(running.port);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 30_000);
 
 afterAll(async () => {
@@ -79,11 +69,8 @@ describe('console Requests page with realtime sessions', { timeout: 60_000 }, ()
     expect(sessionId).toMatch(/^sess_sy_/);
     expect(ledger.map((row) => row.session_id)).toEqual([sessionId, sessionId]);
 
-    const page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${running.url.replace(/\/v1$/, '')}/ui/`);
-    await page.getByLabel('Master key').fill(MASTER);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { context, page } = await openConsolePage(browser);
+    await signInWithMasterKey(page, running.url.replace(/\/v1$/, ''), MASTER);
     await page.getByRole('navigation').getByRole('link', { name: 'Requests', exact: true }).click();
     const rows = page.getByRole('table', { name: 'Requests' }).locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
@@ -92,6 +79,6 @@ describe('console Requests page with realtime sessions', { timeout: 60_000 }, ()
       expect(text).toContain('openai / gpt-realtime');
     }
     expect(await rows.first().locator('td').nth(4).textContent()).toBe('200');
-    await page.close();
+    await context.close();
   });
 });

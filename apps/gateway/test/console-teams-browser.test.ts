@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { createAdminKey } from './helpers/admin-keys.js';
-import { launchConsolePage } from './helpers/console-page.js';
+import { launchConsolePage, signInWithMasterKey } from './helpers/console-page.js';
 import { multiProviderRoutes } from './helpers/multi-provider-upstream.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
@@ -41,9 +41,7 @@ async function adminGet<T>(path: string): Promise<T> {
 }
 
 async function signedIn(): Promise<Page> {
-  await page.goto(`${origin}/ui/`);
-  await page.getByLabel('Master key').fill(MASTER);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithMasterKey(page, origin, MASTER);
   return page;
 }
 

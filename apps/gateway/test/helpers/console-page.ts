@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`/usr/bin/chromium`, installed by scripts/ensure-system-packages.sh), or `SWITCHYARD_CHROMIUM`. */
 export const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,9 +26,13 @@ export const ADMIN_PAGES = [
   'Audit',
 ] as const;
 
-/** A headless Chromium with one page, and what the page reported: dialogs opened, CSP violations, uncaught errors. */
+/**
+ * A page of the console in its own browser context (no cookies shared with other contexts), and what the page
+ * reported: dialogs opened, CSP violations, uncaught errors.
+ */
 export interface ConsolePage {
   browser: Browser;
+  context: BrowserContext;
   page: Page;
   dialogs: string[];
   cspViolations: string[];
@@ -36,19 +40,31 @@ export interface ConsolePage {
 }
 
 /**
- * Launches Chromium (driven by playwright-core; no browser download) with one 1280x800 page whose actions wait up to
- * 15 s; dialogs are recorded and dismissed. Throws, naming the fix, when Chromium is not installed (never skips).
+ * Launches headless Chromium (driven by playwright-core; no browser download). Throws, naming the fix, when Chromium
+ * is not installed (never skips). The caller closes it.
  */
-export async function launchConsolePage(): Promise<ConsolePage> {
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or run ./dev test, which installs it.`,
     );
   }
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Opens a 1280x800 page in a fresh context of `browser` (its own cookies) whose actions wait up to 15 s; dialogs are
+ * recorded and dismissed, CSP violations and uncaught errors recorded.
+ */
+export async function openConsolePage(browser: Browser): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  const reported: Omit<ConsolePage, 'browser' | 'page'> = { dialogs: [], cspViolations: [], pageErrors: [] };
+  const reported: Omit<ConsolePage, 'browser' | 'context' | 'page'> = {
+    dialogs: [],
+    cspViolations: [],
+    pageErrors: [],
+  };
   page.on('dialog', (dialog) => {
     reported.dialogs.push(dialog.message());
     void dialog.dismiss();
@@ -57,5 +73,20 @@ export async function launchConsolePage(): Promise<ConsolePage> {
     if (/Content Security Policy/i.test(message.text())) reported.cspViolations.push(message.text());
   });
   page.on('pageerror', (error) => reported.pageErrors.push(error.message));
-  return { browser, page, ...reported };
+  return { browser, context, page, ...reported };
+}
+
+/** Launches Chromium (`launchChromium`) with one console page (`openConsolePage`); the caller closes the browser. */
+export async function launchConsolePage(): Promise<ConsolePage> {
+  return openConsolePage(await launchChromium());
+}
+
+/**
+ * Opens the console at `<origin>/ui/` and signs in with the master key (the sign-in form); resolves once the form is
+ * sent, so the caller waits for what it expects to see.
+ */
+export async function signInWithMasterKey(page: Page, origin: string, masterKey: string): Promise<void> {
+  await page.goto(`${origin}/ui/`);
+  await page.getByLabel('Master key').fill(masterKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
