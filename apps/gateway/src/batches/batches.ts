@@ -66,6 +66,14 @@ export class Batches {
     readonly options: { maxLines: number; accounts?: Accounts; native?: NativeBatches },
   ) {}
 
+  /**
+   * True when batches of deployments with a batch API of their own run there (config `batches.native`, default true);
+   * false when the gateway runs every batch (their lines billed without the native discount).
+   */
+  get runsNative(): boolean {
+    return this.options.native?.options.enabled ?? false;
+  }
+
   /** Creates a batch; throws 400 naming a bad field, 404 for an unknown input file, 429 `insufficient_quota` over budget. */
   async create(body: unknown, who: BatchCaller): Promise<Record<string, unknown>> {
     const parsed = createBatchSchema.safeParse(body);

@@ -50,6 +50,7 @@ export function createRouter(gateway: Gateway, options: RouterOptions = {}): Rou
     ...createRouteDeps(gateway, options.bodyLimit ?? '20mb', options.accounts),
     secrets: options.secrets ?? [],
     sse: options.sse,
+    ...(options.batches && { nativeBatches: options.batches.batches.runsNative }),
   };
   router.use('/messages', createMessagesRouter(deps));
   // Before the bearer check: Anthropic clients list models with `x-api-key`.

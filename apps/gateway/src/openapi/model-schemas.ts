@@ -28,7 +28,7 @@ export const modelPricingSchema = z
       .nullable()
       .meta({
         description:
-          "Prices of /v1/batches lines: input and output times the model's batch_discount (default 0.5 on OpenAI and Azure deployments, whose batch API runs them; 1 for batches the gateway runs).",
+          "Prices of /v1/batches lines: input and output times the model's batch_discount (default 0.5 on OpenAI and Azure deployments, whose batch API runs them; 1 for batches the gateway runs, as all of them with batches.native false).",
       }),
   })
   .meta({ description: 'Prices in USD per million tokens, null where unknown: the prices the usage ledger bills.' });

@@ -11,9 +11,12 @@ import { anthropicModelPage, toAnthropicModel, wantsAnthropicModels } from './an
 import { modelDisplayName } from './model-display-name.js';
 import type { RouteDeps } from './route-deps.js';
 
-/** `model` with the prices the ledger bills it at (`pricing`, USD per million tokens, and `price_source`). */
-function priced(gateway: Gateway, model: Model): Model {
-  return { ...model, ...publishedPrice(gateway.router.peek(model.id)?.models[0]?.targets[0]) };
+/**
+ * `model` with the prices the ledger bills it at (`pricing`, USD per million tokens, and `price_source`); `nativeBatches`
+ * false (config `batches.native: false`): batch prices without the native discount, as the gateway runs the lines.
+ */
+function priced(gateway: Gateway, model: Model, nativeBatches = true): Model {
+  return { ...model, ...publishedPrice(gateway.router.peek(model.id)?.models[0]?.targets[0], nativeBatches) };
 }
 
 /**
@@ -27,7 +30,7 @@ function priced(gateway: Gateway, model: Model): Model {
  * @see https://platform.openai.com/docs/api-reference/models/list
  * @see https://docs.anthropic.com/en/api/models-list
  */
-export function createModelsRouter({ gateway }: RouteDeps): Router {
+export function createModelsRouter({ gateway, nativeBatches }: RouteDeps): Router {
   const router = Router();
   router.use(acceptXApiKey());
   router.use(authenticate(gateway));
@@ -35,7 +38,7 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     const { signal, requestId } = locals(res);
     const { list, warnings } = await gateway.listModelsWithWarnings({ signal, requestId });
     if (warnings.length > 0) res.setHeader('x-switchyard-warning', formatWarnings(warnings));
-    const data = list.data.map((m) => priced(gateway, m));
+    const data = list.data.map((m) => priced(gateway, m, nativeBatches));
     if (wantsAnthropicModels(req))
       sendJson(
         res,
@@ -51,7 +54,7 @@ export function createModelsRouter({ gateway }: RouteDeps): Router {
     const id = Array.isArray(segments) ? segments.join('/') : segments;
     locals(res).model = checkModelId(id);
     const { signal, requestId } = locals(res);
-    const model = priced(gateway, await gateway.retrieveModel(id, { signal, requestId }));
+    const model = priced(gateway, await gateway.retrieveModel(id, { signal, requestId }), nativeBatches);
     sendJson(res, wantsAnthropicModels(req) ? toAnthropicModel(model, modelDisplayName(gateway, id)) : model);
   });
   const anthropicErrors = handleAnthropicErrors();

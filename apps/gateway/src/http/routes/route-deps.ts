@@ -10,6 +10,11 @@ export interface RouteDeps {
   accounts?: Accounts;
   /** Gateway and upstream keys, redacted from mid-stream error events. */
   secrets?: readonly string[];
+  /**
+   * Whether `/v1/batches` of deployments with a batch API of their own run there (config `batches.native`): the batch
+   * prices `GET /v1/models` publishes follow it. Default true.
+   */
+  nativeBatches?: boolean;
   /** Stream keep-alive and slow-client settings, ms. */
   sse?: { keepAliveMs?: number; writeTimeoutMs?: number };
 }
