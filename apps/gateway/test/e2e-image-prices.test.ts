@@ -28,16 +28,33 @@ describe('per-image prices', () => {
       size: '1024x1024',
       quality: 'medium',
     });
-    await openai.images.createVariation({
-      model: 'dall-e-2',
-      image: await toFile(png, 'b.png', { type: 'image/png' }),
-      n: 3,
-      size: '256x256',
-    });
+    // Asked for 3, the upstream answers 2 (the recording has two images): the 2 returned are billed.
+    const variation = await openai.images
+      .createVariation({
+        model: 'dall-e-2',
+        image: await toFile(png, 'b.png', { type: 'image/png' }),
+        n: 3,
+        size: '256x256',
+      })
+      .withResponse();
+    expect(variation.data.data).toHaveLength(2);
+    expect(Number(variation.response.headers.get('x-switchyard-cost-usd'))).toBeCloseTo(0.032, 10);
     await openai.images.generate({ model: 'gpt-image-1', prompt: 'a fox', quality: 'hd' as 'high' });
     await openai.images.generate({ model: 'gpt-image-1', prompt: 'a cat', size: '1536x1024' });
     await openai.images.generate({ model: 'dall-e-3', prompt: 'no per-image price' });
-    const rows = (await ledgerOf(id, 6)).reverse();
+    // A streamed edit asking for 2 images whose upstream completes 1 (OpenAI's documented stream): 1 billed.
+    const events: string[] = [];
+    const stream = await openai.images.edit({
+      model: 'gpt-image-1',
+      image: await toFile(png, 'c.png', { type: 'image/png' }),
+      prompt: 'add a moon',
+      n: 2,
+      size: '1024x1024',
+      stream: true,
+    });
+    for await (const event of stream) events.push(event.type);
+    expect(events.filter((t) => t === 'image_edit.completed')).toHaveLength(1);
+    const rows = (await ledgerOf(id, 7)).reverse();
     expect(rows.map((r) => [r.model, r.status])).toEqual([
       ['gpt-image-1', 200],
       ['gpt-image-1', 200],
@@ -45,9 +62,12 @@ describe('per-image prices', () => {
       ['gpt-image-1', 200],
       ['gpt-image-1', 200],
       ['dall-e-3', 200],
+      ['gpt-image-1', 200],
     ]);
     const costs = rows.map((r) => r.cost_usd);
-    // quality/size, then size (medium/1024x1024 is not priced), n x size, quality, default, and no per-image price.
-    for (const [i, expected] of [0.5, 0.04, 0.048, 0.12, 0.02, 0].entries()) expect(costs[i]).toBeCloseTo(expected, 10);
+    // Each the images returned (generations and variations: the recording's 2, the edit 1) at: quality/size, then size
+    // (medium/1024x1024 is not priced), size, quality, default, no per-image price, and the streamed edit's one image.
+    for (const [i, expected] of [0.5, 0.04, 0.032, 0.24, 0.04, 0, 0.04].entries())
+      expect(costs[i]).toBeCloseTo(expected, 10);
   });
 });

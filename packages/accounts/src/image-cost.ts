@@ -26,7 +26,8 @@ export function perImagePrice(
 }
 
 /**
- * The cost in USD of an images call answered with `count` images (default: the request's `n`, else 1) at the model's
+ * The cost in USD of an images call answered with `count` images (the upstream's answer's, as core reports them in
+ * `CallSettlement.images`; without it the request's `n`, else 1) at the model's
  * per-image prices (`price.images`, see {@link perImagePrice}); undefined when the operation makes no images or the
  * model has no per-image price for it (its tokens are then priced as any call's).
  */
@@ -41,6 +42,7 @@ export function imageCostUsd(
   const request = body as Record<string, unknown>;
   const each = perImagePrice(price.images, request);
   if (each === undefined) return undefined;
-  const n = count ?? Number(field(request, 'n') ?? 1);
+  if (count !== undefined) return each * count;
+  const n = Number(field(request, 'n') ?? 1);
   return each * (Number.isFinite(n) && n > 0 ? n : 1);
 }

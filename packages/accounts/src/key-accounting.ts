@@ -228,9 +228,11 @@ export class KeyAccounting implements CallAccounting {
       : { price: undefined, source: 'none' as const };
     // A line of a batch is billed at the model's batch discount (`price.batch_discount`, default 1).
     const discount = request.labels?.batch_id ? (served.price?.batch_discount ?? 1) : 1;
-    // Images priced per image (`price.images`) cost their images, not their tokens.
+    // Images priced per image (`price.images`) cost the images the upstream returned, not their tokens.
     const perImage =
-      settlement.status === 200 ? imageCostUsd(served.price, request.operation, request.request) : undefined;
+      settlement.status === 200
+        ? imageCostUsd(served.price, request.operation, request.request, settlement.images)
+        : undefined;
     const row = (booked: Booked) =>
       settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
     if (request.operation === 'anthropicCountTokens') {

@@ -75,6 +75,11 @@ export interface CallSettlement {
   usage?: Partial<CompletionUsage>;
   /** Text streamed to the client (chat streams), to count tokens when the upstream reported no usage. */
   completionText?: string;
+  /**
+   * Images the answer carried (image generations, edits and variations: the entries of its `data`, or a stream's
+   * `image_edit.completed` events), for per-image prices; absent for other operations.
+   */
+  images?: number;
   /** Every attempt made, the used one last when one answered. */
   attempts: readonly AttemptReport[];
   /** From admission to the end of the answer, ms. */

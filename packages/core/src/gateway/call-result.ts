@@ -4,6 +4,14 @@ import type { Metered } from './call-metering.js';
 import { usageOf } from '../accounting/usage-of.js';
 import type { GatewayCallResult } from './gateway-options.js';
 
+/** `{images}`: how many images an images answer carries (entries of `data` with `b64_json` or `url`); else `{}`. */
+function imagesOf(data: unknown): { images?: number } {
+  const entries = (data as { data?: unknown } | null)?.data;
+  if (!Array.isArray(entries)) return {};
+  const images = entries.filter((e) => e !== null && typeof e === 'object' && ('b64_json' in e || 'url' in e)).length;
+  return images > 0 || entries.length === 0 ? { images } : {};
+}
+
 /**
  * Builds what a gateway call resolves with from the plan's outcome: `data`, who served it (provider, upstream model,
  * fallback model) and how (attempts, warnings). Under accounting a non-streamed call is settled here, booked as a
@@ -25,6 +33,7 @@ export function toCallResult<T>(
       status: 200,
       target,
       usage: usageOf(data),
+      ...imagesOf(data),
       attempts: metered.attempts,
       latencyMs,
       ttfbMs: latencyMs,

@@ -101,8 +101,12 @@ async function* completedEvents(answer: ImagesResponse): AsyncGenerator<ImageEdi
   }
 }
 
-/** Notes an image event's usage in `summary` (tokens: `input_tokens` as prompt, `output_tokens` as completion). */
+/**
+ * Notes an image event in `summary`: each `image_edit.completed` counts one image (`images`), its usage adds up (tokens:
+ * `input_tokens` as prompt, `output_tokens` as completion).
+ */
 function noteImageEvent(event: ImageEditEvent, summary: StreamSummary): ImageEditEvent {
+  if (event.type === 'image_edit.completed') summary.images = (summary.images ?? 0) + 1;
   const usage = event.usage;
   if (usage && (usage.input_tokens !== undefined || usage.output_tokens !== undefined)) {
     const prompt = (summary.usage?.prompt_tokens ?? 0) + (usage.input_tokens ?? 0);

@@ -85,6 +85,7 @@ export function streamSettler(settlement: StreamSettlement): {
         target: typeof settlement.target === 'function' ? settlement.target() : settlement.target,
         usage: summary.usage as CompletionUsage | undefined,
         completionText: summary.text,
+        ...(summary.images !== undefined && { images: summary.images }),
         attempts: metered.attempts,
         latencyMs: performance.now() - metered.startedAt,
         ttfbMs,

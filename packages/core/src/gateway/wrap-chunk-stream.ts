@@ -17,6 +17,8 @@ export interface StreamSummary {
   completed?: boolean;
   /** What the stream threw, when it failed. */
   error?: unknown;
+  /** Images the stream delivered (`image_edit.completed` events of a streamed image edit). */
+  images?: number;
 }
 
 /**

@@ -23,8 +23,8 @@ export interface ModelPrice {
   audio_output?: number;
   /**
    * USD per image of image generations, edits and variations, by `<quality>/<size>` (e.g. `high/1024x1536`), `<size>`,
-   * `<quality>` or `default` (looked up in that order); when one applies, an images call costs its images (the request's
-   * `n`) at that price, not its tokens.
+   * `<quality>` or `default` (looked up in that order); when one applies, an images call costs the images the upstream
+   * returned (`CallSettlement.images`) at that price, not its tokens.
    */
   images?: Record<string, number>;
 }
