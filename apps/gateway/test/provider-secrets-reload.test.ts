@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type MockUpstream, sseFrames, startMockUpstream } from '@switchyard/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletion } from './helpers/chat-completion.js';
 import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 
 // Upstream provider keys read from a file (`api_key_file`) and re-read on SIGHUP by the running `switchyard start`
@@ -20,14 +21,7 @@ const chunk = (content: string, finish: string | null = null) =>
     model: 'gpt-4o',
     choices: [{ index: 0, delta: { content }, finish_reason: finish }],
   });
-const answer = {
-  id: 'c2',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-};
+const answer = chatCompletion('gpt-4o', 3, 1);
 
 let dir: string;
 let keyFile: string;

@@ -3,21 +3,16 @@ import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@s
 import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
+import { chatCompletion } from './helpers/chat-completion.js';
+import { masterKeyAdmin, outcomeOf, replicaYaml, spawnReplicas } from './helpers/replicas.js';
+import type { SpawnedGateway } from './helpers/spawn-gateway.js';
 
 // Two `switchyard start` processes (the built CLI) sharing one real redis-server and one real Postgres (issue #13):
 // rpm, tpm, budget and key changes hold across both, the usage report of either shows both, and both ride out Redis
 // and Postgres outages; so does a key's concurrency_limit. Replica A runs `redis.on_error: open`, replica B `closed`.
 const MASTER = 'sk-master-key-for-replica-processes-0123';
 const MAX_TOKENS = 1000;
-const answer = {
-  id: 'c',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
-};
+const answer = chatCompletion('gpt-4o', 8, MAX_TOKENS);
 
 let redis: TestRedis;
 let postgres: TestPostgres;
@@ -34,18 +29,14 @@ const closeGate = () => {
 };
 closeGate();
 
-const yaml = (onError: 'open' | 'closed') => `
-server: { host: 127.0.0.1, port: 0 }
-admin: { master_key: "${MASTER}" }
-store: { postgres: "\${DATABASE_URL}", timeout_ms: 1000 }
-redis: { url: "${redis.url}", on_error: ${onError}, timeout_ms: 3000 }
-log: { level: warn, format: json }
-providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
-models:
-  - { id: gpt-4o, provider: openai, price: { input: 0, output: 100 } }
-routing: { max_retries: 0 }
-`;
+const yaml = (onError: 'open' | 'closed') =>
+  replicaYaml({
+    masterKey: MASTER,
+    upstreamUrl: upstream.url,
+    storeTimeoutMs: 1000,
+    redis: { url: redis.url, onError, timeoutMs: 3000 },
+    price: { input: 0, output: 100 },
+  });
 
 beforeAll(async () => {
   [redis, postgres, upstream] = await Promise.all([
@@ -61,24 +52,14 @@ beforeAll(async () => {
     }),
   ]);
   databaseUrl = await postgres.createDatabase('shared');
-  [a, b] = await Promise.all([
-    spawnGateway(yaml('open'), [], { DATABASE_URL: databaseUrl }),
-    spawnGateway(yaml('closed'), [], { DATABASE_URL: databaseUrl }),
-  ]);
+  [a, b] = await spawnReplicas(databaseUrl, [yaml('open'), yaml('closed')]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
 }, 30_000);
 
-async function admin(gateway: SpawnedGateway, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${gateway.origin}/admin${path}`, {
-    method,
-    headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as Record<string, unknown>;
-}
+const admin = masterKeyAdmin(MASTER);
 
 /** Creates a key on `gateway` and waits until the other process has loaded it too (Redis pub/sub, then Postgres). */
 async function newKey(gateway: SpawnedGateway, body: Record<string, unknown>) {
@@ -95,11 +76,7 @@ const ask = (gateway: SpawnedGateway, key: string, content = 'Tell me a story.')
     max_tokens: MAX_TOKENS,
     messages: [{ role: 'user', content }],
   });
-const statusOf = (gateway: SpawnedGateway, key: string) =>
-  ask(gateway, key).then(
-    () => 200,
-    (e: ApiError) => e.status,
-  );
+const statusOf = (gateway: SpawnedGateway, key: string) => outcomeOf(ask(gateway, key));
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 /** `count` calls at once, alternating between the two processes; `refill(perMinute)` is what a bucket refilled meanwhile. */
@@ -189,26 +166,10 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
         .toBe(200);
     const upstreamCalls = upstream.requests.length;
     // The budget is still spent on both: each rebuilds the running spend from the ledger at the key's next call.
-    await expect
-      .poll(
-        () =>
-          ask(a, key).then(
-            () => 200,
-            (e: ApiError) => e.code,
-          ),
-        { timeout: 5000, interval: 100 },
-      )
-      .toBe('insufficient_quota');
-    await expect
-      .poll(
-        () =>
-          ask(b, key).then(
-            () => 200,
-            (e: ApiError) => e.code,
-          ),
-        { timeout: 5000, interval: 100 },
-      )
-      .toBe('insufficient_quota');
+    for (const gateway of [a, b])
+      await expect
+        .poll(() => outcomeOf(ask(gateway, key), 'code'), { timeout: 5000, interval: 100 })
+        .toBe('insufficient_quota');
     expect(upstream.requests.length).toBe(upstreamCalls);
   });
 

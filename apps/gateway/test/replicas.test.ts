@@ -3,7 +3,8 @@ import { startPostgres, type TestPostgres } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
+import { replicaYaml, spawnReplicas } from './helpers/replicas.js';
+import type { SpawnedGateway } from './helpers/spawn-gateway.js';
 
 const KEY = 'sk-switchyard-test-key-0123456789';
 const MASTER = 'sk-master-key-for-tests-0123456789';
@@ -20,19 +21,14 @@ afterAll(async () => {
   await Promise.all([upstream?.close(), postgres?.close()]);
 });
 
-const yaml = () => `
-server: { host: 127.0.0.1, port: 0 }
-keys: ["${KEY}"]
-admin: { master_key: "${MASTER}" }
-store:
-  postgres: \${DATABASE_URL}
-  timeout_ms: 1000
-log: { level: warn }
-providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
-models:
-  - { id: gpt-4o, provider: openai, price: { input: 2, output: 8 } }
-`;
+const yaml = () =>
+  replicaYaml({
+    masterKey: MASTER,
+    keys: [KEY],
+    upstreamUrl: upstream.url,
+    storeTimeoutMs: 1000,
+    price: { input: 2, output: 8 },
+  });
 
 async function query<T>(sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: postgres.url('replicas') });
@@ -61,10 +57,7 @@ async function staticRequests(replica: SpawnedGateway): Promise<number | undefin
 describe('two gateway processes sharing one Postgres', () => {
   it('migrate an empty database once when they start together, and each reports the usage of both', async () => {
     const url = await postgres.createDatabase('replicas');
-    replicas = await Promise.all([
-      spawnGateway(yaml(), [], { DATABASE_URL: url }),
-      spawnGateway(yaml(), [], { DATABASE_URL: url }),
-    ]);
+    replicas = await spawnReplicas(url, [yaml(), yaml()]);
     const migrations = await query<{ version: number; n: string }>(
       'SELECT version, COUNT(*) AS n FROM switchyard_migrations GROUP BY version',
     );

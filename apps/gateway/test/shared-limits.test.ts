@@ -8,19 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config/config-from-env.js';
 import { parseConfig } from '../src/config/load-config.js';
 import { type RunningServer, startServer } from '../src/start-server.js';
+import { chatCompletion } from './helpers/chat-completion.js';
+import { outcomeOf } from './helpers/replicas.js';
 
 // Two gateway instances sharing one real redis-server (started here on a free port) and one SQLite file: limits,
 // budgets and key changes hold across both (issue #13).
 const MASTER = 'sk-master-key-for-shared-limits-0123';
 const MAX_TOKENS = 1000;
-const answer = {
-  id: 'c',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
-};
+const answer = chatCompletion('gpt-4o', 8, MAX_TOKENS);
 
 let redis: TestRedis;
 let upstream: MockUpstream;
@@ -137,28 +132,10 @@ describe('limits shared through Redis by two gateways', () => {
 
   it('a key created on one is usable on the other, and revoked on one is refused by the other within a second', async () => {
     const created = await admin(a, 'POST', '/keys', { name: 'moving' });
-    await expect
-      .poll(
-        () =>
-          ask(b, created.key as string).then(
-            () => 200,
-            (e: ApiError) => e.status,
-          ),
-        { timeout: 1000, interval: 20 },
-      )
-      .toBe(200);
+    await expect.poll(() => outcomeOf(ask(b, created.key as string)), { timeout: 1000, interval: 20 }).toBe(200);
     await admin(a, 'DELETE', `/keys/${created.id}`);
     const revokedAt = Date.now();
-    await expect
-      .poll(
-        () =>
-          ask(b, created.key as string).then(
-            () => 200,
-            (e: ApiError) => e.status,
-          ),
-        { timeout: 1000, interval: 20 },
-      )
-      .toBe(401);
+    await expect.poll(() => outcomeOf(ask(b, created.key as string)), { timeout: 1000, interval: 20 }).toBe(401);
     expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
@@ -176,28 +153,10 @@ describe('limits shared through Redis by two gateways', () => {
     } finally {
       await redis.start();
     }
-    await expect
-      .poll(
-        () =>
-          ask(b, key).then(
-            () => 200,
-            (e: ApiError) => e.status,
-          ),
-        { timeout: 5000, interval: 100 },
-      )
-      .toBe(200);
+    await expect.poll(() => outcomeOf(ask(b, key)), { timeout: 5000, interval: 100 }).toBe(200);
     // Limits are counted again on the open side once Redis is back.
     const limited = (await admin(a, 'POST', '/keys', { name: 'after', rpm_limit: 1 })).key as string;
-    await expect
-      .poll(
-        () =>
-          ask(a, limited).then(
-            () => 200,
-            (e: ApiError) => e.status,
-          ),
-        { timeout: 5000, interval: 100 },
-      )
-      .toBe(200);
+    await expect.poll(() => outcomeOf(ask(a, limited)), { timeout: 5000, interval: 100 }).toBe(200);
     await expect(ask(b, limited)).rejects.toMatchObject({ status: 429 });
   });
 });

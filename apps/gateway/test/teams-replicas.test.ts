@@ -2,7 +2,9 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
 import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
+import { chatCompletion } from './helpers/chat-completion.js';
+import { masterKeyAdmin, replicaYaml, spawnReplicas } from './helpers/replicas.js';
+import type { SpawnedGateway } from './helpers/spawn-gateway.js';
 
 // A team's and an organisation's limits across two `switchyard start` processes (the built CLI) sharing one real
 // redis-server and one real Postgres: 50 parallel calls by two keys of one team (or of two teams of one organisation,
@@ -11,14 +13,7 @@ import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 const MASTER = 'sk-master-key-for-teams-replicas-012345';
 const MAX_TOKENS = 1000;
 // 1,000 completion tokens at 100 USD per million: 0.1 USD a call, as estimated (max_tokens) and as settled.
-const answer = {
-  id: 'c',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-  usage: { prompt_tokens: 8, completion_tokens: MAX_TOKENS, total_tokens: MAX_TOKENS + 8 },
-};
+const answer = chatCompletion('gpt-4o', 8, MAX_TOKENS);
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
 let redis: TestRedis;
@@ -29,18 +24,14 @@ let b: SpawnedGateway;
 let openGate!: () => void;
 let gate: Promise<void> = new Promise<void>((resolve) => (openGate = resolve));
 
-const yaml = () => `
-server: { host: 127.0.0.1, port: 0 }
-admin: { master_key: "${MASTER}" }
-store: { postgres: "\${DATABASE_URL}", timeout_ms: 3000 }
-redis: { url: "${redis.url}", timeout_ms: 3000 }
-log: { level: warn, format: json }
-providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
-models:
-  - { id: gpt-4o, provider: openai, price: { input: 0, output: 100 } }
-routing: { max_retries: 0 }
-`;
+const yaml = () =>
+  replicaYaml({
+    masterKey: MASTER,
+    upstreamUrl: upstream.url,
+    storeTimeoutMs: 3000,
+    redis: { url: redis.url, timeoutMs: 3000 },
+    price: { input: 0, output: 100 },
+  });
 
 beforeAll(async () => {
   [redis, postgres, upstream] = await Promise.all([
@@ -56,10 +47,7 @@ beforeAll(async () => {
     }),
   ]);
   const databaseUrl = await postgres.createDatabase('teams');
-  [a, b] = await Promise.all([
-    spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }),
-    spawnGateway(yaml(), [], { DATABASE_URL: databaseUrl }),
-  ]);
+  [a, b] = await spawnReplicas(databaseUrl, [yaml(), yaml()]);
 }, 90_000);
 afterAll(async () => {
   openGate();
@@ -67,14 +55,7 @@ afterAll(async () => {
   await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
 }, 30_000);
 
-async function admin(gateway: SpawnedGateway, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${gateway.origin}/admin${path}`, {
-    method,
-    headers: { authorization: `Bearer ${MASTER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as Record<string, unknown>;
-}
+const admin = masterKeyAdmin(MASTER);
 
 /** Polls until `gateway` knows the admin record at `path` (created on the other replica). */
 const known = (gateway: SpawnedGateway, path: string, id: string) =>

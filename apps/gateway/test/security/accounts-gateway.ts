@@ -5,17 +5,8 @@ import { startGatewayWithUpstreams } from '../helpers/gateway-with-upstreams.js'
 
 export const MASTER = 'sk-master-key-for-security-tests-0123';
 
-/** A chat completion answer with the given usage (tokens). */
-export function completion(model: string, prompt: number, completionTokens: number) {
-  return {
-    id: 'chatcmpl-sec',
-    object: 'chat.completion',
-    created: 1_763_769_600,
-    model,
-    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-    usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
-  };
-}
+/** A chat completion answer with the given usage (tokens): `chatCompletion` of the shared helpers. */
+export { chatCompletion as completion } from '../helpers/chat-completion.js';
 
 /** A gateway with accounts (in-memory SQLite) in front of a mock OpenAI upstream, and helpers to drive it. */
 export interface AccountsGateway {

@@ -3,7 +3,8 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
 import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedGateway, spawnGateway } from '../helpers/spawn-gateway.js';
+import { replicaYaml, spawnReplicas } from '../helpers/replicas.js';
+import type { SpawnedGateway } from '../helpers/spawn-gateway.js';
 import { completion } from './accounts-gateway.js';
 
 // Attack (issue #38 item 8): two replicas on one Postgres and Redis; a key created through replica A and used at once
@@ -25,22 +26,14 @@ beforeAll(async () => {
     startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: completion('gpt-4o', 5, 3) } } }),
   ]);
   databaseUrl = await postgres.createDatabase('new_key');
-  const yaml = `
-server: { host: 127.0.0.1, port: 0 }
-admin: { master_key: "${MASTER}" }
-store: { postgres: "\${DATABASE_URL}", timeout_ms: 3000 }
-redis: { url: "${redis.url}", on_error: open, timeout_ms: 3000 }
-log: { level: warn, format: json }
-providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
-models:
-  - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
-routing: { max_retries: 0 }
-`;
-  [a, b] = await Promise.all([
-    spawnGateway(yaml, [], { DATABASE_URL: databaseUrl }),
-    spawnGateway(yaml, [], { DATABASE_URL: databaseUrl }),
-  ]);
+  const yaml = replicaYaml({
+    masterKey: MASTER,
+    upstreamUrl: upstream.url,
+    storeTimeoutMs: 3000,
+    redis: { url: redis.url, onError: 'open', timeoutMs: 3000 },
+    price: { input: 1, output: 2 },
+  });
+  [a, b] = await spawnReplicas(databaseUrl, [yaml, yaml]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

@@ -4,7 +4,9 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
 import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SpawnedGateway, spawnGateway } from '../helpers/spawn-gateway.js';
+import { chatCompletion } from '../helpers/chat-completion.js';
+import { replicaYaml, spawnReplicas } from '../helpers/replicas.js';
+import type { SpawnedGateway } from '../helpers/spawn-gateway.js';
 
 // Attack (issue #38 item 6, two replicas): with `redis.on_error: open`, nothing was counted while Redis was down, and
 // a Redis that came back empty started every bucket full. Now each replica enforces its own share of a key's limits
@@ -21,35 +23,23 @@ let upstream: MockUpstream;
 let a: SpawnedGateway;
 let b: SpawnedGateway;
 
-const yaml = () => `
-server: { host: 127.0.0.1, port: 0 }
-admin: { master_key: "${MASTER}" }
-store: { postgres: "\${DATABASE_URL}", timeout_ms: 2000 }
-redis: { url: "${redis.url}", on_error: open, timeout_ms: 1000 }
-log: { level: warn, format: json }
-providers:
-  openai: { adapter: openai, api_key: sk-upstream-000000, base_url: "${upstream.url}/v1" }
-models:
-  - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
-routing: { max_retries: 0 }
-`;
+const yaml = () =>
+  replicaYaml({
+    masterKey: MASTER,
+    upstreamUrl: upstream.url,
+    storeTimeoutMs: 2000,
+    redis: { url: redis.url, onError: 'open', timeoutMs: 1000 },
+    price: { input: 1, output: 2 },
+  });
 
 beforeAll(async () => {
-  const answer = {
-    id: 'c',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-4o',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }],
-    usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
-  };
+  const answer = chatCompletion('gpt-4o', 5, 1);
   [redis, postgres, upstream] = await Promise.all([
     startRedis(),
     startPostgres(),
     startMockUpstream({ routes: { 'POST /v1/chat/completions': { json: answer } } }),
   ]);
-  const env = { DATABASE_URL: await postgres.createDatabase('share') };
-  [a, b] = await Promise.all([spawnGateway(yaml(), [], env, 60_000), spawnGateway(yaml(), [], env, 60_000)]);
+  [a, b] = await spawnReplicas(await postgres.createDatabase('share'), [yaml(), yaml()], 60_000);
 }, 90_000);
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
