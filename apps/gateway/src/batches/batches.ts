@@ -1,11 +1,12 @@
 import type { Accounts, BatchStatus, Principal, StoredBatch } from '@switchyard/accounts';
-import { budgetWindowStart, estimateCall, NATIVE_BATCH_DISCOUNT } from '@switchyard/accounts';
+import { estimateCall, NATIVE_BATCH_DISCOUNT } from '@switchyard/accounts';
 import { type Gateway, GatewayError, invalidRequestError } from '@switchyard/core';
 import { z } from 'zod';
 import type { Files } from '../files/files.js';
 import { newId } from '../files/new-id.js';
 import { BATCH_ENDPOINTS, type BatchEndpoint, isBatchEndpoint } from './batch-endpoints.js';
 import { FINAL_STATUSES, newBatchObject, withStatus } from './batch-object.js';
+import { keyBudgetLeft } from './key-budget-left.js';
 import type { NativeBatches } from './native-batches.js';
 import { readBatchInput } from './read-batch-input.js';
 
@@ -142,10 +143,8 @@ export class Batches {
     lines: readonly { body: string; model: string }[],
     native: boolean,
   ): Promise<void> {
-    const principal = caller as Principal | undefined;
-    const accounts = this.options.accounts;
-    if (!accounts || principal?.kind !== 'virtual' || principal.state.key.budget_usd === null) return;
-    const { key } = principal.state;
+    const budget = await keyBudgetLeft(this.options.accounts, caller as Principal | undefined);
+    if (!budget) return;
     let estimate = 0;
     for (const line of lines) {
       try {
@@ -158,16 +157,14 @@ export class Batches {
         // An unknown model fails its line at run time (404), costing nothing.
       }
     }
-    const from = budgetWindowStart(key.budget_period, Date.now());
-    const spent = (await accounts.usage({ key_id: key.id, ...(from > 0 && { from }) }))[0]?.cost_usd ?? 0;
-    const remaining = (key.budget_usd ?? 0) - spent;
+    const remaining = budget.left;
     if (estimate > remaining) {
       throw new GatewayError({
         status: 429,
         type: 'insufficient_quota',
         code: 'insufficient_quota',
         param: 'input_file_id',
-        message: `This batch's estimate of ${estimate.toFixed(6)} USD (${lines.length} requests) exceeds the remaining ${Math.max(0, remaining).toFixed(6)} USD of this key's budget of ${key.budget_usd} USD per ${key.budget_period}.`,
+        message: `This batch's estimate of ${estimate.toFixed(6)} USD (${lines.length} requests) exceeds the remaining ${Math.max(0, remaining).toFixed(6)} USD of this key's budget of ${budget.budget} USD per ${budget.period}.`,
       });
     }
   }

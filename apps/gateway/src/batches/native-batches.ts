@@ -16,6 +16,7 @@ import {
 import type { Files } from '../files/files.js';
 import { FINAL_STATUSES, withStatus } from './batch-object.js';
 import { emptyUsage } from './finalize-batch.js';
+import { keyBudgetLeft } from './key-budget-left.js';
 import { copyUpstreamOutput, type NativeBooking } from './native-batch-output.js';
 
 /** Longest wait for one upstream call of a batch API (an upload included), ms. */
@@ -39,6 +40,12 @@ export interface NativeBatchesOptions {
   enabled: boolean;
   /** How often an upstream batch is asked how it stands, ms (config `batches.upstream_poll_ms`). */
   upstreamPollMs: number;
+}
+
+/** The entries of a Batch object's `errors` (`{object: 'list', data}` or null). */
+function errorEntries(errors: unknown): unknown[] {
+  const data = (errors as { data?: unknown } | null | undefined)?.data;
+  return Array.isArray(data) ? data : [];
 }
 
 /** The context of one upstream call made for batch `id` (no client: aborted after {@link UPSTREAM_CALL_MS}). */
@@ -157,6 +164,10 @@ export class NativeBatches {
     const upstream = await native.api.retrieveBatch(stored.upstream_id, callContext(native.target.provider, stored.id));
     const { store } = this.options.files;
     if (!FINAL_STATUSES.includes(upstream.status as BatchStatus)) {
+      if (stored.status === 'in_progress' && upstream.status !== 'cancelling' && (await this.#budgetSpent(stored))) {
+        await this.#cancelOverBudget(stored, native);
+        return;
+      }
       const counts = upstream.request_counts;
       if (counts) {
         const request_counts = { total: counts.total, completed: counts.completed, failed: counts.failed };
@@ -166,6 +177,35 @@ export class NativeBatches {
     }
     this.#polled.delete(stored.id);
     await this.#finish(stored, upstream, native);
+  }
+
+  /** True when the ledger shows batch `stored`'s key has spent its budget (nothing left in the current window). */
+  async #budgetSpent(stored: StoredBatch): Promise<boolean> {
+    const { accounts } = this.options;
+    if (!accounts) return false;
+    const principal = await accounts.principalById(stored.key_id).catch(() => undefined);
+    const budget = await keyBudgetLeft(accounts, principal);
+    return budget !== undefined && budget.left <= 0;
+  }
+
+  /**
+   * Cancels upstream batch `stored` because its key's budget is spent: the batch moves to `cancelling` with an
+   * `insufficient_quota` entry in `errors`; it ends `cancelled` (lines the provider finished still booked) when the
+   * upstream says so.
+   */
+  async #cancelOverBudget(stored: StoredBatch, native: NativeTarget): Promise<void> {
+    await native.api.cancelBatch(String(stored.upstream_id), callContext(native.target.provider, stored.id));
+    const error = {
+      code: 'insufficient_quota',
+      message: "The key's budget was spent while the batch ran; the gateway cancelled it upstream.",
+      param: null,
+      line: null,
+    };
+    const errors = { object: 'list', data: [...errorEntries(stored.batch.errors), error] };
+    await this.options.files.store.updateBatch(
+      { ...stored, status: 'cancelling', batch: withStatus(stored.batch, 'cancelling', { errors }) },
+      [stored.status],
+    );
   }
 
   async #finish(stored: StoredBatch, upstream: UpstreamBatch, native: NativeTarget): Promise<void> {
@@ -201,7 +241,9 @@ export class NativeBatches {
         error_file_id: errors.id,
         request_counts: { total: counts.total, completed: counts.completed, failed: counts.failed },
         usage,
-        ...(upstream.errors && { errors: { object: 'list', data: upstream.errors.data ?? [] } }),
+        ...(upstream.errors?.data?.length && {
+          errors: { object: 'list', data: [...errorEntries(finalizing.batch.errors), ...upstream.errors.data] },
+        }),
       }),
     };
     await files.store.updateBatch(done, ['finalizing']);

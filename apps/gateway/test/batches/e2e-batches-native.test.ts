@@ -155,6 +155,36 @@ describe('/v1/batches passed to the provider batch API', () => {
     expect(done).toMatchObject({ output_file_id: null, request_counts: { total: 5, completed: 0, failed: 0 } });
   });
 
+  it("cancels the upstream batch at its next poll once the key's budget is spent", async () => {
+    // A batch API that keeps the batch in progress, and a live answer of 100,000 output tokens: 0.06 USD.
+    const slow = openAIBatchMock({ prefix: '/v1', pollsToComplete: 1_000_000 });
+    for (const [key, route] of Object.entries(slow.routes)) upstream.route(key, route);
+    const text = { id: 'chatcmpl-big', object: 'chat.completion', created: 1, model: 'gpt-4o-mini' };
+    upstream.route('POST /v1/chat/completions', {
+      json: {
+        ...text,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'long' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 100_000, total_tokens: 100_010 },
+      },
+    });
+    const budgeted = await createAdminKey(origin, MASTER, { name: 'native-budget', budget_usd: 0.05 });
+    const client = new OpenAI({ baseURL: running.url, apiKey: budgeted.key, maxRetries: 0 });
+    const created = await createChatBatch(
+      client,
+      chatLines(4, () => 'gpt-4o-mini', 'native-budget', { max_tokens: 10 }),
+    );
+    expect(created.status).toBe('in_progress');
+    // Polled while the budget is not spent: not cancelled.
+    await expect.poll(() => [...slow.batches.values()][0]?.polls ?? 0).toBeGreaterThan(1);
+    const cancels = upstream.requestsTo('POST /v1/batches/*/cancel').length;
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'spend it' }] });
+    const done = await waitForStatus(client, created.id, ['cancelled', 'completed']);
+    expect(done.status).toBe('cancelled');
+    expect(upstream.requestsTo('POST /v1/batches/*/cancel')).toHaveLength(cancels + 1);
+    expect(done.errors?.data).toEqual([expect.objectContaining({ code: 'insufficient_quota' })]);
+    expect(done.request_counts).toMatchObject({ total: 4, completed: 0 });
+  });
+
   it('runs a batch mixing models in the gateway, line by line', async () => {
     const before = upstream.requestsTo('POST /v1/files').length;
     const created = await createChatBatch(
