@@ -1,9 +1,10 @@
-import { sseFrames, testkitFixtures } from '@switchyard/testkit';
+import { makeWav, sseFrames, testkitFixtures } from '@switchyard/testkit';
 import { describeAdapterConformance } from '@switchyard/testkit/conformance';
 import { expect } from 'vitest';
 import { createAzure } from '../src/index.js';
 
 const fixtures = testkitFixtures();
+const speechAudio = makeWav({ durationMs: 100 });
 const completion = fixtures.json<{
   choices: { message: { content: string } }[];
   usage: { prompt_tokens: number; completion_tokens: number };
@@ -100,6 +101,25 @@ describeAdapterConformance({
       reply: { chunks: sseFrames(fixtures.chunkLines('openai/openai-completion-text.chunks.txt')) },
       expect: { text: /^The holiday is called "Gratitude Day"/, finish_reason: 'length' },
     },
+  },
+  // OpenAI's recorded transcription, speech (a synthetic WAV) and image generation, on the deployment's paths.
+  transcriptions: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/audio/transcriptions',
+    reply: { json: fixtures.json('openai/openai-transcription.json') },
+    expect: { text: fixtures.json<{ text: string }>('openai/openai-transcription.json').text },
+  },
+  speech: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/audio/speech',
+    reply: {
+      headers: { 'content-type': 'audio/wav' },
+      chunks: [speechAudio.subarray(0, 300), speechAudio.subarray(300)],
+    },
+    expect: { contentType: 'audio/wav', bytes: speechAudio },
+  },
+  imageGenerations: {
+    route: 'POST /openai/deployments/my-gpt4o-deployment/images/generations',
+    reply: { json: fixtures.json('openai/openai-image.json') },
+    expect: { count: fixtures.json<{ data: unknown[] }>('openai/openai-image.json').data.length },
   },
   imageEdits: {
     route: 'POST /openai/deployments/my-gpt4o-deployment/images/edits',

@@ -22,6 +22,23 @@ const geminiStreamText = geminiLines
   )
   .join('');
 
+/** Imagen's documented `:predict` answer shape (no recording of one exists): one base64 PNG. */
+const imagen = {
+  route: `POST ${root}/google/models/imagen-3.0-capability-001:predict`,
+  reply: {
+    json: {
+      predictions: [
+        {
+          bytesBase64Encoded:
+            'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+          mimeType: 'image/png',
+        },
+      ],
+    },
+  },
+  expect: { count: 1 },
+};
+
 describeAdapterConformance({
   name: 'vertex (Gemini)',
   createAdapter: create,
@@ -89,22 +106,10 @@ describeAdapterConformance({
     reply: { json: fixtures.json('google-vertex/google-vertex-embedding.json') },
     expect: { count: 2, dimensions: 5 },
   },
-  // Imagen's documented `:predict` answer shape (no recording of an edit exists): one base64 PNG.
-  imageEdits: {
-    route: `POST ${root}/google/models/gemini-2.5-flash:predict`,
-    reply: {
-      json: {
-        predictions: [
-          {
-            bytesBase64Encoded:
-              'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-            mimeType: 'image/png',
-          },
-        ],
-      },
-    },
-    expect: { count: 1 },
-  },
+  // Image generation and edits go to Imagen (`:predict`), here its editing model.
+  imageModel: 'imagen-3.0-capability-001',
+  imageGenerations: imagen,
+  imageEdits: imagen,
   unsupported: [
     'transcriptions',
     'speech',
