@@ -106,4 +106,27 @@ describe('conformance matrix', () => {
       '| mixed | ❌ | ✅ json_schema; not json_object | 2/3 |',
     ]);
   });
+
+  it('shows operations the gateway refuses as "not supported" and native batches only where they ran', () => {
+    const passed = 'passed' as const;
+    const markdown = renderConformanceMatrix(
+      [
+        { adapter: 'openai', title: 'translates an image variation and sends the image', status: passed },
+        { adapter: 'openai', title: 'native batches: cancels a batch (cancelling, then cancelled)', status: passed },
+        {
+          adapter: 'vertex',
+          title: 'image variations: not supported (the gateway answers 400 unsupported_operation)',
+          status: passed,
+        },
+        { adapter: 'vertex', title: 'translates a completion: shape', status: passed },
+      ],
+      CONFORMANCE_CAPABILITIES.filter((c) => ['image variations', 'native batches'].includes(c.heading)),
+    );
+    expect(markdown.split('\n')).toEqual([
+      '| adapter | image variations | native batches | tests |',
+      '|---|:---:|:---:|---:|',
+      '| openai | ✅ | ✅ | 2/2 |',
+      '| vertex | not supported |  | 2/2 |',
+    ]);
+  });
 });
