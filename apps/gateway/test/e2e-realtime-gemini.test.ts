@@ -1,22 +1,26 @@
-import { type MockGeminiLive, type TlsTerminator, startMockGeminiLive, startTlsTerminator } from '@switchyard/testkit';
-import { pino } from 'pino';
+import { type MockGeminiLive, type TlsTerminator, startMockGeminiLive } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
-import { openSdkSession, type ServerEvent } from './helpers/realtime-clients.js';
+import type { RunningServer } from '../src/start-server.js';
+import {
+  endSession,
+  openSdkSession,
+  type ServerEvent,
+  userTextItem,
+  weatherToolRoundTrip,
+} from './helpers/realtime-clients.js';
+import { type RealtimeGateway, startRealtimeGateway } from './helpers/realtime-gateway.js';
 
 const KEY = 'sk-static-gemini-live-0123456789';
 const GEMINI_KEY = 'gemini-live-upstream-key-0123456789';
 
 let gemini: MockGeminiLive;
+let gateway: RealtimeGateway;
 let running: RunningServer;
 let tls: TlsTerminator;
 
 beforeAll(async () => {
   gemini = await startMockGeminiLive();
-  running = await startServer(
-    parseConfig(
-      `
+  gateway = await startRealtimeGateway(`
 keys: ["${KEY}"]
 admin: { master_key: "sk-master-gemini-live-0123456789" }
 store: { sqlite: ":memory:" }
@@ -25,18 +29,12 @@ providers:
   google: { adapter: google, api_key: ${GEMINI_KEY}, base_url: "${gemini.baseURL}" }
 models:
   - { id: gemini-voice, provider: google, upstream: gemini-live-2.5-flash-preview }
-`,
-      'test.yaml',
-      {},
-    ),
-    { logger: pino({ level: 'silent' }) },
-  );
-  tls = await startTlsTerminator(running.port);
+`);
+  ({ running, tls } = gateway);
 });
 
 afterAll(async () => {
-  await running?.close();
-  await tls?.close();
+  await gateway?.close();
   await gemini?.close();
 });
 
@@ -81,10 +79,7 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
       session: { type: 'realtime', output_modalities: ['text'], instructions: 'Be brief.' },
     });
     await session.next('session.updated');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello Gemini' }] },
-    });
+    session.send(userTextItem('Hello Gemini'));
     await session.next('conversation.item.added');
     session.send({ type: 'response.create' });
     const done = (await session.next('response.done')) as unknown as Done;
@@ -110,8 +105,7 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     });
     session.send({ type: 'session.update', session: { type: 'realtime', instructions: 'Too late' } });
     expect((await session.next('error')).error).toMatchObject({ code: 'unsupported_event' });
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
     await expect
       .poll(
         async () =>
@@ -163,8 +157,7 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     expect(at16k.length / 2).toBeLessThanOrEqual(8_000);
     expect(toneHz(at16k, 16_000)).toBeCloseTo(1000, -1);
     expect(received[6]).toEqual({ realtimeInput: { audioStreamEnd: true } });
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 
   it('sends audio unchanged when the client chose 16 kHz input', async () => {
@@ -183,40 +176,20 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     expect(gemini.connections.at(-1)!.received[1]).toEqual({
       realtimeInput: { audio: { data: tenth.toString('base64'), mimeType: 'audio/pcm;rate=16000' } },
     });
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 
   it('makes a function call round trip through toolCall and toolResponse', async () => {
     const session = openSdkSession(tls, KEY, 'gemini-voice');
     await session.next('session.created');
-    const tools = [
-      {
-        type: 'function',
-        name: 'get_weather',
-        description: 'Weather of a city',
-        parameters: { type: 'object', properties: { city: { type: 'string' } } },
-      },
-    ];
-    session.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools } });
-    await session.next('session.updated');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
-    });
-    session.send({ type: 'response.create' });
-    const call = await session.next('response.function_call_arguments.done');
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
+    const call = await weatherToolRoundTrip(session, tool);
     expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
-    await session.next('response.done');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'function_call_output', call_id: call.call_id, output: '{"temperature_c":21}' },
-    });
-    session.send({ type: 'response.create' });
-    await session.next(
-      'response.done',
-      (e) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === 1,
-    );
     expect(deltas(session.events, 'response.output_text.delta').join('')).toBe('Tool said: {"temperature_c":21}');
     const received = gemini.connections.at(-1)!.received;
     expect(received[0]).toMatchObject({
@@ -225,8 +198,7 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     expect(received.at(-1)).toEqual({
       toolResponse: { functionResponses: [{ id: call.call_id, name: 'get_weather', response: { temperature_c: 21 } }] },
     });
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 
   it('refuses what Gemini Live cannot do with an error event naming it, and keeps the session', async () => {
@@ -236,13 +208,9 @@ describe('/v1/realtime on Gemini Live, with the official openai SDK', () => {
     const error = await session.next('error');
     expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_event' });
     expect(String((error.error as { message: string }).message)).toContain('input_audio_buffer.clear');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Still here?' }] },
-    });
+    session.send(userTextItem('Still here?'));
     session.send({ type: 'response.create', response: {} });
     await session.next('response.done');
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 });

@@ -1,13 +1,9 @@
-import {
-  type MockRealtimeUpstream,
-  type TlsTerminator,
-  startMockRealtimeUpstream,
-  startTlsTerminator,
-} from '@switchyard/testkit';
+import { type MockRealtimeUpstream, type TlsTerminator, startMockRealtimeUpstream } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { createAdminKey } from './helpers/admin-keys.js';
-import { openSdkSession, rawUpgrade } from './helpers/realtime-clients.js';
+import { endSession, openSdkSession, rawUpgrade, userTextItem } from './helpers/realtime-clients.js';
+import { type RealtimeGateway, startRealtimeGateway } from './helpers/realtime-gateway.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 /** The session limits of docs/realtime.md: rpm per key, maximum length, idle timeout, back-pressure. */
@@ -18,6 +14,7 @@ const MAX_BUFFERED = 256 * 1024;
 let upstream: MockRealtimeUpstream;
 /** A mock that stops reading each session once it is open: a slow upstream. */
 let slow: MockRealtimeUpstream;
+let gateway: RealtimeGateway;
 let running: RunningServer;
 /** A gateway with a short idle timeout and the default session length, for the back-pressure test. */
 let roomy: RunningServer;
@@ -26,7 +23,7 @@ let wsOrigin: string;
 
 beforeAll(async () => {
   [upstream, slow] = await Promise.all([startMockRealtimeUpstream(), startMockRealtimeUpstream({ paused: true })]);
-  running = await startGatewayFromYaml(`
+  gateway = await startRealtimeGateway(`
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
@@ -46,20 +43,13 @@ providers:
 models:
   - { id: slow-voice, provider: slow, upstream: gpt-realtime }
 `);
-  wsOrigin = `ws://127.0.0.1:${running.port}`;
-  tls = await startTlsTerminator(running.port);
+  ({ running, tls, wsOrigin } = gateway);
 });
 
 afterAll(async () => {
-  await running?.close();
+  await gateway?.close();
   await roomy?.close();
-  await tls?.close();
   await Promise.all([upstream?.close(), slow?.close()]);
-});
-
-const textItem = (text: string) => ({
-  type: 'conversation.item.create',
-  item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 });
 
 describe('/v1/realtime session limits', () => {
@@ -68,8 +58,7 @@ describe('/v1/realtime session limits', () => {
     for (let i = 0; i < 2; i++) {
       const session = openSdkSession(tls, key, 'voice');
       await session.next('session.created');
-      session.rt.close();
-      await session.closed;
+      await endSession(session);
     }
     const third = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
       headers: { authorization: `Bearer ${key}` },
@@ -94,7 +83,7 @@ describe('/v1/realtime session limits', () => {
     await session.next('session.created');
     const started = Date.now();
     // An event every 100 ms: never idle.
-    const busy = setInterval(() => session.rt.socket.readyState === 1 && session.send(textItem('still here')), 100);
+    const busy = setInterval(() => session.rt.socket.readyState === 1 && session.send(userTextItem('still here')), 100);
     const error = await session.next('error');
     clearInterval(busy);
     expect(error.error).toMatchObject({ code: 'session_expired' });

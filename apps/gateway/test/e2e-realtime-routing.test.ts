@@ -1,16 +1,10 @@
 import { connect } from 'node:net';
-import {
-  type MockRealtimeUpstream,
-  type TlsTerminator,
-  startMockRealtimeUpstream,
-  startTlsTerminator,
-} from '@switchyard/testkit';
-import { pino } from 'pino';
+import { type MockRealtimeUpstream, type TlsTerminator, startMockRealtimeUpstream } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
 import { createAdminKey } from './helpers/admin-keys.js';
-import { openSdkSession, rawUpgrade } from './helpers/realtime-clients.js';
+import { endSession, openSdkSession, rawUpgrade } from './helpers/realtime-clients.js';
+import { type RealtimeGateway, startRealtimeGateway } from './helpers/realtime-gateway.js';
 
 const KEY = 'sk-static-realtime-routing-0123456789';
 const MASTER = 'sk-master-realtime-routing-0123456789';
@@ -20,6 +14,7 @@ let east: MockRealtimeUpstream;
 let west: MockRealtimeUpstream;
 let down: MockRealtimeUpstream;
 let badKey: MockRealtimeUpstream;
+let gateway: RealtimeGateway;
 let running: RunningServer;
 let tls: TlsTerminator;
 let wsOrigin: string;
@@ -33,9 +28,7 @@ beforeAll(async () => {
   ]);
   const provider = (m: MockRealtimeUpstream) =>
     `{ adapter: openai, api_key: sk-up-000000000000, base_url: "${m.baseURL}" }`;
-  running = await startServer(
-    parseConfig(
-      `
+  gateway = await startRealtimeGateway(`
 keys: ["${KEY}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
@@ -64,19 +57,12 @@ models:
   - { id: only-down, provider: down, upstream: gpt-realtime-down }
   - { id: main-voice, provider: down, upstream: gpt-realtime-main, fallbacks: [backup-voice] }
   - { id: backup-voice, provider: west, upstream: gpt-realtime-backup }
-`,
-      'test.yaml',
-      {},
-    ),
-    { logger: pino({ level: 'silent' }) },
-  );
-  wsOrigin = `ws://127.0.0.1:${running.port}`;
-  tls = await startTlsTerminator(running.port);
+`);
+  ({ running, tls, wsOrigin } = gateway);
 });
 
 afterAll(async () => {
-  await running?.close();
-  await tls?.close();
+  await gateway?.close();
   await Promise.all([east, west, down, badKey].map((m) => m?.close()));
 });
 
@@ -90,8 +76,7 @@ async function session(model: string) {
   await opened.next('session.created');
   return {
     close: async () => {
-      opened.rt.close();
-      await opened.closed;
+      await endSession(opened);
     },
   };
 }

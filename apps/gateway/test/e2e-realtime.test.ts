@@ -3,14 +3,20 @@ import {
   PCM16_24KHZ_BYTES_PER_SECOND,
   type TlsTerminator,
   startMockRealtimeUpstream,
-  startTlsTerminator,
 } from '@switchyard/testkit';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/load-config.js';
-import { type RunningServer, startServer } from '../src/start-server.js';
+import type { RunningServer } from '../src/start-server.js';
 import { createAdminKey } from './helpers/admin-keys.js';
-import { openSdkSession, rawUpgrade, type ServerEvent } from './helpers/realtime-clients.js';
+import {
+  endSession,
+  nthResponseDone,
+  openSdkSession,
+  rawUpgrade,
+  type ServerEvent,
+  userTextItem,
+  weatherToolRoundTrip,
+} from './helpers/realtime-clients.js';
+import { type RealtimeGateway, startRealtimeGateway } from './helpers/realtime-gateway.js';
 
 const STATIC = 'sk-static-realtime-key-0123456789';
 const MASTER = 'sk-master-realtime-key-0123456789';
@@ -20,6 +26,7 @@ const PRICE = { input: 4, cached_input: 0.4, output: 16, audio_input: 32, audio_
 const MAX_MESSAGE_BYTES = 256 * 1024;
 
 let upstream: MockRealtimeUpstream;
+let gateway: RealtimeGateway;
 let running: RunningServer;
 let tls: TlsTerminator;
 let origin: string;
@@ -27,9 +34,7 @@ let wsOrigin: string;
 
 beforeAll(async () => {
   upstream = await startMockRealtimeUpstream();
-  running = await startServer(
-    parseConfig(
-      `
+  gateway = await startRealtimeGateway(`
 keys: ["${STATIC}"]
 admin: { master_key: "${MASTER}" }
 store: { sqlite: ":memory:" }
@@ -44,20 +49,12 @@ models:
   - { id: catalogued, provider: openai, upstream: gpt-realtime-mini }
   - { id: azure-voice, provider: azure, upstream: my-realtime-deployment }
   - { id: chat-only, provider: groq, upstream: llama-3.3-70b-versatile }
-`,
-      'test.yaml',
-      {},
-    ),
-    { logger: pino({ level: 'silent' }) },
-  );
-  origin = `http://127.0.0.1:${running.port}`;
-  wsOrigin = `ws://127.0.0.1:${running.port}`;
-  tls = await startTlsTerminator(running.port);
+`);
+  ({ running, tls, origin, wsOrigin } = gateway);
 });
 
 afterAll(async () => {
-  await running?.close();
-  await tls?.close();
+  await gateway?.close();
   await upstream?.close();
 });
 
@@ -117,20 +114,14 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     expect((updated.session as { model: string }).model).toBe('voice');
     expect((connection.received[0]!.session as { model: string }).model).toBe('gpt-realtime');
 
-    const nthDone = (n: number) => (e: ServerEvent) =>
-      session.events.filter((x) => x.type === 'response.done').indexOf(e) === n;
     for (const [n, question] of ['Hello there', 'And again'].entries()) {
-      session.send({
-        type: 'conversation.item.create',
-        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: question }] },
-      });
+      session.send(userTextItem(question));
       session.send({ type: 'response.create' });
-      await session.next('response.done', nthDone(n));
+      await nthResponseDone(session, n);
     }
     expect(textOf(session.events, 'response.output_text.delta')).toBe('Echo: Hello thereEcho: And again');
     const dones = session.events.filter((e) => e.type === 'response.done') as unknown as Done[];
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
 
     await expect
       .poll(() => ledger((row) => dones.some((d) => d.response.id === row.request_id)).then((rows) => rows.length))
@@ -214,36 +205,16 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
   it('makes a function call round trip', async () => {
     const session = openSdkSession(tls, STATIC, 'voice');
     await session.next('session.created');
-    const tools = [
-      {
-        type: 'function',
-        name: 'get_weather',
-        description: 'Weather of a city',
-        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      },
-    ];
-    session.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools } });
-    await session.next('session.updated');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
-    });
-    session.send({ type: 'response.create' });
-    const call = await session.next('response.function_call_arguments.done');
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    const call = await weatherToolRoundTrip(session, tool);
     expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
-    await session.next('response.done');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'function_call_output', call_id: call.call_id, output: '{"temperature_c":21}' },
-    });
-    session.send({ type: 'response.create' });
-    await session.next(
-      'response.done',
-      (e) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === 1,
-    );
     expect(textOf(session.events, 'response.output_text.delta')).toBe('The tool said: {"temperature_c":21}');
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 
   it('serves Azure OpenAI realtime at /openai/realtime with api-version, deployment and api-key', async () => {
@@ -254,8 +225,7 @@ describe('/v1/realtime with the official openai SDK (OpenAIRealtimeWS)', () => {
     expect(connection.url).toBe('/openai/realtime?api-version=2025-04-01-preview&deployment=my-realtime-deployment');
     expect(connection.headers['api-key']).toBe(AZURE_KEY);
     expect(connection.headers.authorization).toBeUndefined();
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
   });
 });
 
@@ -307,8 +277,7 @@ describe('/v1/realtime authentication and admission', () => {
       headers: { authorization: `Bearer ${key.key}` },
     });
     expect('refused' in other && other.refused.status).toBe(403);
-    first.rt.close();
-    await first.closed;
+    await endSession(first);
     await expect
       .poll(async () => {
         const again = await rawUpgrade(`${wsOrigin}/v1/realtime?model=voice`, {
@@ -337,8 +306,7 @@ describe('/v1/realtime authentication and admission', () => {
     await session.next('session.created');
     const during = await (await fetch(`${origin}/metrics`)).text();
     expect(during).toMatch(/^switchyard_realtime_sessions [1-9]/m);
-    session.rt.close();
-    await session.closed;
+    await endSession(session);
     await expect
       .poll(async () => /^switchyard_realtime_sessions 0$/m.test(await (await fetch(`${origin}/metrics`)).text()))
       .toBe(true);
@@ -353,10 +321,7 @@ describe('/v1/realtime sessions ended by the gateway', () => {
     const key = await createAdminKey(origin, MASTER, { name: 'tiny-budget', budget_usd: 0.000001 });
     const session = openSdkSession(tls, key.key, 'voice');
     await session.next('session.created');
-    session.send({
-      type: 'conversation.item.create',
-      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Spend it all, please' }] },
-    });
+    session.send(userTextItem('Spend it all, please'));
     session.send({ type: 'response.create', response: { output_modalities: ['text'] } });
     await session.next('response.done');
     const error = await session.next('error');

@@ -6,7 +6,7 @@ import {
   startTlsTerminator,
 } from '@switchyard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSdkSession, type SdkSession } from './helpers/realtime-clients.js';
+import { endSession, openSdkSession, type SdkSession } from './helpers/realtime-clients.js';
 import { type SpawnedGateway, spawnGateway } from './helpers/spawn-gateway.js';
 
 const KEY = 'sk-realtime-idle-sessions-0123456789';
@@ -49,8 +49,7 @@ describe('1,000 concurrent idle realtime sessions', () => {
     // A few sessions first, so that lazily loaded code and buffers are in the baseline.
     const warm = openSdkSession(tls, KEY, 'voice');
     await warm.next('session.created');
-    warm.rt.close();
-    await warm.closed;
+    await endSession(warm);
     const before = rssOf(pid);
     const sessions: SdkSession[] = [];
     for (let batch = 0; batch < SESSIONS / 100; batch++) {

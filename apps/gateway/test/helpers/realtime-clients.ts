@@ -129,3 +129,47 @@ export function collectEvents(socket: WebSocket): {
     },
   };
 }
+
+/** The client event that adds a user message of one `input_text` part to the conversation. */
+export function userTextItem(text: string): Record<string, unknown> {
+  return {
+    type: 'conversation.item.create',
+    item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  };
+}
+
+/** Waits for the `index`-th `response.done` of `session` (0: the first), received or to come. */
+export function nthResponseDone(session: SdkSession, index: number): Promise<ServerEvent> {
+  return session.next(
+    'response.done',
+    (e) => session.events.filter((x) => x.type === 'response.done').indexOf(e) === index,
+  );
+}
+
+/** Closes `session` from the client side and waits until the socket has closed; resolves with the close code. */
+export async function endSession(session: SdkSession): Promise<{ code: number; reason: string }> {
+  session.rt.close();
+  return session.closed;
+}
+
+/**
+ * A function call round trip on a text session: declares `tool` (`session.update`), asks for the weather in Paris,
+ * waits for the call's arguments and its `response.done`, answers with `{"temperature_c":21}` and waits for the
+ * second `response.done`. Resolves with the `response.function_call_arguments.done` event.
+ * Events: https://platform.openai.com/docs/api-reference/realtime-client-events
+ */
+export async function weatherToolRoundTrip(session: SdkSession, tool: Record<string, unknown>): Promise<ServerEvent> {
+  session.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tool] } });
+  await session.next('session.updated');
+  session.send(userTextItem('What is the weather in Paris?'));
+  session.send({ type: 'response.create' });
+  const call = await session.next('response.function_call_arguments.done');
+  await session.next('response.done');
+  session.send({
+    type: 'conversation.item.create',
+    item: { type: 'function_call_output', call_id: call.call_id, output: '{"temperature_c":21}' },
+  });
+  session.send({ type: 'response.create' });
+  await nthResponseDone(session, 1);
+  return call;
+}
