@@ -1,6 +1,13 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsGateway, completion, startAccountsGateway } from './security/accounts-gateway.js';
+import {
+  CALL_USD,
+  chatCalls,
+  expectBudgetSpentByThreeCalls,
+  startLimitGroupsGateway,
+  usageGroups,
+} from './helpers/limit-groups-gateway.js';
+import type { AccountsGateway } from './security/accounts-gateway.js';
 
 // Organisations above teams over real HTTP on one gateway process (SQLite, the in-process limiter): the admin API
 // with audit rows, allow-lists that narrow from organisation to team to key, the organisation's rpm and budget
@@ -8,29 +15,14 @@ import { type AccountsGateway, completion, startAccountsGateway } from './securi
 // teams-replicas.test.ts.)
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
-// 1,000 prompt + 1,000 completion tokens at 1 + 2 USD per million: 0.003 USD a call.
-const CALL_USD = 0.003;
-
 let gw: AccountsGateway;
 beforeAll(async () => {
-  gw = await startAccountsGateway(
-    async (request) => ({ json: completion((request.json as { model: string }).model, 1000, 1000) }),
-    `models:
-  - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
-  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }
-  - { id: o1, provider: openai, price: { input: 1, output: 2 } }
-`,
-  );
+  gw = await startLimitGroupsGateway();
 });
 afterAll(() => gw?.close());
 
-const ask = (key: string, model = 'gpt-4o') =>
-  gw.client(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 });
-const outcome = (key: string, model?: string) =>
-  ask(key, model).then(
-    () => 200,
-    (e: ApiError) => `${e.status} ${e.code}`,
-  );
+const calls = chatCalls(() => gw);
+const { ask, outcome } = calls;
 
 /** An organisation (`org` its fields) with two teams of one key each. */
 async function hierarchy(org: Record<string, unknown>, team: Record<string, unknown> = {}) {
@@ -138,25 +130,12 @@ describe('a call is admitted only when the key, its team and its organization al
   it("the organization's budget: its teams' keys stop together once it is spent; usage by organization", async () => {
     const { id, teams, keys } = await hierarchy({ budget_usd: 2.5 * CALL_USD, budget_period: 'day' });
     const [a, b] = keys.map((k) => k.key);
-    expect(await outcome(a as string)).toBe(200);
-    expect(await outcome(b as string)).toBe(200);
-    expect(await outcome(a as string)).toBe(200);
-    const refusal = await ask(b as string).catch((e: ApiError) => e);
-    expect(refusal).toMatchObject({ status: 429, code: 'insufficient_quota' });
-    expect((refusal as ApiError).message).toBe(
-      `429 This organization's budget of ${2.5 * CALL_USD} USD per day is spent (0.009 USD spent).`,
-    );
-    const byOrg = (await gw.admin('GET', `/usage?group_by=organization&organization=${id}`)).body.data as {
-      group: string;
-      requests: number;
-      cost_usd: number;
-    }[];
+    await expectBudgetSpentByThreeCalls(calls, [a as string, b as string], 'organization');
+    const byOrg = await usageGroups(gw, `group_by=organization&organization=${id}`);
     // Three calls served, the refusal booked at no cost.
     expect(byOrg).toEqual([expect.objectContaining({ group: id, requests: 4 })]);
     expect(byOrg[0]?.cost_usd).toBeCloseTo(3 * CALL_USD, 9);
-    const byTeam = (await gw.admin('GET', `/usage?group_by=team&organization=${id}`)).body.data as {
-      group: string;
-    }[];
+    const byTeam = await usageGroups(gw, `group_by=team&organization=${id}`);
     expect(byTeam.map((g) => g.group).sort()).toEqual([...teams].sort());
     expect((await gw.admin('GET', `/organizations/${id}`)).body.spend_usd).toBeCloseTo(3 * CALL_USD, 9);
   });

@@ -1,35 +1,27 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsGateway, completion, startAccountsGateway } from './security/accounts-gateway.js';
+import {
+  CALL_USD,
+  chatCalls,
+  expectBudgetSpentByThreeCalls,
+  startLimitGroupsGateway,
+  usageGroups,
+} from './helpers/limit-groups-gateway.js';
+import type { AccountsGateway } from './security/accounts-gateway.js';
 
 // Teams over real HTTP on one gateway process (SQLite, the in-process limiter): the admin API, allow-lists that narrow,
 // limits shared by a team's keys, the team's budget, usage by team, and budgets that count spend only from when
 // they were set. (Across replicas on Redis and Postgres: teams-replicas.test.ts.)
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
-// 1,000 prompt + 1,000 completion tokens at 1 + 2 USD per million: 0.003 USD a call.
-const CALL_USD = 0.003;
-
 let gw: AccountsGateway;
 beforeAll(async () => {
-  gw = await startAccountsGateway(
-    async (request) => ({ json: completion((request.json as { model: string }).model, 1000, 1000) }),
-    `models:
-  - { id: gpt-4o, provider: openai, price: { input: 1, output: 2 } }
-  - { id: gpt-4o-mini, provider: openai, price: { input: 1, output: 2 } }
-  - { id: o1, provider: openai, price: { input: 1, output: 2 } }
-`,
-  );
+  gw = await startLimitGroupsGateway();
 });
 afterAll(() => gw?.close());
 
-const ask = (key: string, model = 'gpt-4o') =>
-  gw.client(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1000 });
-const outcome = (key: string, model?: string) =>
-  ask(key, model).then(
-    () => 200,
-    (e: ApiError) => `${e.status} ${e.code}`,
-  );
+const calls = chatCalls(() => gw);
+const { ask, outcome } = calls;
 
 describe('/admin/teams', () => {
   it('creates, lists (with spend), gets, changes and deletes a team; 404 for unknown ids, 400 naming a bad field', async () => {
@@ -130,20 +122,9 @@ describe('a call is admitted only when the key and its team both admit it', () =
     ).body.id as string;
     const a = await gw.createKey({ name: 'a', team_id: team });
     const b = await gw.createKey({ name: 'b', team_id: team, budget_usd: 1 });
-    expect(await outcome(a.key)).toBe(200);
-    expect(await outcome(b.key)).toBe(200);
-    expect(await outcome(a.key)).toBe(200);
-    const refusal = await ask(b.key).catch((e: ApiError) => e);
-    expect(refusal).toMatchObject({ status: 429, code: 'insufficient_quota' });
-    expect((refusal as ApiError).message).toBe(
-      `429 This team's budget of ${2.5 * CALL_USD} USD per day is spent (0.009 USD spent).`,
-    );
+    await expectBudgetSpentByThreeCalls(calls, [a.key, b.key], 'team');
     expect(await outcome(a.key)).toBe('429 insufficient_quota');
-    const byTeam = (await gw.admin('GET', `/usage?group_by=team&team=${team}`)).body.data as {
-      group: string;
-      requests: number;
-      cost_usd: number;
-    }[];
+    const byTeam = await usageGroups(gw, `group_by=team&team=${team}`);
     expect(byTeam).toHaveLength(1);
     expect(byTeam[0]).toMatchObject({ group: team, requests: 5 });
     expect(byTeam[0]!.cost_usd).toBeCloseTo(3 * CALL_USD, 9);
