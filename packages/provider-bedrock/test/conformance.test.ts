@@ -36,6 +36,8 @@ describeAdapterConformance({
   model,
   // Image generation, edits (IMAGE_VARIATION with the prompt, no mask here) and variations go to Nova Canvas.
   imageModel: 'amazon.nova-canvas-v1:0',
+  // Embeddings go to Titan Text Embeddings v2 (one InvokeModel call per input).
+  embeddingModel: 'amazon.titan-embed-text-v2:0',
   chat: {
     completion: {
       route: `POST ${base}/converse`,
@@ -106,6 +108,11 @@ describeAdapterConformance({
   imageGenerations: novaCanvas,
   imageEdits: novaCanvas,
   imageVariations: novaCanvas,
-  // Embeddings need an embedding model id (the suite sends its chat model): see the gateway's e2e-bedrock.test.ts.
+  // Titan's documented InvokeModel answer (no recording of one exists): `{embedding, inputTextTokenCount}`.
+  embeddings: {
+    route: 'POST /model/amazon.titan-embed-text-v2%3A0/invoke',
+    reply: { json: { embedding: [0.1, -0.2, 0.3, 0.4, -0.5], inputTextTokenCount: 3 } },
+    expect: { count: 2, dimensions: 5 },
+  },
   unsupported: ['transcriptions', 'speech', 'translations', 'moderations', 'completions'],
 });

@@ -35,6 +35,11 @@ export interface AdapterConformanceOptions {
    * image operations need an image model (e.g. Bedrock's Nova Canvas `amazon.nova-canvas-v1:0`). Default: `model`.
    */
   imageModel?: string;
+  /**
+   * The upstream model id the embeddings case sends, for adapters whose embeddings need an embedding model (e.g.
+   * Bedrock's Titan Text Embeddings `amazon.titan-embed-text-v2:0`). Default: `model`.
+   */
+  embeddingModel?: string;
   /** Chat completions; absent for an adapter that does not serve chat (e.g. speech or transcription only). */
   chat?: {
     /** A non-streaming completion: its recorded reply and what the translated answer must contain. */

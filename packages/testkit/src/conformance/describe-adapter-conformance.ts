@@ -324,7 +324,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       it('translates embeddings', async () => {
         upstream.route(embeddings.route, embeddings.reply);
         const input = Array.from({ length: embeddings.expect.count }, (_, i) => `text ${i}`);
-        const response = await adapter.embeddings!({ model: options.model, input }, context());
+        const model = options.embeddingModel ?? options.model;
+        const response = await adapter.embeddings!({ model, input }, context());
         expect(response.object).toBe('list');
         expect(response.data).toHaveLength(embeddings.expect.count);
         response.data.forEach((item, i) => {
