@@ -19,6 +19,7 @@ export interface AccountStoreFactory {
 
 import { auditEntry, key, team, uniqueName, usageRow } from './account-store-samples.js';
 import { usageLedgerCases } from './account-store-usage-cases.js';
+import { expectSpentGroupRefusals, spendAndReopen } from './accounts-reopen.js';
 import { describeAdminSessionStore } from './describe-admin-session-store.js';
 import { describeOrganizationStore } from './describe-organization-store.js';
 
@@ -263,28 +264,12 @@ export function describeAccountStore(label: string, factory: AccountStoreFactory
         budget_period: 'month',
       });
       const member = await accounts.keys.create({ name: 'member', team_id: created.id });
-      const principal = await accounts.authenticate(`Bearer ${member.key}`);
-      const admission = await accounts.admit(principal, 'gpt-4o', 1);
-      await accounts.settle(principal, admission, {
-        ...usageRow('', 'gpt-4o', Date.now(), 0.02),
-        key_id: undefined,
-      } as Omit<UsageRow, 'key_id'>);
-      await accounts.close();
-      const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+      const { reopened, principal } = await spendAndReopen(factory, name, accounts, member.key);
       expect(reopened.teams.list()).toMatchObject([
         { id: created.id, name: 'research', models: ['gpt-*'], budget_usd: 0.01 },
       ]);
       expect(reopened.keys.get(member.id)).toMatchObject({ team_id: created.id });
-      const again = await reopened.authenticate(`Bearer ${member.key}`);
-      await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({
-        status: 403,
-        code: 'model_not_allowed',
-      });
-      await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({
-        status: 429,
-        code: 'insufficient_quota',
-        message: expect.stringContaining("This team's budget of 0.01 USD per month is spent"),
-      });
+      await expectSpentGroupRefusals(reopened, principal, 'team');
       expect(await reopened.usage({}, 'team')).toMatchObject([{ group: created.id, requests: 1, cost_usd: 0.02 }]);
       await reopened.close();
     });

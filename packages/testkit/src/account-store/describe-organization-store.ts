@@ -1,6 +1,7 @@
 import { Accounts, type AccountStore, type Organization, type UsageRow } from '@switchyard/accounts';
 import { expect, it } from 'vitest';
 import { organization, team, uniqueName, usageRow } from './account-store-samples.js';
+import { expectSpentGroupRefusals, spendAndReopen } from './accounts-reopen.js';
 
 /**
  * The organisation part of the account store suite (run inside `describeAccountStore`): organisations round-trip
@@ -97,26 +98,10 @@ export function describeOrganizationStore(factory: { open(name: string): Promise
     });
     const created = await accounts.teams.create({ name: 'research', organization_id: org.id });
     const member = await accounts.keys.create({ name: 'member', team_id: created.id });
-    const principal = await accounts.authenticate(`Bearer ${member.key}`);
-    const admission = await accounts.admit(principal, 'gpt-4o', 1);
-    await accounts.settle(principal, admission, {
-      ...usageRow('', 'gpt-4o', Date.now(), 0.02),
-      key_id: undefined,
-    } as Omit<UsageRow, 'key_id'>);
-    await accounts.close();
-    const reopened = await Accounts.open({ store: await factory.open(name), staticKeys: [] });
+    const { reopened, principal } = await spendAndReopen(factory, name, accounts, member.key);
     expect(reopened.organizations.list()).toMatchObject([{ id: org.id, name: 'acme', budget_usd: 0.01 }]);
     expect(reopened.teams.list()).toMatchObject([{ id: created.id, organization_id: org.id }]);
-    const again = await reopened.authenticate(`Bearer ${member.key}`);
-    await expect(reopened.admit(again, 'claude-3', 1)).rejects.toMatchObject({
-      status: 403,
-      code: 'model_not_allowed',
-    });
-    await expect(reopened.admit(again, 'gpt-4o', 1)).rejects.toMatchObject({
-      status: 429,
-      code: 'insufficient_quota',
-      message: expect.stringContaining("This organization's budget of 0.01 USD per month is spent"),
-    });
+    await expectSpentGroupRefusals(reopened, principal, 'organization');
     expect(await reopened.usage({}, 'organization')).toMatchObject([{ group: org.id, requests: 1, cost_usd: 0.02 }]);
     await reopened.close();
   });
