@@ -51,6 +51,14 @@ export {
 export { type ErrorBody, errorBodySchema } from './errors/error-body.js';
 export { formatParamPath, fromZodError } from './errors/from-zod-error.js';
 export {
+  type ErrorCode,
+  GATEWAY_ERROR_CODES,
+  type GatewayErrorCode,
+  isGatewayErrorCode,
+  type UpstreamErrorCode,
+  upstreamErrorCode,
+} from './errors/gateway-error-codes.js';
+export {
   GatewayError,
   type GatewayErrorOptions,
   type GatewayErrorRetry,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, redactGatewayError, redactSecrets } from '../src/index.js';
+import { GatewayError, redactGatewayError, redactSecrets, upstreamErrorCode } from '../src/index.js';
 
 const KEY = 'sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
 
@@ -21,7 +21,7 @@ describe('redactSecrets', () => {
       status: 400,
       type: KEY,
       param: `p-${KEY}`,
-      code: KEY.slice(0, -2),
+      code: upstreamErrorCode(KEY.slice(0, -2)),
       message: 'm',
       headers: { 'x-a': KEY },
     });

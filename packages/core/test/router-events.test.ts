@@ -7,6 +7,7 @@ import {
   createGateway,
   GatewayError,
   type ProviderAdapter,
+  upstreamErrorCode,
 } from '../src/index.js';
 
 const completion = (model: string): ChatCompletion => ({
@@ -17,7 +18,12 @@ const completion = (model: string): ChatCompletion => ({
   choices: [{ index: 0, message: { role: 'assistant', content: model }, finish_reason: 'stop', logprobs: null }],
 });
 const failure = (status: number) =>
-  new GatewayError({ status, type: 'server_error', code: `e${status}`, message: `upstream ${status}` });
+  new GatewayError({
+    status,
+    type: 'server_error',
+    code: upstreamErrorCode(`e${status}`),
+    message: `upstream ${status}`,
+  });
 
 /** Answers each call with the next step (the last repeats); records the headers each call got. */
 function scripted(name: string, steps: ('ok' | GatewayError)[]) {

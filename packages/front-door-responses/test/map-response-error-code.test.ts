@@ -1,4 +1,4 @@
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, upstreamErrorCode } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { encodeResponseErrorEvent, toResponseError } from '../src/index.js';
 
@@ -11,7 +11,7 @@ const error = (
     status,
     message,
     type: extra.type ?? 'invalid_request_error',
-    code: extra.code ?? null,
+    code: upstreamErrorCode(extra.code ?? null),
     param: null,
     headers: extra.headers ?? {},
   });

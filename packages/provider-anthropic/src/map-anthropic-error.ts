@@ -1,8 +1,8 @@
-import { GatewayError, createUpstreamErrorMapper, redactSecrets } from '@switchyard/core';
+import { GatewayError, type GatewayErrorCode, createUpstreamErrorMapper, redactSecrets } from '@switchyard/core';
 import { type AnthropicError, anthropicErrorBodySchema } from './anthropic-error-schema.js';
 
 /** Per Anthropic error type: the HTTP status it comes with, and the OpenAI `type` and `code` it becomes. */
-const ERROR_TYPES: Record<string, { status: number; type: string; code: string | null }> = {
+const ERROR_TYPES: Record<string, { status: number; type: string; code: GatewayErrorCode | null }> = {
   invalid_request_error: { status: 400, type: 'invalid_request_error', code: null },
   authentication_error: { status: 401, type: 'invalid_request_error', code: 'invalid_api_key' },
   billing_error: { status: 402, type: 'insufficient_quota', code: 'insufficient_quota' },

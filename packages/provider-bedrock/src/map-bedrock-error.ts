@@ -1,10 +1,16 @@
-import { type GatewayError, type UpstreamResponseHeaders, createUpstreamErrorMapper } from '@switchyard/core';
+import {
+  type GatewayError,
+  type GatewayErrorCode,
+  type UpstreamResponseHeaders,
+  createUpstreamErrorMapper,
+  upstreamErrorCode,
+} from '@switchyard/core';
 import { type BedrockErrorBody, bedrockErrorBodySchema } from './bedrock-error-schema.js';
 
 interface MappedType {
   status: number;
   type: string;
-  code: string;
+  code: GatewayErrorCode;
 }
 
 /** Bedrock's exception names -> the client's status, OpenAI error type and code. */
@@ -78,7 +84,7 @@ export const mapBedrockError = createUpstreamErrorMapper({
   toType: (body, { headers }) => mappedOf(exceptionName(headers, body))?.type,
   toCode: (body, { headers }) => {
     const name = exceptionName(headers, body);
-    return mappedOf(name)?.code ?? name;
+    return mappedOf(name)?.code ?? upstreamErrorCode(name);
   },
   toParam: (body, { headers }) => {
     if (exceptionName(headers, body) !== 'ValidationException') return undefined;

@@ -1,4 +1,4 @@
-import { createUpstreamErrorMapper, openAIErrorHooks } from '@switchyard/core';
+import { createUpstreamErrorMapper, openAIErrorHooks, upstreamErrorCode } from '@switchyard/core';
 import { deepgramErrorBodySchema } from './deepgram-error-schema.js';
 
 /**
@@ -15,5 +15,5 @@ export const mapDeepgramError = createUpstreamErrorMapper({
   toMessage: (body) => body.err_msg || openAIErrorHooks.toMessage(body),
   toType: (body) => (body.err_msg ? undefined : openAIErrorHooks.toType(body)),
   toParam: (body) => (body.err_msg ? null : openAIErrorHooks.toParam(body)),
-  toCode: (body) => (body.err_msg ? (body.err_code ?? null) : openAIErrorHooks.toCode(body)),
+  toCode: (body) => (body.err_msg ? upstreamErrorCode(body.err_code ?? null) : openAIErrorHooks.toCode(body)),
 });

@@ -1,4 +1,4 @@
-import { createUpstreamErrorMapper, openAIErrorHooks } from '@switchyard/core';
+import { createUpstreamErrorMapper, openAIErrorHooks, upstreamErrorCode } from '@switchyard/core';
 import { type ElevenLabsErrorBody, elevenLabsErrorBodySchema } from './elevenlabs-error-schema.js';
 
 /** ElevenLabs' own message and code (`detail`), or undefined when the body has none (then read as OpenAI's). */
@@ -28,6 +28,6 @@ export const mapElevenLabsError = createUpstreamErrorMapper({
   toParam: (body) => (detailOf(body) ? null : openAIErrorHooks.toParam(body)),
   toCode: (body) => {
     const detail = detailOf(body);
-    return detail ? detail.code : openAIErrorHooks.toCode(body);
+    return detail ? upstreamErrorCode(detail.code) : openAIErrorHooks.toCode(body);
   },
 });

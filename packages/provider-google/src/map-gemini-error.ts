@@ -1,8 +1,8 @@
-import { createUpstreamErrorMapper } from '@switchyard/core';
+import { type GatewayErrorCode, createUpstreamErrorMapper } from '@switchyard/core';
 import { type GoogleErrorBody, googleErrorBodySchema } from './gemini-error-schema.js';
 
 /** Google's canonical error `status` -> the OpenAI error type and code. */
-const TYPES: Record<string, { type: string; code: string | null }> = {
+const TYPES: Record<string, { type: string; code: GatewayErrorCode | null }> = {
   INVALID_ARGUMENT: { type: 'invalid_request_error', code: null },
   FAILED_PRECONDITION: { type: 'invalid_request_error', code: 'failed_precondition' },
   UNAUTHENTICATED: { type: 'invalid_request_error', code: 'invalid_api_key' },

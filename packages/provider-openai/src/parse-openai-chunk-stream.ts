@@ -12,6 +12,7 @@ import {
   parseSSEBatches,
   redactSecrets,
   rememberJsonText,
+  upstreamErrorCode,
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { ChunkTemplate } from './chunk-template.js';
@@ -196,7 +197,7 @@ export function streamError(
   return new GatewayError({
     status: 502,
     type: text(upstreamError.type) ?? 'server_error',
-    code: text(upstreamError.code) ?? 'upstream_stream_error',
+    code: upstreamErrorCode(text(upstreamError.code)) ?? 'upstream_stream_error',
     param: text(upstreamError.param) ?? null,
     message: text(upstreamError.message) ?? `The upstream provider '${provider}' failed mid-stream.`,
   });

@@ -1,10 +1,11 @@
 import { GatewayError } from './gateway-error.js';
+import type { ErrorCode } from './gateway-error-codes.js';
 
 /** 400 `invalid_request_error` naming the offending request field (`param`). */
 export function invalidRequestError(
   message: string,
   param: string | null = null,
-  code: string | null = null,
+  code: ErrorCode | null = null,
 ): GatewayError {
   return new GatewayError({ status: 400, type: 'invalid_request_error', message, param, code });
 }

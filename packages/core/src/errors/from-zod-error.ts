@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { GatewayError } from './gateway-error.js';
+import type { GatewayErrorCode } from './gateway-error-codes.js';
 
 /** Formats a zod issue path as OpenAI does for `param`: `messages[0].content`. */
 export function formatParamPath(path: readonly PropertyKey[]): string {
@@ -20,7 +21,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describe(issue: z.core.$ZodIssue, missing: boolean): { detail: string; code: string } {
+function describe(issue: z.core.$ZodIssue, missing: boolean): { detail: string; code: GatewayErrorCode } {
   switch (issue.code) {
     case 'too_big':
       return {

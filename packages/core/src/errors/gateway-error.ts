@@ -1,4 +1,5 @@
 import type { ErrorBody } from './error-body.js';
+import type { ErrorCode } from './gateway-error-codes.js';
 
 const marker = Symbol.for('switchyard.gateway-error');
 
@@ -10,8 +11,11 @@ export interface GatewayErrorOptions {
   message: string;
   /** OpenAI error `type`, e.g. `invalid_request_error`, `server_error`. */
   type: string;
-  /** OpenAI error `code`, e.g. `model_not_found`, or null. */
-  code?: string | null;
+  /**
+   * OpenAI error `code`, or null: one of the gateway's own ({@link GatewayErrorCode}, e.g. `model_not_found`; a typo
+   * fails typecheck) or one an upstream sent, passed on through {@link upstreamErrorCode}.
+   */
+  code?: ErrorCode | null;
   /** The request field at fault, e.g. `messages[0].content`, or null. */
   param?: string | null;
   /** Extra response headers, e.g. `retry-after` copied from the upstream. */
@@ -51,7 +55,7 @@ export class GatewayError extends Error {
   readonly [marker] = true;
   readonly status: number;
   readonly type: string;
-  readonly code: string | null;
+  readonly code: ErrorCode | null;
   readonly param: string | null;
   readonly headers: Record<string, string>;
   readonly retry: GatewayErrorRetry;

@@ -1,5 +1,6 @@
 import { redactSecrets } from './redact-secrets.js';
 import { GatewayError } from './gateway-error.js';
+import { upstreamErrorCode } from './gateway-error-codes.js';
 
 /**
  * The same error with `secrets` (and pieces of them, see `redactSecrets`) removed from every string field a client
@@ -12,7 +13,9 @@ export function redactGatewayError(error: GatewayError, secrets: readonly (strin
   const message = redactSecrets(error.message, secrets);
   const type = redactSecrets(error.type, secrets);
   const param = clean(error.param);
-  const code = clean(error.code);
+  const redactedCode = clean(error.code);
+  // A code that carried a secret was the upstream's own (the gateway's codes are constants).
+  const code = redactedCode === error.code ? error.code : upstreamErrorCode(redactedCode);
   const headers = Object.fromEntries(Object.entries(error.headers).map(([k, v]) => [k, redactSecrets(v, secrets)]));
   const answer = error.upstreamAnswer && {
     ...error.upstreamAnswer,

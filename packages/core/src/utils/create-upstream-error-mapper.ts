@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { ErrorCode } from '../errors/gateway-error-codes.js';
 import { redactSecrets } from '../errors/redact-secrets.js';
 import { parseJsonOrUndefined } from './parse-json-or-undefined.js';
 
@@ -34,8 +35,11 @@ export interface UpstreamErrorMapperOptions<T> {
   schema: z.ZodType<T>;
   /** The upstream's message; undefined or '' gives `The upstream provider '<provider>' answered HTTP <status>.`. */
   toMessage: UpstreamErrorHook<T, string>;
-  /** The error `code` (e.g. `rate_limit_exceeded`); default null. */
-  toCode?: UpstreamErrorHook<T, string | null>;
+  /**
+   * The error `code`: one of the gateway's own (e.g. `rate_limit_exceeded`) or the upstream's, passed on through
+   * `upstreamErrorCode(...)`; default null.
+   */
+  toCode?: UpstreamErrorHook<T, ErrorCode | null>;
   /** The OpenAI error `type`; default {@link UpstreamErrorMapperOptions.typeByStatus}, then `server_error` for 5xx, else `invalid_request_error`. */
   toType?: UpstreamErrorHook<T, string>;
   /** The request field at fault (OpenAI's name); default null. */

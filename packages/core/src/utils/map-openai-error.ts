@@ -1,3 +1,4 @@
+import { upstreamErrorCode } from '../errors/gateway-error-codes.js';
 import { type UpstreamErrorMapperOptions, createUpstreamErrorMapper } from './create-upstream-error-mapper.js';
 import { type OpenAIErrorBody, type OpenAIErrorObject, openAIErrorBodySchema } from './openai-error-body.js';
 
@@ -15,7 +16,7 @@ export const openAIErrorHooks = {
   toMessage: (body) => (typeof body.error === 'string' ? body.error : errorObject(body).message),
   toType: (body) => errorObject(body).type,
   toParam: (body) => errorObject(body).param,
-  toCode: (body) => errorObject(body).code,
+  toCode: (body) => upstreamErrorCode(errorObject(body).code),
   statusMap: { 529: 503 },
   typeByStatus: {
     400: 'invalid_request_error',

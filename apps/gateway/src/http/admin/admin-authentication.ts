@@ -1,5 +1,5 @@
 import type { Accounts, Principal } from '@switchyard/accounts';
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, type GatewayErrorCode } from '@switchyard/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { MASTER_IDENTITY, setAdminIdentity } from './admin-identity.js';
 import { readCookie, SESSION_COOKIE } from './admin-session-cookie.js';
@@ -15,7 +15,7 @@ export function cookieSession(res: Response): { id: string; session: ResolvedSes
   return res.locals.adminCookieSession as { id: string; session: ResolvedSession } | undefined;
 }
 
-const refused = (status: 401 | 403, code: string, message: string) =>
+const refused = (status: 401 | 403, code: GatewayErrorCode, message: string) =>
   new GatewayError({ status, type: status === 401 ? 'authentication_error' : 'invalid_request_error', code, message });
 
 /**

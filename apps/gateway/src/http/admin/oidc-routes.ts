@@ -1,12 +1,12 @@
 import type { Accounts } from '@switchyard/accounts';
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, type GatewayErrorCode } from '@switchyard/core';
 import type { Request, Response, Router } from 'express';
 import type { AdminSso } from './admin-sso.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './admin-session-cookie.js';
 import { identityFromClaims } from './oidc-roles.js';
 import { LOGIN_TTL_MS } from './oidc-login-state.js';
 
-const signInRefused = (status: 400 | 403 | 502, code: string, message: string) =>
+const signInRefused = (status: 400 | 403 | 502, code: GatewayErrorCode, message: string) =>
   new GatewayError({ status, type: status === 502 ? 'server_error' : 'invalid_request_error', code, message });
 
 /**

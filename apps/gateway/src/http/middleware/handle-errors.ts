@@ -1,10 +1,10 @@
-import { GatewayError, redactGatewayError } from '@switchyard/core';
+import { GatewayError, type GatewayErrorCode, redactGatewayError } from '@switchyard/core';
 import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { locals } from '../request-locals.js';
 
 /** multer's limit errors: the 413 code and message each one gets. */
-const MULTER_LIMITS: Record<string, { code: string; message: (field?: string) => string }> = {
+const MULTER_LIMITS: Record<string, { code: GatewayErrorCode; message: (field?: string) => string }> = {
   LIMIT_FILE_SIZE: { code: 'file_too_large', message: () => 'The uploaded file exceeds the 25 MB limit.' },
   LIMIT_FIELD_VALUE: {
     code: 'field_too_large',

@@ -1,4 +1,4 @@
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, type GatewayErrorCode } from '@switchyard/core';
 import type { RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
 
@@ -11,7 +11,7 @@ export function parseByteSize(limit: number | string): number {
   return Math.floor(Number(match[1]) * unit);
 }
 
-const error = (status: number, code: string, message: string) =>
+const error = (status: number, code: GatewayErrorCode, message: string) =>
   new GatewayError({ status, type: 'invalid_request_error', code, message });
 
 /**
