@@ -4,12 +4,13 @@ import type { Metered } from './call-metering.js';
 import { usageOf } from '../accounting/usage-of.js';
 import type { GatewayCallResult } from './gateway-options.js';
 
-/** `{images}`: how many images an images answer carries (entries of `data` with `b64_json` or `url`); else `{}`. */
+/**
+ * `{images}`: how many images an images answer (ImagesResponse: `created` and `data`) carries, the entries of its
+ * `data`; else `{}` (embeddings lists have `data` but no `created`).
+ */
 function imagesOf(data: unknown): { images?: number } {
-  const entries = (data as { data?: unknown } | null)?.data;
-  if (!Array.isArray(entries)) return {};
-  const images = entries.filter((e) => e !== null && typeof e === 'object' && ('b64_json' in e || 'url' in e)).length;
-  return images > 0 || entries.length === 0 ? { images } : {};
+  const answer = data as { created?: unknown; data?: unknown } | null;
+  return typeof answer?.created === 'number' && Array.isArray(answer.data) ? { images: answer.data.length } : {};
 }
 
 /**
