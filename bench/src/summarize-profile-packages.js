@@ -15,5 +15,5 @@ for (const id of profile.samples) {
     : url.replace(/^file:\/\/.*?\/(packages|apps)\/([^/]+)\/.*$/, '$1/$2') || callFrame.functionName;
   self.set(key, (self.get(key) ?? 0) + 1);
 }
-for (const [key, count] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30))
+for (const [key, count] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] ?? 30)))
   console.log(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${key}`);

@@ -4,7 +4,7 @@
 // as the tests start them.
 import { startChild } from '../child.js';
 import { compareSetups } from '../compare-setups.js';
-import { startFleet, stopAll } from '../fleet.js';
+import { profileFlags, startFleet, stopAll } from '../fleet.js';
 import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey } from '../payloads.js';
 import { check } from './check.js';
 
@@ -15,10 +15,14 @@ export const accountsKey = {
     const services = await startChild('services-process.js');
     const { redis, postgres } = services.ready;
     const fleet = await startFleet(['switchyard']);
-    const accounts = await startChild('gateway-process.js', [
-      fleet.urls.direct,
-      `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`,
-    ]);
+    const accounts = await startChild(
+      'gateway-process.js',
+      [
+        fleet.urls.direct,
+        `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`,
+      ],
+      profileFlags(),
+    );
     try {
       const key = await createBenchKey(accounts.ready.url, {
         rpm_limit: 1_000_000_000,
