@@ -68,7 +68,8 @@ type Commands = {
 /**
  * The {@link Limiter} shared by every replica, on Redis: one atomic Lua script per admission (one round trip), and
  * the settlements of one event-loop turn batched into one script call, awaited before the answer ends (so a request
- * costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens). Counters:
+ * costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens; on a
+ * `SwitchyardRedis` connection the commands of one turn, every call's, share one socket write). Counters:
  * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets), `<prefix>spend:<key id>:<window>` (settled and
  * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
  * slots of calls in flight: a sorted set scored by expiry, taken in the admission script, removed with `ZREM` when the
