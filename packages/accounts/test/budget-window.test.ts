@@ -31,3 +31,22 @@ describe('budget windows', () => {
     expect(budgetWindow('day', NOW, 'UTC', '2026-11-01T00:00:00Z').start).toBe(Date.UTC(2026, 10, 26));
   });
 });
+
+describe('budget windows, computed again when a period ends', () => {
+  it('move to the next day, week and month at their boundaries in the time zone, going back in time included', () => {
+    const midnight = Date.UTC(2026, 10, 27); // Friday 27 November 2026, 00:00 UTC
+    expect(budgetWindowStart('day', midnight - 1)).toBe(Date.UTC(2026, 10, 26));
+    expect(budgetWindowStart('day', midnight)).toBe(midnight);
+    expect(budgetWindowStart('day', midnight - 1)).toBe(Date.UTC(2026, 10, 26));
+    expect(budgetWindowStart('week', Date.UTC(2026, 10, 29, 23, 59))).toBe(Date.UTC(2026, 10, 23));
+    expect(budgetWindowStart('week', Date.UTC(2026, 10, 30))).toBe(Date.UTC(2026, 10, 30));
+    expect(budgetWindowStart('month', Date.UTC(2026, 11, 1) - 1)).toBe(Date.UTC(2026, 10, 1));
+    expect(budgetWindowStart('month', Date.UTC(2026, 11, 1))).toBe(Date.UTC(2026, 11, 1));
+    // New York's day of 1 November 2026 (DST ends) lasts 25 hours: 04:00 UTC to 05:00 UTC the next day.
+    expect(budgetWindowStart('day', Date.UTC(2026, 10, 2, 4, 59), 'America/New_York')).toBe(Date.UTC(2026, 10, 1, 4));
+    expect(budgetWindowStart('day', Date.UTC(2026, 10, 2, 5), 'America/New_York')).toBe(Date.UTC(2026, 10, 2, 5));
+    // Each time zone has its own periods.
+    expect(budgetWindowStart('day', NOW, 'Asia/Tokyo')).toBe(Date.UTC(2026, 10, 26, 15));
+    expect(budgetWindowStart('day', NOW, 'UTC')).toBe(Date.UTC(2026, 10, 26));
+  });
+});
