@@ -8,7 +8,7 @@ import type { KeyLookupLimiterOptions } from './key-lookup-limiter.js';
 import { KeyAdmin } from './key-admin.js';
 import { KeyRegistry } from './key-registry.js';
 import { KeyStoreLookup } from './key-store-lookup.js';
-import { hashSecret as hash, secretOf, VIRTUAL_KEY } from './key-secret.js';
+import { bearerToken, hashSecret as hash, secretOf, VIRTUAL_KEY, virtualDigest } from './key-secret.js';
 import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
 import { limitSettlement } from './call-settlement.js';
@@ -68,8 +68,6 @@ export interface AccountsOptions {
   /** Ledger rows lost because the buffer was full: `count` since the last report, `total` since start. */
   onLedgerDropped?: (count: number, total: number) => void;
 }
-
-const PREFIX = 'sk-sy-';
 
 /**
  * The gateway's own accounts: virtual keys (`sk-sy-…`, stored as SHA-256 hashes, held in memory and compared in
@@ -170,7 +168,7 @@ export class Accounts {
 
   /** True when the `Authorization` header holds the master key. */
   isMaster(authorization: string | undefined): boolean {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    const token = bearerToken(authorization);
     if (!token || !this.#master) return false;
     return timingSafeEqual(Buffer.from(hash(token), 'hex'), this.#master);
   }
@@ -180,9 +178,8 @@ export class Accounts {
    * and expired ones included; undefined otherwise.
    */
   identify(authorization: string | undefined): KeyState | undefined {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-    if (!token?.startsWith(PREFIX)) return undefined;
-    return this.#keys.find(hash(token));
+    const digest = virtualDigest(bearerToken(authorization));
+    return digest === undefined ? undefined : this.#keys.find(digest);
   }
 
   /**
@@ -194,19 +191,21 @@ export class Accounts {
    * memory; revocations still arrive through the key change feed.
    */
   authenticate(authorization: string | undefined, clientAddress?: string): Principal | Promise<Principal> {
-    const state = this.identify(authorization);
-    if (state) return this.#principal(state, authorization);
+    // The secret is hashed once per call: the same digest finds the key and tells which of its secrets it is.
+    const token = bearerToken(authorization);
+    const digest = virtualDigest(token);
+    const state = digest === undefined ? undefined : this.#keys.find(digest);
+    if (state && digest !== undefined) return this.#principal(state, digest);
     try {
       this.#static.authenticate(authorization);
       return { kind: 'static' };
     } catch (error) {
-      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-      if (!token || !VIRTUAL_KEY.test(token)) throw error;
-      const lookup = this.#lookups.find(hash(token), clientAddress);
+      if (!token || digest === undefined || !VIRTUAL_KEY.test(token)) throw error;
+      const lookup = this.#lookups.find(digest, clientAddress);
       if (!lookup) throw error;
       return lookup.then((found) => {
         if (!found) throw error;
-        return this.#principal(found, authorization);
+        return this.#principal(found, digest);
       });
     }
   }
@@ -237,17 +236,17 @@ export class Accounts {
   keyError(principal: Principal, authorization: string | undefined): GatewayError | undefined {
     if (principal.kind !== 'virtual') return undefined;
     try {
-      this.#principal(principal.state, authorization);
+      this.#principal(principal.state, hash(bearerToken(authorization) ?? ''));
       return undefined;
     } catch (error) {
       return error as GatewayError;
     }
   }
 
-  #principal(state: KeyState, authorization: string | undefined): Principal {
+  /** The principal of `state` authenticated with the secret whose SHA-256 is `digest` (hex); throws 401 as above. */
+  #principal(state: KeyState, digest: string): Principal {
     if (state.key.revoked_at) throw authenticationError('This API key has been revoked.');
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
-    if (secretOf(state.key, hash(token)) === 'expired')
+    if (secretOf(state.key, digest) === 'expired')
       throw authenticationError('This API key was rotated and its grace period has ended: use its new secret.');
     if (state.key.expires_at && Date.parse(state.key.expires_at) <= Date.now())
       throw authenticationError('This API key has expired.');

@@ -9,6 +9,14 @@ export const VIRTUAL_KEY = /^sk-sy-[A-Za-z0-9_-]{32}$/;
 /** SHA-256 of a secret, hex (64 characters). One-shot `crypto.hash`: no Hash object per call (a key is hashed on every request). */
 export const hashSecret = (secret: string): string => digestOf('sha256', secret, 'hex');
 
+/** The token of an `Authorization: Bearer <token>` header, else undefined. */
+export const bearerToken = (authorization: string | undefined): string | undefined =>
+  /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+
+/** SHA-256 (hex) of a token shaped like a virtual key's secret (`sk-sy-…`), else undefined. */
+export const virtualDigest = (token: string | undefined): string | undefined =>
+  token?.startsWith(KEY_PREFIX) ? hashSecret(token) : undefined;
+
 /** A fresh secret (`sk-sy-` + 24 random bytes in base64url), its hash and its display prefix (`sk-sy-AbC1…`). */
 export function newKeySecret(): { secret: string; key_hash: string; key_prefix: string } {
   const secret = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
