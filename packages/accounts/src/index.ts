@@ -20,6 +20,14 @@ export {
   optionalLimits,
 } from './limit-fields.js';
 export { limitFieldsShape } from './limit-fields-schema.js';
+export {
+  columnValues,
+  GROUP_COLUMNS,
+  jsonText,
+  KEY_COLUMNS,
+  KEY_SECRET_COLUMNS,
+  LIMIT_COLUMNS,
+} from './store-columns.js';
 export type { Team } from './team.js';
 export {
   type CreateTeamInput,

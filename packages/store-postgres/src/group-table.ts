@@ -1,30 +1,5 @@
-import { type LimitGroup, optionalLimits } from '@switchyard/accounts';
+import { columnValues, GROUP_COLUMNS, jsonText, type LimitGroup } from '@switchyard/accounts';
 import type pg from 'pg';
-
-/** Limit columns keys, teams and organisations share after the original ones. */
-export const LIMIT_COLUMNS = [
-  'concurrency_limit',
-  'budget_started_at',
-  'end_user_budget_usd',
-  'end_user_budget_period',
-  'end_user_rpm_limit',
-  'session_budget_usd',
-  'session_rpm_limit',
-] as const;
-
-/** The columns of `switchyard_teams` and `switchyard_organizations` (teams add `organization_id`). */
-const GROUP_COLUMNS = [
-  'id',
-  'name',
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'metadata',
-  'created_at',
-  ...LIMIT_COLUMNS,
-] as const;
 
 /** A group row as node-postgres returns it (timestamptz as Date, text[] as array, jsonb parsed). */
 type GroupRow<T> = Omit<T, 'created_at' | 'budget_started_at'> & { created_at: Date; budget_started_at: Date | null };
@@ -46,10 +21,8 @@ export class PostgresGroupTable<T extends LimitGroup> {
   }
 
   #params(group: T): unknown[] {
-    const full: Record<string, unknown> = Object.fromEntries(Object.entries({ ...group, ...optionalLimits(group) }));
-    return this.#columns.map((column) =>
-      column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null),
-    );
+    const values = columnValues(group, this.#columns);
+    return this.#columns.map((column) => (column === 'metadata' ? jsonText(values.metadata) : values[column]));
   }
 
   #fromRow(row: GroupRow<T>): T {

@@ -1,5 +1,4 @@
-import { optionalLimits, type VirtualKey } from '@switchyard/accounts';
-import { LIMIT_COLUMNS } from './group-table.js';
+import { columnValues, jsonText, KEY_COLUMNS, KEY_SECRET_COLUMNS, type VirtualKey } from '@switchyard/accounts';
 
 /** A `switchyard_keys` row as node-postgres returns it (timestamptz as Date, text[] as array, jsonb parsed). */
 export interface KeyRow
@@ -15,44 +14,16 @@ export interface KeyRow
   budget_started_at: Date | null;
 }
 
-/** The columns of `switchyard_keys`, in the order {@link keyParams} gives them. */
-export const KEY_COLUMNS = [
-  'id',
-  'name',
-  'key_hash',
-  'key_prefix',
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'expires_at',
-  'metadata',
-  'created_at',
-  'revoked_at',
-  'previous_key_hash',
-  'previous_key_prefix',
-  'previous_key_expires_at',
-  'rotated_at',
-  'team_id',
-  ...LIMIT_COLUMNS,
-] as const;
+/** The columns of `switchyard_keys` (`KEY_COLUMNS` of the accounts package), in the order {@link keyParams} gives them. */
+export { KEY_COLUMNS };
 
 /** The columns a rotation writes ({@link KEY_COLUMNS} minus these is what an update writes). */
-export const SECRET_COLUMNS: ReadonlySet<string> = new Set([
-  'key_hash',
-  'key_prefix',
-  'previous_key_hash',
-  'previous_key_prefix',
-  'previous_key_expires_at',
-  'rotated_at',
-]);
+export const SECRET_COLUMNS: ReadonlySet<string> = new Set(KEY_SECRET_COLUMNS);
+
 /** Query parameters of a key, in {@link KEY_COLUMNS} order (jsonb sent as JSON text). */
 export function keyParams(key: VirtualKey): unknown[] {
-  const full = { ...key, ...optionalLimits(key) } as Record<string, unknown>;
-  return KEY_COLUMNS.map((column) =>
-    column === 'metadata' ? (full.metadata == null ? null : JSON.stringify(full.metadata)) : (full[column] ?? null),
-  );
+  const values = columnValues(key, KEY_COLUMNS);
+  return KEY_COLUMNS.map((column) => (column === 'metadata' ? jsonText(values.metadata) : values[column]));
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -4,6 +4,7 @@ import {
   type AdminSession,
   type AuditEntry,
   type AuditQuery,
+  jsonText,
   type Organization,
   SPARSE_GROUPS,
   type Team,
@@ -329,8 +330,8 @@ export class PostgresAccountStore implements AccountStore {
         entry.action,
         entry.target,
         entry.source_address,
-        entry.before === null ? null : JSON.stringify(entry.before),
-        entry.after === null ? null : JSON.stringify(entry.after),
+        jsonText(entry.before),
+        jsonText(entry.after),
       ],
     );
   }

@@ -1,30 +1,5 @@
-import { type LimitGroup, optionalLimits } from '@switchyard/accounts';
+import { columnValues, GROUP_COLUMNS, jsonText, type LimitGroup } from '@switchyard/accounts';
 import type Database from 'better-sqlite3';
-
-/** Limit columns of keys, teams and organisations after the original ones. */
-export const LIMIT_COLUMNS = [
-  'concurrency_limit',
-  'budget_started_at',
-  'end_user_budget_usd',
-  'end_user_budget_period',
-  'end_user_rpm_limit',
-  'session_budget_usd',
-  'session_rpm_limit',
-];
-
-/** The columns of the `teams` and `organizations` tables (teams add `organization_id`). */
-const GROUP_COLUMNS = [
-  'id',
-  'name',
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'metadata',
-  'created_at',
-  ...LIMIT_COLUMNS,
-];
 
 /** A record as SQLite stores it: lists and objects as JSON text. */
 export type Stored<T> = Omit<T, 'models' | 'metadata'> & { models: string | null; metadata: string | null };
@@ -40,9 +15,22 @@ export function fromRow<T extends { models: string[] | null; metadata: Record<st
   } as T;
 }
 
-export const insertSql = (table: string, columns: string[]) =>
+/**
+ * The row SQLite stores for a key, team or organisation: every one of `columns`, absent fields as NULL, `models` and
+ * `metadata` as JSON text.
+ */
+export function toStoredRow(
+  record: { models: string[] | null; metadata: Record<string, unknown> | null },
+  columns: readonly string[],
+) {
+  return { ...columnValues(record, columns), models: jsonText(record.models), metadata: jsonText(record.metadata) };
+}
+
+/** `INSERT` of `columns` into `table`, bound by name (`@column`). */
+export const insertSql = (table: string, columns: readonly string[]) =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
-export const updateSql = (table: string, columns: string[]) =>
+/** `UPDATE` of `columns` of the row of `table` whose `id` is `@id`, bound by name. */
+export const updateSql = (table: string, columns: readonly string[]) =>
   `UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
 /**
@@ -61,11 +49,7 @@ export class SqliteGroupTable<T extends LimitGroup> {
   }
 
   #row(group: T): Record<string, unknown> {
-    const full: Record<string, unknown> = Object.fromEntries(Object.entries({ ...group, ...optionalLimits(group) }));
-    for (const column of this.#columns) full[column] ??= null;
-    full.models = group.models ? JSON.stringify(group.models) : null;
-    full.metadata = group.metadata ? JSON.stringify(group.metadata) : null;
-    return full;
+    return toStoredRow(group, this.#columns);
   }
 
   async list(): Promise<T[]> {

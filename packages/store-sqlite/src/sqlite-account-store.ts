@@ -3,7 +3,9 @@ import {
   type AdminSession,
   type AuditEntry,
   type AuditQuery,
-  optionalLimits,
+  jsonText,
+  KEY_COLUMNS,
+  KEY_SECRET_COLUMNS,
   type Organization,
   SPARSE_GROUPS,
   type Team,
@@ -24,51 +26,16 @@ import {
   SCHEMA_SQL,
 } from './schema-sql.js';
 import { SqliteAdminSessions } from './sqlite-admin-sessions.js';
-import { fromRow, insertSql, LIMIT_COLUMNS, SqliteGroupTable, type Stored, updateSql } from './group-tables.js';
+import { fromRow, insertSql, SqliteGroupTable, type Stored, toStoredRow, updateSql } from './group-tables.js';
 import { usageWhere } from './usage-where.js';
 
 type KeyRow = Stored<VirtualKey>;
 
 /** A key as SQLite stores it: lists and objects as JSON text, absent optional fields as NULL. */
-function toRow(key: VirtualKey): Stored<VirtualKey> {
-  return {
-    ...key,
-    ...optionalLimits(key),
-    previous_key_hash: key.previous_key_hash ?? null,
-    previous_key_prefix: key.previous_key_prefix ?? null,
-    previous_key_expires_at: key.previous_key_expires_at ?? null,
-    rotated_at: key.rotated_at ?? null,
-    team_id: key.team_id ?? null,
-    models: key.models ? JSON.stringify(key.models) : null,
-    metadata: key.metadata ? JSON.stringify(key.metadata) : null,
-  };
-}
-/** Columns only a rotation writes. */
-const SECRET_COLUMNS = [
-  'key_hash',
-  'key_prefix',
-  'previous_key_hash',
-  'previous_key_prefix',
-  'previous_key_expires_at',
-  'rotated_at',
-];
-const KEY_COLUMNS = [
-  'id',
-  'name',
-  ...SECRET_COLUMNS,
-  'models',
-  'rpm_limit',
-  'tpm_limit',
-  'budget_usd',
-  'budget_period',
-  'expires_at',
-  'metadata',
-  'created_at',
-  'revoked_at',
-  'team_id',
-  ...LIMIT_COLUMNS,
-];
-const KEY_UPDATED = KEY_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at' && !SECRET_COLUMNS.includes(c));
+const toRow = (key: VirtualKey) => toStoredRow(key, KEY_COLUMNS);
+const SECRET_COLUMNS: ReadonlySet<string> = new Set(KEY_SECRET_COLUMNS);
+/** The key columns an update writes: all but the id, the creation time and the secret ones. */
+const KEY_UPDATED = KEY_COLUMNS.filter((c) => c !== 'id' && c !== 'created_at' && !SECRET_COLUMNS.has(c));
 
 const GROUP_COLUMN: Record<UsageGroupBy, string> = {
   key: 'key_id',
@@ -299,8 +266,8 @@ export class SqliteAccountStore implements AccountStore {
       )
       .run({
         ...entry,
-        before: entry.before === null ? null : JSON.stringify(entry.before),
-        after: entry.after === null ? null : JSON.stringify(entry.after),
+        before: jsonText(entry.before),
+        after: jsonText(entry.after),
       });
   }
 
