@@ -61,6 +61,8 @@ export function streamUpstreamBody(options: UpstreamRequestOptions): Promise<Ups
         if (status < 200) return;
         statusCode = status;
         headers = responseHeaders as UpstreamStreamResponse['headers'];
+        // The headers are parsed: undici's raw copy (a Buffer per name and value) would live as long as the stream.
+        started.rawHeaders = null;
         if (status >= 400) {
           errorBody = new CappedBody(provider, 'maxErrorBytes', limits.maxErrorBytes);
           try {
