@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AccountStore,
-  type AdminSession,
+  type AdminSessionStore,
   type AuditEntry,
   type AuditQuery,
   jsonText,
   type Organization,
+  type RecordTable,
   SPARSE_GROUPS,
+  TableBackedAccountStore,
   type Team,
   type UsageFilter,
   type UsageGroupBy,
@@ -116,14 +118,25 @@ const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(
  * `statement_timeout` on the server) and rejects with the driver's error.
  * @see https://node-postgres.com/apis/pool
  */
-export class PostgresAccountStore implements AccountStore {
+export class PostgresAccountStore extends TableBackedAccountStore implements AccountStore {
   readonly #pool: pg.Pool;
   readonly #rowIds = new WeakMap<UsageRow, string>();
   readonly #sessions: PostgresAdminSessions;
   readonly #teams: PostgresGroupTable<Team>;
   readonly #organizations: PostgresGroupTable<Organization>;
 
+  protected get teamTable(): RecordTable<Team> {
+    return this.#teams;
+  }
+  protected get organizationTable(): RecordTable<Organization> {
+    return this.#organizations;
+  }
+  protected get sessionTable(): AdminSessionStore {
+    return this.#sessions;
+  }
+
   private constructor(pool: pg.Pool) {
+    super();
     this.#pool = pool;
     this.#sessions = new PostgresAdminSessions(pool);
     this.#teams = new PostgresGroupTable(pool, 'switchyard_teams', ['organization_id']);
@@ -201,46 +214,6 @@ export class PostgresAccountStore implements AccountStore {
       `UPDATE switchyard_keys SET ${changed.map(([column], i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`,
       [key.id, ...changed.map(([, value]) => value)],
     );
-  }
-
-  listTeams(): Promise<Team[]> {
-    return this.#teams.list();
-  }
-
-  getTeam(id: string): Promise<Team | undefined> {
-    return this.#teams.get(id);
-  }
-
-  insertTeam(team: Team): Promise<void> {
-    return this.#teams.insert(team);
-  }
-
-  updateTeam(team: Team): Promise<void> {
-    return this.#teams.update(team);
-  }
-
-  deleteTeam(id: string): Promise<void> {
-    return this.#teams.delete(id);
-  }
-
-  listOrganizations(): Promise<Organization[]> {
-    return this.#organizations.list();
-  }
-
-  getOrganization(id: string): Promise<Organization | undefined> {
-    return this.#organizations.get(id);
-  }
-
-  insertOrganization(organization: Organization): Promise<void> {
-    return this.#organizations.insert(organization);
-  }
-
-  updateOrganization(organization: Organization): Promise<void> {
-    return this.#organizations.update(organization);
-  }
-
-  deleteOrganization(id: string): Promise<void> {
-    return this.#organizations.delete(id);
   }
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
@@ -363,19 +336,6 @@ export class PostgresAccountStore implements AccountStore {
       params,
     );
     return rows;
-  }
-
-  insertAdminSession(session: AdminSession): Promise<void> {
-    return this.#sessions.insertAdminSession(session);
-  }
-  getAdminSession(idHash: string): Promise<AdminSession | undefined> {
-    return this.#sessions.getAdminSession(idHash);
-  }
-  deleteAdminSession(idHash: string): Promise<void> {
-    return this.#sessions.deleteAdminSession(idHash);
-  }
-  deleteExpiredAdminSessions(now: number): Promise<number> {
-    return this.#sessions.deleteExpiredAdminSessions(now);
   }
 
   async close(): Promise<void> {

@@ -1,13 +1,15 @@
 import {
   type AccountStore,
-  type AdminSession,
+  type AdminSessionStore,
   type AuditEntry,
   type AuditQuery,
   jsonText,
   KEY_COLUMNS,
   KEY_SECRET_COLUMNS,
   type Organization,
+  type RecordTable,
   SPARSE_GROUPS,
+  TableBackedAccountStore,
   type Team,
   type UsageFilter,
   type UsageGroupBy,
@@ -54,15 +56,26 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
  * as SHA-256 hashes; ledger rows are appended in one transaction per batch.
  * @see https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md
  */
-export class SqliteAccountStore implements AccountStore {
+export class SqliteAccountStore extends TableBackedAccountStore implements AccountStore {
   readonly #db: Database.Database;
   readonly #insertUsage: Database.Statement;
   readonly #sessions: SqliteAdminSessions;
   readonly #teams: SqliteGroupTable<Team>;
   readonly #organizations: SqliteGroupTable<Organization>;
 
+  protected get teamTable(): RecordTable<Team> {
+    return this.#teams;
+  }
+  protected get organizationTable(): RecordTable<Organization> {
+    return this.#organizations;
+  }
+  protected get sessionTable(): AdminSessionStore {
+    return this.#sessions;
+  }
+
   /** Opens (creating if needed) the database at `path`. Throws when the file cannot be opened. */
   constructor(path: string) {
+    super();
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
@@ -125,46 +138,6 @@ export class SqliteAccountStore implements AccountStore {
          previous_key_expires_at = @previous_key_expires_at, rotated_at = @rotated_at WHERE id = @id`,
       )
       .run(toRow(key));
-  }
-
-  listTeams(): Promise<Team[]> {
-    return this.#teams.list();
-  }
-
-  getTeam(id: string): Promise<Team | undefined> {
-    return this.#teams.get(id);
-  }
-
-  insertTeam(team: Team): Promise<void> {
-    return this.#teams.insert(team);
-  }
-
-  updateTeam(team: Team): Promise<void> {
-    return this.#teams.update(team);
-  }
-
-  deleteTeam(id: string): Promise<void> {
-    return this.#teams.delete(id);
-  }
-
-  listOrganizations(): Promise<Organization[]> {
-    return this.#organizations.list();
-  }
-
-  getOrganization(id: string): Promise<Organization | undefined> {
-    return this.#organizations.get(id);
-  }
-
-  insertOrganization(organization: Organization): Promise<void> {
-    return this.#organizations.insert(organization);
-  }
-
-  updateOrganization(organization: Organization): Promise<void> {
-    return this.#organizations.update(organization);
-  }
-
-  deleteOrganization(id: string): Promise<void> {
-    return this.#organizations.delete(id);
   }
 
   async appendUsage(rows: readonly UsageRow[]): Promise<void> {
@@ -295,19 +268,6 @@ export class SqliteAccountStore implements AccountStore {
       before: e.before === null ? null : (JSON.parse(e.before) as Record<string, unknown>),
       after: e.after === null ? null : (JSON.parse(e.after) as Record<string, unknown>),
     }));
-  }
-
-  insertAdminSession(session: AdminSession): Promise<void> {
-    return this.#sessions.insertAdminSession(session);
-  }
-  getAdminSession(idHash: string): Promise<AdminSession | undefined> {
-    return this.#sessions.getAdminSession(idHash);
-  }
-  deleteAdminSession(idHash: string): Promise<void> {
-    return this.#sessions.deleteAdminSession(idHash);
-  }
-  deleteExpiredAdminSessions(now: number): Promise<number> {
-    return this.#sessions.deleteExpiredAdminSessions(now);
   }
 
   async close(): Promise<void> {
