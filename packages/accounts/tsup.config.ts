@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/tokenize-worker.ts'],
+  entry: ['src/index.ts', 'src/response-store.ts', 'src/tokenize-worker.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -113,4 +113,13 @@ export type * from './usage-row.js';
 export { SPARSE_GROUPS } from './usage-row.js';
 export { type BudgetPeriod, toKeyView, type VirtualKey, type VirtualKeyView } from './virtual-key.js';
 export type * from './batch-store.js';
+export {
+  DEFAULT_MAX_BYTES_PER_OWNER,
+  type ResponseStore,
+  type ResponseStoreLimits,
+  type StoredResponse,
+  type StoredResponseItem,
+  type StoredResponseObject,
+  storedItemIds,
+} from './response-store.js';
 export { computeRealtimeCostUsd, type RealtimeTokens, realtimeTokens } from './realtime-cost.js';

@@ -4,7 +4,7 @@ import {
   type ResponseStoreLimits,
   type StoredResponse,
   storedItemIds,
-} from '@switchyard/front-door-responses';
+} from '@switchyard/accounts';
 import pg from 'pg';
 import { migrate } from './migrate.js';
 import type { PostgresStoreOptions } from './postgres-account-store.js';
@@ -38,9 +38,10 @@ DELETE FROM switchyard_responses WHERE id IN (
  * one `jsonb` record per response (its own input and output and a link to the response it continued, never a copy of
  * the conversation), visible only to its owner; expired rows are never returned and are deleted on writes; an owner
  * above `maxBytesPerOwner` loses its oldest rows first. Every call gives up after `timeoutMs`.
+ * `T` is the caller's record type (the Responses front door's `StoredResponse`): records come back as they were put.
  * @see https://node-postgres.com/apis/pool
  */
-export class PostgresResponseStore implements ResponseStore {
+export class PostgresResponseStore<T extends StoredResponse = StoredResponse> implements ResponseStore<T> {
   readonly #pool: pg.Pool;
   readonly limits: ResponseStoreLimits;
 
@@ -50,7 +51,9 @@ export class PostgresResponseStore implements ResponseStore {
   }
 
   /** Connects and applies pending migrations. Throws when Postgres cannot be reached within `timeoutMs` or a migration fails. */
-  static async open(options: PostgresResponseStoreOptions): Promise<PostgresResponseStore> {
+  static async open<T extends StoredResponse = StoredResponse>(
+    options: PostgresResponseStoreOptions,
+  ): Promise<PostgresResponseStore<T>> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     const pool = new pg.Pool({
       connectionString: options.connectionString,
@@ -68,10 +71,10 @@ export class PostgresResponseStore implements ResponseStore {
       await pool.end().catch(() => {});
       throw error;
     }
-    return new PostgresResponseStore(pool, options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER);
+    return new PostgresResponseStore<T>(pool, options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER);
   }
 
-  async putResponse(record: StoredResponse): Promise<boolean> {
+  async putResponse(record: T): Promise<boolean> {
     const json = JSON.stringify(record);
     const bytes = Buffer.byteLength(json);
     if (bytes > this.limits.maxBytesPerOwner) return false;
@@ -108,16 +111,16 @@ export class PostgresResponseStore implements ResponseStore {
     }
   }
 
-  async getResponse(id: string, owner: string): Promise<StoredResponse | undefined> {
-    const { rows } = await this.#pool.query<{ record: StoredResponse }>(
+  async getResponse(id: string, owner: string): Promise<T | undefined> {
+    const { rows } = await this.#pool.query<{ record: T }>(
       'SELECT record FROM switchyard_responses WHERE id = $1 AND owner = $2 AND expires_at > $3',
       [id, owner, Date.now()],
     );
     return rows[0]?.record;
   }
 
-  async findResponseWithItem(itemId: string, owner: string): Promise<StoredResponse | undefined> {
-    const { rows } = await this.#pool.query<{ record: StoredResponse }>(
+  async findResponseWithItem(itemId: string, owner: string): Promise<T | undefined> {
+    const { rows } = await this.#pool.query<{ record: T }>(
       `SELECT r.record FROM switchyard_response_items i JOIN switchyard_responses r ON r.id = i.response_id
        WHERE i.owner = $1 AND i.item_id = $2 AND r.expires_at > $3 ORDER BY r.created_at DESC, r.id DESC LIMIT 1`,
       [owner, itemId, Date.now()],

@@ -38,8 +38,8 @@ describe('PostgresResponseStore', () => {
     const url = await postgres.createDatabase('responses');
     const accounts = await PostgresAccountStore.open({ connectionString: url });
     const [a, b] = await Promise.all([
-      PostgresResponseStore.open({ connectionString: url }),
-      PostgresResponseStore.open({ connectionString: url }),
+      PostgresResponseStore.open<StoredResponse>({ connectionString: url }),
+      PostgresResponseStore.open<StoredResponse>({ connectionString: url }),
     ]);
     try {
       await a.putResponse(record('resp_a', 'owner-1', 60_000));
@@ -57,7 +57,7 @@ describe('PostgresResponseStore', () => {
 
   it('keeps at most maxBytesPerOwner bytes per owner (oldest dropped first), finds items by id, extends the chain', async () => {
     const url = await postgres.createDatabase('responses_quota');
-    const store = await PostgresResponseStore.open({ connectionString: url, maxBytesPerOwner: 25_000 });
+    const store = await PostgresResponseStore.open<StoredResponse>({ connectionString: url, maxBytesPerOwner: 25_000 });
     try {
       await store.putResponse(sized('a', 'o', 10_000));
       await store.putResponse(sized('b', 'p', 10_000));
@@ -101,7 +101,7 @@ describe('PostgresResponseStore', () => {
       [legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy)],
     );
     await pool.end();
-    const store = await PostgresResponseStore.open({ connectionString: url });
+    const store = await PostgresResponseStore.open<StoredResponse>({ connectionString: url });
     try {
       expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
       expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');

@@ -4,7 +4,7 @@ import {
   type ResponseStoreLimits,
   type StoredResponse,
   storedItemIds,
-} from '@switchyard/front-door-responses';
+} from '@switchyard/accounts';
 import Database from 'better-sqlite3';
 import { migrateResponsesTable } from './responses-schema.js';
 
@@ -20,9 +20,10 @@ export interface SqliteResponseStoreOptions {
  * it continued: never a copy of the conversation), visible only to its owner, and table `response_items` indexing
  * item ids for `item_reference`. Expired rows are never returned and are deleted on every write; an owner above
  * `maxBytesPerOwner` loses its oldest rows first.
+ * `T` is the caller's record type (the Responses front door's `StoredResponse`): records come back as they were put.
  * @see https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md
  */
-export class SqliteResponseStore implements ResponseStore {
+export class SqliteResponseStore<T extends StoredResponse = StoredResponse> implements ResponseStore<T> {
   readonly limits: ResponseStoreLimits;
   readonly #db: Database.Database;
   readonly #put: (record: StoredResponse, json: string, bytes: number) => void;
@@ -104,7 +105,7 @@ export class SqliteResponseStore implements ResponseStore {
     });
   }
 
-  async putResponse(record: StoredResponse): Promise<boolean> {
+  async putResponse(record: T): Promise<boolean> {
     const json = JSON.stringify(record);
     const bytes = Buffer.byteLength(json);
     if (bytes > this.limits.maxBytesPerOwner) return false;
@@ -112,14 +113,14 @@ export class SqliteResponseStore implements ResponseStore {
     return true;
   }
 
-  async getResponse(id: string, owner: string): Promise<StoredResponse | undefined> {
+  async getResponse(id: string, owner: string): Promise<T | undefined> {
     const row = this.#get.get(id, owner, Date.now());
-    return row && (JSON.parse(row.record) as StoredResponse);
+    return row && (JSON.parse(row.record) as T);
   }
 
-  async findResponseWithItem(itemId: string, owner: string): Promise<StoredResponse | undefined> {
+  async findResponseWithItem(itemId: string, owner: string): Promise<T | undefined> {
     const row = this.#findItem.get(owner, itemId, Date.now());
-    return row && (JSON.parse(row.record) as StoredResponse);
+    return row && (JSON.parse(row.record) as T);
   }
 
   async deleteResponse(id: string, owner: string): Promise<boolean> {

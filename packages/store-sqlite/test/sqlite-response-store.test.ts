@@ -35,10 +35,10 @@ describe('SqliteResponseStore', () => {
 
   it('keeps a response across a reopen, for its owner only, until deleted', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-resp-')), 'accounts.db');
-    const store = new SqliteResponseStore(path);
+    const store = new SqliteResponseStore<StoredResponse>(path);
     await store.putResponse(record('resp_a', 'owner-1', 60_000));
     await store.close();
-    const reopened = new SqliteResponseStore(path);
+    const reopened = new SqliteResponseStore<StoredResponse>(path);
     expect((await reopened.getResponse('resp_a', 'owner-1'))?.input_items[0]).toMatchObject({
       id: 'msg_1',
       role: 'user',
@@ -51,7 +51,7 @@ describe('SqliteResponseStore', () => {
   });
 
   it('never returns an expired response', async () => {
-    const store = new SqliteResponseStore(':memory:');
+    const store = new SqliteResponseStore<StoredResponse>(':memory:');
     await store.putResponse(record('resp_old', 'o', -1));
     await store.putResponse(record('resp_new', 'o', 60_000));
     expect(await store.getResponse('resp_old', 'o')).toBeUndefined();
@@ -60,7 +60,7 @@ describe('SqliteResponseStore', () => {
   });
 
   it("keeps at most maxBytesPerOwner bytes per owner, dropping that owner's oldest rows, and refuses a record larger than that", async () => {
-    const store = new SqliteResponseStore(':memory:', { maxBytesPerOwner: 25_000 });
+    const store = new SqliteResponseStore<StoredResponse>(':memory:', { maxBytesPerOwner: 25_000 });
     await store.putResponse(sized('a', 'o', 10_000));
     await store.putResponse(sized('b', 'p', 10_000));
     await store.putResponse(sized('c', 'o', 10_000));
@@ -74,7 +74,7 @@ describe('SqliteResponseStore', () => {
   });
 
   it('finds items by id for their owner only, and keeps the responses a record continues from as long as it', async () => {
-    const store = new SqliteResponseStore(':memory:');
+    const store = new SqliteResponseStore<StoredResponse>(':memory:');
     // The clock is frozen so that a slow write cannot let 'first' expire before 'second' extends it.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     await store.putResponse({ ...sized('first', 'o', 10), expires_at: Date.now() + 50 });
@@ -104,7 +104,7 @@ describe('SqliteResponseStore', () => {
       .prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?)')
       .run(legacy.id, legacy.owner, legacy.created_at, legacy.expires_at, JSON.stringify(legacy));
     old.close();
-    const store = new SqliteResponseStore(path);
+    const store = new SqliteResponseStore<StoredResponse>(path);
     expect((await store.getResponse('resp_old', 'o'))?.input_items[0]).toMatchObject({ id: 'msg_1' });
     expect((await store.findResponseWithItem('msg_1', 'o'))?.id).toBe('resp_old');
     await store.putResponse(sized('resp_new', 'o', 10, 'resp_old'));
@@ -117,7 +117,7 @@ describe('SqliteResponseStore', () => {
     ]);
     await store.close();
     // Opening a migrated file again changes nothing.
-    const again = new SqliteResponseStore(path);
+    const again = new SqliteResponseStore<StoredResponse>(path);
     expect((await again.getResponse('resp_old', 'o'))?.id).toBe('resp_old');
     await again.close();
   });

@@ -1,4 +1,9 @@
-import { MemoryResponseStore, type ResponseStore, ResponsesFrontDoor } from '@switchyard/front-door-responses';
+import {
+  MemoryResponseStore,
+  type ResponseStore,
+  ResponsesFrontDoor,
+  type StoredResponse,
+} from '@switchyard/front-door-responses';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { accountsEnabled, sqlitePath } from './open-accounts.js';
 
@@ -20,14 +25,14 @@ export async function openResponses(config: GatewayConfig, configPath?: string):
   let store: ResponseStore & { close?: () => Promise<void> };
   if (config.store?.postgres) {
     const { PostgresResponseStore } = await import('@switchyard/store-postgres');
-    store = await PostgresResponseStore.open({
+    store = await PostgresResponseStore.open<StoredResponse>({
       connectionString: config.store.postgres,
       timeoutMs: config.store.timeout_ms,
       maxBytesPerOwner,
     });
   } else if (accountsEnabled(config)) {
     const { SqliteResponseStore } = await import('@switchyard/store-sqlite');
-    store = new SqliteResponseStore(sqlitePath(config, configPath), { maxBytesPerOwner });
+    store = new SqliteResponseStore<StoredResponse>(sqlitePath(config, configPath), { maxBytesPerOwner });
   } else {
     store = new MemoryResponseStore({ maxEntries: max_in_memory, maxBytes: memory_bytes, maxBytesPerOwner });
   }
