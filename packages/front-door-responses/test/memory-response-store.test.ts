@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describeResponseStore } from '@switchyard/testkit/account-store';
+import { describe, expect, it } from 'vitest';
 import {
   listInputItems,
   MemoryResponseStore,
@@ -20,6 +21,10 @@ const record = (id: string, expiresIn = 60_000, extra: Partial<StoredResponse> =
 /** A record whose input is one user message of `bytes` characters. */
 const sized = (id: string, bytes: number, owner = 'o') =>
   record(id, 60_000, { owner, input_items: normalizeInputItems('x'.repeat(bytes)) });
+
+describeResponseStore('memory', {
+  open: async (limits) => new MemoryResponseStore({ maxBytesPerOwner: limits?.maxBytesPerOwner }),
+});
 
 describe('MemoryResponseStore', () => {
   it('keeps at most maxEntries records, dropping the oldest', async () => {
@@ -47,45 +52,6 @@ describe('MemoryResponseStore', () => {
     expect(store.bytes).toBeLessThanOrEqual(40_000);
     expect(await store.putResponse(sized('huge', 30_000, 'o'))).toBe(false);
     expect(await store.getResponse('huge', 'o')).toBeUndefined();
-  });
-
-  it('keeps the responses a record continues from as long as the record, and finds items by id for their owner', async () => {
-    // The store's clock is Date.now(): frozen, so that 'first' is still alive when 'second' is stored however slow the
-    // machine, then moved past 'first''s own expiry.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      const store = new MemoryResponseStore();
-      await store.putResponse(record('first', 50));
-      await store.putResponse(
-        record('second', 60_000, {
-          previous_response_id: 'first',
-          input_items: normalizeInputItems([{ id: 'msg_in', role: 'user', content: 'hi' }]),
-        }),
-      );
-      vi.setSystemTime(Date.now() + 80);
-      await checkContinuedRecord(store);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  async function checkContinuedRecord(store: MemoryResponseStore): Promise<void> {
-    expect((await store.getResponse('first', 'o'))?.id).toBe('first');
-    expect((await store.findResponseWithItem('msg_in', 'o'))?.id).toBe('second');
-    expect(await store.findResponseWithItem('msg_in', 'someone-else')).toBeUndefined();
-    expect(await store.findResponseWithItem('msg_none', 'o')).toBeUndefined();
-    await store.deleteResponse('second', 'o');
-    expect(await store.findResponseWithItem('msg_in', 'o')).toBeUndefined();
-  }
-
-  it('hides expired records and other owners', async () => {
-    const store = new MemoryResponseStore();
-    await store.putResponse(record('old', -1));
-    await store.putResponse(record('new'));
-    expect(await store.getResponse('old', 'o')).toBeUndefined();
-    expect(await store.getResponse('new', 'someone-else')).toBeUndefined();
-    expect(await store.deleteResponse('new', 'someone-else')).toBe(false);
-    expect(await store.deleteResponse('new', 'o')).toBe(true);
   });
 });
 

@@ -4,8 +4,9 @@ import {
   newResponseObject,
   normalizeInputItems,
 } from '@switchyard/front-door-responses';
+import { describeResponseStore } from '@switchyard/testkit/account-store';
 import { startPostgres } from '@switchyard/testkit/servers';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { MIGRATIONS, PostgresAccountStore, PostgresResponseStore, migrate } from '../src/index.js';
 
@@ -29,11 +30,16 @@ const sized = (id: string, owner: string, bytes: number, previous: string | null
   previous_response_id: previous,
 });
 
-describe('PostgresResponseStore', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+let databases = 0;
+describeResponseStore('Postgres', {
+  open: async (limits) =>
+    PostgresResponseStore.open({
+      connectionString: await postgres.createDatabase(`responses_suite_${databases++}`),
+      maxBytesPerOwner: limits?.maxBytesPerOwner,
+    }),
+});
 
+describe('PostgresResponseStore', () => {
   it('shares responses between two store instances, for their owner only, until deleted or expired', async () => {
     const url = await postgres.createDatabase('responses');
     const accounts = await PostgresAccountStore.open({ connectionString: url });
@@ -52,35 +58,6 @@ describe('PostgresResponseStore', () => {
       expect(await a.getResponse('resp_a', 'owner-1')).toBeUndefined();
     } finally {
       await Promise.all([a.close(), b.close(), accounts.close()]);
-    }
-  });
-
-  it('keeps at most maxBytesPerOwner bytes per owner (oldest dropped first), finds items by id, extends the chain', async () => {
-    const url = await postgres.createDatabase('responses_quota');
-    const store = await PostgresResponseStore.open<StoredResponse>({ connectionString: url, maxBytesPerOwner: 25_000 });
-    try {
-      await store.putResponse(sized('a', 'o', 10_000));
-      await store.putResponse(sized('b', 'p', 10_000));
-      await store.putResponse(sized('c', 'o', 10_000));
-      await store.putResponse(sized('d', 'o', 10_000));
-      expect(await store.getResponse('a', 'o')).toBeUndefined();
-      expect((await store.getResponse('c', 'o'))?.id).toBe('c');
-      expect((await store.getResponse('b', 'p'))?.id).toBe('b');
-      expect(await store.putResponse(sized('huge', 'o', 30_000))).toBe(false);
-      expect(await store.findResponseWithItem('msg_a', 'o')).toBeUndefined();
-      expect((await store.findResponseWithItem('msg_d', 'o'))?.id).toBe('d');
-      expect(await store.findResponseWithItem('msg_d', 'p')).toBeUndefined();
-      // The clock is frozen so that a slow write cannot let 'first' expire before 'second' extends it.
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-      await store.putResponse({ ...sized('first', 'q', 10), expires_at: Date.now() + 50 });
-      await store.putResponse(sized('second', 'q', 10, 'first'));
-      vi.setSystemTime(Date.now() + 80);
-      expect((await loadConversation(store, 'second', 'q')).map((item) => item.id)).toEqual([
-        'msg_first',
-        'msg_second',
-      ]);
-    } finally {
-      await store.close();
     }
   });
 

@@ -8,7 +8,8 @@ import {
   normalizeInputItems,
 } from '@switchyard/front-door-responses';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeResponseStore } from '@switchyard/testkit/account-store';
+import { describe, expect, it } from 'vitest';
 import { SqliteResponseStore } from '../src/index.js';
 
 const record = (id: string, owner: string, expiresIn: number): StoredResponse => ({
@@ -28,11 +29,11 @@ const sized = (id: string, owner: string, bytes: number, previous: string | null
   previous_response_id: previous,
 });
 
-describe('SqliteResponseStore', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+describeResponseStore('SQLite', {
+  open: async (limits) => new SqliteResponseStore(':memory:', { maxBytesPerOwner: limits?.maxBytesPerOwner }),
+});
 
+describe('SqliteResponseStore', () => {
   it('keeps a response across a reopen, for its owner only, until deleted', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'switchyard-resp-')), 'accounts.db');
     const store = new SqliteResponseStore<StoredResponse>(path);
@@ -48,45 +49,6 @@ describe('SqliteResponseStore', () => {
     expect(await reopened.deleteResponse('resp_a', 'owner-1')).toBe(true);
     expect(await reopened.getResponse('resp_a', 'owner-1')).toBeUndefined();
     await reopened.close();
-  });
-
-  it('never returns an expired response', async () => {
-    const store = new SqliteResponseStore<StoredResponse>(':memory:');
-    await store.putResponse(record('resp_old', 'o', -1));
-    await store.putResponse(record('resp_new', 'o', 60_000));
-    expect(await store.getResponse('resp_old', 'o')).toBeUndefined();
-    expect((await store.getResponse('resp_new', 'o'))?.id).toBe('resp_new');
-    await store.close();
-  });
-
-  it("keeps at most maxBytesPerOwner bytes per owner, dropping that owner's oldest rows, and refuses a record larger than that", async () => {
-    const store = new SqliteResponseStore<StoredResponse>(':memory:', { maxBytesPerOwner: 25_000 });
-    await store.putResponse(sized('a', 'o', 10_000));
-    await store.putResponse(sized('b', 'p', 10_000));
-    await store.putResponse(sized('c', 'o', 10_000));
-    await store.putResponse(sized('d', 'o', 10_000));
-    expect(await store.getResponse('a', 'o')).toBeUndefined();
-    expect((await store.getResponse('c', 'o'))?.id).toBe('c');
-    expect((await store.getResponse('b', 'p'))?.id).toBe('b');
-    expect(await store.putResponse(sized('huge', 'o', 30_000))).toBe(false);
-    expect(await store.getResponse('huge', 'o')).toBeUndefined();
-    await store.close();
-  });
-
-  it('finds items by id for their owner only, and keeps the responses a record continues from as long as it', async () => {
-    const store = new SqliteResponseStore<StoredResponse>(':memory:');
-    // The clock is frozen so that a slow write cannot let 'first' expire before 'second' extends it.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    await store.putResponse({ ...sized('first', 'o', 10), expires_at: Date.now() + 50 });
-    await store.putResponse(sized('second', 'o', 10, 'first'));
-    vi.setSystemTime(Date.now() + 80);
-    expect((await store.getResponse('first', 'o'))?.id).toBe('first');
-    expect((await store.findResponseWithItem('msg_second', 'o'))?.id).toBe('second');
-    expect(await store.findResponseWithItem('msg_second', 'p')).toBeUndefined();
-    expect((await loadConversation(store, 'second', 'o')).map((item) => item.id)).toEqual(['msg_first', 'msg_second']);
-    expect(await store.deleteResponse('second', 'o')).toBe(true);
-    expect(await store.findResponseWithItem('msg_second', 'o')).toBeUndefined();
-    await store.close();
   });
 
   it('migrates a database of the first layout: old rows (with their copied history) stay readable, continuable and findable', async () => {
