@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PAGES, launchChromium, openConsolePage } from './helpers/console-page.js';
 import type { RunningServer } from '../src/start-server.js';
 import {
+  adminOidcYaml,
   idTokenClaims,
   signIdToken,
   startOidcProvider,
@@ -51,15 +52,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(`${origin}/admin/sso/callback`, users);
   running = await startGatewayFromYaml(`
-admin:
-  master_key: "${MASTER}"
-  oidc:
-    issuer: ${provider.issuer}
-    client_id: ${provider.clientId}
-    client_secret: ${provider.clientSecret}
-    redirect_uri: ${origin}/admin/sso/callback
-    scopes: [openid, email, switchyard]
-    role_mapping: { "vic@example.com": viewer }
+${adminOidcYaml(provider, MASTER, `${origin}/admin/sso/callback`, 'role_mapping: { "vic@example.com": viewer }')}
 store: { sqlite: ":memory:" }
 server: { host: 127.0.0.1, port: ${port}, trust_proxy: ["127.0.0.1"] }
 providers:

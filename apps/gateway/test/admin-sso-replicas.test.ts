@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/start-server.js';
 import { launchChromium, openConsolePage } from './helpers/console-page.js';
-import { startOidcProvider, type TestOidcProvider } from './helpers/oidc-test-provider.js';
+import { adminOidcYaml, startOidcProvider, type TestOidcProvider } from './helpers/oidc-test-provider.js';
 import { startGatewayFromYaml } from './helpers/test-gateway.js';
 
 // Console sessions across two gateway replicas sharing one Postgres: a sign-in started on replica A (its sealed login
@@ -28,14 +28,7 @@ beforeAll(async () => {
   provider = await startOidcProvider(callback, { ada: { email: 'ada@example.com', switchyard_role: 'admin' } });
   const replica = (port: number) =>
     startGatewayFromYaml(`
-admin:
-  master_key: "${MASTER}"
-  oidc:
-    issuer: ${provider.issuer}
-    client_id: ${provider.clientId}
-    client_secret: ${provider.clientSecret}
-    redirect_uri: ${callback}
-    scopes: [openid, email, switchyard]
+${adminOidcYaml(provider, MASTER, callback)}
 store: { postgres: "${database}" }
 server: { host: 127.0.0.1, port: ${port} }
 providers:

@@ -4,7 +4,14 @@ import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletion } from './helpers/chat-completion.js';
-import { masterKeyAdmin, outcomeOf, replicaYaml, spawnReplicas } from './helpers/replicas.js';
+import {
+  heldChatRoute,
+  masterKeyAdmin,
+  outcomeOf,
+  replicaYaml,
+  reusableGate,
+  spawnReplicas,
+} from './helpers/replicas.js';
 import type { SpawnedGateway } from './helpers/spawn-gateway.js';
 
 // Two `switchyard start` processes (the built CLI) sharing one real redis-server and one real Postgres (issue #13):
@@ -22,12 +29,7 @@ let a: SpawnedGateway;
 let b: SpawnedGateway;
 
 /** Upstream calls whose prompt is `hold` wait until the test opens the gate. */
-let openGate!: () => void;
-let gate: Promise<void>;
-const closeGate = () => {
-  gate = new Promise<void>((resolve) => (openGate = resolve));
-};
-closeGate();
+const held = reusableGate();
 
 const yaml = (onError: 'open' | 'closed') =>
   replicaYaml({
@@ -42,14 +44,7 @@ beforeAll(async () => {
   [redis, postgres, upstream] = await Promise.all([
     startRedis(),
     startPostgres(),
-    startMockUpstream({
-      routes: {
-        'POST /v1/chat/completions': async (request) => {
-          if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate;
-          return { json: answer, delayMs: 100 };
-        },
-      },
-    }),
+    startMockUpstream({ routes: { 'POST /v1/chat/completions': heldChatRoute(answer, 100, held) } }),
   ]);
   databaseUrl = await postgres.createDatabase('shared');
   [a, b] = await spawnReplicas(databaseUrl, [yaml('open'), yaml('closed')]);
@@ -190,9 +185,9 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     const refused = settled.map((r) => (r as PromiseRejectedResult).reason as ApiError);
     expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
     expect(refused[0]!.headers?.get('retry-after')).toBe('1');
-    openGate();
+    held.open();
     await Promise.all(calls);
-    closeGate();
+    held.close();
     expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     // Each process counts the refusals it answered; together, all nine.
     await expect

@@ -3,7 +3,7 @@ import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@s
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletion } from './helpers/chat-completion.js';
-import { masterKeyAdmin, replicaYaml, spawnReplicas } from './helpers/replicas.js';
+import { heldChatRoute, masterKeyAdmin, replicaYaml, reusableGate, spawnReplicas } from './helpers/replicas.js';
 import type { SpawnedGateway } from './helpers/spawn-gateway.js';
 
 // A team's and an organisation's limits across two `switchyard start` processes (the built CLI) sharing one real
@@ -21,8 +21,8 @@ let postgres: TestPostgres;
 let upstream: MockUpstream;
 let a: SpawnedGateway;
 let b: SpawnedGateway;
-let openGate!: () => void;
-let gate: Promise<void> = new Promise<void>((resolve) => (openGate = resolve));
+/** Upstream calls whose prompt is `hold` wait until the test opens the gate. */
+const held = reusableGate();
 
 const yaml = () =>
   replicaYaml({
@@ -37,20 +37,13 @@ beforeAll(async () => {
   [redis, postgres, upstream] = await Promise.all([
     startRedis(),
     startPostgres(),
-    startMockUpstream({
-      routes: {
-        'POST /v1/chat/completions': async (request) => {
-          if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate;
-          return { json: answer, delayMs: 50 };
-        },
-      },
-    }),
+    startMockUpstream({ routes: { 'POST /v1/chat/completions': heldChatRoute(answer, 50, held) } }),
   ]);
   const databaseUrl = await postgres.createDatabase('teams');
   [a, b] = await spawnReplicas(databaseUrl, [yaml(), yaml()]);
 }, 90_000);
 afterAll(async () => {
-  openGate();
+  held.open();
   await Promise.all([a?.stop(), b?.stop()]);
   await Promise.all([upstream?.close(), redis?.close(), postgres?.close()]);
 }, 30_000);
@@ -158,9 +151,9 @@ describe.each(['team', 'organization'] as const)(
       const before = upstream.requests.length;
       const running = burst(keys, 'hold');
       await expect.poll(() => upstream.requests.length - before, { timeout: 10_000 }).toBe(3);
-      openGate();
+      held.open();
       const { admitted, refused } = await running;
-      gate = new Promise<void>((resolve) => (openGate = resolve));
+      held.close();
       expect(admitted).toBe(3);
       expect(refused.every((e) => e.status === 429 && e.code === 'concurrency_limit_exceeded')).toBe(true);
       expect(refused[0]!.message).toContain(`this ${kind} allows 3 at a time`);

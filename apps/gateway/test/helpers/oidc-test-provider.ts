@@ -114,3 +114,27 @@ export async function startOidcProvider(
       }),
   };
 }
+
+/**
+ * The `admin:` section of a gateway config (YAML) with the master key `masterKey` and single sign-on through
+ * `provider` (redirect to `redirectUri`, scopes `openid email switchyard`); `oidcExtra` is one more line under `oidc:`
+ * (e.g. a `role_mapping`).
+ */
+export function adminOidcYaml(
+  provider: TestOidcProvider,
+  masterKey: string,
+  redirectUri: string,
+  oidcExtra?: string,
+): string {
+  return [
+    'admin:',
+    `  master_key: "${masterKey}"`,
+    '  oidc:',
+    `    issuer: ${provider.issuer}`,
+    `    client_id: ${provider.clientId}`,
+    `    client_secret: ${provider.clientSecret}`,
+    `    redirect_uri: ${redirectUri}`,
+    '    scopes: [openid, email, switchyard]',
+    ...(oidcExtra ? [`    ${oidcExtra}`] : []),
+  ].join('\n');
+}

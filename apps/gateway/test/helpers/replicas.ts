@@ -1,3 +1,4 @@
+import type { MockRoute } from '@switchyard/testkit';
 import { type SpawnedGateway, spawnGateway } from './spawn-gateway.js';
 
 /** What differs between the replica configs of the tests: the rest (one `gpt-4o` model on a mock OpenAI) is shared. */
@@ -78,4 +79,33 @@ export function outcomeOf(call: Promise<unknown>, field: 'status' | 'code' = 'st
     () => 200,
     (error: { status?: number; code?: string | null }) => error[field],
   );
+}
+
+/** A gate that can be closed again: `wait()` resolves once `open()` is called; `close()` makes later waits wait. */
+export interface ReusableGate {
+  wait(): Promise<void>;
+  open(): void;
+  close(): void;
+}
+
+/** A {@link ReusableGate}, closed. */
+export function reusableGate(): ReusableGate {
+  let open!: () => void;
+  let opened!: Promise<void>;
+  const close = () => {
+    opened = new Promise<void>((resolve) => (open = resolve));
+  };
+  close();
+  return { wait: () => opened, open: () => open(), close };
+}
+
+/**
+ * A mock `POST /v1/chat/completions` route answering `answer` after `delayMs` (ms); a call whose first message is
+ * `hold` first waits for `gate`, so that a test can keep calls in flight.
+ */
+export function heldChatRoute(answer: unknown, delayMs: number, gate: ReusableGate): MockRoute {
+  return async (request) => {
+    if ((request.json as { messages: { content: string }[] }).messages[0]?.content === 'hold') await gate.wait();
+    return { json: answer, delayMs };
+  };
 }
