@@ -4,6 +4,7 @@ import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
 import { rememberJsonText } from '../utils/raw-json-text.js';
 import type { ChunkBatch, ScannedChunk } from './chunk-batches.js';
+import { replaceModelText } from './replace-model-text.js';
 import { encodeSSEError } from './to-sse-stream.js';
 import { type StreamSummary, guardedItems, noteChunk } from './wrap-chunk-stream.js';
 
@@ -40,7 +41,7 @@ export function hasSSEText(stream: AsyncIterable<ChatCompletionChunk>): stream i
  * (the id the client asked for), every chunk names it: parsed chunks as `noteChunk` does, and the plain text deltas,
  * which share the model text of the parsed chunk before them, by replacing that text (only when it differs: an
  * upstream that answers with the requested id keeps the byte pass-through of its runs untouched; otherwise a run's
- * bytes are copied once with the text replaced, never decoded).
+ * bytes are copied once with the text replaced, never decoded: see `replaceModelText`).
  */
 export function passThroughChatStream(
   peeked: PeekedStream<ChunkBatch>,
@@ -110,7 +111,7 @@ class BatchedChatStream implements PassThroughChatStream {
                 if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
             const bytes =
               run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
-            yield modelBytes === undefined ? bytes : replaceBytes(bytes, modelBytes.upstream, modelBytes.requested);
+            yield modelBytes === undefined ? bytes : replaceModelText(bytes, modelBytes.upstream, modelBytes.requested);
             i += run.count - 1;
             continue;
           }
@@ -149,25 +150,6 @@ class BatchedChatStream implements PassThroughChatStream {
  * inside a string (its quotes would be escaped), and a plain text delta has no nested object with a `model` member.
  */
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
-
-/**
- * `bytes` with every `needle` replaced by `replacement` (a new buffer; `bytes` itself when it holds none): the model
- * text of a run of plain deltas, found with `Buffer.indexOf` without decoding the run.
- */
-function replaceBytes(bytes: Uint8Array, needle: Buffer, replacement: Buffer): Uint8Array {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = buffer.indexOf(needle);
-  if (at < 0) return bytes;
-  const parts: Uint8Array[] = [];
-  let from = 0;
-  while (at >= 0) {
-    parts.push(buffer.subarray(from, at), replacement);
-    from = at + needle.length;
-    at = buffer.indexOf(needle, from);
-  }
-  parts.push(buffer.subarray(from));
-  return Buffer.concat(parts);
-}
 
 const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 
