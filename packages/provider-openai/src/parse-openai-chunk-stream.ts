@@ -189,6 +189,9 @@ export function streamError(
   parsed: unknown,
   secrets: readonly (string | undefined)[],
 ): GatewayError | undefined {
+  // Most events are chunks, with no `error` member: the schema would refuse them, at the cost of a ZodError each.
+  if (typeof parsed !== 'object' || parsed === null || (parsed as { error?: unknown }).error === undefined)
+    return undefined;
   const read = chatStreamErrorSchema.safeParse(parsed);
   if (!read.success) return undefined;
   const upstreamError = read.data.error;
