@@ -124,6 +124,20 @@ describe('parseSSEBatches: plain reads', () => {
     expect(batches.map((b) => b.bytes !== undefined)).toEqual([false, false, true, false, false, false, false, true]);
   });
 
+  it('with plainAsBytes, gives a plain read undecoded (no events, its bytes and offsets) and decodes the others', async () => {
+    const reads = [
+      'data: {"a":1}\n\ndata: {"t":"\u00e9 \u{1F600}"}\n\n', // plain, beyond ASCII
+      'data: {"b"', // ends inside an event
+      ':2}\n\n', // completes it: not plain
+      'data: {"c":3}\n\n', // plain again
+    ];
+    const batches = await collect(parseSSEBatches(bytes(...reads), { plainAsBytes: true }));
+    expect(batches.map((b) => b.events.map((e) => e.data))).toEqual([[], ['{"b":2}'], []]);
+    expect(batches.map((b) => b.ends)).toEqual([[15, 15 + 23], undefined, [15]]);
+    expect(decode(batches[0]!.bytes!.subarray(15, 38))).toBe('data: {"t":"\u00e9 \u{1F600}"}\n\n');
+    expect(decode(batches[2]!.bytes!)).toBe(reads[3]);
+  });
+
   it('gives the byte offsets of a read beyond ASCII, and no bytes for a read that is not valid UTF-8', async () => {
     const read = 'data: {"t":"\u00e9"}\n\ndata: {"t":"\u{1F600} \u4f60"}\n\n';
     const [batch] = await collect(parseSSEBatches(bytes(read)));

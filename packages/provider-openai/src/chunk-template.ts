@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk } from '@switchyard/core';
+import { PlainDelta } from './plain-delta.js';
 
 const CONTENT_KEY = '"content":"';
 const OBFUSCATION_KEY = ',"obfuscation":"';
@@ -18,6 +19,9 @@ export class ChunkTemplate {
   /** The template's text after the content string; when it ends with `obfuscation`, up to and including its opening quote. */
   #suffix = '';
   #obfuscated = false;
+  /** {@link #prefix} and {@link #suffix} as UTF-8 bytes, for {@link matchBytes}. */
+  #prefixBytes?: Buffer;
+  #suffixBytes: Buffer = Buffer.alloc(0);
 
   /**
    * Makes `chunk` (parsed and checked from `text`) the template when it is a plain text delta: one choice whose delta
@@ -45,6 +49,50 @@ export class ChunkTemplate {
     this.#prefix = text.slice(0, start);
     this.#suffix = suffix;
     this.#obfuscated = obfuscated;
+    this.#prefixBytes = Buffer.from(this.#prefix);
+    this.#suffixBytes = Buffer.from(suffix);
+  }
+
+  /**
+   * {@link match} on the data of one event of a plain read, without decoding it: `bytes[start, end)` (valid UTF-8, one
+   * line). A {@link PlainDelta} over those bytes when it is a plain text delta like the template, else undefined.
+   */
+  matchBytes(bytes: Uint8Array, start: number, end: number): PlainDelta | undefined {
+    const prefix = this.#prefixBytes;
+    const suffix = this.#suffixBytes;
+    if (prefix === undefined || end - start < prefix.length + 1 + suffix.length || !bytesAt(bytes, start, prefix))
+      return undefined;
+    const contentStart = start + prefix.length;
+    // The closing quote of the content string; an escape makes it need decoding (checked with JSON.parse below).
+    let close = contentStart;
+    let escaped = false;
+    for (; close < end; close++) {
+      const byte = bytes[close]!;
+      if (byte === QUOTE) break;
+      if (byte === BACKSLASH) {
+        escaped = true;
+        close++;
+      } else if (byte < 0x20) return undefined;
+    }
+    const tail = close + 1 + suffix.length;
+    if (close >= end || tail > end || !bytesAt(bytes, close + 1, suffix)) return undefined;
+    if (
+      this.#obfuscated
+        ? !(bytes[end - 2] === QUOTE && bytes[end - 1] === BRACE && tail <= end - 2 && plainBytes(bytes, tail, end - 2))
+        : tail !== end
+    )
+      return undefined;
+    const delta = new PlainDelta(bytes, start, end, contentStart, close);
+    if (escaped) {
+      try {
+        delta.decoded = JSON.parse(
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', contentStart - 1, close + 1),
+        ) as string;
+      } catch {
+        return undefined;
+      }
+    }
+    return delta;
   }
 
   /** The decoded `delta.content` of `text` when it is a plain text delta like the template, else undefined. */
@@ -56,8 +104,9 @@ export class ChunkTemplate {
     const end = stringEnd(text, start);
     const tail = end + 1 + this.#suffix.length;
     if (end === -1 || text.slice(end + 1, tail) !== this.#suffix) return undefined;
-    if (this.#obfuscated ? !(text.endsWith('"}') && plainString(text, tail, text.length - 2)) : tail !== text.length)
-      return undefined;
+    // Obfuscated: the padding string closes after the template's suffix opened it, and the object closes after it.
+    const padded = tail <= text.length - 2 && text.endsWith('"}') && plainString(text, tail, text.length - 2);
+    if (this.#obfuscated ? !padded : tail !== text.length) return undefined;
     if (plainString(text, start, end)) return text.slice(start, end);
     try {
       return JSON.parse(text.slice(start - 1, end + 1)) as string;
@@ -65,6 +114,24 @@ export class ChunkTemplate {
       return undefined;
     }
   }
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const BRACE = 125;
+
+/** True when `bytes` holds `expected` at offset `at` (a native compare: a sixth of a loop's time on ~250 bytes). */
+function bytesAt(bytes: Uint8Array, at: number, expected: Buffer): boolean {
+  return at + expected.length <= bytes.length && expected.compare(bytes, at, at + expected.length) === 0;
+}
+
+/** {@link plainString} on bytes: `bytes[start, end)` holds no quote, backslash or control character. */
+function plainBytes(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i]!;
+    if (byte < 0x20 || byte === QUOTE || byte === BACKSLASH) return false;
+  }
+  return true;
 }
 
 /** The index of the quote that closes the JSON string starting at `start` (after its opening quote), or -1. */

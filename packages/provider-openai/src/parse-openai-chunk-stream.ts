@@ -16,6 +16,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { ChunkTemplate } from './chunk-template.js';
+import type { PlainDelta } from './plain-delta.js';
 import { chatStreamErrorSchema } from './openai-error-schema.js';
 
 /**
@@ -49,7 +50,8 @@ export async function* parseOpenAIChunkStream(
  * their content (see {@link ChunkTemplate}) are not parsed: they come as their text and decoded content only, for the
  * gateway's byte pass-through, and those that follow one another in a plain read (core's `SSEBatch` with bytes) are
  * also given as a `ScannedRun` of the read's bytes; every other event is parsed and checked as in
- * {@link parseOpenAIChunkStream}.
+ * {@link parseOpenAIChunkStream}. A plain read is scanned on its bytes, undecoded: its plain deltas are
+ * {@link PlainDelta}s (their text and content decoded only when asked for), its other events decoded one by one.
  */
 export async function* scanOpenAIChunkBatches(
   provider: string,
@@ -64,40 +66,39 @@ export async function* scanOpenAIChunkBatches(
   let first = true;
   const template = passPlain && !fix ? new ChunkTemplate() : undefined;
   try {
-    // One generator step per network read, not per event (a read often holds dozens of chunks).
-    for await (const { events, bytes, ends } of parseSSEBatches(body, { drainOnReturn: true })) {
+    // One generator step per network read, not per event (a read often holds dozens of chunks). A plain read comes
+    // undecoded (`plainAsBytes`) when plain deltas are looked for: they are then matched on its bytes.
+    const reads = parseSSEBatches(body, { drainOnReturn: true, plainAsBytes: template !== undefined });
+    for await (const { events, bytes, ends } of reads) {
+      const inBytes = events.length === 0 && ends !== undefined;
+      const count = inBytes ? ends.length : events.length;
       let batch: ChunkBatch = [];
-      // The run of plain text deltas the last one belongs to, and that one's index in `events`.
-      let run: ScannedRun | undefined;
-      let runLast = -2;
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i]!;
-        if (event.data === '[DONE]') {
+      const runs = new PlainRuns(bytes, ends);
+      for (let i = 0; i < count; i++) {
+        const start = inBytes ? (ends[i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
+        const end = inBytes ? ends[i]! - 2 : 0;
+        const event = inBytes ? undefined : events[i]!;
+        if (event ? event.data === '[DONE]' : isDone(bytes!, start, end)) {
           finished = true;
           if (batch.length > 0) yield batch;
           return;
         }
-        if (template && event.event === undefined) {
-          const content = template.match(event.data);
-          if (content !== undefined) {
-            const item: ScannedChunk = { text: event.data, content, run: undefined };
-            if (ends) {
-              if (run !== undefined && runLast === i - 1) {
-                run.count++;
-                run.end = ends[i]!;
-              } else {
-                run = { bytes: bytes!, start: i === 0 ? 0 : ends[i - 1]!, end: ends[i]!, count: 1 };
-                item.run = run;
-              }
-              runLast = i;
-            }
-            batch.push(item);
-            continue;
-          }
+        const item = !template
+          ? undefined
+          : event
+            ? event.event === undefined
+              ? textDelta(template, event.data)
+              : undefined
+            : template.matchBytes(bytes!, start, end);
+        if (item) {
+          runs.add(item, i);
+          batch.push(item);
+          continue;
         }
+        const read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
         let chunk: ChatCompletionChunk | undefined;
         try {
-          chunk = readChunkEvent(provider, event, secrets, fix);
+          chunk = readChunkEvent(provider, read, secrets, fix);
         } catch (error) {
           // The chunks before a bad or error event still reach the client, then the stream fails.
           if (batch.length > 0) yield batch;
@@ -105,8 +106,8 @@ export async function* scanOpenAIChunkBatches(
         }
         if (!chunk) continue;
         if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
-        template?.learn(chunk, event.data);
-        batch.push({ text: event.data, chunk });
+        template?.learn(chunk, read.data);
+        batch.push({ text: read.data, chunk });
         // The stream's first chunk goes out ahead of the rest of its read (the client's time to first token).
         if (first) {
           first = false;
@@ -120,23 +121,88 @@ export async function* scanOpenAIChunkBatches(
     // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.
     if (!sawFinishReason) throw upstreamInvalidResponseError(provider, 'the stream ended before data: [DONE].');
   } catch (error) {
-    if (GatewayError.isInstance(error)) throw error;
-    if (StrayStreamTextError.isInstance(error)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(error.text);
-      } catch {
-        parsed = undefined;
-      }
-      throw (
-        streamError(provider, parsed, secrets) ??
-        upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.')
-      );
-    }
-    throw mapTransportError(provider, error, signal);
+    throw scanError(provider, error, signal, secrets);
   } finally {
     if (!finished) body.destroy?.();
   }
+}
+
+/** Length of `data: `, bytes. */
+const DATA_FIELD_BYTES = 6;
+/** `[DONE]`, byte by byte. */
+const DONE = [91, 68, 79, 78, 69, 93];
+
+/** True when `bytes[start, end)`, an event's data, is `[DONE]`. */
+function isDone(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== DONE.length) return false;
+  for (let i = 0; i < DONE.length; i++) if (bytes[start + i] !== DONE[i]) return false;
+  return true;
+}
+
+/** `bytes[start, end)` decoded as UTF-8. */
+function utf8(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', start, end);
+}
+
+/** The plain text delta `data` is, as a scanned chunk (see {@link ChunkTemplate.match}), else undefined. */
+function textDelta(template: ChunkTemplate, data: string): ScannedChunk | undefined {
+  const content = template.match(data);
+  return content === undefined ? undefined : { text: data, content, run: undefined };
+}
+
+/**
+ * The runs of plain text deltas of one plain read (core's `SSEBatch` with `bytes` and `ends`): each delta at event
+ * index `i` joins the run of the delta at `i - 1`, or starts a new one (set on it as its `run`). Nothing for a read
+ * that is not plain.
+ */
+class PlainRuns {
+  #run: ScannedRun | undefined;
+  #last = -2;
+
+  constructor(
+    private readonly bytes: Uint8Array | undefined,
+    private readonly ends: number[] | undefined,
+  ) {}
+
+  add(item: ScannedChunk, i: number): void {
+    const ends = this.ends;
+    if (ends === undefined) return;
+    if (this.#run !== undefined && this.#last === i - 1) {
+      this.#run.count++;
+      this.#run.end = ends[i]!;
+    } else {
+      this.#run = { bytes: this.bytes!, start: i === 0 ? 0 : ends[i - 1]!, end: ends[i]!, count: 1 };
+      item.run = this.#run;
+    }
+    this.#last = i;
+  }
+}
+
+/**
+ * What a chat stream's scan throws for `error`: a GatewayError as it is; stray text (not SSE) mapped like an error
+ * event when it is an `{"error":{...}}` body, else 502 `upstream_invalid_response`; a transport error mapped (502/504,
+ * or the abort reason).
+ */
+function scanError(
+  provider: string,
+  error: unknown,
+  signal: AbortSignal,
+  secrets: readonly (string | undefined)[],
+): unknown {
+  if (GatewayError.isInstance(error)) return error;
+  if (StrayStreamTextError.isInstance(error)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(error.text);
+    } catch {
+      parsed = undefined;
+    }
+    return (
+      streamError(provider, parsed, secrets) ??
+      upstreamInvalidResponseError(provider, 'the stream holds text that is not an event.')
+    );
+  }
+  return mapTransportError(provider, error, signal);
 }
 
 /**

@@ -43,4 +43,36 @@ describe('ChunkTemplate', () => {
     expect(template.match(`${lines[2]!}}`)).toBeUndefined();
     expect(template.match(lines[2]!.replace('"logprobs":null', '"logprobs":{}'))).toBeUndefined();
   });
+
+  it('matches the same events on their bytes as on their text, in a read among other events', () => {
+    const template = learned(lines[1]!);
+    const padding = lines[2]!.lastIndexOf('"obfuscation":"') + '"obfuscation":"'.length;
+    const candidates = [
+      ...lines,
+      withContent(lines[2]!, 'fine \\" \\u00e9'),
+      withContent(lines[2]!, 'caf\u00e9 \u{1F600}'),
+      ...['bad \\q', 'raw \u0001', 'trailing \\', 'unicode \\u12'].map((literal) => withContent(lines[2]!, literal)),
+      lines[2]!.slice(0, -1),
+      `${lines[2]!.slice(0, -2)}x"}`,
+      `${lines[2]!.slice(0, -2)}"x"}`,
+      `${lines[2]!}}`,
+      `${lines[2]!.slice(0, padding)}}`,
+      lines[2]!.replace('"logprobs":null', '"logprobs":{}'),
+    ];
+    const read = Buffer.from(`data: {"other":1}\n\n${candidates.map((line) => `data: ${line}\n\n`).join('')}`);
+    let start = read.indexOf('\n\n') + 2;
+    let matched = 0;
+    for (const line of candidates) {
+      const end = read.indexOf('\n\n', start);
+      const delta = template.matchBytes(read, start + 'data: '.length, end);
+      expect(delta?.content).toBe(template.match(line));
+      if (delta) {
+        expect(delta.text).toBe(line);
+        matched++;
+      }
+      start = end + 2;
+    }
+    expect(matched).toBeGreaterThan(lines.length - 4);
+    expect(template.match(`${lines[2]!.slice(0, padding)}}`)).toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { DRAIN_LIMITS } from './drain-limits.js';
+import { splitPlainSSEBytes } from './split-plain-sse-bytes.js';
 import { splitPlainSSEText } from './split-plain-sse-text.js';
 import { StrayStreamTextError } from './stray-stream-text-error.js';
 import { resolveBodyLimits, upstreamBodyInfo, upstreamResponseTooLargeError } from './upstream-body-limits.js';
@@ -14,7 +15,9 @@ export type ServerSentEvent = EventSourceMessage;
  * The events one network read of an SSE body completed ({@link parseSSEBatches}). When the read was plain (valid UTF-8,
  * only whole `data: <line>\n\n` events, none begun in an earlier read), `bytes` is the read as it came and `ends[i]` the
  * byte offset just past event `i` in it, so that a consumer can forward a run of its events as the upstream's own
- * bytes (`bytes.subarray(ends[i - 1] ?? 0, ends[j])` is events `i..j` exactly as sent).
+ * bytes (`bytes.subarray(ends[i - 1] ?? 0, ends[j])` is events `i..j` exactly as sent). With the option
+ * `plainAsBytes`, such a read comes with `events` empty: its events are only in `bytes` (event `i`'s data is the text
+ * between its `data: ` and its `\n\n`), for a consumer that reads them without decoding the read.
  */
 export interface SSEBatch {
   events: ServerSentEvent[];
@@ -36,6 +39,11 @@ export interface ParseSSEOptions {
    * A consumer that stops for any other reason (the client left) must destroy `body` itself. Default false.
    */
   drainOnReturn?: boolean;
+  /**
+   * {@link parseSSEBatches} only: a plain read (see {@link SSEBatch}) is not decoded or split into events: it comes as
+   * its `bytes` and `ends` with `events` empty (no strings or objects per event). Default false.
+   */
+  plainAsBytes?: boolean;
 }
 
 /**
@@ -80,7 +88,7 @@ export async function* parseSSEBatches(
   try {
     for await (const chunk of readable?.iterator ? readable.iterator({ destroyOnReturn: false }) : body) {
       const batch = take(chunk as Uint8Array | string);
-      if (batch.events.length > 0) yield batch;
+      if (batch.events.length > 0 || batch.ends !== undefined) yield batch;
       if (batch.error) throw batch.error;
     }
     const batch = take(undefined);
@@ -152,6 +160,12 @@ function sseSplitter(
   // True while neither the parser nor the decoder holds part of an unfinished event (the last read ended with `\n\n`).
   let atEventStart = true;
   let parserStarted = false;
+  // A plain read's events are complete: the parser's check for a leading BOM ends with it (an ASCII read has none).
+  const plainRead = (): void => {
+    sinceEvent = 0;
+    if (!parserStarted) parser.feed('\n');
+    parserStarted = true;
+  };
   return (chunk) => {
     if (chunk === undefined) {
       // A body that ends right after its last data line (no blank line) still delivers that event.
@@ -159,21 +173,25 @@ function sseSplitter(
       parser.reset({ consume: true });
     } else {
       sinceEvent += chunk.length;
-      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
       // Only a read of valid UTF-8: its bytes are then exactly the encoding of its text.
       const candidate = atEventStart && stray.length === 0 && typeof chunk !== 'string';
       const ascii = candidate && isAscii(chunk);
-      if (ascii || (candidate && isUtf8(chunk))) {
+      if (options.plainAsBytes && (ascii || (candidate && isUtf8(chunk)))) {
+        const ends: number[] = [];
+        if (splitPlainSSEBytes(chunk as Uint8Array, ends)) {
+          plainRead();
+          return { events: [], bytes: chunk as Uint8Array, ends };
+        }
+      }
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      if (!options.plainAsBytes && (ascii || (candidate && isUtf8(chunk)))) {
         const events: ServerSentEvent[] = [];
         const ends: number[] = [];
         if (splitPlainSSEText(text, events, ends)) {
           // Beyond ASCII, characters and bytes differ: each event ends at the next line feed's blank line (a line feed
           // byte is never part of a longer UTF-8 sequence, and a plain event's data holds none).
           if (!ascii) for (let i = 0, at = 0; i < ends.length; i++) ends[i] = at = chunk.indexOf(10, at) + 2;
-          sinceEvent = 0;
-          // The parser's check for a leading BOM ends here too (an ASCII read has none): a later read is not the start.
-          if (!parserStarted) parser.feed('\n');
-          parserStarted = true;
+          plainRead();
           return { events, bytes: chunk, ends };
         }
       }

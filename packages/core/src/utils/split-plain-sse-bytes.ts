@@ -1,0 +1,28 @@
+const LF = 10;
+const CR = 13;
+/** `data: `, byte by byte. */
+const DATA_FIELD = [100, 97, 116, 97, 58, 32];
+
+/**
+ * `splitPlainSSEText` on the bytes of one network read, without decoding them: when `bytes` holds only events of
+ * one `data: <line>` each, every one ended by `\n\n`, nothing before, between or after (no comments, no other fields,
+ * no `\r`), the last event complete, pushes the byte offset just past each event's `\n\n` to `ends` and returns true
+ * (event `i` is then `bytes[ends[i - 1] ?? 0, ends[i])`, its data the bytes between its `data: ` and its `\n\n`);
+ * returns false, leaving whatever it pushed for the caller to drop, for anything else. Valid UTF-8 is the caller's
+ * check: a line feed byte is never part of a longer UTF-8 sequence, so the offsets hold for any text.
+ * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
+ */
+export function splitPlainSSEBytes(bytes: Uint8Array, ends: number[]): boolean {
+  const length = bytes.length;
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, length);
+  if (length === 0 || buffer.indexOf(CR) !== -1) return false;
+  let at = 0;
+  while (at < length) {
+    for (let i = 0; i < DATA_FIELD.length; i++) if (bytes[at + i] !== DATA_FIELD[i]) return false;
+    const lineEnd = buffer.indexOf(LF, at + DATA_FIELD.length);
+    if (lineEnd === -1 || bytes[lineEnd + 1] !== LF) return false;
+    at = lineEnd + 2;
+    ends.push(at);
+  }
+  return true;
+}
