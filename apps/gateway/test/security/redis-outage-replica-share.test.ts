@@ -4,6 +4,7 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/testkit';
 import { startPostgres, startRedis, type TestPostgres, type TestRedis } from '@switchyard/testkit/servers';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callsInTurn } from '../helpers/calls-in-turn.js';
 import { chatCompletion } from '../helpers/chat-completion.js';
 import { replicaYaml, spawnReplicas } from '../helpers/replicas.js';
 import type { SpawnedGateway } from '../helpers/spawn-gateway.js';
@@ -53,29 +54,8 @@ async function cli(...args: string[]): Promise<string[]> {
 }
 
 /** Sends `count` calls to `gateway` one after another; counts answers 200 and 429 (anything else fails the test). */
-async function callMany(
-  gateway: SpawnedGateway,
-  key: string,
-  count: number,
-): Promise<{ served: number; refused: number }> {
-  const client = new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 });
-  let served = 0;
-  let refused = 0;
-  for (let i = 0; i < count; i++) {
-    try {
-      await client.chat.completions.create({
-        model: 'gpt-4o',
-        max_tokens: 5,
-        messages: [{ role: 'user', content: 'hi' }],
-      });
-      served++;
-    } catch (error) {
-      expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
-      refused++;
-    }
-  }
-  return { served, refused };
-}
+const callMany = (gateway: SpawnedGateway, key: string, count: number) =>
+  callsInTurn(new OpenAI({ baseURL: gateway.url, apiKey: key, maxRetries: 0, timeout: 10_000 }), count);
 
 describe('security: each replica enforces its share of the limits while Redis is down (on_error: open)', () => {
   it(`rpm_limit ${RPM} over two processes: each admits its share (${RPM / 2}), the sum stays within the limit, and an empty Redis is rebuilt from the ledger`, async () => {

@@ -1,6 +1,6 @@
 import { startRedis, type TestRedis } from '@switchyard/testkit/servers';
-import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callsInTurn } from '../helpers/calls-in-turn.js';
 import { type AccountsGateway, completion, startAccountsGateway } from './accounts-gateway.js';
 
 // Attack (issue #38 item 6): with `redis.on_error: open`, nothing was counted while Redis was down, and a Redis that
@@ -23,30 +23,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-/** Sends `count` calls one after another (or until the first refusal with `untilRefused`); counts answers 200 and 429. */
-async function callMany(
-  client: OpenAI,
-  count: number,
-  untilRefused = false,
-): Promise<{ served: number; refused: number }> {
-  let served = 0;
-  let refused = 0;
-  for (let i = 0; i < count; i++) {
-    try {
-      await client.chat.completions.create({
-        model: 'gpt-4o',
-        max_tokens: 5,
-        messages: [{ role: 'user', content: 'hi' }],
-      });
-      served++;
-    } catch (error) {
-      expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
-      refused++;
-      if (untilRefused) break;
-    }
-  }
-  return { served, refused };
-}
+const callMany = callsInTurn;
 
 describe('security: rate limits across a Redis restart (on_error: open)', () => {
   it('rpm_limit 60 holds while Redis is down and after it comes back empty', async () => {
