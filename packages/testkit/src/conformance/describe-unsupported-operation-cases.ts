@@ -5,7 +5,11 @@ import type { AdapterConformanceOptions } from './adapter-conformance-options.js
 import type { OperationCaseContext } from './describe-operation-cases.js';
 
 const MODEL = 'conformance-model';
-const PNG = { data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), filename: 'a.png', contentType: 'image/png' };
+const PNG = {
+  data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  filename: 'a.png',
+  contentType: 'image/png',
+};
 const WAV = { data: makeWav(), filename: 'speech.wav', contentType: 'audio/wav' };
 
 /** The operations with a matrix column, each with its test label and one valid call through the gateway. */
