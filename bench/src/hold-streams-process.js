@@ -23,6 +23,8 @@ for (let i = 0; i < count; i++) {
       body,
       dispatcher,
     }).then(async (response) => {
+      // A held stream that the gateway or the machine resets later must not end this holder with an unhandled error.
+      response.body.on('error', () => {});
       const iterator = response.body[Symbol.asyncIterator]();
       await iterator.next();
       open++;
