@@ -28,7 +28,7 @@ export {
   KEY_SECRET_COLUMNS,
   LIMIT_COLUMNS,
 } from './store-columns.js';
-export { type RecordTable, TableBackedAccountStore } from './table-backed-account-store.js';
+export { type RecordTable, type StoreTables, TableBackedAccountStore } from './table-backed-account-store.js';
 export type { Team } from './team.js';
 export {
   type CreateTeamInput,

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AccountStore,
-  type AdminSessionStore,
   type AuditEntry,
   type AuditQuery,
   jsonText,
   type Organization,
-  type RecordTable,
   SPARSE_GROUPS,
   TableBackedAccountStore,
   type Team,
@@ -121,26 +119,15 @@ const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(
 export class PostgresAccountStore extends TableBackedAccountStore implements AccountStore {
   readonly #pool: pg.Pool;
   readonly #rowIds = new WeakMap<UsageRow, string>();
-  readonly #sessions: PostgresAdminSessions;
-  readonly #teams: PostgresGroupTable<Team>;
-  readonly #organizations: PostgresGroupTable<Organization>;
-
-  protected get teamTable(): RecordTable<Team> {
-    return this.#teams;
-  }
-  protected get organizationTable(): RecordTable<Organization> {
-    return this.#organizations;
-  }
-  protected get sessionTable(): AdminSessionStore {
-    return this.#sessions;
-  }
 
   private constructor(pool: pg.Pool) {
     super();
     this.#pool = pool;
-    this.#sessions = new PostgresAdminSessions(pool);
-    this.#teams = new PostgresGroupTable(pool, 'switchyard_teams', ['organization_id']);
-    this.#organizations = new PostgresGroupTable(pool, 'switchyard_organizations');
+    this.useTables({
+      teams: new PostgresGroupTable<Team>(pool, 'switchyard_teams', ['organization_id']),
+      organizations: new PostgresGroupTable<Organization>(pool, 'switchyard_organizations'),
+      sessions: new PostgresAdminSessions(pool),
+    });
   }
 
   /**

@@ -1,13 +1,11 @@
 import {
   type AccountStore,
-  type AdminSessionStore,
   type AuditEntry,
   type AuditQuery,
   jsonText,
   KEY_COLUMNS,
   KEY_SECRET_COLUMNS,
   type Organization,
-  type RecordTable,
   SPARSE_GROUPS,
   TableBackedAccountStore,
   type Team,
@@ -59,19 +57,6 @@ const GROUP_COLUMN: Record<UsageGroupBy, string> = {
 export class SqliteAccountStore extends TableBackedAccountStore implements AccountStore {
   readonly #db: Database.Database;
   readonly #insertUsage: Database.Statement;
-  readonly #sessions: SqliteAdminSessions;
-  readonly #teams: SqliteGroupTable<Team>;
-  readonly #organizations: SqliteGroupTable<Organization>;
-
-  protected get teamTable(): RecordTable<Team> {
-    return this.#teams;
-  }
-  protected get organizationTable(): RecordTable<Organization> {
-    return this.#organizations;
-  }
-  protected get sessionTable(): AdminSessionStore {
-    return this.#sessions;
-  }
 
   /** Opens (creating if needed) the database at `path`. Throws when the file cannot be opened. */
   constructor(path: string) {
@@ -79,7 +64,7 @@ export class SqliteAccountStore extends TableBackedAccountStore implements Accou
     this.#db = new Database(path);
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
     this.#db.exec(SCHEMA_SQL);
-    this.#sessions = new SqliteAdminSessions(this.#db);
+    const sessions = new SqliteAdminSessions(this.#db);
     const columns = new Set(
       (this.#db.prepare('PRAGMA table_info(usage)').all() as { name: string }[]).map((c) => c.name),
     );
@@ -95,8 +80,11 @@ export class SqliteAccountStore extends TableBackedAccountStore implements Accou
     );
     for (const [name, sql] of Object.entries(ADDED_TEAM_COLUMNS))
       if (!teamColumns.has(name)) this.#db.exec(`ALTER TABLE teams ADD COLUMN ${name} ${sql}`);
-    this.#teams = new SqliteGroupTable(this.#db, 'teams', Object.keys(ADDED_TEAM_COLUMNS));
-    this.#organizations = new SqliteGroupTable(this.#db, 'organizations');
+    this.useTables({
+      teams: new SqliteGroupTable<Team>(this.#db, 'teams', Object.keys(ADDED_TEAM_COLUMNS)),
+      organizations: new SqliteGroupTable<Organization>(this.#db, 'organizations'),
+      sessions,
+    });
     this.#db.exec(KEY_INDEXES_SQL);
     this.#db.exec(ADDED_INDEXES_SQL);
     this.#insertUsage = this.#db.prepare(
