@@ -40,9 +40,10 @@ export function useLimiterPairs() {
     open.push(redis);
     return redis;
   }
-  async function pair(options: ConnectOptions = {}) {
+  /** Two connections with one fresh key prefix; `firstOnly` (e.g. a `warn` to count) applies to the first alone. */
+  async function pair(options: ConnectOptions = {}, firstOnly: ConnectOptions = {}) {
     const keyPrefix = `test${++prefixes}:`;
-    return [await connect(options, keyPrefix), await connect(options, keyPrefix)] as const;
+    return [await connect({ ...options, ...firstOnly }, keyPrefix), await connect(options, keyPrefix)] as const;
   }
   return { server, pair, connect };
 }
