@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletion } from './helpers/chat-completion.js';
+import { waitUntilReady } from './helpers/readiness.js';
 import {
   heldChatRoute,
   masterKeyAdmin,
@@ -155,10 +156,7 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
     await redis.stop();
     await redis.start();
     // Once both have reconnected (until then, replica A's on_error: open would serve calls unlimited):
-    for (const gateway of [a, b])
-      await expect
-        .poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 5000, interval: 50 })
-        .toBe(200);
+    for (const gateway of [a, b]) await waitUntilReady(gateway.origin, 5000, 50);
     const upstreamCalls = upstream.requests.length;
     // The budget is still spent on both: each rebuilds the running spend from the ledger at the key's next call.
     for (const gateway of [a, b])
@@ -231,9 +229,7 @@ describe('two gateway processes sharing one Redis and one Postgres', () => {
       await redis.start();
     }
     await expect.poll(() => statusOf(b, key), { timeout: 5000, interval: 100 }).toBe(200);
-    await expect
-      .poll(async () => (await fetch(`${a.origin}/readyz`)).status, { timeout: 5000, interval: 100 })
-      .toBe(200);
+    await waitUntilReady(a.origin, 5000);
     // Limits are counted again on both once Redis is back: one request per minute, shared.
     const limited = await newKey(b, { name: 'after', rpm_limit: 1 });
     await expect.poll(() => statusOf(a, limited.key), { timeout: 5000, interval: 100 }).toBe(200);

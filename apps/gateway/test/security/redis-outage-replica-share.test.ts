@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsInTurn } from '../helpers/calls-in-turn.js';
 import { chatCompletion } from '../helpers/chat-completion.js';
+import { waitUntilReady } from '../helpers/readiness.js';
 import { replicaYaml, spawnReplicas } from '../helpers/replicas.js';
 import type { SpawnedGateway } from '../helpers/spawn-gateway.js';
 
@@ -112,10 +113,7 @@ describe('security: each replica enforces its share of the limits while Redis is
     };
     await expect.poll(written, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(onA.served + onB.served);
     await redis.start();
-    for (const gateway of [a, b])
-      await expect
-        .poll(async () => (await fetch(`${gateway.origin}/readyz`)).status, { timeout: 10_000, interval: 100 })
-        .toBe(200);
+    for (const gateway of [a, b]) await waitUntilReady(gateway.origin);
     const back = await callMany(b, created.key, RPM);
     const elapsedS = (Date.now() - started) / 1000;
     console.log(

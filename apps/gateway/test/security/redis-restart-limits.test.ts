@@ -1,6 +1,7 @@
 import { startRedis, type TestRedis } from '@switchyard/testkit/servers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsInTurn } from '../helpers/calls-in-turn.js';
+import { waitUntilReady } from '../helpers/readiness.js';
 import { type AccountsGateway, completion, startAccountsGateway } from './accounts-gateway.js';
 
 // Attack (issue #38 item 6): with `redis.on_error: open`, nothing was counted while Redis was down, and a Redis that
@@ -37,12 +38,7 @@ describe('security: rate limits across a Redis restart (on_error: open)', () => 
     const down = await callMany(client, 20);
     await redis.start();
     // The gateway reconnects by itself (every 0.1-1 s): /readyz checks Redis.
-    await expect
-      .poll(async () => (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/readyz`)).status, {
-        timeout: 10_000,
-        interval: 100,
-      })
-      .toBe(200);
+    await waitUntilReady(gw.running.url.replace(/\/v1$/, ''));
     const back = await callMany(client, 20);
     const elapsedS = (Date.now() - started) / 1000;
     // Served in all: 60 at once, then one a second as the bucket refills (plus one for rounding in each phase).
@@ -86,12 +82,7 @@ describe('security: rate limits across a Redis restart (on_error: open)', () => 
     // Redis restarts empty: the end user's and the team's buckets start from the ledger's last minute, not full.
     await redis.stop();
     await redis.start();
-    await expect
-      .poll(async () => (await fetch(`${gw.running.url.replace(/\/v1$/, '')}/readyz`)).status, {
-        timeout: 10_000,
-        interval: 100,
-      })
-      .toBe(200);
+    await waitUntilReady(gw.running.url.replace(/\/v1$/, ''));
     const elapsedS = (Date.now() - started) / 1000;
     const userAfter = await many(5, key, 'alice');
     const teamAfter = await many(5, other);
