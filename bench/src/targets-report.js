@@ -20,7 +20,9 @@ export function targetsReport(results, rows) {
     for (const c of result?.checks ?? []) {
       total++;
       if (c.pass) held++;
-      const measured = c.ratio != null ? `${fmt(c.value, c.unit)} (${c.ratio.toFixed(2)} x)` : fmt(c.value, c.unit);
+      const value = c.ratio != null ? `${fmt(c.value, c.unit)} (${c.ratio.toFixed(2)} x)` : fmt(c.value, c.unit);
+      // A reference figure measured beside the target's (e.g. the Express floor's own ratio), printed, not judged.
+      const measured = c.reference ? `${value} (${c.reference.label}: ${fmt(c.reference.value, c.unit)})` : value;
       lines.push(`| ${row.name} | ${c.figure} | ${measured} | ${c.target} | ${c.pass ? 'pass' : '**fail**'} |`);
     }
   }
