@@ -38,6 +38,19 @@ describe('security: JSON nesting and message count', () => {
     expect(tooDeep.status).toBe(400);
   });
 
+  it('counts no bracket inside a string, escaped quotes and backslashes included', async () => {
+    // The innermost array holds the string `a " [[[[ \` (an escaped quote before the brackets, an escaped backslash
+    // before its closing quote), then the deepest array: a scanner that ends the string at the escaped quote counts its
+    // brackets and refuses 64 levels, one that takes the closing quote for escaped misses the deepest array and
+    // accepts 65.
+    const tricky = String.raw`"a \" [[[[ \\"`;
+    const nested = (depth: number) => `${'['.repeat(depth - 2)}${tricky},["x"]${']'.repeat(depth - 2)}`;
+    const body = (depth: number) =>
+      `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(depth)}}`;
+    expect((await post(body(64))).status).toBe(200);
+    expect((await post(body(65))).status).toBe(400);
+  });
+
   it('answers 400 naming messages above 10,000 messages', async () => {
     gw.upstream.clear();
     const messages = Array.from({ length: 10_001 }, () => ({ role: 'user', content: 'hi' }));

@@ -4,22 +4,29 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * True when the JSON text in `bytes` nests objects/arrays deeper than `maxDepth`. One pass over the bytes (strings and
  * their escapes skipped), run before `JSON.parse`, so a 100,000-deep body is refused without building it (deep values
- * overflow the stack of everything that walks them later). The text need not be valid JSON.
+ * overflow the stack of everything that walks them later). The text need not be valid JSON. A string is skipped with
+ * the native `indexOf` to its closing quote rather than byte by byte: a prompt of hundreds of KB costs next to nothing.
  */
 export function exceedsJsonDepth(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): boolean {
   let depth = 0;
-  let inString = false;
-  let escaped = false;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === 0x5c) escaped = true;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      i = closingQuote(bytes, i + 1);
+      if (i === -1) return false;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** The index of the quote that ends the string whose text starts at `start` (one not escaped), or -1 if none does. */
+function closingQuote(bytes: Uint8Array, start: number): number {
+  for (let quote = bytes.indexOf(0x22, start); quote !== -1; quote = bytes.indexOf(0x22, quote + 1)) {
+    let backslashes = 0;
+    while (quote - 1 - backslashes >= start && bytes[quote - 1 - backslashes] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
 }
