@@ -1,7 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { DRAIN_LIMITS } from './drain-limits.js';
 import { splitPlainSSEBytes } from './split-plain-sse-bytes.js';
 import { splitPlainSSEText } from './split-plain-sse-text.js';
@@ -146,31 +146,46 @@ function sseSplitter(
   // Events and stray lines in arrival order: the events before stray text are still delivered.
   const pending: (ServerSentEvent | { stray: string })[] = [];
   const stray: string[] = [];
-  const parser = createParser({
-    onEvent: (event) => pending.push(event),
-    onError: (error) => {
-      // A field name that is not a word (`{`, `  "error"`) is not an SSE field an upstream meant to send.
-      if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? ''))
-        pending.push({ stray: error.line });
-    },
-  });
-  // StringDecoder (V8's UTF-8 decoding, partial characters kept for the next read) is cheaper than TextDecoder per read;
-  // eventsource-parser strips a leading BOM, as the SSE spec asks.
-  const decoder = new StringDecoder('utf8');
+  // The parser and the decoder are made at the first read that is not plain (a stream whose every read is plain, the
+  // common case for OpenAI-family upstreams, never needs them: a dozen closures and a decoder fewer per held stream).
+  let parser: EventSourceParser | undefined;
+  let decoder: StringDecoder | undefined;
+  // True once the parser's check for a leading BOM is over (a plain read came first: it started with `data: `).
+  let pastStart = false;
+  const parserOf = (): EventSourceParser => {
+    if (parser) return parser;
+    parser = createParser({
+      onEvent: (event) => pending.push(event),
+      onError: (error) => {
+        // A field name that is not a word (`{`, `  "error"`) is not an SSE field an upstream meant to send.
+        if (error.type === 'unknown-field' && error.line !== undefined && !/^[\w-]+$/.test(error.field ?? ''))
+          pending.push({ stray: error.line });
+      },
+    });
+    // eventsource-parser strips a leading BOM, as the SSE spec asks, from its first feed: a blank line ends that check.
+    if (pastStart) parser.feed('\n');
+    return parser;
+  };
+  // StringDecoder (V8's UTF-8 decoding, partial characters kept for the next read) is cheaper than TextDecoder per read.
+  const decode = (chunk: Uint8Array | string): string =>
+    typeof chunk === 'string' ? chunk : (decoder ??= new StringDecoder('utf8')).write(chunk);
   // True while neither the parser nor the decoder holds part of an unfinished event (the last read ended with `\n\n`).
   let atEventStart = true;
-  let parserStarted = false;
-  // A plain read's events are complete: the parser's check for a leading BOM ends with it (an ASCII read has none).
+  // A plain read's events are complete: a BOM can no longer come first (an ASCII read has none).
   const plainRead = (): void => {
     sinceEvent = 0;
-    if (!parserStarted) parser.feed('\n');
-    parserStarted = true;
+    pastStart = true;
   };
   return (chunk) => {
     if (chunk === undefined) {
-      // A body that ends right after its last data line (no blank line) still delivers that event.
-      parser.feed(`${decoder.end()}\n\n`);
-      parser.reset({ consume: true });
+      // A body that ends right after its last data line (no blank line) still delivers that event. After plain reads
+      // only, nothing is left to parse.
+      const rest = decoder?.end() ?? '';
+      if (parser !== undefined || rest !== '') {
+        const ended = parserOf();
+        ended.feed(`${rest}\n\n`);
+        ended.reset({ consume: true });
+      }
     } else {
       sinceEvent += chunk.length;
       // Only a read of valid UTF-8: its bytes are then exactly the encoding of its text.
@@ -183,7 +198,7 @@ function sseSplitter(
           return { events: [], bytes: chunk as Uint8Array, ends };
         }
       }
-      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      const text = decode(chunk);
       if (!options.plainAsBytes && (ascii || (candidate && isUtf8(chunk)))) {
         const events: ServerSentEvent[] = [];
         const ends: number[] = [];
@@ -195,8 +210,8 @@ function sseSplitter(
           return { events, bytes: chunk, ends };
         }
       }
-      parserStarted = true;
-      parser.feed(text);
+      parserOf().feed(text);
+      pastStart = true;
       atEventStart = text.endsWith('\n\n');
       if (pending.length > 0) sinceEvent = 0;
       else if (sinceEvent > maxEventBytes)
