@@ -1,4 +1,4 @@
-import type { PeekedStream } from '../routing/guard-stream.js';
+import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
@@ -67,6 +67,11 @@ class BatchedChatStream implements PassThroughChatStream {
     private readonly model?: string,
   ) {}
 
+  // Once a parsed chunk named another model: its `"model":"<id>"` text, and what replaces it in plain deltas.
+  #upstreamModelText: string | undefined = undefined;
+  #modelText = '';
+  #modelBytes: { upstream: Buffer; requested: Buffer } | undefined = undefined;
+
   /** Reads every batch under the idle timer; settles the stream however it ends. */
   #read(): AsyncGenerator<ChunkBatch> {
     return guardedItems(this.peeked, this.outcome, this.summary, sameBatch, this.onEnd);
@@ -91,59 +96,99 @@ class BatchedChatStream implements PassThroughChatStream {
     onError?: (error: unknown) => void,
     secrets: readonly string[] = [],
   ): AsyncGenerator<string | Uint8Array> {
+    // The idle guard and the settlement of `guardedItems`, inline: one generator per stream between the upstream's
+    // scan and the writer, not two. While it waits on the upstream, it holds no read: the batch and its pieces are
+    // dropped first, and the peeked first batch is let go of once taken (a held stream keeps none of its text).
+    const peeked = this.peeked;
     const summary = this.summary;
-    const model = this.model;
-    // Once a parsed chunk named another model: its `"model":"<id>"` text, and what replaces it in plain deltas.
-    let upstreamModelText: string | undefined;
-    let modelText = '';
-    let modelBytes: { upstream: Buffer; requested: Buffer } | undefined;
+    const guard = idleGuard(this.outcome);
+    let failure: unknown;
+    let failed = false;
     try {
-      for await (const batch of this.#read()) {
-        let text = '';
-        for (let i = 0; i < batch.length; i++) {
-          const item = batch[i]!;
-          const run = item.run;
-          if (run !== undefined) {
-            if (text !== '') yield text;
-            text = '';
-            if (this.collectText)
-              for (let k = i; k < i + run.count; k++)
-                if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
-            const bytes =
-              run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
-            yield modelBytes === undefined ? bytes : replaceModelText(bytes, modelBytes.upstream, modelBytes.requested);
-            i += run.count - 1;
-            continue;
-          }
-          if (item.chunk === undefined) {
-            if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
-            text += `data: ${upstreamModelText === undefined ? item.text : item.text.replace(upstreamModelText, modelText)}\n\n`;
-          } else {
-            if (model !== undefined && item.chunk.model !== model && upstreamModelText === undefined) {
-              upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
-              modelText = `"model":${JSON.stringify(model)}`;
-              if (upstreamModelText !== undefined)
-                modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(modelText) };
-            }
-            const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
-            if (out) text += encodeSSEData(out);
-          }
-          // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
-          if (text.length >= MAX_TEXT_CHARS) {
-            yield text;
-            text = '';
-          }
+      try {
+        let next: IteratorResult<ChunkBatch> | undefined = peeked.first;
+        peeked.first = TAKEN;
+        let pieces: (string | Uint8Array)[] | undefined;
+        while (!next.done) {
+          pieces = this.#encode(next.value);
+          next = undefined;
+          for (let i = 0; i < pieces.length; i++) yield pieces[i]!;
+          pieces = undefined;
+          next = await guard.next(peeked.iterator);
         }
-        if (text !== '') yield text;
+        summary.completed = true;
+      } finally {
+        await guard.close(peeked.iterator);
       }
     } catch (error) {
-      onError?.(error);
-      yield encodeSSEError(error, secrets);
+      failed = true;
+      failure = summary.error = error;
+    } finally {
+      await this.onEnd(summary.error);
+    }
+    if (failed) {
+      onError?.(failure);
+      yield encodeSSEError(failure, secrets);
       return;
     }
     yield SSE_DONE;
   }
+
+  /**
+   * One batch as SSE text: runs of plain deltas as the upstream's bytes (the model text replaced when it differs),
+   * everything else as strings of at most about {@link MAX_TEXT_CHARS} characters, each chunk noted in the summary.
+   */
+  #encode(batch: ChunkBatch): (string | Uint8Array)[] {
+    const summary = this.summary;
+    const model = this.model;
+    const pieces: (string | Uint8Array)[] = [];
+    let text = '';
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i]!;
+      const run = item.run;
+      if (run !== undefined) {
+        if (text !== '') pieces.push(text);
+        text = '';
+        if (this.collectText)
+          for (let k = i; k < i + run.count; k++)
+            if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
+        const bytes =
+          run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+        const modelBytes = this.#modelBytes;
+        pieces.push(
+          modelBytes === undefined ? bytes : replaceModelText(bytes, modelBytes.upstream, modelBytes.requested),
+        );
+        i += run.count - 1;
+        continue;
+      }
+      if (item.chunk === undefined) {
+        if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
+        const upstreamModelText = this.#upstreamModelText;
+        text += `data: ${upstreamModelText === undefined ? item.text : item.text.replace(upstreamModelText, this.#modelText)}\n\n`;
+      } else {
+        if (model !== undefined && item.chunk.model !== model && this.#upstreamModelText === undefined) {
+          const upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
+          this.#upstreamModelText = upstreamModelText;
+          this.#modelText = `"model":${JSON.stringify(model)}`;
+          if (upstreamModelText !== undefined)
+            this.#modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(this.#modelText) };
+        }
+        const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
+        if (out) text += encodeSSEData(out);
+      }
+      // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
+      if (text.length >= MAX_TEXT_CHARS) {
+        pieces.push(text);
+        text = '';
+      }
+    }
+    if (text !== '') pieces.push(text);
+    return pieces;
+  }
 }
+
+/** What a taken {@link PeekedStream}'s `first` becomes: its first batch is not held for the stream's life. */
+const TAKEN: IteratorResult<ChunkBatch> = { done: true, value: undefined };
 
 /**
  * The first `"model": "<id>"` member of a chunk's JSON text. A chunk's text cannot hold `"model"` followed by `:`
