@@ -3,12 +3,13 @@
 // with the large prompts against without them. The Express floor runs the same rounds beside it: its own with /
 // without ratio is reported as a reference (how much of the ratio a 2-core machine running client, upstream and
 // server together imposes on any Node server that parses the 400 KB prompts), the target stays Switchyard's.
-import { startFleet } from '../fleet.js';
+import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, streamBody } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, check, median } from './check.js';
 
-const SERVERS = ['switchyard', 'floor'];
+// With BENCH_BASE, that checkout's Switchyard runs the same rounds too (`base`), for the before and after of a change.
+const SERVERS = withBase(['switchyard', 'floor']);
 
 export const headOfLine = {
   name: 'head-of-line',

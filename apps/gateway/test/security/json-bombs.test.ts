@@ -51,6 +51,19 @@ describe('security: JSON nesting and message count', () => {
     expect((await post(body(65))).status).toBe(400);
   });
 
+  it('answers a 400 KB prompt, and 400 invalid_json for it cut short (bodies parsed in slices)', async () => {
+    const body = JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'lorem ipsum '.repeat(35_000) }],
+    });
+    const ok = await post(body);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { object: string }).object).toBe('chat.completion');
+    const cut = await post(body.slice(0, -2));
+    expect(cut.status).toBe(400);
+    expect(((await cut.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
+  });
+
   it('answers 400 naming messages above 10,000 messages', async () => {
     gw.upstream.clear();
     const messages = Array.from({ length: 10_001 }, () => ({ role: 'user', content: 'hi' }));

@@ -1,5 +1,5 @@
 import { GatewayError, type GatewayErrorCode } from '@switchyard/core';
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
@@ -11,14 +11,33 @@ export function parseByteSize(limit: number | string): number {
   return Math.floor(Number(match[1]) * unit);
 }
 
+/**
+ * Bodies of at least this many bytes (64 KiB) are parsed and handled in separate turns of the event loop (see
+ * `parseJsonBody`); smaller ones, nearly every request, at once.
+ */
+export const SLICED_BODY_BYTES = 64 * 1024;
+
 const error = (status: number, code: GatewayErrorCode, message: string) =>
   new GatewayError({ status, type: 'invalid_request_error', code, message });
+
+/** Parses `text` into `req.body`; false, with `next` called with a 400 `invalid_json`, when it is not JSON. */
+function parsedInto(req: Request, text: string, next: NextFunction): boolean {
+  try {
+    req.body = JSON.parse(text);
+    return true;
+  } catch {
+    next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
+    return false;
+  }
+}
 
 /**
  * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
  * the cheapest way Node offers. A content type other than `application/json` gets 415, a body over the limit 413
  * (`request_too_large`, answered without reading the rest), bad JSON 400 (`invalid_json`), objects and arrays nested
- * deeper than {@link MAX_JSON_DEPTH} 400 (`json_too_deep`).
+ * deeper than {@link MAX_JSON_DEPTH} 400 (`json_too_deep`). A body of {@link SLICED_BODY_BYTES} or more is decoded,
+ * parsed and handed on in three turns of the event loop (`setImmediate` between them), so that a 400 KB prompt does
+ * not hold the loop for all three at once.
  */
 export function parseJsonBody(limit: number | string): RequestHandler[] {
   const maxBytes = parseByteSize(limit);
@@ -70,15 +89,16 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
         );
         return;
       }
-      try {
-        req.body = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        next(
-          error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'),
-        );
+      const text = bytes.toString('utf8');
+      if (bytes.length < SLICED_BODY_BYTES) {
+        if (parsedInto(req, text, next)) next();
         return;
       }
-      next();
+      // A large body is decoded, parsed and handed on in three turns of the event loop, not one: the requests that
+      // arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all of it.
+      setImmediate(() => {
+        if (parsedInto(req, text, next)) setImmediate(next);
+      });
     });
     req.once('error', (cause) => {
       if (!failed) {
