@@ -1,5 +1,8 @@
 // Opens argv[3] streaming chat requests to argv[2] that the upstream keeps open after the first chunk, waits until
-// every one has received that chunk, reports {open}, then keeps them open until the parent says stop.
+// each has either received its first event or failed, reports {open, failed}, then keeps them open until the parent
+// says stop. A stream counts as open only if it answered 200 with `text/event-stream`, its first chunk arrived and it
+// has not ended or failed by the time of the report; everything else (a refused connection, another status, a body
+// that ended, a reset) counts as failed.
 import { Agent, request } from 'undici';
 import { BENCH_KEY } from './bench-keys.js';
 
@@ -13,28 +16,51 @@ const dispatcher = new Agent({
   headersTimeout: 0,
 });
 const body = JSON.stringify({ model: 'openai/hold', stream: true, messages: [{ role: 'user', content: 'hold' }] });
-let open = 0;
+
+/** Opens one stream; resolves with a function telling whether it is still open, rejects if it never was. */
+async function openStream() {
+  const response = await request(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
+    body,
+    dispatcher,
+  });
+  let live = true;
+  // A held stream that the gateway or the machine resets later must not end this holder with an unhandled error.
+  response.body.on('error', () => {
+    live = false;
+  });
+  response.body.on('end', () => {
+    live = false;
+  });
+  if (response.statusCode !== 200 || !String(response.headers['content-type']).startsWith('text/event-stream')) {
+    response.body.resume();
+    throw new Error(`status ${response.statusCode}`);
+  }
+  const first = await response.body[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error('the stream ended before its first event');
+  return () => live;
+}
+
 const started = [];
 for (let i = 0; i < count; i++) {
-  started.push(
-    request(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
-      body,
-      dispatcher,
-    }).then(async (response) => {
-      // A held stream that the gateway or the machine resets later must not end this holder with an unhandled error.
-      response.body.on('error', () => {});
-      const iterator = response.body[Symbol.asyncIterator]();
-      await iterator.next();
-      open++;
-      return iterator;
-    }),
-  );
+  started.push(openStream());
   if (i % 500 === 499) await new Promise((r) => setTimeout(r, 20));
 }
 const results = await Promise.allSettled(started);
-process.send({ open, failed: results.filter((r) => r.status === 'rejected').length });
+const open = results.filter((r) => r.status === 'fulfilled' && r.value()).length;
+// Why streams failed, the commonest first: `code` of the error (ECONNRESET, UND_ERR_CONNECT_TIMEOUT...) or its message.
+const reasons = new Map();
+for (const result of results) {
+  const reason =
+    result.status === 'rejected'
+      ? (result.reason?.code ?? String(result.reason?.message ?? result.reason))
+      : result.value()
+        ? undefined
+        : 'closed after its first event';
+  if (reason !== undefined) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+}
+process.send({ open, failed: count - open, reasons: Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1])) });
 process.on('message', async () => {
   await dispatcher.destroy();
   process.exit(0);
