@@ -1,5 +1,5 @@
 import { GatewayError, type GatewayErrorCode, redactGatewayError } from '@switchyard/core';
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import multer from 'multer';
 import { locals } from '../request-locals.js';
 
@@ -55,14 +55,21 @@ export function toGatewayError(error: unknown): GatewayError {
  * connection is closed instead.
  */
 export function handleErrors(secrets: readonly string[] = []): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
-    const gatewayError = redactGatewayError(toGatewayError(error), secrets);
-    if (gatewayError.status >= 500) locals(res).error = error;
-    locals(res).failure = gatewayError;
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(gatewayError.status).set(gatewayError.headers).json(gatewayError.toJSON());
-  };
+  return (error, _req, res, _next) => answerError(res, error, secrets);
+}
+
+/**
+ * What {@link handleErrors} does with an error, for work that outlives its route handler (a stream handed over without
+ * keeping Express's `next`): the OpenAI error body with its status, or, once the response has started, the connection
+ * closed. `secrets` are redacted from every field.
+ */
+export function answerError(res: Response, error: unknown, secrets: readonly string[] = []): void {
+  const gatewayError = redactGatewayError(toGatewayError(error), secrets);
+  if (gatewayError.status >= 500) locals(res).error = error;
+  locals(res).failure = gatewayError;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(gatewayError.status).set(gatewayError.headers).json(gatewayError.toJSON());
 }

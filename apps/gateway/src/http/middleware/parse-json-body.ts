@@ -72,10 +72,26 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
       }
       chunks.push(chunk);
     };
+    const onError = (cause: unknown) => {
+      if (!failed) {
+        failed = true;
+        next(
+          new GatewayError({
+            status: 400,
+            type: 'invalid_request_error',
+            message: 'The request body could not be read.',
+            cause,
+          }),
+        );
+      }
+    };
     req.on('data', onData);
     req.once('end', () => {
-      // A stream's request stays open for minutes: it keeps neither the read buffers nor this listener.
+      // A stream's request stays open for minutes: it keeps neither the read buffers nor these listeners (the error
+      // listener would keep `next`, and with it Express's routing state; a request that has ended is destroyed by
+      // Node, so no error can follow).
       req.off('data', onData);
+      req.off('error', onError);
       if (failed) return;
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       chunks.length = 0;
@@ -100,19 +116,7 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
         if (parsedInto(req, text, next)) setImmediate(next);
       });
     });
-    req.once('error', (cause) => {
-      if (!failed) {
-        failed = true;
-        next(
-          new GatewayError({
-            status: 400,
-            type: 'invalid_request_error',
-            message: 'The request body could not be read.',
-            cause,
-          }),
-        );
-      }
-    });
+    req.once('error', onError);
   };
   return [read];
 }
