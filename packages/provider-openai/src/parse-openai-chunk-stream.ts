@@ -69,21 +69,33 @@ export async function* scanOpenAIChunkBatches(
     // One generator step per network read, not per event (a read often holds dozens of chunks). A plain read comes
     // undecoded (`plainAsBytes`) when plain deltas are looked for: they are then matched on its bytes.
     const reads = parseSSEBatches(body, { drainOnReturn: true, plainAsBytes: template !== undefined });
-    for await (const { events, bytes, ends } of reads) {
+    // A suspended generator keeps the values of all its registers: the locals of a read live out here and are
+    // cleared, with the read itself, before the next read is awaited (a held stream keeps none of its last read).
+    let event: ServerSentEvent | undefined;
+    let item: ScannedChunk | undefined;
+    let read: ServerSentEvent | undefined;
+    let chunk: ChatCompletionChunk | undefined;
+    let batch: ChunkBatch = [];
+    let runs: PlainRuns | undefined;
+    let events: ServerSentEvent[] = NO_EVENTS;
+    let bytes: Uint8Array | undefined;
+    let ends: number[] | undefined;
+    for await (const sse of reads) {
+      ({ events, bytes, ends } = sse);
       const inBytes = events.length === 0 && ends !== undefined;
-      const count = inBytes ? ends.length : events.length;
-      let batch: ChunkBatch = [];
-      const runs = new PlainRuns(bytes, ends);
+      const count = inBytes ? ends!.length : events.length;
+      batch = [];
+      runs = new PlainRuns(bytes, ends);
       for (let i = 0; i < count; i++) {
-        const start = inBytes ? (ends[i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
-        const end = inBytes ? ends[i]! - 2 : 0;
-        const event = inBytes ? undefined : events[i]!;
+        const start = inBytes ? (ends![i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
+        const end = inBytes ? ends![i]! - 2 : 0;
+        event = inBytes ? undefined : events[i]!;
         if (event ? event.data === '[DONE]' : isDone(bytes!, start, end)) {
           finished = true;
           if (batch.length > 0) yield batch;
           return;
         }
-        const item = !template
+        item = !template
           ? undefined
           : event
             ? event.event === undefined
@@ -95,8 +107,8 @@ export async function* scanOpenAIChunkBatches(
           batch.push(item);
           continue;
         }
-        const read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
-        let chunk: ChatCompletionChunk | undefined;
+        read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
+        chunk = undefined;
         try {
           chunk = readChunkEvent(provider, read, secrets, fix);
         } catch (error) {
@@ -116,6 +128,12 @@ export async function* scanOpenAIChunkBatches(
         }
       }
       if (batch.length > 0) yield batch;
+      batch = [];
+      runs = event = item = read = chunk = bytes = ends = undefined;
+      events = NO_EVENTS;
+      // The read is this generator's now: emptied, it holds no text or bytes while the next one is awaited.
+      sse.events = NO_EVENTS;
+      if (sse.bytes !== undefined) sse.bytes = sse.ends = undefined;
     }
     finished = true;
     // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.
@@ -126,6 +144,9 @@ export async function* scanOpenAIChunkBatches(
     if (!finished) body.destroy?.();
   }
 }
+
+/** The events of a read once it has been scanned. */
+const NO_EVENTS: ServerSentEvent[] = [];
 
 /** Length of `data: `, bytes. */
 const DATA_FIELD_BYTES = 6;

@@ -126,9 +126,27 @@ export class EventStreamWriter {
     // The headers go out with the first events (or alone, once what is ready now has been read: see #flush).
     this.#open(false);
     this.#schedule();
+    // Read by hand, not with `for await`: a suspended async function keeps the values of all its registers, so the
+    // last event is cleared before the next is awaited (a held stream keeps none of its text or bytes).
+    const source = events[Symbol.asyncIterator]();
+    let exhausted = false;
+    let next: IteratorResult<string | Uint8Array> | undefined;
+    let event: string | Uint8Array | undefined;
     try {
-      for await (const event of events) {
+      for (;;) {
+        try {
+          next = await source.next();
+        } catch (error) {
+          exhausted = true;
+          throw error;
+        }
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
         if (this.#res.destroyed) break;
+        event = next.value;
+        next = undefined;
         if (typeof event === 'string') this.#batch += event;
         else this.#addBytes(event);
         // The first events go out at once (the client's time to first token); later ones ready together share a
@@ -142,6 +160,7 @@ export class EventStreamWriter {
           this.#res.socket?.uncork();
         } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
         else this.#schedule();
+        event = undefined;
         if (this.#draining) await this.#draining;
       }
       // What is still pending goes out with the end of the response (headers, events and end in one write at best).
@@ -156,6 +175,8 @@ export class EventStreamWriter {
       if (!this.#res.destroyed) this.#res.end(rest);
     } finally {
       clearInterval(this.#keepAlive);
+      // Left early (the client went away): the source is closed, as `for await` would.
+      if (!exhausted) await source.return?.();
     }
   }
 

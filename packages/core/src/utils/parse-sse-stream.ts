@@ -84,12 +84,30 @@ export async function* parseSSEBatches(
 ): AsyncGenerator<SSEBatch> {
   const take = sseSplitter(body, options);
   const readable = options.drainOnReturn ? (body as Partial<Readable>) : undefined;
+  const reads = (readable?.iterator ? readable.iterator({ destroyOnReturn: false }) : body)[Symbol.asyncIterator]();
   let settled = false;
+  // True once `reads` ended or threw: it is owed no `return()` (what `for await` would call on leaving early).
+  let exhausted = false;
   try {
-    for await (const chunk of readable?.iterator ? readable.iterator({ destroyOnReturn: false }) : body) {
-      const batch = take(chunk as Uint8Array | string);
+    // Read by hand, not with `for await`: a suspended generator keeps the values of all its registers, so the read and
+    // its batch are cleared before the next read is awaited (a held stream keeps neither).
+    for (;;) {
+      let read: IteratorResult<Uint8Array | string> | undefined;
+      try {
+        read = await reads.next();
+      } catch (error) {
+        exhausted = true;
+        throw error;
+      }
+      if (read.done) {
+        exhausted = true;
+        break;
+      }
+      let batch: (SSEBatch & { error?: Error }) | undefined = take(read.value);
+      read = undefined;
       if (batch.events.length > 0 || batch.ends !== undefined) yield batch;
       if (batch.error) throw batch.error;
+      batch = undefined;
     }
     const batch = take(undefined);
     if (batch.events.length > 0) yield batch;
@@ -99,6 +117,7 @@ export async function* parseSSEBatches(
     settled = true;
     throw error;
   } finally {
+    if (!exhausted) await reads.return?.()?.catch(() => {});
     // Returned early (the consumer saw the end marker): read the rest and discard it, within bounds.
     if (!settled && !readable?.destroyed) {
       if (readable?.iterator) void drainRest(readable as Readable);
