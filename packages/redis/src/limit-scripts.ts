@@ -31,30 +31,29 @@ end
 `;
 
 /**
- * Admission of one call in its key's counters and those of its scopes (team, end user, session), all or nothing.
- * KEYS[1]: epoch (when this Redis began counting, unix ms); then four per subject (the key first, then each scope):
- * requests bucket, tokens bucket, budget window, concurrency slots. ARGV[1..6]: tokens to reserve, epsilon USD, this
- * call's slot id, slot TTL ms, requests and tokens of the key in the last minute from the ledger ('' = none); then
- * nine per subject: rpm (0 = none), tpm (0 = none), budget USD (-1 = none), USD to reserve, seed USD ('' = none),
- * budget window TTL ms (0 = none), concurrency limit (0 = none), and the subject's requests and tokens in the last
- * minute from the ledger ('' = none; the key's own are ARGV[5..6]).
- * Expired slots (of a process that died without releasing them) are dropped first. Returns `{'seed', 'recent'}` when
- * this Redis began counting less than a minute ago (it came back empty), a bucket of the key is missing and no recent
- * use was given (the bucket then starts at its limit less that use); `{'seed', 'recent', i}` the same for subject i's
- * buckets (a team's, an organisation's, an end user's); `{'seed', 'spend', i}` when subject i's budget
- * window is unknown and no seed was given; else `{outcome, subject, requests remaining, requests reset ms, tokens
- * remaining, tokens reset ms, retry after ms, spent USD, reserved USD}` with outcome `ok`, `concurrency`, `requests`,
+ * Admission of a batch of calls (those of one event-loop turn), each in its key's counters and those of its scopes
+ * (team, end user, session), all or nothing per call, in the order given: each call sees what the calls before it
+ * took, and a refused call takes nothing. KEYS[1]: epoch (when this Redis began counting, unix ms); then four per
+ * subject group (a key or scope and its budget window, named once for every call of the batch that uses it): requests
+ * bucket, tokens bucket, budget window, concurrency slots. ARGV[1]: epsilon USD; ARGV[2]: slot TTL ms; then two per
+ * call: its plan, and its slot id ('' = none). A plan is comma-separated numbers: the tokens to reserve, then ten per
+ * subject (the key first, then each scope): its group (0-based), rpm (0 = none), tpm (0 = none), budget USD (-1 =
+ * none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 = none), concurrency limit (0 = none), and the
+ * subject's requests and tokens in the last minute from the ledger ('' = none).
+ * Expired slots (of a process that died without releasing them) are dropped first. Returns one comma-separated answer
+ * per call: `seed,recent` when this Redis began counting less than a minute ago (it came back empty), a bucket of the
+ * key is missing and no recent use was given (the bucket then starts at its limit less that use); `seed,recent,i` the
+ * same for subject i's buckets (a team's, an organisation's, an end user's); `seed,spend,i` when subject i's budget
+ * window is unknown and no seed was given; else `outcome,subject,requests remaining,requests reset ms,tokens
+ * remaining,tokens reset ms,retry after ms,spent USD,reserved USD` with outcome `ok`, `concurrency`, `requests`,
  * `tokens` or `budget`, `subject` the index of the subject that refused (1 = the key), the remaining and resets of
  * the key's own buckets (-1 = no such limit), spent and reserved of the refusing budget window before this call.
  */
 export const ACQUIRE_SCRIPT = `${COMMON}
-local n = (#KEYS - 1) / 4
-local want = tonumber(ARGV[1])
-local eps = tonumber(ARGV[2])
-local slot = ARGV[3]
-local slotTtl = tonumber(ARGV[4])
--- A Redis that came back empty (epoch under a minute old) does not start the key's missing buckets full: they start at
--- what the ledger says the key used in the last minute (ARGV[5] requests, ARGV[6] tokens; asked for with 'seed').
+local eps = tonumber(ARGV[1])
+local slotTtl = tonumber(ARGV[2])
+-- A Redis that came back empty (epoch under a minute old) does not start a call's missing buckets full: they start at
+-- what the ledger says the subject used in the last minute (asked for with 'seed').
 local epoch = tonumber(redis.call('GET', KEYS[1]))
 if epoch == nil then
   epoch = now
@@ -67,112 +66,133 @@ local function seeded(key, cap, used)
   store(key, l, cap)
   return l
 end
-local s = {}
-for i = 1, n do
-  local k = 1 + 4 * (i - 1)
-  local a = 6 + 9 * (i - 1)
-  s[i] = { rk = KEYS[k + 1], tk = KEYS[k + 2], bk = KEYS[k + 3], ck = KEYS[k + 4], rpm = tonumber(ARGV[a + 1]), tpm = tonumber(ARGV[a + 2]),
-    limit = tonumber(ARGV[a + 3]), reserve = tonumber(ARGV[a + 4]), seed = ARGV[a + 5], ttl = tonumber(ARGV[a + 6]), climit = tonumber(ARGV[a + 7]),
-    ru = ARGV[a + 8], tu = ARGV[a + 9], spent = 0, reserved = 0, inflight = 0 }
-end
-local own = s[1]
-own.ru = ARGV[5]
-own.tu = ARGV[6]
--- Each subject's missing buckets start at what the ledger says it used in the last minute: asked for with 'seed'.
-if fresh then
-  for i = 1, n do
-    local x = s[i]
-    if x.ru == '' and ((x.rpm > 0 and redis.call('EXISTS', x.rk) == 0) or (x.tpm > 0 and redis.call('EXISTS', x.tk) == 0)) then
-      if i == 1 then return {'seed', 'recent'} end
-      return {'seed', 'recent', tostring(i)}
+local function split(p)
+  local f = {}
+  local from = 1
+  while true do
+    local comma = string.find(p, ',', from, true)
+    if comma == nil then
+      f[#f + 1] = string.sub(p, from)
+      return f
     end
-  end
-end
-for i = 1, n do
-  local x = s[i]
-  if x.rpm > 0 then
-    if fresh and x.ru ~= '' and redis.call('EXISTS', x.rk) == 0 then x.rl = seeded(x.rk, x.rpm, x.ru) else x.rl = level(x.rk, x.rpm) end
-  end
-  x.want = 0
-  if x.tpm > 0 then
-    if fresh and x.tu ~= '' and redis.call('EXISTS', x.tk) == 0 then x.tl = seeded(x.tk, x.tpm, x.tu) else x.tl = level(x.tk, x.tpm) end
-    x.want = want
-    if x.want > x.tpm then x.want = x.tpm end
-  end
-  if x.limit >= 0 then
-    local b = redis.call('HMGET', x.bk, 's', 'r')
-    if b[1] == false then
-      if x.seed == '' then return {'seed', 'spend', tostring(i)} end
-      x.spent = tonumber(x.seed)
-      redis.call('HSET', x.bk, 's', x.seed, 'r', '0')
-      if x.ttl > 0 then redis.call('PEXPIRE', x.bk, x.ttl) end
-    else
-      x.spent = tonumber(b[1])
-      x.reserved = tonumber(b[2]) or 0
-    end
-  end
-  if x.climit > 0 then
-    redis.call('ZREMRANGEBYSCORE', x.ck, '-inf', now)
-    x.inflight = redis.call('ZCARD', x.ck)
-  end
-end
-local outcome = 'ok'
-local who = 0
-local retry = 0
-for i = 1, n do
-  local x = s[i]
-  if x.climit > 0 and x.inflight >= x.climit then
-    outcome = 'concurrency'
-    retry = 1000
-  elseif x.rl ~= nil and x.rl < 1 then
-    outcome = 'requests'
-    retry = msUntil(x.rl, x.rpm, 1)
-  elseif x.tl ~= nil and x.tl < x.want then
-    outcome = 'tokens'
-    retry = msUntil(x.tl, x.tpm, x.want)
-  elseif x.limit >= 0 then
-    -- The budget rule of MemoryLimiter (budgetAdmits): spend below the budget and, with reservations in flight, room
-    -- for them and this call's estimate.
-    if x.spent >= x.limit - eps or (x.reserved > eps and x.spent + x.reserved + x.reserve > x.limit + eps) then outcome = 'budget' end
-  end
-  if outcome ~= 'ok' then
-    who = i
-    break
-  end
-end
-if outcome == 'ok' then
-  for i = 1, n do
-    local x = s[i]
-    if x.rl ~= nil then
-      x.rl = x.rl - 1
-      store(x.rk, x.rl, x.rpm)
-    end
-    if x.tl ~= nil then
-      x.tl = x.tl - x.want
-      store(x.tk, x.tl, x.tpm)
-    end
-    if x.limit >= 0 and x.reserve > 0 then redis.call('HINCRBYFLOAT', x.bk, 'r', tostring(x.reserve)) end
-    if x.climit > 0 then
-      redis.call('ZADD', x.ck, now + slotTtl, slot)
-      redis.call('PEXPIRE', x.ck, slotTtl)
-    end
+    f[#f + 1] = string.sub(p, from, comma - 1)
+    from = comma + 1
   end
 end
 local function remaining(l)
   if l == nil then return '-1' end
   return tostring(math.max(0, math.floor(l)))
 end
-local rr = 0
-local tr = 0
-if own.rl ~= nil then rr = msUntil(own.rl, own.rpm, own.rpm) end
-if own.tl ~= nil then tr = msUntil(own.tl, own.tpm, own.tpm) end
-local spent = 0
-local reserved = 0
-if who > 0 then
-  spent = s[who].spent
-  reserved = s[who].reserved
+local function admit(plan, slot)
+  local f = split(plan)
+  local n = (#f - 1) / 10
+  local want = tonumber(f[1])
+  local s = {}
+  for i = 1, n do
+    local a = 1 + 10 * (i - 1)
+    local k = 1 + 4 * tonumber(f[a + 1])
+    s[i] = { rk = KEYS[k + 1], tk = KEYS[k + 2], bk = KEYS[k + 3], ck = KEYS[k + 4], rpm = tonumber(f[a + 2]), tpm = tonumber(f[a + 3]),
+      limit = tonumber(f[a + 4]), reserve = tonumber(f[a + 5]), seed = f[a + 6], ttl = tonumber(f[a + 7]), climit = tonumber(f[a + 8]),
+      ru = f[a + 9], tu = f[a + 10], spent = 0, reserved = 0, inflight = 0 }
+  end
+  local own = s[1]
+  -- Each subject's missing buckets start at what the ledger says it used in the last minute: asked for with 'seed'.
+  if fresh then
+    for i = 1, n do
+      local x = s[i]
+      if x.ru == '' and ((x.rpm > 0 and redis.call('EXISTS', x.rk) == 0) or (x.tpm > 0 and redis.call('EXISTS', x.tk) == 0)) then
+        if i == 1 then return 'seed,recent' end
+        return 'seed,recent,' .. i
+      end
+    end
+  end
+  for i = 1, n do
+    local x = s[i]
+    if x.rpm > 0 then
+      if fresh and x.ru ~= '' and redis.call('EXISTS', x.rk) == 0 then x.rl = seeded(x.rk, x.rpm, x.ru) else x.rl = level(x.rk, x.rpm) end
+    end
+    x.want = 0
+    if x.tpm > 0 then
+      if fresh and x.tu ~= '' and redis.call('EXISTS', x.tk) == 0 then x.tl = seeded(x.tk, x.tpm, x.tu) else x.tl = level(x.tk, x.tpm) end
+      x.want = want
+      if x.want > x.tpm then x.want = x.tpm end
+    end
+    if x.limit >= 0 then
+      local b = redis.call('HMGET', x.bk, 's', 'r')
+      if b[1] == false then
+        if x.seed == '' then return 'seed,spend,' .. i end
+        x.spent = tonumber(x.seed)
+        redis.call('HSET', x.bk, 's', x.seed, 'r', '0')
+        if x.ttl > 0 then redis.call('PEXPIRE', x.bk, x.ttl) end
+      else
+        x.spent = tonumber(b[1])
+        x.reserved = tonumber(b[2]) or 0
+      end
+    end
+    if x.climit > 0 then
+      redis.call('ZREMRANGEBYSCORE', x.ck, '-inf', now)
+      x.inflight = redis.call('ZCARD', x.ck)
+    end
+  end
+  local outcome = 'ok'
+  local who = 0
+  local retry = 0
+  for i = 1, n do
+    local x = s[i]
+    if x.climit > 0 and x.inflight >= x.climit then
+      outcome = 'concurrency'
+      retry = 1000
+    elseif x.rl ~= nil and x.rl < 1 then
+      outcome = 'requests'
+      retry = msUntil(x.rl, x.rpm, 1)
+    elseif x.tl ~= nil and x.tl < x.want then
+      outcome = 'tokens'
+      retry = msUntil(x.tl, x.tpm, x.want)
+    elseif x.limit >= 0 then
+      -- The budget rule of MemoryLimiter (budgetAdmits): spend below the budget and, with reservations in flight, room
+      -- for them and this call's estimate.
+      if x.spent >= x.limit - eps or (x.reserved > eps and x.spent + x.reserved + x.reserve > x.limit + eps) then outcome = 'budget' end
+    end
+    if outcome ~= 'ok' then
+      who = i
+      break
+    end
+  end
+  if outcome == 'ok' then
+    for i = 1, n do
+      local x = s[i]
+      if x.rl ~= nil then
+        x.rl = x.rl - 1
+        store(x.rk, x.rl, x.rpm)
+      end
+      if x.tl ~= nil then
+        x.tl = x.tl - x.want
+        store(x.tk, x.tl, x.tpm)
+      end
+      if x.limit >= 0 and x.reserve > 0 then redis.call('HINCRBYFLOAT', x.bk, 'r', tostring(x.reserve)) end
+      if x.climit > 0 then
+        redis.call('ZADD', x.ck, now + slotTtl, slot)
+        redis.call('PEXPIRE', x.ck, slotTtl)
+      end
+    end
+  end
+  local rr = 0
+  local tr = 0
+  if own.rl ~= nil then rr = msUntil(own.rl, own.rpm, own.rpm) end
+  if own.tl ~= nil then tr = msUntil(own.tl, own.tpm, own.tpm) end
+  local spent = 0
+  local reserved = 0
+  if who > 0 then
+    spent = s[who].spent
+    reserved = s[who].reserved
+  end
+  return table.concat({outcome, tostring(who), remaining(own.rl), tostring(rr), remaining(own.tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}, ',')
 end
-return {outcome, tostring(who), remaining(own.rl), tostring(rr), remaining(own.tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}
+local out = {}
+for c = 1, (#ARGV - 2) / 2 do
+  out[c] = admit(ARGV[1 + 2 * c], ARGV[2 + 2 * c])
+end
+return out
 `;
 
 /**

@@ -3,12 +3,11 @@ import {
   type Limiter,
   type LimitRequest,
   type LimitSettlement,
-  limitSubjects,
   MemoryLimiter,
-  requestSlot,
   type SettledBudget,
 } from '@switchyard/accounts';
 import type { Redis } from 'ioredis';
+import { AdmissionBatches, type PendingAdmission } from './admission-batches.js';
 import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
 import { type PendingSettlement, SettlementBatches } from './settlement-batches.js';
@@ -66,9 +65,9 @@ type Commands = {
 };
 
 /**
- * The {@link Limiter} shared by every replica, on Redis: one atomic Lua script per admission (one round trip), and
- * the settlements of one event-loop turn batched into one script call, awaited before the answer ends (so a request
- * costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens; on a
+ * The {@link Limiter} shared by every replica, on Redis: the admissions of one event-loop turn in one atomic Lua script
+ * call (one round trip; each call all or nothing, in order), and the settlements of one event-loop turn batched into
+ * one script call, awaited before the answer ends (so a request costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens; on a
  * `SwitchyardRedis` connection the commands of one turn, every call's, share one socket write). Counters:
  * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets), `<prefix>spend:<key id>:<window>` (settled and
  * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
@@ -84,6 +83,7 @@ export class RedisLimiter implements Limiter {
   readonly #client: Redis & Commands;
   readonly #options: RedisLimiterOptions;
   readonly #settlements: SettlementBatches;
+  readonly #admissions: AdmissionBatches;
   /** Slots held by calls in flight in this process: slot id -> the subjects (key, scopes) it is held in. */
   readonly #slots = new Map<string, string[]>();
   /** Counts this replica's share of the limits while Redis is unreachable (see {@link RedisLimiter.acquire}). */
@@ -103,58 +103,46 @@ export class RedisLimiter implements Limiter {
       settleEveryMs: options.settleEveryMs,
       settleRetryMs: options.settleRetryMs,
     });
+    this.#admissions = new AdmissionBatches({
+      send: ({ keys, args }) => this.#client.switchyardAcquire(keys.length, ...keys, ...args),
+      admitted: (admission, answer) => this.#admitted(admission, answer),
+      failed: (admission, error) => this.#failed(admission, error),
+      key: (kind, id) => this.#key(kind, id),
+      epochKey: `${options.keyPrefix}epoch`,
+      epsilonUsd: BUDGET_EPSILON_USD,
+      slotTtlMs: () => this.#slotTtlMs,
+      windowTtlMs,
+    });
   }
 
   #key(kind: string, id: string): string {
     return `${this.#options.keyPrefix}${kind}:${id}`;
   }
 
-  async acquire(request: LimitRequest): Promise<LimitDecision> {
-    const subjects = limitSubjects(request);
-    const slot = requestSlot(request);
-    const keys: string[] = [`${this.#options.keyPrefix}epoch`];
-    const args: (string | number)[] = [
-      Math.max(0, Math.ceil(request.tokens)),
-      BUDGET_EPSILON_USD,
-      slot ?? '',
-      this.#slotTtlMs,
-      request.recent ? Math.ceil(request.recent.requests) : '',
-      request.recent ? Math.ceil(request.recent.tokens) : '',
-    ];
-    for (const subject of subjects) {
-      const { budget } = subject;
-      keys.push(
-        this.#key('rpm', subject.id),
-        this.#key('tpm', subject.id),
-        this.#key('spend', `${subject.id}:${budget?.window ?? 'none'}`),
-        this.#key('slots', subject.id),
-      );
-      args.push(
-        subject.rpm ?? 0,
-        subject.tpm ?? 0,
-        budget ? budget.limitUsd : -1,
-        budget ? budget.reserveUsd : 0,
-        budget?.seedUsd ?? '',
-        budget ? windowTtlMs(budget.window, subject.evictable) : 0,
-        subject.concurrency ?? 0,
-        subject.recent ? Math.ceil(subject.recent.requests) : '',
-        subject.recent ? Math.ceil(subject.recent.tokens) : '',
-      );
-    }
-    let reply: string[];
-    try {
-      reply = await this.#client.switchyardAcquire(keys.length, ...keys, ...args);
-    } catch (error) {
-      this.#options.failures.report('Redis limits unavailable', error);
-      if (this.#options.onError === 'closed') throw limitsUnavailableError();
-      this.#down = true;
-      return this.#acquireLocally(request);
-    }
+  /**
+   * Checks and takes atomically (see `Limiter.acquire`). The admissions of one event-loop turn go to Redis together,
+   * in one script call (see {@link AdmissionBatches}); each gets its own decision.
+   */
+  acquire(request: LimitRequest): Promise<LimitDecision> {
+    return this.#admissions.acquire(request);
+  }
+
+  /** What Redis is down does to a call (see `onError`): 503 `limits_unavailable`, or this replica's share. */
+  #failed(admission: PendingAdmission, error: unknown): Promise<LimitDecision> {
+    this.#options.failures.report('Redis limits unavailable', error);
+    if (this.#options.onError === 'closed') return Promise.reject(limitsUnavailableError());
+    this.#down = true;
+    return this.#acquireLocally(admission.request);
+  }
+
+  /** The decision of one call from its answer in the batch (see `ACQUIRE_SCRIPT`). */
+  #admitted({ subjects, slot }: PendingAdmission, answer: string): LimitDecision {
     if (this.#down) {
       // Redis is back: the local counters of the outage are dropped (a later outage seeds new ones from the ledger).
       this.#down = false;
       this.#local = new MemoryLimiter(Date.now, { seedRecent: true });
     }
+    const reply = answer.split(',');
     const scopeOf = (index: number) => (index > 1 ? { scope: subjects[index - 1]?.id } : {});
     if (reply[0] === 'seed')
       return {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { request, useLimiterPairs } from './limiter-pairs.js';
+
+const { connect } = useLimiterPairs();
+
+describe('RedisLimiter: the admissions of one event-loop turn, in one script call', () => {
+  it('are applied in order, each all or nothing: a refused call takes nothing, the next one still fits', async () => {
+    const limiter = (await connect()).limiter();
+    const call = (tokens: number) => request({ rpm: 10, tpm: 100, tokens });
+    // Asked for in one turn, so sent together: 80 tokens fit, 50 more do not, 20 more do.
+    const [first, second, third] = await Promise.all([
+      limiter.acquire(call(80)),
+      limiter.acquire(call(50)),
+      limiter.acquire(call(20)),
+    ]);
+    expect(first).toMatchObject({ ok: true, state: { requestsRemaining: 9, tokensRemaining: 20 } });
+    expect(second).toMatchObject({ ok: false, reason: 'tokens', state: { requestsRemaining: 9, tokensRemaining: 20 } });
+    expect(third).toMatchObject({ ok: true, state: { requestsRemaining: 8, tokensRemaining: 0 } });
+  });
+
+  it("keeps each key's counters and budget window apart, and answers each call with its own key's state", async () => {
+    const limiter = (await connect()).limiter();
+    const budget = (limitUsd: number, window: string) => ({ limitUsd, window, reserveUsd: 0.4, seedUsd: 0 });
+    const [a1, b1, a2, b2, a3] = await Promise.all([
+      limiter.acquire(request({ keyId: 'a', rpm: 5, budget: budget(1, 'day:0') })),
+      limiter.acquire(request({ keyId: 'b', rpm: 3, budget: budget(0.5, 'day:0') })),
+      limiter.acquire(request({ keyId: 'a', rpm: 5, budget: budget(1, 'day:0') })),
+      limiter.acquire(request({ keyId: 'b', rpm: 3, budget: budget(0.5, 'day:0') })),
+      limiter.acquire(request({ keyId: 'a', rpm: 5, budget: budget(1, 'day:0') })),
+    ]);
+    expect(a1).toMatchObject({ ok: true, state: { requestsRemaining: 4 } });
+    expect(b1).toMatchObject({ ok: true, state: { requestsRemaining: 2 } });
+    expect(a2).toMatchObject({ ok: true, state: { requestsRemaining: 3 } });
+    // b's 0.4 reserved leaves no room for 0.4 more in 0.5; a's 0.8 reserved none in 1.
+    expect(b2).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0, reservedUsd: 0.4 } });
+    expect(a3).toMatchObject({ ok: false, reason: 'budget', budget: { spentUsd: 0, reservedUsd: 0.8 } });
+    // The refused calls took no request: each key's next call sees only its admitted ones.
+    const [a4, b3] = await Promise.all([
+      limiter.acquire(request({ keyId: 'a', rpm: 5, budget: null })),
+      limiter.acquire(request({ keyId: 'b', rpm: 3, budget: null })),
+    ]);
+    expect(a4).toMatchObject({ ok: true, state: { requestsRemaining: 2 } });
+    expect(b3).toMatchObject({ ok: true, state: { requestsRemaining: 1 } });
+  });
+
+  it('a call whose window is not yet known asks for its seed alone; the others of its batch are decided', async () => {
+    const limiter = (await connect()).limiter();
+    const [unseeded, seeded] = await Promise.all([
+      limiter.acquire(request({ keyId: 'c', budget: { limitUsd: 1, window: 'day:0', reserveUsd: 0.1 } })),
+      limiter.acquire(
+        request({ keyId: 'd', budget: { limitUsd: 1, window: 'day:0', reserveUsd: 0.1, seedUsd: 0.95 } }),
+      ),
+    ]);
+    expect(unseeded).toEqual({ ok: false, reason: 'seed', what: 'spend' });
+    expect(seeded).toMatchObject({ ok: true });
+  });
+});
