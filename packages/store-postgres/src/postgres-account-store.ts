@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
 import { PostgresGroupTable } from './group-table.js';
+import { INSERT_USAGE, USAGE_COLUMNS, usageJson } from './usage-insert.js';
 import { migrate } from './migrate.js';
 import { PostgresAdminSessions } from './postgres-admin-sessions.js';
 
@@ -65,53 +66,10 @@ function usageConditions(filter: UsageFilter, param: (value: unknown) => string)
   return where;
 }
 
-/** Columns of `switchyard_usage` after `row_id`, and the array type each is sent as for `unnest`. */
-const USAGE_COLUMNS: readonly [keyof UsageRow, string][] = [
-  ['request_id', 'text'],
-  ['key_id', 'text'],
-  ['model', 'text'],
-  ['provider', 'text'],
-  ['upstream_model', 'text'],
-  ['prompt_tokens', 'integer'],
-  ['completion_tokens', 'integer'],
-  ['cost_usd', 'float8'],
-  ['price_source', 'text'],
-  ['latency_ms', 'float8'],
-  ['ttfb_ms', 'float8'],
-  ['status', 'integer'],
-  ['stream', 'boolean'],
-  ['created_at', 'bigint'],
-  ['attempts', 'integer'],
-  ['usage_estimated', 'boolean'],
-  ['cache_hit', 'boolean'],
-  ['hedged', 'boolean'],
-  ['stream_failover', 'boolean'],
-  ['operation', 'text'],
-  ['session_id', 'text'],
-  ['agent_id', 'text'],
-  ['parent_agent_id', 'text'],
-  ['batch_id', 'text'],
-  ['team_id', 'text'],
-  ['end_user', 'text'],
-  ['organization_id', 'text'],
-];
-
-/** A ledger row's value for `column`, with the defaults of the optional columns (1 attempt, reported usage, flags false). */
-function usageValue(row: UsageRow, column: keyof UsageRow): unknown {
-  if (column === 'attempts') return row.attempts ?? 1;
-  if (column === 'usage_estimated' || column === 'cache_hit' || column === 'hedged' || column === 'stream_failover')
-    return row[column] ?? false;
-  return row[column] ?? null;
-}
-
-const INSERT_USAGE = `INSERT INTO switchyard_usage (row_id, ${USAGE_COLUMNS.map(([c]) => c).join(', ')})
-  SELECT * FROM unnest($1::uuid[], ${USAGE_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')})
-  ON CONFLICT (row_id) DO NOTHING`;
-
 /**
  * The {@link AccountStore} on Postgres through node-postgres (`pg`), for several gateway replicas or workers sharing
  * one database. {@link PostgresAccountStore.open} applies the versioned migrations under an advisory lock. Ledger
- * batches are one `INSERT … SELECT unnest(…)` statement; each row gets a UUID the first time it is written, so a batch
+ * batches are one `INSERT … SELECT` statement from one JSON parameter (see `INSERT_USAGE`); each row gets a UUID the first time it is written, so a batch
  * retried after a timeout is not stored twice. Every call gives up after `timeoutMs` (client side, plus the same
  * `statement_timeout` on the server) and rejects with the driver's error.
  * @see https://node-postgres.com/apis/pool
@@ -210,10 +168,7 @@ export class PostgresAccountStore extends TableBackedAccountStore implements Acc
       if (!id) this.#rowIds.set(row, (id = randomUUID()));
       return id;
     });
-    await this.#pool.query(INSERT_USAGE, [
-      ids,
-      ...USAGE_COLUMNS.map(([column]) => rows.map((row) => usageValue(row, column))),
-    ]);
+    await this.#pool.query(INSERT_USAGE, [ids, usageJson(rows)]);
   }
 
   async recentUsage(keyId: string | UsageFilter, since: number): Promise<{ requests: number; tokens: number }> {
