@@ -36,7 +36,7 @@ export function hasSSEText(stream: AsyncIterable<ChatCompletionChunk>): stream i
 /**
  * The client's side of a peeked batched stream: every batch read under the attempt's idle timer (`idleGuard`: a stall
  * of `outcome.idleMs` between two reads aborts the attempt, 504), each chunk noted in `summary` as `wrapChunkStream`
- * does (usage, finish reasons, content text when `collectText`; usage stripped when `stripUsage`). However it ends,
+ * does (usage, finish reasons, content text when `collectText`, until usage is seen; usage stripped when `stripUsage`). However it ends,
  * the upstream is closed, the attempt released and `onEnd` called once (with what it threw, if it threw). With `model`
  * (the id the client asked for), every chunk names it: parsed chunks as `noteChunk` does, and the plain text deltas,
  * which share the model text of the parsed chunk before them, by replacing that text (only when it differs: an
@@ -149,9 +149,6 @@ class BatchedChatStream implements PassThroughChatStream {
       if (run !== undefined) {
         if (text !== '') pieces.push(text);
         text = '';
-        if (this.collectText)
-          for (let k = i; k < i + run.count; k++)
-            if (batch[k]!.content) summary.text = (summary.text ?? '') + batch[k]!.content;
         const bytes =
           run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
         const modelBytes = this.#modelBytes;
@@ -162,7 +159,6 @@ class BatchedChatStream implements PassThroughChatStream {
         continue;
       }
       if (item.chunk === undefined) {
-        if (this.collectText && item.content) summary.text = (summary.text ?? '') + item.content;
         const upstreamModelText = this.#upstreamModelText;
         text += `data: ${upstreamModelText === undefined ? item.text : item.text.replace(upstreamModelText, this.#modelText)}\n\n`;
       } else {
@@ -173,7 +169,7 @@ class BatchedChatStream implements PassThroughChatStream {
           if (upstreamModelText !== undefined)
             this.#modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(this.#modelText) };
         }
-        const out = noteChunk(item.chunk, summary, this.stripUsage, this.collectText, model);
+        const out = noteChunk(item.chunk, summary, this.stripUsage, false, model);
         if (out) text += encodeSSEData(out);
       }
       // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
@@ -183,7 +179,28 @@ class BatchedChatStream implements PassThroughChatStream {
       }
     }
     if (text !== '') pieces.push(text);
+    if (this.collectText) this.#collectText(batch);
     return pieces;
+  }
+
+  /**
+   * Appends the content of the batch's chunks to `summary.text`, in order, only while no usage has been seen: the text
+   * counts tokens for a stream that ends without usage, and usage, once seen, stays. The plain deltas' content is then
+   * never decoded when usage came in the same read (the whole answer at once) or before; the text collected so far is
+   * let go of.
+   */
+  #collectText(batch: ChunkBatch): void {
+    const summary = this.summary;
+    if (summary.usage !== undefined) {
+      summary.text = undefined;
+      return;
+    }
+    let text = summary.text ?? '';
+    for (const item of batch) {
+      if (item.chunk === undefined) text += item.content ?? '';
+      else for (const choice of item.chunk.choices) if (choice.delta?.content) text += choice.delta.content;
+    }
+    summary.text = text;
   }
 }
 

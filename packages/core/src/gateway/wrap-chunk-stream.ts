@@ -11,7 +11,10 @@ export interface StreamSummary {
   usage?: CompletionUsage;
   /** `finish_reason` per choice index, as the stream reported them (for traces). */
   finishReasons?: string[];
-  /** Content text of every choice, concatenated (only when collecting was asked for), to count tokens without usage. */
+  /**
+   * Content text of every choice, concatenated (only when collecting was asked for), to count tokens without usage; the
+   * byte pass-through (`passThroughChatStream`) collects it only while no usage has been seen (then it is dropped).
+   */
   text?: string;
   /** True when the stream reached its end; false while running, or when it failed or was closed early. */
   completed?: boolean;
