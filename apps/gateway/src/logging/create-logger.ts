@@ -8,8 +8,12 @@ export interface LogSettings {
   format?: 'auto' | 'json' | 'pretty';
 }
 
-/** JSON log lines are written once this many bytes are buffered (or {@link LOG_FLUSH_MS} passed), bytes. */
-export const LOG_BUFFER_BYTES = 2048;
+/**
+ * JSON log lines are written once this many bytes are buffered (or {@link LOG_FLUSH_MS} passed), bytes: 7/8 of
+ * {@link LOG_MAX_WRITE_BYTES} (sonic-boom wants it below that), so that what is buffered when it is reached (it plus
+ * one line) mostly goes in one write.
+ */
+export const LOG_BUFFER_BYTES = 3584;
 /**
  * Largest single write of buffered lines, bytes: whole lines only, at most PIPE_BUF (4,096 on Linux), so that a write
  * to a pipe shared by several processes (`--workers`) is atomic and their lines never interleave.
