@@ -196,31 +196,40 @@ return out
 `;
 
 /**
- * Settlement of a batch of calls' subjects (a key or a scope each), applied at most once. KEYS[1]: the batch's marker
- * (`<prefix>settled:<batch id>`), set with ARGV[1] (ms) to live; a batch whose marker exists was applied already (a
- * retry after a lost reply) and is skipped, returning an empty list. For subject i: KEYS[2i] its tokens bucket,
- * KEYS[2i+1] its budget window; ARGV[4i-2..4i+1]: tpm (0 = none), tokens to give back (reserved - used, may be
- * negative), USD reserved, USD cost. A budget window that is gone (Redis restarted, or an idle scope's window expired)
- * is left alone: the next admission rebuilds it from the ledger. Returns, per subject, the window's settled spend after
- * it (USD, as text), or '' when it has no such window.
+ * Settlement of a batch of calls' subjects (a key or a scope each), applied at most once, in order. KEYS[1]: the batch's
+ * marker (`<prefix>settled:<batch id>`), set with ARGV[1] (ms) to live; a batch whose marker exists was applied already
+ * (a retry after a lost reply) and is skipped, returning an empty list. Then two per subject group (a subject and its
+ * budget window, named once for every part of the batch that uses it): its tokens bucket and its budget window. ARGV[i
+ * + 1], part i: comma-separated numbers: its group (0-based), tpm (0 = none), tokens to give back (reserved - used,
+ * may be negative), USD reserved, USD cost. A budget window that is gone (Redis restarted, or an idle scope's window
+ * expired) is left alone: the next admission rebuilds it from the ledger. Returns, per part, the window's settled
+ * spend after it (USD, as text), or '' when it has no such window.
  */
 export const SETTLE_SCRIPT = `${COMMON}
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) == false then return {} end
 local out = {}
-for i = 1, (#KEYS - 1) / 2 do
-  local tpm = tonumber(ARGV[4 * i - 2])
-  local delta = tonumber(ARGV[4 * i - 1])
-  local reserved = tonumber(ARGV[4 * i])
-  local cost = tonumber(ARGV[4 * i + 1])
+for i = 1, #ARGV - 1 do
+  local p = ARGV[i + 1]
+  local c1 = string.find(p, ',', 1, true)
+  local c2 = string.find(p, ',', c1 + 1, true)
+  local c3 = string.find(p, ',', c2 + 1, true)
+  local c4 = string.find(p, ',', c3 + 1, true)
+  local k = 2 + 2 * tonumber(string.sub(p, 1, c1 - 1))
+  local tpm = tonumber(string.sub(p, c1 + 1, c2 - 1))
+  local delta = tonumber(string.sub(p, c2 + 1, c3 - 1))
+  local reserved = tonumber(string.sub(p, c3 + 1, c4 - 1))
+  local cost = tonumber(string.sub(p, c4 + 1))
+  local tk = KEYS[k]
+  local bk = KEYS[k + 1]
   if tpm > 0 and delta ~= 0 then
-    local l = level(KEYS[2 * i], tpm) + delta
+    local l = level(tk, tpm) + delta
     if l > tpm then l = tpm end
-    store(KEYS[2 * i], l, tpm)
+    store(tk, l, tpm)
   end
   local spent = ''
-  if (reserved ~= 0 or cost ~= 0) and redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
-    if reserved ~= 0 then redis.call('HINCRBYFLOAT', KEYS[2 * i + 1], 'r', tostring(-reserved)) end
-    if cost ~= 0 then spent = redis.call('HINCRBYFLOAT', KEYS[2 * i + 1], 's', tostring(cost)) else spent = redis.call('HGET', KEYS[2 * i + 1], 's') end
+  if (reserved ~= 0 or cost ~= 0) and redis.call('EXISTS', bk) == 1 then
+    if reserved ~= 0 then redis.call('HINCRBYFLOAT', bk, 'r', tostring(-reserved)) end
+    if cost ~= 0 then spent = redis.call('HINCRBYFLOAT', bk, 's', tostring(cost)) else spent = redis.call('HGET', bk, 's') end
   end
   out[i] = spent
 end

@@ -279,13 +279,22 @@ export class RedisLimiter implements Limiter {
     return this.#settlements.flush();
   }
 
-  /** Sends one batch (see `SETTLE_SCRIPT`): each subject's spend after it; rejects when Redis fails. */
+  /** Sends one batch (see `SETTLE_SCRIPT`): each part's spend after it; rejects when Redis fails. */
   #send(id: string, batch: readonly PendingSettlement[]): Promise<string[]> {
     const keys: string[] = [this.#key('settled', id)];
     const args: (string | number)[] = [this.#settlements.markerTtlMs];
+    /** Subject id and budget window -> the group of its two keys. */
+    const groups = new Map<string, number>();
     for (const s of batch) {
-      keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${s.budget?.window ?? 'none'}`));
-      args.push(s.tpm ?? 0, s.delta, s.budget?.reservedUsd ?? 0, s.budget?.costUsd ?? 0);
+      const window = s.budget?.window ?? 'none';
+      const name = `${s.id}\n${window}`;
+      let group = groups.get(name);
+      if (group === undefined) {
+        group = (keys.length - 1) / 2;
+        groups.set(name, group);
+        keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${window}`));
+      }
+      args.push(`${group},${s.tpm ?? 0},${s.delta},${s.budget?.reservedUsd ?? 0},${s.budget?.costUsd ?? 0}`);
     }
     return this.#client.switchyardSettle(keys.length, ...keys, ...args);
   }
