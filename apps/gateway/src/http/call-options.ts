@@ -57,6 +57,17 @@ function callLabels(req: Request): CallLabels | undefined {
   return labels;
 }
 
+/** Where {@link callOptions} keeps the request and the cache scope it computed, for the shared getter. */
+const REQUEST = Symbol('switchyard.callRequest');
+const SCOPE = Symbol('switchyard.cacheScope');
+type ScopedOptions = GatewayCallOptions & { [REQUEST]: Request; [SCOPE]: string | undefined };
+
+/** `cacheScope` of {@link callOptions}: a SHA-256 of the key, computed only for a call that would use the cache. */
+function cacheScope(this: ScopedOptions): string | undefined {
+  this[SCOPE] ??= keyOwner(this[REQUEST]);
+  return this[SCOPE];
+}
+
 /**
  * The gateway call options of one HTTP request: abort signal, request id and caller (from authentication), plus the per-request overrides
  * `x-switchyard-max-retries` (retries per target) and `x-switchyard-timeout-ms` (total deadline, ms), which the
@@ -66,9 +77,12 @@ function callLabels(req: Request): CallLabels | undefined {
  */
 export function callOptions(req: Request, res: Response): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
-  let scope: string | undefined;
   const labels = callLabels(req);
-  return {
+  // A streamed call keeps its options for its whole life, so they stay a fast-mode object (about 100 bytes, against
+  // about 450 for a dictionary): every field a route may set later is there from the start, and the `cacheScope`
+  // getter is one function for all calls (a getter made per call gives every object a map of its own, and V8 soon
+  // turns such objects into dictionaries).
+  const options: ScopedOptions = {
     ...(labels && { labels }),
     signal,
     requestId,
@@ -76,10 +90,10 @@ export function callOptions(req: Request, res: Response): GatewayCallOptions {
     maxRetries: intHeader(req, 'x-switchyard-max-retries', 0),
     timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1),
     cache: cacheHeader(req),
-    // A SHA-256 of the key, computed only for a call that would use the response cache.
-    get cacheScope() {
-      scope ??= keyOwner(req);
-      return scope;
-    },
+    onAccepted: undefined,
+    upstreamHeaders: undefined,
+    [REQUEST]: req,
+    [SCOPE]: undefined,
   };
+  return Object.defineProperty(options, 'cacheScope', { get: cacheScope, enumerable: true, configurable: true });
 }
