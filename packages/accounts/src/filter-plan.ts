@@ -35,12 +35,15 @@ export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, ...groups: (L
     (owner) =>
       owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null),
   );
+  const priced = (t: RoutePlan['models'][number]['targets'][number]) => Boolean(targetPrice(t).price);
+  const usable = (m: RoutePlan['models'][number]) =>
+    allowed(m.id) && m.targets.length > 0 && (!budgeted || m.targets.every(priced));
+  // The common case, every model and deployment usable as they are, keeps the plan itself (nothing copied).
+  if (plan.models.length > 0 && plan.models.every(usable)) return plan;
   const models = plan.models
     .filter((m) => allowed(m.id))
-    .map((m) => (budgeted ? { ...m, targets: m.targets.filter((t) => targetPrice(t).price) } : m))
+    .map((m) => (budgeted && !m.targets.every(priced) ? { ...m, targets: m.targets.filter(priced) } : m))
     .filter((m) => m.targets.length > 0);
   if (models.length === 0) throw modelNotPricedError(plan.model);
-  return models.length === plan.models.length && models.every((m, i) => m === plan.models[i])
-    ? plan
-    : { ...plan, models };
+  return { ...plan, models };
 }

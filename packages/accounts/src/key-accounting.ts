@@ -181,7 +181,8 @@ export class KeyAccounting implements CallAccounting {
     }
     let settled = false;
     let written: Promise<unknown> = Promise.resolve();
-    const headers = { ...admission.headers };
+    // The admission's headers were made for this call alone: its price source is added to them, not to a copy.
+    const headers = admission.headers;
     return {
       plan,
       headers,
