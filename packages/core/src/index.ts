@@ -210,6 +210,7 @@ export {
   type TextContentPart,
   textContentPartSchema,
   toJsonBody,
+  toRequestJsonBody,
   tokenCountSchema,
   transcriptionFieldsSchema,
   type TranscriptionRequest,

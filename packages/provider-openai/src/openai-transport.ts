@@ -2,6 +2,7 @@ import {
   type AdapterCallContext,
   fetchUpstreamBody,
   sendUpstreamRequest,
+  toRequestJsonBody,
   type UpstreamFormData,
   type UpstreamRequestOptions,
   mapOpenAIError,
@@ -60,7 +61,11 @@ export function openAITransport(options: OpenAIOptions): OpenAITransport {
   });
   const send = (path: string, context: AdapterCallContext, init: UpstreamInit) =>
     sendUpstreamRequest(upstreamCall(path, context, init));
-  const jsonBody = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  // A large prompt's messages go out as the client's own text when the gateway remembered it (toRequestJsonBody).
+  const jsonBody = (body: unknown) => ({
+    body: toRequestJsonBody(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const postJson = (path: string, body: unknown, context: AdapterCallContext) => send(path, context, jsonBody(body));
   /** POSTs JSON and reads the whole answer (no response stream): for answers that are never streamed. */
   const postJsonForBody = async (path: string, body: unknown, context: AdapterCallContext) =>

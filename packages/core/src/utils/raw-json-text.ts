@@ -47,3 +47,36 @@ export function toJsonBody(value: unknown): Buffer | string {
   const bytes = typeof value === 'object' && value !== null ? (value as { [BYTES]?: Buffer })[BYTES] : undefined;
   return bytes ?? toJsonText(value);
 }
+
+/**
+ * `body`, a request for an upstream, as a JSON body, with its `messages` written as the text (or bytes) remembered
+ * for that array (see {@link rememberJsonText}: the gateway remembers the client's own text of a large body's
+ * messages when it says exactly what was parsed, and its bytes when the body is ASCII) rather than serialised again:
+ * bytes (the other fields serialised around the remembered ones) when bytes were remembered, else JSON text;
+ * `JSON.stringify(body)` when nothing was remembered (or `messages` was replaced, e.g. translated). Whoever changes
+ * such an array or a message in it in place must call {@link forgetJsonText} on the array.
+ */
+export function toRequestJsonBody(body: unknown): string | Buffer {
+  const messages =
+    typeof body === 'object' && body !== null
+      ? ((body as { messages?: unknown }).messages as { [TEXT]?: string; [BYTES]?: Buffer } | undefined)
+      : undefined;
+  const text = typeof messages === 'object' && messages !== null ? messages[TEXT] : undefined;
+  if (text === undefined) return JSON.stringify(body);
+  let head = '';
+  let tail: string | undefined;
+  for (const [key, value] of Object.entries(body as object)) {
+    if (key === 'messages') {
+      head += `${head ? ',' : '{'}"messages":`;
+      tail = '';
+      continue;
+    }
+    const json = JSON.stringify(value);
+    if (json === undefined) continue;
+    if (tail === undefined) head += `${head ? ',' : '{'}${JSON.stringify(key)}:${json}`;
+    else tail += `,${JSON.stringify(key)}:${json}`;
+  }
+  const bytes = messages![BYTES];
+  if (bytes === undefined) return `${head}${text}${tail}}`;
+  return Buffer.concat([Buffer.from(head), bytes, Buffer.from(`${tail}}`)]);
+}

@@ -1,6 +1,8 @@
-import { GatewayError, type GatewayErrorCode } from '@switchyard/core';
+import { isAscii } from 'node:buffer';
+import { GatewayError, type GatewayErrorCode, rememberJsonText } from '@switchyard/core';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
+import { topLevelValueRange } from './top-level-value-range.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
 export function parseByteSize(limit: number | string): number {
@@ -29,6 +31,21 @@ function parsedInto(req: Request, text: string, next: NextFunction): boolean {
     next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
     return false;
   }
+}
+
+/**
+ * Remembers the client's own text of a large body's `messages` on the parsed array (see `rememberJsonText`), when that
+ * text says exactly what was parsed ({@link topLevelValueRange}), so that an adapter sends it upstream as it is instead
+ * of serialising the prompt again (`toRequestJsonBody`).
+ */
+function rememberMessagesText(body: unknown, text: string, bytes: Buffer): void {
+  const messages = (body as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return;
+  const range = topLevelValueRange(text, 'messages');
+  if (range === undefined) return;
+  // In an ASCII body a character is a byte: the bytes of the range are forwarded without encoding the text again.
+  const ascii = isAscii(bytes);
+  rememberJsonText(messages, text.slice(range[0], range[1]), ascii ? bytes.subarray(range[0], range[1]) : undefined);
 }
 
 /**
@@ -113,7 +130,9 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
       // A large body is decoded, parsed and handed on in three turns of the event loop, not one: the requests that
       // arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all of it.
       setImmediate(() => {
-        if (parsedInto(req, text, next)) setImmediate(next);
+        if (!parsedInto(req, text, next)) return;
+        rememberMessagesText(req.body, text, bytes);
+        setImmediate(next);
       });
     });
     req.once('error', onError);

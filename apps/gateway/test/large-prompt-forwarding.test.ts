@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_KEY, type TestGateway, startTestGateway } from './helpers/test-gateway.js';
+
+// A large prompt's messages go upstream as the client's own text (issue #34, head-of-line): what the upstream reads
+// is what the gateway parsed and checked, whatever the spelling; a text that could be read otherwise is serialised.
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const post = (body: string) =>
+  fetch(`${gw.running.url}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
+    body,
+  });
+const lastUpstreamBody = () => gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!;
+const prompt = 'lorem ipsum '.repeat(10_000);
+
+describe('large prompts: messages forwarded as sent', () => {
+  it('sends the messages text of a 120 KB ASCII body as the client wrote it, the other fields as before', async () => {
+    const messages = `[ {"role":"system","content":"Be brief.\\u0021"},\n  {"role":"user","content":${JSON.stringify(prompt)}, "name":"a"} ]`;
+    const body = `{"model":"gpt-4o-mini","temperature":0.5,"messages":${messages},"max_tokens":20,"user":"u1"}`;
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    const sent = lastUpstreamBody();
+    expect(sent.bodyText).toContain(`"messages":${messages}`);
+    const json = sent.json as Record<string, unknown>;
+    expect(json).toMatchObject({ temperature: 0.5, max_tokens: 20, user: 'u1' });
+    expect(json.messages).toEqual(JSON.parse(messages));
+    expect(Object.keys(json).slice(0, 4)).toEqual(['model', 'temperature', 'messages', 'max_tokens']);
+  });
+
+  it('sends the messages of a non-ASCII body as parsed', async () => {
+    const messages = [{ role: 'user', content: `${prompt} é ✓ 😀` }];
+    const res = await post(JSON.stringify({ model: 'gpt-4o-mini', messages }));
+    expect(res.status).toBe(200);
+    expect((lastUpstreamBody().json as { messages: unknown }).messages).toEqual(messages);
+  });
+
+  it('serialises messages again when a message repeats a key, so the upstream reads what was checked', async () => {
+    const body = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"first","content":${JSON.stringify(prompt)}}]}`;
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    const sent = lastUpstreamBody();
+    expect(sent.bodyText).not.toContain('"first"');
+    expect((sent.json as { messages: unknown }).messages).toEqual([{ role: 'user', content: prompt }]);
+  });
+});
