@@ -47,6 +47,7 @@ function holdStreams(url, count) {
     const child = fork(fileURLToPath(new URL('../hold-streams-process.js', import.meta.url)), [url, String(count)]);
     child.once('message', (message) => resolve({ child, ...message }));
     child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the stream holder exited with ${code} before it reported`)));
   });
 }
 
