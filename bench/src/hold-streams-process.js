@@ -17,7 +17,11 @@ const dispatcher = new Agent({
 });
 const body = JSON.stringify({ model: 'openai/hold', stream: true, messages: [{ role: 'user', content: 'hold' }] });
 
-/** Opens one stream; resolves with a function telling whether it is still open, rejects if it never was. */
+/**
+ * Opens one stream; resolves with a function telling whether it is still open, rejects if it never was. The body is
+ * read on (flowing) after its first event, so that a stream the gateway ends later is seen to end: a paused stream
+ * would not emit `end` until read.
+ */
 async function openStream() {
   const response = await request(`${url}/v1/chat/completions`, {
     method: 'POST',
@@ -25,20 +29,24 @@ async function openStream() {
     body,
     dispatcher,
   });
+  const stream = response.body;
   let live = true;
+  const ended = () => {
+    live = false;
+  };
   // A held stream that the gateway or the machine resets later must not end this holder with an unhandled error.
-  response.body.on('error', () => {
-    live = false;
-  });
-  response.body.on('end', () => {
-    live = false;
-  });
+  stream.on('error', ended);
+  stream.on('end', ended);
+  stream.on('close', ended);
   if (response.statusCode !== 200 || !String(response.headers['content-type']).startsWith('text/event-stream')) {
-    response.body.resume();
+    stream.resume();
     throw new Error(`status ${response.statusCode}`);
   }
-  const first = await response.body[Symbol.asyncIterator]().next();
-  if (first.done) throw new Error('the stream ended before its first event');
+  await new Promise((resolve, reject) => {
+    stream.once('data', resolve);
+    stream.once('end', () => reject(new Error('the stream ended before its first event')));
+    stream.once('error', reject);
+  });
   return () => live;
 }
 
