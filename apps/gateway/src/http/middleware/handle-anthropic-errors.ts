@@ -1,6 +1,6 @@
 import { redactGatewayError } from '@switchyard/core';
 import { toAnthropicError } from '@switchyard/front-door-messages';
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import { locals } from '../request-locals.js';
 import { toGatewayError } from './handle-errors.js';
 
@@ -15,19 +15,22 @@ import { toGatewayError } from './handle-errors.js';
  * @see https://code.claude.com/docs/en/llm-gateway-protocol
  */
 export function handleAnthropicErrors(secrets: readonly string[] = []): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
-    const gatewayError = redactGatewayError(toGatewayError(error), secrets);
-    if (gatewayError.status >= 500) locals(res).error = error;
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const answer = gatewayError.upstreamAnswer;
-    if (answer) {
-      res.status(answer.status).set(answer.headers).send(Buffer.from(answer.body, 'utf8'));
-      return;
-    }
-    const { status, headers, body } = toAnthropicError(gatewayError);
-    res.status(status).set(headers).json(body);
-  };
+  return (error, _req, res, _next) => answerAnthropicError(res, error, secrets);
+}
+
+/** What {@link handleAnthropicErrors} does with an error, for a stream handed over by its route (`handOverStream`). */
+export function answerAnthropicError(res: Response, error: unknown, secrets: readonly string[] = []): void {
+  const gatewayError = redactGatewayError(toGatewayError(error), secrets);
+  if (gatewayError.status >= 500) locals(res).error = error;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const answer = gatewayError.upstreamAnswer;
+  if (answer) {
+    res.status(answer.status).set(answer.headers).send(Buffer.from(answer.body, 'utf8'));
+    return;
+  }
+  const { status, headers, body } = toAnthropicError(gatewayError);
+  res.status(status).set(headers).json(body);
 }

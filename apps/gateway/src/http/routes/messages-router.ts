@@ -15,7 +15,8 @@ import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call
 import { callOptions } from '../call-options.js';
 import { acceptXApiKey } from '../middleware/accept-x-api-key.js';
 import { authenticate } from '../middleware/authenticate.js';
-import { handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
+import { answerAnthropicError, handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
+import { handOverStream } from '../hand-over-stream.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
 import { sendJson } from '../send-json.js';
@@ -70,11 +71,14 @@ export function createMessagesRouter(deps: RouteDeps): Router {
       if (!failEventStream(res, error, deps.secrets, encodeAnthropicErrorEvent)) throw error;
       return undefined;
     };
+    // A stream runs on after this handler has returned (see handOverStream).
+    const onStreamError = (error: unknown) => answerAnthropicError(res, error, deps.secrets);
     if (gateway.supportsAnthropicMessages(request.model)) {
       const result = await gateway.anthropicMessages(request, options).catch(failed);
       if (!result) return;
       applyCallHeaders(res, result);
-      if ('events' in result.data) await sendEventStream(res, passThroughEvents(result.data.events), deps.sse);
+      if ('events' in result.data)
+        handOverStream(req, sendEventStream(res, passThroughEvents(result.data.events), deps.sse), onStreamError);
       else sendJson(res, result.data.json);
       return;
     }
@@ -85,7 +89,8 @@ export function createMessagesRouter(deps: RouteDeps): Router {
     const result = await gateway.chatCompletions(chatRequest, options).catch(failed);
     if (!result) return;
     applyCallHeaders(res, { ...result, warnings: [...warnings, ...result.warnings] });
-    if (isChunkStream(result.data)) await sendEventStream(res, convertChatStream(result.data, request.model), deps.sse);
+    if (isChunkStream(result.data))
+      handOverStream(req, sendEventStream(res, convertChatStream(result.data, request.model), deps.sse), onStreamError);
     else sendJson(res, convertChatCompletion(result.data, request.model));
   });
 

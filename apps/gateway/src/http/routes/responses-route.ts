@@ -10,6 +10,8 @@ import { callOptions } from '../call-options.js';
 import { keyOwner } from '../key-owner.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { answerError } from '../middleware/handle-errors.js';
+import { handOverStream } from '../hand-over-stream.js';
 import { sendJson } from '../send-json.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -50,6 +52,8 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       if (!failEventStream(res, error, deps.secrets, (redacted) => failureSse(redacted))) throw error;
       return undefined;
     };
+    // A stream runs on after this handler has returned (see handOverStream).
+    const onStreamError = (error: unknown) => answerError(res, error, deps.secrets);
     if (gateway.supportsOpenAIResponses(request.model)) {
       const native = await responses.prepareNative(req.body, keyOwner(req));
       failureSse = (error) => responses.failureSse(error, native);
@@ -58,7 +62,11 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       if (!result) return;
       applyCallHeaders(res, result);
       if ('events' in result.data)
-        await sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse);
+        handOverStream(
+          req,
+          sendEventStream(res, responses.nativeSse(native, result.data.events), deps.sse),
+          onStreamError,
+        );
       else sendJson(res, await responses.completeNative(native, result.data.json));
       return;
     }
@@ -73,7 +81,8 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
     if (!result) return;
     applyCallHeaders(res, result);
     addWarningHeader(res, warnings);
-    if (isChunkStream(result.data)) await sendEventStream(res, responses.sse(prepared, result.data), deps.sse);
+    if (isChunkStream(result.data))
+      handOverStream(req, sendEventStream(res, responses.sse(prepared, result.data), deps.sse), onStreamError);
     else sendJson(res, await responses.complete(prepared, result.data));
   });
   router.get('/responses/:id', async (req, res) => {
