@@ -6,6 +6,8 @@ import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { locals } from '../request-locals.js';
 import { sendJson } from '../send-json.js';
 import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { answerError } from '../middleware/handle-errors.js';
+import { handOverStream } from '../hand-over-stream.js';
 import type { RouteDeps } from './route-deps.js';
 
 /**
@@ -38,6 +40,8 @@ export function addCompletionsRoute(router: Router, { gateway, bodyLimit, provid
     const onError = (error: unknown) => {
       if (!res.destroyed) locals(res).error = error;
     };
-    await sendEventStream(res, toSSEStream(data, onError, secrets), { secrets, ...sse });
+    handOverStream(req, sendEventStream(res, toSSEStream(data, onError, secrets), { secrets, ...sse }), (error) =>
+      answerError(res, error, secrets),
+    );
   });
 }
