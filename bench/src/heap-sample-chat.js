@@ -4,10 +4,11 @@
 // Allocations per request hold still when the machine's load swings, unlike timings.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { startChild } from './child.js';
+import { closedLoop } from './closed-loop.js';
 import { stopAll } from './fleet.js';
-import { BENCH_KEY, chatBody, streamBody } from './payloads.js';
+import { chatBody, streamBody } from './payloads.js';
 
 const requests = Number(process.argv[2] ?? 5000);
 const body = process.argv[3] === 'stream' ? streamBody : chatBody;
@@ -15,21 +16,7 @@ const dispatcher = new Agent({ connections: 10, pipelining: 1 });
 const gateways = { switchyard: fileURLToPath(new URL('gateway-process.js', import.meta.url)) };
 if (process.env.BENCH_BASE) gateways.base = `${process.env.BENCH_BASE}/bench/src/gateway-process.js`;
 
-async function load(url, count) {
-  let left = count;
-  const loop = async () => {
-    while (left-- > 0) {
-      const response = await request(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
-        body,
-        dispatcher,
-      });
-      await response.body.text();
-    }
-  };
-  await Promise.all(Array.from({ length: 10 }, loop));
-}
+const load = (url, count) => closedLoop(url, count, body, dispatcher);
 const ask = (child, type, key) =>
   new Promise((resolve) => {
     const onMessage = (message) => {

@@ -2,30 +2,17 @@
 // BENCH_BASE's) makes per non-streamed chat (or streamed with `stream`), counted by `strace -c -f` attached to its
 // process while `requests` chats go through it on 10 connections. Prints strace's table per server, per request.
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { closedLoop } from './closed-loop.js';
 import { startFleet, withBase } from './fleet.js';
-import { BENCH_KEY, chatBody, streamBody } from './payloads.js';
+import { chatBody, streamBody } from './payloads.js';
 
 const requests = Number(process.argv[2] ?? 2000);
 const body = process.argv[3] === 'stream' ? streamBody : chatBody;
 const fleet = await startFleet(withBase(['floor', 'switchyard']));
 const dispatcher = new Agent({ connections: 10, pipelining: 1 });
 
-async function load(url, count) {
-  let left = count;
-  const loop = async () => {
-    while (left-- > 0) {
-      const response = await request(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
-        body,
-        dispatcher,
-      });
-      await response.body.text();
-    }
-  };
-  await Promise.all(Array.from({ length: 10 }, loop));
-}
+const load = (url, count) => closedLoop(url, count, body, dispatcher);
 
 try {
   for (const name of Object.keys(fleet.urls).filter((n) => n !== 'direct')) {
