@@ -122,6 +122,7 @@ export async function startServer(config: GatewayConfig, options: StartServerOpt
   });
   const metrics = new GatewayMetrics();
   metrics.cluster = clusterMetricsClient(metrics.registry);
+  if (redis) metrics.redisReplicas = () => redis.replicas;
   if (config.metrics.enabled) gateway.observe(metrics.observer);
   const tracing = await startTracing(gateway, config.telemetry);
   const inflight = new InflightRequests();

@@ -18,9 +18,16 @@ export interface SwitchyardRedisOptions {
   commandTimeoutMs?: number;
   /** Called at most once a minute while Redis fails, with the number of failures since the last call. */
   warn?: (message: string, failures: number) => void;
+  /**
+   * How often this replica renews its entry in the replicas' set and counts the others, ms; an entry lives three
+   * beats. Default 5,000. (Joins and orderly leaves are announced, so the count does not wait for a beat.)
+   */
+  heartbeatMs?: number;
 }
 
 const KEYS_CHANNEL = 'keys';
+/** Carries the id of a replica that joined or left the replicas' set: every other replica counts them again. */
+const REPLICAS_CHANNEL = 'replicas';
 
 /** KEYS[1]: the replicas' sorted set; ARGV: this replica's id, entry TTL ms. Returns the replicas not expired. */
 const HEARTBEAT_SCRIPT = `
@@ -47,6 +54,7 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
   readonly #failures: FailureReporter;
   readonly #onError: RedisFailureMode;
   readonly #warn: (message: string, failures: number) => void;
+  readonly #heartbeatMs: number;
   readonly #keyListeners: ((id: string | undefined) => void)[] = [];
   readonly #cooldownListeners: ((key: string, untilMs: number) => void)[] = [];
   #subscribedOnce = false;
@@ -56,6 +64,7 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     this.#prefix = options.keyPrefix ?? 'switchyard:';
     this.#onError = options.onError ?? 'open';
     this.#warn = options.warn ?? (() => {});
+    this.#heartbeatMs = options.heartbeatMs ?? 5_000;
     this.#failures = new FailureReporter(this.#warn);
     const common = {
       commandTimeout: options.commandTimeoutMs ?? 500,
@@ -82,7 +91,9 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     });
     const report = (error: Error) => this.#failures.report('Redis unreachable', error);
     const subscribe = () =>
-      this.#subscriber.subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL)).then(() => {}, report);
+      this.#subscriber
+        .subscribe(this.#channel(KEYS_CHANNEL), this.#channel(COOLDOWN_CHANNEL), this.#channel(REPLICAS_CHANNEL))
+        .then(() => {}, report);
     this.client.on('error', report);
     this.#subscriber.on('error', report);
     this.#subscriber.on('ready', () => {
@@ -115,7 +126,8 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     ]);
     clearTimeout(timer);
     await redis.#beat();
-    redis.#heartbeat = setInterval(() => void redis.#beat(), 5_000).unref();
+    redis.#heartbeat = setInterval(() => void redis.#beat(), redis.#heartbeatMs).unref();
+    redis.#announce();
     return redis;
   }
 
@@ -123,8 +135,17 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     return `${this.#prefix}${name}`;
   }
 
+  /** Tells the other replicas that this one joined or left, so that they count again (errors are reported). */
+  #announce(): void {
+    this.client
+      .publish(this.#channel(REPLICAS_CHANNEL), this.#replicaId)
+      .catch((error: Error) => this.#failures.report('Redis unreachable', error));
+  }
+
   #onMessage(channel: string, message: string): void {
-    if (channel === this.#channel(KEYS_CHANNEL)) {
+    if (channel === this.#channel(REPLICAS_CHANNEL)) {
+      if (message !== this.#replicaId) void this.#beat();
+    } else if (channel === this.#channel(KEYS_CHANNEL)) {
       for (const listener of this.#keyListeners) listener(message);
     } else if (channel === this.#channel(COOLDOWN_CHANNEL)) {
       const separator = message.lastIndexOf(' ');
@@ -147,8 +168,11 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
 
   /**
    * How many gateway replicas use this Redis, as the last heartbeat counted them: every replica adds itself to the
-   * sorted set `<prefix>replicas` every 5 s, scored by when its entry expires (15 s later, Redis time), and counts the
-   * entries not expired. Undefined before the first heartbeat answered.
+   * sorted set `<prefix>replicas` every `heartbeatMs` (5 s), scored by when its entry expires (three beats later, Redis
+   * time), and counts the entries not expired. A replica that joins (after its first beat) or closes publishes its id
+   * on `<prefix>replicas`, and every other replica counts again at once, so a replica that started first does not
+   * enforce the whole of a limit for up to a beat while Redis is down. Undefined before the first heartbeat answered;
+   * while Redis is unreachable, the last count is kept.
    */
   get replicas(): number | undefined {
     return this.#replicas;
@@ -160,7 +184,8 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
 
   async #beat(): Promise<void> {
     try {
-      const count = await this.client.eval(HEARTBEAT_SCRIPT, 1, `${this.#prefix}replicas`, this.#replicaId, 15_000);
+      const ttlMs = 3 * this.#heartbeatMs;
+      const count = await this.client.eval(HEARTBEAT_SCRIPT, 1, `${this.#prefix}replicas`, this.#replicaId, ttlMs);
       this.#replicas = Number(count);
     } catch {
       // Redis unreachable: the last count is kept (the connection's own error is reported).
@@ -205,10 +230,11 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
     await this.client.ping();
   }
 
-  /** Closes both connections (leaving the replicas' heartbeat set first). */
+  /** Closes both connections (leaving the replicas' heartbeat set first, and telling the other replicas). */
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
     await this.client.zrem(`${this.#prefix}replicas`, this.#replicaId).catch(() => {});
+    await this.client.publish(this.#channel(REPLICAS_CHANNEL), this.#replicaId).catch(() => {});
     await Promise.allSettled([this.client.quit(), this.#subscriber.quit()]);
     this.client.disconnect();
     this.#subscriber.disconnect();

@@ -56,4 +56,23 @@ describe('SwitchyardRedis heartbeat', () => {
     const d = await connect();
     expect(d.replicas).toBe(3);
   });
+
+  it('counts again at once when a replica joins or leaves, without waiting for a beat', async () => {
+    // Beats an hour apart: only the announcements of a join or a leave can change a count here.
+    const connect = async () => {
+      const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'join:', heartbeatMs: 3_600_000 });
+      open.push(redis);
+      return redis;
+    };
+    const a = await connect();
+    expect(a.replicas).toBe(1);
+    const b = await connect();
+    expect(b.replicas).toBe(2);
+    await expect.poll(() => a.replicas).toBe(2);
+    const c = await connect();
+    await expect.poll(() => [a.replicas, b.replicas, c.replicas]).toEqual([3, 3, 3]);
+    await c.close();
+    open.pop();
+    await expect.poll(() => [a.replicas, b.replicas]).toEqual([2, 2]);
+  });
 });

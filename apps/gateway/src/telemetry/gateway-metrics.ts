@@ -104,6 +104,18 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #redisReplicas = new Gauge({
+    name: 'switchyard_redis_replicas',
+    help: "Gateway processes sharing this Redis, as this process's heartbeat last counted them (each one enforces limit / this many while Redis is unreachable with on_error: open). Absent without Redis.",
+    aggregator: 'max',
+    registers: [this.registry],
+    collect: () => {
+      const count = this.redisReplicas?.();
+      if (count === undefined) this.#redisReplicas.reset();
+      else this.#redisReplicas.set(count);
+    },
+  });
+
   readonly #realtimeSessions = new Gauge({
     name: 'switchyard_realtime_sessions',
     help: 'Realtime (WebSocket) sessions open now.',
@@ -252,6 +264,9 @@ export class GatewayMetrics {
   rateLimited(kind: RateLimitKind): void {
     this.#rateLimited.inc({ kind });
   }
+
+  /** With Redis: how many gateway processes its heartbeat last counted (see `SwitchyardRedis.replicas`). */
+  redisReplicas?: () => number | undefined;
 
   /** In a cluster worker: fetches the whole cluster's exposition (see `clusterMetricsClient`). */
   cluster?: () => Promise<string>;
