@@ -23,6 +23,7 @@ export {
   type BatchedChunkStream,
   CHUNK_BATCHES,
   type ChunkBatch,
+  isScannedRun,
   type ScannedChunk,
   type ScannedRun,
 } from './gateway/chunk-batches.js';

@@ -1,5 +1,4 @@
 import type { ChatCompletionChunk } from '@switchyard/core';
-import { PlainDelta } from './plain-delta.js';
 
 const CONTENT_KEY = '"content":"';
 const OBFUSCATION_KEY = ',"obfuscation":"';
@@ -53,15 +52,21 @@ export class ChunkTemplate {
     this.#suffixBytes = Buffer.from(suffix);
   }
 
+  /** Length of the template's text up to its content string's opening quote included, bytes (0 before one is learnt). */
+  get prefixBytes(): number {
+    return this.#prefixBytes?.length ?? 0;
+  }
+
   /**
    * {@link match} on the data of one event of a plain read, without decoding it: `bytes[start, end)` (valid UTF-8, one
-   * line). A {@link PlainDelta} over those bytes when it is a plain text delta like the template, else undefined.
+   * line). True when it is a plain text delta like the template: its content string then starts {@link prefixBytes}
+   * after `start`, closes at its first quote not escaped, and decodes (checked here with JSON.parse when it has escapes).
    */
-  matchBytes(bytes: Uint8Array, start: number, end: number): PlainDelta | undefined {
+  matchBytes(bytes: Uint8Array, start: number, end: number): boolean {
     const prefix = this.#prefixBytes;
     const suffix = this.#suffixBytes;
     if (prefix === undefined || end - start < prefix.length + 1 + suffix.length || !bytesAt(bytes, start, prefix))
-      return undefined;
+      return false;
     const contentStart = start + prefix.length;
     // The closing quote of the content string; an escape makes it need decoding (checked with JSON.parse below).
     let close = contentStart;
@@ -72,27 +77,26 @@ export class ChunkTemplate {
       if (byte === BACKSLASH) {
         escaped = true;
         close++;
-      } else if (byte < 0x20) return undefined;
+      } else if (byte < 0x20) return false;
     }
     const tail = close + 1 + suffix.length;
-    if (close >= end || tail > end || !bytesAt(bytes, close + 1, suffix)) return undefined;
+    if (close >= end || tail > end || !bytesAt(bytes, close + 1, suffix)) return false;
     if (
       this.#obfuscated
         ? !(bytes[end - 2] === QUOTE && bytes[end - 1] === BRACE && tail <= end - 2 && plainBytes(bytes, tail, end - 2))
         : tail !== end
     )
-      return undefined;
-    const delta = new PlainDelta(bytes, start, end, contentStart, close);
+      return false;
     if (escaped) {
       try {
-        delta.decoded = JSON.parse(
+        JSON.parse(
           Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', contentStart - 1, close + 1),
-        ) as string;
+        );
       } catch {
-        return undefined;
+        return false;
       }
     }
-    return delta;
+    return true;
   }
 
   /** The decoded `delta.content` of `text` when it is a plain text delta like the template, else undefined. */

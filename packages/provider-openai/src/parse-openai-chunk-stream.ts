@@ -2,7 +2,6 @@ import {
   type ChatCompletionChunk,
   type ChunkBatch,
   type ScannedChunk,
-  type ScannedRun,
   type ServerSentEvent,
   GatewayError,
   StrayStreamTextError,
@@ -16,7 +15,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { ChunkTemplate } from './chunk-template.js';
-import type { PlainDelta } from './plain-delta.js';
+import { PlainRun } from './plain-run.js';
 import { chatStreamErrorSchema } from './openai-error-schema.js';
 
 /**
@@ -40,7 +39,8 @@ export async function* parseOpenAIChunkStream(
   fix?: (chunk: ChatCompletionChunk) => ChatCompletionChunk,
 ): AsyncGenerator<ChatCompletionChunk> {
   for await (const batch of scanOpenAIChunkBatches(provider, body, signal, secrets, fix, false)) {
-    for (const item of batch) yield item.chunk!;
+    // Without `passPlain`, every item is a parsed chunk.
+    for (const item of batch) yield (item as ScannedChunk).chunk!;
   }
 }
 
@@ -48,10 +48,10 @@ export async function* parseOpenAIChunkStream(
  * {@link parseOpenAIChunkStream} one network read at a time, as core's `ChunkBatch`es (same events skipped, same
  * errors, same end). With `passPlain`, the plain text deltas that repeat the stream's last checked text delta but for
  * their content (see {@link ChunkTemplate}) are not parsed: they come as their text and decoded content only, for the
- * gateway's byte pass-through, and those that follow one another in a plain read (core's `SSEBatch` with bytes) are
- * also given as a `ScannedRun` of the read's bytes; every other event is parsed and checked as in
- * {@link parseOpenAIChunkStream}. A plain read is scanned on its bytes, undecoded: its plain deltas are
- * {@link PlainDelta}s (their text and content decoded only when asked for), its other events decoded one by one.
+ * gateway's byte pass-through; every other event is parsed and checked as in {@link parseOpenAIChunkStream}. A plain
+ * read (core's `SSEBatch` with bytes) is scanned on its bytes, undecoded: the plain deltas that follow one another in
+ * it come as one item, a {@link PlainRun} of the read's bytes (no object per delta; their text and content decoded
+ * only when asked for), its other events decoded one by one.
  */
 export async function* scanOpenAIChunkBatches(
   provider: string,
@@ -76,7 +76,9 @@ export async function* scanOpenAIChunkBatches(
     let read: ServerSentEvent | undefined;
     let chunk: ChatCompletionChunk | undefined;
     let batch: ChunkBatch = [];
-    let runs: PlainRuns | undefined;
+    // The run of plain deltas the last event joined, and that event's index in the read.
+    let run: PlainRun | undefined;
+    let last = -2;
     let events: ServerSentEvent[] = NO_EVENTS;
     let bytes: Uint8Array | undefined;
     let ends: number[] | undefined;
@@ -85,7 +87,6 @@ export async function* scanOpenAIChunkBatches(
       const inBytes = events.length === 0 && ends !== undefined;
       const count = inBytes ? ends!.length : events.length;
       batch = [];
-      runs = new PlainRuns(bytes, ends);
       for (let i = 0; i < count; i++) {
         const start = inBytes ? (ends![i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
         const end = inBytes ? ends![i]! - 2 : 0;
@@ -95,15 +96,17 @@ export async function* scanOpenAIChunkBatches(
           if (batch.length > 0) yield batch;
           return;
         }
-        item = !template
-          ? undefined
-          : event
-            ? event.event === undefined
-              ? textDelta(template, event.data)
-              : undefined
-            : template.matchBytes(bytes!, start, end);
+        if (!event && template?.matchBytes(bytes!, start, end)) {
+          // A plain delta joins the run of the one just before it, or starts a run.
+          if (run !== undefined && last === i - 1) {
+            run.count++;
+            run.end = ends![i]!;
+          } else batch.push((run = new PlainRun(bytes!, ends!, i, template.prefixBytes)));
+          last = i;
+          continue;
+        }
+        item = template && event && event.event === undefined ? textDelta(template, event.data) : undefined;
         if (item) {
-          runs.add(item, i);
           batch.push(item);
           continue;
         }
@@ -129,7 +132,8 @@ export async function* scanOpenAIChunkBatches(
       }
       if (batch.length > 0) yield batch;
       batch = [];
-      runs = event = item = read = chunk = bytes = ends = undefined;
+      run = event = item = read = chunk = bytes = ends = undefined;
+      last = -2;
       events = NO_EVENTS;
       // The read is this generator's now: emptied, it holds no text or bytes while the next one is awaited.
       sse.events = NO_EVENTS;
@@ -168,35 +172,7 @@ function utf8(bytes: Uint8Array, start: number, end: number): string {
 /** The plain text delta `data` is, as a scanned chunk (see {@link ChunkTemplate.match}), else undefined. */
 function textDelta(template: ChunkTemplate, data: string): ScannedChunk | undefined {
   const content = template.match(data);
-  return content === undefined ? undefined : { text: data, content, run: undefined };
-}
-
-/**
- * The runs of plain text deltas of one plain read (core's `SSEBatch` with `bytes` and `ends`): each delta at event
- * index `i` joins the run of the delta at `i - 1`, or starts a new one (set on it as its `run`). Nothing for a read
- * that is not plain.
- */
-class PlainRuns {
-  #run: ScannedRun | undefined;
-  #last = -2;
-
-  constructor(
-    private readonly bytes: Uint8Array | undefined,
-    private readonly ends: number[] | undefined,
-  ) {}
-
-  add(item: ScannedChunk, i: number): void {
-    const ends = this.ends;
-    if (ends === undefined) return;
-    if (this.#run !== undefined && this.#last === i - 1) {
-      this.#run.count++;
-      this.#run.end = ends[i]!;
-    } else {
-      this.#run = { bytes: this.bytes!, start: i === 0 ? 0 : ends[i - 1]!, end: ends[i]!, count: 1 };
-      item.run = this.#run;
-    }
-    this.#last = i;
-  }
+  return content === undefined ? undefined : { text: data, content };
 }
 
 /**

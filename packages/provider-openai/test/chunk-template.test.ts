@@ -2,6 +2,7 @@ import type { ChatCompletionChunk } from '@switchyard/core';
 import { testkitFixtures } from '@switchyard/testkit';
 import { describe, expect, it } from 'vitest';
 import { ChunkTemplate } from '../src/chunk-template.js';
+import { PlainRun } from '../src/plain-run.js';
 
 // The recorded OpenAI stream: a role chunk, text deltas (some with escapes), a finish chunk, a usage chunk.
 const lines = testkitFixtures().chunkLines('openai/openai-text.chunks.txt');
@@ -60,17 +61,23 @@ describe('ChunkTemplate', () => {
       lines[2]!.replace('"logprobs":null', '"logprobs":{}'),
     ];
     const read = Buffer.from(`data: {"other":1}\n\n${candidates.map((line) => `data: ${line}\n\n`).join('')}`);
-    let start = read.indexOf('\n\n') + 2;
+    // The byte offset just past each event, as core's splitter gives them for a plain read.
+    const ends: number[] = [];
+    for (let at = read.indexOf('\n\n'); at !== -1; at = read.indexOf('\n\n', at + 2)) ends.push(at + 2);
     let matched = 0;
-    for (const line of candidates) {
-      const end = read.indexOf('\n\n', start);
-      const delta = template.matchBytes(read, start + 'data: '.length, end);
-      expect(delta?.content).toBe(template.match(line));
-      if (delta) {
-        expect(delta.text).toBe(line);
+    for (const [i, line] of candidates.entries()) {
+      const event = i + 1;
+      const found = template.matchBytes(read, ends[event - 1]! + 'data: '.length, ends[event]! - 2);
+      expect(found).toBe(template.match(line) !== undefined);
+      if (found) {
+        // What the run gives for the delta is what the parsed path reads from its text.
+        const run = new PlainRun(read, ends, event, template.prefixBytes);
+        expect(run.textAt(0)).toBe(line);
+        expect(run.contentAt(0)).toBe(template.match(line));
+        expect(run.contentAt(0)).toBe(parsed(line).choices[0]!.delta!.content);
+        expect(read.subarray(run.start, run.end).toString()).toBe(`data: ${line}\n\n`);
         matched++;
       }
-      start = end + 2;
     }
     expect(matched).toBeGreaterThan(lines.length - 4);
     expect(template.match(`${lines[2]!.slice(0, padding)}}`)).toBeUndefined();

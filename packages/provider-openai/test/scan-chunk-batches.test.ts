@@ -1,3 +1,4 @@
+import { isScannedRun } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { scanOpenAIChunkBatches } from '../src/parse-openai-chunk-stream.js';
 
@@ -32,7 +33,11 @@ describe('scanOpenAIChunkBatches', () => {
       undefined,
       true,
     )) {
-      batches.push(batch.map((item) => item.text));
+      batches.push(
+        batch.flatMap((item) =>
+          isScannedRun(item) ? Array.from({ length: item.count }, (_, k) => item.textAt(k)) : [item.text],
+        ),
+      );
     }
     expect(batches).toEqual([[events[0]], events.slice(1)]);
   });
@@ -59,14 +64,14 @@ describe('scanOpenAIChunkBatches', () => {
       undefined,
       true,
     )) {
-      for (const [i, item] of batch.entries()) {
-        if (item.chunk === undefined) plain.push(item.content!);
-        const run = item.run;
-        if (run)
-          runs.push({
-            texts: batch.slice(i, i + run.count).map((x) => x.text),
-            bytes: new TextDecoder().decode(run.bytes.subarray(run.start, run.end)),
-          });
+      for (const item of batch) {
+        if (!isScannedRun(item)) {
+          if (item.chunk === undefined) plain.push(item.content!);
+          continue;
+        }
+        const texts = Array.from({ length: item.count }, (_, k) => item.textAt(k));
+        for (let k = 0; k < item.count; k++) plain.push(item.contentAt(k));
+        runs.push({ texts, bytes: new TextDecoder().decode(item.bytes.subarray(item.start, item.end)) });
       }
     }
     expect(plain).toEqual(['b', 'c', 'd', '\u00e9', 'e']);

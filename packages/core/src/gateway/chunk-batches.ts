@@ -12,27 +12,41 @@ export interface ScannedChunk {
   text: string;
   chunk?: ChatCompletionChunk;
   content?: string;
-  /** Set on the first plain text delta of a run of them sent together (see {@link ScannedRun}). */
-  run?: ScannedRun;
+  /** Never set: what tells a chunk from a {@link ScannedRun} (see {@link isScannedRun}). */
+  count?: undefined;
 }
 
 /**
- * Plain text deltas (`count` of them: the item that holds this run and the next `count - 1` of its batch) that came
- * one after the other in one upstream read, framed exactly as the gateway would write them (`data: <text>\n\n` each):
- * `bytes.subarray(start, end)` is their text as the upstream sent it, byte for byte, which the gateway forwards
- * without encoding it again.
+ * Plain text deltas (as {@link ScannedChunk} describes them; `count` of them, at least one) that came one after the
+ * other in one upstream read, as one item of a batch: framed exactly as the gateway would write them (`data: <text>\n\n`
+ * each), `bytes.subarray(start, end)` is their text as the upstream sent it, byte for byte, which the gateway forwards
+ * without encoding it again. No object is made per delta: a consumer that needs one delta's text or content asks for it
+ * by its index in the run (decoded then).
  */
 export interface ScannedRun {
-  bytes: Uint8Array;
+  readonly bytes: Uint8Array;
   /** Byte offset of the run's first event in `bytes`. */
-  start: number;
+  readonly start: number;
   /** Byte offset just past the run's last event in `bytes`. */
-  end: number;
-  count: number;
+  readonly end: number;
+  /** How many deltas the run holds (at least 1). */
+  readonly count: number;
+  /** The data (one line of chunk JSON) of the run's delta `i` (0 <= `i` < `count`), decoded from `bytes`. */
+  textAt(i: number): string;
+  /** The decoded `delta.content` of the run's delta `i` (0 <= `i` < `count`). */
+  contentAt(i: number): string;
 }
 
-/** The chunk events one network read of an upstream stream completed, in order (never empty). */
-export type ChunkBatch = ScannedChunk[];
+/** True when `item` is a run of plain text deltas ({@link ScannedRun}), false for one event ({@link ScannedChunk}). */
+export function isScannedRun(item: ScannedChunk | ScannedRun): item is ScannedRun {
+  return item.count !== undefined;
+}
+
+/**
+ * The chunk events one network read of an upstream stream completed, in order (never empty): one item per event, or
+ * per run of plain text deltas that the scanner found one after the other in the read's bytes.
+ */
+export type ChunkBatch = (ScannedChunk | ScannedRun)[];
 
 /** Key of the method of a chunk stream that reads it one network read at a time (see {@link BatchedChunkStream}). */
 export const CHUNK_BATCHES: unique symbol = Symbol.for('switchyard.chunkBatches');

@@ -3,7 +3,7 @@ import type { PlanOutcome } from '../routing/execute-plan.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
 import { rememberJsonText } from '../utils/raw-json-text.js';
-import type { ChunkBatch, ScannedChunk } from './chunk-batches.js';
+import { type ChunkBatch, isScannedRun } from './chunk-batches.js';
 import { replaceModelText } from './replace-model-text.js';
 import { encodeSSEError } from './to-sse-stream.js';
 import { type StreamSummary, guardedItems, noteChunk } from './wrap-chunk-stream.js';
@@ -22,7 +22,7 @@ export interface PassThroughChatStream extends AsyncIterable<ChatCompletionChunk
    * each event as the upstream sent it (`data: <its JSON>\n\n`), except chunks with usage when the client did not ask
    * for it (usage removed, a usage-only chunk dropped); then `data: [DONE]\n\n`, or, when the stream fails, one error
    * event (`secrets` redacted from every field; `onError` sees the failure) instead. A run of plain text deltas the
-   * scanner found in one read ({@link ScannedRun}) comes as the upstream's bytes (a `Uint8Array`), everything else as
+   * scanner found in one read (`ScannedRun`) comes as the upstream's bytes (a `Uint8Array`), everything else as
    * strings. Use it or the chunks, once.
    */
   sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncGenerator<string | Uint8Array>;
@@ -80,14 +80,12 @@ class BatchedChatStream implements PassThroughChatStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
     for await (const batch of this.#read()) {
       for (const item of batch) {
-        const out = noteChunk(
-          item.chunk ?? plainChunk(item),
-          this.summary,
-          this.stripUsage,
-          this.collectText,
-          this.model,
-        );
-        if (out) yield out;
+        const count = isScannedRun(item) ? item.count : 1;
+        for (let k = 0; k < count; k++) {
+          const chunk = isScannedRun(item) ? plainChunk(item.textAt(k)) : (item.chunk ?? plainChunk(item.text));
+          const out = noteChunk(chunk, this.summary, this.stripUsage, this.collectText, this.model);
+          if (out) yield out;
+        }
       }
     }
   }
@@ -145,17 +143,15 @@ class BatchedChatStream implements PassThroughChatStream {
     let text = '';
     for (let i = 0; i < batch.length; i++) {
       const item = batch[i]!;
-      const run = item.run;
-      if (run !== undefined) {
+      if (isScannedRun(item)) {
         if (text !== '') pieces.push(text);
         text = '';
         const bytes =
-          run.start === 0 && run.end === run.bytes.length ? run.bytes : run.bytes.subarray(run.start, run.end);
+          item.start === 0 && item.end === item.bytes.length ? item.bytes : item.bytes.subarray(item.start, item.end);
         const modelBytes = this.#modelBytes;
         pieces.push(
           modelBytes === undefined ? bytes : replaceModelText(bytes, modelBytes.upstream, modelBytes.requested),
         );
-        i += run.count - 1;
         continue;
       }
       if (item.chunk === undefined) {
@@ -197,7 +193,8 @@ class BatchedChatStream implements PassThroughChatStream {
     }
     let text = summary.text ?? '';
     for (const item of batch) {
-      if (item.chunk === undefined) text += item.content ?? '';
+      if (isScannedRun(item)) for (let k = 0; k < item.count; k++) text += item.contentAt(k);
+      else if (item.chunk === undefined) text += item.content ?? '';
       else for (const choice of item.chunk.choices) if (choice.delta?.content) text += choice.delta.content;
     }
     summary.text = text;
@@ -215,9 +212,9 @@ const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
 
 const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 
-/** A plain text delta as a chunk (parsed only for a consumer that iterates chunks), its text remembered. */
-function plainChunk(item: ScannedChunk): ChatCompletionChunk {
-  const chunk = JSON.parse(item.text) as ChatCompletionChunk;
-  rememberJsonText(chunk, item.text);
+/** A plain text delta's `text` as a chunk (parsed only for a consumer that iterates chunks), its text remembered. */
+function plainChunk(text: string): ChatCompletionChunk {
+  const chunk = JSON.parse(text) as ChatCompletionChunk;
+  rememberJsonText(chunk, text);
   return chunk;
 }
