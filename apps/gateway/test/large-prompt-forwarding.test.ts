@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_KEY, type TestGateway, startTestGateway } from './helpers/test-gateway.js';
+import { postJsonText, startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 // A large prompt's messages go upstream as the client's own text (issue #34, head-of-line): what the upstream reads
 // is what the gateway parsed and checked, whatever the spelling; a text that could be read otherwise is serialised.
@@ -11,12 +11,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const post = (body: string) =>
-  fetch(`${gw.running.url}/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
-    body,
-  });
+const post = (body: string) => postJsonText(gw, body);
 const lastUpstreamBody = () => gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!;
 const prompt = 'lorem ipsum '.repeat(10_000);
 

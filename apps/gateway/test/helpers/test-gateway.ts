@@ -70,3 +70,15 @@ ${options.extraYaml ?? ''}`,
 export function startGatewayFromYaml(yaml: string, options: { cwd?: string } = {}): Promise<RunningServer> {
   return startServer(parseConfig(yaml, 'test.yaml', {}), { logger: pino({ level: 'silent' }), cwd: options.cwd });
 }
+
+/**
+ * POSTs `body`, JSON text sent exactly as given (malformed, deep or huge bodies included), to the gateway's
+ * `/v1<path>` (default `/chat/completions`) with the test key; resolves with the answer whatever its status.
+ */
+export function postJsonText(gw: TestGateway, body: string, path = '/chat/completions'): Promise<Response> {
+  return fetch(`${gw.running.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
+    body,
+  });
+}

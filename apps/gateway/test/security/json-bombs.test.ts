@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_KEY, type TestGateway, startTestGateway } from '../helpers/test-gateway.js';
+import { postJsonText, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 
 // Attack (issue #22): a 100,000-deep JSON body answered 500; 450,000 messages blocked the event loop.
 let gw: TestGateway;
@@ -10,12 +10,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const post = (body: string) =>
-  fetch(`${gw.running.url}/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' },
-    body,
-  });
+const post = (body: string) => postJsonText(gw, body);
 
 describe('security: JSON nesting and message count', () => {
   it('answers 400 json_too_deep for a 100,000-deep body', async () => {
