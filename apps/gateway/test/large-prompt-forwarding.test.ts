@@ -36,6 +36,16 @@ describe('large prompts: messages forwarded as sent', () => {
     expect((lastUpstreamBody().json as { messages: unknown }).messages).toEqual(messages);
   });
 
+  it('sends the messages text of a non-ASCII body as the client wrote it, with text before and after it', async () => {
+    const messages = `[ {"role":"user","content":${JSON.stringify(`${prompt} é ✓ 😀`)}} , {"role":"user","content":"\u00e9 ✓"} ]`;
+    const body = `{"model":"gpt-4o-mini","metadata":{"note":"ü ✓ 😀"},"messages":${messages},"user":"😀 ü"}`;
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    const sent = lastUpstreamBody();
+    expect(sent.bodyText).toContain(`"messages":${messages}`);
+    expect(sent.json).toMatchObject({ metadata: { note: 'ü ✓ 😀' }, user: '😀 ü', messages: JSON.parse(messages) });
+  });
+
   it('serialises messages again when a message repeats a key, so the upstream reads what was checked', async () => {
     const body = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"first","content":${JSON.stringify(prompt)}}]}`;
     const res = await post(body);

@@ -40,10 +40,28 @@ describe('security: JSON nesting and message count', () => {
     // accepts 65.
     const tricky = String.raw`"a \" [[[[ \\"`;
     const nested = (depth: number) => `${'['.repeat(depth - 2)}${tricky},["x"]${']'.repeat(depth - 2)}`;
-    const body = (depth: number) =>
-      `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":${nested(depth)}}`;
-    expect((await post(body(64))).status).toBe(200);
-    expect((await post(body(65))).status).toBe(400);
+    // Bodies under 64 KiB and over it (a long prompt) are checked by different scans: both must hold the line.
+    for (const content of ['hi', 'lorem ipsum '.repeat(6_000)]) {
+      const body = (depth: number) =>
+        `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"${content}"}],"metadata":${nested(depth)}}`;
+      expect((await post(body(64))).status).toBe(200);
+      const tooDeep = await post(body(65));
+      expect(tooDeep.status).toBe(400);
+      expect(((await tooDeep.json()) as { error: { code: string } }).error.code).toBe('json_too_deep');
+    }
+  });
+
+  it('answers 400 json_too_deep for a 100,000-deep body after a 100 KB prompt, and after a repeated key', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const prompt = JSON.stringify('lorem ipsum '.repeat(9_000));
+    for (const body of [
+      `{"model":"gpt-4o-mini","messages":[{"role":"user","content":${prompt}}],"metadata":${deep}}`,
+      `{"model":"gpt-4o-mini","messages":[{"role":"user","role":"user","content":${prompt}}],"metadata":${deep}}`,
+    ]) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('json_too_deep');
+    }
   });
 
   it('answers a 400 KB prompt, and 400 invalid_json for it cut short (bodies parsed in slices)', async () => {

@@ -1,3 +1,5 @@
+import { jsonStringEnd } from './json-string-end.js';
+
 /** Deepest nesting of objects and arrays accepted in a JSON request body. Real requests (tool schemas included) stay far below. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -12,21 +14,11 @@ export function exceedsJsonDepth(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): 
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
     if (c === 0x22) {
-      i = closingQuote(bytes, i + 1);
+      i = jsonStringEnd(bytes, i + 1);
       if (i === -1) return false;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
-}
-
-/** The index of the quote that ends the string whose text starts at `start` (one not escaped), or -1 if none does. */
-function closingQuote(bytes: Uint8Array, start: number): number {
-  for (let quote = bytes.indexOf(0x22, start); quote !== -1; quote = bytes.indexOf(0x22, quote + 1)) {
-    let backslashes = 0;
-    while (quote - 1 - backslashes >= start && bytes[quote - 1 - backslashes] === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  return -1;
 }

@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import { GatewayError, type GatewayErrorCode, rememberJsonText } from '@switchyard/core';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
-import { topLevelValueRange } from './top-level-value-range.js';
+import { scanTopLevelValue } from './top-level-value-range.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
 export function parseByteSize(limit: number | string): number {
@@ -35,18 +35,27 @@ function parsedInto(req: Request, text: string, next: NextFunction): boolean {
 
 /**
  * Remembers the client's own text of a large body's `messages` on the parsed array (see `rememberJsonText`), when that
- * text says exactly what was parsed ({@link topLevelValueRange}), so that an adapter sends it upstream as it is instead
- * of serialising the prompt again (`toRequestJsonBody`).
+ * text says exactly what was parsed (`range`, in bytes, from {@link scanTopLevelValue}), so that an adapter sends it
+ * upstream as it is instead of serialising the prompt again (`toRequestJsonBody`).
  */
-function rememberMessagesText(body: unknown, text: string, bytes: Buffer): void {
+function rememberMessagesText(body: unknown, text: string, bytes: Buffer, range: [number, number] | undefined): void {
   const messages = (body as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages)) return;
-  const range = topLevelValueRange(text, 'messages');
-  if (range === undefined) return;
+  if (!Array.isArray(messages) || range === undefined) return;
+  const [start, end] = range;
   // In an ASCII body a character is a byte: the bytes of the range are forwarded without encoding the text again.
-  const ascii = isAscii(bytes);
-  rememberJsonText(messages, text.slice(range[0], range[1]), ascii ? bytes.subarray(range[0], range[1]) : undefined);
+  if (isAscii(bytes)) {
+    rememberJsonText(messages, text.slice(start, end), bytes.subarray(start, end));
+    return;
+  }
+  // Else the range's characters are found by decoding what lies around it (the range starts and ends on ASCII
+  // brackets, so no character spans its edges).
+  const textStart = bytes.toString('utf8', 0, start).length;
+  const textEnd = text.length - bytes.toString('utf8', end).length;
+  rememberJsonText(messages, text.slice(textStart, textEnd));
 }
+
+const tooDeepError = () =>
+  error(400, 'json_too_deep', `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /**
  * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
@@ -112,26 +121,20 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
       if (failed) return;
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       chunks.length = 0;
-      if (exceedsJsonDepth(bytes)) {
-        next(
-          error(
-            400,
-            'json_too_deep',
-            `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
-          ),
-        );
-        return;
-      }
-      const text = bytes.toString('utf8');
       if (bytes.length < SLICED_BODY_BYTES) {
-        if (parsedInto(req, text, next)) next();
+        if (exceedsJsonDepth(bytes)) next(tooDeepError());
+        else if (parsedInto(req, bytes.toString('utf8'), next)) next();
         return;
       }
-      // A large body is decoded, parsed and handed on in three turns of the event loop, not one: the requests that
-      // arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all of it.
+      // A large body is decoded, then checked and parsed, then handed on, in three turns of the event loop, not one:
+      // the requests that arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all
+      // of it. Its one scan checks the depth and finds the text of its `messages`.
+      const text = bytes.toString('utf8');
       setImmediate(() => {
+        const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
+        if (scan.tooDeep) return next(tooDeepError());
         if (!parsedInto(req, text, next)) return;
-        rememberMessagesText(req.body, text, bytes);
+        rememberMessagesText(req.body, text, bytes, scan.range);
         setImmediate(next);
       });
     });
