@@ -39,12 +39,15 @@ describe('SwitchyardRedis after Redis restarts', () => {
 });
 
 describe('SwitchyardRedis heartbeat', () => {
+  /** Connects a replica under `keyPrefix` (closed after the tests), with beats `heartbeatMs` apart. */
+  const connectAs = async (keyPrefix: string, heartbeatMs?: number) => {
+    const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix, heartbeatMs });
+    open.push(redis);
+    return redis;
+  };
+
   it('counts the replicas sharing a Redis (each closed one leaves at once)', async () => {
-    const connect = async () => {
-      const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'beat:' });
-      open.push(redis);
-      return redis;
-    };
+    const connect = () => connectAs('beat:');
     const a = await connect();
     expect(a.replicas).toBe(1);
     const b = await connect();
@@ -59,11 +62,7 @@ describe('SwitchyardRedis heartbeat', () => {
 
   it('counts again at once when a replica joins or leaves, without waiting for a beat', async () => {
     // Beats an hour apart: only the announcements of a join or a leave can change a count here.
-    const connect = async () => {
-      const redis = await SwitchyardRedis.connect({ url: server.url, keyPrefix: 'join:', heartbeatMs: 3_600_000 });
-      open.push(redis);
-      return redis;
-    };
+    const connect = () => connectAs('join:', 3_600_000);
     const a = await connect();
     expect(a.replicas).toBe(1);
     const b = await connect();
