@@ -19,7 +19,7 @@ import { MemoryLimiter } from './memory-limiter.js';
 import type { Admission, CallEstimate } from './admission.js';
 import { AuditLog } from './audit-log.js';
 import type { Principal } from './principal.js';
-import { admitCall, type KeyGroups } from './call-admission.js';
+import { type AdmissionContext, admitCall, type KeyGroups } from './call-admission.js';
 import type { CallParties } from './call-scopes.js';
 import { warmTokenizer } from './estimate-tokens.js';
 import { OrganizationRegistry, organizationNotFoundError } from './organization-registry.js';
@@ -120,6 +120,7 @@ export class Accounts {
     this.#keyChanges = options.keyChanges;
     this.#lookups = new KeyStoreLookup(store, this.#keys, this.#onError, options.keyLookups);
     this.budgetTimeZone = options.budgetTimeZone ?? 'UTC';
+    this.#admission = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
     this.organizations = new OrganizationRegistry(store, (id) => this.#announce(`organization:${id}`));
     this.teams = new TeamRegistry(
       store,
@@ -135,6 +136,8 @@ export class Accounts {
   readonly #keyChanges?: KeyChangeFeed;
   readonly #lookups: KeyStoreLookup;
   readonly #ledgerSeeds: LedgerSeeds;
+  /** What admissions need (see {@link admitCall}), made once. */
+  readonly #admission: AdmissionContext;
 
   /**
    * Reloads one key from the store (or every key, team and organisation when `id` is undefined; a team for
@@ -265,7 +268,7 @@ export class Accounts {
    * slot back with {@link release} when the call ends. With `limits: 'requests'` only the allow-list, rpm and concurrency
    * apply (a call that costs nothing: `/v1/messages/count_tokens`), neither tpm nor the budget.
    */
-  async admit(
+  admit(
     principal: Principal,
     model: string,
     estimate: CallEstimate | number,
@@ -273,9 +276,9 @@ export class Accounts {
     parties: CallParties = {},
   ): Promise<Admission> {
     const detail: CallEstimate = typeof estimate === 'number' ? { tokens: estimate, costUsd: 0 } : estimate;
-    if (principal.kind === 'static') return { reservedTokens: 0, reservedUsd: 0, headers: {} };
-    const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
-    return admitCall(context, principal.state, this.groupsOf(principal.state.key), model, detail, limits, parties);
+    if (principal.kind === 'static') return Promise.resolve({ reservedTokens: 0, reservedUsd: 0, headers: {} });
+    const groups = this.groupsOf(principal.state.key);
+    return admitCall(this.#admission, principal.state, groups, model, detail, limits, parties);
   }
 
   /** The key's team and that team's organisation (those that exist). */
@@ -290,8 +293,7 @@ export class Accounts {
    */
   async budgetSpent(principal: Principal): Promise<boolean> {
     if (principal.kind !== 'virtual') return false;
-    const context = { limiter: this.limiter, seeds: this.#ledgerSeeds, timeZone: this.budgetTimeZone };
-    return isBudgetSpent(context, principal.state);
+    return isBudgetSpent(this.#admission, principal.state);
   }
 
   /** The 429 `insufficient_quota` of a key whose budget is spent (see {@link budgetSpent}). */

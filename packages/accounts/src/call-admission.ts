@@ -51,21 +51,28 @@ function refusal(
   );
 }
 
+type SeedDecision = Extract<LimitDecision, { reason: 'seed' }>;
+
+/** True when the limiter asks for the ledger (see `LimitDecision`). */
+const isSeed = (decision: LimitDecision): decision is SeedDecision => !decision.ok && decision.reason === 'seed';
+
 /**
- * Asks the limiter, giving it what it asks for from the ledger: a budget window's spend (the key's, from
- * `windowStart`, or a scope's), or the key's or a scope's use in the last minute (a Redis that came back empty, or is
- * away), at most once each. Throws when the limiter asks twice for the same thing or for a budget the call does not have.
+ * After the limiter's first answer `first` asked for the ledger (a window's first call): gives it what it asks for, a
+ * budget window's spend (the key's, from `windowStart`, or a scope's), or the key's or a scope's use in the last minute
+ * (a Redis that came back empty, or is away), at most once each, and asks again. Throws when the limiter asks twice for
+ * the same thing or for a budget the call does not have.
  */
-async function acquireSeeded(
+async function seedAndAcquire(
   context: AdmissionContext,
   request: LimitRequest,
   scopes: readonly CallScope[],
   windowStart: number | undefined,
-): Promise<Exclude<LimitDecision, { reason: 'seed' }>> {
+  first: SeedDecision,
+): Promise<Exclude<LimitDecision, SeedDecision>> {
   const keyId = request.keyId;
-  let decision = await context.limiter.acquire(request);
+  let decision: LimitDecision = first;
   const asked = new Set<string>();
-  while (!decision.ok && decision.reason === 'seed') {
+  while (isSeed(decision)) {
     const what = `${decision.what === 'recent' ? 'recent' : 'spend'}:${decision.scope ?? ''}`;
     if (asked.has(what)) throw new Error(`The limiter asked twice for the ledger (${what}) of key ${keyId}.`);
     asked.add(what);
@@ -127,18 +134,21 @@ export async function admitCall(
     { timeZone: context.timeZone, now, requestsOnly: limits === 'requests', costUsd },
     organization,
   );
-  const slot = randomUUID();
+  // A concurrency slot (a UUID) is named only when the key or a scope has a concurrency limit.
+  const slot = key.concurrency_limit || scopes.some((s) => s.scope.concurrency) ? randomUUID() : undefined;
   const request: LimitRequest = {
     keyId: key.id,
     rpm: key.rpm_limit,
     tpm: limits === 'all' ? key.tpm_limit : null,
     tokens,
-    concurrency: key.concurrency_limit ? { limit: key.concurrency_limit, slot } : null,
+    concurrency: key.concurrency_limit && slot ? { limit: key.concurrency_limit, slot } : null,
     budget:
       window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     ...(scopes.length > 0 && { scopes: scopes.map((s) => s.scope), slot }),
   };
-  const decision = await acquireSeeded(context, request, scopes, window?.start);
+  // Every call but a window's first is decided by the first answer; only a `seed` answer goes to the ledger.
+  const first = await context.limiter.acquire(request);
+  const decision = isSeed(first) ? await seedAndAcquire(context, request, scopes, window?.start, first) : first;
   const headers = rateLimitHeaders(key, decision.state);
   if (!decision.ok) {
     const id = decision.scope;
