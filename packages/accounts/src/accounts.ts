@@ -31,6 +31,8 @@ import type { VirtualKey } from './virtual-key.js';
 
 export type { Admission, CallEstimate } from './admission.js';
 
+const ignore = () => {};
+
 export type { Principal } from './principal.js';
 
 /** One settled call's budget windows and their spend after it (see {@link AccountsOptions.onBudgetSettled}). */
@@ -314,24 +316,34 @@ export class Accounts {
 
   /**
    * Records a finished call: settles the token and cost estimates against actual usage in the limiter (failures go
-   * to `onError`), and queues the ledger row. Resolves once the limiter has applied the settlement. Never rejects.
+   * to `onError`), and queues the ledger row (a copy of `row` with the key's id, team, organisation and end user).
+   * Resolves once the limiter has applied the settlement. Never rejects.
    */
   settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): Promise<void> {
-    let settled = Promise.resolve();
-    if (principal.kind === 'virtual') {
-      const { key } = principal.state;
-      const settlement = limitSettlement(key, admission, row);
-      settled = this.limiter
-        .settle(settlement)
-        .then((budgets) => this.#settled(principal.state, admission, budgets ?? []), this.#onError);
-    }
-    this.record({
+    return this.settleRow(principal, admission, {
       ...row,
       key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static',
       ...(admission.teamId && { team_id: admission.teamId }),
       ...(admission.organizationId && { organization_id: admission.organizationId }),
       ...(admission.endUser && { end_user: admission.endUser }),
     });
+  }
+
+  /**
+   * {@link settle} with the whole ledger row, made for this call alone: its `key_id`, team, organisation and end user
+   * already those of `principal` and `admission` (see `settlementRow`). The row is queued as it is, not copied.
+   */
+  settleRow(principal: Principal, admission: Admission, row: UsageRow): Promise<void> {
+    if (principal.kind !== 'virtual') {
+      this.record(row);
+      return Promise.resolve();
+    }
+    const { state } = principal;
+    const limits = this.limiter.settle(limitSettlement(state.key, admission, row));
+    const settled = this.#onBudgetSettled
+      ? limits.then((budgets) => this.#settled(state, admission, budgets ?? []), this.#onError)
+      : limits.then(ignore, this.#onError);
+    this.record(row);
     return settled;
   }
 

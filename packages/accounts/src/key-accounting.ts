@@ -3,7 +3,6 @@ import {
   type CallAccounting,
   type CallAdmissionRequest,
   type CallLabels,
-  type CallSettlement,
   type CallTicket,
   GatewayError,
   type SessionAdmissionRequest,
@@ -14,12 +13,9 @@ import type { Admission } from './admission.js';
 import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
 import { admitSession } from './session-admission.js';
-import { targetPrice } from './catalog-price.js';
-import { computeCostUsd } from './compute-cost.js';
 import { type CallEstimateDetail, estimateCall } from './estimate-call.js';
-import { imageCostUsd } from './image-cost.js';
-import { countTextTokens, promptText } from './estimate-tokens.js';
-import { type Booked, cacheHitRow, labelColumns, settlementRow, unusedAttemptsBooked } from './settlement-booking.js';
+import { labelColumns } from './settlement-booking.js';
+import { KeyCallTicket } from './key-call-ticket.js';
 import { filterPlanForKey } from './filter-plan.js';
 import type { UsageRow } from './usage-row.js';
 import type { CallParties } from './call-scopes.js';
@@ -179,109 +175,8 @@ export class KeyAccounting implements CallAccounting {
       });
       throw error;
     }
-    let settled = false;
-    let written: Promise<unknown> = Promise.resolve();
     // The admission's headers were made for this call alone: its price source is added to them, not to a copy.
-    const headers = admission.headers;
-    return {
-      plan,
-      headers,
-      settle: (settlement) => {
-        if (settled) return undefined;
-        settled = true;
-        const released = this.accounts.release(principal, admission); // first: the slot is free before the answer reaches the client
-        const { costUsd, limits } = this.#settle(
-          principal,
-          admission,
-          labels === request.labels ? request : { ...request, labels },
-          estimate,
-          settlement,
-          headers,
-        );
-        written = Promise.all([released, limits]);
-        return costUsd;
-      },
-      settled: async () => {
-        await written;
-      },
-    };
-  }
-
-  #settle(
-    principal: Principal,
-    admission: Admission,
-    request: CallAdmissionRequest,
-    estimate: CallEstimateDetail,
-    settlement: CallSettlement,
-    headers: Record<string, string>,
-  ): { costUsd: number | undefined; limits: Promise<void> } {
-    const book = (row: Omit<UsageRow, 'key_id'>) => this.accounts.settle(principal, admission, row);
-    if (settlement.cacheHit) {
-      // Served from the response cache: no upstream attempt, no tokens, no cost (the rpm limit counted it at admission).
-      if (!settlement.stream)
-        headers['x-switchyard-price-source'] = settlement.target ? targetPrice(settlement.target).source : 'none';
-      return { costUsd: 0, limits: book(cacheHitRow(request, settlement)) };
-    }
-    const answered = settlement.target !== undefined;
-    // A tiered catalogue price is taken at the tier of the call's prompt tokens (reported, else estimated).
-    const served = settlement.target
-      ? targetPrice(settlement.target, settlement.usage?.prompt_tokens ?? estimate.promptTokens)
-      : { price: undefined, source: 'none' as const };
-    // A line of a batch is billed at the model's batch discount (`price.batch_discount`, default 1).
-    const discount = request.labels?.batch_id ? (served.price?.batch_discount ?? 1) : 1;
-    // Images priced per image (`price.images`) cost the images the upstream returned, not their tokens.
-    const perImage =
-      settlement.status === 200
-        ? imageCostUsd(served.price, request.operation, request.request, settlement.images)
-        : undefined;
-    const row = (booked: Booked) =>
-      settlementRow(request, settlement, served.source, { ...booked, costUsd: booked.costUsd * discount });
-    if (request.operation === 'anthropicCountTokens') {
-      // Counting tokens costs nothing: booked with no tokens and cost 0, whatever the deployment's price.
-      if (!settlement.stream) headers['x-switchyard-price-source'] = served.source;
-      return { costUsd: 0, limits: book(row({ prompt: 0, completion: 0, costUsd: 0, estimated: false })) };
-    }
-    const base = unusedAttemptsBooked(settlement, estimate);
-    const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({
-      prompt: base.prompt + prompt,
-      completion: base.completion + completion,
-      // Cache reads/writes and reasoning tokens have their own prices when the upstream reported them.
-      costUsd:
-        base.costUsd +
-        (perImage ?? computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {}))),
-      estimated: base.estimated || estimated,
-    });
-    if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
-    const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
-    if (!answered || reported) {
-      const booked = answered
-        ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false)
-        : finish(0, 0, false);
-      return { costUsd: booked.costUsd, limits: book(row(booked)) };
-    }
-    if (!settlement.stream) {
-      // An answer without usage (e.g. speech, images): the prompt estimate, no completion tokens.
-      const booked = finish(estimate.promptTokens, 0, true);
-      return { costUsd: booked.costUsd, limits: book(row(booked)) };
-    }
-    // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
-    // count with the tokenizer, off the response path. Its settlement is not awaited before the stream ends (`limits`
-    // resolves at once): a count can take seconds under load, and a client that stops reading at a failure event
-    // would otherwise close the stream before its failure is noted.
-    const task = (async () => {
-      let booked: Booked;
-      try {
-        booked = finish(
-          await countTextTokens(promptText(request.request)),
-          await countTextTokens(settlement.completionText ?? ''),
-          true,
-        );
-      } catch {
-        booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
-      }
-      await book(row(booked));
-    })();
-    this.accounts.track(task);
-    return { costUsd: undefined, limits: Promise.resolve() };
+    const booked = labels === request.labels ? request : { ...request, labels };
+    return new KeyCallTicket(this.accounts, principal, admission, keyId, booked, estimate, plan);
   }
 }

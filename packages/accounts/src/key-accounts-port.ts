@@ -34,6 +34,8 @@ export interface KeyAccountsPort {
   release(principal: Principal, admission: Admission): Promise<void>;
   /** Settles the call's reservation with what it used and records its ledger row. */
   settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): Promise<void>;
+  /** {@link settle} with the whole row (key id and groups included), queued as it is. */
+  settleRow(principal: Principal, admission: Admission, row: UsageRow): Promise<void>;
   /** Keeps a background settlement alive until it ends (awaited at shutdown). */
   track(task: Promise<unknown>): void;
   /** Records one ledger row. */

@@ -1,6 +1,7 @@
 import type { CallAdmissionRequest, CallLabels, CallSettlement } from '@switchyard/core';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
+import type { Admission } from './admission.js';
 import type { CallEstimateDetail } from './estimate-call.js';
 import type { UsageRow } from './usage-row.js';
 
@@ -25,8 +26,18 @@ export function labelColumns(
   };
 }
 
+/**
+ * Who a settled call's ledger row is booked to: its key (`static` for the config's keys) and what its admission noted
+ * (team, organisation, end user).
+ */
+export interface RowOwner {
+  keyId: string;
+  admission: Admission;
+}
+
 /** The ledger row of a call served from the response cache: no upstream attempt, no tokens, no cost. */
-export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettlement): Omit<UsageRow, 'key_id'> {
+export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettlement, owner: RowOwner): UsageRow {
+  const { admission } = owner;
   return {
     request_id: request.requestId,
     model: request.model,
@@ -45,21 +56,32 @@ export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettl
     usage_estimated: false,
     cache_hit: true,
     operation: request.operation,
-    ...labelColumns(request.labels),
+    ...(request.labels && labelColumns(request.labels)),
+    key_id: owner.keyId,
+    ...(admission.teamId && { team_id: admission.teamId }),
+    ...(admission.organizationId && { organization_id: admission.organizationId }),
+    ...(admission.endUser && { end_user: admission.endUser }),
   };
 }
 
 /**
- * The ledger row of a settled call: the deployment that served it (else the last one tried), the `booked` tokens and
- * cost, where its price came from (`priceSource`), timings, status and the attempts.
+ * The ledger row of a settled call, made once with every column (`Accounts.settleRow` queues it as it is): the
+ * deployment that served it (else the last one tried), the `booked` tokens and cost (`costUsd` times `discount`), where
+ * its price came from (`priceSource`), timings, status, the attempts, and its `owner`'s columns.
  */
 export function settlementRow(
   request: CallAdmissionRequest,
   settlement: CallSettlement,
   priceSource: UsageRow['price_source'],
   booked: Booked,
-): Omit<UsageRow, 'key_id'> {
-  const target = settlement.target ?? settlement.attempts.at(-1)?.target;
+  discount: number,
+  owner: RowOwner,
+): UsageRow {
+  const { admission } = owner;
+  const { attempts } = settlement;
+  const target = settlement.target ?? attempts.at(-1)?.target;
+  let hedged = false;
+  for (const attempt of attempts) hedged ||= attempt.hedged === true;
   return {
     request_id: request.requestId,
     model: request.model,
@@ -67,19 +89,23 @@ export function settlementRow(
     upstream_model: target?.upstreamModel ?? null,
     prompt_tokens: booked.prompt,
     completion_tokens: booked.completion,
-    cost_usd: booked.costUsd,
+    cost_usd: booked.costUsd * discount,
     price_source: priceSource,
     latency_ms: settlement.latencyMs,
     ttfb_ms: settlement.ttfbMs ?? null,
     status: settlement.status,
     stream: settlement.stream,
     created_at: Date.now(),
-    attempts: settlement.attempts.length,
+    attempts: attempts.length,
     usage_estimated: booked.estimated,
-    ...(settlement.attempts.some((a) => a.hedged) && { hedged: true }),
+    ...(hedged && { hedged: true }),
     ...(settlement.streamFailover && { stream_failover: true }),
     operation: request.operation,
-    ...labelColumns(request.labels),
+    ...(request.labels && labelColumns(request.labels)),
+    key_id: owner.keyId,
+    ...(admission.teamId && { team_id: admission.teamId }),
+    ...(admission.organizationId && { organization_id: admission.organizationId }),
+    ...(admission.endUser && { end_user: admission.endUser }),
   };
 }
 
