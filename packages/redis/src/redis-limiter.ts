@@ -263,9 +263,8 @@ export class RedisLimiter implements Limiter {
    * with each budget window's spend after it (none when the batch failed: reported, never rejected). Settlements of
    * one event-loop turn share one script call (or every `settleEveryMs` when set).
    */
-  async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
-    if (settlement.local) return this.#local.settle(settlement);
-    return this.#settlements.settle(settlement);
+  settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
+    return settlement.local ? this.#local.settle(settlement) : this.#settlements.settle(settlement);
   }
 
   /**

@@ -58,14 +58,27 @@ const MAX_BATCH = 500;
 
 /** The subjects (the key, then each scope) a settlement changes; those with nothing to give back or add are left out. */
 export function settlementParts(settlement: LimitSettlement): PendingSettlement[] {
-  return [settlement, ...(settlement.scopes ?? [])]
-    .map((s, i) => ({
-      id: i === 0 ? settlement.keyId : (s as { id: string }).id,
-      tpm: s.tpm,
-      delta: s.tokensReserved - s.tokensUsed,
-      budget: s.budget,
-    }))
-    .filter((p) => p.delta !== 0 || p.budget);
+  const parts: PendingSettlement[] = [];
+  const delta = settlement.tokensReserved - settlement.tokensUsed;
+  if (delta !== 0 || settlement.budget)
+    parts.push({ id: settlement.keyId, tpm: settlement.tpm, delta, budget: settlement.budget });
+  for (const s of settlement.scopes ?? []) {
+    const part = s.tokensReserved - s.tokensUsed;
+    if (part !== 0 || s.budget) parts.push({ id: s.id, tpm: s.tpm, delta: part, budget: s.budget });
+  }
+  return parts;
+}
+
+/** The budget windows among `parts` (sent from index `first` of a batch) with their spend after it (`spent`). */
+function settledBudgets(parts: readonly PendingSettlement[], spent: readonly string[], first: number): SettledBudget[] {
+  const settled: SettledBudget[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const value = spent[first + i];
+    if (part?.budget && value !== undefined && value !== '')
+      settled.push({ id: part.id, window: part.budget.window, spentUsd: Number(value), costUsd: part.budget.costUsd });
+  }
+  return settled;
 }
 
 /**
@@ -103,11 +116,11 @@ export class SettlementBatches {
    * Queues the settlement for the next batch and resolves once that batch is written, with each budget window's spend
    * after it (none when the batch failed: reported, never rejected).
    */
-  async settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
+  settle(settlement: LimitSettlement): Promise<SettledBudget[]> {
     const parts = settlementParts(settlement);
-    if (parts.length === 0) return [];
+    if (parts.length === 0) return Promise.resolve([]);
     const first = this.#pending.length;
-    this.#pending.push(...parts);
+    for (const part of parts) this.#pending.push(part);
     this.#batch ??= newBatch();
     const written = this.#batch.written;
     if (this.#pending.length >= MAX_BATCH) void this.flush();
@@ -116,19 +129,7 @@ export class SettlementBatches {
       this.#timer =
         every > 0 ? setTimeout(() => void this.flush(), every).unref() : setImmediate(() => void this.flush());
     }
-    const spent = await written;
-    const settled: SettledBudget[] = [];
-    for (const [i, part] of parts.entries()) {
-      const value = spent[first + i];
-      if (part.budget && value !== undefined && value !== '')
-        settled.push({
-          id: part.id,
-          window: part.budget.window,
-          spentUsd: Number(value),
-          costUsd: part.budget.costUsd,
-        });
-    }
-    return settled;
+    return written.then((spent) => settledBudgets(parts, spent, first));
   }
 
   /** Sends every pending settlement now, in one script call; resolves once it is applied or has failed (then retried). */
