@@ -95,6 +95,24 @@ async function seedAndAcquire(
   return decision;
 }
 
+/** What each scope of an admitted call reserved (nothing when the limiter could not count: `reserved` false). */
+function scopeReservations(
+  scopes: readonly CallScope[],
+  reserved: boolean,
+  tokens: number,
+  costUsd: number,
+): ScopeReservation[] {
+  return scopes.map(({ scope, what, party }) => ({
+    id: scope.id,
+    what,
+    ...(party && { party }),
+    tpm: scope.tpm,
+    reservedTokens: scope.tpm && reserved ? Math.min(tokens, scope.tpm) : 0,
+    reservedUsd: scope.budget && reserved ? costUsd : 0,
+    ...(scope.budget && { budget: { window: scope.budget.window, limitUsd: scope.budget.limitUsd } }),
+  }));
+}
+
 /** A key's team and that team's organisation, whose allow-lists and limits apply to its calls too. */
 export interface KeyGroups {
   team?: Team;
@@ -163,26 +181,19 @@ export async function admitCall(
     throw refusal(decision, own, detail, headers, scope);
   }
   const reserved = !decision.unreserved;
-  const reservations: ScopeReservation[] = scopes.map(({ scope, what, party }) => ({
-    id: scope.id,
-    what,
-    ...(party && { party }),
-    tpm: scope.tpm,
-    reservedTokens: scope.tpm && reserved ? Math.min(tokens, scope.tpm) : 0,
-    reservedUsd: scope.budget && reserved ? costUsd : 0,
-    ...(scope.budget && { budget: { window: scope.budget.window, limitUsd: scope.budget.limitUsd } }),
-  }));
-  const slotScopes = scopes.filter((s) => s.scope.concurrency).map((s) => s.scope.id);
-  const holdsSlot = reserved && (request.concurrency || slotScopes.length > 0);
+  // A key with no team and a call with no end user or session (the common call) has no scopes: nothing is mapped.
+  const reservations = scopes.length > 0 ? scopeReservations(scopes, reserved, tokens, costUsd) : undefined;
+  const slotScopes = scopes.length > 0 ? scopes.filter((s) => s.scope.concurrency).map((s) => s.scope.id) : undefined;
+  const holdsSlot = reserved && (request.concurrency || (slotScopes !== undefined && slotScopes.length > 0));
   return {
     local: decision.local,
     reservedTokens: key.tpm_limit && reserved && limits === 'all' ? Math.min(tokens, key.tpm_limit) : 0,
     reservedUsd: request.budget && reserved ? costUsd : 0,
     budgetWindow: request.budget ? window?.id : undefined,
     slot: holdsSlot ? slot : undefined,
-    ...(holdsSlot && slotScopes.length > 0 && { slotScopes }),
+    ...(holdsSlot && slotScopes && slotScopes.length > 0 && { slotScopes }),
     headers,
-    ...(reservations.length > 0 && { scopes: reservations }),
+    ...(reservations && { scopes: reservations }),
     ...(team && { teamId: team.id }),
     ...(organization && { organizationId: organization.id }),
     ...(parties.endUser && { endUser: parties.endUser }),

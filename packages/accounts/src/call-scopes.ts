@@ -169,6 +169,8 @@ export function callScopes(
   options: CallScopeOptions,
   organization?: Organization,
 ): CallScope[] {
+  // A key with no team and a call with no end user or session (the common call): no scope, nothing else made.
+  if (!team && !parties.endUser && !parties.session) return [];
   const scopes = partyScopes(key, `key:${key.id}`, { key_id: key.id }, parties, options);
   if (!team) return scopes;
   const groups: CallScope[] = [];
