@@ -176,6 +176,7 @@ export {
   type ServerSentEvent,
   type SSEBatch,
 } from './utils/parse-sse-stream.js';
+export { SSEBatchReader } from './utils/sse-batch-reader.js';
 export { pipeUpstreamBytes } from './utils/pipe-upstream-bytes.js';
 export { rememberJsonText, toJsonBody, toRequestJsonBody } from './utils/raw-json-text.js';
 export { checkUpstreamEvent, readUpstreamEvent } from './utils/read-upstream-event.js';

@@ -206,6 +206,7 @@ export {
   type SpeechResult,
   SSE_DONE,
   type SSEBatch,
+  SSEBatchReader,
   StrayStreamTextError,
   streamUpstreamBody,
   type TextContentPart,

@@ -1,14 +1,15 @@
 import {
   type ChatCompletionChunk,
   type ChunkBatch,
+  type SSEBatch,
   type ScannedChunk,
   type ServerSentEvent,
   GatewayError,
+  SSEBatchReader,
   StrayStreamTextError,
   checkChatCompletionChunk,
   describeIssue,
   mapTransportError,
-  parseSSEBatches,
   redactSecrets,
   rememberJsonText,
   upstreamErrorCode,
@@ -68,7 +69,8 @@ export async function* scanOpenAIChunkBatches(
   try {
     // One generator step per network read, not per event (a read often holds dozens of chunks). A plain read comes
     // undecoded (`plainAsBytes`) when plain deltas are looked for: they are then matched on its bytes.
-    const reads = parseSSEBatches(body, { drainOnReturn: true, plainAsBytes: template !== undefined });
+    // Read in this loop, without a generator in between (one frame and one step per read fewer).
+    const reads = new SSEBatchReader(body, { drainOnReturn: true, plainAsBytes: template !== undefined });
     // A suspended generator keeps the values of all its registers: the locals of a read live out here and are
     // cleared, with the read itself, before the next read is awaited (a held stream keeps none of its last read).
     let event: ServerSentEvent | undefined;
@@ -82,62 +84,68 @@ export async function* scanOpenAIChunkBatches(
     let events: ServerSentEvent[] = NO_EVENTS;
     let bytes: Uint8Array | undefined;
     let ends: number[] | undefined;
-    for await (const sse of reads) {
-      ({ events, bytes, ends } = sse);
-      const inBytes = events.length === 0 && ends !== undefined;
-      const count = inBytes ? ends!.length : events.length;
-      batch = [];
-      for (let i = 0; i < count; i++) {
-        const start = inBytes ? (ends![i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
-        const end = inBytes ? ends![i]! - 2 : 0;
-        event = inBytes ? undefined : events[i]!;
-        if (event ? event.data === '[DONE]' : isDone(bytes!, start, end)) {
-          finished = true;
-          if (batch.length > 0) yield batch;
-          return;
+    let sse: SSEBatch | undefined;
+    try {
+      while ((sse = await reads.next()) !== undefined) {
+        ({ events, bytes, ends } = sse);
+        const inBytes = events.length === 0 && ends !== undefined;
+        const count = inBytes ? ends!.length : events.length;
+        batch = [];
+        for (let i = 0; i < count; i++) {
+          const start = inBytes ? (ends![i - 1] ?? 0) + DATA_FIELD_BYTES : 0;
+          const end = inBytes ? ends![i]! - 2 : 0;
+          event = inBytes ? undefined : events[i]!;
+          if (event ? event.data === '[DONE]' : isDone(bytes!, start, end)) {
+            finished = true;
+            if (batch.length > 0) yield batch;
+            return;
+          }
+          if (!event && template?.matchBytes(bytes!, start, end)) {
+            // A plain delta joins the run of the one just before it, or starts a run.
+            if (run !== undefined && last === i - 1) {
+              run.count++;
+              run.end = ends![i]!;
+            } else batch.push((run = new PlainRun(bytes!, ends!, i, template.prefixBytes)));
+            last = i;
+            continue;
+          }
+          item = template && event && event.event === undefined ? textDelta(template, event.data) : undefined;
+          if (item) {
+            batch.push(item);
+            continue;
+          }
+          read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
+          chunk = undefined;
+          try {
+            chunk = readChunkEvent(provider, read, secrets, fix);
+          } catch (error) {
+            // The chunks before a bad or error event still reach the client, then the stream fails.
+            if (batch.length > 0) yield batch;
+            throw error;
+          }
+          if (!chunk) continue;
+          if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
+          template?.learn(chunk, read.data);
+          batch.push({ text: read.data, chunk });
+          // The stream's first chunk goes out ahead of the rest of its read (the client's time to first token).
+          if (first) {
+            first = false;
+            yield batch;
+            batch = [];
+          }
         }
-        if (!event && template?.matchBytes(bytes!, start, end)) {
-          // A plain delta joins the run of the one just before it, or starts a run.
-          if (run !== undefined && last === i - 1) {
-            run.count++;
-            run.end = ends![i]!;
-          } else batch.push((run = new PlainRun(bytes!, ends!, i, template.prefixBytes)));
-          last = i;
-          continue;
-        }
-        item = template && event && event.event === undefined ? textDelta(template, event.data) : undefined;
-        if (item) {
-          batch.push(item);
-          continue;
-        }
-        read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
-        chunk = undefined;
-        try {
-          chunk = readChunkEvent(provider, read, secrets, fix);
-        } catch (error) {
-          // The chunks before a bad or error event still reach the client, then the stream fails.
-          if (batch.length > 0) yield batch;
-          throw error;
-        }
-        if (!chunk) continue;
-        if (chunk.choices?.some((c) => c.finish_reason)) sawFinishReason = true;
-        template?.learn(chunk, read.data);
-        batch.push({ text: read.data, chunk });
-        // The stream's first chunk goes out ahead of the rest of its read (the client's time to first token).
-        if (first) {
-          first = false;
-          yield batch;
-          batch = [];
-        }
+        if (batch.length > 0) yield batch;
+        batch = [];
+        run = event = item = read = chunk = bytes = ends = undefined;
+        last = -2;
+        events = NO_EVENTS;
+        // The read is this generator's now: emptied, it holds no text or bytes while the next one is awaited.
+        sse.events = NO_EVENTS;
+        if (sse.bytes !== undefined) sse.bytes = sse.ends = undefined;
       }
-      if (batch.length > 0) yield batch;
-      batch = [];
-      run = event = item = read = chunk = bytes = ends = undefined;
-      last = -2;
-      events = NO_EVENTS;
-      // The read is this generator's now: emptied, it holds no text or bytes while the next one is awaited.
-      sse.events = NO_EVENTS;
-      if (sse.bytes !== undefined) sse.bytes = sse.ends = undefined;
+    } finally {
+      // However the loop ends (as `for await` calls `return()`): an early stop at `[DONE]` drains the rest.
+      await reads.close();
     }
     finished = true;
     // Without `[DONE]`, only a stream that reached a finish_reason is complete; anything else was cut short.
