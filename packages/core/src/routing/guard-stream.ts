@@ -71,6 +71,9 @@ export interface IdleGuard {
   close(iterator: AsyncIterator<unknown>): Promise<void>;
 }
 
+/** What {@link IdleGuard.close} returns when it had nothing to wait for. */
+const CLOSED: Promise<void> = Promise.resolve();
+
 /**
  * The idle timer of a stream's attempt: one timer for the whole stream, re-armed with refresh() (cheaper than a new
  * timer per chunk). It only fires an abort while the stream is waiting on the upstream; time spent waiting on a slow
@@ -114,16 +117,29 @@ export function idleGuard(outcome: PlanOutcome<unknown>, reportsBreak = true): I
       timer.refresh();
       return iterator.next().then(arrived, failed);
     },
-    async close(iterator) {
+    // Not an async function: no frame of its own, and one promise only when the iterator's return() gives one.
+    close(iterator) {
       clearTimeout(timer);
       if (!broke && outcome.signal.aborted) {
         broke = true;
         failure = outcome.signal.reason;
       }
-      await iterator.return?.()?.catch(() => {});
-      // A reader that stopped early on an aborted attempt gets no error to act on: reported here in any case.
-      if (broke && (reportsBreak || !readFailed)) outcome.ended('error', failure);
-      outcome.release(broke);
+      const end = () => {
+        // A reader that stopped early on an aborted attempt gets no error to act on: reported here in any case.
+        if (broke && (reportsBreak || !readFailed)) outcome.ended('error', failure);
+        outcome.release(broke);
+      };
+      let returned: Promise<unknown> | undefined;
+      try {
+        returned = iterator.return?.();
+      } catch {
+        returned = undefined;
+      }
+      if (returned === undefined) {
+        end();
+        return CLOSED;
+      }
+      return returned.then(end, end);
     },
   };
 }

@@ -2,6 +2,9 @@ import type { Readable } from 'node:stream';
 import { DRAIN_LIMITS } from './drain-limits.js';
 import { type ParseSSEOptions, type SSEBatch, sseSplitter } from './sse-splitter.js';
 
+/** What {@link SSEBatchReader.close} returns when it has nothing to wait for. */
+const DONE: Promise<void> = Promise.resolve();
+
 /** A batch as the splitter gives it: with the error to throw after its events. */
 type SplitBatch = SSEBatch & { error?: Error };
 
@@ -52,13 +55,27 @@ export class SSEBatchReader {
 
   /**
    * Ends the reading (call once, also after an error): closes the body's iterator unless it ended or threw, and when
-   * the reading stopped early without an error, drains the rest of a `drainOnReturn` body within `DRAIN_LIMITS`.
+   * the reading stopped early without an error, drains the rest of a `drainOnReturn` body within `DRAIN_LIMITS` once
+   * the iterator is closed. Never rejects. Not an async function: no frame or promise of its own when nothing is owed.
    */
-  async close(): Promise<void> {
-    if (!this.#exhausted) {
-      this.#exhausted = true;
-      await this.#reads.return?.()?.catch(() => {});
+  close(): Promise<void> {
+    if (this.#exhausted) {
+      this.#drain();
+      return DONE;
     }
+    this.#exhausted = true;
+    const returned = this.#reads.return?.();
+    if (returned === undefined) {
+      this.#drain();
+      return DONE;
+    }
+    // Made here, at the end, not per reader: a held stream keeps no closure for it.
+    const drain = (): void => this.#drain();
+    return returned.then(drain, drain);
+  }
+
+  /** When the reading stopped early without an error: the rest of a `drainOnReturn` body read and discarded. */
+  #drain(): void {
     const readable = this.#readable;
     if (this.#settled || readable === undefined || readable.destroyed) return;
     this.#settled = true;
