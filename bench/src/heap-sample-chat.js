@@ -1,7 +1,8 @@
 // `node bench/src/heap-sample-chat.js [requests] [stream]`: the bytes Switchyard allocates per non-streamed chat (or
 // streamed with `stream`), by allocation site, from V8's sampling heap profiler (objects later collected included),
 // over `requests` chats on 10 connections after a warm-up; with BENCH_BASE, that checkout's gateway beside it.
-// Allocations per request hold still when the machine's load swings, unlike timings.
+// Allocations per request hold still when the machine's load swings, unlike timings. HEAP_SAMPLE_SURVIVORS=1 leaves
+// out what scavenges collected: the sites of what survived them (promoted; see gc-trace-chat.js).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';

@@ -12,7 +12,9 @@ process.on('message', async (message) => {
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: 1024,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // HEAP_SAMPLE_SURVIVORS=1: leave out what scavenges collected, so that the profile holds what survived them
+      // (promoted to the old space, or still alive), by the site that allocated it.
+      includeObjectsCollectedByMinorGC: !process.env.HEAP_SAMPLE_SURVIVORS,
     });
     process.send({ heapSampling: true });
   } else if (message?.type === 'heap-sample-stop') {
