@@ -25,8 +25,6 @@ export interface RequestLocals {
   closeHooks?: (() => void)[];
   /** When `result` arrived, `performance.now()` ms. */
   resultAt?: number;
-  /** Logs a failure of work done for this request after its answer (the usage ledger...), with the request id. */
-  reportError?: (error: unknown, what: string) => void;
 }
 
 /**

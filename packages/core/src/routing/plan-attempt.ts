@@ -63,7 +63,10 @@ export class PlanAttempt<T> {
   #settled = false;
   #released = false;
   readonly #timer: NodeJS.Timeout;
-  readonly #onCallAbort: () => void;
+  // A class field, not an assignment in the constructor: V8 keeps what a closure stored into a field after the
+  // object was made (always one function literal) reachable across scavenges, so the whole call was promoted to the
+  // old space (docs/performance-log.md, session 17, "gc").
+  readonly #onCallAbort = () => this.controller.abort(this.context.callSignal.reason);
 
   constructor(
     readonly context: AttemptContext<T>,
@@ -76,7 +79,6 @@ export class PlanAttempt<T> {
     headers: Record<string, string> | undefined,
   ) {
     const { callSignal, health } = context;
-    this.#onCallAbort = () => this.controller.abort(callSignal.reason);
     callSignal.addEventListener('abort', this.#onCallAbort, { once: true });
     this.#timer = setTimeout(
       () => this.controller.abort(timeoutError('sent no first byte in time', budgetMs)),

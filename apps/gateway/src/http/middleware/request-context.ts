@@ -34,7 +34,6 @@ export function requestContext(): RequestHandler {
       result: undefined,
       closeHooks,
       resultAt: undefined,
-      reportError: undefined,
     };
     const outer: Record<string, unknown> = res.locals;
     for (const key in outer)

@@ -23,15 +23,6 @@ export function requestLogger(logger: Logger, secrets: readonly string[] = []): 
   const clean = (text: string) => clip(redactSecrets(text, secrets).replace(/Bearer\s+\S+/gi, 'Bearer [redacted]'));
   return (req, res, next) => {
     const started = performance.now();
-    locals(res).reportError = (failure, what) => {
-      logger.error(
-        {
-          request_id: locals(res).requestId,
-          err: { type: (failure as Error)?.name, message: clean(String((failure as Error)?.message ?? failure)) },
-        },
-        what,
-      );
-    };
     onResponseClose(res, () => {
       const { requestId, model, provider, error } = locals(res);
       const status = res.statusCode;
