@@ -28,22 +28,46 @@ export function modelNotPricedError(model: string): GatewayError {
  */
 export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, ...groups: (LimitFields | undefined)[]): RoutePlan {
   const owners = [key, ...groups];
-  const allowed = (id: string) => owners.every((owner) => !owner?.models || matchesModelGlob(id, owner.models));
   const resolved = plan.models[0]?.id ?? plan.model;
-  if (!allowed(resolved)) throw modelNotAllowedError(plan.model, resolved);
-  const budgeted = owners.some(
-    (owner) =>
-      owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null),
-  );
-  const priced = (t: RoutePlan['models'][number]['targets'][number]) => Boolean(targetPrice(t).price);
-  const usable = (m: RoutePlan['models'][number]) =>
-    allowed(m.id) && m.targets.length > 0 && (!budgeted || m.targets.every(priced));
+  if (!allowedBy(owners, resolved)) throw modelNotAllowedError(plan.model, resolved);
+  const budgeted = isBudgeted(owners);
   // The common case, every model and deployment usable as they are, keeps the plan itself (nothing copied).
-  if (plan.models.length > 0 && plan.models.every(usable)) return plan;
+  if (allUsable(plan, owners, budgeted)) return plan;
   const models = plan.models
-    .filter((m) => allowed(m.id))
-    .map((m) => (budgeted && !m.targets.every(priced) ? { ...m, targets: m.targets.filter(priced) } : m))
+    .filter((m) => allowedBy(owners, m.id))
+    .map((m) => (budgeted && !m.targets.every(isPriced) ? { ...m, targets: m.targets.filter(isPriced) } : m))
     .filter((m) => m.targets.length > 0);
   if (models.length === 0) throw modelNotPricedError(plan.model);
   return { ...plan, models };
+}
+
+type Target = RoutePlan['models'][number]['targets'][number];
+
+/** True when no owner's allow-list (`models` globs) leaves model `id` out. */
+function allowedBy(owners: readonly (LimitFields | undefined)[], id: string): boolean {
+  for (const owner of owners) if (owner?.models && !matchesModelGlob(id, owner.models)) return false;
+  return true;
+}
+
+/** True when an owner has a budget (its own, or an end-user or session budget). */
+function isBudgeted(owners: readonly (LimitFields | undefined)[]): boolean {
+  for (const owner of owners)
+    if (owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null))
+      return true;
+  return false;
+}
+
+/** True when the deployment has a price: configured, else from the catalogue. */
+function isPriced(target: Target): boolean {
+  return Boolean(target.price) || Boolean(targetPrice(target).price);
+}
+
+/** True when every model of the plan is allowed and has deployments, all priced when `budgeted` (none made per call). */
+function allUsable(plan: RoutePlan, owners: readonly (LimitFields | undefined)[], budgeted: boolean): boolean {
+  if (plan.models.length === 0) return false;
+  for (const model of plan.models) {
+    if (!allowedBy(owners, model.id) || model.targets.length === 0) return false;
+    if (budgeted) for (const target of model.targets) if (!isPriced(target)) return false;
+  }
+  return true;
 }
