@@ -21,47 +21,38 @@ export interface TopLevelValueScan {
  * @see https://www.rfc-editor.org/rfc/rfc8259
  */
 export function scanTopLevelValue(bytes: Buffer, key: string, maxDepth: number): TopLevelValueScan {
-  const keyBytes = Buffer.from(JSON.stringify(key));
-  const scan = new JsonScan(bytes);
-  let start = -1;
-  let end = -1;
-  let repeated = false;
-  scan.onKey = (depth, keyStart, keyEnd, valueStart) => {
-    if (
-      depth !== 1 ||
-      keyEnd - keyStart !== keyBytes.length ||
-      bytes.compare(keyBytes, 0, keyBytes.length, keyStart, keyEnd) !== 0
-    )
-      return;
-    if (start !== -1) repeated = true;
-    start = valueStart;
-  };
-  scan.onClose = (depth, at) => {
-    if (depth === 2 && start !== -1 && end === -1 && at > start) end = at + 1;
-  };
+  const scan = new JsonScan(bytes, Buffer.from(JSON.stringify(key)));
   const outcome = scan.run(maxDepth);
   if (outcome === 'too_deep') return { tooDeep: true, range: undefined };
-  if (outcome !== 'ok' || repeated || start === -1 || end === -1) return { tooDeep: false, range: undefined };
+  const { start, end } = scan;
+  if (outcome !== 'ok' || scan.keyRepeated || start === -1 || end === -1) return { tooDeep: false, range: undefined };
   const first = bytes[start];
   if (first !== 0x5b && first !== 0x7b) return { tooDeep: false, range: undefined };
   return { tooDeep: false, range: [start, end] };
 }
 
 /**
- * A scan of JSON text that reports keys and closing brackets: `too_deep` past `maxDepth` containers, `unterminated`
- * when the text ends inside a string, `invalid` for a key whose escapes are not JSON's, `repeated_key` when an object
- * repeats a key (keys are no longer reported then, but the depth is still checked to the end), else `ok`.
+ * A scan of JSON text that finds the value of one top-level key (`start`, `end`: byte offsets of its first byte and
+ * past the bracket that closes the container after it; -1 until found). `run` answers `too_deep` past `maxDepth`
+ * containers, `unterminated` when the text ends inside a string, `invalid` for a key whose escapes are not JSON's,
+ * `repeated_key` when an object repeats a key (keys are no longer looked at then, but the depth is still checked to the
+ * end), else `ok`. (No callbacks: a closure stored into an object's field keeps what it reaches alive across V8's
+ * young-generation collections; see docs/performance-log.md, session 17, gc.)
  */
 class JsonScan {
-  onKey: (depth: number, keyStart: number, keyEnd: number, valueStart: number) => void = () => {};
-  onClose: (depth: number, at: number) => void = () => {};
+  start = -1;
+  end = -1;
+  /** The top-level key appeared more than once. */
+  keyRepeated = false;
   readonly #bytes: Buffer;
+  readonly #keyBytes: Buffer;
   /** Per open container: the keys an object has seen (undefined for an array). */
   readonly #keys: (Set<string> | undefined)[] = [];
   #repeated = false;
 
-  constructor(bytes: Buffer) {
+  constructor(bytes: Buffer, keyBytes: Buffer) {
     this.#bytes = bytes;
+    this.#keyBytes = keyBytes;
   }
 
   run(maxDepth: number): 'ok' | 'too_deep' | 'unterminated' | 'invalid' | 'repeated_key' {
@@ -77,7 +68,7 @@ class JsonScan {
         this.#keys.push(c === 0x7b ? new Set() : undefined);
         if (this.#keys.length > maxDepth) return 'too_deep';
       } else if (c === 0x7d || c === 0x5d) {
-        this.onClose(this.#keys.length, i);
+        if (this.#keys.length === 2 && this.start !== -1 && this.end === -1 && i > this.start) this.end = i + 1;
         this.#keys.pop();
       }
     }
@@ -104,8 +95,17 @@ class JsonScan {
     }
     if (keys.has(name)) this.#repeated = true;
     keys.add(name);
-    this.onKey(this.#keys.length, open, close + 1, skipSpace(this.#bytes, colon + 1));
+    if (this.#keys.length === 1 && this.#isKey(open, close + 1)) {
+      if (this.start !== -1) this.keyRepeated = true;
+      this.start = skipSpace(this.#bytes, colon + 1);
+    }
     return true;
+  }
+
+  /** Whether the token from `keyStart` to `keyEnd` (quotes included) is the key looked for, spelled plainly. */
+  #isKey(keyStart: number, keyEnd: number): boolean {
+    const key = this.#keyBytes;
+    return keyEnd - keyStart === key.length && this.#bytes.compare(key, 0, key.length, keyStart, keyEnd) === 0;
   }
 }
 
