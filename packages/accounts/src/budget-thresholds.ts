@@ -1,4 +1,4 @@
-import type { BudgetSettledEvent } from './accounts.js';
+import type { BudgetSettledEvent } from './accounts-options.js';
 import { BUDGET_EPSILON_USD } from './memory-limiter.js';
 
 /** Fractions of a budget that raise an alert when spend crosses them. */
