@@ -4,7 +4,8 @@
 // replaces the Node flags (e.g. `--heap-prof --heap-prof-dir=bench/results/profiles --heap-prof-interval=4096`).
 import { startChild } from './child.js';
 import { stopAll } from './fleet.js';
-import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey } from './payloads.js';
+import { accountsYaml, rowKey } from './accounts-key-setup.js';
+import { chatBody } from './payloads.js';
 import { runJson } from './run-process.js';
 
 const seconds = Number(process.argv[2] ?? 15);
@@ -14,22 +15,10 @@ const upstream = await startChild('upstream-process.js');
 const { redis, postgres } = services.ready;
 const gateway = await startChild(
   'gateway-process.js',
-  [
-    upstream.ready.url,
-    staticKey
-      ? ''
-      : `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`,
-  ],
+  [upstream.ready.url, staticKey ? '' : accountsYaml({ redis, postgres })],
   process.env.BENCH_PROF_FLAGS?.split(' ') ?? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'],
 );
-const key = staticKey
-  ? BENCH_KEY
-  : await createBenchKey(gateway.ready.url, {
-      rpm_limit: 1_000_000_000,
-      tpm_limit: 1_000_000_000,
-      budget_usd: 1_000_000,
-      budget_period: 'day',
-    });
+const key = await rowKey(gateway.ready.url, staticKey);
 const load = {
   url: gateway.ready.url,
   method: 'POST',

@@ -3,10 +3,12 @@
 // counted by `strace -c -f` attached to the gateway while `requests` chats go through it on CONNECTIONS connections
 // (default 50, the row's); with BENCH_BASE, that checkout's gateway after it, on the same Redis and Postgres.
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { rowKey, startRowServices } from './accounts-key-setup.js';
 import { startChild } from './child.js';
 import { stopAll } from './fleet.js';
-import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey } from './payloads.js';
+import { closedLoop } from './closed-loop.js';
+import { chatBody } from './payloads.js';
 
 const requests = Number(process.argv[2] ?? 5000);
 const staticKey = process.argv[3] === 'static';
@@ -15,42 +17,15 @@ const dispatcher = new Agent({ connections, pipelining: 1 });
 const gateways = { switchyard: 'gateway-process.js' };
 if (process.env.BENCH_BASE) gateways.base = `${process.env.BENCH_BASE}/bench/src/gateway-process.js`;
 
-/** Sends `count` chats from `connections` loops, each waiting for its answer's last byte; throws on any status but 200. */
-async function load(url, key, count) {
-  let left = count;
-  const loop = async () => {
-    while (left-- > 0) {
-      const response = await request(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: chatBody,
-        dispatcher,
-      });
-      const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${text}`);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, loop));
-}
+/** Sends `count` chats with `key` from `connections` loops (see `closedLoop`). */
+const load = (url, key, count) => closedLoop(url, count, chatBody, dispatcher, connections, key);
 
-const services = await startChild('services-process.js');
-const upstream = await startChild('upstream-process.js');
-const { redis, postgres } = services.ready;
-const yaml = staticKey
-  ? ''
-  : `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`;
+const { services, upstream, yaml } = await startRowServices(staticKey);
 try {
   for (const [name, script] of Object.entries(gateways)) {
     const gateway = await startChild(script, [upstream.ready.url, yaml]);
     try {
-      const key = staticKey
-        ? BENCH_KEY
-        : await createBenchKey(gateway.ready.url, {
-            rpm_limit: 1_000_000_000,
-            tpm_limit: 1_000_000_000,
-            budget_usd: 1_000_000,
-            budget_period: 'day',
-          });
+      const key = await rowKey(gateway.ready.url, staticKey);
       await load(gateway.ready.url, key, 2000);
       const strace = spawn('strace', ['-c', '-f', '-p', String(gateway.child.pid)], {
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -6,7 +6,8 @@
 import { startChild } from '../child.js';
 import { compareSetups } from '../compare-setups.js';
 import { profileFlags, startFleet, stopAll } from '../fleet.js';
-import { BENCH_KEY, BENCH_MASTER_KEY, chatBody, createBenchKey } from '../payloads.js';
+import { accountsYaml, ROW_KEY_LIMITS } from '../accounts-key-setup.js';
+import { BENCH_KEY, chatBody, createBenchKey } from '../payloads.js';
 import { check } from './check.js';
 
 export const accountsKey = {
@@ -16,25 +17,19 @@ export const accountsKey = {
     const services = await startChild('services-process.js');
     const { redis, postgres } = services.ready;
     const fleet = await startFleet(['switchyard']);
-    const yaml = `admin: { master_key: "${BENCH_MASTER_KEY}" }\nstore: { postgres: "${postgres}" }\nredis: { url: "${redis}" }\n`;
+    const yaml = accountsYaml({ redis, postgres });
     const accounts = await startChild('gateway-process.js', [fleet.urls.direct, yaml], profileFlags());
     const base = process.env.BENCH_BASE
       ? await startChild(`${process.env.BENCH_BASE}/bench/src/gateway-process.js`, [fleet.urls.direct, yaml])
       : undefined;
     try {
-      const limits = {
-        rpm_limit: 1_000_000_000,
-        tpm_limit: 1_000_000_000,
-        budget_usd: 1_000_000,
-        budget_period: 'day',
-      };
-      const key = await createBenchKey(accounts.ready.url, limits);
+      const key = await createBenchKey(accounts.ready.url, ROW_KEY_LIMITS);
       const setups = [
         { label: 'static key', url: fleet.urls.switchyard, key: BENCH_KEY, child: fleet.processes.switchyard.child },
         { label: 'virtual key, Redis + Postgres', url: accounts.ready.url, key, child: accounts.child },
       ];
       if (base) {
-        const baseKey = await createBenchKey(base.ready.url, limits);
+        const baseKey = await createBenchKey(base.ready.url, ROW_KEY_LIMITS);
         setups.push({ label: 'base: virtual key', url: base.ready.url, key: baseKey, child: base.child });
       }
       const load = { method: 'POST', path: '/v1/chat/completions', body: chatBody, connections: 50 };
