@@ -12,6 +12,7 @@ import { bearerToken, hashSecret as hash, secretOf, VIRTUAL_KEY, virtualDigest }
 import type { KeyState } from './key-state.js';
 import { LedgerSeeds } from './ledger-seeds.js';
 import { limitSettlement } from './call-settlement.js';
+import { ownerColumns } from './settlement-booking.js';
 import type { Limiter, SettledBudget } from './limiter.js';
 import { budgetRefusal } from './budget-refusal.js';
 import { isBudgetSpent } from './budget-spent.js';
@@ -287,10 +288,7 @@ export class Accounts {
   settle(principal: Principal, admission: Admission, row: Omit<UsageRow, 'key_id'>): Promise<void> {
     return this.settleRow(principal, admission, {
       ...row,
-      key_id: principal.kind === 'virtual' ? principal.state.key.id : 'static',
-      ...(admission.teamId && { team_id: admission.teamId }),
-      ...(admission.organizationId && { organization_id: admission.organizationId }),
-      ...(admission.endUser && { end_user: admission.endUser }),
+      ...ownerColumns({ keyId: principal.kind === 'virtual' ? principal.state.key.id : 'static', admission }),
     });
   }
 

@@ -35,9 +35,21 @@ export interface RowOwner {
   admission: Admission;
 }
 
+/** The ledger columns of who a call is booked to: `key_id`, and the team, organisation and end user of its admission. */
+export type OwnerColumns = Pick<UsageRow, 'key_id' | 'team_id' | 'organization_id' | 'end_user'>;
+
+/** The ledger columns of `owner`: its key id, and the admission's team, organisation and end user (absent ones left out). */
+export function ownerColumns(owner: RowOwner): OwnerColumns {
+  const { admission } = owner;
+  const columns: OwnerColumns = { key_id: owner.keyId };
+  if (admission.teamId) columns.team_id = admission.teamId;
+  if (admission.organizationId) columns.organization_id = admission.organizationId;
+  if (admission.endUser) columns.end_user = admission.endUser;
+  return columns;
+}
+
 /** The ledger row of a call served from the response cache: no upstream attempt, no tokens, no cost. */
 export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettlement, owner: RowOwner): UsageRow {
-  const { admission } = owner;
   return {
     request_id: request.requestId,
     model: request.model,
@@ -57,10 +69,7 @@ export function cacheHitRow(request: CallAdmissionRequest, settlement: CallSettl
     cache_hit: true,
     operation: request.operation,
     ...(request.labels && labelColumns(request.labels)),
-    key_id: owner.keyId,
-    ...(admission.teamId && { team_id: admission.teamId }),
-    ...(admission.organizationId && { organization_id: admission.organizationId }),
-    ...(admission.endUser && { end_user: admission.endUser }),
+    ...ownerColumns(owner),
   };
 }
 
@@ -77,7 +86,6 @@ export function settlementRow(
   discount: number,
   owner: RowOwner,
 ): UsageRow {
-  const { admission } = owner;
   const { attempts } = settlement;
   const target = settlement.target ?? attempts.at(-1)?.target;
   let hedged = false;
@@ -102,10 +110,7 @@ export function settlementRow(
     ...(settlement.streamFailover && { stream_failover: true }),
     operation: request.operation,
     ...(request.labels && labelColumns(request.labels)),
-    key_id: owner.keyId,
-    ...(admission.teamId && { team_id: admission.teamId }),
-    ...(admission.organizationId && { organization_id: admission.organizationId }),
-    ...(admission.endUser && { end_user: admission.endUser }),
+    ...ownerColumns(owner),
   };
 }
 
