@@ -15,24 +15,12 @@ import {
   type UsageTotals,
   type VirtualKey,
 } from '@switchyard/accounts';
-import pg from 'pg';
+import type pg from 'pg';
 import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
 import { PostgresGroupTable } from './group-table.js';
 import { INSERT_USAGE, USAGE_COLUMNS, usageJson } from './usage-insert.js';
-import { migrate } from './migrate.js';
+import { openMigratedPool, type PostgresStoreOptions } from './migrated-pool.js';
 import { PostgresAdminSessions } from './postgres-admin-sessions.js';
-
-/** Options of {@link PostgresAccountStore.open}. */
-export interface PostgresStoreOptions {
-  /** `postgres://user:password@host:port/database` (libpq URI; `?sslmode=` and the other node-postgres parameters work). */
-  connectionString: string;
-  /** Longest wait for one store call (connecting, waiting for a pooled connection, running the query), ms. Default 5,000. */
-  timeoutMs?: number;
-  /** Pooled connections per process. Default 5. */
-  poolSize?: number;
-  /** Called for errors of idle pooled connections (e.g. Postgres restarted); they are replaced on the next call. */
-  onError?: (error: unknown) => void;
-}
 
 /** Key columns an update never changes (a rotation changes the secret ones). */
 const FIXED_COLUMNS = new Set<string>(['id', 'created_at', ...SECRET_COLUMNS]);
@@ -93,23 +81,7 @@ export class PostgresAccountStore extends TableBackedAccountStore implements Acc
    * Throws when Postgres cannot be reached within `timeoutMs` or a migration fails.
    */
   static async open(options: PostgresStoreOptions): Promise<PostgresAccountStore> {
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    const pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.poolSize ?? 5,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      statement_timeout: timeoutMs,
-      idleTimeoutMillis: 30_000,
-      application_name: 'switchyard',
-    });
-    pool.on('error', (error) => options.onError?.(error));
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw error;
-    }
+    const pool = await openMigratedPool(options, { poolSize: 5, applicationName: 'switchyard' });
     return new PostgresAccountStore(pool);
   }
 

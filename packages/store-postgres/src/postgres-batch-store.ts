@@ -9,10 +9,9 @@ import type {
   StoredBatch,
   StoredFile,
 } from '@switchyard/accounts';
-import pg from 'pg';
+import type pg from 'pg';
 import { BATCH_WORK_CHANNEL, BatchWorkListener } from './batch-work-listener.js';
-import { migrate } from './migrate.js';
-import type { PostgresStoreOptions } from './postgres-account-store.js';
+import { openMigratedPool, type PostgresStoreOptions } from './migrated-pool.js';
 
 /** Lines sent per `INSERT … unnest` statement when a batch is stored. */
 const LINES_PER_INSERT = 2_000;
@@ -41,23 +40,7 @@ export class PostgresBatchStore implements BatchStore {
 
   /** Connects and applies pending migrations. Throws when Postgres cannot be reached within `timeoutMs` or a migration fails. */
   static async open(options: PostgresStoreOptions): Promise<PostgresBatchStore> {
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    const pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.poolSize ?? 3,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      statement_timeout: timeoutMs,
-      idleTimeoutMillis: 30_000,
-      application_name: 'switchyard-batches',
-    });
-    pool.on('error', (error) => options.onError?.(error));
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw error;
-    }
+    const pool = await openMigratedPool(options, { poolSize: 3, applicationName: 'switchyard-batches' });
     return new PostgresBatchStore(pool, new BatchWorkListener(options.connectionString, options.onError));
   }
 

@@ -5,9 +5,8 @@ import {
   type StoredResponse,
   storedItemIds,
 } from '@switchyard/accounts';
-import pg from 'pg';
-import { migrate } from './migrate.js';
-import type { PostgresStoreOptions } from './postgres-account-store.js';
+import type pg from 'pg';
+import { openMigratedPool, type PostgresStoreOptions } from './migrated-pool.js';
 
 /** Options of {@link PostgresResponseStore.open}: the connection's, and the per-owner quota. */
 export interface PostgresResponseStoreOptions extends PostgresStoreOptions {
@@ -54,23 +53,7 @@ export class PostgresResponseStore<T extends StoredResponse = StoredResponse> im
   static async open<T extends StoredResponse = StoredResponse>(
     options: PostgresResponseStoreOptions,
   ): Promise<PostgresResponseStore<T>> {
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    const pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.poolSize ?? 3,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      statement_timeout: timeoutMs,
-      idleTimeoutMillis: 30_000,
-      application_name: 'switchyard-responses',
-    });
-    pool.on('error', (error) => options.onError?.(error));
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw error;
-    }
+    const pool = await openMigratedPool(options, { poolSize: 3, applicationName: 'switchyard-responses' });
     return new PostgresResponseStore<T>(pool, options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER);
   }
 
