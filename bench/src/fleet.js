@@ -35,9 +35,19 @@ export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = 
   return { processes, urls, stop: () => stopAll(Object.values(processes)) };
 }
 
-/** `--cpu-prof` flags for Switchyard's process when BENCH_CPU_PROF is set. */
+/**
+ * `--cpu-prof` flags for Switchyard's process when BENCH_CPU_PROF is set; BENCH_CPU_PROF_INTERVAL sets the sampling
+ * interval in microseconds (V8's default 1,000), e.g. 100 to time the event loop's tasks with
+ * `summarize-profile-tasks.js`.
+ */
 export function profileFlags() {
-  return process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : [];
+  if (!process.env.BENCH_CPU_PROF) return [];
+  const interval = process.env.BENCH_CPU_PROF_INTERVAL;
+  return [
+    '--cpu-prof',
+    '--cpu-prof-dir=bench/results/profiles',
+    ...(interval ? [`--cpu-prof-interval=${interval}`] : []),
+  ];
 }
 
 /** Stops bench child processes (SIGTERM, so that a profiled gateway writes its profile) and waits for them to exit. */
