@@ -11,7 +11,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const post = (body: string) => postJsonText(gw, body);
+const post = (body: string, path?: string) => postJsonText(gw, body, path);
 const lastUpstreamBody = () => gw.upstream.requestsTo('POST /v1/chat/completions').at(-1)!;
 const prompt = 'lorem ipsum '.repeat(10_000);
 
@@ -53,5 +53,23 @@ describe('large prompts: messages forwarded as sent', () => {
     const sent = lastUpstreamBody();
     expect(sent.bodyText).not.toContain('"first"');
     expect((sent.json as { messages: unknown }).messages).toEqual([{ role: 'user', content: prompt }]);
+  });
+
+  it('reads a large prompt as the client wrote it where the gateway translates it (Anthropic Messages in)', async () => {
+    const content = [{ type: 'text', text: `${prompt} [brackets], {braces} 'quotes'` }];
+    const body = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content }] });
+    const res = await post(body, '/messages');
+    expect(res.status).toBe(200);
+    const sent = lastUpstreamBody().json as { messages: { role: string; content: unknown }[] };
+    const text = (c: unknown) => (typeof c === 'string' ? c : (c as { text: string }[]).map((p) => p.text).join(''));
+    expect(sent.messages.map((m) => text(m.content))).toEqual([content[0]!.text]);
+  });
+
+  it('refuses a large prompt with a raw control character in a string with the 400 invalid_json', async () => {
+    const body = (end: string) => `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"${prompt}${end}"}]}`;
+    expect((await post(body('\\u0001'))).status).toBe(200);
+    const bad = await post(body('\u0001'));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
   });
 });

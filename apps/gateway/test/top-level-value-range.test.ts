@@ -35,9 +35,13 @@ describe('scanTopLevelValue', () => {
     const nested = (depth: number) => `${'['.repeat(depth - 1)}"[[{{"${']'.repeat(depth - 1)}`;
     const body = (depth: number, prefix = '') =>
       Buffer.from(`{${prefix}"messages":[{"role":"user","content":"hi"}],"metadata":${nested(depth)}}`);
-    expect(scanTopLevelValue(body(64), 'messages', 64)).toEqual({ tooDeep: false, range: [12, 44] });
-    expect(scanTopLevelValue(body(65), 'messages', 64)).toEqual({ tooDeep: true, range: undefined });
+    expect(scanTopLevelValue(body(64), 'messages', 64)).toEqual({ tooDeep: false, range: [12, 44], longStrings: [] });
+    expect(scanTopLevelValue(body(65), 'messages', 64)).toEqual({ tooDeep: true, range: undefined, longStrings: [] });
     expect(scanTopLevelValue(body(65, '"a":1,"a":2,'), 'messages', 64).tooDeep).toBe(true);
-    expect(scanTopLevelValue(body(64, '"a":1,"a":2,'), 'messages', 64)).toEqual({ tooDeep: false, range: undefined });
+    expect(scanTopLevelValue(body(64, '"a":1,"a":2,'), 'messages', 64)).toEqual({
+      tooDeep: false,
+      range: undefined,
+      longStrings: [],
+    });
   });
 });

@@ -2,7 +2,8 @@ import { isAscii } from 'node:buffer';
 import { GatewayError, type GatewayErrorCode, rememberJsonText } from '@switchyard/core';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
-import { scanTopLevelValue } from './top-level-value-range.js';
+import { parseAroundLongStrings } from './parse-around-long-strings.js';
+import { type LongJsonString, scanTopLevelValue } from './top-level-value-range.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
 export function parseByteSize(limit: number | string): number {
@@ -22,10 +23,20 @@ export const SLICED_BODY_BYTES = 64 * 1024;
 const error = (status: number, code: GatewayErrorCode, message: string) =>
   new GatewayError({ status, type: 'invalid_request_error', code, message });
 
-/** Parses `text` into `req.body`; false, with `next` called with a 400 `invalid_json`, when it is not JSON. */
-function parsedInto(req: Request, text: string, next: NextFunction): boolean {
+/**
+ * Parses `text` into `req.body`; false, with `next` called with a 400 `invalid_json`, when it is not JSON. With
+ * `longStrings` (those of an ASCII body, `bytes`), those strings are taken from the text unparsed
+ * (`parseAroundLongStrings`).
+ */
+function parsedInto(
+  req: Request,
+  text: string,
+  next: NextFunction,
+  bytes?: Buffer,
+  longStrings?: readonly LongJsonString[],
+): boolean {
   try {
-    req.body = JSON.parse(text);
+    req.body = bytes && longStrings?.length ? parseAroundLongStrings(text, bytes, longStrings) : JSON.parse(text);
     return true;
   } catch {
     next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
@@ -38,12 +49,18 @@ function parsedInto(req: Request, text: string, next: NextFunction): boolean {
  * text says exactly what was parsed (`range`, in bytes, from {@link scanTopLevelValue}), so that an adapter sends it
  * upstream as it is instead of serialising the prompt again (`toRequestJsonBody`).
  */
-function rememberMessagesText(body: unknown, text: string, bytes: Buffer, range: [number, number] | undefined): void {
+function rememberMessagesText(
+  body: unknown,
+  text: string,
+  bytes: Buffer,
+  ascii: boolean,
+  range: [number, number] | undefined,
+): void {
   const messages = (body as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(messages) || range === undefined) return;
   const [start, end] = range;
   // In an ASCII body a character is a byte: the bytes of the range are forwarded without encoding the text again.
-  if (isAscii(bytes)) {
+  if (ascii) {
     rememberJsonText(messages, text.slice(start, end), bytes.subarray(start, end));
     return;
   }
@@ -128,13 +145,16 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
       }
       // A large body is decoded, then checked and parsed, then handed on, in three turns of the event loop, not one:
       // the requests that arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all
-      // of it. Its one scan checks the depth and finds the text of its `messages`.
+      // of it. Its one scan checks the depth, finds the text of its `messages` and its long strings, which an ASCII
+      // body's parse takes from the text as they are.
       const text = bytes.toString('utf8');
       setImmediate(() => {
         const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
         if (scan.tooDeep) return next(tooDeepError());
-        if (!parsedInto(req, text, next)) return;
-        rememberMessagesText(req.body, text, bytes, scan.range);
+        // In an ASCII body a character is a byte: the scan's offsets are the text's.
+        const ascii = isAscii(bytes);
+        if (!parsedInto(req, text, next, ascii ? bytes : undefined, scan.longStrings)) return;
+        rememberMessagesText(req.body, text, bytes, ascii, scan.range);
         setImmediate(next);
       });
     });
