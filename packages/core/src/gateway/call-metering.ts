@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AttemptReport, CallAccounting, CallOperation, CallTicket } from '../accounting/call-accounting.js';
+import { ADMITTING, BookedCallOptions } from './booked-call-options.js';
 import type { GatewayCallOptions } from './gateway-options.js';
 
 /** An admitted call being metered: its ticket, attempts so far and timings (ms, `performance.now()`). */
@@ -9,13 +10,6 @@ export interface Metered {
   attempts: AttemptReport[];
   startedAt: number;
   stream: boolean;
-}
-
-export const ADMITTING = Symbol('admitting');
-/** Per-call flag: set once admission started (from then on, admission and settlement book the call). */
-export interface Booking {
-  /** `ticket`: the call's admission ticket once admitted (its settlement is awaited before the call resolves). */
-  [ADMITTING]: { started: boolean; ticket?: CallTicket };
 }
 
 /** The HTTP status a failed call is booked with: a GatewayError's own, else 500. */
@@ -45,11 +39,7 @@ export async function bookRefusal<T>(
   run: (options: GatewayCallOptions) => Promise<T>,
 ): Promise<T> {
   if (!accounting) return run(options);
-  const booking: GatewayCallOptions & Booking = {
-    ...options,
-    requestId: options.requestId ?? randomUUID(),
-    [ADMITTING]: { started: false },
-  };
+  const booking = new BookedCallOptions(options, options.requestId ?? randomUUID());
   try {
     const result = await run(booking);
     await booking[ADMITTING].ticket?.settled?.();
@@ -61,7 +51,7 @@ export async function bookRefusal<T>(
       accounting.refuse?.({
         caller: options.caller,
         model: typeof model === 'string' ? model : '',
-        requestId: booking.requestId!,
+        requestId: booking.requestId,
         stream: (body as { stream?: unknown } | null)?.stream === true,
         status: options.signal?.aborted ? abortedStatus(options.signal) : statusOf(error),
         ...(options.labels && { labels: options.labels }),

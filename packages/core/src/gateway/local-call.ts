@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAccounting, CallOperation } from '../accounting/call-accounting.js';
-import { ADMITTING, type Booking, statusOf } from './call-metering.js';
+import { ADMITTING, type Booking } from './booked-call-options.js';
+import { statusOf } from './call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import type { RoutePlan } from '../model/route-plan.js';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAccounting, CallTicket } from '../accounting/call-accounting.js';
-import { ADMITTING, type Booking, abortedStatus } from './call-metering.js';
+import { ADMITTING, type Booking } from './booked-call-options.js';
+import { abortedStatus } from './call-metering.js';
 import type { GatewayCallOptions, GatewayCallResult } from './gateway-options.js';
 import type { RoutePlan, RouteTarget } from '../model/route-plan.js';
 import { type StreamSummary, wrapChunkStream } from './wrap-chunk-stream.js';
