@@ -75,12 +75,37 @@ const tooDeepError = () =>
   error(400, 'json_too_deep', `The JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /**
+ * Checks, decodes, parses and hands on a body of {@link SLICED_BODY_BYTES} or more (`bytes`, joined in this turn) in
+ * four turns of the event loop (`setImmediate` between them), not one: the requests that arrived meanwhile (a small
+ * stream's first byte) wait for one slice of its work, not for all of it. Its one scan (this turn) checks the depth
+ * and finds the text of its `messages` and its long strings, which an ASCII body's parse takes from the text as they
+ * are (`parseAroundLongStrings`); then the decode; then the parse; then `next`.
+ */
+function handLargeBodyOn(req: Request, bytes: Buffer, next: NextFunction): void {
+  const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
+  if (scan.tooDeep) {
+    next(tooDeepError());
+    return;
+  }
+  setImmediate(() => {
+    const text = bytes.toString('utf8');
+    setImmediate(() => {
+      // In an ASCII body a character is a byte: the scan's offsets are the text's.
+      const ascii = isAscii(bytes);
+      if (!parsedInto(req, text, next, ascii ? bytes : undefined, scan.longStrings)) return;
+      rememberMessagesText(req.body, text, bytes, ascii, scan.range);
+      setImmediate(next);
+    });
+  });
+}
+
+/**
  * Reads and parses a JSON body into `req.body` in one pass (bytes collected up to `limit`, then one `JSON.parse`),
  * the cheapest way Node offers. A content type other than `application/json` gets 415, a body over the limit 413
  * (`request_too_large`, answered without reading the rest), bad JSON 400 (`invalid_json`), objects and arrays nested
- * deeper than {@link MAX_JSON_DEPTH} 400 (`json_too_deep`). A body of {@link SLICED_BODY_BYTES} or more is decoded,
- * parsed and handed on in three turns of the event loop (`setImmediate` between them), so that a 400 KB prompt does
- * not hold the loop for all three at once.
+ * deeper than {@link MAX_JSON_DEPTH} 400 (`json_too_deep`). A body of {@link SLICED_BODY_BYTES} or more is checked,
+ * decoded, parsed and handed on in four turns of the event loop (`setImmediate` between them), so that a 400 KB prompt
+ * does not hold the loop for all of it at once.
  */
 export function parseJsonBody(limit: number | string): RequestHandler[] {
   const maxBytes = parseByteSize(limit);
@@ -143,20 +168,7 @@ export function parseJsonBody(limit: number | string): RequestHandler[] {
         else if (parsedInto(req, bytes.toString('utf8'), next)) next();
         return;
       }
-      // A large body is decoded, then checked and parsed, then handed on, in three turns of the event loop, not one:
-      // the requests that arrived meanwhile (a small stream's first byte) wait for one slice of its work, not for all
-      // of it. Its one scan checks the depth, finds the text of its `messages` and its long strings, which an ASCII
-      // body's parse takes from the text as they are.
-      const text = bytes.toString('utf8');
-      setImmediate(() => {
-        const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
-        if (scan.tooDeep) return next(tooDeepError());
-        // In an ASCII body a character is a byte: the scan's offsets are the text's.
-        const ascii = isAscii(bytes);
-        if (!parsedInto(req, text, next, ascii ? bytes : undefined, scan.longStrings)) return;
-        rememberMessagesText(req.body, text, bytes, ascii, scan.range);
-        setImmediate(next);
-      });
+      handLargeBodyOn(req, bytes, next);
     });
     req.once('error', onError);
   };
