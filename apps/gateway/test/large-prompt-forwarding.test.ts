@@ -29,6 +29,18 @@ describe('large prompts: messages forwarded as sent', () => {
     expect(Object.keys(json).slice(0, 4)).toEqual(['model', 'temperature', 'messages', 'max_tokens']);
   });
 
+  it('sends the messages text of a streamed 120 KB ASCII body as the client wrote it, and streams the answer', async () => {
+    const messages = `[{"role":"user","content":${JSON.stringify(prompt)}}]`;
+    const res = await post(`{"model":"gpt-4o-mini","stream":true,"messages":${messages}}`);
+    expect(res.status).toBe(200);
+    const events = await res.text();
+    expect(events).toContain('data: [DONE]');
+    const sent = lastUpstreamBody();
+    expect(sent.bodyText).toBe(
+      `{"model":"gpt-4.1-nano","stream":true,"messages":${messages},"stream_options":{"include_usage":true}}`,
+    );
+  });
+
   it('sends the messages of a non-ASCII body as parsed', async () => {
     const messages = [{ role: 'user', content: `${prompt} é ✓ 😀` }];
     const res = await post(JSON.stringify({ model: 'gpt-4o-mini', messages }));

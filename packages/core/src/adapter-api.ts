@@ -178,7 +178,7 @@ export {
 } from './utils/parse-sse-stream.js';
 export { SSEBatchReader } from './utils/sse-batch-reader.js';
 export { pipeUpstreamBytes } from './utils/pipe-upstream-bytes.js';
-export { rememberJsonText, toJsonBody, toRequestJsonBody } from './utils/raw-json-text.js';
+export { rememberJsonText, toJsonBody, toRequestJsonBody, toRequestJsonParts } from './utils/raw-json-text.js';
 export { checkUpstreamEvent, readUpstreamEvent } from './utils/read-upstream-event.js';
 export { StrayStreamTextError } from './utils/stray-stream-text-error.js';
 export { streamUpstreamBody, type UpstreamStreamResponse } from './utils/stream-upstream-body.js';

@@ -213,6 +213,7 @@ export {
   textContentPartSchema,
   toJsonBody,
   toRequestJsonBody,
+  toRequestJsonParts,
   tokenCountSchema,
   transcriptionFieldsSchema,
   type TranscriptionRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forgetJsonText, rememberJsonText, toRequestJsonBody } from '../src/utils/raw-json-text.js';
+import { forgetJsonText, rememberJsonText, toRequestJsonBody, toRequestJsonParts } from '../src/utils/raw-json-text.js';
 
 // An upstream request whose messages carry the client's own text (a large prompt, issue #34).
 const messagesText = '[ {"role":"user","content":"hi\\u0021"} ]';
@@ -30,5 +30,19 @@ describe('toRequestJsonBody', () => {
     expect(bytes.toString()).toBe(`{"model":"m","messages":${messagesText}}`);
     forgetJsonText(messages);
     expect(toRequestJsonBody(body)).toBe(JSON.stringify(body));
+  });
+});
+
+describe('toRequestJsonParts', () => {
+  it('gives the remembered bytes themselves between the other fields, and text otherwise', () => {
+    const bytes = Buffer.from(messagesText);
+    const messages = JSON.parse(messagesText) as unknown[];
+    rememberJsonText(messages, messagesText, bytes);
+    const parts = toRequestJsonParts({ model: 'm', messages, stream: true });
+    expect(Array.isArray(parts)).toBe(true);
+    const [head, middle, tail] = parts as Buffer[];
+    expect(middle).toBe(bytes);
+    expect(`${head}${middle}${tail}`).toBe(`{"model":"m","messages":${messagesText},"stream":true}`);
+    expect(toRequestJsonParts({ messages: withText() })).toBe(`{"messages":${messagesText}}`);
   });
 });

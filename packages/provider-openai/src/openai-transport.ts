@@ -2,7 +2,7 @@ import {
   type AdapterCallContext,
   fetchUpstreamBody,
   sendUpstreamRequest,
-  toRequestJsonBody,
+  toRequestJsonParts,
   type UpstreamFormData,
   type UpstreamRequestOptions,
   mapOpenAIError,
@@ -61,11 +61,15 @@ export function openAITransport(options: OpenAIOptions): OpenAITransport {
   });
   const send = (path: string, context: AdapterCallContext, init: UpstreamInit) =>
     sendUpstreamRequest(upstreamCall(path, context, init));
-  // A large prompt's messages go out as the client's own text when the gateway remembered it (toRequestJsonBody).
-  const jsonBody = (body: unknown) => ({
-    body: toRequestJsonBody(body),
-    headers: { 'content-type': 'application/json' },
-  });
+  // A large prompt's messages go out as the client's own text when the gateway remembered it, its bytes not copied
+  // again (toRequestJsonParts).
+  const jsonBody = (body: unknown): UpstreamInit => {
+    const json = toRequestJsonParts(body);
+    if (typeof json === 'string') return { body: json, headers: { 'content-type': 'application/json' } };
+    let length = 0;
+    for (const part of json) length += part.length;
+    return { body: json, headers: { 'content-type': 'application/json', 'content-length': String(length) } };
+  };
   const postJson = (path: string, body: unknown, context: AdapterCallContext) => send(path, context, jsonBody(body));
   /** POSTs JSON and reads the whole answer (no response stream): for answers that are never streamed. */
   const postJsonForBody = async (path: string, body: unknown, context: AdapterCallContext) =>

@@ -57,6 +57,17 @@ export function toJsonBody(value: unknown): Buffer | string {
  * such an array or a message in it in place must call {@link forgetJsonText} on the array.
  */
 export function toRequestJsonBody(body: unknown): string | Buffer {
+  const json = toRequestJsonParts(body);
+  return typeof json === 'string' ? json : Buffer.concat(json);
+}
+
+/**
+ * {@link toRequestJsonBody} without copying remembered bytes into one buffer: the JSON text, or, when bytes were
+ * remembered, the body's bytes in three parts (the fields before `messages`, the remembered bytes themselves, the
+ * rest), to be sent one after the other with their total length as `content-length` (a 400 KB prompt is then not
+ * copied again for the upstream).
+ */
+export function toRequestJsonParts(body: unknown): string | Buffer[] {
   const messages =
     typeof body === 'object' && body !== null
       ? ((body as { messages?: unknown }).messages as { [TEXT]?: string; [BYTES]?: Buffer } | undefined)
@@ -78,5 +89,5 @@ export function toRequestJsonBody(body: unknown): string | Buffer {
   }
   const bytes = messages![BYTES];
   if (bytes === undefined) return `${head}${text}${tail}}`;
-  return Buffer.concat([Buffer.from(head), bytes, Buffer.from(`${tail}}`)]);
+  return [Buffer.from(head), bytes, Buffer.from(`${tail}}`)];
 }
