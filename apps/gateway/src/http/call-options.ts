@@ -73,15 +73,22 @@ function cacheScope(this: ScopedOptions): string | undefined {
  * `x-switchyard-max-retries` (retries per target) and `x-switchyard-timeout-ms` (total deadline, ms), which the
  * gateway clamps to its configured ceilings, and the response cache's `x-switchyard-cache` (see {@link cacheHeader}) with
  * the caller's cache scope (a hash of its key, see {@link keyOwner}), and the call's labels for the ledger (see
- * {@link callLabels}). Throws 400 naming the header when one is invalid.
+ * {@link callLabels}). `onAccepted` is a streamed call's callback for the moment an upstream accepts it (see
+ * `GatewayCallOptions.onAccepted`). Throws 400 naming the header when one is invalid.
  */
-export function callOptions(req: Request, res: Response): GatewayCallOptions {
+export function callOptions(
+  req: Request,
+  res: Response,
+  onAccepted?: GatewayCallOptions['onAccepted'],
+): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
   const labels = callLabels(req);
   // A streamed call keeps its options for its whole life, so they stay a fast-mode object (about 100 bytes, against
   // about 450 for a dictionary): every field a route may set later is there from the start, and the `cacheScope`
   // getter is one function for all calls (a getter made per call gives every object a map of its own, and V8 soon
-  // turns such objects into dictionaries).
+  // turns such objects into dictionaries). `onAccepted` is given here, never stored into the object later: V8 keeps a
+  // closure stored into a field of an object made before it alive across scavenges (with what it reaches: here the
+  // whole call) until a mark-compact (docs/performance-log.md, sessions 17 and 18).
   const options: ScopedOptions = {
     ...(labels && { labels }),
     signal,
@@ -90,7 +97,7 @@ export function callOptions(req: Request, res: Response): GatewayCallOptions {
     maxRetries: intHeader(req, 'x-switchyard-max-retries', 0),
     timeoutMs: intHeader(req, 'x-switchyard-timeout-ms', 1),
     cache: cacheHeader(req),
-    onAccepted: undefined,
+    onAccepted,
     upstreamHeaders: undefined,
     [REQUEST]: req,
     [SCOPE]: undefined,

@@ -18,7 +18,13 @@ export interface SSEOptions {
   writeTimeoutMs?: number;
 }
 
-const writers = new WeakMap<Response, EventStreamWriter>();
+/**
+ * Where a response keeps its writer: a property of the response itself. Not a `WeakMap` entry: V8's scavenger treats
+ * the values of a `WeakMap` as strong, so an entry whose value (the writer) reaches its key (the response) kept every
+ * streamed call alive across scavenges until the next mark-compact (see docs/performance-log.md, session 18).
+ */
+const WRITER = Symbol('switchyard.eventStreamWriter');
+type WithWriter = { [WRITER]?: EventStreamWriter };
 
 /**
  * Writes one `text/event-stream` response. {@link open} sends status 200 and the SSE headers at once and starts the
@@ -56,12 +62,8 @@ export class EventStreamWriter {
 
   /** The writer of `res`: the one made earlier for it (headers may be out already), else a new one with `options`. */
   static of(res: Response, options: SSEOptions = {}): EventStreamWriter {
-    let writer = writers.get(res);
-    if (!writer) {
-      writer = new EventStreamWriter(res, options);
-      writers.set(res, writer);
-    }
-    return writer;
+    const holder = res as WithWriter;
+    return (holder[WRITER] ??= new EventStreamWriter(res, options));
   }
 
   /** Whether the status line and headers were sent. */

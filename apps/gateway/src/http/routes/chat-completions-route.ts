@@ -22,11 +22,13 @@ export function addChatCompletionsRoute(
 ): void {
   router.post('/chat/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const options = callOptions(req, res);
-    if (req.body?.stream === true) {
-      options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
-    }
+    const options = callOptions(
+      req,
+      res,
+      req.body?.stream === true
+        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
+        : undefined,
+    );
     let result: Awaited<ReturnType<typeof gateway.chatCompletions>>;
     try {
       result = await gateway.chatCompletions(req.body, options);

@@ -19,11 +19,13 @@ import type { RouteDeps } from './route-deps.js';
 export function addCompletionsRoute(router: Router, { gateway, bodyLimit, providerOf, secrets, sse }: RouteDeps): void {
   router.post('/completions', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const options = callOptions(req, res);
-    if (req.body?.stream === true) {
-      options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
-    }
+    const options = callOptions(
+      req,
+      res,
+      req.body?.stream === true
+        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
+        : undefined,
+    );
     let result: Awaited<ReturnType<typeof gateway.completions>>;
     try {
       result = await gateway.completions(req.body, options);

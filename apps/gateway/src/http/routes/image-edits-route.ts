@@ -26,11 +26,14 @@ export function addImageEditsRoutes(router: Router, { gateway, providerOf, secre
       uploadedFileOf(file, 'image.png'),
     );
     const mask = files.mask?.[0] && uploadedFileOf(files.mask[0], 'mask.png');
-    const options = callOptions(req, res);
     const streamed = fields.stream === 'true' || fields.stream === true;
-    if (streamed)
-      options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse });
+    const options = callOptions(
+      req,
+      res,
+      streamed
+        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
+        : undefined,
+    );
     let result: Awaited<ReturnType<typeof gateway.imageEdits>>;
     try {
       result = await gateway.imageEdits(fields, images, mask, options);

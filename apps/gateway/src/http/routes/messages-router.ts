@@ -1,5 +1,5 @@
 import { countTextTokens } from '@switchyard/accounts';
-import { type GatewayWarning, isChunkStream } from '@switchyard/core';
+import { type AcceptedCall, type GatewayWarning, isChunkStream } from '@switchyard/core';
 import {
   convertChatCompletion,
   convertChatStream,
@@ -56,16 +56,17 @@ export function createMessagesRouter(deps: RouteDeps): Router {
   router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const request = validateMessagesRequest(req.body);
-    const options = { ...callOptions(req, res), clientHeaders: anthropicHeaders(req) };
     let frontDoorWarnings: GatewayWarning[] = [];
-    if (request.stream === true) {
-      options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(
-          res,
-          () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }),
-          { secrets: deps.secrets, ...deps.sse },
-        );
-    }
+    const onAccepted =
+      request.stream === true
+        ? (accepted: AcceptedCall) =>
+            openEventStreamWhenIdle(
+              res,
+              () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }),
+              { secrets: deps.secrets, ...deps.sse },
+            )
+        : undefined;
+    const options = { ...callOptions(req, res, onAccepted), clientHeaders: anthropicHeaders(req) };
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
     const failed = (error: unknown): undefined => {
       if (!failEventStream(res, error, deps.secrets, encodeAnthropicErrorEvent)) throw error;

@@ -32,21 +32,24 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
   router.post('/responses', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const request = responses.validate(req.body);
-    const options = callOptions(req, res);
     // Set once the request is prepared: what the translation dropped, and how a stream that fails once open ends.
     let warnings: readonly GatewayWarning[] = [];
     let failureSse: (error: unknown) => string = (error) => encodeResponseErrorEvent(error);
-    if (request.stream === true) {
-      options.onAccepted = (accepted) =>
-        openEventStreamWhenIdle(
-          res,
-          () => {
-            applyAcceptedHeaders(res, accepted);
-            addWarningHeader(res, warnings);
-          },
-          { secrets: deps.secrets, ...deps.sse },
-        );
-    }
+    const options = callOptions(
+      req,
+      res,
+      request.stream === true
+        ? (accepted) =>
+            openEventStreamWhenIdle(
+              res,
+              () => {
+                applyAcceptedHeaders(res, accepted);
+                addWarningHeader(res, warnings);
+              },
+              { secrets: deps.secrets, ...deps.sse },
+            )
+        : undefined,
+    );
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
     const failed = (error: unknown): undefined => {
       if (!failEventStream(res, error, deps.secrets, (redacted) => failureSse(redacted))) throw error;
