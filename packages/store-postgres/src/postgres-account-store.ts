@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AccountStore,
   type AuditEntry,
@@ -19,6 +18,7 @@ import type pg from 'pg';
 import { KEY_COLUMNS, type KeyRow, keyFromRow, keyParams, SECRET_COLUMNS } from './key-row.js';
 import { PostgresGroupTable } from './group-table.js';
 import { INSERT_USAGE, USAGE_COLUMNS, usageJson } from './usage-insert.js';
+import { ledgerRowId } from './ledger-row-id.js';
 import { openMigratedPool, type PostgresStoreOptions } from './migrated-pool.js';
 import { PostgresAdminSessions } from './postgres-admin-sessions.js';
 
@@ -137,7 +137,7 @@ export class PostgresAccountStore extends TableBackedAccountStore implements Acc
     if (rows.length === 0) return;
     const ids = rows.map((row) => {
       let id = this.#rowIds.get(row);
-      if (!id) this.#rowIds.set(row, (id = randomUUID()));
+      if (!id) this.#rowIds.set(row, (id = ledgerRowId()));
       return id;
     });
     await this.#pool.query(INSERT_USAGE, [ids, usageJson(rows)]);

@@ -24,6 +24,22 @@ const row = (request_id: string, overrides: Partial<UsageRow> = {}): UsageRow =>
 });
 
 describe('Postgres ledger batches (one JSON parameter)', () => {
+  it('keep every row of two stores appending at once, and a retried batch once (row ids unique per row)', async () => {
+    await postgres.createDatabase('usage_insert_ids');
+    const url = postgres.url('usage_insert_ids');
+    const [a, b] = await Promise.all([
+      PostgresAccountStore.open({ connectionString: url }),
+      PostgresAccountStore.open({ connectionString: url }),
+    ]);
+    const batch = (store: string, n: number) => Array.from({ length: n }, (_, i) => row(`${store}-${i}`));
+    const fromA = batch('a', 300);
+    await Promise.all([a.appendUsage(fromA), b.appendUsage(batch('b', 300)), a.appendUsage(batch('a2', 300))]);
+    await a.appendUsage(fromA);
+    const [totals] = await a.usageTotals({});
+    expect(totals?.requests).toBe(900);
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it('store what a client sent as pg stored it: a lone surrogate as U+FFFD, escapes and quotes as written', async () => {
     await postgres.createDatabase('usage_insert_text');
     const store = await PostgresAccountStore.open({ connectionString: postgres.url('usage_insert_text') });
