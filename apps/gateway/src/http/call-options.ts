@@ -74,12 +74,15 @@ function cacheScope(this: ScopedOptions): string | undefined {
  * gateway clamps to its configured ceilings, and the response cache's `x-switchyard-cache` (see {@link cacheHeader}) with
  * the caller's cache scope (a hash of its key, see {@link keyOwner}), and the call's labels for the ledger (see
  * {@link callLabels}). `onAccepted` is a streamed call's callback for the moment an upstream accepts it (see
- * `GatewayCallOptions.onAccepted`). Throws 400 naming the header when one is invalid.
+ * `GatewayCallOptions.onAccepted`); `clientHeaders` the client headers a front door forwards to a pass-through
+ * upstream (see `GatewayCallOptions.clientHeaders`), given here rather than spread into a copy (a spread runs the
+ * `cacheScope` getter: a SHA-256 of the key on every call). Throws 400 naming the header when one is invalid.
  */
 export function callOptions(
   req: Request,
   res: Response,
   onAccepted?: GatewayCallOptions['onAccepted'],
+  clientHeaders?: GatewayCallOptions['clientHeaders'],
 ): GatewayCallOptions {
   const { signal, requestId, caller } = locals(res);
   const labels = callLabels(req);
@@ -99,6 +102,7 @@ export function callOptions(
     cache: cacheHeader(req),
     onAccepted,
     upstreamHeaders: undefined,
+    clientHeaders,
     [REQUEST]: req,
     [SCOPE]: undefined,
   };

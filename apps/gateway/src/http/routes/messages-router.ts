@@ -66,7 +66,7 @@ export function createMessagesRouter(deps: RouteDeps): Router {
               { secrets: deps.secrets, ...deps.sse },
             )
         : undefined;
-    const options = { ...callOptions(req, res, onAccepted), clientHeaders: anthropicHeaders(req) };
+    const options = callOptions(req, res, onAccepted, anthropicHeaders(req));
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
     const failed = (error: unknown): undefined => {
       if (!failEventStream(res, error, deps.secrets, encodeAnthropicErrorEvent)) throw error;
@@ -97,7 +97,7 @@ export function createMessagesRouter(deps: RouteDeps): Router {
 
   router.post('/count_tokens', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
-    const options = { ...callOptions(req, res), clientHeaders: anthropicHeaders(req) };
+    const options = callOptions(req, res, undefined, anthropicHeaders(req));
     const result = await gateway.anthropicCountTokens(
       req.body,
       (body) => {
