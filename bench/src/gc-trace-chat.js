@@ -4,7 +4,9 @@
 // `--trace-gc-nvp`). Switchyard always; BENCH_BASE=<checkout> adds that checkout's gateway, GC_TRACE_FLOOR=1 the
 // Express floor, GC_TRACE_BARE=1 the bare node:http proxy; GC_TRACE_FLAGS adds V8 flags (e.g.
 // `--max-semi-space-size=32`, `--log-maps --logfile=v8.log`), GC_TRACE_CONFIG extra YAML for Switchyard (e.g.
-// `metrics: { enabled: false }`), GC_TRACE_GET=<path> sends authenticated GETs of that path instead of chats.
+// `metrics: { enabled: false }`), GC_TRACE_GET=<path> sends authenticated GETs of that path instead of chats,
+// GC_TRACE_POST=<path> POSTs GC_TRACE_BODY (JSON text; default the chat body) to that path instead (e.g. a streamed
+// `/v1/messages` or `/v1/responses` body, for the other front doors).
 // Unlike timings these hold still when the machine's load swings: what a request leaves reachable from the old space
 // across two scavenges is promoted, and the old space it fills is what a mark-compact (a pause of tens of ms) clears.
 import { fork } from 'node:child_process';
@@ -17,7 +19,7 @@ import { stopAll } from './fleet.js';
 import { BENCH_KEY, chatBody, streamBody } from './payloads.js';
 
 const requests = Number(process.argv[2] ?? 10000);
-const body = process.argv[3] === 'stream' ? streamBody : chatBody;
+const body = process.env.GC_TRACE_BODY ?? (process.argv[3] === 'stream' ? streamBody : chatBody);
 const dispatcher = new Agent({ connections: 10, pipelining: 1 });
 const here = (script) => fileURLToPath(new URL(script, import.meta.url));
 const servers = { switchyard: here('gateway-process.js') };
@@ -40,7 +42,9 @@ async function getLoop(url, count) {
   await Promise.all(Array.from({ length: 10 }, loop));
 }
 const load = (url, count) =>
-  process.env.GC_TRACE_GET ? getLoop(url, count) : closedLoop(url, count, body, dispatcher);
+  process.env.GC_TRACE_GET
+    ? getLoop(url, count)
+    : closedLoop(url, count, body, dispatcher, 10, BENCH_KEY, process.env.GC_TRACE_POST);
 const flags = process.env.GC_TRACE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
 /** Starts `script` with `--trace-gc-nvp`, pushing one `{kind, pause, promoted}` per collection onto `events`. */
