@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { isAscii } from 'node:buffer';
+import { describe, expect, it, vi } from 'vitest';
 import { parseAroundLongStrings } from '../src/http/middleware/parse-around-long-strings.js';
 import { LONG_STRING_BYTES, scanTopLevelValue } from '../src/http/middleware/top-level-value-range.js';
 
@@ -6,11 +7,23 @@ import { LONG_STRING_BYTES, scanTopLevelValue } from '../src/http/middleware/top
 // must be what JSON.parse reads, and text that is not JSON must still be refused.
 const long = (seed: string) => `${seed} `.repeat(Math.ceil(LONG_STRING_BYTES / (seed.length + 1)) + 3);
 
-/** The scan's long strings of `text` (ASCII, as the gateway's are), and `text` parsed around them. */
-function parse(text: string) {
-  const bytes = Buffer.from(text);
+/**
+ * The scan's long strings of `bytes` (by default `text` encoded), `text` parsed around them, and the length of the
+ * longest text that parse handed to `JSON.parse` (short when the long strings were taken from the text unparsed).
+ */
+function parse(text: string, bytes = Buffer.from(text)) {
   const { longStrings } = scanTopLevelValue(bytes, 'messages', 64);
-  return { longStrings, value: () => parseAroundLongStrings(text, bytes, longStrings) };
+  const value = () => parseAroundLongStrings(text, bytes, longStrings, isAscii(bytes));
+  const longestParsed = () => {
+    const spy = vi.spyOn(JSON, 'parse');
+    try {
+      value();
+      return Math.max(...spy.mock.calls.map(([parsed]) => parsed.length));
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  return { longStrings, value, longestParsed };
 }
 
 describe('parseAroundLongStrings', () => {
@@ -31,7 +44,8 @@ describe('parseAroundLongStrings', () => {
       metadata: { 0: long('numbered key'), list: [[1, long('deep')], 'x', long('last')] },
       stream: true,
     });
-    const { longStrings, value } = parse(` ${text.replace(/,/g, ' ,\n ')} `);
+    const { longStrings, value, longestParsed } = parse(` ${text.replace(/,/g, ' ,\n ')} `);
+    expect(longestParsed()).toBeLessThan(1000);
     expect(longStrings.map((s) => s.path)).toEqual([
       ['messages', 0, 'content'],
       ['messages', 1, 'content', 0, 'text'],
@@ -67,6 +81,41 @@ describe('parseAroundLongStrings', () => {
       expect(() => JSON.parse(text)).toThrow(SyntaxError);
       expect(() => parse(text).value()).toThrow(SyntaxError);
     }
+  });
+
+  it('reads a non-ASCII body as JSON.parse does: 2-, 3- and 4-byte characters before, in and after long strings', () => {
+    const text = JSON.stringify({
+      metadata: { note: 'ü ✓ 😀', 'clé ✓': long('é ✓ 😀 🧪') },
+      messages: [
+        { role: 'user', content: long('naïve café ✓ 😀') },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: `${long('ascii only')} then 😀` },
+            { type: 'text', text: 'ß' },
+          ],
+        },
+        { role: 'user', content: long('plain ascii') },
+      ],
+      user: '😀 ü',
+    });
+    const { longStrings, value, longestParsed } = parse(text);
+    expect(longStrings).toHaveLength(4);
+    expect(longestParsed()).toBeLessThan(1000);
+    expect(value()).toEqual(JSON.parse(text));
+  });
+
+  it('parses a body that is not valid UTF-8 whole, as JSON.parse reads its decoded text', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"messages":[{"content":"'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from(`${long('a')}"},{"content":"${long('b')}"}]}`),
+    ]);
+    const text = bytes.toString('utf8');
+    const { longStrings, value, longestParsed } = parse(text, bytes);
+    expect(longStrings).toHaveLength(2);
+    expect(longestParsed()).toBe(text.length);
+    expect(value()).toEqual(JSON.parse(text));
   });
 
   it('lists nothing when a key repeats, and leaves a __proto__ key to the parse', () => {

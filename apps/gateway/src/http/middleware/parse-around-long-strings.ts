@@ -1,12 +1,28 @@
+import { isUtf8 } from 'node:buffer';
 import type { LongJsonString } from './top-level-value-range.js';
 
-/** Whether the bytes from `from` to `to` hold neither a backslash nor a control character (JSON's raw string text). */
-function isRawStringText(bytes: Buffer, from: number, to: number): boolean {
+/**
+ * The UTF-16 length of the UTF-8 bytes from `from` to `to` (valid UTF-8: a character of 4 bytes is 2 UTF-16 units,
+ * any other 1), or -1 when they hold a backslash or a control character (not JSON's raw string text).
+ */
+function rawStringLength(bytes: Buffer, from: number, to: number): number {
+  let units = 0;
   for (let i = from; i < to; i++) {
     const c = bytes[i]!;
-    if (c < 0x20 || c === 0x5c) return false;
+    if (c < 0x20 || c === 0x5c) return -1;
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
   }
-  return true;
+  return units;
+}
+
+/** The UTF-16 length of the valid UTF-8 bytes from `from` to `to`. */
+function utf16Length(bytes: Buffer, from: number, to: number): number {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const c = bytes[i]!;
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units;
 }
 
 /** Sets `root` at `path` to `value` where the parse left the empty string in its place; false when it is not there. */
@@ -24,18 +40,54 @@ function placeAt(root: unknown, path: readonly (string | number)[], value: strin
   return true;
 }
 
+/** A long string taken from the text: where it lies, and its quotes' offsets in the text (UTF-16 units). */
+interface RawString {
+  path: (string | number)[];
+  open: number;
+  close: number;
+}
+
 /**
- * `JSON.parse(text)` of an ASCII body (`text` is `bytes` decoded, so byte and character offsets agree) without
- * parsing its long strings (`strings`, from `scanTopLevelValue`): V8's parse reads a 400 KB prompt character by
- * character (2-3 ms on a loaded 2-core machine), while a string whose bytes hold no backslash and no control
- * character means exactly its text, which a slice of `text` gives without copying it. The text with each such string
- * replaced by `""` is parsed (so a body that is not JSON is refused as before: a raw string is always a valid token,
- * and an empty one is too), then each string is put back where it lies. Any other string, or one under a key
- * `__proto__`, is parsed as before. Throws the `SyntaxError` that `JSON.parse` throws.
+ * The long strings (`strings`, byte offsets in `bytes`) whose text means exactly what it says (no backslash, no
+ * control character), with their quotes' offsets in `text` (`bytes` decoded; the same offsets when `ascii`, else
+ * counted in UTF-16 units over the bytes before each, which must then be valid UTF-8).
+ */
+function rawStringsOf(text: string, bytes: Buffer, strings: readonly LongJsonString[], ascii: boolean): RawString[] {
+  const raw: RawString[] = [];
+  let byteAt = 0;
+  let charAt = 0;
+  for (const string of strings) {
+    if (string.path.includes('__proto__')) continue;
+    const length = rawStringLength(bytes, string.open + 1, string.close);
+    if (length === -1) continue;
+    const open = ascii ? string.open : charAt + utf16Length(bytes, byteAt, string.open);
+    const close = open + 1 + length;
+    // Both quotes must be where they were counted (they are; if not, the text is parsed whole).
+    if (text.charCodeAt(open) !== 0x22 || text.charCodeAt(close) !== 0x22) return [];
+    raw.push({ path: string.path, open, close });
+    byteAt = string.close;
+    charAt = close;
+  }
+  return raw;
+}
+
+/**
+ * `JSON.parse(text)` of a body (`text` is `bytes` decoded; `ascii` when every byte is below 0x80) without parsing its
+ * long strings (`strings`, from `scanTopLevelValue`): V8's parse reads a 400 KB prompt character by character (2-3
+ * ms on a loaded 2-core machine), while a string whose bytes hold no backslash and no control character means exactly
+ * its text, which a slice of `text` gives without copying it. The text with each such string replaced by `""` is
+ * parsed (so a body that is not JSON is refused as before: a raw string is always a valid token, and an empty one is
+ * too), then each string is put back where it lies. Any other string, one under a key `__proto__`, or any string of a
+ * body that is not valid UTF-8, is parsed as before. Throws the `SyntaxError` that `JSON.parse` throws.
  * @see https://www.rfc-editor.org/rfc/rfc8259#section-7
  */
-export function parseAroundLongStrings(text: string, bytes: Buffer, strings: readonly LongJsonString[]): unknown {
-  const raw = strings.filter((s) => !s.path.includes('__proto__') && isRawStringText(bytes, s.open + 1, s.close));
+export function parseAroundLongStrings(
+  text: string,
+  bytes: Buffer,
+  strings: readonly LongJsonString[],
+  ascii: boolean,
+): unknown {
+  const raw = ascii || isUtf8(bytes) ? rawStringsOf(text, bytes, strings, ascii) : [];
   if (raw.length === 0) return JSON.parse(text);
   let skeleton = '';
   let at = 0;

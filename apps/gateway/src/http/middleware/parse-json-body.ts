@@ -25,18 +25,19 @@ const error = (status: number, code: GatewayErrorCode, message: string) =>
 
 /**
  * Parses `text` into `req.body`; false, with `next` called with a 400 `invalid_json`, when it is not JSON. With
- * `longStrings` (those of an ASCII body, `bytes`), those strings are taken from the text unparsed
+ * `longStrings` (those of the body `bytes`, ASCII or not), those strings are taken from the text unparsed
  * (`parseAroundLongStrings`).
  */
 function parsedInto(
   req: Request,
   text: string,
   next: NextFunction,
-  bytes?: Buffer,
-  longStrings?: readonly LongJsonString[],
+  large?: { bytes: Buffer; ascii: boolean; longStrings: readonly LongJsonString[] },
 ): boolean {
   try {
-    req.body = bytes && longStrings?.length ? parseAroundLongStrings(text, bytes, longStrings) : JSON.parse(text);
+    req.body = large?.longStrings.length
+      ? parseAroundLongStrings(text, large.bytes, large.longStrings, large.ascii)
+      : JSON.parse(text);
     return true;
   } catch {
     next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
@@ -78,8 +79,8 @@ const tooDeepError = () =>
  * Checks, decodes, parses and hands on a body of {@link SLICED_BODY_BYTES} or more (`bytes`, joined in this turn) in
  * four turns of the event loop (`setImmediate` between them), not one: the requests that arrived meanwhile (a small
  * stream's first byte) wait for one slice of its work, not for all of it. Its one scan (this turn) checks the depth
- * and finds the text of its `messages` and its long strings, which an ASCII body's parse takes from the text as they
- * are (`parseAroundLongStrings`); then the decode; then the parse; then `next`.
+ * and finds the text of its `messages` and its long strings, which the parse takes from the text as they are
+ * (`parseAroundLongStrings`); then the decode; then the parse; then `next`.
  */
 function handLargeBodyOn(req: Request, bytes: Buffer, next: NextFunction): void {
   const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
@@ -90,9 +91,8 @@ function handLargeBodyOn(req: Request, bytes: Buffer, next: NextFunction): void 
   setImmediate(() => {
     const text = bytes.toString('utf8');
     setImmediate(() => {
-      // In an ASCII body a character is a byte: the scan's offsets are the text's.
       const ascii = isAscii(bytes);
-      if (!parsedInto(req, text, next, ascii ? bytes : undefined, scan.longStrings)) return;
+      if (!parsedInto(req, text, next, { bytes, ascii, longStrings: scan.longStrings })) return;
       rememberMessagesText(req.body, text, bytes, ascii, scan.range);
       setImmediate(next);
     });
