@@ -49,7 +49,7 @@ end
  * `tokens` or `budget`, `subject` the index of the subject that refused (1 = the key), the remaining and resets of
  * the key's own buckets (-1 = no such limit), spent and reserved of the refusing budget window before this call.
  */
-export const ACQUIRE_SCRIPT = `${COMMON}
+const ACQUIRE_BODY = `
 local eps = tonumber(ARGV[1])
 local slotTtl = tonumber(ARGV[2])
 -- A Redis that came back empty (epoch under a minute old) does not start a call's missing buckets full: they start at
@@ -194,6 +194,7 @@ for c = 1, (#ARGV - 2) / 2 do
 end
 return out
 `;
+export const ACQUIRE_SCRIPT = `${COMMON}${ACQUIRE_BODY}`;
 
 /**
  * Settlement of a batch of calls' subjects (a key or a scope each), applied at most once, in order. KEYS[1]: the batch's
@@ -205,7 +206,7 @@ return out
  * expired) is left alone: the next admission rebuilds it from the ledger. Returns, per part, the window's settled
  * spend after it (USD, as text), or '' when it has no such window.
  */
-export const SETTLE_SCRIPT = `${COMMON}
+const SETTLE_BODY = `
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) == false then return {} end
 local out = {}
 for i = 1, #ARGV - 1 do
@@ -234,6 +235,33 @@ for i = 1, #ARGV - 1 do
   out[i] = spent
 end
 return out
+`;
+export const SETTLE_SCRIPT = `${COMMON}${SETTLE_BODY}`;
+
+/**
+ * The settlements and the admissions of one event-loop turn in one script call (see {@link SETTLE_SCRIPT} and
+ * {@link ACQUIRE_SCRIPT}, whose bodies it runs on their own slices of `KEYS` and `ARGV`): ARGV[1] and ARGV[2] the
+ * settlement's number of keys and of arguments (0 and 0: none), ARGV[3] the admission's number of keys (0: none); then
+ * the settlement's keys and arguments, then the admission's. Settlements first, so that what they give back is there
+ * for the admissions. Returns `{ settlement's answer, admission's answer }` (an empty list for a part not asked).
+ */
+export const TURN_SCRIPT = `${COMMON}
+local function settle(KEYS, ARGV)
+${SETTLE_BODY}
+end
+local function acquire(KEYS, ARGV)
+${ACQUIRE_BODY}
+end
+local sk, sa, ak = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local function slice(t, from, n)
+  local r = {}
+  for i = 1, n do r[i] = t[from + i] end
+  return r
+end
+local settled, admitted = {}, {}
+if sk > 0 then settled = settle(slice(KEYS, 0, sk), slice(ARGV, 3, sa)) end
+if ak > 0 then admitted = acquire(slice(KEYS, sk, #KEYS - sk), slice(ARGV, 3 + sa, #ARGV - 3 - sa)) end
+return { settled, admitted }
 `;
 
 /**

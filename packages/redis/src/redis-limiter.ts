@@ -8,9 +8,10 @@ import {
 } from '@switchyard/accounts';
 import type { Redis } from 'ioredis';
 import { AdmissionBatches, type PendingAdmission } from './admission-batches.js';
-import { ACQUIRE_SCRIPT, REFRESH_SLOTS_SCRIPT, SETTLE_SCRIPT } from './limit-scripts.js';
+import { REFRESH_SLOTS_SCRIPT, TURN_SCRIPT } from './limit-scripts.js';
 import { type FailureReporter, limitsUnavailableError, type RedisFailureMode } from './limits-unavailable.js';
 import { type PendingSettlement, SettlementBatches } from './settlement-batches.js';
+import { TurnScriptCalls } from './turn-script-calls.js';
 
 /** Options of {@link RedisLimiter}. */
 export interface RedisLimiterOptions {
@@ -59,15 +60,14 @@ function windowTtlMs(window: string, evictable = false): number {
 }
 
 type Commands = {
-  switchyardAcquire(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
-  switchyardSettle(numKeys: number, ...args: (string | number)[]): Promise<string[]>;
   switchyardRefreshSlots(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  switchyardTurn(numKeys: number, ...args: (string | number)[]): Promise<[string[], string[]]>;
 };
 
 /**
  * The {@link Limiter} shared by every replica, on Redis: the admissions of one event-loop turn in one atomic Lua script
- * call (one round trip; each call all or nothing, in order), and the settlements of one event-loop turn batched into
- * one script call, awaited before the answer ends (so a request costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens; on a
+ * call (one round trip; each call all or nothing, in order), with the settlements of that turn in the same call
+ * (`TURN_SCRIPT`, settlements first), awaited before the answer ends (so a request costs about two round trips, and a client's next call, on any replica, sees its settled spend and tokens; on a
  * `SwitchyardRedis` connection the commands of one turn, every call's, share one socket write). Counters:
  * `<prefix>rpm:<key id>`, `<prefix>tpm:<key id>` (token buckets), `<prefix>spend:<key id>:<window>` (settled and
  * reserved USD of a budget window, rebuilt from the ledger when missing) and `<prefix>slots:<key id>` (concurrency
@@ -84,6 +84,8 @@ export class RedisLimiter implements Limiter {
   readonly #options: RedisLimiterOptions;
   readonly #settlements: SettlementBatches;
   readonly #admissions: AdmissionBatches;
+  /** The settlement batch and the admission batch of a turn, sent in one script call. */
+  readonly #turn: TurnScriptCalls;
   /** Slots held by calls in flight in this process: slot id -> the subjects (key, scopes) it is held in. */
   readonly #slots = new Map<string, string[]>();
   /** Counts this replica's share of the limits while Redis is unreachable (see {@link RedisLimiter.acquire}). */
@@ -92,11 +94,11 @@ export class RedisLimiter implements Limiter {
   #refresher: NodeJS.Timeout | undefined;
 
   constructor(client: Redis, options: RedisLimiterOptions) {
-    client.defineCommand('switchyardAcquire', { lua: ACQUIRE_SCRIPT });
-    client.defineCommand('switchyardSettle', { lua: SETTLE_SCRIPT });
     client.defineCommand('switchyardRefreshSlots', { lua: REFRESH_SLOTS_SCRIPT });
+    client.defineCommand('switchyardTurn', { lua: TURN_SCRIPT });
     this.#client = client as Redis & Commands;
     this.#options = options;
+    this.#turn = new TurnScriptCalls((numKeys, ...args) => this.#client.switchyardTurn(numKeys, ...args));
     this.#settlements = new SettlementBatches({
       send: (id, batch) => this.#send(id, batch),
       failures: options.failures,
@@ -104,7 +106,7 @@ export class RedisLimiter implements Limiter {
       settleRetryMs: options.settleRetryMs,
     });
     this.#admissions = new AdmissionBatches({
-      send: ({ keys, args }) => this.#client.switchyardAcquire(keys.length, ...keys, ...args),
+      send: ({ keys, args }) => this.#turn.acquire(keys, args),
       admitted: (admission, answer) => this.#admitted(admission, answer),
       failed: (admission, error) => this.#failed(admission, error),
       key: (kind, id) => this.#key(kind, id),
@@ -295,7 +297,7 @@ export class RedisLimiter implements Limiter {
       }
       args.push(`${group},${s.tpm ?? 0},${s.delta},${s.budget?.reservedUsd ?? 0},${s.budget?.costUsd ?? 0}`);
     }
-    return this.#client.switchyardSettle(keys.length, ...keys, ...args);
+    return this.#turn.settle(keys, args);
   }
 
   /** Sends what is pending, and once more every batch still waiting for a retry; then stops retrying. */

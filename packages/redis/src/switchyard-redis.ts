@@ -75,9 +75,14 @@ export class SwitchyardRedis implements KeyChangeFeed, SharedCooldown {
       lazyConnect: false,
       protocol: 2 as const,
     };
-    // The command connection sends the commands of one event-loop turn (admissions and settlements of many calls) in
-    // one socket write, at the end of the turn (ioredis' auto-pipelining, flushed at `setImmediate`).
-    this.client = new Redis(options.url, { ...common, enableAutoPipelining: true });
+    // The command connection sends the commands of one event-loop turn in one socket write, at the end of the turn
+    // (ioredis' auto-pipelining, flushed at `setImmediate`). The limiter's turn script (the admissions and settlements
+    // of many calls) is already one command sent at `setImmediate`: it is written at once, not a turn later.
+    this.client = new Redis(options.url, {
+      ...common,
+      enableAutoPipelining: true,
+      autoPipeliningIgnoredCommands: ['switchyardTurn'],
+    });
     // The subscriber must queue its SUBSCRIBE until connected, and has no command timeout (it waits for messages).
     // It subscribes again itself after a reconnect: ioredis' own re-SUBSCRIBE (`autoResubscribe`) has no rejection
     // handler, so a connection closed before its reply was an unhandled rejection (redis/ioredis#2187, not released

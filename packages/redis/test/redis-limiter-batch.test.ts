@@ -54,4 +54,18 @@ describe('RedisLimiter: the admissions of one event-loop turn, in one script cal
     expect(unseeded).toEqual({ ok: false, reason: 'seed', what: 'spend' });
     expect(seeded).toMatchObject({ ok: true });
   });
+  it("sends a turn's settlements and admissions in one script call, settlements first", async () => {
+    const limiter = (await connect()).limiter();
+    const call = (tokens: number) => request({ tpm: 100, tokens });
+    expect(await limiter.acquire(call(90))).toMatchObject({ ok: true, state: { tokensRemaining: 10 } });
+    // In one turn: the 90-token call used 10 (80 go back), and two more calls ask for 50 each.
+    const [settled, first, second] = await Promise.all([
+      limiter.settle({ keyId: 'k', tpm: 100, tokensReserved: 90, tokensUsed: 10, budget: null }),
+      limiter.acquire(call(50)),
+      limiter.acquire(call(50)),
+    ]);
+    expect(settled).toEqual([]);
+    expect(first).toMatchObject({ ok: true, state: { tokensRemaining: 40 } });
+    expect(second).toMatchObject({ ok: false, reason: 'tokens', state: { tokensRemaining: 40 } });
+  });
 });
