@@ -61,7 +61,8 @@ function windowTtlMs(window: string, evictable = false): number {
 
 type Commands = {
   switchyardRefreshSlots(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  switchyardTurn(numKeys: number, ...args: (string | number)[]): Promise<[string[], string[]]>;
+  /** ioredis flattens each list argument into the command's arguments. */
+  switchyardTurn(numKeys: number, ...parts: (string | number)[][]): Promise<[string[], string[]]>;
 };
 
 /**
@@ -98,7 +99,7 @@ export class RedisLimiter implements Limiter {
     client.defineCommand('switchyardTurn', { lua: TURN_SCRIPT });
     this.#client = client as Redis & Commands;
     this.#options = options;
-    this.#turn = new TurnScriptCalls((numKeys, ...args) => this.#client.switchyardTurn(numKeys, ...args));
+    this.#turn = new TurnScriptCalls((numKeys, parts) => this.#client.switchyardTurn(numKeys, ...parts));
     this.#settlements = new SettlementBatches({
       send: (id, batch) => this.#send(id, batch),
       failures: options.failures,

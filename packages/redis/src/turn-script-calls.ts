@@ -6,8 +6,12 @@ interface TurnPart {
   reject: (error: unknown) => void;
 }
 
-/** Sends a turn's parts in one call of `TURN_SCRIPT`: `numKeys` keys, then the arguments. */
-export type SendTurn = (numKeys: number, ...keysAndArgs: (string | number)[]) => Promise<[string[], string[]]>;
+/**
+ * Sends a turn's parts in one call of `TURN_SCRIPT`: `numKeys` keys, then the arguments, as the lists `parts` that
+ * ioredis flattens into the command (the settlement's keys, the admission's keys, the three counts, the settlement's
+ * arguments, the admission's): no copy of each batch into one argument list.
+ */
+export type SendTurn = (numKeys: number, parts: (string | number)[][]) => Promise<[string[], string[]]>;
 
 /**
  * The settlement batch and the admission batch of one event-loop turn (see `SettlementBatches`, `AdmissionBatches`)
@@ -56,16 +60,14 @@ export class TurnScriptCalls {
     const sKeys = settlement?.keys ?? [];
     const sArgs = settlement?.args ?? [];
     const aKeys = admission?.keys ?? [];
-    this.#send(
-      sKeys.length + aKeys.length,
-      ...sKeys,
-      ...aKeys,
-      sKeys.length,
-      sArgs.length,
-      aKeys.length,
-      ...sArgs,
-      ...(admission?.args ?? []),
-    ).then(
+    const aArgs = admission?.args ?? [];
+    this.#send(sKeys.length + aKeys.length, [
+      sKeys,
+      aKeys,
+      [sKeys.length, sArgs.length, aKeys.length],
+      sArgs,
+      aArgs,
+    ]).then(
       ([settled, admitted]) => {
         settlement?.resolve(settled);
         admission?.resolve(admitted);
