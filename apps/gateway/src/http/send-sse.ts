@@ -1,4 +1,5 @@
 import {
+  type AcceptedCall,
   type ChatCompletionChunk,
   GatewayError,
   encodeSSEError,
@@ -7,6 +8,7 @@ import {
   toSSEStream,
 } from '@switchyard/core';
 import type { Response } from 'express';
+import { applyAcceptedHeaders } from './apply-call-headers.js';
 import { EventStreamWriter, type SSEOptions } from './event-stream-writer.js';
 import { locals } from './request-locals.js';
 
@@ -34,6 +36,15 @@ export function sendEventStream(
  */
 export function openEventStreamWhenIdle(res: Response, beforeOpen: () => void, options: SSEOptions = {}): void {
   EventStreamWriter.of(res, options).openWhenIdle(beforeOpen);
+}
+
+/**
+ * A streamed call's `onAccepted` (`GatewayCallOptions.onAccepted`) for a front door whose stream carries the call's
+ * headers: {@link openEventStreamWhenIdle} with the accepting deployment's headers (`applyAcceptedHeaders`) set just
+ * before the stream opens. Give it to `callOptions` as the options are made (see there why never later).
+ */
+export function openWhenAccepted(res: Response, options: SSEOptions): (accepted: AcceptedCall) => void {
+  return (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), options);
 }
 
 /**

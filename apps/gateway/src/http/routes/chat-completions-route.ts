@@ -1,13 +1,13 @@
 import { isChunkStream } from '@switchyard/core';
 import type { Router } from 'express';
-import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { sendJson } from '../send-json.js';
 import { answerError } from '../middleware/handle-errors.js';
 import { handOverStream } from '../hand-over-stream.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { callOptions } from '../call-options.js';
 import type { RouteDeps } from './route-deps.js';
-import { failEventStream, openEventStreamWhenIdle, sendSSE } from '../send-sse.js';
+import { failEventStream, openWhenAccepted, sendSSE } from '../send-sse.js';
 
 /**
  * `POST /v1/chat/completions`: JSON answer, or SSE when `stream: true`. A stream's status and headers go out with its
@@ -25,9 +25,7 @@ export function addChatCompletionsRoute(
     const options = callOptions(
       req,
       res,
-      req.body?.stream === true
-        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
-        : undefined,
+      req.body?.stream === true ? openWhenAccepted(res, { secrets, ...sse }) : undefined,
     );
     let result: Awaited<ReturnType<typeof gateway.chatCompletions>>;
     try {

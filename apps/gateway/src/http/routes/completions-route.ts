@@ -1,11 +1,11 @@
 import { toSSEStream } from '@switchyard/core';
 import type { Router } from 'express';
-import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
 import { locals } from '../request-locals.js';
 import { sendJson } from '../send-json.js';
-import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { failEventStream, openWhenAccepted, sendEventStream } from '../send-sse.js';
 import { answerError } from '../middleware/handle-errors.js';
 import { handOverStream } from '../hand-over-stream.js';
 import type { RouteDeps } from './route-deps.js';
@@ -22,9 +22,7 @@ export function addCompletionsRoute(router: Router, { gateway, bodyLimit, provid
     const options = callOptions(
       req,
       res,
-      req.body?.stream === true
-        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
-        : undefined,
+      req.body?.stream === true ? openWhenAccepted(res, { secrets, ...sse }) : undefined,
     );
     let result: Awaited<ReturnType<typeof gateway.completions>>;
     try {

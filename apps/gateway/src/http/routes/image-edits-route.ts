@@ -1,11 +1,11 @@
 import { GatewayError, type ImageEditEvent, isImageEditStream, redactGatewayError } from '@switchyard/core';
 import type { Router } from 'express';
-import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { uploadImageFiles } from '../middleware/upload-image-files.js';
 import { locals } from '../request-locals.js';
 import { sendJson } from '../send-json.js';
-import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { failEventStream, openWhenAccepted, sendEventStream } from '../send-sse.js';
 import { uploadedFileOf } from '../uploaded-file.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -27,13 +27,7 @@ export function addImageEditsRoutes(router: Router, { gateway, providerOf, secre
     );
     const mask = files.mask?.[0] && uploadedFileOf(files.mask[0], 'mask.png');
     const streamed = fields.stream === 'true' || fields.stream === true;
-    const options = callOptions(
-      req,
-      res,
-      streamed
-        ? (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), { secrets, ...sse })
-        : undefined,
-    );
+    const options = callOptions(req, res, streamed ? openWhenAccepted(res, { secrets, ...sse }) : undefined);
     let result: Awaited<ReturnType<typeof gateway.imageEdits>>;
     try {
       result = await gateway.imageEdits(fields, images, mask, options);
