@@ -9,6 +9,12 @@ import type { KeyAccountsPort } from './key-accounts-port.js';
 import type { Principal } from './principal.js';
 import { type Booked, cacheHitRow, type RowOwner, settlementRow, unusedAttemptsBooked } from './settlement-booking.js';
 
+/** What {@link KeyCallTicket.settled} answers before `settle` is called: resolved at once. */
+const SETTLED: Promise<void> = Promise.resolve();
+
+/** Drops a settled promise's value. */
+const ignore = (): void => {};
+
 /** What {@link KeyCallTicket.settle} booked: the cost known at once (USD) and what it wrote in the limits. */
 interface Settled {
   costUsd: number | undefined;
@@ -23,7 +29,8 @@ interface Settled {
 export class KeyCallTicket implements CallTicket, RowOwner {
   readonly headers: Record<string, string>;
   #settled = false;
-  #written: Promise<unknown> | undefined;
+  /** What {@link settle} wrote in the limits; never rejects (see `Accounts.settleRow` and `Accounts.release`). */
+  #written: Promise<void> = SETTLED;
 
   constructor(
     private readonly accounts: KeyAccountsPort,
@@ -44,13 +51,13 @@ export class KeyCallTicket implements CallTicket, RowOwner {
     // First: the slot is free before the answer reaches the client.
     const released = this.admission.slot ? this.accounts.release(this.principal, this.admission) : undefined;
     const { costUsd, limits } = this.#book(settlement);
-    this.#written = released ? Promise.all([released, limits]) : limits;
+    this.#written = released ? Promise.all([released, limits]).then(ignore) : limits;
     return costUsd;
   }
 
   /** Resolves once what {@link settle} wrote in the limits is applied (see `CallTicket.settled`); never rejects. */
-  async settled(): Promise<void> {
-    await this.#written;
+  settled(): Promise<void> {
+    return this.#written;
   }
 
   #row(settlement: CallSettlement, priceSource: Parameters<typeof settlementRow>[2], booked: Booked, discount: number) {
