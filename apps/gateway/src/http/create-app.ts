@@ -87,7 +87,7 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
   const serveOperational: RequestHandler = (req, res, next) =>
     req.method === 'GET' || req.method === 'HEAD' ? operational(req, res, next) : next();
   // Request id and signal, the operational routes, then (for every other request) in-flight tracking and the request
-  // log: one layer of the app's router (see composeMiddleware), and one more for the `/v1` metrics and tracing.
+  // log: one layer of the app's router (see composeMiddleware).
   app.use(
     composeMiddleware([
       requestContext(),
@@ -96,11 +96,6 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
       requestLogger(options.logger ?? pino(), options.secrets),
     ]),
   );
-  if (options.metrics || options.tracing)
-    app.use(
-      '/v1',
-      composeMiddleware([options.metrics && measureRequests(options.metrics), options.tracing?.middleware()]),
-    );
   if (options.accounts)
     app.use(
       '/admin',
@@ -111,17 +106,23 @@ export function createApp(gateway: Gateway, options: AppOptions = {}): Express {
         options.batches?.batches,
       ),
     );
+  // The `/v1` metrics and tracing run before the API's router in the same layer: one prefix match and one trim of
+  // `req.url` per request, not two.
   app.use(
     '/v1',
-    createRouter(gateway, {
-      bodyLimit: options.bodyLimit,
-      accounts: options.accounts,
-      responses: options.responses,
-      secrets: options.secrets,
-      sse: options.sse,
-      files: options.files,
-      batches: options.batches,
-    }),
+    composeMiddleware([
+      options.metrics && measureRequests(options.metrics),
+      options.tracing?.middleware(),
+      createRouter(gateway, {
+        bodyLimit: options.bodyLimit,
+        accounts: options.accounts,
+        responses: options.responses,
+        secrets: options.secrets,
+        sse: options.sse,
+        files: options.files,
+        batches: options.batches,
+      }),
+    ]),
   );
   app.use((req) => {
     throw Object.assign(new Error(`Invalid URL (${req.method} ${req.path})`), { status: 404 });
