@@ -126,16 +126,59 @@ export interface KeyGroups {
  * windows the limiter does not hold yet are seeded from the ledger (at most once each). Throws the 403 or 429 of the
  * first limit that refuses.
  */
-export async function admitCall(
+export function admitCall(
   context: AdmissionContext,
   state: KeyState,
-  { team, organization }: KeyGroups,
+  groups: KeyGroups,
   model: string,
   detail: CallEstimate,
   limits: 'all' | 'requests',
   parties: CallParties,
 ): Promise<Admission> {
+  let call: AdmittingCall;
+  try {
+    call = admittingCall(context, state, groups, model, detail, limits, parties);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // Every call but a window's first is decided by the first answer; only a `seed` answer goes to the ledger. One
+  // `then`, no async frame (an admission is on every call's path).
+  return context.limiter
+    .acquire(call.request)
+    .then((first) =>
+      isSeed(first)
+        ? seedAndAcquire(context, call.request, call.scopes, call.window?.start, first).then((decision) =>
+            admitted(call, decision),
+          )
+        : admitted(call, first),
+    );
+}
+
+/** A call of {@link admitCall} on its way to the limiter: what it asks for, and what its answer is read with. */
+interface AdmittingCall {
+  state: KeyState;
+  groups: KeyGroups;
+  detail: CallEstimate;
+  limits: 'all' | 'requests';
+  parties: CallParties;
+  window: ReturnType<typeof budgetWindow> | undefined;
+  scopes: CallScope[];
+  slot: string | undefined;
+  request: LimitRequest;
+}
+
+/** Checks the allow-lists (throws 403) and makes what {@link admitCall} asks the limiter. */
+function admittingCall(
+  context: AdmissionContext,
+  state: KeyState,
+  groups: KeyGroups,
+  model: string,
+  detail: CallEstimate,
+  limits: 'all' | 'requests',
+  parties: CallParties,
+): AdmittingCall {
   const { key } = state;
+  const { team, organization } = groups;
   const { tokens, costUsd } = detail;
   if (key.models && !matchesModelGlob(model, key.models)) throw modelNotAllowedError(model);
   if (team?.models && !matchesModelGlob(model, team.models)) throw modelNotAllowedError(model);
@@ -164,9 +207,15 @@ export async function admitCall(
       window && key.budget_usd !== null ? { limitUsd: key.budget_usd, window: window.id, reserveUsd: costUsd } : null,
     ...(scopes.length > 0 && { scopes: scopes.map((s) => s.scope), slot }),
   };
-  // Every call but a window's first is decided by the first answer; only a `seed` answer goes to the ledger.
-  const first = await context.limiter.acquire(request);
-  const decision = isSeed(first) ? await seedAndAcquire(context, request, scopes, window?.start, first) : first;
+  return { state, groups, detail, limits, parties, window, scopes, slot, request };
+}
+
+/** The admission of `call` from the limiter's `decision`; throws the 429 of the limit that refused. */
+function admitted(call: AdmittingCall, decision: Exclude<LimitDecision, SeedDecision>): Admission {
+  const { key } = call.state;
+  const { scopes, request, detail, limits } = call;
+  const { team, organization } = call.groups;
+  const { tokens, costUsd } = detail;
   const headers = rateLimitHeaders(key, decision.state);
   if (!decision.ok) {
     const id = decision.scope;
@@ -189,13 +238,13 @@ export async function admitCall(
     local: decision.local,
     reservedTokens: key.tpm_limit && reserved && limits === 'all' ? Math.min(tokens, key.tpm_limit) : 0,
     reservedUsd: request.budget && reserved ? costUsd : 0,
-    budgetWindow: request.budget ? window?.id : undefined,
-    slot: holdsSlot ? slot : undefined,
+    budgetWindow: request.budget ? call.window?.id : undefined,
+    slot: holdsSlot ? call.slot : undefined,
     ...(holdsSlot && slotScopes && slotScopes.length > 0 && { slotScopes }),
     headers,
     ...(reservations && { scopes: reservations }),
     ...(team && { teamId: team.id }),
     ...(organization && { organizationId: organization.id }),
-    ...(parties.endUser && { endUser: parties.endUser }),
+    ...(call.parties.endUser && { endUser: call.parties.endUser }),
   };
 }

@@ -131,15 +131,16 @@ export class KeyAccounting implements CallAccounting {
     );
   }
 
-  async admit(request: CallAdmissionRequest): Promise<CallTicket> {
+  admit(request: CallAdmissionRequest): Promise<CallTicket> {
     const principal = request.caller as Principal | undefined;
     if (!principal || (principal.kind !== 'static' && principal.kind !== 'virtual')) {
-      throw authenticationError(
-        'No caller: authenticate the request with gateway.authenticate() and pass its result as `caller`.',
+      return Promise.reject(
+        authenticationError(
+          'No caller: authenticate the request with gateway.authenticate() and pass its result as `caller`.',
+        ),
       );
     }
     const keyId = principal.kind === 'virtual' ? principal.state.key.id : 'static';
-    let admission: Admission;
     let estimate: CallEstimateDetail;
     let plan = request.plan;
     const parties = callParties(request.request, request.labels);
@@ -148,6 +149,7 @@ export class KeyAccounting implements CallAccounting {
       parties.session && !request.labels?.session_id
         ? { ...request.labels, session_id: parties.session }
         : request.labels;
+    let admitted: Promise<Admission>;
     try {
       if (principal.kind === 'virtual') {
         const { team, organization } = this.accounts.groupsOf(principal.state.key);
@@ -156,27 +158,43 @@ export class KeyAccounting implements CallAccounting {
       estimate = estimateCall(request.operation, request.request, plan);
       // Allow-lists name the model the request resolved to (an alias's target), never the alias.
       const allowed = request.plan.models[0]?.id ?? request.model;
-      admission = await this.accounts.admit(
-        principal,
-        allowed,
-        estimate,
-        request.operation === 'anthropicCountTokens' ? 'requests' : 'all',
-        parties,
-      );
+      const limits = request.operation === 'anthropicCountTokens' ? 'requests' : 'all';
+      admitted = this.accounts.admit(principal, allowed, estimate, limits, parties);
     } catch (error) {
-      const groups: KeyGroups = principal.kind === 'virtual' ? this.accounts.groupsOf(principal.state.key) : {};
-      const { team, organization } = groups;
-      this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, {
-        operation: request.operation,
-        ...labelColumns(labels),
-        ...(team && { team_id: team.id }),
-        ...(organization && { organization_id: organization.id }),
-        ...(parties.endUser && { end_user: parties.endUser }),
-      });
-      throw error;
+      this.#refusedCall(request, principal, keyId, labels, parties, error);
+      return Promise.reject(error);
     }
-    // The admission's headers were made for this call alone: its price source is added to them, not to a copy.
-    const booked = labels === request.labels ? request : { ...request, labels };
-    return new KeyCallTicket(this.accounts, principal, admission, keyId, booked, estimate, plan);
+    // One `then`, no async frame: the admission's promise is the limiter's answer mapped (see `admitCall`).
+    return admitted.then(
+      (admission) => {
+        // The admission's headers were made for this call alone: its price source is added to them, not to a copy.
+        const booked = labels === request.labels ? request : { ...request, labels };
+        return new KeyCallTicket(this.accounts, principal, admission, keyId, booked, estimate, plan);
+      },
+      (error: unknown) => {
+        this.#refusedCall(request, principal, keyId, labels, parties, error);
+        throw error;
+      },
+    );
+  }
+
+  /** Books the refusal of an admission (`error`, thrown by the allow-lists or the limits) as a ledger row. */
+  #refusedCall(
+    request: CallAdmissionRequest,
+    principal: Principal,
+    keyId: string,
+    labels: CallLabels | undefined,
+    parties: CallParties,
+    error: unknown,
+  ): void {
+    const groups: KeyGroups = principal.kind === 'virtual' ? this.accounts.groupsOf(principal.state.key) : {};
+    const { team, organization } = groups;
+    this.#refused(request.requestId, keyId, request.model, statusOf(error), request.stream, {
+      operation: request.operation,
+      ...labelColumns(labels),
+      ...(team && { team_id: team.id }),
+      ...(organization && { organization_id: organization.id }),
+      ...(parties.endUser && { end_user: parties.endUser }),
+    });
   }
 }
