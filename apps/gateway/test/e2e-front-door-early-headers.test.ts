@@ -184,6 +184,25 @@ describe('POST /v1/messages: early headers and keep-alive for a late first event
       expect(upstream.requestsTo(route).length - before).toBe(2);
     },
   );
+  it('translated from chat: what the translation dropped is named in the early headers', async () => {
+    const wire = newWire();
+    upstream.route(
+      'POST /v1/chat/completions',
+      held(chatFrames, () => wire.keptAlive),
+    );
+    const { data: stream, response } = await anthropic(wire)
+      .messages.create({
+        model: 'gpt-chat',
+        max_tokens: 64,
+        stream: true,
+        top_k: 5,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-warning')).toContain('top_k_dropped: top_k is not supported');
+    for await (const _ of stream);
+    expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
+  });
 });
 
 describe('POST /v1/responses: early headers and keep-alive for a late first event', () => {
@@ -255,6 +274,21 @@ describe('POST /v1/responses: early headers and keep-alive for a late first even
       expect(upstream.requestsTo(route).length - before).toBe(2);
     },
   );
+  it('translated from chat: what the translation dropped is named in the early headers', async () => {
+    const wire = newWire();
+    upstream.route(
+      'POST /v1/chat/completions',
+      held(chatFrames, () => wire.keptAlive),
+    );
+    const { data: stream, response } = await openai(wire)
+      .responses.create({ model: 'gpt-chat', input: 'Hi', stream: true, tools: [{ type: 'web_search' }] })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-warning')).toContain("the hosted tool 'web_search' was dropped");
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.at(-1)).toBe('response.completed');
+    expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
+  });
 });
 
 describe('pass-through streams: first_byte_ms bounds the time to the first event, as for chat', () => {

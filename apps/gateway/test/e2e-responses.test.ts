@@ -242,6 +242,16 @@ describe('POST /v1/responses through the official openai SDK', () => {
       "unsupported_tool: the hosted tool 'web_search' was dropped",
     );
     expect(response.headers.get('x-switchyard-warning')).toContain("'code_interpreter'");
+    // Streamed, the warning goes out with the stream's headers, before its first event.
+    const streamed = await client.responses
+      .create({ model: 'gpt', input: 'x', stream: true, tools: [{ type: 'web_search' }] })
+      .withResponse();
+    expect(streamed.response.headers.get('x-switchyard-warning')).toContain(
+      "unsupported_tool: the hosted tool 'web_search' was dropped",
+    );
+    const types: string[] = [];
+    for await (const event of streamed.data) types.push(event.type);
+    expect(types.at(-1)).toBe('response.completed');
     const item = await client.responses
       .create({ model: 'gpt', input: [{ type: 'item_reference', id: 'x' }] })
       .catch((e: unknown) => e);

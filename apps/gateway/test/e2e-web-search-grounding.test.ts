@@ -189,6 +189,9 @@ describe.each([
       if (event.type === 'content_block_delta') deltas.push(event.delta.type);
     });
     const message = await stream.finalMessage();
+    // What the translation dropped is named in the stream's headers too, which went out before its first event.
+    const { response: raw } = await stream.withResponse();
+    expect(raw.headers.get('x-switchyard-warning')).toContain("Web search field 'max_uses'");
     expect(
       (upstream.requestsTo(`POST ${path}:streamGenerateContent`).at(-1)!.json as { tools?: unknown[] }).tools,
     ).toEqual([{ googleSearch: {} }]);

@@ -1,6 +1,7 @@
 import {
   type AcceptedCall,
   type ChatCompletionChunk,
+  type GatewayWarning,
   GatewayError,
   encodeSSEError,
   hasSSEText,
@@ -8,7 +9,7 @@ import {
   toSSEStream,
 } from '@switchyard/core';
 import type { Response } from 'express';
-import { applyAcceptedHeaders } from './apply-call-headers.js';
+import { addWarningHeader, applyAcceptedHeaders } from './apply-call-headers.js';
 import { EventStreamWriter, type SSEOptions } from './event-stream-writer.js';
 import { locals } from './request-locals.js';
 
@@ -41,10 +42,25 @@ export function openEventStreamWhenIdle(res: Response, beforeOpen: () => void, o
 /**
  * A streamed call's `onAccepted` (`GatewayCallOptions.onAccepted`) for a front door whose stream carries the call's
  * headers: {@link openEventStreamWhenIdle} with the accepting deployment's headers (`applyAcceptedHeaders`) set just
- * before the stream opens. Give it to `callOptions` as the options are made (see there why never later).
+ * before the stream opens, then the front door's own warnings (what its translation dropped; `frontDoorWarnings` is
+ * read then, as a front door may learn them after the options were made) added to `x-switchyard-warning` after the
+ * adapters' (`addWarningHeader`), as `applyCallHeaders` then `addWarningHeader` do once the call's result is there.
+ * Give it to `callOptions` as the options are made (see there why never later).
  */
-export function openWhenAccepted(res: Response, options: SSEOptions): (accepted: AcceptedCall) => void {
-  return (accepted) => openEventStreamWhenIdle(res, () => applyAcceptedHeaders(res, accepted), options);
+export function openWhenAccepted(
+  res: Response,
+  options: SSEOptions,
+  frontDoorWarnings?: () => readonly GatewayWarning[],
+): (accepted: AcceptedCall) => void {
+  return (accepted) =>
+    openEventStreamWhenIdle(
+      res,
+      () => {
+        applyAcceptedHeaders(res, accepted);
+        if (frontDoorWarnings) addWarningHeader(res, frontDoorWarnings());
+      },
+      options,
+    );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { countTextTokens } from '@switchyard/accounts';
-import { type AcceptedCall, type GatewayWarning, isChunkStream } from '@switchyard/core';
+import { type GatewayWarning, isChunkStream } from '@switchyard/core';
 import {
   convertChatCompletion,
   convertChatStream,
@@ -11,14 +11,14 @@ import {
   validateMessagesRequest,
 } from '@switchyard/front-door-messages';
 import { type Request, Router } from 'express';
-import { applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { addWarningHeader, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { acceptXApiKey } from '../middleware/accept-x-api-key.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { answerAnthropicError, handleAnthropicErrors } from '../middleware/handle-anthropic-errors.js';
 import { handOverStream } from '../hand-over-stream.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { failEventStream, openWhenAccepted, sendEventStream } from '../send-sse.js';
 import { sendJson } from '../send-json.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -56,15 +56,10 @@ export function createMessagesRouter(deps: RouteDeps): Router {
   router.post('/', ...parseJsonBody(bodyLimit), async (req, res) => {
     noteModel(res, req.body?.model, providerOf);
     const request = validateMessagesRequest(req.body);
-    let frontDoorWarnings: GatewayWarning[] = [];
+    let frontDoorWarnings: readonly GatewayWarning[] = [];
     const onAccepted =
       request.stream === true
-        ? (accepted: AcceptedCall) =>
-            openEventStreamWhenIdle(
-              res,
-              () => applyAcceptedHeaders(res, { ...accepted, warnings: [...frontDoorWarnings, ...accepted.warnings] }),
-              { secrets: deps.secrets, ...deps.sse },
-            )
+        ? openWhenAccepted(res, { secrets: deps.secrets, ...deps.sse }, () => frontDoorWarnings)
         : undefined;
     const options = callOptions(req, res, onAccepted, anthropicHeaders(req));
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
@@ -89,7 +84,8 @@ export function createMessagesRouter(deps: RouteDeps): Router {
     frontDoorWarnings = warnings;
     const result = await gateway.chatCompletions(chatRequest, options).catch(failed);
     if (!result) return;
-    applyCallHeaders(res, { ...result, warnings: [...warnings, ...result.warnings] });
+    applyCallHeaders(res, result);
+    addWarningHeader(res, warnings);
     if (isChunkStream(result.data))
       handOverStream(req, sendEventStream(res, convertChatStream(result.data, request.model), deps.sse), onStreamError);
     else sendJson(res, convertChatCompletion(result.data, request.model));

@@ -5,11 +5,11 @@ import {
   forwardedResponsesHeaders,
 } from '@switchyard/front-door-responses';
 import type { Router } from 'express';
-import { addWarningHeader, applyAcceptedHeaders, applyCallHeaders, noteModel } from '../apply-call-headers.js';
+import { addWarningHeader, applyCallHeaders, noteModel } from '../apply-call-headers.js';
 import { callOptions } from '../call-options.js';
 import { keyOwner } from '../key-owner.js';
 import { parseJsonBody } from '../middleware/parse-json-body.js';
-import { failEventStream, openEventStreamWhenIdle, sendEventStream } from '../send-sse.js';
+import { failEventStream, openWhenAccepted, sendEventStream } from '../send-sse.js';
 import { answerError } from '../middleware/handle-errors.js';
 import { handOverStream } from '../hand-over-stream.js';
 import { sendJson } from '../send-json.js';
@@ -39,15 +39,7 @@ export function addResponsesRoutes(router: Router, deps: RouteDeps & { responses
       req,
       res,
       request.stream === true
-        ? (accepted) =>
-            openEventStreamWhenIdle(
-              res,
-              () => {
-                applyAcceptedHeaders(res, accepted);
-                addWarningHeader(res, warnings);
-              },
-              { secrets: deps.secrets, ...deps.sse },
-            )
+        ? openWhenAccepted(res, { secrets: deps.secrets, ...deps.sse }, () => warnings)
         : undefined,
     );
     // A call that fails once its stream is open ends it with an error event (undefined: nothing more to answer).
