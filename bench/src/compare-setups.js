@@ -8,11 +8,11 @@ import { runJson } from './run-process.js';
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
  * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
  * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
- * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds).
+ * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`).
  */
 export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1) {
   const results = setups.map(() => []);
-  const cpu = setups.map(() => ({ us: 0, requests: 0 }));
+  const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [] }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
   for (const { url, key } of setups)
     if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
@@ -24,8 +24,10 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
       const before = child && (await askCpu(child));
       const result = await runJson('load-process.js', { ...load, url, key });
       if (child) {
-        cpu[i].us += (await askCpu(child)) - before;
+        const us = (await askCpu(child)) - before;
+        cpu[i].us += us;
         cpu[i].requests += result.total;
+        cpu[i].rounds.push(us / Math.max(1, result.total));
       }
       results[i].push(result);
     }
@@ -42,7 +44,10 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
       non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     };
-    if (setups[i].child) row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
+    if (setups[i].child) {
+      row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
+      row.cpuRuns = cpu[i].rounds;
+    }
     return row;
   });
 }
