@@ -1,11 +1,11 @@
-import { type PeekedStream, idleGuard } from '../routing/guard-stream.js';
+import type { PeekedStream } from '../routing/guard-stream.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
-import { SSE_DONE, encodeSSEData } from '../utils/encode-sse.js';
+import { encodeSSEData } from '../utils/encode-sse.js';
 import { rememberJsonText } from '../utils/raw-json-text.js';
 import { type ChunkBatch, isScannedRun } from './chunk-batches.js';
 import { replaceModelText } from './replace-model-text.js';
-import { encodeSSEError } from './to-sse-stream.js';
+import { type SSEBatchEncoder, SSETextReader } from './sse-text-reader.js';
 import { type StreamSummary, guardedItems, noteChunk } from './wrap-chunk-stream.js';
 
 /** Longest text {@link PassThroughChatStream.sseText} yields at once, characters (as the gateway's SSE writer batches). */
@@ -25,7 +25,7 @@ export interface PassThroughChatStream extends AsyncIterable<ChatCompletionChunk
    * scanner found in one read (`ScannedRun`) comes as the upstream's bytes (a `Uint8Array`), everything else as
    * strings. Use it or the chunks, once.
    */
-  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncGenerator<string | Uint8Array>;
+  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncIterableIterator<string | Uint8Array>;
 }
 
 /** True when `stream` can be written as SSE text directly ({@link PassThroughChatStream}). */
@@ -56,7 +56,7 @@ export function passThroughChatStream(
 }
 
 /** {@link passThroughChatStream}'s stream: one object with its state in fields (no closures per stream). */
-class BatchedChatStream implements PassThroughChatStream {
+class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
   constructor(
     private readonly peeked: PeekedStream<ChunkBatch>,
     private readonly outcome: PlanOutcome<unknown>,
@@ -90,53 +90,20 @@ class BatchedChatStream implements PassThroughChatStream {
     }
   }
 
-  async *sseText(
+  sseText(
     onError?: (error: unknown) => void,
     secrets: readonly string[] = [],
-  ): AsyncGenerator<string | Uint8Array> {
-    // The idle guard and the settlement of `guardedItems`, inline: one generator per stream between the upstream's
-    // scan and the writer, not two. While it waits on the upstream, it holds no read: the batch and its pieces are
-    // dropped first, and the peeked first batch is let go of once taken (a held stream keeps none of its text).
-    const peeked = this.peeked;
-    const summary = this.summary;
-    const guard = idleGuard(this.outcome);
-    let failure: unknown;
-    let failed = false;
-    try {
-      try {
-        let next: IteratorResult<ChunkBatch> | undefined = peeked.first;
-        peeked.first = TAKEN;
-        let pieces: (string | Uint8Array)[] | undefined;
-        while (!next.done) {
-          pieces = this.#encode(next.value);
-          next = undefined;
-          for (let i = 0; i < pieces.length; i++) yield pieces[i]!;
-          pieces = undefined;
-          next = await guard.next(peeked.iterator);
-        }
-        summary.completed = true;
-      } finally {
-        await guard.close(peeked.iterator);
-      }
-    } catch (error) {
-      failed = true;
-      failure = summary.error = error;
-    } finally {
-      await this.onEnd(summary.error);
-    }
-    if (failed) {
-      onError?.(failure);
-      yield encodeSSEError(failure, secrets);
-      return;
-    }
-    yield SSE_DONE;
+  ): AsyncIterableIterator<string | Uint8Array> {
+    // The idle guard and the settlement of `guardedItems`, inline, in a hand-written iterator (see SSETextReader): no
+    // generator between the upstream's scan and the writer.
+    return new SSETextReader(this.peeked, this.outcome, this.summary, this, this.onEnd, onError, secrets);
   }
 
   /**
    * One batch as SSE text: runs of plain deltas as the upstream's bytes (the model text replaced when it differs),
    * everything else as strings of at most about {@link MAX_TEXT_CHARS} characters, each chunk noted in the summary.
    */
-  #encode(batch: ChunkBatch): (string | Uint8Array)[] {
+  encodeBatch(batch: ChunkBatch): (string | Uint8Array)[] {
     const summary = this.summary;
     const model = this.model;
     const pieces: (string | Uint8Array)[] = [];
@@ -200,9 +167,6 @@ class BatchedChatStream implements PassThroughChatStream {
     summary.text = text;
   }
 }
-
-/** What a taken {@link PeekedStream}'s `first` becomes: its first batch is not held for the stream's life. */
-const TAKEN: IteratorResult<ChunkBatch> = { done: true, value: undefined };
 
 /**
  * The first `"model": "<id>"` member of a chunk's JSON text. A chunk's text cannot hold `"model"` followed by `:`
