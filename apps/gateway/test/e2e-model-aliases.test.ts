@@ -7,6 +7,7 @@ import {
   KEY,
   MASTER,
   ONE_READ,
+  RAW_COMPLETION,
   RECORDED_OPENAI_MODEL,
   startModelAliasesGateway,
 } from './helpers/model-aliases-gateway.js';
@@ -75,6 +76,23 @@ describe("the answer's model is the id the client asked for", () => {
     });
     expect(res.headers.get('x-switchyard-upstream-model')).toBe(RECORDED_OPENAI_MODEL);
     expect(await res.text()).toBe(sseFrames(fixtures.chunkLines('openai/openai-text.chunks.txt')).join(''));
+  });
+
+  it("rewrites only the model of a completion's body, byte for byte otherwise", async () => {
+    const res = await fetch(`${gw.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sneaky', messages: [{ role: 'user', content: 'raw body' }] }),
+    });
+    expect(res.headers.get('x-switchyard-upstream-model')).toBe('gpt-5');
+    const expected = RAW_COMPLETION.replace(`"model" : "${RECORDED_OPENAI_MODEL}"`, '"model" : "sneaky"');
+    expect(expected).not.toBe(RAW_COMPLETION);
+    expect(await res.text()).toBe(expected);
+    const { data } = await gw.openai.chat.completions
+      .create({ model: 'sneaky', messages: [{ role: 'user', content: 'raw body' }] })
+      .withResponse();
+    expect(data.model).toBe('sneaky');
+    expect(data.choices[0]!.message.content).toBe('say "model": café ✓');
   });
 
   it("rewrites only the model text of a stream's runs of plain deltas, byte for byte otherwise", async () => {

@@ -37,6 +37,17 @@ export const ONE_READ = sseFrames([
  * `expensive`, `gpt-*`, `text-embedding-3-small`, `cached`; aliases `claude-opus-5-5`, `claude-free`, `sneaky`,
  * `embed`, `cached-alias`. A chat whose first message is "one read" gets {@link ONE_READ}.
  */
+/**
+ * A non-streamed completion as an upstream could write it (spaces, escapes, a non-ASCII answer, an unknown field with
+ * a nested `model`): the answer to a chat whose first message is "raw body".
+ */
+export const RAW_COMPLETION =
+  '{ "id": "chatcmpl-raw", "object": "chat.completion", "created": 1764201600,\n  "model" : "' +
+  RECORDED_OPENAI_MODEL +
+  '", "choices": [{"index": 0, "message": {"role": "assistant", "content": "say \\"model\\": café ✓", ' +
+  '"refusal": null}, "logprobs": null, "finish_reason": "stop"}], "x_extra": {"model": "inner"},\n' +
+  '  "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7} }';
+
 export async function startModelAliasesGateway(): Promise<GatewayWithUpstreams<'openai' | 'anthropic'>> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-aliases-'));
   return startGatewayWithUpstreams({
@@ -49,6 +60,8 @@ export async function startModelAliasesGateway(): Promise<GatewayWithUpstreams<'
             const body = request.json as { stream?: boolean; messages: { content: string }[] };
             if (body.messages[0]?.content === 'one read')
               return { headers: { 'content-type': 'text/event-stream' }, chunks: [ONE_READ] };
+            if (body.messages[0]?.content === 'raw body')
+              return { headers: { 'content-type': 'application/json' }, body: RAW_COMPLETION };
             return (openaiReplayRoutes()['POST /v1/chat/completions'] as (r: typeof request) => MockReply)(request);
           },
         },

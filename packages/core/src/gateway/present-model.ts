@@ -1,5 +1,6 @@
 import type { NativeSSEEvent } from '../adapter/native-messages.js';
-import { forgetJsonText } from '../utils/raw-json-text.js';
+import { forgetJsonText, jsonBytesOf, replaceJsonBytes } from '../utils/raw-json-text.js';
+import { replaceTopLevelString } from '../utils/replace-top-level-string.js';
 
 /** The `model` each answer named before {@link presentModel} changed it; held weakly, so it goes with the answer. */
 const upstreamAnswerModels = new WeakMap<object, string>();
@@ -8,7 +9,8 @@ const upstreamAnswerModels = new WeakMap<object, string>();
  * Makes an answer name the model the client asked for: when `answer` is an object whose `model` is a string other
  * than `model` (an upstream id behind an alias or a pattern, or a dated id such as `gpt-4o-mini-2024-07-18`), its
  * `model` becomes `model` and the upstream JSON text remembered for it is forgotten (see `rememberJsonText`), so the
- * client gets the changed object. The upstream's id goes to the client in `x-switchyard-upstream-model`, and the id
+ * client gets the changed object: when the upstream's bytes were remembered, those bytes with the new `model` written
+ * in (see `replaceTopLevelString`). The upstream's id goes to the client in `x-switchyard-upstream-model`, and the id
  * the upstream's answer named stays readable with {@link upstreamAnswerModel}. Mutates and returns `answer`; anything
  * else is returned as it is.
  */
@@ -18,7 +20,11 @@ export function presentModel<T>(answer: T, model: string): T {
   if (typeof object.model === 'string' && object.model !== model) {
     upstreamAnswerModels.set(object, object.model);
     object.model = model;
-    forgetJsonText(object);
+    // The upstream's bytes with the new `model` written in, when that can be done exactly; else serialised again.
+    const bytes = jsonBytesOf(object);
+    const replaced = bytes && replaceTopLevelString(bytes, 'model', model);
+    if (replaced) replaceJsonBytes(object, replaced);
+    else forgetJsonText(object);
   }
   return answer;
 }

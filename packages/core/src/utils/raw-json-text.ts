@@ -27,6 +27,20 @@ export function jsonTextOf(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? (value as { [TEXT]?: string })[TEXT] : undefined;
 }
 
+/** The UTF-8 bytes remembered for `value` (see {@link rememberJsonText}), if any. */
+export function jsonBytesOf(value: unknown): Buffer | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [BYTES]?: Buffer })[BYTES] : undefined;
+}
+
+/**
+ * After `value` was changed in place: forgets its remembered text and remembers `bytes` as its exact JSON body
+ * instead (the upstream's bytes with the change written in, e.g. by `replaceTopLevelString`).
+ */
+export function replaceJsonBytes(value: object, bytes: Buffer): void {
+  Object.defineProperty(value, TEXT, { value: undefined, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(value, BYTES, { value: bytes, writable: true, configurable: true, enumerable: false });
+}
+
 /** Forgets the JSON text (and bytes) of `value`, after it was changed in place. */
 export function forgetJsonText(value: object): void {
   const held = value as { [TEXT]?: string; [BYTES]?: Buffer };
