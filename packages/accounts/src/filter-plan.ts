@@ -26,15 +26,20 @@ export function modelNotPricedError(model: string): GatewayError {
  * Throws 403 `model_not_allowed` when the requested model itself is not allowed, and 403 `model_not_priced` when a
  * budgeted key is left with nothing.
  */
-export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, ...groups: (LimitFields | undefined)[]): RoutePlan {
-  const owners = [key, ...groups];
+export function filterPlanForKey(
+  plan: RoutePlan,
+  key: VirtualKey,
+  team?: LimitFields,
+  organization?: LimitFields,
+): RoutePlan {
   const resolved = plan.models[0]?.id ?? plan.model;
-  if (!allowedBy(owners, resolved)) throw modelNotAllowedError(plan.model, resolved);
-  const budgeted = isBudgeted(owners);
-  // The common case, every model and deployment usable as they are, keeps the plan itself (nothing copied).
-  if (allUsable(plan, owners, budgeted)) return plan;
+  if (!allowedBy(key, team, organization, resolved)) throw modelNotAllowedError(plan.model, resolved);
+  const budgeted = isBudgeted(key) || isBudgeted(team) || isBudgeted(organization);
+  // The common case, every model and deployment usable as they are, keeps the plan itself (nothing copied, no list of
+  // the owners made).
+  if (allUsable(plan, key, team, organization, budgeted)) return plan;
   const models = plan.models
-    .filter((m) => allowedBy(owners, m.id))
+    .filter((m) => allowedBy(key, team, organization, m.id))
     .map((m) => (budgeted && !m.targets.every(isPriced) ? { ...m, targets: m.targets.filter(isPriced) } : m))
     .filter((m) => m.targets.length > 0);
   if (models.length === 0) throw modelNotPricedError(plan.model);
@@ -43,18 +48,27 @@ export function filterPlanForKey(plan: RoutePlan, key: VirtualKey, ...groups: (L
 
 type Target = RoutePlan['models'][number]['targets'][number];
 
-/** True when no owner's allow-list (`models` globs) leaves model `id` out. */
-function allowedBy(owners: readonly (LimitFields | undefined)[], id: string): boolean {
-  for (const owner of owners) if (owner?.models && !matchesModelGlob(id, owner.models)) return false;
-  return true;
+/** True when `owner` (a key, team or organisation) has no allow-list (`models` globs) or one that has model `id`. */
+function allows(owner: LimitFields | undefined, id: string): boolean {
+  return !owner?.models || matchesModelGlob(id, owner.models);
 }
 
-/** True when an owner has a budget (its own, or an end-user or session budget). */
-function isBudgeted(owners: readonly (LimitFields | undefined)[]): boolean {
-  for (const owner of owners)
-    if (owner && (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null))
-      return true;
-  return false;
+/** True when none of the key's, its team's and its organisation's allow-lists leaves model `id` out. */
+function allowedBy(
+  key: LimitFields,
+  team: LimitFields | undefined,
+  organization: LimitFields | undefined,
+  id: string,
+): boolean {
+  return allows(key, id) && allows(team, id) && allows(organization, id);
+}
+
+/** True when `owner` has a budget (its own, or an end-user or session budget). */
+function isBudgeted(owner: LimitFields | undefined): boolean {
+  return (
+    owner !== undefined &&
+    (owner.budget_usd !== null || owner.end_user_budget_usd != null || owner.session_budget_usd != null)
+  );
 }
 
 /** True when the deployment has a price: configured, else from the catalogue. */
@@ -63,10 +77,16 @@ function isPriced(target: Target): boolean {
 }
 
 /** True when every model of the plan is allowed and has deployments, all priced when `budgeted` (none made per call). */
-function allUsable(plan: RoutePlan, owners: readonly (LimitFields | undefined)[], budgeted: boolean): boolean {
+function allUsable(
+  plan: RoutePlan,
+  key: LimitFields,
+  team: LimitFields | undefined,
+  organization: LimitFields | undefined,
+  budgeted: boolean,
+): boolean {
   if (plan.models.length === 0) return false;
   for (const model of plan.models) {
-    if (!allowedBy(owners, model.id) || model.targets.length === 0) return false;
+    if (!allowedBy(key, team, organization, model.id) || model.targets.length === 0) return false;
     if (budgeted) for (const target of model.targets) if (!isPriced(target)) return false;
   }
   return true;
