@@ -2,7 +2,7 @@ import type { PeekedStream } from '../routing/guard-stream.js';
 import type { PlanOutcome } from '../routing/execute-plan.js';
 import type { ChatCompletionChunk } from '../schemas/chat-completion-chunk.js';
 import { encodeSSEData } from '../utils/encode-sse.js';
-import { rememberJsonText } from '../utils/raw-json-text.js';
+import { jsonTextOf, rememberJsonText } from '../utils/raw-json-text.js';
 import { type ChunkBatch, isScannedRun } from './chunk-batches.js';
 import { replaceModelText } from './replace-model-text.js';
 import { type SSEBatchEncoder, SSETextReader } from './sse-text-reader.js';
@@ -104,8 +104,6 @@ class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
    * everything else as strings of at most about {@link MAX_TEXT_CHARS} characters, each chunk noted in the summary.
    */
   encodeBatch(batch: ChunkBatch): (string | Uint8Array)[] {
-    const summary = this.summary;
-    const model = this.model;
     const pieces: (string | Uint8Array)[] = [];
     let text = '';
     for (let i = 0; i < batch.length; i++) {
@@ -124,17 +122,7 @@ class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
       if (item.chunk === undefined) {
         const upstreamModelText = this.#upstreamModelText;
         text += `data: ${upstreamModelText === undefined ? item.text : item.text.replace(upstreamModelText, this.#modelText)}\n\n`;
-      } else {
-        if (model !== undefined && item.chunk.model !== model && this.#upstreamModelText === undefined) {
-          const upstreamModelText = MODEL_FIELD.exec(item.text)?.[0];
-          this.#upstreamModelText = upstreamModelText;
-          this.#modelText = `"model":${JSON.stringify(model)}`;
-          if (upstreamModelText !== undefined)
-            this.#modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(this.#modelText) };
-        }
-        const out = noteChunk(item.chunk, summary, this.stripUsage, false, model);
-        if (out) text += encodeSSEData(out);
-      }
+      } else text += this.#encodeParsed(item.chunk, item.text);
       // A long read goes out in pieces, so that back-pressure applies to what the client fails to read.
       if (text.length >= MAX_TEXT_CHARS) {
         pieces.push(text);
@@ -144,6 +132,41 @@ class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
     if (text !== '') pieces.push(text);
     if (this.collectText) this.#collectText(batch);
     return pieces;
+  }
+
+  /**
+   * A parsed chunk (`text`, its JSON as the upstream sent it) as one SSE event, noted in the summary. When it names
+   * another model than the requested one, its `"model":"<id>"` text is replaced in the upstream's text, as in plain
+   * deltas, instead of serialising the chunk again (and the upstream's id is not kept for it: see `presentModel`), as
+   * long as the text is the chunk's own (`jsonTextOf`: no preset fixed it) and holds `"model"` once (so that it is the
+   * chunk's member, not a nested one or a value); otherwise the chunk is made to name it and serialised.
+   */
+  #encodeParsed(chunk: ChatCompletionChunk, text: string): string {
+    const model = this.model;
+    if (model === undefined || chunk.model === model) {
+      const out = noteChunk(chunk, this.summary, this.stripUsage, false, model);
+      return out ? encodeSSEData(out) : '';
+    }
+    if (this.#upstreamModelText === undefined) {
+      const upstreamModelText = MODEL_FIELD.exec(text)?.[0];
+      this.#upstreamModelText = upstreamModelText;
+      this.#modelText = `"model":${JSON.stringify(model)}`;
+      if (upstreamModelText !== undefined)
+        this.#modelBytes = { upstream: Buffer.from(upstreamModelText), requested: Buffer.from(this.#modelText) };
+    }
+    const upstreamModelText = this.#upstreamModelText;
+    const at = upstreamModelText === undefined || jsonTextOf(chunk) !== text ? -1 : text.indexOf(MODEL_KEY);
+    if (at === -1 || !text.startsWith(upstreamModelText!, at) || text.indexOf(MODEL_KEY, at + 1) !== -1) {
+      const out = noteChunk(chunk, this.summary, this.stripUsage, false, model);
+      return out ? encodeSSEData(out) : '';
+    }
+    const out = noteChunk(chunk, this.summary, this.stripUsage, false, undefined);
+    if (out === chunk)
+      return `data: ${text.slice(0, at)}${this.#modelText}${text.slice(at + upstreamModelText!.length)}\n\n`;
+    if (!out) return '';
+    // Usage stripped: a copy, which names the requested model.
+    out.model = model;
+    return encodeSSEData(out);
   }
 
   /**
@@ -173,6 +196,8 @@ class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
  * inside a string (its quotes would be escaped), and a plain text delta has no nested object with a `model` member.
  */
 const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
+/** The `model` key as JSON text (also found as a string value: `"role":"model"`). */
+const MODEL_KEY = '"model"';
 
 const sameBatch = (batch: ChunkBatch): ChunkBatch => batch;
 
