@@ -20,12 +20,25 @@ const COMPLETION_LIMITS: Partial<Record<CallOperation, readonly string[]>> = {
   openaiResponses: ['max_output_tokens'],
 };
 
+/** A choice count (`n`, `best_of`): a number of at least 1, rounded down; 1 for anything else. */
+function count(value: unknown): number {
+  return typeof value === 'number' && value >= 1 ? Math.floor(value) : 1;
+}
+
+/** The first of `names` whose field in `request` is a number of at least 0 (a completion limit), or undefined. */
+function completionLimitField(request: Record<string, unknown>, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = request[name];
+    if (typeof value === 'number' && value >= 0) return name;
+  }
+  return undefined;
+}
+
 /**
  * Choices a call generates: chat's `n`; for legacy completions `max(n, best_of)` per prompt (an array of prompts
  * generates that many for each); 1 for the others.
  */
 function choicesOf(operation: CallOperation, request: Record<string, unknown>): number {
-  const count = (value: unknown) => (typeof value === 'number' && value >= 1 ? Math.floor(value) : 1);
   if (operation === 'chatCompletions') return count(request.n);
   if (operation !== 'completions') return 1;
   const prompt = request.prompt;
@@ -69,7 +82,7 @@ export function estimateCall(
   let completionBasis = 'none';
   const limits = COMPLETION_LIMITS[operation];
   if (limits) {
-    const field = limits.find((name) => typeof request[name] === 'number' && (request[name] as number) >= 0);
+    const field = completionLimitField(request, limits);
     const n = choicesOf(operation, request);
     completionTokens = (field ? (request[field] as number) : DEFAULT_COMPLETION_TOKENS) * n;
     completionBasis = field ?? 'default';
@@ -77,7 +90,8 @@ export function estimateCall(
   let costUsd = 0;
   for (const model of plan.models) {
     for (const target of model.targets) {
-      const { price } = targetPrice(target, promptTokens);
+      // A configured price is taken as it is (see `resolvePrice`): no resolved price made for it.
+      const price = target.price ?? targetPrice(target, promptTokens).price;
       if (!price) continue;
       const output = Math.max(price.output, price.reasoning ?? 0);
       costUsd = Math.max(costUsd, (promptTokens * price.input + completionTokens * output) / 1_000_000);
