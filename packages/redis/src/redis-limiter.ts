@@ -3,6 +3,7 @@ import {
   type Limiter,
   type LimitRequest,
   type LimitSettlement,
+  type LimitSubject,
   MemoryLimiter,
   type SettledBudget,
 } from '@switchyard/accounts';
@@ -64,6 +65,11 @@ type Commands = {
   /** ioredis flattens each list argument into the command's arguments. */
   switchyardTurn(numKeys: number, ...parts: (string | number)[][]): Promise<[string[], string[]]>;
 };
+
+/** The scope a refusal or a `seed` answer names: `subjects[index - 1]` for an index above 1 (the key's own: none). */
+function scopeOf(subjects: readonly LimitSubject[], index: number): { scope?: string } {
+  return index > 1 ? { scope: subjects[index - 1]?.id } : {};
+}
 
 /**
  * The {@link Limiter} shared by every replica, on Redis: the admissions of one event-loop turn in one atomic Lua script
@@ -145,21 +151,22 @@ export class RedisLimiter implements Limiter {
       this.#down = false;
       this.#local = new MemoryLimiter(Date.now, { seedRecent: true });
     }
+    // Module functions, not closures: nothing made per call but the reply's fields and the decision.
     const reply = answer.split(',');
-    const scopeOf = (index: number) => (index > 1 ? { scope: subjects[index - 1]?.id } : {});
     if (reply[0] === 'seed')
       return {
         ok: false,
         reason: 'seed',
         what: reply[1] === 'recent' ? 'recent' : 'spend',
-        ...scopeOf(Number(reply[2])),
+        ...scopeOf(subjects, Number(reply[2])),
       };
-    const number = (i: number) => Number(reply[i]);
+    const requestsRemaining = Number(reply[2]);
+    const tokensRemaining = Number(reply[4]);
     const state = {
-      requestsRemaining: number(2) < 0 ? undefined : number(2),
-      requestsResetMs: number(3),
-      tokensRemaining: number(4) < 0 ? undefined : number(4),
-      tokensResetMs: number(5),
+      requestsRemaining: requestsRemaining < 0 ? undefined : requestsRemaining,
+      requestsResetMs: Number(reply[3]),
+      tokensRemaining: tokensRemaining < 0 ? undefined : tokensRemaining,
+      tokensResetMs: Number(reply[5]),
     };
     if (reply[0] === 'ok') {
       if (slot)
@@ -174,9 +181,9 @@ export class RedisLimiter implements Limiter {
       ok: false,
       reason,
       state,
-      retryAfterMs: number(6),
-      ...(reason === 'budget' && { budget: { spentUsd: number(7), reservedUsd: number(8) } }),
-      ...scopeOf(number(1)),
+      retryAfterMs: Number(reply[6]),
+      ...(reason === 'budget' && { budget: { spentUsd: Number(reply[7]), reservedUsd: Number(reply[8]) } }),
+      ...scopeOf(subjects, Number(reply[1])),
     };
   }
 
