@@ -16,8 +16,9 @@ export function upstreamCallLimits(options: UpstreamRequestOptions): Required<Up
 /**
  * Sends one upstream request with undici's `dispatch` and `handler` (the readers of whole bodies and of event streams
  * share it): origin and path from `options.url`, method (POST when there is a body, else GET), headers, body (a string,
- * bytes, or buffers sent one after the other, which undici's `dispatch` takes as an iterable), the headers and body-idle timeouts (ms), through the call's dispatcher, else the provider's, else the
- * process-wide pool. Throws synchronously what `dispatch` throws (an invalid argument); everything later reaches `handler`.
+ * bytes, or buffers sent one after the other, which undici's `dispatch` takes as an iterable), the headers and
+ * body-idle timeouts (ms), through the call's dispatcher, else the provider's, else the process-wide pool. Throws
+ * synchronously what `dispatch` throws (an invalid argument); everything later reaches `handler`.
  * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherdispatchoptions-handler
  */
 export function dispatchUpstreamRequest(options: UpstreamRequestOptions, handler: Dispatcher.DispatchHandler): void {
