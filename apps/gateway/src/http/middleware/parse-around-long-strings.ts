@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { BodyText } from './pieced-text.js';
 import type { LongJsonString } from './top-level-value-range.js';
 
 /**
@@ -52,7 +53,7 @@ interface RawString {
  * control character), with their quotes' offsets in `text` (`bytes` decoded; the same offsets when `ascii`, else
  * counted in UTF-16 units over the bytes before each, which must then be valid UTF-8).
  */
-function rawStringsOf(text: string, bytes: Buffer, strings: readonly LongJsonString[], ascii: boolean): RawString[] {
+function rawStringsOf(text: BodyText, bytes: Buffer, strings: readonly LongJsonString[], ascii: boolean): RawString[] {
   const raw: RawString[] = [];
   let byteAt = 0;
   let charAt = 0;
@@ -72,7 +73,8 @@ function rawStringsOf(text: string, bytes: Buffer, strings: readonly LongJsonStr
 }
 
 /**
- * `JSON.parse(text)` of a body (`text` is `bytes` decoded; `ascii` when every byte is below 0x80) without parsing its
+ * `JSON.parse(text)` of a body (`text` is `bytes` decoded, one string or its pieces (`PiecedText`), whose slices are
+ * then concatenations of the pieces' slices; `ascii` when every byte is below 0x80) without parsing its
  * long strings (`strings`, from `scanTopLevelValue`): V8's parse reads a 400 KB prompt character by character (2-3
  * ms on a loaded 2-core machine), while a string whose bytes hold no backslash and no control character means exactly
  * its text, which a slice of `text` gives without copying it. The text with each such string replaced by `""` is
@@ -82,13 +84,13 @@ function rawStringsOf(text: string, bytes: Buffer, strings: readonly LongJsonStr
  * @see https://www.rfc-editor.org/rfc/rfc8259#section-7
  */
 export function parseAroundLongStrings(
-  text: string,
+  text: BodyText,
   bytes: Buffer,
   strings: readonly LongJsonString[],
   ascii: boolean,
 ): unknown {
   const raw = ascii || isUtf8(bytes) ? rawStringsOf(text, bytes, strings, ascii) : [];
-  if (raw.length === 0) return JSON.parse(text);
+  if (raw.length === 0) return JSON.parse(String(text));
   let skeleton = '';
   let at = 0;
   for (const string of raw) {
@@ -98,7 +100,7 @@ export function parseAroundLongStrings(
   const value: unknown = JSON.parse(skeleton + text.slice(at));
   for (const string of raw) {
     // The scan and the parse agree on where every string lies, so this does not fail; if it did, the text is parsed.
-    if (!placeAt(value, string.path, text.slice(string.open + 1, string.close))) return JSON.parse(text);
+    if (!placeAt(value, string.path, text.slice(string.open + 1, string.close))) return JSON.parse(String(text));
   }
   return value;
 }

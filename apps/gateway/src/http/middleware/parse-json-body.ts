@@ -1,8 +1,9 @@
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { GatewayError, type GatewayErrorCode, rememberJsonText } from '@switchyard/core';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-nesting-depth.js';
 import { parseAroundLongStrings } from './parse-around-long-strings.js';
+import { type BodyText, decodeInPieces } from './pieced-text.js';
 import { type LongJsonString, scanTopLevelValue } from './top-level-value-range.js';
 
 /** Parses a size such as `20mb`, `512kb` or a number of bytes. */
@@ -30,14 +31,14 @@ const error = (status: number, code: GatewayErrorCode, message: string) =>
  */
 function parsedInto(
   req: Request,
-  text: string,
+  text: BodyText,
   next: NextFunction,
   large?: { bytes: Buffer; ascii: boolean; longStrings: readonly LongJsonString[] },
 ): boolean {
   try {
     req.body = large?.longStrings.length
       ? parseAroundLongStrings(text, large.bytes, large.longStrings, large.ascii)
-      : JSON.parse(text);
+      : JSON.parse(String(text));
     return true;
   } catch {
     next(error(400, 'invalid_json', 'We could not parse the JSON body of your request. The body must be valid JSON.'));
@@ -52,7 +53,7 @@ function parsedInto(
  */
 function rememberMessagesText(
   body: unknown,
-  text: string,
+  text: BodyText,
   bytes: Buffer,
   ascii: boolean,
   range: [number, number] | undefined,
@@ -80,7 +81,8 @@ const tooDeepError = () =>
  * four turns of the event loop (`setImmediate` between them), not one: the requests that arrived meanwhile (a small
  * stream's first byte) wait for one slice of its work, not for all of it. Its one scan (this turn) checks the depth
  * and finds the text of its `messages` and its long strings, which the parse takes from the text as they are
- * (`parseAroundLongStrings`); then the decode; then the parse; then `next`.
+ * (`parseAroundLongStrings`); then the decode (in pieces, `decodeInPieces`, when the body is valid UTF-8); then the
+ * parse; then `next`.
  */
 function handLargeBodyOn(req: Request, bytes: Buffer, next: NextFunction): void {
   const scan = scanTopLevelValue(bytes, 'messages', MAX_JSON_DEPTH);
@@ -89,9 +91,11 @@ function handLargeBodyOn(req: Request, bytes: Buffer, next: NextFunction): void 
     return;
   }
   setImmediate(() => {
-    const text = bytes.toString('utf8');
+    // Decoded in pieces (`decodeInPieces`): one 400 KB string costs its allocation in V8's large-object space. A body
+    // that is not valid UTF-8 is decoded whole, as `toString` replaces its bad bytes.
+    const ascii = isAscii(bytes);
+    const text = ascii || isUtf8(bytes) ? decodeInPieces(bytes) : bytes.toString('utf8');
     setImmediate(() => {
-      const ascii = isAscii(bytes);
       if (!parsedInto(req, text, next, { bytes, ascii, longStrings: scan.longStrings })) return;
       rememberMessagesText(req.body, text, bytes, ascii, scan.range);
       setImmediate(next);
