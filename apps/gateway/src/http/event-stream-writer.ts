@@ -42,8 +42,13 @@ export class EventStreamWriter {
   readonly #keepAliveMs: number;
   readonly #writeTimeoutMs: number;
   #opened = false;
-  #pendingOpen?: NodeJS.Timeout;
-  #keepAlive?: NodeJS.Timeout;
+  /**
+   * The stream's one timer: before the stream opens, {@link openWhenIdle}'s (it opens the stream); after, the
+   * keep-alive, re-armed by every write and by itself. One timer and one close hook per stream, not two.
+   */
+  #timer?: NodeJS.Timeout;
+  /** What {@link openWhenIdle}'s timer runs before it opens the stream. */
+  #beforeOpen?: () => void;
   #draining?: Promise<void>;
   /** Encoded events ready to go, as one string. */
   #batch = '';
@@ -77,22 +82,43 @@ export class EventStreamWriter {
    * {@link open} or {@link pipe} (the first event is ready) or {@link cancel} (the call failed) makes it moot.
    */
   openWhenIdle(beforeOpen: () => void): void {
-    if (this.#opened || this.#pendingOpen || this.#res.destroyed) return;
-    this.#pendingOpen = setTimeout(() => {
-      this.#pendingOpen = undefined;
-      if (this.#opened || this.#res.destroyed) return;
-      beforeOpen();
-      this.open();
-      this.#write(': keep-alive\n\n');
-    }, this.#keepAliveMs);
-    onResponseClose(this.#res, () => this.cancel());
+    if (this.#opened || this.#timer || this.#res.destroyed) return;
+    this.#beforeOpen = beforeOpen;
+    this.#startTimer();
   }
 
   /** Forgets a pending {@link openWhenIdle} (the stream will not be opened by it). */
   cancel(): void {
-    clearTimeout(this.#pendingOpen);
-    this.#pendingOpen = undefined;
+    this.#beforeOpen = undefined;
+    if (this.#opened) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
+
+  /** Arms the stream's timer, stopped when the response closes. */
+  #startTimer(): void {
+    this.#timer = setTimeout(this.#onTimer, this.#keepAliveMs);
+    onResponseClose(this.#res, this.#stopTimer);
+  }
+
+  readonly #stopTimer = (): void => {
+    clearTimeout(this.#timer);
+  };
+
+  /** Nothing was sent for `keepAliveMs`: opens the stream if it is not open, and sends a `: keep-alive` comment. */
+  readonly #onTimer = (): void => {
+    const res = this.#res;
+    if (res.destroyed) return;
+    if (!this.#opened) {
+      const beforeOpen = this.#beforeOpen;
+      this.#beforeOpen = undefined;
+      beforeOpen?.();
+      this.open();
+      this.#write(': keep-alive\n\n');
+    } else if (!this.#draining) this.#write(': keep-alive\n\n');
+    // Re-armed as setInterval would (a write just refreshed it when it sent the comment).
+    this.#timer?.refresh();
+  };
 
   /** Sends status 200 and the SSE headers (with any set on the response before) and starts the keep-alive. Idempotent. */
   open(): void {
@@ -101,7 +127,8 @@ export class EventStreamWriter {
 
   /** {@link open}; with `flush` false the headers go out with the first write instead (one socket write fewer). */
   #open(flush: boolean): void {
-    this.cancel();
+    // A pending openWhenIdle is moot; its timer is kept, to become the keep-alive.
+    this.#beforeOpen = undefined;
     if (this.#opened || this.#res.destroyed) return;
     this.#opened = true;
     const res = this.#res;
@@ -113,10 +140,9 @@ export class EventStreamWriter {
       'x-accel-buffering': 'no',
     });
     if (flush) res.flushHeaders();
-    this.#keepAlive = setInterval(() => {
-      if (!this.#draining && !res.destroyed) this.#write(': keep-alive\n\n');
-    }, this.#keepAliveMs);
-    onResponseClose(res, () => clearInterval(this.#keepAlive));
+    // openWhenIdle's timer, when there is one, becomes the keep-alive.
+    if (this.#timer) this.#timer.refresh();
+    else this.#startTimer();
   }
 
   /**
@@ -173,10 +199,10 @@ export class EventStreamWriter {
       }
       const rest = this.#batch;
       this.#batch = '';
-      if (rest !== '' && !this.#res.destroyed) this.#keepAlive?.refresh();
+      if (rest !== '' && !this.#res.destroyed) this.#timer?.refresh();
       if (!this.#res.destroyed) this.#res.end(rest);
     } finally {
-      clearInterval(this.#keepAlive);
+      clearTimeout(this.#timer);
       // Left early (the client went away): the source is closed, as `for await` would.
       if (!exhausted) await source.return?.();
     }
@@ -185,7 +211,7 @@ export class EventStreamWriter {
   /** Ends an opened stream with one last event (an error event, already encoded). */
   end(event: string): void {
     this.#flush();
-    clearInterval(this.#keepAlive);
+    clearTimeout(this.#timer);
     if (this.#res.destroyed) return;
     this.#res.end(event);
   }
@@ -248,7 +274,7 @@ export class EventStreamWriter {
   }
 
   #write(data: string | Uint8Array): void {
-    this.#keepAlive?.refresh();
+    this.#timer?.refresh();
     if (!this.#res.write(data) && !this.#draining) {
       this.#draining = this.#waitForDrain().finally(() => {
         this.#draining = undefined;
