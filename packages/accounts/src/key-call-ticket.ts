@@ -1,4 +1,4 @@
-import type { CallAdmissionRequest, CallSettlement, CallTicket, RoutePlan } from '@switchyard/core';
+import type { CallAdmissionRequest, CallSettlement, CallTicket, ModelPrice, RoutePlan } from '@switchyard/core';
 import type { Admission } from './admission.js';
 import { targetPrice } from './catalog-price.js';
 import { computeCostUsd } from './compute-cost.js';
@@ -19,6 +19,30 @@ const ignore = (): void => {};
 interface Settled {
   costUsd: number | undefined;
   limits: Promise<void>;
+}
+
+/**
+ * What a call books for `prompt` and `completion` tokens (`estimated` when counted here, not reported): `base` (its
+ * unused attempts, see `unusedAttemptsBooked`) plus the served attempt at `price` (USD per million tokens), or
+ * `perImage` (USD) for images priced per image. Cache reads and writes and reasoning tokens have their own prices when
+ * the upstream reported them.
+ */
+function bookedWith(
+  base: Booked,
+  perImage: number | undefined,
+  price: ModelPrice | undefined,
+  settlement: CallSettlement,
+  prompt: number,
+  completion: number,
+  estimated: boolean,
+): Booked {
+  return {
+    prompt: base.prompt + prompt,
+    completion: base.completion + completion,
+    costUsd:
+      base.costUsd + (perImage ?? computeCostUsd(price, prompt, completion, estimated ? {} : (settlement.usage ?? {}))),
+    estimated: base.estimated || estimated,
+  };
 }
 
 /**
@@ -96,46 +120,61 @@ export class KeyCallTicket implements CallTicket, RowOwner {
         ? imageCostUsd(served.price, request.operation, request.request, settlement.images)
         : undefined;
     const base = unusedAttemptsBooked(settlement, estimate);
-    const finish = (prompt: number, completion: number, estimated: boolean): Booked => ({
-      prompt: base.prompt + prompt,
-      completion: base.completion + completion,
-      // Cache reads/writes and reasoning tokens have their own prices when the upstream reported them.
-      costUsd:
-        base.costUsd +
-        (perImage ?? computeCostUsd(served.price, prompt, completion, estimated ? {} : (settlement.usage ?? {}))),
-      estimated: base.estimated || estimated,
-    });
+    // What is booked is made by a module function (`bookedWith`): no closure or context per call.
+    const price = served.price;
     if (answered && !settlement.stream) headers['x-switchyard-price-source'] = served.source;
     const reported = settlement.usage?.prompt_tokens !== undefined || settlement.usage?.completion_tokens !== undefined;
     if (!answered || reported) {
       const booked = answered
-        ? finish(settlement.usage?.prompt_tokens ?? 0, settlement.usage?.completion_tokens ?? 0, false)
-        : finish(0, 0, false);
+        ? bookedWith(
+            base,
+            perImage,
+            price,
+            settlement,
+            settlement.usage?.prompt_tokens ?? 0,
+            settlement.usage?.completion_tokens ?? 0,
+            false,
+          )
+        : bookedWith(base, perImage, price, settlement, 0, 0, false);
       return { costUsd: booked.costUsd, limits: this.#row(settlement, served.source, booked, discount) };
     }
     if (!settlement.stream) {
       // An answer without usage (e.g. speech, images): the prompt estimate, no completion tokens.
-      const booked = finish(estimate.promptTokens, 0, true);
+      const booked = bookedWith(base, perImage, price, settlement, estimate.promptTokens, 0, true);
       return { costUsd: booked.costUsd, limits: this.#row(settlement, served.source, booked, discount) };
     }
     // A stream whose upstream reported no usage (cut by the client, failed, or an upstream that never reports it):
     // count with the tokenizer, off the response path. Its settlement is not awaited before the stream ends (`limits`
     // resolves at once): a count can take seconds under load, and a client that stops reading at a failure event
     // would otherwise close the stream before its failure is noted.
-    const task = (async () => {
-      let booked: Booked;
-      try {
-        booked = finish(
-          await countTextTokens(promptText(request.request)),
-          await countTextTokens(settlement.completionText ?? ''),
-          true,
-        );
-      } catch {
-        booked = finish(estimate.promptTokens, Math.ceil((settlement.completionText ?? '').length / 4), true);
-      }
-      await this.#row(settlement, served.source, booked, discount);
-    })();
+    const task = this.#countThenRow(settlement, served.source, base, perImage, price, discount);
     this.accounts.track(task);
     return { costUsd: undefined, limits: Promise.resolve() };
+  }
+
+  /**
+   * Books a stream whose upstream reported no usage: its prompt and completion counted with the tokenizer (else
+   * estimated at 4 characters a token), then its row queued (see {@link settle}); off the response path. A method of
+   * its own, so that the common call's `#book` makes no closure or context for it.
+   */
+  async #countThenRow(
+    settlement: CallSettlement,
+    priceSource: Parameters<typeof settlementRow>[2],
+    base: Booked,
+    perImage: number | undefined,
+    price: ModelPrice | undefined,
+    discount: number,
+  ): Promise<void> {
+    const { request, estimate } = this;
+    let booked: Booked;
+    try {
+      const prompt = await countTextTokens(promptText(request.request));
+      const completion = await countTextTokens(settlement.completionText ?? '');
+      booked = bookedWith(base, perImage, price, settlement, prompt, completion, true);
+    } catch {
+      const completion = Math.ceil((settlement.completionText ?? '').length / 4);
+      booked = bookedWith(base, perImage, price, settlement, estimate.promptTokens, completion, true);
+    }
+    await this.#row(settlement, priceSource, booked, discount);
   }
 }

@@ -121,10 +121,13 @@ export function settlementRow(
  * last.
  */
 export function unusedAttemptsBooked(settlement: CallSettlement, estimate: CallEstimateDetail): Booked {
-  const unused = settlement.target !== undefined ? settlement.attempts.slice(0, -1) : settlement.attempts;
+  const { attempts } = settlement;
+  // Read in place (no copy of the list): all but the last attempt when the call was answered.
+  const unused = settlement.target !== undefined ? attempts.length - 1 : attempts.length;
   const base: Booked = { prompt: 0, completion: 0, costUsd: 0, estimated: false };
-  for (const attempt of unused) {
-    if (!attempt.billable) continue;
+  for (let i = 0; i < unused; i++) {
+    const attempt = attempts[i];
+    if (!attempt?.billable) continue;
     if (attempt.usage?.prompt_tokens !== undefined || attempt.usage?.completion_tokens !== undefined) {
       const prompt = attempt.usage.prompt_tokens ?? 0;
       const completion = attempt.usage.completion_tokens ?? 0;
