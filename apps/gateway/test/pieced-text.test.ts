@@ -43,6 +43,33 @@ describe('decodeInPieces', () => {
     expect(pieced.charCodeAt(-1)).toBeNaN();
   });
 
+  it('finds a backslash or a control character in a range across pieces, and nothing outside it', () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
+    const pattern = /[\x00-\x1f\\]/;
+    for (const at of [0, TEXT_PIECE_BYTES - 1, TEXT_PIECE_BYTES, 2 * TEXT_PIECE_BYTES + 5]) {
+      for (const bad of ['\\', '\n', '\u0000']) {
+        const text = `${'a'.repeat(at)}${bad}${'b'.repeat(3 * TEXT_PIECE_BYTES)}`;
+        const pieced = decodeInPieces(Buffer.from(text));
+        expect(pieced.has(pattern, 0, text.length)).toBe(true);
+        expect(pieced.has(pattern, Math.max(0, at - 100), at + 1)).toBe(true);
+        expect(pieced.has(pattern, 0, at)).toBe(false);
+        expect(pieced.has(pattern, at + 1, text.length)).toBe(false);
+      }
+    }
+  });
+
+  it('refuses a large ASCII body with a raw control character in a long string, wherever it lies', () => {
+    for (const at of [10, TEXT_PIECE_BYTES + 3, 3 * TEXT_PIECE_BYTES - 40]) {
+      const content = 'lorem ipsum '.repeat(12_000);
+      const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] });
+      const bytes = Buffer.from(body);
+      bytes[body.indexOf('lorem') + at] = 0x0a;
+      const { longStrings } = scanTopLevelValue(bytes, 'messages', 64);
+      expect(longStrings).toHaveLength(1);
+      expect(() => parseAroundLongStrings(decodeInPieces(bytes), bytes, longStrings, true)).toThrow(SyntaxError);
+    }
+  });
+
   it('gives parseAroundLongStrings what JSON.parse reads, without parsing the long strings', () => {
     const escaped = `${mixedText(2 * TEXT_PIECE_BYTES, 3)} with "escaped" quotes`;
     const body = JSON.stringify({

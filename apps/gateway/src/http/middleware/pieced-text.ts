@@ -71,6 +71,25 @@ export class PiecedText {
     return text;
   }
 
+  /**
+   * Whether `pattern` (one that matches a single character, neither global nor sticky) matches within the text from
+   * `start` to `end` (UTF-16 units): tested on each piece's slice (no copy), never on the text joined.
+   */
+  has(pattern: RegExp, start: number, end: number): boolean {
+    end = Math.min(end, this.length);
+    if (!(start < end)) return false;
+    let index = this.#pieceAt(start);
+    let at = start;
+    while (at < end) {
+      const piece = this.#pieces[index]!;
+      const pieceStart = this.#starts[index]!;
+      if (pattern.test(piece.slice(at - pieceStart, Math.min(end - pieceStart, piece.length)))) return true;
+      at = pieceStart + piece.length;
+      index++;
+    }
+    return false;
+  }
+
   /** The whole text as one string. */
   toString(): string {
     return this.#pieces.join('');
@@ -79,6 +98,14 @@ export class PiecedText {
 
 /** A body's text: one string, or the pieces of a large body (see {@link PiecedText}). */
 export type BodyText = string | PiecedText;
+
+/**
+ * Whether `pattern` (one that matches a single character, neither global nor sticky) matches within `text` from
+ * `start` to `end` (UTF-16 units), without joining a {@link PiecedText}'s pieces.
+ */
+export function textHas(text: BodyText, pattern: RegExp, start: number, end: number): boolean {
+  return typeof text === 'string' ? pattern.test(text.slice(start, end)) : text.has(pattern, start, end);
+}
 
 /**
  * `bytes` (valid UTF-8: the caller checks with `isUtf8`) decoded as `bytes.toString('utf8')` would, in pieces of about
