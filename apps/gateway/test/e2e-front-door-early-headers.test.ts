@@ -195,11 +195,13 @@ describe('POST /v1/messages: early headers and keep-alive for a late first event
         model: 'gpt-chat',
         max_tokens: 64,
         stream: true,
-        top_k: 5,
+        service_tier: 'auto',
         messages: [{ role: 'user', content: 'Hi' }],
       })
       .withResponse();
-    expect(response.headers.get('x-switchyard-warning')).toContain('top_k_dropped: top_k is not supported');
+    expect(response.headers.get('x-switchyard-warning')).toContain(
+      "dropped_parameter: 'service_tier' applies to Anthropic models only",
+    );
     for await (const _ of stream);
     expect(wire.text.indexOf(': keep-alive\n\n')).toBeLessThan(firstEventAt(wire.text));
   });
