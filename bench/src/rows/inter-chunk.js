@@ -1,7 +1,8 @@
 // Row `inter-chunk`: 64 concurrent streams of 500 chunks sent 10 ms apart by the upstream, direct, through the
-// Express floor and through Switchyard (fresh processes, alternating rounds): the p99 gap between a stream's events
-// as the client sees them, what each server adds over direct, Switchyard's against the floor's.
-import { startFleet } from '../fleet.js';
+// Express floor and through Switchyard (and BENCH_BASE's Switchyard when set; fresh processes, alternating rounds):
+// the p99 gap between a stream's events as the client sees them, what each server adds over direct, Switchyard's
+// against the floor's.
+import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, chatBodyWith } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, checkAgainst, median } from './check.js';
@@ -11,8 +12,9 @@ export const interChunk = {
   title: '64 streams of 500 chunks 10 ms apart: inter-chunk p99 added over direct, Switchyard vs Express floor',
   async run(ctx) {
     const { streams, chunks } = ctx.quick ? { streams: 16, chunks: 100 } : { streams: 64, chunks: 500 };
-    const names = ['direct', 'floor', 'switchyard'];
-    const fleet = await startFleet(['floor', 'switchyard']);
+    const servers = withBase(['floor', 'switchyard']);
+    const names = ['direct', ...servers];
+    const fleet = await startFleet(servers);
     try {
       const body = chatBodyWith(`bench:slow:${chunks}:10`);
       const measure = (name) =>
@@ -24,11 +26,11 @@ export const interChunk = {
         streams,
         chunks,
         p99: Object.fromEntries(names.map((name) => [name, median(rounds[name].map((r) => r.p99))])),
-        added: { floor: added('floor'), switchyard: added('switchyard') },
+        added: Object.fromEntries(servers.map((name) => [name, added(name)])),
         rounds,
       };
       ctx.log(
-        `p99 gap (ms): ${names.map((n) => `${n} ${figures.p99[n].toFixed(2)}`).join(', ')}; added over direct: floor ${figures.added.floor.toFixed(3)}, switchyard ${figures.added.switchyard.toFixed(3)}`,
+        `p99 gap (ms): ${names.map((n) => `${n} ${figures.p99[n].toFixed(2)}`).join(', ')}; added over direct: ${servers.map((n) => `${n} ${figures.added[n].toFixed(3)}`).join(', ')}`,
       );
       return {
         figures,
