@@ -34,7 +34,6 @@ let upstream: MockUpstream;
 let running: RunningServer;
 let origin: string;
 let client: OpenAI;
-let keyId: string;
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-native-responses-'));
 useGatewayWithUpstreams(
@@ -66,7 +65,6 @@ routing: { max_retries: 0 }
 );
 beforeAll(async () => {
   const created = await createKey('native-responses');
-  keyId = created.id;
   client = new OpenAI({ baseURL: running.url, apiKey: created.key, maxRetries: 0 });
 });
 
@@ -307,8 +305,13 @@ describe('stored responses with the native pass-through', () => {
 
 describe('metering of the native pass-through', () => {
   it('books tokens and cost from the Responses usage, cached input at its own price', async () => {
+    // A key of its own: the other tests' calls on the file's key may still be booking when this one starts.
+    const own = await createKey('native-responses-metering');
+    const client = new OpenAI({ baseURL: running.url, apiKey: own.key, maxRetries: 0 });
     const usageNow = async () => {
-      const res = await fetch(`${origin}/admin/usage?key=${keyId}`, { headers: { authorization: `Bearer ${MASTER}` } });
+      const res = await fetch(`${origin}/admin/usage?key=${own.id}`, {
+        headers: { authorization: `Bearer ${MASTER}` },
+      });
       return (
         (await res.json()) as {
           data: { requests: number; prompt_tokens: number; completion_tokens: number; cost_usd: number }[];
