@@ -58,16 +58,9 @@ export class PiecedText {
   slice(start: number, end: number = this.length): string {
     end = Math.min(end, this.length);
     if (!(start < end)) return '';
-    let index = this.#pieceAt(start);
     let text = '';
-    let at = start;
-    while (at < end) {
-      const piece = this.#pieces[index]!;
-      const pieceStart = this.#starts[index]!;
-      text += piece.slice(at - pieceStart, Math.min(end - pieceStart, piece.length));
-      at = pieceStart + piece.length;
-      index++;
-    }
+    for (let index = this.#pieceAt(start); index < this.#pieces.length && this.#starts[index]! < end; index++)
+      text += this.#part(index, start, end);
     return text;
   }
 
@@ -78,16 +71,20 @@ export class PiecedText {
   has(pattern: RegExp, start: number, end: number): boolean {
     end = Math.min(end, this.length);
     if (!(start < end)) return false;
-    let index = this.#pieceAt(start);
-    let at = start;
-    while (at < end) {
-      const piece = this.#pieces[index]!;
-      const pieceStart = this.#starts[index]!;
-      if (pattern.test(piece.slice(at - pieceStart, Math.min(end - pieceStart, piece.length)))) return true;
-      at = pieceStart + piece.length;
-      index++;
-    }
+    for (let index = this.#pieceAt(start); index < this.#pieces.length && this.#starts[index]! < end; index++)
+      if (pattern.test(this.#part(index, start, end))) return true;
     return false;
+  }
+
+  /**
+   * What piece `index` holds of the text from `start` to `end` (UTF-16 units over the whole text): V8's sliced string
+   * of the piece, no copy. The one walk of {@link slice} and {@link has}, which visit the pieces from `start`'s to
+   * `end`'s.
+   */
+  #part(index: number, start: number, end: number): string {
+    const piece = this.#pieces[index]!;
+    const pieceStart = this.#starts[index]!;
+    return piece.slice(Math.max(0, start - pieceStart), Math.min(end - pieceStart, piece.length));
   }
 
   /** The whole text as one string. */
