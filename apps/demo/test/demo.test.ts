@@ -15,6 +15,11 @@ describe('the demo (README: ./dev demo)', () => {
   }, async () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [demo, '--once', '--port', '0'], {
       timeout: 50_000,
+    }).catch((error: Error & { stdout?: string; stderr?: string; signal?: string }) => {
+      // What the demo had printed when it failed or was stopped: "Command failed" alone says nothing.
+      throw new Error(
+        `${error.message.split('\n')[0]} (signal ${error.signal ?? 'none'})\nstdout:\n${error.stdout?.slice(-3000)}\nstderr:\n${error.stderr?.slice(-3000)}`,
+      );
     });
     expect(stdout).toContain('REPLAY RECORDED');
     // The same SDK call answered by each provider's recorded reply, labelled.
