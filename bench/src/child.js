@@ -2,6 +2,7 @@
 // and answers IPC messages {type:"rss"} with its current and peak resident set size (bytes), {type:"cpu"}
 // with its CPU time and {type:"heap"} with its heap after a full collection.
 import { fork } from 'node:child_process';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 /** Starts `script` (in this folder) as a child process; resolves with the process and the payload it announced. */
@@ -50,6 +51,24 @@ export function askCpu(child) {
   });
 }
 
+/**
+ * Asks a child for its CPU time so far (`cpuUs`, as {@link askCpu}) and the main-thread pauses of its garbage collections
+ * so far (`gc`: `{minorMs, majorMs, incrementalMs, count}`, from `node:perf_hooks`' `gc` entries, by kind). V8's
+ * concurrent marking and sweeping run on helper threads: they are in `cpuUs`, not in `gc`.
+ */
+export function askUsage(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message?.cpuUs !== undefined) {
+        child.off('message', onMessage);
+        resolve(message);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'cpu' });
+  });
+}
+
 /** Asks a child for `{heapUsed, rss, gc}` (bytes) after a full garbage collection (the child runs with --expose-gc). */
 export function askHeap(child) {
   return new Promise((resolve) => {
@@ -67,6 +86,16 @@ export function askHeap(child) {
 /** In a child: samples RSS every 100 ms, answers RSS and CPU requests, and announces readiness. */
 export function serveChild(ready) {
   let peakRss = process.memoryUsage.rss();
+  const gc = { minorMs: 0, majorMs: 0, incrementalMs: 0, count: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count++;
+      const kind = entry.detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.majorMs += entry.duration;
+      else if (kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) gc.incrementalMs += entry.duration;
+      else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.minorMs += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 100).unref();
@@ -84,7 +113,7 @@ export function serveChild(ready) {
     }
     if (message?.type === 'cpu') {
       const { user, system } = process.cpuUsage();
-      process.send({ cpuUs: user + system });
+      process.send({ cpuUs: user + system, gc });
     }
   });
   process.on('disconnect', () => process.exit(0));

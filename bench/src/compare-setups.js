@@ -1,18 +1,20 @@
 // Side-by-side rows of one run (one process vs --workers 2, limiter kinds, metrics on and off): the same load on each
 // setup in turn, several rounds, the order reversed every other round (A B, B A, ...), so that a change in the
 // machine's load while they run hits every setup alike and the ratio between them stays meaningful.
-import { askCpu } from './child.js';
+import { askUsage } from './child.js';
 import { runJson } from './run-process.js';
 
 /**
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
  * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
  * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
- * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`).
+ * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`)
+ * and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs, incrementalUs, count}` per
+ * request, main-thread pauses only: see `askUsage`), which tell whether a costly round was the collector's.
  */
 export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1) {
   const results = setups.map(() => []);
-  const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [] }));
+  const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [], gc: [] }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
   for (const { url, key } of setups)
     if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
@@ -21,13 +23,16 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
       const { url, key, child } = setups[i];
-      const before = child && (await askCpu(child));
+      const before = child && (await askUsage(child));
       const result = await runJson('load-process.js', { ...load, url, key });
       if (child) {
-        const us = (await askCpu(child)) - before;
+        const after = await askUsage(child);
+        const us = after.cpuUs - before.cpuUs;
+        const requests = Math.max(1, result.total);
         cpu[i].us += us;
         cpu[i].requests += result.total;
-        cpu[i].rounds.push(us / Math.max(1, result.total));
+        cpu[i].rounds.push(us / requests);
+        cpu[i].gc.push(gcPerRequest(before.gc, after.gc, requests));
       }
       results[i].push(result);
     }
@@ -47,7 +52,26 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
     if (setups[i].child) {
       row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
       row.cpuRuns = cpu[i].rounds;
+      row.gcRuns = cpu[i].gc;
     }
     return row;
   });
+}
+
+/** The collector's pauses between two `gc` readings of `askUsage`, per request (microseconds; `count` per request). */
+function gcPerRequest(before, after, requests) {
+  const per = (key) => (1000 * (after[key] - before[key])) / requests;
+  return {
+    minorUs: per('minorMs'),
+    majorUs: per('majorMs'),
+    incrementalUs: per('incrementalMs'),
+    count: (after.count - before.count) / requests,
+  };
+}
+
+/** Each round's garbage-collection pauses per request as `minor+major+incremental us`, rounds joined by `, `. */
+export function gcText(gcRuns) {
+  return gcRuns
+    .map((g) => `${g.minorUs.toFixed(0)}+${g.majorUs.toFixed(0)}+${g.incrementalUs.toFixed(0)} us`)
+    .join(', ');
 }

@@ -4,7 +4,7 @@
 // as the tests start them. With BENCH_BASE, that checkout's gateway with its own virtual key (same Redis and Postgres)
 // runs in the same rounds, and its ratio is printed beside (a reference, not judged).
 import { startChild } from '../child.js';
-import { compareSetups } from '../compare-setups.js';
+import { compareSetups, gcText } from '../compare-setups.js';
 import { profileFlags, startFleet, stopAll } from '../fleet.js';
 import { accountsYaml, ROW_KEY_LIMITS } from '../accounts-key-setup.js';
 import { BENCH_KEY, chatBody, createBenchKey } from '../payloads.js';
@@ -41,7 +41,7 @@ export const accountsKey = {
       );
       for (const row of [staticKey, virtualKey])
         ctx.log(
-          `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}), ${row.errors + row.non2xx} errors`,
+          `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
         );
       const ratio = virtualKey.cpuUsPerRequest / staticKey.cpuUsPerRequest;
       if (baseKey)

@@ -1,7 +1,7 @@
 // Rows `chat-x50` and `stream-x50`: 50 connections of chat (or of streamed chat, 100 chunks) through the bare proxy,
 // the Express floor and Switchyard, fresh processes, alternating rounds; CPU time per request of each server process
 // (user + system over its rounds / requests it answered) and req/s.
-import { compareSetups } from '../compare-setups.js';
+import { compareSetups, gcText } from '../compare-setups.js';
 import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, chatBody, streamBody } from '../payloads.js';
 import { check } from './check.js';
@@ -20,7 +20,7 @@ async function sideBySide(ctx, body) {
     const rows = await compareSetups(setups, load, ctx.rounds, ctx.warmup);
     for (const row of rows)
       ctx.log(
-        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}), ${row.errors + row.non2xx} errors`,
+        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
       );
     const figures = Object.fromEntries(rows.map((row) => [row.label, row]));
     if (figures.base)
