@@ -99,7 +99,10 @@ export class AdmissionBatches {
     );
   }
 
-  /** The script's keys and arguments for `batch`: each subject group's counters named once, then a plan per call. */
+  /**
+   * The script's keys and arguments for `batch`: each subject group's counters named once, then one argument per call
+   * (its plan, and its slot after a `;` when it takes one).
+   */
   #encode(batch: readonly PendingAdmission[]): AdmissionCall {
     const { key, epsilonUsd, windowTtlMs } = this.#options;
     const keys: string[] = [this.#options.epochKey];
@@ -129,7 +132,8 @@ export class AdmissionBatches {
           subject.concurrency ?? 0
         },${count(recent?.requests)},${count(recent?.tokens)}`;
       }
-      args.push(plan, slot ?? '');
+      // One argument per call: the slot, when the call takes one, after the plan's numbers (which hold no `;`).
+      args.push(slot === undefined ? plan : `${plan};${slot}`);
     }
     return { keys, args };
   }

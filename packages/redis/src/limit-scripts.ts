@@ -35,8 +35,9 @@ end
  * (team, end user, session), all or nothing per call, in the order given: each call sees what the calls before it
  * took, and a refused call takes nothing. KEYS[1]: epoch (when this Redis began counting, unix ms); then four per
  * subject group (a key or scope and its budget window, named once for every call of the batch that uses it): requests
- * bucket, tokens bucket, budget window, concurrency slots. ARGV[1]: epsilon USD; ARGV[2]: slot TTL ms; then two per
- * call: its plan, and its slot id ('' = none). A plan is comma-separated numbers: the tokens to reserve, then ten per
+ * bucket, tokens bucket, budget window, concurrency slots. ARGV[1]: epsilon USD; ARGV[2]: slot TTL ms; then one per
+ * call: its plan, followed by `;` and its slot id when it takes one (the slot is the rest of the argument, whatever it
+ * holds; none without `;`). A plan is comma-separated numbers: the tokens to reserve, then ten per
  * subject (the key first, then each scope): its group (0-based), rpm (0 = none), tpm (0 = none), budget USD (-1 =
  * none), USD to reserve, seed USD ('' = none), budget window TTL ms (0 = none), concurrency limit (0 = none), and the
  * subject's requests and tokens in the last minute from the ledger ('' = none).
@@ -189,8 +190,10 @@ local function admit(plan, slot)
   return table.concat({outcome, tostring(who), remaining(own.rl), tostring(rr), remaining(own.tl), tostring(tr), tostring(retry), tostring(spent), tostring(reserved)}, ',')
 end
 local out = {}
-for c = 1, (#ARGV - 2) / 2 do
-  out[c] = admit(ARGV[1 + 2 * c], ARGV[2 + 2 * c])
+for c = 1, #ARGV - 2 do
+  local p = ARGV[2 + c]
+  local semi = string.find(p, ';', 1, true)
+  if semi == nil then out[c] = admit(p, '') else out[c] = admit(string.sub(p, 1, semi - 1), string.sub(p, semi + 1)) end
 end
 return out
 `;

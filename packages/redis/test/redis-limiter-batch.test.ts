@@ -68,4 +68,22 @@ describe('RedisLimiter: the admissions of one event-loop turn, in one script cal
     expect(first).toMatchObject({ ok: true, state: { tokensRemaining: 40 } });
     expect(second).toMatchObject({ ok: false, reason: 'tokens', state: { tokensRemaining: 40 } });
   });
+
+  it("takes each call's slot whole from its one argument, whatever the slot holds, beside calls that take none", async () => {
+    const redis = await connect({}, 'test-slot-argument:');
+    const limiter = redis.limiter();
+    const odd = 'call;1,2;3';
+    const [held, free, refused] = await Promise.all([
+      limiter.acquire(request({ rpm: 5, concurrency: { limit: 1, slot: odd } })),
+      limiter.acquire(request({ keyId: 'other', rpm: 5 })),
+      limiter.acquire(request({ rpm: 5, concurrency: { limit: 1, slot: 'call-2' } })),
+    ]);
+    expect(held).toMatchObject({ ok: true, state: { requestsRemaining: 4 } });
+    expect(free).toMatchObject({ ok: true, state: { requestsRemaining: 4 } });
+    expect(refused).toMatchObject({ ok: false, reason: 'concurrency' });
+    expect(await redis.client.zrange('test-slot-argument:slots:k', '0', '-1')).toEqual([odd]);
+    await limiter.release('k', odd);
+    expect(await redis.client.zrange('test-slot-argument:slots:k', '0', '-1')).toEqual([]);
+    expect(await limiter.acquire(request({ concurrency: { limit: 1, slot: 'call-3' } }))).toMatchObject({ ok: true });
+  });
 });
