@@ -52,7 +52,7 @@ export function askCpu(child) {
 }
 
 /**
- * Asks a child for its CPU time so far (`cpuUs`, as {@link askCpu}) and the main-thread pauses of its garbage collections
+ * Asks a child for its CPU time so far (`cpuUs`, as {@link askCpu}; `systemUs` the part of it in the kernel) and the main-thread pauses of its garbage collections
  * so far (`gc`: `{minorMs, majorMs, incrementalMs, count}`, from `node:perf_hooks`' `gc` entries, by kind). V8's
  * concurrent marking and sweeping run on helper threads: they are in `cpuUs`, not in `gc`.
  */
@@ -113,7 +113,7 @@ export function serveChild(ready) {
     }
     if (message?.type === 'cpu') {
       const { user, system } = process.cpuUsage();
-      process.send({ cpuUs: user + system, gc });
+      process.send({ cpuUs: user + system, systemUs: system, gc });
     }
   });
   process.on('disconnect', () => process.exit(0));

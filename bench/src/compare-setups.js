@@ -8,13 +8,13 @@ import { runJson } from './run-process.js';
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
  * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
  * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
- * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`)
+ * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the kernel's part of it in `systemRuns`)
  * and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs, incrementalUs, count}` per
  * request, main-thread pauses only: see `askUsage`), which tell whether a costly round was the collector's.
  */
 export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1) {
   const results = setups.map(() => []);
-  const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [], gc: [] }));
+  const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [], system: [], gc: [] }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
   for (const { url, key } of setups)
     if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
@@ -24,7 +24,9 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
     for (const i of order) {
       const { url, key, child } = setups[i];
       const before = child && (await askUsage(child));
+      if (process.env.BENCH_TRACE_ROUNDS) console.log(`round ${round} ${setups[i].label} start ${Date.now()}`);
       const result = await runJson('load-process.js', { ...load, url, key });
+      if (process.env.BENCH_TRACE_ROUNDS) console.log(`round ${round} ${setups[i].label} end ${Date.now()}`);
       if (child) {
         const after = await askUsage(child);
         const us = after.cpuUs - before.cpuUs;
@@ -32,6 +34,7 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
         cpu[i].us += us;
         cpu[i].requests += result.total;
         cpu[i].rounds.push(us / requests);
+        cpu[i].system.push((after.systemUs - before.systemUs) / requests);
         cpu[i].gc.push(gcPerRequest(before.gc, after.gc, requests));
       }
       results[i].push(result);
@@ -52,6 +55,7 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
     if (setups[i].child) {
       row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
       row.cpuRuns = cpu[i].rounds;
+      row.systemRuns = cpu[i].system;
       row.gcRuns = cpu[i].gc;
     }
     return row;

@@ -28,11 +28,22 @@ export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = 
       direct.ready.url,
       ...((name === 'switchyard' || name === 'base') && gatewayYaml ? [gatewayYaml] : []),
     ];
-    const execArgv = name === 'switchyard' || name === 'base' ? [...gatewayExecArgv, ...profileFlags()] : [];
+    const execArgv = [
+      ...(name === 'switchyard' || name === 'base' ? [...gatewayExecArgv, ...profileFlags()] : []),
+      ...serverFlags(),
+    ];
     processes[name] = await startChild(SCRIPTS[name], args, execArgv);
   }
   const urls = Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.ready.url]));
   return { processes, urls, stop: () => stopAll(Object.values(processes)) };
+}
+
+/**
+ * Node flags for every server process of a fleet (proxy, floor, Switchyard, base) from BENCH_SERVER_FLAGS (split on
+ * spaces), for an experiment that must treat them alike, e.g. `--trace-gc` or a V8 heap flag. None when unset.
+ */
+export function serverFlags() {
+  return (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 }
 
 /**

@@ -4,7 +4,8 @@
 // bench/results/<date>T<time>.json. `--quick` runs short rounds (and a 1-minute soak) for development.
 // Environment: BENCH_DURATION (s per load round), BENCH_ROUNDS, BENCH_WARMUP (s of unmeasured load on fresh
 // processes), BENCH_LATENCY_REQUESTS (requests per latency round), BENCH_SOAK_MINUTES, BENCH_FD_LIMIT,
-// BENCH_CPU_PROF=1 (a --cpu-prof profile of each Switchyard process in bench/results/profiles/).
+// BENCH_CPU_PROF=1 (a --cpu-prof profile of each Switchyard process in bench/results/profiles/), BENCH_SERVER_FLAGS
+// (Node flags for every server process), BENCH_TRACE_ROUNDS=1 (print each side-by-side round's start and end).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -20,7 +20,7 @@ async function sideBySide(ctx, body) {
     const rows = await compareSetups(setups, load, ctx.rounds, ctx.warmup);
     for (const row of rows)
       ctx.log(
-        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
+        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; system ${row.systemRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
       );
     const figures = Object.fromEntries(rows.map((row) => [row.label, row]));
     if (figures.base)
