@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LRUCache } from 'lru-cache';
 import type { GatewayWarning } from '../adapter/gateway-warning.js';
-import type { CallAccounting, CallOperation } from '../accounting/call-accounting.js';
+import type { CallAccounting, CallAdmissionRequest, CallOperation } from '../accounting/call-accounting.js';
 import { upstreamErrorMeaning } from '../errors/upstream-error-meaning.js';
 import type { RequiredCapability } from '../model/model-capabilities.js';
 import type { RoutePlan } from '../model/route-plan.js';
@@ -68,7 +68,16 @@ export async function runCallPipeline<T>(
   const stream = isMeteredStream(operation, request);
   let metered: Metered | undefined;
   if (deps.accounting) {
-    metered = await admit(deps.accounting, { operation, model, plan, request, requestId, stream, options, startedAt });
+    metered = await admit(deps.accounting, options, startedAt, {
+      caller: options.caller,
+      operation,
+      model,
+      plan,
+      request,
+      requestId,
+      stream,
+      ...(options.labels && { labels: options.labels }),
+    });
     plan = metered.ticket.plan;
   }
   let warnings: GatewayWarning[] = [];
@@ -116,34 +125,20 @@ export async function runCallPipeline<T>(
   }
 }
 
-/** What one admission is asked about (see {@link admit}). */
-interface AdmissionInput {
-  operation: CallOperation;
-  model: string;
-  plan: RoutePlan;
-  request: Record<string, unknown>;
-  requestId: string;
-  stream: boolean;
-  options: GatewayCallOptions;
-  /** When the call started (ms, `performance.now()`). */
-  startedAt: number;
-}
-
-/** Admits one call (marking its booking, see `bookRefusal`) and starts its metering; throws the accounting's refusal. */
-async function admit(accounting: CallAccounting, input: AdmissionInput): Promise<Metered> {
-  const { options } = input;
+/**
+ * Admits one call (marking its booking, see `bookRefusal`) and starts its metering (`startedAt`: when the call started,
+ * ms, `performance.now()`); rejects with the accounting's refusal. One `then`, no async frame.
+ */
+function admit(
+  accounting: CallAccounting,
+  options: GatewayCallOptions,
+  startedAt: number,
+  admission: CallAdmissionRequest,
+): Promise<Metered> {
   const admitting = (options as Partial<Booking>)[ADMITTING];
   if (admitting) admitting.started = true;
-  const ticket = await accounting.admit({
-    caller: options.caller,
-    operation: input.operation,
-    model: input.model,
-    plan: input.plan,
-    request: input.request,
-    requestId: input.requestId,
-    stream: input.stream,
-    ...(options.labels && { labels: options.labels }),
+  return accounting.admit(admission).then((ticket) => {
+    if (admitting) admitting.ticket = ticket;
+    return { ticket, attempts: [], startedAt, stream: admission.stream };
   });
-  if (admitting) admitting.ticket = ticket;
-  return { ticket, attempts: [], startedAt: input.startedAt, stream: input.stream };
 }
