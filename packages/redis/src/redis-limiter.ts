@@ -292,18 +292,20 @@ export class RedisLimiter implements Limiter {
   #send(id: string, batch: readonly PendingSettlement[]): Promise<string[]> {
     const keys: string[] = [this.#key('settled', id)];
     const args: (string | number)[] = [this.#settlements.markerTtlMs];
-    /** Subject id and budget window -> the group of its two keys. */
-    const groups = new Map<string, number>();
+    /**
+     * Subject id -> the group of its two keys and the budget window they name (as `AdmissionBatches` does: no name
+     * made per part; a subject's part in another window than its first names its keys again).
+     */
+    const groups = new Map<string, { group: number; window: string }>();
     for (const s of batch) {
       const window = s.budget?.window ?? 'none';
-      const name = `${s.id}\n${window}`;
-      let group = groups.get(name);
-      if (group === undefined) {
-        group = (keys.length - 1) / 2;
-        groups.set(name, group);
+      let known = groups.get(s.id);
+      if (known?.window !== window) {
+        known = { group: (keys.length - 1) / 2, window };
+        if (!groups.has(s.id)) groups.set(s.id, known);
         keys.push(this.#key('tpm', s.id), this.#key('spend', `${s.id}:${window}`));
       }
-      args.push(`${group},${s.tpm ?? 0},${s.delta},${s.budget?.reservedUsd ?? 0},${s.budget?.costUsd ?? 0}`);
+      args.push(`${known.group},${s.tpm ?? 0},${s.delta},${s.budget?.reservedUsd ?? 0},${s.budget?.costUsd ?? 0}`);
     }
     return this.#turn.settle(keys, args);
   }

@@ -86,4 +86,28 @@ describe('RedisLimiter: the admissions of one event-loop turn, in one script cal
     expect(await redis.client.zrange('test-slot-argument:slots:k', '0', '-1')).toEqual([]);
     expect(await limiter.acquire(request({ concurrency: { limit: 1, slot: 'call-3' } }))).toMatchObject({ ok: true });
   });
+
+  it("settles one subject's parts in two budget windows in one batch, each in its own window", async () => {
+    const limiter = (await connect()).limiter();
+    const budget = (window: string) => ({ limitUsd: 10, window, reserveUsd: 0.5, seedUsd: 0 });
+    await Promise.all([
+      limiter.acquire(request({ budget: budget('day:0') })),
+      limiter.acquire(request({ budget: budget('day:1') })),
+    ]);
+    const part = (window: string, costUsd: number) => ({
+      keyId: 'k',
+      tpm: null,
+      tokensReserved: 0,
+      tokensUsed: 0,
+      budget: { window, reservedUsd: 0.25, costUsd },
+    });
+    const [a, b, c] = await Promise.all([
+      limiter.settle(part('day:0', 1)),
+      limiter.settle(part('day:1', 2)),
+      limiter.settle(part('day:0', 4)),
+    ]);
+    expect(a).toEqual([{ id: 'k', window: 'day:0', spentUsd: 1, costUsd: 1 }]);
+    expect(b).toEqual([{ id: 'k', window: 'day:1', spentUsd: 2, costUsd: 2 }]);
+    expect(c).toEqual([{ id: 'k', window: 'day:0', spentUsd: 5, costUsd: 4 }]);
+  });
 });
