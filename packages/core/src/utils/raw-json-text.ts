@@ -17,9 +17,13 @@ const BYTES = Symbol('switchyard.jsonBytes');
  * text's UTF-8 encoding as it came off the wire (so that a server writes it without encoding the text again).
  */
 export function rememberJsonText(value: object, text: string, bytes?: Buffer): void {
-  Object.defineProperty(value, TEXT, { value: text, writable: true, configurable: true, enumerable: false });
-  if (bytes)
-    Object.defineProperty(value, BYTES, { value: bytes, writable: true, configurable: true, enumerable: false });
+  holdHidden(value, TEXT, text);
+  if (bytes) holdHidden(value, BYTES, bytes);
+}
+
+/** Sets `value[key]` as a non-enumerable, writable property (so that spreads, copies and `JSON.stringify` skip it). */
+function holdHidden(value: object, key: symbol, held: string | Buffer | undefined): void {
+  Object.defineProperty(value, key, { value: held, writable: true, configurable: true, enumerable: false });
 }
 
 /** The JSON text remembered for `value`, if any (see {@link rememberJsonText}). */
@@ -37,8 +41,8 @@ export function jsonBytesOf(value: unknown): Buffer | undefined {
  * instead (the upstream's bytes with the change written in, e.g. by `replaceTopLevelString`).
  */
 export function replaceJsonBytes(value: object, bytes: Buffer): void {
-  Object.defineProperty(value, TEXT, { value: undefined, writable: true, configurable: true, enumerable: false });
-  Object.defineProperty(value, BYTES, { value: bytes, writable: true, configurable: true, enumerable: false });
+  holdHidden(value, TEXT, undefined);
+  holdHidden(value, BYTES, bytes);
 }
 
 /** Forgets the JSON text (and bytes) of `value`, after it was changed in place. */
