@@ -85,7 +85,8 @@ export class AdmissionBatches {
     if (batch.length === 0) return;
     this.#options.send(this.#encode(batch)).then(
       (answers) => {
-        for (const [i, admission] of batch.entries()) {
+        for (let i = 0; i < batch.length; i++) {
+          const admission = batch[i] as PendingAdmission;
           try {
             admission.resolve(this.#options.admitted(admission, answers[i] ?? ''));
           } catch (error) {
@@ -110,8 +111,11 @@ export class AdmissionBatches {
     /** Subject id -> its group (index of its four keys) and the budget window they name. */
     const groups = new Map<string, { group: number; window: string }>();
     for (const { request, subjects, slot } of batch) {
-      let plan = `${Math.max(0, Math.ceil(request.tokens))}`;
-      for (const [i, subject] of subjects.entries()) {
+      // The plan's fields joined once: one flat string, not a string per field appended.
+      const fields = new Array<number | string>(1 + 10 * subjects.length);
+      fields[0] = Math.max(0, Math.ceil(request.tokens));
+      for (let i = 0; i < subjects.length; i++) {
+        const subject = subjects[i] as LimitSubject;
         const { budget } = subject;
         const window = budget?.window ?? 'none';
         let known = groups.get(subject.id);
@@ -126,12 +130,19 @@ export class AdmissionBatches {
           );
         }
         const recent = i === 0 ? request.recent : subject.recent;
-        plan += `,${known.group},${subject.rpm ?? 0},${subject.tpm ?? 0},${budget ? budget.limitUsd : -1},${
-          budget ? budget.reserveUsd : 0
-        },${budget?.seedUsd ?? ''},${budget ? windowTtlMs(budget.window, subject.evictable) : 0},${
-          subject.concurrency ?? 0
-        },${count(recent?.requests)},${count(recent?.tokens)}`;
+        const f = 1 + 10 * i;
+        fields[f] = known.group;
+        fields[f + 1] = subject.rpm ?? 0;
+        fields[f + 2] = subject.tpm ?? 0;
+        fields[f + 3] = budget ? budget.limitUsd : -1;
+        fields[f + 4] = budget ? budget.reserveUsd : 0;
+        fields[f + 5] = budget?.seedUsd ?? '';
+        fields[f + 6] = budget ? windowTtlMs(budget.window, subject.evictable) : 0;
+        fields[f + 7] = subject.concurrency ?? 0;
+        fields[f + 8] = count(recent?.requests);
+        fields[f + 9] = count(recent?.tokens);
       }
+      const plan = fields.join(',');
       // One argument per call: the slot, when the call takes one, after the plan's numbers (which hold no `;`).
       args.push(slot === undefined ? plan : `${plan};${slot}`);
     }
