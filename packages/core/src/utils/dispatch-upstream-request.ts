@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { pacedUpstreamBody } from './paced-upstream-body.js';
 import { type UpstreamBodyLimits, resolveBodyLimits } from './upstream-body-limits.js';
 import { getUpstreamDispatcher } from './upstream-dispatcher.js';
 import type { UpstreamRequestOptions } from './upstream-request.js';
@@ -16,7 +17,8 @@ export function upstreamCallLimits(options: UpstreamRequestOptions): Required<Up
 /**
  * Sends one upstream request with undici's `dispatch` and `handler` (the readers of whole bodies and of event streams
  * share it): origin and path from `options.url`, method (POST when there is a body, else GET), headers, body (a string,
- * bytes, or buffers sent one after the other, which undici's `dispatch` takes as an iterable), the headers and
+ * bytes, or buffers sent one after the other, which undici's `dispatch` takes as an iterable, a large one in pieces:
+ * `pacedUpstreamBody`), the headers and
  * body-idle timeouts (ms), through the call's dispatcher, else the provider's, else the process-wide pool. Throws
  * synchronously what `dispatch` throws (an invalid argument); everything later reaches `handler`.
  * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherdispatchoptions-handler
@@ -30,7 +32,7 @@ export function dispatchUpstreamRequest(options: UpstreamRequestOptions, handler
       path: `${url.pathname}${url.search}`,
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers: options.headers,
-      body: options.body as Dispatcher.DispatchOptions['body'],
+      body: pacedUpstreamBody(options.body) as Dispatcher.DispatchOptions['body'],
       headersTimeout: options.timeouts?.headersMs,
       bodyTimeout: options.timeouts?.bodyIdleMs,
     },

@@ -19,6 +19,7 @@ import { parseEmbeddingsLazily } from './parse-embeddings-lazily.js';
 import { rememberJsonText } from './raw-json-text.js';
 import { getUpstreamDispatcher, type UpstreamTimeouts } from './upstream-dispatcher.js';
 import type { MultipartFormBody } from './multipart-form-body.js';
+import { pacedUpstreamBody } from './paced-upstream-body.js';
 
 /**
  * The multipart body type of upstream requests: undici's `FormData` (undici's `request` refuses Node's global one).
@@ -138,7 +139,7 @@ export async function sendUpstreamRequest(options: UpstreamRequestOptions): Prom
     response = await request(options.url, {
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers: options.headers,
-      body: options.body as Dispatcher.RequestOptions['body'],
+      body: pacedUpstreamBody(options.body) as Dispatcher.RequestOptions['body'],
       signal: options.signal,
       dispatcher: options.dispatcher ?? options.upstream?.dispatcher ?? getUpstreamDispatcher(),
       headersTimeout: timeouts?.headersMs,
