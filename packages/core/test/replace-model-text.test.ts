@@ -34,6 +34,13 @@ describe('replaceModelText', () => {
     );
   });
 
+  it('replaces every event of a run longer than any before it, and of a shorter run after it', () => {
+    for (const count of [1000, 3]) {
+      const run = Array.from({ length: count }, (_, i) => event(`token${i} `)).join('');
+      expect(rewrite(run, '"model":"m"')).toBe(run.replaceAll(upstream.toString(), '"model":"m"'));
+    }
+  });
+
   it('returns the bytes themselves when no event names the model, and works on a view into a larger buffer', () => {
     const bytes = Buffer.from(event('a', '"model":"other"'));
     expect(replaceModelText(bytes, upstream, Buffer.from('"model":"m"'))).toBe(bytes);
