@@ -109,8 +109,8 @@ export function sseSplitter(
       const candidate = atEventStart && stray.length === 0 && typeof chunk !== 'string';
       const ascii = candidate && isAscii(chunk);
       if (options.plainAsBytes && (ascii || (candidate && isUtf8(chunk)))) {
-        const ends: number[] = [];
-        if (splitPlainSSEBytes(chunk as Uint8Array, ends)) {
+        const ends = splitPlainSSEBytes(chunk as Uint8Array);
+        if (ends !== undefined) {
           plainRead();
           return { events: [], bytes: chunk as Uint8Array, ends };
         }
