@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ADAPTER_SPEC_VERSION,
   type ChatCompletion,
@@ -188,6 +188,24 @@ describe('retries and fallbacks', () => {
       status: 504,
     });
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('answers 504, not 503, when the total deadline has passed before any target could be tried', async () => {
+    // A machine so loaded that the deadline passes between the call's start and its first target's turn, before the
+    // deadline's timer has run: every read of the clock here is 10 ms after the one before.
+    const a = scripted('a', ['ok']);
+    const gateway = createGateway({ providers: { a: a.adapter }, models: [{ id: 'm', provider: 'a' }], routing: fast });
+    let now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 10));
+    try {
+      await expect(gateway.chatCompletions(ask('m'), { timeoutMs: 5, maxRetries: 0 })).rejects.toMatchObject({
+        status: 504,
+        code: 'upstream_timeout',
+      });
+      expect(a.calls).toHaveLength(0);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('fails over a stream that stalls before its first chunk, never after it', async () => {

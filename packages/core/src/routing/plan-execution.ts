@@ -67,6 +67,8 @@ export class PlanExecution<T> {
   readonly #deadline: number;
   readonly #total = new AbortController();
   readonly #totalTimer: NodeJS.Timeout;
+  /** The call's total time (ms): the route's, or the client's override within it. */
+  readonly #totalMs: number;
   readonly #onClientAbort = () => this.#total.abort(this.#options.signal.reason);
   readonly #records: AttemptRecord[] = [];
   readonly #context: AttemptContext<T>;
@@ -83,6 +85,7 @@ export class PlanExecution<T> {
     this.#first = plan.models[0]!;
     const ownTotalMs = this.#first.timeouts?.totalMs ?? policy.timeouts.totalMs;
     const totalMs = overrides.timeoutMs === undefined ? ownTotalMs : Math.min(overrides.timeoutMs, ownTotalMs);
+    this.#totalMs = totalMs;
     this.#deadline = Date.now() + totalMs;
     if (signal.aborted) this.#total.abort(signal.reason);
     else signal.addEventListener('abort', this.#onClientAbort, { once: true });
@@ -124,6 +127,9 @@ export class PlanExecution<T> {
         if (Date.now() >= this.#queueUntil) throw capacityError(plan.model);
         await health.whenSettled(this.#queueUntil - Date.now(), callSignal);
       }
+      // The deadline passed before any target could be tried (its timer had not run yet): a timeout, not a 503.
+      if (this.#lastError === undefined && !callSignal.aborted && Date.now() >= this.#deadline)
+        this.#total.abort(timeoutError('did not complete in time', this.#totalMs));
       if (callSignal.aborted) throw callSignal.reason;
       throw this.#lastError ?? noTargetError(plan.model);
     } catch (error) {
