@@ -20,67 +20,49 @@ export function startChild(script, args = [], execArgv = []) {
   });
 }
 
-/** Asks a child for `{rss, peakRss}` (bytes). */
-export function askRss(child) {
+/**
+ * Sends a child `{type}` and resolves with the first message it sends back that holds `field` (the answers of
+ * {@link serveChild}).
+ */
+function askChild(child, type, field) {
   return new Promise((resolve) => {
     const onMessage = (message) => {
-      if (message?.rss !== undefined) {
+      if (message?.[field] !== undefined) {
         child.off('message', onMessage);
         resolve(message);
       }
     };
     child.on('message', onMessage);
-    child.send({ type: 'rss' });
+    child.send({ type });
   });
+}
+
+/** Asks a child for `{rss, peakRss}` (bytes). */
+export function askRss(child) {
+  return askChild(child, 'rss', 'rss');
 }
 
 /**
  * Asks a child for the CPU time its process has used so far (user + system, microseconds). CPU time per request is
  * the figure that stays meaningful when other work shares the cores (req/s then measures the machine's load).
  */
-export function askCpu(child) {
-  return new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message?.cpuUs !== undefined) {
-        child.off('message', onMessage);
-        resolve(message.cpuUs);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'cpu' });
-  });
+export async function askCpu(child) {
+  return (await askChild(child, 'cpu', 'cpuUs')).cpuUs;
 }
 
 /**
- * Asks a child for its CPU time so far (`cpuUs`, as {@link askCpu}; `systemUs` the part of it in the kernel) and the main-thread pauses of its garbage collections
- * so far (`gc`: `{minorMs, majorMs, incrementalMs, count}`, from `node:perf_hooks`' `gc` entries, by kind). V8's
- * concurrent marking and sweeping run on helper threads: they are in `cpuUs`, not in `gc`.
+ * Asks a child for its CPU time so far (`cpuUs`, as {@link askCpu}; `systemUs` the part of it in the kernel) and the
+ * main-thread pauses of its garbage collections so far (`gc`: `{minorMs, majorMs, incrementalMs, count}`, from
+ * `node:perf_hooks`' `gc` entries, by kind). V8's concurrent marking and sweeping run on helper threads: they are in
+ * `cpuUs`, not in `gc`.
  */
 export function askUsage(child) {
-  return new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message?.cpuUs !== undefined) {
-        child.off('message', onMessage);
-        resolve(message);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'cpu' });
-  });
+  return askChild(child, 'cpu', 'cpuUs');
 }
 
 /** Asks a child for `{heapUsed, rss, gc}` (bytes) after a full garbage collection (the child runs with --expose-gc). */
 export function askHeap(child) {
-  return new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message?.heapUsed !== undefined) {
-        child.off('message', onMessage);
-        resolve(message);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'heap' });
-  });
+  return askChild(child, 'heap', 'heapUsed');
 }
 
 /** In a child: samples RSS every 100 ms, answers RSS and CPU requests, and announces readiness. */
