@@ -3,9 +3,10 @@ const LF = 10;
 
 /**
  * The offsets of `needle` found by the one call of {@link replaceModelText} running (it never awaits), reused across
- * calls instead of a growing array per run (2.2 KB allocated per 100-delta run); doubled when a run needs more.
+ * calls instead of a growing array per run (2.2 KB allocated per 100-delta run): written in order from 0, so the array
+ * stays packed and keeps its capacity, as `splitPlainSSEBytes`' offsets do.
  */
-let positions: Uint32Array = new Uint32Array(256);
+const positions: number[] = [];
 
 /**
  * A run of one-line SSE events (`data: <chunk JSON>\n\n` each, as a scanner forwards plain text deltas: see
@@ -25,7 +26,6 @@ export function replaceModelText(bytes: Uint8Array, needle: Uint8Array, replacem
   // Offset of `needle` from the start of its event (the first byte after the previous event's blank line).
   let offset = at - (buffer.lastIndexOf(LF, at) + 1);
   while (at >= 0) {
-    if (count === positions.length) positions = grown(positions);
     positions[count++] = at;
     const lineEnd = buffer.indexOf(LF, at + needle.length);
     if (lineEnd < 0) break;
@@ -57,11 +57,4 @@ function startsWith(buffer: Buffer, at: number, needle: Uint8Array): boolean {
   if (at + needle.length > buffer.length) return false;
   for (let i = 0; i < needle.length; i++) if (buffer[at + i] !== needle[i]) return false;
   return true;
-}
-
-/** `array`'s values in an array twice its length. */
-function grown(array: Uint32Array): Uint32Array {
-  const larger = new Uint32Array(array.length * 2);
-  larger.set(array);
-  return larger;
 }
