@@ -89,7 +89,7 @@ export class PlanExecution<T> {
     this.#deadline = Date.now() + totalMs;
     if (signal.aborted) this.#total.abort(signal.reason);
     else signal.addEventListener('abort', this.#onClientAbort, { once: true });
-    this.#totalTimer = setTimeout(() => this.#total.abort(timeoutError('did not complete in time', totalMs)), totalMs);
+    this.#totalTimer = setTimeout(() => this.#timeOut(), totalMs);
     this.#context = {
       health: options.health,
       hooks: options.hooks,
@@ -128,8 +128,7 @@ export class PlanExecution<T> {
         await health.whenSettled(this.#queueUntil - Date.now(), callSignal);
       }
       // The deadline passed before any target could be tried (its timer had not run yet): a timeout, not a 503.
-      if (this.#lastError === undefined && !callSignal.aborted && Date.now() >= this.#deadline)
-        this.#total.abort(timeoutError('did not complete in time', this.#totalMs));
+      if (this.#lastError === undefined && !callSignal.aborted && Date.now() >= this.#deadline) this.#timeOut();
       if (callSignal.aborted) throw callSignal.reason;
       throw this.#lastError ?? noTargetError(plan.model);
     } catch (error) {
@@ -311,6 +310,11 @@ export class PlanExecution<T> {
     return (
       model.timeouts?.firstByteMs ?? this.#first.timeouts?.firstByteMs ?? this.#options.policy.timeouts.firstByteMs
     );
+  }
+
+  /** Aborts the call with the total deadline's 504 (its timer, or a deadline found passed before its timer ran). */
+  #timeOut(): void {
+    this.#total.abort(timeoutError('did not complete in time', this.#totalMs));
   }
 
   /** Clears the total deadline's timer and the client-abort listener. */
