@@ -6,13 +6,17 @@ import { runJson } from './run-process.js';
 
 /**
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
- * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each. Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`),
- * the p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, and with `child` (a bench child
- * process that answers CPU requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the kernel's part of it in `systemRuns`)
- * and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs, incrementalUs, count}` per
- * request, main-thread pauses only: see `askUsage`), which tell whether a costly round was the collector's.
+ * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each, and with `rewarmSeconds` of unmeasured
+ * load on the setup right before each of its measured rounds (a server that sat idle while the others ran has had its
+ * heap shrunk by V8's memory reducer; the regrowth is not what a server under steady load does). Resolves with one row
+ * per setup: mean req/s over the rounds (`rps`, with each round's in `runs`), the p50/p99 latency (ms) of its median
+ * round, errors and non-2xx answers summed, and with `child` (a bench child process that answers CPU requests) the CPU
+ * time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the kernel's part of
+ * it in `systemRuns`) and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs,
+ * incrementalUs, count}` per request, main-thread pauses only: see `askUsage`), which tell whether a costly round was
+ * the collector's.
  */
-export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1) {
+export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1, rewarmSeconds = 0) {
   const results = setups.map(() => []);
   const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [], system: [], gc: [] }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
@@ -23,6 +27,7 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1)
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
       const { url, key, child } = setups[i];
+      if (rewarmSeconds > 0) await runJson('load-process.js', { ...load, duration: rewarmSeconds, url, key });
       const before = child && (await askUsage(child));
       if (process.env.BENCH_TRACE_ROUNDS) console.log(`round ${round} ${setups[i].label} start ${Date.now()}`);
       const result = await runJson('load-process.js', { ...load, url, key });

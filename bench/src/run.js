@@ -33,6 +33,7 @@ const settings = {
   duration: env('BENCH_DURATION', 5, 2),
   rounds: env('BENCH_ROUNDS', 3, 2),
   warmup: env('BENCH_WARMUP', 8, 2),
+  rewarm: env('BENCH_REWARM', 1, 1),
   latencyRequests: env('BENCH_LATENCY_REQUESTS', 1500, 300),
 };
 const rows = ROWS.filter((row) => !wanted || wanted.includes(row.name));

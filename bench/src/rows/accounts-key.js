@@ -38,6 +38,7 @@ export const accountsKey = {
         { ...load, duration: ctx.duration },
         ctx.rounds,
         ctx.warmup,
+        ctx.rewarm,
       );
       for (const row of [staticKey, virtualKey])
         ctx.log(
