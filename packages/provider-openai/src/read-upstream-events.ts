@@ -8,7 +8,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import type { z } from 'zod';
-import { streamError } from './parse-openai-chunk-stream.js';
+import { streamError } from './read-chunk-event.js';
 
 /**
  * The events of an OpenAI-style stream other than chat's (legacy `text_completion` chunks, `image_edit.*` events), each
