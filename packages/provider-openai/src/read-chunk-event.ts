@@ -41,6 +41,23 @@ export function scanError(
 }
 
 /**
+ * An OpenAI stream event's `data` parsed as JSON. Throws 502 `upstream_invalid_response` when it is not JSON, and the
+ * upstream's error (its fields redacted of `secrets`) when it is an `{"error":{...}}` body (see {@link streamError}).
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
+ */
+export function parseEventData(provider: string, data: string, secrets: readonly (string | undefined)[]): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch (error) {
+    throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
+  }
+  const upstreamError = streamError(provider, parsed, secrets);
+  if (upstreamError) throw upstreamError;
+  return parsed;
+}
+
+/**
  * One event of an OpenAI chat stream as a checked chunk (its text remembered when taken as it came), or undefined for
  * an event that is not a chunk (blank data, named events other than `error`, objects of another kind). Throws 502
  * `upstream_invalid_response` for bad JSON or a chunk of the wrong shape, the upstream's error for an error event.
@@ -54,14 +71,7 @@ export function readChunkEvent(
   if (event.data.trim() === '') return undefined;
   // Named events other than `error` (e.g. `event: ping`) are not chunks: skipped.
   if (event.event !== undefined && event.event !== 'message' && event.event !== 'error') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(event.data);
-  } catch (error) {
-    throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
-  }
-  const upstreamError = streamError(provider, parsed, secrets);
-  if (upstreamError) throw upstreamError;
+  const parsed = parseEventData(provider, event.data, secrets);
   // An event of another kind (e.g. Azure's `prompt_filter_results` preamble, `object: ""`) is not a chunk: skipped.
   const kind = (parsed as { object?: unknown }).object;
   if (kind !== undefined && kind !== 'chat.completion.chunk') return undefined;

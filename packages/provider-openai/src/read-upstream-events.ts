@@ -8,7 +8,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import type { z } from 'zod';
-import { streamError } from './read-chunk-event.js';
+import { parseEventData } from './read-chunk-event.js';
 
 /**
  * The events of an OpenAI-style stream other than chat's (legacy `text_completion` chunks, `image_edit.*` events), each
@@ -46,14 +46,7 @@ export async function* readUpstreamEvents<T>(
         return;
       }
       if (event.data.trim() === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(event.data);
-      } catch (error) {
-        throw upstreamInvalidResponseError(provider, 'a stream event is not valid JSON.', error);
-      }
-      const upstreamError = streamError(provider, parsed, secrets);
-      if (upstreamError) throw upstreamError;
+      const parsed = parseEventData(provider, event.data, secrets);
       if (event.event !== 'error' && !accept(event, parsed)) continue;
       const checked = schema.safeParse(parsed);
       if (!checked.success)
