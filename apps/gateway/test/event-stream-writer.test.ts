@@ -116,4 +116,64 @@ describe('EventStreamWriter.pipe', () => {
     const piece = ['<cork>', text, '<30720 bytes>', '<uncork>'];
     expect(res.written).toEqual(['data: first\n\n', '<uncork>', ...piece, ...piece]);
   });
+
+  it('takes the pieces a source already holds (takeReady) without awaiting next(), in order, until it holds none', async () => {
+    vi.useRealTimers();
+    const res = fake();
+    const reads = [
+      ['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n'],
+      ['data: 4\n\n', 'data: 5\n\n'],
+    ];
+    let held: string[] = [];
+    const calls: string[] = [];
+    const source = {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next(): Promise<IteratorResult<string>> {
+        calls.push('next');
+        if (held.length > 0) return { done: false, value: held.shift()! };
+        const read = reads.shift();
+        if (read === undefined) return { done: true, value: undefined };
+        held = read.slice(1);
+        return { done: false, value: read[0]! };
+      },
+      takeReady(): string | undefined {
+        calls.push('take');
+        return held.shift();
+      },
+    };
+    await EventStreamWriter.of(asResponse(res)).pipe(source);
+    expect(calls).toEqual(['next', 'take', 'take', 'take', 'next', 'take', 'take', 'next']);
+    expect(res.written).toEqual(['data: 1\n\n', '<uncork>', 'data: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n']);
+  });
+
+  it('takes no ready piece once the client is gone, and closes the source', async () => {
+    vi.useRealTimers();
+    const res = fake();
+    let held = ['data: 2\n\n', 'data: 3\n\n'];
+    const calls: string[] = [];
+    const source = {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next(): Promise<IteratorResult<string>> {
+        calls.push('next');
+        return { done: false, value: 'data: 1\n\n' };
+      },
+      takeReady(): string | undefined {
+        calls.push('take');
+        res.destroyed = true;
+        return held.shift();
+      },
+      async return(): Promise<IteratorResult<string>> {
+        calls.push('return');
+        held = [];
+        return { done: true, value: undefined };
+      },
+    };
+    await EventStreamWriter.of(asResponse(res)).pipe(source);
+    expect(calls).toEqual(['next', 'take', 'return']);
+    expect(res.written).toEqual(['data: 1\n\n', '<uncork>']);
+  });
 });

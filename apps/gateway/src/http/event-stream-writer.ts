@@ -18,6 +18,12 @@ export interface SSEOptions {
   writeTimeoutMs?: number;
 }
 
+/** A source that can also give the pieces it already holds without a promise (core's `SSEPieces`). */
+interface ReadySource {
+  /** A piece already made, or `undefined` when none is held (then `next()`). */
+  takeReady(): string | Uint8Array | undefined;
+}
+
 /**
  * Where a response keeps its writer: a property of the response itself. Not a `WeakMap` entry: V8's scavenger treats
  * the values of a `WeakMap` as strong, so an entry whose value (the writer) reaches its key (the response) kept every
@@ -156,7 +162,10 @@ export class EventStreamWriter {
     this.#schedule();
     // Read by hand, not with `for await`: a suspended async function keeps the values of all its registers, so the
     // last event is cleared before the next is awaited (a held stream keeps none of its text or bytes).
-    const source = events[Symbol.asyncIterator]();
+    // A source that holds pieces already made (core's `SSETextReader`: the rest of a network read) gives them at once:
+    // no promise and no turn of the microtask queue per piece.
+    const source: AsyncIterator<string | Uint8Array> & Partial<ReadySource> = events[Symbol.asyncIterator]();
+    const ready = typeof source.takeReady === 'function';
     let exhausted = false;
     let next: IteratorResult<string | Uint8Array> | undefined;
     let event: string | Uint8Array | undefined;
@@ -172,24 +181,15 @@ export class EventStreamWriter {
           exhausted = true;
           break;
         }
-        if (this.#res.destroyed) break;
         event = next.value;
         next = undefined;
-        if (typeof event === 'string') this.#batch += event;
-        else this.#addBytes(event);
-        // The first events go out at once (the client's time to first token); later ones ready together share a
-        // write. A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure
-        // (and the slow-reader timeout) applies to what the client really fails to read, not to one huge write.
-        if (!this.#wroteEvents) {
-          this.#wroteEvents = true;
-          this.#flush();
-          // Node holds a response's write (its socket corked) until the next tick, which comes only once the source has
-          // read all it already holds: uncorked now, the first events leave at once, without waiting a turn of the loop.
-          this.#res.socket?.uncork();
-        } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
-        else this.#schedule();
-        event = undefined;
-        if (this.#draining) await this.#draining;
+        while (event !== undefined && !this.#res.destroyed) {
+          this.#add(event);
+          event = undefined;
+          if (this.#draining) await this.#draining;
+          if (ready && !this.#res.destroyed) event = source.takeReady!();
+        }
+        if (this.#res.destroyed) break;
       }
       // What is still pending goes out with the end of the response (headers, events and end in one write at best).
       if (this.#parts && !this.#res.destroyed) {
@@ -206,6 +206,24 @@ export class EventStreamWriter {
       // Left early (the client went away): the source is closed, as `for await` would.
       if (!exhausted) await source.return?.();
     }
+  }
+
+  /**
+   * Queues one event. The first events go out at once (the client's time to first token); later ones ready together
+   * share a write. A source that has much ready at once (a fast upstream) is written in pieces, so that back-pressure
+   * (and the slow-reader timeout) applies to what the client really fails to read, not to one huge write.
+   */
+  #add(event: string | Uint8Array): void {
+    if (typeof event === 'string') this.#batch += event;
+    else this.#addBytes(event);
+    if (!this.#wroteEvents) {
+      this.#wroteEvents = true;
+      this.#flush();
+      // Node holds a response's write (its socket corked) until the next tick, which comes only once the source has
+      // read all it already holds: uncorked now, the first events leave at once, without waiting a turn of the loop.
+      this.#res.socket?.uncork();
+    } else if (this.#batch.length + this.#partsLength >= MAX_BATCH_CHARS) this.#flush();
+    else this.#schedule();
   }
 
   /** Ends an opened stream with one last event (an error event, already encoded). */

@@ -5,7 +5,7 @@ import { encodeSSEData } from '../utils/encode-sse.js';
 import { jsonTextOf, rememberJsonText } from '../utils/raw-json-text.js';
 import { type ChunkBatch, isScannedRun } from './chunk-batches.js';
 import { replaceModelText } from './replace-model-text.js';
-import { type SSEBatchEncoder, SSETextReader } from './sse-text-reader.js';
+import { type SSEBatchEncoder, type SSEPieces, SSETextReader } from './sse-text-reader.js';
 import { type StreamSummary, guardedItems, noteChunk } from './wrap-chunk-stream.js';
 
 /** Longest text {@link PassThroughChatStream.sseText} yields at once, characters (as the gateway's SSE writer batches). */
@@ -23,9 +23,9 @@ export interface PassThroughChatStream extends AsyncIterable<ChatCompletionChunk
    * for it (usage removed, a usage-only chunk dropped); then `data: [DONE]\n\n`, or, when the stream fails, one error
    * event (`secrets` redacted from every field; `onError` sees the failure) instead. A run of plain text deltas the
    * scanner found in one read (`ScannedRun`) comes as the upstream's bytes (a `Uint8Array`), everything else as
-   * strings. Use it or the chunks, once.
+   * strings. The pieces of a read after its first can be taken at once (`takeReady`). Use it or the chunks, once.
    */
-  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): AsyncIterableIterator<string | Uint8Array>;
+  sseText(onError?: (error: unknown) => void, secrets?: readonly string[]): SSEPieces;
 }
 
 /** True when `stream` can be written as SSE text directly ({@link PassThroughChatStream}). */
@@ -90,10 +90,7 @@ class BatchedChatStream implements PassThroughChatStream, SSEBatchEncoder {
     }
   }
 
-  sseText(
-    onError?: (error: unknown) => void,
-    secrets: readonly string[] = [],
-  ): AsyncIterableIterator<string | Uint8Array> {
+  sseText(onError?: (error: unknown) => void, secrets: readonly string[] = []): SSEPieces {
     // The idle guard and the settlement of `guardedItems`, inline, in a hand-written iterator (see SSETextReader): no
     // generator between the upstream's scan and the writer.
     return new SSETextReader(this.peeked, this.outcome, this.summary, this, this.onEnd, onError, secrets);

@@ -11,6 +11,15 @@ export interface SSEBatchEncoder {
   encodeBatch(batch: ChunkBatch): (string | Uint8Array)[];
 }
 
+/**
+ * A stream's SSE pieces (text, or the upstream's bytes): an async iterator that also gives the pieces it already holds
+ * at once ({@link SSEPieces.takeReady}).
+ */
+export interface SSEPieces extends AsyncIterableIterator<string | Uint8Array> {
+  /** A piece already made, taken without a promise, or `undefined` when none is held (then call `next()`). */
+  takeReady(): string | Uint8Array | undefined;
+}
+
 /** What a taken {@link PeekedStream}'s `first` becomes: its first batch is not held for the stream's life. */
 const TAKEN: IteratorResult<ChunkBatch> = { done: true, value: undefined };
 /** The end of the reader, shared (it holds nothing). */
@@ -31,7 +40,7 @@ const ENDED = 2;
  * released (`IdleGuard.close`) and `onEnd` called once with `summary.error`, before the last piece is given; a
  * rejection of `onEnd` rejects that `next()` (or `return()`). Call `next()` once at a time, as `for await` does.
  */
-export class SSETextReader implements AsyncIterableIterator<string | Uint8Array> {
+export class SSETextReader implements SSEPieces {
   readonly #peeked: PeekedStream<ChunkBatch>;
   readonly #summary: StreamSummary;
   readonly #encoder: SSEBatchEncoder;
@@ -94,11 +103,26 @@ export class SSETextReader implements AsyncIterableIterator<string | Uint8Array>
       .then(() => END);
   }
 
-  /** The piece at `#index` of `pieces`, letting go of them after the last. */
+  /**
+   * A piece of the last read not yet given, taken now (no promise, no turn of the microtask queue), or `undefined` when
+   * none is held (then `next()` reads on, or ends the stream). Mixes with `next()`: each piece is given once, in order.
+   * The gateway's SSE writer takes a read's pieces so after the first.
+   */
+  takeReady(): string | Uint8Array | undefined {
+    const pieces = this.#pieces;
+    return pieces === undefined ? undefined : this.#take(pieces);
+  }
+
+  /** The piece at `#index` of `pieces` as an iterator result. */
   #give(pieces: (string | Uint8Array)[]): IteratorResult<string | Uint8Array> {
+    return { done: false, value: this.#take(pieces) };
+  }
+
+  /** The piece at `#index` of `pieces`, letting go of them after the last. */
+  #take(pieces: (string | Uint8Array)[]): string | Uint8Array {
     const value = pieces[this.#index++]!;
     if (this.#index === pieces.length) this.#pieces = undefined;
-    return { done: false, value };
+    return value;
   }
 
   /** A read's batch as pieces (the first given now), the next read when it made none, or the end after the last. */
