@@ -6,22 +6,31 @@ import { runJson } from './run-process.js';
 
 /**
  * Runs `load` (a load-process.js options object without `url`/`key`) against every setup `{label, url, key, child?}`
- * `rounds` times, after one unmeasured warm-up run of `warmupSeconds` each, and with `rewarmSeconds` of unmeasured
- * load on the setup right before each of its measured rounds (a server that sat idle while the others ran has had its
- * heap shrunk by V8's memory reducer; the regrowth is not what a server under steady load does). Resolves with one row
- * per setup: mean req/s over the rounds (`rps`, with each round's in `runs`), the p50/p99 latency (ms) of its median
- * round, errors and non-2xx answers summed, and with `child` (a bench child process that answers CPU requests) the CPU
- * time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the kernel's part of
- * it in `systemRuns`) and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs,
- * incrementalUs, count}` per request, main-thread pauses only: see `askUsage`), which tell whether a costly round was
- * the collector's.
+ * `rounds` times, after an unmeasured warm-up of each: `warmupSeconds` of load, then more in runs of
+ * {@link WARMUP_STEP_SECONDS} until the setup has answered `warmupRequests` in all (V8 compiles a server's hot path after
+ * a number of requests, not of seconds: a setup at half the req/s of another needs twice the time; at most
+ * {@link MAX_WARMUP_SECONDS}). With `rewarmSeconds`, each measured round of a setup comes right after that much
+ * unmeasured load on it (a server that sat idle while the others ran has had its heap shrunk by V8's memory reducer;
+ * the regrowth is not what a server under steady load does). Resolves with one row per setup: mean req/s over the
+ * rounds (`rps`, with each round's in `runs`), the p50/p99 latency (ms) of its median round, errors and non-2xx
+ * answers summed, the warm-up's requests (`warmupRequests`), and with `child` (a bench child process that answers CPU
+ * requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the
+ * kernel's part of it in `systemRuns`) and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs,
+ * majorUs, incrementalUs, count}` per request, main-thread pauses only: see `askUsage`), which tell whether a costly
+ * round was the collector's.
  */
-export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1, rewarmSeconds = 0) {
+export async function compareSetups(
+  setups,
+  load,
+  rounds = 2,
+  warmupSeconds = 1,
+  { rewarmSeconds = 0, warmupRequests = 0 } = {},
+) {
   const results = setups.map(() => []);
   const cpu = setups.map(() => ({ us: 0, requests: 0, rounds: [], system: [], gc: [] }));
   // An unmeasured run first, so that a process started just now is as warm (JIT) as one that served the others.
-  for (const { url, key } of setups)
-    if (warmupSeconds > 0) await runJson('load-process.js', { ...load, duration: warmupSeconds, url, key });
+  const warmed = [];
+  for (const { url, key } of setups) warmed.push(await warmUp({ ...load, url, key }, warmupSeconds, warmupRequests));
   for (let round = 0; round < rounds; round++) {
     const order = setups.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
@@ -56,6 +65,7 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1,
       p99: median.p99,
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
       non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+      warmupRequests: warmed[i],
     };
     if (setups[i].child) {
       row.cpuUsPerRequest = cpu[i].us / Math.max(1, cpu[i].requests);
@@ -65,6 +75,22 @@ export async function compareSetups(setups, load, rounds = 2, warmupSeconds = 1,
     }
     return row;
   });
+}
+
+/** Seconds per extra warm-up run, and the longest warm-up of one setup (see {@link compareSetups}). */
+const WARMUP_STEP_SECONDS = 2;
+const MAX_WARMUP_SECONDS = 30;
+
+/**
+ * Unmeasured load on one setup (`load` with its `url` and `key`): `seconds`, then runs of {@link WARMUP_STEP_SECONDS}
+ * until `requests` were answered in all or {@link MAX_WARMUP_SECONDS} have passed. Resolves with the requests answered.
+ */
+async function warmUp(load, seconds, requests) {
+  if (seconds <= 0) return 0;
+  let answered = (await runJson('load-process.js', { ...load, duration: seconds })).total;
+  for (let spent = seconds; answered < requests && spent < MAX_WARMUP_SECONDS; spent += WARMUP_STEP_SECONDS)
+    answered += (await runJson('load-process.js', { ...load, duration: WARMUP_STEP_SECONDS })).total;
+  return answered;
 }
 
 /** The collector's pauses between two `gc` readings of `askUsage`, per request (microseconds; `count` per request). */

@@ -34,6 +34,7 @@ const settings = {
   rounds: env('BENCH_ROUNDS', 3, 2),
   warmup: env('BENCH_WARMUP', 8, 2),
   rewarm: env('BENCH_REWARM', 1, 1),
+  warmupRequests: env('BENCH_WARMUP_REQUESTS', 20000, 0),
   latencyRequests: env('BENCH_LATENCY_REQUESTS', 1500, 300),
 };
 const rows = ROWS.filter((row) => !wanted || wanted.includes(row.name));

@@ -38,11 +38,11 @@ export const accountsKey = {
         { ...load, duration: ctx.duration },
         ctx.rounds,
         ctx.warmup,
-        ctx.rewarm,
+        { rewarmSeconds: ctx.rewarm, warmupRequests: ctx.warmupRequests },
       );
       for (const row of [staticKey, virtualKey])
         ctx.log(
-          `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; system ${row.systemRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
+          `${row.label}: ${row.rps.toFixed(0)} req/s, CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; system ${row.systemRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors, warm-up ${row.warmupRequests} requests`,
         );
       const ratio = virtualKey.cpuUsPerRequest / staticKey.cpuUsPerRequest;
       if (baseKey)

@@ -17,10 +17,13 @@ async function sideBySide(ctx, body) {
       child: fleet.processes[label].child,
     }));
     const load = { method: 'POST', path: '/v1/chat/completions', body, connections: 50, duration: ctx.duration };
-    const rows = await compareSetups(setups, load, ctx.rounds, ctx.warmup, ctx.rewarm);
+    const rows = await compareSetups(setups, load, ctx.rounds, ctx.warmup, {
+      rewarmSeconds: ctx.rewarm,
+      warmupRequests: ctx.warmupRequests,
+    });
     for (const row of rows)
       ctx.log(
-        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; system ${row.systemRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors`,
+        `${row.label}: ${row.rps.toFixed(0)} req/s (rounds ${row.runs.map((x) => x.toFixed(0)).join(', ')}), CPU ${row.cpuUsPerRequest.toFixed(0)} us/req (rounds ${row.cpuRuns.map((x) => x.toFixed(0)).join(', ')}; system ${row.systemRuns.map((x) => x.toFixed(0)).join(', ')}; GC pauses ${gcText(row.gcRuns)}), ${row.errors + row.non2xx} errors, warm-up ${row.warmupRequests} requests`,
       );
     const figures = Object.fromEntries(rows.map((row) => [row.label, row]));
     if (figures.base)
