@@ -83,6 +83,36 @@ describe('EventStreamWriter keep-alive', () => {
   });
 });
 
+/** A source with `takeReady` (as core's `SSETextReader`) built from `methods`, each call's name pushed to `calls`. */
+function readySource(
+  calls: string[],
+  methods: {
+    next(): IteratorResult<string>;
+    takeReady(): string | undefined;
+    return?(): IteratorResult<string>;
+  },
+) {
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<string>> {
+      calls.push('next');
+      return methods.next();
+    },
+    takeReady(): string | undefined {
+      calls.push('take');
+      return methods.takeReady();
+    },
+    ...(methods.return && {
+      async return(): Promise<IteratorResult<string>> {
+        calls.push('return');
+        return methods.return!();
+      },
+    }),
+  };
+}
+
 describe('EventStreamWriter.pipe', () => {
   it('writes the first event before it reads the next one, and the events ready together after it in one write', async () => {
     vi.useRealTimers();
@@ -126,23 +156,16 @@ describe('EventStreamWriter.pipe', () => {
     ];
     let held: string[] = [];
     const calls: string[] = [];
-    const source = {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      async next(): Promise<IteratorResult<string>> {
-        calls.push('next');
+    const source = readySource(calls, {
+      next() {
         if (held.length > 0) return { done: false, value: held.shift()! };
         const read = reads.shift();
         if (read === undefined) return { done: true, value: undefined };
         held = read.slice(1);
         return { done: false, value: read[0]! };
       },
-      takeReady(): string | undefined {
-        calls.push('take');
-        return held.shift();
-      },
-    };
+      takeReady: () => held.shift(),
+    });
     await EventStreamWriter.of(asResponse(res)).pipe(source);
     expect(calls).toEqual(['next', 'take', 'take', 'take', 'next', 'take', 'take', 'next']);
     expect(res.written).toEqual(['data: 1\n\n', '<uncork>', 'data: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n']);
@@ -153,25 +176,17 @@ describe('EventStreamWriter.pipe', () => {
     const res = fake();
     let held = ['data: 2\n\n', 'data: 3\n\n'];
     const calls: string[] = [];
-    const source = {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      async next(): Promise<IteratorResult<string>> {
-        calls.push('next');
-        return { done: false, value: 'data: 1\n\n' };
-      },
-      takeReady(): string | undefined {
-        calls.push('take');
+    const source = readySource(calls, {
+      next: () => ({ done: false, value: 'data: 1\n\n' }),
+      takeReady() {
         res.destroyed = true;
         return held.shift();
       },
-      async return(): Promise<IteratorResult<string>> {
-        calls.push('return');
+      return() {
         held = [];
         return { done: true, value: undefined };
       },
-    };
+    });
     await EventStreamWriter.of(asResponse(res)).pipe(source);
     expect(calls).toEqual(['next', 'take', 'return']);
     expect(res.written).toEqual(['data: 1\n\n', '<uncork>']);
