@@ -8,7 +8,7 @@ import {
   upstreamInvalidResponseError,
 } from '@switchyard/core';
 import { ChunkTemplate } from './chunk-template.js';
-import { PlainRun } from './plain-run.js';
+import { DATA_FIELD_BYTES, PlainRun, utf8Range } from './plain-run.js';
 import { readChunkEvent, scanError } from './read-chunk-event.js';
 
 /** An upstream chat stream's body, as undici gives it. */
@@ -194,7 +194,7 @@ export class ChunkBatchScanner implements AsyncIterableIterator<ChunkBatch> {
         batch.push(item);
         continue;
       }
-      const read = event ?? { id: undefined, event: undefined, data: utf8(bytes!, start, end) };
+      const read = event ?? { id: undefined, event: undefined, data: utf8Range(bytes!, start, end) };
       let chunk: ChatCompletionChunk | undefined;
       try {
         chunk = readChunkEvent(this.#provider, read, this.#secrets, this.#fix);
@@ -254,8 +254,6 @@ export class ChunkBatchScanner implements AsyncIterableIterator<ChunkBatch> {
 /** The events of a read once it has been scanned. */
 const NO_EVENTS: ServerSentEvent[] = [];
 
-/** Length of `data: `, bytes. */
-const DATA_FIELD_BYTES = 6;
 /** `[DONE]`, byte by byte. */
 const DONE = [91, 68, 79, 78, 69, 93];
 
@@ -272,11 +270,6 @@ function hasFinishReason(chunk: ChatCompletionChunk): boolean {
   if (choices === undefined) return false;
   for (let i = 0; i < choices.length; i++) if (choices[i]!.finish_reason) return true;
   return false;
-}
-
-/** `bytes[start, end)` decoded as UTF-8. */
-function utf8(bytes: Uint8Array, start: number, end: number): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', start, end);
 }
 
 /** The plain text delta `data` is, as a scanned chunk (see {@link ChunkTemplate.match}), else undefined. */

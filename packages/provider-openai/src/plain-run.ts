@@ -1,7 +1,7 @@
 import type { ScannedRun } from '@switchyard/core';
 
 /** Length of `data: `, bytes. */
-const DATA_FIELD_BYTES = 6;
+export const DATA_FIELD_BYTES = 6;
 const QUOTE = 34;
 const BACKSLASH = 92;
 
@@ -61,9 +61,12 @@ export class PlainRun implements ScannedRun {
   }
 
   #utf8(start: number, end: number): string {
-    const bytes = this.bytes;
-    // The read is a Buffer as undici hands it over: no view made per decode.
-    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    return buffer.toString('utf8', start, end);
+    return utf8Range(this.bytes, start, end);
   }
+}
+
+/** `bytes[start, end)` decoded as UTF-8 (a read is a Buffer as undici hands it over: then no view is made). */
+export function utf8Range(bytes: Uint8Array, start: number, end: number): string {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  return buffer.toString('utf8', start, end);
 }
