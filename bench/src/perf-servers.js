@@ -12,10 +12,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { accountsYaml, ROW_KEY_LIMITS } from './accounts-key-setup.js';
+import { rowKey, startRowServices } from './accounts-key-setup.js';
 import { startChild } from './child.js';
 import { startFleet, stopAll } from './fleet.js';
-import { BENCH_KEY, chatBody, createBenchKey, streamBody } from './payloads.js';
+import { BENCH_KEY, chatBody, streamBody } from './payloads.js';
 import { runJson } from './run-process.js';
 
 const [kind = 'chat', label = kind] = process.argv.slice(2);
@@ -51,18 +51,12 @@ async function servers() {
     }));
     return { list, stop: () => fleet.stop() };
   }
-  const services = await startChild('services-process.js');
-  const upstream = await startChild('upstream-process.js');
+  const { services, upstream, yaml } = await startRowServices(false);
   const plain = await startChild('gateway-process.js', [upstream.ready.url], flags);
-  const keyed = await startChild('gateway-process.js', [upstream.ready.url, accountsYaml(services.ready)], flags);
+  const keyed = await startChild('gateway-process.js', [upstream.ready.url, yaml], flags);
   const list = [
-    { name: 'static', url: plain.ready.url, key: BENCH_KEY, pid: plain.child.pid },
-    {
-      name: 'virtual',
-      url: keyed.ready.url,
-      key: await createBenchKey(keyed.ready.url, ROW_KEY_LIMITS),
-      pid: keyed.child.pid,
-    },
+    { name: 'static', url: plain.ready.url, key: await rowKey(plain.ready.url, true), pid: plain.child.pid },
+    { name: 'virtual', url: keyed.ready.url, key: await rowKey(keyed.ready.url, false), pid: keyed.child.pid },
   ];
   return { list, stop: () => stopAll([plain, keyed, upstream, services]) };
 }
