@@ -12,13 +12,13 @@ import { runJson } from './run-process.js';
  * {@link MAX_WARMUP_SECONDS}). With `rewarmSeconds`, each measured round of a setup comes right after that much
  * unmeasured load on it (a server that sat idle while the others ran starts its round with cold caches and, unless
  * started with `steadyFlags` of fleet.js, a heap V8's memory reducer shrank; neither is what a server under steady
- * load has). Resolves with one row per setup: mean req/s over the
- * rounds (`rps`, with each round's in `runs`), the p50/p99 latency (ms) of its median round, errors and non-2xx
- * answers summed, the warm-up's requests (`warmupRequests`), and with `child` (a bench child process that answers CPU
- * requests) the CPU time per request (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the
- * kernel's part of it in `systemRuns`) and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs,
- * majorUs, incrementalUs, count}` per request, main-thread pauses only: see `askUsage`), which tell whether a costly
- * round was the collector's.
+ * load has). Resolves with one row per setup: mean req/s over the rounds (`rps`, with each round's in `runs`), the
+ * p50/p99 latency (ms) of its median round, errors and non-2xx answers summed, the warm-up's requests
+ * (`warmupRequests`), and with `child` (a bench child process that answers CPU requests) the CPU time per request
+ * (`cpuUsPerRequest`, microseconds, over all rounds; each round's in `cpuRuns`, the kernel's part of it in
+ * `systemRuns`) and each round's garbage-collection pauses per request (`gcRuns`: `{minorUs, majorUs, incrementalUs,
+ * count}` per request, main-thread pauses only: see `askUsage`), which tell whether a costly round was the
+ * collector's.
  */
 export async function compareSetups(
   setups,

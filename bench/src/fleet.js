@@ -54,7 +54,7 @@ export function serverFlags() {
  * run; V8's memory reducer, made for idle processes, then shrinks its heap, and the next round pays for the regrowth
  * with more collections at random (single rounds up to twice a server's other rounds). A server under steady load,
  * what the rows measure, never goes idle, so its memory reducer does not run. Memory rows keep V8's default.
- * @see https://v8.dev/blog/free-garbage-collection
+ * @see https://chromium.googlesource.com/v8/v8/+/refs/heads/main/src/heap/memory-reducer.h
  */
 export function steadyFlags(ctx) {
   return ctx.memoryReducer ? [] : ['--no-memory-reducer'];
