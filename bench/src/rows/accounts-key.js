@@ -17,8 +17,10 @@ export const accountsKey = {
   async run(ctx) {
     const services = await startChild('services-process.js');
     const { redis, postgres } = services.ready;
-    const flags = [...steadyFlags(ctx), ...serverFlags()];
-    const fleet = await startFleet(['switchyard'], { serverExecArgv: steadyFlags(ctx) });
+    // The row's own gateways get what startFleet gives each server: `steadyFlags`, then BENCH_SERVER_FLAGS.
+    const steady = steadyFlags(ctx);
+    const flags = [...steady, ...serverFlags()];
+    const fleet = await startFleet(['switchyard'], { serverExecArgv: steady });
     const yaml = accountsYaml({ redis, postgres });
     const accounts = await startChild('gateway-process.js', [fleet.urls.direct, yaml], [...profileFlags(), ...flags]);
     const base = process.env.BENCH_BASE
