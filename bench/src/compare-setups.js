@@ -86,7 +86,7 @@ const MAX_WARMUP_SECONDS = 30;
  * Unmeasured load on one setup (`load` with its `url` and `key`): `seconds`, then runs of {@link WARMUP_STEP_SECONDS}
  * until `requests` were answered in all or {@link MAX_WARMUP_SECONDS} have passed. Resolves with the requests answered.
  */
-async function warmUp(load, seconds, requests) {
+export async function warmUp(load, seconds, requests) {
   if (seconds <= 0) return 0;
   let answered = (await runJson('load-process.js', { ...load, duration: seconds })).total;
   for (let spent = seconds; answered < requests && spent < MAX_WARMUP_SECONDS; spent += WARMUP_STEP_SECONDS)

@@ -7,6 +7,7 @@ import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, streamBody } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, check, median } from './check.js';
+import { warmFleet } from './warm-fleet.js';
 
 // With BENCH_BASE, that checkout's Switchyard runs the same rounds too (`base`), for the before and after of a change.
 const SERVERS = withBase(['switchyard', 'floor']);
@@ -29,11 +30,12 @@ export const headOfLine = {
           seconds: ctx.duration,
         });
       };
+      const warmupRequests = await warmFleet(ctx, fleet, streamBody);
       for (const server of SERVERS) await measure(`${server}:with`); // warm-up
       const setups = SERVERS.flatMap((server) => [`${server}:without`, `${server}:with`]);
       const rounds = await alternate(setups, ctx.rounds, measure);
       const p99 = (setup) => median(rounds[setup].map((r) => r.ttfbP99));
-      const figures = { rounds };
+      const figures = { rounds, warmupRequests };
       for (const server of SERVERS) {
         const without = p99(`${server}:without`);
         const withLarge = p99(`${server}:with`);

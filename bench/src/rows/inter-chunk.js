@@ -3,9 +3,10 @@
 // the p99 gap between a stream's events as the client sees them, what each server adds over direct, Switchyard's
 // against the floor's.
 import { startFleet, withBase } from '../fleet.js';
-import { BENCH_KEY, chatBodyWith } from '../payloads.js';
+import { BENCH_KEY, chatBodyWith, streamBody } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, checkAgainst, median } from './check.js';
+import { warmFleet } from './warm-fleet.js';
 
 export const interChunk = {
   name: 'inter-chunk',
@@ -19,6 +20,7 @@ export const interChunk = {
       const body = chatBodyWith(`bench:slow:${chunks}:10`);
       const measure = (name) =>
         runJson('stream-gaps-process.js', { url: fleet.urls[name], key: BENCH_KEY, body, streams });
+      const warmupRequests = await warmFleet(ctx, fleet, streamBody);
       for (const name of names) await measure(name); // warm-up
       const rounds = await alternate(names, ctx.rounds, measure);
       const added = (name) => median(rounds[name].map((r, i) => r.p99 - rounds.direct[i].p99));
@@ -28,6 +30,7 @@ export const interChunk = {
         p99: Object.fromEntries(names.map((name) => [name, median(rounds[name].map((r) => r.p99))])),
         added: Object.fromEntries(servers.map((name) => [name, added(name)])),
         rounds,
+        warmupRequests,
       };
       ctx.log(
         `p99 gap (ms): ${names.map((n) => `${n} ${figures.p99[n].toFixed(2)}`).join(', ')}; added over direct: ${servers.map((n) => `${n} ${figures.added[n].toFixed(3)}`).join(', ')}`,

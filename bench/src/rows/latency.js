@@ -1,5 +1,5 @@
-// Latency rows, each on fresh processes in alternating rounds (see check.js `alternate`), what a server adds being the
-// median over the rounds of that round's own difference:
+// Latency rows, each on fresh processes warmed alike (warm-fleet.js) and then measured in alternating rounds (see
+// check.js `alternate`), what a server adds being the median over the rounds of that round's own difference:
 // - `chat-x1`: one connection's non-streamed chat, time to the last byte at the median, Switchyard minus the floor;
 // - `stream-x1`: one connection's streamed chat (100 chunks), time to the first byte at the median, likewise;
 // - `p99-added`: non-streamed chat at concurrency 1, 4, 16 and 64: the p99 added over direct (the mock upstream
@@ -8,6 +8,7 @@ import { startFleet, withBase } from '../fleet.js';
 import { BENCH_KEY, chatBody, streamBody } from '../payloads.js';
 import { runJson } from '../run-process.js';
 import { alternate, check, checkAgainst, median } from './check.js';
+import { warmFleet } from './warm-fleet.js';
 
 const NAMES = ['direct', 'proxy', 'floor', 'switchyard'];
 
@@ -31,9 +32,11 @@ const addedOver = (rounds, a, b, key) => median(rounds[a].map((r, i) => r[key] -
 async function oneConnection(ctx, body, key) {
   const fleet = await startFleet(withBase(['proxy', 'floor', 'switchyard']));
   try {
+    const warmed = await warmFleet(ctx, fleet, body);
     await latencyRounds({ ...ctx, rounds: 1, latencyRequests: ctx.latencyRequests / 4 }, fleet, body, 1); // warm-up
     const rounds = await latencyRounds(ctx, fleet, body, 1);
     const figures = Object.fromEntries(NAMES.map((name) => [name, { [key]: median(rounds[name].map((r) => r[key])) }]));
+    figures.warmupRequests = warmed;
     figures.addedOverFloor = addedOver(rounds, 'switchyard', 'floor', key);
     if (rounds.base) {
       figures.base = { [key]: median(rounds.base.map((r) => r[key])) };
@@ -78,6 +81,7 @@ export const p99Added = {
     const figures = {};
     const checks = [];
     try {
+      figures.warmupRequests = await warmFleet(ctx, fleet, chatBody);
       await latencyRounds({ ...ctx, rounds: 1 }, fleet, chatBody, 16); // warm-up
       for (const concurrency of [1, 4, 16, 64]) {
         const rounds = await latencyRounds(ctx, fleet, chatBody, concurrency);
