@@ -40,6 +40,7 @@ export type { CountTokensPreparer } from './gateway/local-call.js';
 export { isModelPattern, modelPattern } from './gateway/model-pattern.js';
 export { normalizeUsage } from './gateway/normalize-usage.js';
 export { hasSSEText } from './gateway/pass-through-chat-stream.js';
+export type { SSEPieces } from './gateway/sse-text-reader.js';
 export { upstreamAnswerModel } from './gateway/present-model.js';
 export { encodeSSEError, toSSEStream } from './gateway/to-sse-stream.js';
 export { validateRequest } from './gateway/validate-request.js';

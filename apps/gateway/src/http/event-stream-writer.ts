@@ -1,4 +1,4 @@
-import { GatewayError } from '@switchyard/core';
+import { GatewayError, type SSEPieces } from '@switchyard/core';
 import type { Response } from 'express';
 import { locals, onResponseClose } from './request-locals.js';
 
@@ -16,12 +16,6 @@ export interface SSEOptions {
    * (`server.client_write_timeout_ms`).
    */
   writeTimeoutMs?: number;
-}
-
-/** A source that can also give the pieces it already holds without a promise (core's `SSEPieces`). */
-interface ReadySource {
-  /** A piece already made, or `undefined` when none is held (then `next()`). */
-  takeReady(): string | Uint8Array | undefined;
 }
 
 /**
@@ -164,7 +158,8 @@ export class EventStreamWriter {
     // last event is cleared before the next is awaited (a held stream keeps none of its text or bytes).
     // A source that holds pieces already made (core's `SSETextReader`: the rest of a network read) gives them at once:
     // no promise and no turn of the microtask queue per piece.
-    const source: AsyncIterator<string | Uint8Array> & Partial<ReadySource> = events[Symbol.asyncIterator]();
+    const source: AsyncIterator<string | Uint8Array> & Partial<Pick<SSEPieces, 'takeReady'>> =
+      events[Symbol.asyncIterator]();
     const ready = typeof source.takeReady === 'function';
     let exhausted = false;
     let next: IteratorResult<string | Uint8Array> | undefined;
