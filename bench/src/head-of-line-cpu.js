@@ -1,11 +1,12 @@
-// `node bench/src/head-of-line-cpu.js [seconds]`: where the two cores go during the `head-of-line` row's load. Starts
-// the mock upstream and a server (Switchyard, then the Express floor), warms each as the row does, then runs the
+// `node bench/src/head-of-line-cpu.js [seconds]`: where the machine's cores go during the `head-of-line` row's load.
+// Starts the mock upstream and a server (Switchyard, then the Express floor), warms each as the row does, then runs the
 // row's load without and with the eight 400 KB prompt loops, `seconds` each (default 10), and prints the CPU time
 // (percent of one core) of the server process, of the mock upstream process, and of the rest of the machine (the
 // load generator, the bench itself and the kernel's own work), from /proc, with the small streams' time to first
 // byte p99 and the large prompts answered. A machine whose cores are all busy without the large prompts can only give
 // them their share by taking it from the small streams.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { startFleet } from './fleet.js';
 import { BENCH_KEY, streamBody } from './payloads.js';
 import { runJson } from './run-process.js';
@@ -51,7 +52,7 @@ for (const server of ['switchyard', 'floor']) {
         all: machineTicks() - before.all,
       };
       console.log(
-        `${server}, ${large} large loops: server ${pct(used.server)}, mock upstream ${pct(used.upstream)}, rest ${pct(used.all - used.server - used.upstream)}, machine ${pct(used.all)} of 200 %; small streams TTFB p99 ${result.ttfbP99.toFixed(1)} ms (${result.small} answered), ${result.large} large answered`,
+        `${server}, ${large} large loops: server ${pct(used.server)}, mock upstream ${pct(used.upstream)}, rest ${pct(used.all - used.server - used.upstream)}, machine ${pct(used.all)} of ${100 * availableParallelism()} %; small streams TTFB p99 ${result.ttfbP99.toFixed(1)} ms (${result.small} answered), ${result.large} large answered`,
       );
     }
   } finally {
