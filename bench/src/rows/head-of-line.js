@@ -12,6 +12,17 @@ import { warmFleet } from './warm-fleet.js';
 // With BENCH_BASE, that checkout's Switchyard runs the same rounds too (`base`), for the before and after of a change.
 const SERVERS = withBase(['switchyard', 'floor']);
 
+/** Loops of streamed chats with a 400 KB prompt beside the small streams, in the rounds "with" them. */
+export const LARGE_LOOPS = 8;
+
+/**
+ * head-of-line-process.js's options for the row's load on the server at `url`: 32 loops of small streamed chats and
+ * `large` loops of streamed chats with a 400 KB prompt, for `seconds`.
+ */
+export function headOfLineLoad(url, large, seconds) {
+  return { url, key: BENCH_KEY, smallBody: streamBody, largeBytes: 400 * 1024, small: 32, large, seconds };
+}
+
 export const headOfLine = {
   name: 'head-of-line',
   title: 'head-of-line: 8 concurrent 400 KB prompts among 32 small streams: small streams TTFB p99 with / without',
@@ -20,15 +31,8 @@ export const headOfLine = {
     try {
       const measure = (setup) => {
         const [server, large] = setup.split(':');
-        return runJson('head-of-line-process.js', {
-          url: fleet.urls[server],
-          key: BENCH_KEY,
-          smallBody: streamBody,
-          largeBytes: 400 * 1024,
-          small: 32,
-          large: large === 'with' ? 8 : 0,
-          seconds: ctx.duration,
-        });
+        const load = headOfLineLoad(fleet.urls[server], large === 'with' ? LARGE_LOOPS : 0, ctx.duration);
+        return runJson('head-of-line-process.js', load);
       };
       const warmupRequests = await warmFleet(ctx, fleet, streamBody);
       for (const server of SERVERS) await measure(`${server}:with`); // warm-up
